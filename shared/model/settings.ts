@@ -1,0 +1,38 @@
+import { z } from 'zod';
+
+export const ThemeSchema = z.enum(['system', 'light', 'dark']);
+export type Theme = z.infer<typeof ThemeSchema>;
+
+/** Host names a tool may reach: exact, or `*.` on a label boundary; an optional port. */
+export const AllowedHostSchema = z
+  .string()
+  .min(1)
+  .max(253)
+  .regex(/^(\*\.)?[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/, 'a host name, optionally *.-prefixed, with an optional :port');
+
+export const SettingsSchema = z
+  .object({
+    theme: ThemeSchema,
+    /** The folder tools may read and write; empty means `<data folder>/workspace`. */
+    workspaceDir: z.string().max(4096),
+    allowedHosts: z.array(AllowedHostSchema).max(1000),
+    restApi: z
+      .object({
+        enabled: z.boolean(),
+        port: z.number().int().min(0).max(65535),
+      })
+      .strict(),
+  })
+  .strict();
+export type Settings = z.infer<typeof SettingsSchema>;
+
+export const DEFAULT_SETTINGS: Settings = {
+  theme: 'system',
+  workspaceDir: '',
+  allowedHosts: [],
+  restApi: { enabled: false, port: 0 },
+};
+
+/** A settings change: any subset of the fields; nested objects are replaced whole. */
+export const SettingsPatchSchema = SettingsSchema.partial().strict();
+export type SettingsPatch = z.infer<typeof SettingsPatchSchema>;
