@@ -16,12 +16,6 @@ export const SettingsSchema = z
     /** The folder tools may read and write; empty means `<data folder>/workspace`. */
     workspaceDir: z.string().max(4096),
     allowedHosts: z.array(AllowedHostSchema).max(1000),
-    restApi: z
-      .object({
-        enabled: z.boolean(),
-        port: z.number().int().min(0).max(65535),
-      })
-      .strict(),
   })
   .strict();
 export type Settings = z.infer<typeof SettingsSchema>;
@@ -30,9 +24,8 @@ export const DEFAULT_SETTINGS: Settings = {
   theme: 'system',
   workspaceDir: '',
   allowedHosts: [],
-  restApi: { enabled: false, port: 0 },
 };
 
-/** A settings change: any subset of the fields; nested objects are replaced whole. */
+/** A settings change: any subset of the fields. */
 export const SettingsPatchSchema = SettingsSchema.partial().strict();
 export type SettingsPatch = z.infer<typeof SettingsPatchSchema>;

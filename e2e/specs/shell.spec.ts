@@ -1,0 +1,87 @@
+import { AppShell } from '../pages/app-page';
+import { expect, screenshot, test } from '../fixtures';
+
+test.describe('the app shell', () => {
+  test('every screen renders its empty state from the sidebar', async ({ appPage }) => {
+    const shell = new AppShell(appPage);
+    await expect(appPage.getByTestId('screen-chat')).toBeVisible();
+    await expect(appPage.getByTestId('chat-empty')).toContainText('No conversations yet');
+    await expect(appPage.getByTestId('connection-banner')).toHaveCount(0);
+    await screenshot(appPage, 'chat');
+
+    await shell.open('tools');
+    await expect(appPage.getByTestId('tools-empty')).toBeVisible();
+    await screenshot(appPage, 'tools');
+
+    await shell.open('inspect');
+    await expect(appPage.getByTestId('inspect-empty-buffers')).toBeVisible();
+    await appPage.getByRole('tab', { name: 'Timeline' }).click();
+    await expect(appPage.getByTestId('inspect-empty-timeline')).toBeVisible();
+    await screenshot(appPage, 'inspect');
+
+    await shell.open('settings');
+    await expect(appPage.getByTestId('about-version')).toHaveText(/\d+\.\d+\.\d+/);
+    await screenshot(appPage, 'settings');
+    expect(shell.consoleErrors).toEqual([]);
+  });
+
+  test('screens are reachable by keyboard alone', async ({ appPage }) => {
+    await appPage.keyboard.press('Alt+2');
+    await expect(appPage.getByTestId('screen-tools')).toBeVisible();
+    await appPage.keyboard.press('Alt+4');
+    await expect(appPage.getByTestId('screen-settings')).toBeVisible();
+
+    // Arrow keys move along the sidebar; Enter opens the focused screen.
+    await appPage.getByTestId('nav-chat').focus();
+    await appPage.keyboard.press('ArrowDown');
+    await appPage.keyboard.press('ArrowDown');
+    await expect(appPage.getByTestId('nav-inspect')).toBeFocused();
+    await appPage.keyboard.press('Enter');
+    await expect(appPage.getByTestId('screen-inspect')).toBeVisible();
+    await expect(appPage.getByTestId('nav-inspect')).toHaveAttribute('aria-current', 'page');
+
+    // Reloading keeps the screen (it lives in the URL).
+    await appPage.reload();
+    await expect(appPage.getByTestId('screen-inspect')).toBeVisible();
+  });
+
+  test('settings are saved through the contract and survive a reload', async ({ appPage }) => {
+    const shell = new AppShell(appPage);
+    await shell.open('settings');
+    await appPage.getByTestId('settings-theme').selectOption('dark');
+    await appPage.getByTestId('settings-allowed-hosts').fill('api.example.com\n*.example.org:8443');
+    await appPage.getByTestId('settings-save').click();
+    await expect(appPage.getByTestId('settings-saved')).toBeVisible();
+    await expect.poll(() => shell.theme()).toBe('dark');
+    await screenshot(appPage, 'settings-dark');
+
+    await appPage.reload();
+    await expect(appPage.getByTestId('screen-settings')).toBeVisible();
+    await expect.poll(() => shell.theme()).toBe('dark');
+    await expect(appPage.getByTestId('settings-allowed-hosts')).toHaveValue('api.example.com\n*.example.org:8443');
+    await shell.open('chat');
+    await screenshot(appPage, 'chat-dark');
+    await shell.open('settings');
+
+    // Put the theme back for the other specs' screenshots.
+    await appPage.getByTestId('settings-theme').selectOption('light');
+    await appPage.getByTestId('settings-save').click();
+    await expect.poll(() => shell.theme()).toBe('light');
+  });
+
+  test('a bad setting gets a clear error on its field and changes nothing', async ({ appPage }) => {
+    const shell = new AppShell(appPage);
+    await shell.open('settings');
+    await appPage.getByTestId('settings-workspace').fill('relative/folder');
+    await appPage.getByTestId('settings-save').click();
+    await expect(appPage.getByTestId('settings-workspace-error')).toContainText('must be an absolute path');
+    await appPage.reload();
+    await expect(appPage.getByTestId('settings-workspace')).toHaveValue('');
+
+    await appPage.getByTestId('settings-allowed-hosts').fill('not a host/with/slashes');
+    await appPage.getByTestId('settings-save').click();
+    await expect(appPage.getByTestId('settings-hosts-error')).toBeVisible();
+    await appPage.reload();
+    await expect(appPage.getByTestId('settings-allowed-hosts')).not.toHaveValue(/slashes/);
+  });
+});

@@ -1,0 +1,232 @@
+/**
+ * The headless host: the built renderer, the contract over RPC and WebSocket, and (later)
+ * the REST API, on 127.0.0.1 only. Every request passes the same gate: own Host, own
+ * Origin, no secret in the URL, then the bearer token or a session cookie.
+ */
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { HTTP_STATUS, fail, type Result } from '../../shared/errors';
+import { LIMITS } from '../../shared/limits';
+import type { Core } from '../core/app';
+import { HostAuth, hasSecretInQuery, isOwnHost, isOwnOrigin, loadOrCreateToken } from './http-auth';
+import { LOGIN_SCRIPT, loginPageHtml } from './login-page';
+import { send, serveStatic } from './static-files';
+
+export interface HttpHostOptions {
+  core: Core;
+  /** 0 (default) picks a free port. */
+  port?: number;
+  /** The built renderer (dist/renderer). */
+  staticDir: string;
+  /** Extra JSON routes (the REST API); returns false when it does not own the path. */
+  routes?: (req: IncomingMessage, res: ServerResponse, url: URL, body: () => Promise<BodyResult>) => Promise<boolean>;
+}
+
+export interface HttpHost {
+  readonly url: string;
+  readonly port: number;
+  readonly tokenFile: string;
+  /** A fresh one-time sign-in link for a browser. */
+  loginUrl(): string;
+  close(): Promise<void>;
+}
+
+export type BodyResult = { ok: true; text: string } | { ok: false; status: number; error: Result<never> & { ok: false } };
+
+const LOOPBACK = '127.0.0.1';
+
+export async function startHttpHost(opts: HttpHostOptions): Promise<HttpHost> {
+  const { core } = opts;
+  const { token, file: tokenFile } = await loadOrCreateToken(core.dataDir);
+  const auth = new HostAuth(token);
+  const wss = new WebSocketServer({ noServer: true, maxPayload: LIMITS.maxInputBytes * 2 });
+  const sockets = new Set<WebSocket>();
+  let port = 0;
+
+  const server = http.createServer((req, res) => {
+    handle(req, res).catch((e) => {
+      console.error('request failed:', e);
+      if (!res.headersSent) json(res, 500, fail('INTERNAL', 'internal error'));
+      else res.destroy();
+    });
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const gate = checkGate(req);
+    if (gate) return json(res, gate.status, fail(gate.code, gate.message));
+    const url = new URL(req.url ?? '/', `http://${req.headers.host}`);
+    const method = req.method ?? 'GET';
+
+    if (url.pathname === '/login' && method === 'GET') return login(url, res);
+    if (url.pathname === '/login' && method === 'POST') return loginWithToken(req, res);
+    if (url.pathname === '/login.js') return send(res, 200, 'text/javascript; charset=utf-8', LOGIN_SCRIPT);
+
+    if (!auth.isAuthorised(req)) {
+      const wantsPage = method === 'GET' && (req.headers.accept ?? '').includes('text/html');
+      if (wantsPage) return send(res, 401, 'text/html; charset=utf-8', loginPageHtml(tokenFile));
+      return json(res, 401, fail('UNAUTHORIZED', 'a bearer token or a signed-in session is required'));
+    }
+
+    if (url.pathname.startsWith('/rpc/') && method === 'POST') {
+      const body = await readBody(req);
+      if (!body.ok) return json(res, body.status, body.error);
+      const name = decodeURIComponent(url.pathname.slice('/rpc/'.length));
+      const result = await core.router.callJson(name, body.text, { transport: 'http' });
+      return json(res, result.ok ? 200 : HTTP_STATUS[result.error.code], result);
+    }
+    if (url.pathname === '/auth/login-link' && method === 'POST') {
+      return json(res, 200, { ok: true, value: { url: loginUrl() } });
+    }
+    if (opts.routes && (await opts.routes(req, res, url, () => readBody(req)))) return;
+    if (method === 'GET' || method === 'HEAD') return serveStatic(opts.staticDir, url.pathname, res);
+    return json(res, 405, fail('VALIDATION_FAILED', `${method} is not allowed on ${url.pathname}`));
+  }
+
+  /** Host, Origin and query-string rules shared by HTTP requests and WebSocket upgrades. */
+  function checkGate(req: IncomingMessage): { status: number; code: 'FORBIDDEN' | 'UNAUTHORIZED'; message: string } | null {
+    if (!isOwnHost(req.headers.host, port)) return { status: 403, code: 'FORBIDDEN', message: 'unknown Host header' };
+    const origin = req.headers.origin;
+    if (!isOwnOrigin(typeof origin === 'string' ? origin : undefined, port)) {
+      return { status: 403, code: 'FORBIDDEN', message: 'requests from other origins are refused' };
+    }
+    const url = new URL(req.url ?? '/', `http://${req.headers.host}`);
+    if (hasSecretInQuery(url)) {
+      return { status: 401, code: 'UNAUTHORIZED', message: 'never put the token in the URL; send it as "Authorization: Bearer <token>"' };
+    }
+    return null;
+  }
+
+  function login(url: URL, res: ServerResponse): void {
+    const session = auth.redeemLoginCode(url.searchParams.get('code') ?? '');
+    if (!session) return send(res, 401, 'text/html; charset=utf-8', loginPageHtml(tokenFile));
+    send(res, 303, 'text/plain; charset=utf-8', 'signed in', { Location: '/', 'Set-Cookie': auth.sessionCookie(session) });
+  }
+
+  async function loginWithToken(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const body = await readBody(req);
+    if (!body.ok) return json(res, body.status, body.error);
+    let given: unknown;
+    try {
+      given = (JSON.parse(body.text) as { token?: unknown }).token;
+    } catch {
+      return json(res, 400, fail('VALIDATION_FAILED', 'body must be JSON: {"token": "..."}'));
+    }
+    const session = typeof given === 'string' ? auth.redeemToken(given) : null;
+    if (!session) return json(res, 401, fail('UNAUTHORIZED', 'wrong token'));
+    res.setHeader('Set-Cookie', auth.sessionCookie(session));
+    json(res, 200, { ok: true, value: {} });
+  }
+
+  server.on('upgrade', (req, socket, head) => {
+    const gate = checkGate(req);
+    const url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'invalid'}`);
+    const status = gate ? gate.status : url.pathname !== '/ws' ? 404 : !auth.isAuthorised(req) ? 401 : 0;
+    if (status) {
+      socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      sockets.add(ws);
+      ws.on('close', () => sockets.delete(ws));
+      ws.on('message', (data, isBinary) => void onMessage(ws, data as Buffer, isBinary));
+    });
+  });
+
+  async function onMessage(ws: WebSocket, data: Buffer, isBinary: boolean): Promise<void> {
+    const text = data.toString('utf8');
+    // The client writes the id first, so an oversized or broken frame can still be answered.
+    const idMatch = /^\{"id":(\d{1,15})/.exec(text);
+    const id = idMatch ? Number(idMatch[1]) : null;
+    let result: Result<unknown>;
+    if (isBinary) result = fail('VALIDATION_FAILED', 'frames must be JSON text');
+    else if (data.length > LIMITS.maxInputBytes) result = fail('PAYLOAD_TOO_LARGE', `a call may carry at most ${LIMITS.maxInputBytes} bytes`);
+    else {
+      let msg: { id?: unknown; name?: unknown; input?: unknown };
+      try {
+        msg = JSON.parse(text) as typeof msg;
+      } catch {
+        msg = {};
+      }
+      if (typeof msg !== 'object' || msg === null || typeof msg.id !== 'number' || typeof msg.name !== 'string') {
+        result = fail('VALIDATION_FAILED', 'a call is {"id": number, "name": string, "input": object}');
+      } else {
+        result = await core.router.call(msg.name, msg.input, { transport: 'websocket' });
+      }
+    }
+    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ id, result }));
+  }
+
+  const offEvents = core.events.onAny((event, payload) => {
+    const frame = JSON.stringify({ event, payload });
+    for (const ws of sockets) if (ws.readyState === ws.OPEN) ws.send(frame);
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, LOOPBACK, () => resolve());
+  });
+  port = (server.address() as AddressInfo).port;
+  const base = `http://${LOOPBACK}:${port}`;
+
+  function loginUrl(): string {
+    return `${base}/login?code=${auth.issueLoginCode()}`;
+  }
+
+  return {
+    url: `${base}/`,
+    port,
+    tokenFile,
+    loginUrl,
+    async close() {
+      offEvents();
+      for (const ws of sockets) ws.terminate();
+      wss.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+function json(res: ServerResponse, status: number, body: unknown): void {
+  send(res, status, 'application/json; charset=utf-8', JSON.stringify(body));
+}
+
+/** JSON bodies only, and no larger than the contract allows. */
+export async function readBody(req: IncomingMessage): Promise<BodyResult> {
+  const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type !== 'application/json') {
+    drain(req);
+    return {
+      ok: false,
+      status: 415,
+      error: fail('UNSUPPORTED_MEDIA_TYPE', 'request bodies must be application/json') as Result<never> & { ok: false },
+    };
+  }
+  const declared = Number(req.headers['content-length'] ?? 0);
+  const tooLarge = {
+    ok: false as const,
+    status: 413,
+    error: fail('PAYLOAD_TOO_LARGE', `a request body may be at most ${LIMITS.maxInputBytes} bytes`) as Result<never> & { ok: false },
+  };
+  if (declared > LIMITS.maxInputBytes) {
+    drain(req);
+    return tooLarge;
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > LIMITS.maxInputBytes) {
+      drain(req);
+      return tooLarge;
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return { ok: true, text: Buffer.concat(chunks).toString('utf8') };
+}
+
+/** Reads and drops the rest of a refused body so the connection can answer cleanly. */
+function drain(req: IncomingMessage): void {
+  req.resume();
+}

@@ -1,0 +1,102 @@
+/**
+ * The Electron shell: app lifecycle, the window, security defaults. The only place that
+ * wires Electron to the core; everything else lives in electron/core and electron/host.
+ */
+import { app, BrowserWindow, ipcMain, nativeTheme, protocol, session, shell } from 'electron';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createCore, type Core } from './core/app';
+import { resolveDataDir } from './core/data-dir';
+import { registerIpcHost } from './host/ipc';
+import { APP_HOST, APP_SCHEME, isAppUrl, isSafeExternalUrl, securityHeaders } from './host/security';
+import { contentTypeFor } from './host/static-files';
+import { buildWindowOptions } from './host/window-options';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const rendererDir = path.join(here, '..', 'dist', 'renderer');
+
+protocol.registerSchemesAsPrivileged([
+  { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
+]);
+app.enableSandbox();
+
+if (!app.requestSingleInstanceLock()) app.quit();
+
+let core: Core | undefined;
+
+async function start(): Promise<void> {
+  await app.whenReady();
+  const dataDir = resolveDataDir({
+    argv: process.argv,
+    env: process.env,
+    electronUserData: app.getPath('userData'),
+    platform: process.platform,
+    homedir: app.getPath('home'),
+  });
+  core = await createCore({ dataDir, host: 'electron' });
+
+  // Deny every permission (camera, notifications, ...): the app asks for none.
+  session.defaultSession.setPermissionRequestHandler((_wc, _perm, cb) => cb(false));
+  session.defaultSession.setPermissionCheckHandler(() => false);
+
+  protocol.handle(APP_SCHEME, async (request) => {
+    const url = new URL(request.url);
+    if (url.host !== APP_HOST) return new Response('not found', { status: 404 });
+    let file = path.resolve(rendererDir, '.' + path.posix.normalize('/' + decodeURIComponent(url.pathname)));
+    if (!file.startsWith(rendererDir + path.sep)) return new Response('not found', { status: 404 });
+    if (!path.extname(file)) file = path.join(rendererDir, 'index.html');
+    try {
+      const body = await fs.readFile(file);
+      return new Response(body, { headers: { ...securityHeaders(), 'Content-Type': contentTypeFor(file) } });
+    } catch {
+      return new Response('not found', { status: 404 });
+    }
+  });
+
+  registerIpcHost(ipcMain, core, () => BrowserWindow.getAllWindows().map((w) => w.webContents));
+  createWindow();
+  app.on('activate', () => {
+    if (BrowserWindow.getAllWindows().length === 0) createWindow();
+  });
+}
+
+function createWindow(): void {
+  const win = new BrowserWindow(
+    buildWindowOptions({ preloadPath: path.join(here, 'preload.cjs'), dark: nativeTheme.shouldUseDarkColors }),
+  );
+  win.once('ready-to-show', () => win.show());
+  void win.loadURL(`${APP_SCHEME}://${APP_HOST}/index.html`);
+}
+
+app.on('web-contents-created', (_event, contents) => {
+  contents.on('will-navigate', (event, url) => {
+    if (!isAppUrl(url)) event.preventDefault();
+  });
+  contents.on('will-attach-webview', (event) => event.preventDefault());
+  contents.setWindowOpenHandler(({ url }) => {
+    if (isSafeExternalUrl(url)) void shell.openExternal(url);
+    return { action: 'deny' };
+  });
+});
+
+app.on('second-instance', () => {
+  const win = BrowserWindow.getAllWindows()[0];
+  if (win) {
+    if (win.isMinimized()) win.restore();
+    win.focus();
+  }
+});
+
+app.on('window-all-closed', () => {
+  if (process.platform !== 'darwin') app.quit();
+});
+
+app.on('will-quit', () => {
+  void core?.close();
+});
+
+start().catch((e: unknown) => {
+  console.error('Toolsmith could not start:', e);
+  app.exit(1);
+});

@@ -1,0 +1,25 @@
+import { defineConfig } from '@playwright/test';
+import { CHROMIUM_ARGS, findChromium } from './e2e/fixtures/chromium';
+
+const executablePath = findChromium() ?? undefined;
+
+export default defineConfig({
+  testDir: 'e2e/specs',
+  outputDir: '.test-results/playwright',
+  timeout: 30_000,
+  expect: { timeout: 7_500 },
+  fullyParallel: false,
+  workers: 2,
+  forbidOnly: !!process.env.CI,
+  reporter: [['list'], ['json', { outputFile: '.test-results/e2e.json' }]],
+  use: {
+    headless: true,
+    launchOptions: { executablePath, args: CHROMIUM_ARGS },
+    viewport: { width: 1280, height: 800 },
+    trace: 'retain-on-failure',
+  },
+  projects: [
+    { name: 'web' },
+    { name: 'electron' },
+  ],
+});

@@ -1,0 +1,62 @@
+import { useEffect } from 'react';
+import { useOp } from './api/hooks';
+import { ConnectionBanner } from './components/ConnectionBanner';
+import { Sidebar } from './components/Sidebar';
+import { ChatScreen } from './features/chat/ChatScreen';
+import { InspectScreen } from './features/inspect/InspectScreen';
+import { SettingsScreen } from './features/settings/SettingsScreen';
+import { ToolsScreen } from './features/tools/ToolsScreen';
+import { t } from './i18n/strings';
+import { SCREENS, useUi } from './stores/ui';
+import { useTheme } from './use-theme';
+
+export function App() {
+  const screen = useUi((s) => s.screen);
+  const info = useOp('app.info', {});
+  useTheme();
+  useScreenShortcuts();
+
+  // Readiness marker for tests and automation: set once the core has answered.
+  useEffect(() => {
+    if (info.data) document.documentElement.dataset.ready = 'true';
+  }, [info.data]);
+
+  return (
+    <div className="app" data-testid="app-shell">
+      <a className="skip-link" href="#main">
+        {t.app.skipToContent}
+      </a>
+      <Sidebar />
+      <main id="main" tabIndex={-1} className="main">
+        <ConnectionBanner />
+        {screen === 'chat' && <ChatScreen />}
+        {screen === 'tools' && <ToolsScreen />}
+        {screen === 'inspect' && <InspectScreen />}
+        {screen === 'settings' && <SettingsScreen />}
+      </main>
+    </div>
+  );
+}
+
+/** Alt+1…4 (browsers keep Ctrl+digit for tabs) and Ctrl/Cmd+1…4 (desktop) switch screens. */
+function useScreenShortcuts() {
+  const { go, syncFromHash } = useUi();
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (!(e.altKey || e.ctrlKey || e.metaKey) || e.shiftKey) return;
+      const n = Number(e.key);
+      const target = SCREENS[n - 1];
+      if (Number.isInteger(n) && target) {
+        e.preventDefault();
+        go(target);
+        document.getElementById('main')?.focus();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    window.addEventListener('hashchange', syncFromHash);
+    return () => {
+      window.removeEventListener('keydown', onKey);
+      window.removeEventListener('hashchange', syncFromHash);
+    };
+  }, [go, syncFromHash]);
+}

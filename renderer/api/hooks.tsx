@@ -1,0 +1,70 @@
+import { useMutation, useQuery, useQueryClient, type UseQueryOptions } from '@tanstack/react-query';
+import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
+import { eventNames, type OpInput, type OpName, type OpOutput } from '../../shared/contract';
+import { callOrThrow, ContractError, type Api } from './client';
+import { INVALIDATES } from './invalidation';
+import type { ConnectionState } from './ws-client';
+
+const ApiContext = createContext<Api | null>(null);
+
+export function ApiProvider({ api, children }: { api: Api; children: ReactNode }) {
+  const qc = useQueryClient();
+  useEffect(() => {
+    const offs = eventNames.map((name) =>
+      api.client.on(name, () => {
+        for (const op of INVALIDATES[name]) void qc.invalidateQueries({ queryKey: [op] });
+      }),
+    );
+    // After a reconnect, anything may have changed while we were away.
+    const offState = api.onState((s) => {
+      if (s === 'open') void qc.invalidateQueries();
+    });
+    return () => {
+      offs.forEach((off) => off());
+      offState();
+    };
+  }, [api, qc]);
+  return <ApiContext.Provider value={api}>{children}</ApiContext.Provider>;
+}
+
+export function useApi(): Api {
+  const api = useContext(ApiContext);
+  if (!api) throw new Error('useApi outside ApiProvider');
+  return api;
+}
+
+export function queryKey<N extends OpName>(name: N, input: OpInput<N>): readonly unknown[] {
+  return [name, input];
+}
+
+export function useOp<N extends OpName>(
+  name: N,
+  input: OpInput<N>,
+  options: Omit<UseQueryOptions<OpOutput<N>, ContractError>, 'queryKey' | 'queryFn'> = {},
+) {
+  const { client } = useApi();
+  return useQuery<OpOutput<N>, ContractError>({
+    queryKey: queryKey(name, input),
+    queryFn: () => callOrThrow(client, name, input),
+    ...options,
+  });
+}
+
+export function useOpMutation<N extends OpName>(name: N) {
+  const { client } = useApi();
+  return useMutation<OpOutput<N>, ContractError, OpInput<N>>({
+    mutationFn: (input) => callOrThrow(client, name, input),
+  });
+}
+
+export function useConnectionState(): ConnectionState {
+  const api = useApi();
+  const [state, setState] = useState<ConnectionState>(api.state());
+  useEffect(() => {
+    const off = api.onState(setState);
+    // The socket may have opened between the first render and this subscription.
+    setState(api.state());
+    return off;
+  }, [api]);
+  return state;
+}

@@ -1,0 +1,7 @@
+import type { EventName, OpName } from '../../shared/contract';
+
+/** Which queries each pushed event makes stale. */
+export const INVALIDATES: { [E in EventName]: OpName[] } = {
+  'settings.changed': ['settings.get', 'app.info'],
+  'app.problem': ['app.problems'],
+};

@@ -1,0 +1,147 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import type { Settings } from '../../../shared/model/settings';
+import { useOp, useOpMutation } from '../../api/hooks';
+import { QueryError } from '../../components/QueryError';
+import { t } from '../../i18n/strings';
+import { ProblemsList } from './ProblemsList';
+
+interface Draft {
+  theme: Settings['theme'];
+  workspaceDir: string;
+  allowedHosts: string;
+}
+
+const toDraft = (s: Settings): Draft => ({ theme: s.theme, workspaceDir: s.workspaceDir, allowedHosts: s.allowedHosts.join('\n') });
+
+export function SettingsScreen() {
+  const settings = useOp('settings.get', {});
+  const info = useOp('app.info', {});
+  const save = useOpMutation('settings.set');
+  const [draft, setDraft] = useState<Draft | null>(null);
+
+  useEffect(() => {
+    if (settings.data && draft === null) setDraft(toDraft(settings.data));
+  }, [settings.data, draft]);
+
+  if (settings.error) return <QueryError error={settings.error} onRetry={() => void settings.refetch()} />;
+  if (!settings.data || !draft) return null;
+
+  const saved = toDraft(settings.data);
+  const dirty = JSON.stringify(saved) !== JSON.stringify(draft);
+  const errorField = (save.error?.info.details as { field?: string; issues?: { path: string }[] } | undefined)?.field;
+  const issuePaths = (save.error?.info.details as { issues?: { path: string }[] } | undefined)?.issues?.map((i) => i.path) ?? [];
+  const fieldError = (field: string) => (errorField === field || issuePaths.some((p) => p.startsWith(field)) ? save.error?.message : undefined);
+
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    save.mutate(
+      {
+        theme: draft.theme,
+        workspaceDir: draft.workspaceDir.trim(),
+        allowedHosts: draft.allowedHosts.split('\n').map((h) => h.trim()).filter(Boolean),
+      },
+      { onSuccess: (next) => setDraft(toDraft(next)) },
+    );
+  };
+
+  return (
+    <section className="screen" aria-labelledby="settings-title" data-testid="screen-settings">
+      <header className="screen-header">
+        <h1 id="settings-title">{t.settings.title}</h1>
+      </header>
+      <form className="settings-form" onSubmit={onSubmit} aria-label={t.settings.title}>
+        <fieldset>
+          <legend>{t.settings.appearance}</legend>
+          <label htmlFor="theme">{t.settings.theme}</label>
+          <select
+            id="theme"
+            data-testid="settings-theme"
+            value={draft.theme}
+            onChange={(e) => setDraft({ ...draft, theme: e.target.value as Draft['theme'] })}
+          >
+            {(['system', 'light', 'dark'] as const).map((th) => (
+              <option key={th} value={th}>
+                {t.settings.themes[th]}
+              </option>
+            ))}
+          </select>
+        </fieldset>
+        <fieldset>
+          <legend>{t.settings.workspaceSection}</legend>
+          <label htmlFor="workspace">{t.settings.workspace}</label>
+          <input
+            id="workspace"
+            data-testid="settings-workspace"
+            value={draft.workspaceDir}
+            placeholder={info.data?.workspaceDir}
+            aria-describedby="workspace-help workspace-error"
+            aria-invalid={!!fieldError('workspaceDir')}
+            onChange={(e) => setDraft({ ...draft, workspaceDir: e.target.value })}
+          />
+          <p id="workspace-help" className="help">
+            {t.settings.workspaceHelp}
+          </p>
+          {fieldError('workspaceDir') && (
+            <p id="workspace-error" className="field-error" role="alert" data-testid="settings-workspace-error">
+              {fieldError('workspaceDir')}
+            </p>
+          )}
+        </fieldset>
+        <fieldset>
+          <legend>{t.settings.networkSection}</legend>
+          <label htmlFor="allowed-hosts">{t.settings.allowedHosts}</label>
+          <textarea
+            id="allowed-hosts"
+            data-testid="settings-allowed-hosts"
+            rows={4}
+            value={draft.allowedHosts}
+            aria-describedby="hosts-help hosts-error"
+            aria-invalid={!!fieldError('allowedHosts')}
+            onChange={(e) => setDraft({ ...draft, allowedHosts: e.target.value })}
+          />
+          <p id="hosts-help" className="help">
+            {t.settings.allowedHostsHelp}
+          </p>
+          {fieldError('allowedHosts') && (
+            <p id="hosts-error" className="field-error" role="alert" data-testid="settings-hosts-error">
+              {fieldError('allowedHosts')}
+            </p>
+          )}
+        </fieldset>
+        <div className="form-actions">
+          <button type="submit" className="primary" disabled={!dirty || save.isPending} data-testid="settings-save">
+            {save.isPending ? t.settings.saving : t.settings.save}
+          </button>
+          <button type="button" disabled={!dirty} onClick={() => setDraft(saved)}>
+            {t.settings.reset}
+          </button>
+          {save.isSuccess && !dirty && (
+            <span className="status-ok" role="status" data-testid="settings-saved">
+              {t.settings.saved}
+            </span>
+          )}
+        </div>
+      </form>
+      {info.data && (
+        <section className="about" aria-labelledby="about-title">
+          <h2 id="about-title">{t.settings.about}</h2>
+          <dl>
+            <dt>{t.settings.version}</dt>
+            <dd data-testid="about-version">{info.data.version}</dd>
+            <dt>{t.settings.host}</dt>
+            <dd>{t.settings.hosts[info.data.host]}</dd>
+            <dt>{t.settings.dataDir}</dt>
+            <dd data-testid="about-data-dir">
+              <code>{info.data.dataDir}</code>
+            </dd>
+            <dt>{t.settings.workspace}</dt>
+            <dd>
+              <code>{info.data.workspaceDir}</code>
+            </dd>
+          </dl>
+        </section>
+      )}
+      <ProblemsList />
+    </section>
+  );
+}

@@ -1,0 +1,9 @@
+import type { ContractClient } from '../shared/contract';
+
+declare global {
+  interface Window {
+    /** Present in the Electron window (preload bridge); absent in a plain browser. */
+    toolsmith?: ContractClient;
+  }
+}
+export {};
