@@ -17,6 +17,6 @@ export class AppShell {
   }
 
   theme(): Promise<string | null> {
-    return this.page.evaluate(() => document.documentElement.dataset.theme ?? null);
+    return this.page.locator('html').getAttribute('data-theme');
   }
 }

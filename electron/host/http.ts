@@ -196,37 +196,37 @@ function json(res: ServerResponse, status: number, body: unknown): void {
 export async function readBody(req: IncomingMessage): Promise<BodyResult> {
   const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
   if (type !== 'application/json') {
-    drain(req);
-    return {
-      ok: false,
-      status: 415,
-      error: fail('UNSUPPORTED_MEDIA_TYPE', 'request bodies must be application/json') as Result<never> & { ok: false },
-    };
-  }
-  const declared = Number(req.headers['content-length'] ?? 0);
-  const tooLarge = {
-    ok: false as const,
-    status: 413,
-    error: fail('PAYLOAD_TOO_LARGE', `a request body may be at most ${LIMITS.maxInputBytes} bytes`) as Result<never> & { ok: false },
-  };
-  if (declared > LIMITS.maxInputBytes) {
-    drain(req);
-    return tooLarge;
+    await drain(req);
+    return refusal(415, 'UNSUPPORTED_MEDIA_TYPE', 'request bodies must be application/json');
   }
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
     if (size > LIMITS.maxInputBytes) {
-      drain(req);
-      return tooLarge;
+      await drain(req);
+      return refusal(413, 'PAYLOAD_TOO_LARGE', `a request body may be at most ${LIMITS.maxInputBytes} bytes`);
     }
     chunks.push(chunk as Buffer);
   }
   return { ok: true, text: Buffer.concat(chunks).toString('utf8') };
 }
 
-/** Reads and drops the rest of a refused body so the connection can answer cleanly. */
-function drain(req: IncomingMessage): void {
-  req.resume();
+function refusal(status: number, code: 'UNSUPPORTED_MEDIA_TYPE' | 'PAYLOAD_TOO_LARGE', message: string): BodyResult {
+  return { ok: false, status, error: fail(code, message) as Result<never> & { ok: false } };
+}
+
+/**
+ * Reads and drops the rest of a refused body, so the client gets our answer instead of a
+ * reset; past a hard cap the connection is cut.
+ */
+async function drain(req: IncomingMessage): Promise<void> {
+  let seen = 0;
+  for await (const chunk of req) {
+    seen += (chunk as Buffer).length;
+    if (seen > LIMITS.maxInputBytes * 8) {
+      req.socket.destroy();
+      return;
+    }
+  }
 }

@@ -1,0 +1,90 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createCore } from './app';
+import { useTempDirs } from './test-helpers/temp-dir';
+
+const tempDir = useTempDirs();
+
+describe('the core', () => {
+  it('starts on an empty data folder with default settings and a workspace', async () => {
+    const dataDir = path.join(await tempDir(), 'fresh', 'data');
+    const core = await createCore({ dataDir, host: 'headless' });
+    const info = await core.router.call('app.info', {});
+    expect(info).toMatchObject({ ok: true, value: { name: 'Toolsmith', dataDir, workspaceDir: path.join(dataDir, 'workspace') } });
+    expect((await fs.stat(path.join(dataDir, 'workspace'))).isDirectory()).toBe(true);
+    expect(await core.router.call('settings.get', {})).toMatchObject({ ok: true, value: { theme: 'system', allowedHosts: [] } });
+  });
+
+  it('persists settings atomically and reads them back after a restart', async () => {
+    const dataDir = await tempDir();
+    const a = await createCore({ dataDir, host: 'headless' });
+    const seen: unknown[] = [];
+    a.events.on('settings.changed', (s) => seen.push(s.theme));
+    expect(await a.router.call('settings.set', { theme: 'dark', allowedHosts: ['api.example.com'] })).toMatchObject({ ok: true });
+    expect(seen).toEqual(['dark']);
+    await a.close();
+
+    const onDisk = JSON.parse(await fs.readFile(path.join(dataDir, 'settings.json'), 'utf8'));
+    expect(onDisk).toMatchObject({ theme: 'dark', allowedHosts: ['api.example.com'] });
+    const leftovers = (await fs.readdir(dataDir)).filter((f) => f.startsWith('settings.json') && f !== 'settings.json');
+    expect(leftovers).toEqual([]);
+
+    const b = await createCore({ dataDir, host: 'headless' });
+    expect(b.settings.get()).toMatchObject({ theme: 'dark', allowedHosts: ['api.example.com'] });
+  });
+
+  it('serialises concurrent changes so the last acknowledged one is on disk', async () => {
+    const dataDir = await tempDir();
+    const core = await createCore({ dataDir, host: 'headless' });
+    const themes = ['dark', 'light', 'system', 'dark', 'light'] as const;
+    const results = await Promise.all(themes.map((theme) => core.router.call('settings.set', { theme })));
+    expect(results.every((r) => r.ok)).toBe(true);
+    const onDisk = JSON.parse(await fs.readFile(path.join(dataDir, 'settings.json'), 'utf8'));
+    expect(onDisk.theme).toBe('light');
+    expect(core.settings.get().theme).toBe('light');
+  });
+
+  it('refuses a bad change and leaves the saved settings as they were', async () => {
+    const dataDir = await tempDir();
+    const core = await createCore({ dataDir, host: 'headless' });
+    await core.router.call('settings.set', { theme: 'dark' });
+    const before = await fs.readFile(path.join(dataDir, 'settings.json'), 'utf8');
+    const relative = await core.router.call('settings.set', { workspaceDir: 'relative/path' });
+    expect(relative).toMatchObject({ ok: false, error: { code: 'VALIDATION_FAILED', details: { field: 'workspaceDir' } } });
+    const badHost = await core.router.call('settings.set', { allowedHosts: ['evil host/path'] });
+    expect(badHost).toMatchObject({ ok: false, error: { code: 'VALIDATION_FAILED' } });
+    const badTheme = await core.router.call('settings.set', { theme: 'purple' });
+    expect(badTheme).toMatchObject({ ok: false, error: { code: 'VALIDATION_FAILED' } });
+    expect(await fs.readFile(path.join(dataDir, 'settings.json'), 'utf8')).toBe(before);
+  });
+
+  it('refuses a workspace folder it cannot create, naming the field', async () => {
+    const dataDir = await tempDir();
+    const blocker = path.join(dataDir, 'a-file');
+    await fs.writeFile(blocker, 'x');
+    const core = await createCore({ dataDir, host: 'headless' });
+    const r = await core.router.call('settings.set', { workspaceDir: path.join(blocker, 'inside') });
+    expect(r).toMatchObject({ ok: false, error: { code: 'VALIDATION_FAILED', details: { field: 'workspaceDir' } } });
+    expect(core.settings.get().workspaceDir).toBe('');
+  });
+
+  for (const [label, content] of [
+    ['corrupt', '{"theme": "dark",'],
+    ['empty', ''],
+    ['wrong-schema', '{"theme": 42}'],
+  ] as const) {
+    it(`sets a ${label} settings file aside, reports it, and starts with defaults`, async () => {
+      const dataDir = await tempDir();
+      await fs.writeFile(path.join(dataDir, 'settings.json'), content);
+      const core = await createCore({ dataDir, host: 'headless' });
+      expect(core.settings.get().theme).toBe('system');
+      const problems = await core.router.call('app.problems', {});
+      expect(problems.ok && problems.value).toHaveLength(1);
+      const p = problems.ok ? problems.value[0]! : null;
+      expect(p).toMatchObject({ kind: 'corrupt-file', path: path.join(dataDir, 'settings.json') });
+      // Nothing is lost: the bad file is kept beside, byte for byte.
+      expect(await fs.readFile(p!.movedTo!, 'utf8')).toBe(content);
+    });
+  }
+});
