@@ -1,0 +1,61 @@
+// `npm test`: lint, typecheck, unit and integration tests, build, end-to-end tests.
+// Every suite runs even when an earlier one fails; the last line adds them all up.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+
+const RESULTS = '.test-results';
+rmSync(`${RESULTS}/unit.json`, { force: true });
+rmSync(`${RESULTS}/e2e.json`, { force: true });
+mkdirSync(RESULTS, { recursive: true });
+
+const rows = [];
+const total = { passed: 0, failed: 0, skipped: 0 };
+
+function run(label, cmd, args) {
+  console.log(`\n=== ${label}: ${cmd} ${args.join(' ')}`);
+  const started = Date.now();
+  const r = spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, FORCE_COLOR: process.env.CI ? '0' : '1' } });
+  return { ok: r.status === 0, seconds: ((Date.now() - started) / 1000).toFixed(1) };
+}
+
+/** A step that is not a test runner counts as one check. */
+function step(label, cmd, args) {
+  const r = run(label, cmd, args);
+  rows.push(`${label}: ${r.ok ? 'passed' : 'FAILED'} (${r.seconds} s)`);
+  total[r.ok ? 'passed' : 'failed'] += 1;
+  return r.ok;
+}
+
+function suite(label, cmd, args, reportFile, count) {
+  const r = run(label, cmd, args);
+  let c = { passed: 0, failed: 0, skipped: 0 };
+  if (existsSync(reportFile)) c = count(JSON.parse(readFileSync(reportFile, 'utf8')));
+  // A runner that failed without reporting a failed test (a crash, a config error) still fails.
+  if (!r.ok && c.failed === 0) c.failed = 1;
+  rows.push(`${label}: ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped (${r.seconds} s)`);
+  for (const k of Object.keys(total)) total[k] += c[k];
+}
+
+step('lint', 'npx', ['eslint', '.']);
+step('typecheck', 'npm', ['run', '--silent', 'typecheck']);
+suite('unit', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile=${RESULTS}/unit.json`], `${RESULTS}/unit.json`, (j) => ({
+  passed: j.numPassedTests,
+  failed: j.numFailedTests + (j.numRuntimeErrorTestSuites ?? 0),
+  skipped: j.numPendingTests + j.numTodoTests,
+}));
+const built = step('build', 'npm', ['run', '--silent', 'build']);
+if (built && step('chromium', 'node', ['scripts/ensure-chromium.mjs'])) {
+  suite('e2e', 'npx', ['playwright', 'test'], `${RESULTS}/e2e.json`, (j) => ({
+    passed: j.stats.expected + j.stats.flaky,
+    failed: j.stats.unexpected,
+    skipped: j.stats.skipped,
+  }));
+} else {
+  rows.push('e2e: not run (build or Chromium missing)');
+  total.failed += 1;
+}
+
+console.log('\n=== summary');
+for (const row of rows) console.log(row);
+console.log(`${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`);
+process.exit(total.failed > 0 ? 1 : 0);
