@@ -20,7 +20,7 @@ if (!path) {
   const isRoot = process.getuid?.() === 0;
   const hasApt = existsSync('/usr/bin/apt-get');
   if (isRoot && hasApt) {
-    tryRun('apt-get', ['update', '-qq']) && tryRun('apt-get', ['install', '-y', '-qq', 'chromium']);
+    if (tryRun('apt-get', ['update', '-qq'])) tryRun('apt-get', ['install', '-y', '-qq', 'chromium']);
   }
   path = found();
   if (!path) {

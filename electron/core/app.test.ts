@@ -79,7 +79,7 @@ describe('the core', () => {
       await fs.writeFile(path.join(dataDir, 'settings.json'), content);
       const core = await createCore({ dataDir, host: 'headless' });
       expect(core.settings.get().theme).toBe('system');
-      const problems = await core.router.call('app.problems', {});
+      const problems = await core.call('app.problems', {});
       expect(problems.ok && problems.value).toHaveLength(1);
       const p = problems.ok ? problems.value[0]! : null;
       expect(p).toMatchObject({ kind: 'corrupt-file', path: path.join(dataDir, 'settings.json') });

@@ -6,7 +6,8 @@ import { EventBus } from './events';
 import { ProblemLog } from './problems';
 import { createRouter, defineHandlers, type Router } from './router';
 import { SettingsStore } from './settings/settings-store';
-import { AppError } from '../../shared/errors';
+import type { OpInput, OpName, OpOutput } from '../../shared/contract';
+import { AppError, type Result } from '../../shared/errors';
 
 export interface CoreConfig {
   dataDir: string;
@@ -17,6 +18,8 @@ export interface CoreConfig {
 
 export interface Core {
   readonly router: Router;
+  /** A typed call through the router, as a transport would make it. */
+  call<N extends OpName>(name: N, input: OpInput<N>): Promise<Result<OpOutput<N>>>;
   readonly events: EventBus;
   readonly dataDir: string;
   readonly settings: SettingsStore;
@@ -63,8 +66,10 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     },
   });
 
+  const router = createRouter(handlers);
   return {
-    router: createRouter(handlers),
+    router,
+    call: (name, input) => router.call(name, input) as Promise<Result<OpOutput<typeof name>>>,
     events,
     dataDir,
     settings,

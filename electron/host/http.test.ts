@@ -87,7 +87,7 @@ describe('the headless host', () => {
 
   it('refuses a foreign Host (DNS rebinding) or Origin with 403, even with the token', async () => {
     const { host, token, core } = await start();
-    const attempts = [
+    const attempts: Record<string, string>[] = [
       { Host: `evil.example:${host.port}` },
       { Host: `127.0.0.1:${host.port + 1}` },
       { Origin: 'http://evil.example' },
