@@ -1,4 +1,4 @@
-// `npm test`: lint, typecheck, unit and integration tests, build, end-to-end tests.
+// `npm test`: lint, typecheck, build, unit and integration tests, end-to-end tests.
 // Every suite runs even when an earlier one fails; the last line adds them all up.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -38,12 +38,13 @@ function suite(label, cmd, args, reportFile, count) {
 
 step('lint', 'npx', ['eslint', '.']);
 step('typecheck', 'npm', ['run', '--silent', 'typecheck']);
+// Built before the unit tests: some of them start the built headless host.
+const built = step('build', 'npm', ['run', '--silent', 'build']);
 suite('unit', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile=${RESULTS}/unit.json`], `${RESULTS}/unit.json`, (j) => ({
   passed: j.numPassedTests,
   failed: j.numFailedTests + (j.numRuntimeErrorTestSuites ?? 0),
   skipped: j.numPendingTests + j.numTodoTests,
 }));
-const built = step('build', 'npm', ['run', '--silent', 'build']);
 if (built && step('chromium', 'node', ['scripts/ensure-chromium.mjs'])) {
   suite('e2e', 'npx', ['playwright', 'test'], `${RESULTS}/e2e.json`, (j) => ({
     passed: j.stats.expected + j.stats.flaky,
