@@ -6,6 +6,7 @@ import type { BenchResult } from './harness';
 
 const WORKLOADS: Record<string, () => Promise<{ run(): Promise<BenchResult[]> }>> = {
   rpc: () => import('./rpc.bench'),
+  search: () => import('./search.bench'),
 };
 
 async function main(): Promise<void> {
