@@ -1,0 +1,85 @@
+/**
+ * The in-memory copy of the registry, built from the files on open() and reload().
+ * Reads are served from here; every write updates it after the disk commit.
+ */
+import type { Bundle } from '../../../shared/model/bundle';
+import type { RegistryChange, Tool } from '../../../shared/model/tool';
+import { toolKey } from '../../../shared/model/validation';
+
+export class Catalog {
+  readonly bundles = new Map<string, Bundle>();
+  readonly tools = new Map<string, Tool>();
+  /** bundleId -> toolKey(slug, version) -> toolId */
+  private readonly keys = new Map<string, Map<string, string>>();
+
+  setBundle(b: Bundle): void {
+    this.bundles.set(b.id, b);
+  }
+
+  /** Forgets a bundle and every tool of it. */
+  deleteBundle(id: string): void {
+    this.bundles.delete(id);
+    for (const toolId of this.keys.get(id)?.values() ?? []) this.tools.delete(toolId);
+    this.keys.delete(id);
+  }
+
+  setTool(t: Tool): void {
+    let byKey = this.keys.get(t.bundleId);
+    if (!byKey) this.keys.set(t.bundleId, (byKey = new Map()));
+    const key = toolKey(t.slug, t.version);
+    const previous = byKey.get(key);
+    if (previous !== undefined && previous !== t.id) this.tools.delete(previous);
+    byKey.set(key, t.id);
+    this.tools.set(t.id, t);
+  }
+
+  deleteTool(id: string): void {
+    const t = this.tools.get(id);
+    if (!t) return;
+    this.tools.delete(id);
+    this.keys.get(t.bundleId)?.delete(toolKey(t.slug, t.version));
+  }
+
+  findTool(bundleId: string, slug: string, version: string): Tool | undefined {
+    const id = this.keys.get(bundleId)?.get(toolKey(slug, version));
+    return id === undefined ? undefined : this.tools.get(id);
+  }
+
+  toolsOf(bundleId: string): Tool[] {
+    return [...(this.keys.get(bundleId)?.values() ?? [])].map((id) => this.tools.get(id)!);
+  }
+
+  /** What turned `before` into `after`, as the change events a listener would have seen. */
+  static diff(before: Catalog, after: Catalog): RegistryChange[] {
+    const changes: RegistryChange[] = [];
+    for (const [id, b] of after.bundles) {
+      const old = before.bundles.get(id);
+      if (!old) changes.push({ kind: 'bundle', op: 'put', id });
+      else if (old.softDeletedAt === undefined && b.softDeletedAt !== undefined) changes.push({ kind: 'bundle', op: 'delete', id });
+      else if (!same(old, b)) changes.push({ kind: 'bundle', op: onlyFlag(old, b) ? 'patch' : 'put', id });
+    }
+    for (const [id, t] of after.tools) {
+      const old = before.tools.get(id);
+      if (!old) changes.push({ kind: 'tool', op: 'put', id, bundleId: t.bundleId });
+      else if (!same(old, t)) changes.push({ kind: 'tool', op: onlyFlag(old, t) ? 'patch' : 'put', id, bundleId: t.bundleId });
+    }
+    for (const [id, t] of before.tools) if (!after.tools.has(id)) changes.push({ kind: 'tool', op: 'delete', id, bundleId: t.bundleId });
+    for (const id of before.bundles.keys()) if (!after.bundles.has(id)) changes.push({ kind: 'bundle', op: 'delete', id });
+    return changes;
+  }
+}
+
+/** Equal as JSON, whatever the key order. */
+function same(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a, sortedKeys) === JSON.stringify(b, sortedKeys);
+}
+
+function sortedKeys(_key: string, value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  return Object.fromEntries(Object.entries(value).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)));
+}
+
+/** True when the two differ in isEnabled only: a PATCH, not a structural change. */
+function onlyFlag<T extends { isEnabled: boolean }>(a: T, b: T): boolean {
+  return same({ ...a, isEnabled: b.isEnabled }, b);
+}

@@ -1,0 +1,184 @@
+/**
+ * The store's file writes. Every file always parses as its old or its new version:
+ * a complete temp file is written and fsynced in the target folder, then
+ * - a new file is committed with link(temp, final), which fails with EEXIST when the
+ *   name is taken: the uniqueness of <slug, version> holds even if two processes both
+ *   believe they hold the bundle lock;
+ * - an existing file is replaced with rename(temp, final).
+ * The folder is fsynced afterwards so an acknowledged write survives a power cut.
+ *
+ * electron/core/fs/atomic.ts (write-file-atomic) is not used for these writes: it has no
+ * exclusive create, its temp names cannot be told from other files by the sweep, and its
+ * fs cannot be swapped to inject disk-full and permission errors in tests.
+ */
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { AppError } from '../../../shared/errors';
+import type { ReadJsonResult } from '../fs/atomic';
+import { tempPathFor } from './layout';
+
+/** The fs functions the store uses; tests pass wrappers that fail on purpose. */
+export type StoreFs = Pick<typeof fsp, 'open' | 'rename' | 'link' | 'unlink' | 'readFile' | 'readdir' | 'mkdir' | 'rmdir' | 'rm' | 'stat'>;
+
+export const nodeFs: StoreFs = fsp;
+
+/** Called right before a commit; throws when the lock protecting the write was lost. */
+export type CommitGuard = () => void;
+
+/** The target of an exclusive create already exists. */
+export class AlreadyExists extends Error {
+  constructor(readonly path: string) {
+    super(`${path} already exists`);
+  }
+}
+
+export function errnoOf(e: unknown): string | undefined {
+  return (e as NodeJS.ErrnoException | undefined)?.code;
+}
+
+const REASONS: Record<string, string> = {
+  ENOSPC: 'the disk is full',
+  EDQUOT: 'the disk quota is exceeded',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EROFS: 'the file system is read-only',
+  EISDIR: 'a folder is in the way',
+  ENOTDIR: 'a file is in the way of a folder',
+  EMFILE: 'too many open files',
+};
+
+/** An I/O failure as the caller sees it: what could not be done, where, and why. */
+export function ioError(action: string, file: string, e: unknown): AppError {
+  if (e instanceof AppError) return e;
+  const code = errnoOf(e);
+  const reason = (code && REASONS[code]) ?? (e instanceof Error ? e.message : String(e));
+  return new AppError('UNAVAILABLE', `could not ${action} ${file}: ${reason}${code ? ` (${code})` : ''}; nothing was changed`, {
+    path: file,
+    errno: code,
+  });
+}
+
+async function unlinkQuietly(fs: StoreFs, file: string): Promise<void> {
+  await fs.unlink(file).catch(() => undefined);
+}
+
+/** Writes a complete, fsynced temp file beside `finalPath` and returns its path. */
+async function writeTemp(fs: StoreFs, finalPath: string, text: string): Promise<string> {
+  const temp = tempPathFor(finalPath);
+  let handle: Awaited<ReturnType<StoreFs['open']>> | undefined;
+  try {
+    handle = await fs.open(temp, 'wx', 0o644);
+    await handle.writeFile(text, 'utf8');
+    await handle.sync();
+    await handle.close();
+    handle = undefined;
+    return temp;
+  } catch (e) {
+    await handle?.close().catch(() => undefined);
+    await unlinkQuietly(fs, temp);
+    throw e;
+  }
+}
+
+/** Makes a rename or link in `dir` durable. Some platforms cannot fsync a folder; that is fine. */
+export async function fsyncDir(fs: StoreFs, dir: string): Promise<void> {
+  let handle: Awaited<ReturnType<StoreFs['open']>> | undefined;
+  try {
+    handle = await fs.open(dir, 'r');
+    await handle.sync();
+  } catch {
+    // Windows and some network file systems refuse to open or fsync a folder.
+  } finally {
+    await handle?.close().catch(() => undefined);
+  }
+}
+
+const NO_HARD_LINKS = new Set(['ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EPERM', 'EXDEV']);
+
+/**
+ * Commits a new file; throws AlreadyExists if the name is taken. On a file system
+ * without hard links (FAT, some network shares) it falls back to a rename after an
+ * existence check, which is then only as exclusive as the bundle lock.
+ */
+export async function createExclusive(fs: StoreFs, finalPath: string, text: string, guard: CommitGuard): Promise<void> {
+  const temp = await writeTemp(fs, finalPath, text);
+  try {
+    guard();
+    try {
+      await fs.link(temp, finalPath);
+    } catch (e) {
+      if (errnoOf(e) === 'EEXIST') throw new AlreadyExists(finalPath);
+      if (!NO_HARD_LINKS.has(errnoOf(e) ?? '')) throw e;
+      if (await exists(fs, finalPath)) throw new AlreadyExists(finalPath);
+      guard();
+      await fs.rename(temp, finalPath);
+    }
+  } finally {
+    await unlinkQuietly(fs, temp);
+  }
+  await fsyncDir(fs, path.dirname(finalPath));
+}
+
+/** Replaces (or creates) a file atomically. */
+export async function replaceFile(fs: StoreFs, finalPath: string, text: string, guard: CommitGuard): Promise<void> {
+  const temp = await writeTemp(fs, finalPath, text);
+  try {
+    guard();
+    await fs.rename(temp, finalPath);
+  } catch (e) {
+    await unlinkQuietly(fs, temp);
+    throw e;
+  }
+  await fsyncDir(fs, path.dirname(finalPath));
+}
+
+export async function exists(fs: StoreFs, file: string): Promise<boolean> {
+  try {
+    await fs.stat(file);
+    return true;
+  } catch (e) {
+    if (errnoOf(e) === 'ENOENT') return false;
+    throw e;
+  }
+}
+
+/** Like readJson in fs/atomic.ts, through the store's fs. */
+export async function readJsonFile(fs: StoreFs, file: string): Promise<ReadJsonResult> {
+  let text: string;
+  try {
+    text = await fs.readFile(file, 'utf8');
+  } catch (e) {
+    if (errnoOf(e) === 'ENOENT') return { kind: 'missing' };
+    throw e;
+  }
+  if (text.trim() === '') return { kind: 'corrupt', message: 'the file is empty' };
+  try {
+    return { kind: 'ok', value: JSON.parse(text) };
+  } catch (e) {
+    return { kind: 'corrupt', message: `not valid JSON: ${(e as Error).message}` };
+  }
+}
+
+/** Pretty, stable JSON: people read and diff these files. */
+export function toFileText(value: unknown): string {
+  return JSON.stringify(value, null, 2) + '\n';
+}
+
+/** Entries of a folder, or none if it does not exist. */
+export async function listDir(fs: StoreFs, dir: string): Promise<string[]> {
+  try {
+    return (await fs.readdir(dir)).sort();
+  } catch (e) {
+    if (errnoOf(e) === 'ENOENT' || errnoOf(e) === 'ENOTDIR') return [];
+    throw e;
+  }
+}
+
+/** Runs an fs step; a raw fs error becomes UNAVAILABLE naming the action and the file. */
+export async function attempt<T>(action: string, file: string, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    throw ioError(action, file, e);
+  }
+}

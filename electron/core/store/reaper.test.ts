@@ -1,0 +1,48 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { useTempDirs } from '../test-helpers/temp-dir';
+import { REAP_AFTER_MS } from './reaper';
+import { bundleBody, filesUnder, localToolBody, newId, openStore, rejection, storeWithBundle, TestClock } from './test-helpers/fixtures';
+
+const tempDir = useTempDirs();
+const withBundle = async (opts: Parameters<typeof openStore>[1] = {}) => storeWithBundle(await tempDir(), opts);
+
+describe('reaper', () => {
+  it('removes soft-deleted bundles after two days once their tools folder is empty', async () => {
+    const clock = new TestClock();
+    const { store, dataDir, bundleId } = await withBundle({ now: clock.now });
+    const full = newId();
+    await store.putBundle(full, bundleBody({ slug: 'full' }));
+    await store.putTool(full, 'echo', '1', localToolBody());
+    const alive = newId();
+    await store.putBundle(alive, bundleBody({ slug: 'alive' }));
+    await store.deleteBundle(bundleId);
+    await store.deleteBundle(full);
+
+    clock.advance(REAP_AFTER_MS - 1);
+    expect(await store.reap()).toEqual([]);
+    clock.advance(1);
+    expect(await store.reap()).toEqual([bundleId]);
+    expect(await filesUnder(path.join(dataDir, 'bundles', bundleId))).toEqual([]);
+    await expect(fs.stat(path.join(dataDir, 'bundles', bundleId))).rejects.toMatchObject({ code: 'ENOENT' });
+    expect(await rejection(() => store.getBundle(bundleId))).toMatchObject({ code: 'NOT_FOUND' });
+    expect(store.getBundle(full).softDeletedAt).toBeDefined();
+
+    await store.deleteTool(full, 'echo', '1');
+    expect(await store.reap()).toEqual([full]);
+    expect(store.listBundles({ includeDeleted: true, includeDisabled: true }).items.map((b) => b.id)).toEqual([alive]);
+  });
+
+  it('does not reap a bundle that was restored on disk by another process', async () => {
+    const clock = new TestClock();
+    const { store, dataDir, bundleId } = await withBundle({ now: clock.now });
+    await store.deleteBundle(bundleId);
+    const other = await openStore(dataDir, { now: clock.now });
+    await other.store.putBundle(bundleId, bundleBody());
+    await other.store.close();
+    clock.advance(REAP_AFTER_MS);
+    expect(await store.reap()).toEqual([]);
+    expect((await fs.stat(path.join(dataDir, 'bundles', bundleId, 'bundle.json'))).isFile()).toBe(true);
+  });
+});

@@ -1,0 +1,46 @@
+/**
+ * Soft-deleted bundles are removed for good two days after their deletion, once their
+ * tools folder is empty (seed 004: "reaps after 2 days if the directory is still empty").
+ * The removal order keeps a killed reaper harmless: tools/ (rmdir fails if anything is
+ * in it), then bundle.json, then the folder; a folder left without bundle.json is skipped
+ * by the loader and removed by the next reap.
+ */
+import type { Bundle } from '../../../shared/model/bundle';
+import { errnoOf, type StoreFs } from './durable-fs';
+import type { StoreLayout } from './layout';
+
+export const REAP_AFTER_MS = 2 * 24 * 60 * 60 * 1000;
+
+export function isReapable(b: Bundle, now: Date): boolean {
+  return !b.isBuiltIn && b.softDeletedAt !== undefined && now.getTime() - Date.parse(b.softDeletedAt) >= REAP_AFTER_MS;
+}
+
+async function ignoring(codes: string[], op: Promise<unknown>): Promise<boolean> {
+  try {
+    await op;
+    return true;
+  } catch (e) {
+    if (codes.includes(errnoOf(e) ?? '')) return false;
+    throw e;
+  }
+}
+
+/** Removes a bundle's folder if its tools folder is empty; false if tools remain. Hold the bundle lock. */
+export async function removeEmptyBundleFolder(fs: StoreFs, layout: StoreLayout, bundleId: string): Promise<boolean> {
+  const toolsGone = await ignoring(['ENOENT'], fs.rmdir(layout.toolsDir(bundleId))).catch((e) => {
+    if (errnoOf(e) === 'ENOTEMPTY' || errnoOf(e) === 'EEXIST') return 'not-empty' as const;
+    throw e;
+  });
+  if (toolsGone === 'not-empty') return false;
+  await ignoring(['ENOENT'], fs.unlink(layout.bundleFile(bundleId)));
+  // A dead writer's temp file may still be here; the next open sweeps it and the next reap ends the job.
+  await ignoring(['ENOENT', 'ENOTEMPTY', 'EEXIST'], fs.rmdir(layout.bundleDir(bundleId)));
+  return true;
+}
+
+/** Runs the store's reaper now and then; returns a function that stops it. */
+export function startReaper(reap: () => Promise<unknown>, everyMs = 60 * 60 * 1000, onError: (e: unknown) => void = () => undefined): () => void {
+  const timer = setInterval(() => void reap().catch(onError), everyMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}

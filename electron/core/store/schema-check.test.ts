@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { schemaCompileViolation, schemaMetaViolation } from './schema-check';
+
+function timed<T>(fn: () => T): { value: T; ms: number } {
+  const t = performance.now();
+  const value = fn();
+  return { value, ms: performance.now() - t };
+}
+
+describe('hostile schemas', () => {
+  it('a 1 MB schema is refused in well under a second', () => {
+    const { value, ms } = timed(() => schemaCompileViolation({ type: 'object', description: 'x'.repeat(1024 * 1024) }, 'argSchema'));
+    expect(value?.rule).toBe('max-size');
+    expect(ms).toBeLessThan(200);
+  });
+
+  it('a 10,000-deep schema is refused in well under a second, without a stack overflow', () => {
+    let deep: Record<string, unknown> = { type: 'string' };
+    for (let k = 0; k < 10_000; k++) deep = { type: 'object', properties: { a: deep } };
+    const { value, ms } = timed(() => schemaCompileViolation(deep, 'argSchema'));
+    expect(value?.rule).toBe('max-depth');
+    expect(ms).toBeLessThan(200);
+  });
+
+  it.each([
+    ['self', { $ref: '#' }],
+    ['mutual', { $defs: { a: { $ref: '#/$defs/b' }, b: { $ref: '#/$defs/a' } }, $ref: '#/$defs/a' }],
+    ['through anyOf', { $defs: { a: { anyOf: [{ $ref: '#/$defs/a' }, { type: 'null' }] } }, $ref: '#/$defs/a' }],
+    ['through an anchor', { $defs: { a: { $anchor: 'x', allOf: [{ $ref: '#x' }] } } }],
+    ['through an embedded $id', { $id: 'https://example.com/root', $defs: { a: { $id: 'sub', $ref: 'https://example.com/sub' } } }],
+    ['$dynamicRef', { $dynamicAnchor: 'x', $dynamicRef: '#x' }],
+    ['a ring of 1,000', { $defs: Object.fromEntries(Array.from({ length: 1000 }, (_, k) => [`d${k}`, { $ref: `#/$defs/d${(k + 1) % 1000}` }])), $ref: '#/$defs/d0' }],
+  ])('a $ref loop (%s) is refused fast with the loop named', (_name, schema) => {
+    const { value, ms } = timed(() => schemaCompileViolation(schema, 'outputSchema'));
+    expect(value?.rule).toBe('ref-cycle');
+    expect(value?.message).toMatch(/^outputSchema has a \$ref loop that never moves into a property or item \(#.* -> #.*\)/);
+    expect(ms).toBeLessThan(500);
+    expect(schemaMetaViolation(schema, 'outputSchema')?.rule).toBe('ref-cycle');
+  });
+
+  it('recursion through properties and items is fine: the instance is finite', () => {
+    expect(schemaCompileViolation({ type: 'object', properties: { children: { type: 'array', items: { $ref: '#' } } } }, 'argSchema')).toBeNull();
+    expect(schemaCompileViolation({ $defs: { node: { type: 'object', properties: { next: { $ref: '#/$defs/node' } } } }, $ref: '#/$defs/node' }, 'x')).toBeNull();
+    // A $ref inside data (const, enum, default) is not a schema.
+    expect(schemaCompileViolation({ const: { $ref: '#/const' } }, 'x')).toBeNull();
+  });
+
+  it('a wide schema within the limits compiles in well under a second', () => {
+    const wide = { type: 'object', properties: Object.fromEntries(Array.from({ length: 1500 }, (_, k) => [`p${k}`, { type: 'string', minLength: 1 }])) };
+    const { value, ms } = timed(() => schemaCompileViolation(wide, 'argSchema'));
+    expect(value).toBeNull();
+    expect(ms).toBeLessThan(1000);
+  });
+});
+
+describe('schemas that do not compile', () => {
+  it.each([
+    [{ type: 'strng' }, 'json-schema', /^argSchema is not a valid JSON Schema 2020-12: argSchema\/type must be equal to one of the allowed values/],
+    [{ $ref: 'https://example.com/elsewhere.json' }, 'unresolved-ref', /cannot be resolved: 'https:\/\/example.com\/elsewhere.json'/],
+    [{ type: 'string', pattern: '(' }, 'json-schema', /Invalid regular expression/],
+    [{ $schema: 'http://json-schema.org/draft-07/schema#' }, 'schema-dialect', /only JSON Schema 2020-12 is supported/],
+  ])('%j is refused (%s)', (schema, rule, message) => {
+    const v = schemaCompileViolation(schema, 'argSchema');
+    expect(v?.rule).toBe(rule);
+    expect(v?.message).toMatch(message);
+  });
+
+  it('two tools may use the same $id', () => {
+    expect(schemaCompileViolation({ $id: 'https://example.com/s', type: 'object' }, 'a')).toBeNull();
+    expect(schemaCompileViolation({ $id: 'https://example.com/s', type: 'object' }, 'b')).toBeNull();
+  });
+
+  it('accepts the 2020-12 dialect named explicitly and unknown keywords', () => {
+    expect(schemaCompileViolation({ $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', 'x-ui': { order: 1 } }, 'a')).toBeNull();
+  });
+});

@@ -1,0 +1,55 @@
+/**
+ * Removes temp files left by writers that died (SIGKILL, power cut) before they could
+ * clean up. A temp file names its writer's pid: it is removed when that process is
+ * gone, or when it is older than an hour (the pid may have been reused). A live
+ * writer's temp file is left alone, so opening a store never breaks another process's
+ * write in progress.
+ */
+import path from 'node:path';
+import { errnoOf, listDir, type StoreFs } from './durable-fs';
+import { tempFileOwner, type StoreLayout } from './layout';
+
+const MAX_TEMP_AGE_MS = 60 * 60 * 1000;
+
+export function isProcessAlive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    // EPERM: it exists but belongs to someone else.
+    return errnoOf(e) === 'EPERM';
+  }
+}
+
+/** The folders our temp files can be in. */
+async function tempFolders(layout: StoreLayout, fs: StoreFs): Promise<string[]> {
+  const folders = [layout.dataDir, layout.overridesDir, layout.bundlesDir];
+  for (const name of await listDir(fs, layout.bundlesDir)) {
+    if (name.startsWith('.')) continue;
+    folders.push(layout.bundleDir(name), layout.toolsDir(name));
+  }
+  return folders;
+}
+
+/** Returns how many temp files were removed. */
+/** Ages are measured on the wall clock, like the files' mtimes (not the store's injected clock). */
+export async function sweepTempFiles(layout: StoreLayout, fs: StoreFs, isAlive = isProcessAlive): Promise<number> {
+  let removed = 0;
+  for (const dir of await tempFolders(layout, fs)) {
+    for (const name of await listDir(fs, dir)) {
+      const pid = tempFileOwner(name);
+      if (pid === undefined) continue;
+      const file = path.join(dir, name);
+      try {
+        const age = Date.now() - (await fs.stat(file)).mtimeMs;
+        if (isAlive(pid) && age < MAX_TEMP_AGE_MS) continue;
+        await fs.unlink(file);
+        removed++;
+      } catch {
+        // Gone already, or not ours to remove: the next open tries again.
+      }
+    }
+  }
+  return removed;
+}

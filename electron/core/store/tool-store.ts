@@ -1,0 +1,416 @@
+/**
+ * The tool registry: bundles and tools as flat JSON files (see layout.ts), an in-memory
+ * catalog loaded on open() that serves every read, and writes that commit to disk under
+ * a cross-process bundle lock before the catalog and listeners hear of them.
+ *
+ * Writes in this process run one at a time (and reload() with them), so the catalog never
+ * misses a write that raced a rescan. Other processes' writes appear after reload().
+ */
+import { v7 as uuidv7 } from 'uuid';
+import { AppError } from '../../../shared/errors';
+import { BundlePutBodySchema, EnabledPatchBodySchema, type Bundle, type ListBundlesQuery, type Page } from '../../../shared/model/bundle';
+import { isToolUsable, ToolPutBodySchema, type ListToolsQuery, type RegistryChange, type Tool, type ToolUsage, type ToolView } from '../../../shared/model/tool';
+import { checkSlug, checkUuidV7, checkVersion, nfc, toolKey } from '../../../shared/model/validation';
+import { applyOverride, loadBuiltins, type BuiltinBundle, type Override } from './builtins';
+import { Catalog } from './catalog';
+import { AlreadyExists, attempt, createExclusive, errnoOf, exists, fsyncDir, nodeFs, replaceFile, toFileText, type CommitGuard, type StoreFs } from './durable-fs';
+import { parseInput } from './input';
+import { StoreLayout } from './layout';
+import { listBundles, listTools, toolView } from './listing';
+import { DEFAULT_LOCK_SETTINGS, LockSet, type LockSettings } from './locks';
+import { readBundleOnDisk, readToolOnDisk } from './on-disk';
+import { Quarantine, type ProblemSink } from './quarantine';
+import { isReapable, removeEmptyBundleFolder } from './reaper';
+import { bundleRecord, toolRecord } from './records';
+import { assertBundleActive, builtInReadOnly, bundleNotFound, storeClosed, toolExists, toolNotFound } from './refusals';
+import { bundleLockKey, readOverride, scanRegistry, type ScanDeps } from './scan';
+import { checkSchemaCompiles } from './schema-check';
+import { sweepTempFiles } from './sweep';
+import { UsageLedger } from './usage';
+
+export interface ToolStoreOptions {
+  dataDir: string;
+  /** The app's resources folder; built-in bundles are read from `<resourcesDir>/bundles/`. */
+  resourcesDir: string;
+  problems: ProblemSink;
+  now?: () => Date;
+  /** Whether a local function id is registered; tools whose function is not are shown disabled. */
+  isLocalFunctionKnown?: (functionId: string) => boolean;
+  /** For tests: fs functions that fail on purpose. */
+  fs?: StoreFs;
+  lock?: Partial<LockSettings>;
+  /** Debounce of usage writes. */
+  usageFlushMs?: number;
+}
+
+export class ToolStore {
+  private readonly layout: StoreLayout;
+  private readonly fs: StoreFs;
+  private readonly now: () => Date;
+  private readonly locks: LockSet;
+  private readonly quarantine: Quarantine;
+  private readonly ledger: UsageLedger;
+  private readonly reportedOnce = new Set<string>();
+  private readonly listeners = new Set<(c: RegistryChange) => void>();
+  private builtins = new Map<string, BuiltinBundle>();
+  private catalog = new Catalog();
+  private queue: Promise<unknown> = Promise.resolve();
+  private state: 'new' | 'open' | 'closed' = 'new';
+
+  constructor(private readonly opts: ToolStoreOptions) {
+    this.layout = new StoreLayout(opts.dataDir);
+    this.fs = opts.fs ?? nodeFs;
+    this.now = opts.now ?? (() => new Date());
+    this.locks = new LockSet(this.layout.locksDir, { ...DEFAULT_LOCK_SETTINGS, ...opts.lock });
+    this.quarantine = new Quarantine(this.layout, this.fs, opts.problems, this.now);
+    this.ledger = new UsageLedger({
+      file: this.layout.usageFile,
+      fs: this.fs,
+      locks: this.locks,
+      quarantine: this.quarantine,
+      problems: opts.problems,
+      now: this.now,
+      flushDelayMs: opts.usageFlushMs ?? 2000,
+    });
+  }
+
+  /** Sweeps dead writers' temp files, loads the built-ins and every user bundle, reports problems. */
+  async open(): Promise<void> {
+    if (this.state !== 'new') throw new AppError('UNAVAILABLE', 'a tool store can be opened once');
+    await attempt('create', this.layout.bundlesDir, async () => {
+      await this.fs.mkdir(this.layout.bundlesDir, { recursive: true });
+      await this.fs.mkdir(this.layout.overridesDir, { recursive: true });
+    });
+    await sweepTempFiles(this.layout, this.fs);
+    this.builtins = await loadBuiltins(this.fs, this.opts.resourcesDir, this.opts.problems);
+    this.catalog = await scanRegistry(this.scanDeps());
+    await this.ledger.load();
+    this.state = 'open';
+  }
+
+  /** Waits for writes in progress and saves pending usage counts. */
+  async close(): Promise<void> {
+    if (this.state !== 'open') return;
+    this.state = 'closed';
+    await this.queue;
+    await this.ledger.close();
+  }
+
+  /** Reads the disk again (e.g. after another process wrote) and reports what changed. */
+  async reload(): Promise<RegistryChange[]> {
+    return this.serial(async () => {
+      const next = await scanRegistry(this.scanDeps());
+      await this.ledger.load();
+      const changes = Catalog.diff(this.catalog, next);
+      this.catalog = next;
+      for (const c of changes) this.emit(c);
+      return changes;
+    });
+  }
+
+  onChange(listener: (c: RegistryChange) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  listBundles(query: ListBundlesQuery = {}): Page<Bundle> {
+    return listBundles(this.catalog, query);
+  }
+
+  /** A bundle by id, soft-deleted ones included. */
+  getBundle(id: string): Bundle {
+    const bundleId = checkUuidV7(id, 'bundleId');
+    const b = this.catalog.bundles.get(bundleId);
+    if (!b) throw bundleNotFound(bundleId);
+    return b;
+  }
+
+  /** Creates or replaces a user bundle. Replacing keeps createdAt, and restores a soft-deleted bundle. */
+  async putBundle(id: string, body: unknown): Promise<Bundle> {
+    const bundleId = checkUuidV7(id, 'bundleId');
+    const input = parseInput(BundlePutBodySchema, body);
+    const builtin = this.builtins.get(bundleId);
+    if (builtin) throw builtInReadOnly(builtin.config, 'replacing it');
+    return this.writeBundle(bundleId, async (guard) => {
+      const current = await readBundleOnDisk(this.fs, this.layout, bundleId);
+      const stamp = this.now().toISOString();
+      const slug = nfc(input.slug);
+      const structural = !current || current.slug !== slug || current.displayName !== input.displayName || current.description !== input.description;
+      const next = bundleRecord({
+        id: bundleId,
+        slug,
+        displayName: input.displayName,
+        description: input.description,
+        isEnabled: input.isEnabled,
+        isBuiltIn: false,
+        createdAt: current?.createdAt ?? stamp,
+        modifiedAt: current && !structural ? current.modifiedAt : stamp,
+      });
+      const file = this.layout.bundleFile(bundleId);
+      await attempt('write', file, async () => {
+        await this.fs.mkdir(this.layout.toolsDir(bundleId), { recursive: true });
+        await replaceFile(this.fs, file, toFileText(next), guard);
+      });
+      this.catalog.setBundle(next);
+      this.emit({ kind: 'bundle', op: 'put', id: bundleId });
+      return next;
+    });
+  }
+
+  /** Enables or disables a bundle; modifiedAt is left alone (not a structural change). */
+  async patchBundle(id: string, body: unknown): Promise<Bundle> {
+    const bundleId = checkUuidV7(id, 'bundleId');
+    const { isEnabled } = parseInput(EnabledPatchBodySchema, body);
+    const builtin = this.builtins.get(bundleId);
+    return this.writeBundle(bundleId, async (guard) => {
+      if (builtin) {
+        const o = await readOverride(this.scanDeps(), bundleId, true);
+        return (await this.writeOverride(builtin, { ...o, isEnabled }, guard)).bundle;
+      }
+      const current = await readBundleOnDisk(this.fs, this.layout, bundleId);
+      if (!current) throw bundleNotFound(bundleId);
+      if (current.softDeletedAt !== undefined) assertBundleActive(current, 'enabling or disabling it');
+      const next = bundleRecord({ ...current, isEnabled });
+      if (current.isEnabled !== isEnabled) {
+        const file = this.layout.bundleFile(bundleId);
+        await attempt('write', file, () => replaceFile(this.fs, file, toFileText(next), guard));
+      }
+      this.catalog.setBundle(next);
+      this.emit({ kind: 'bundle', op: 'patch', id: bundleId });
+      return next;
+    });
+  }
+
+  /** Soft delete: sets softDeletedAt; the bundle is hidden from lists and reaped later. */
+  async deleteBundle(id: string): Promise<Bundle> {
+    const bundleId = checkUuidV7(id, 'bundleId');
+    const builtin = this.builtins.get(bundleId);
+    if (builtin) throw builtInReadOnly(builtin.config, 'deleting it');
+    return this.writeBundle(bundleId, async (guard) => {
+      const current = await readBundleOnDisk(this.fs, this.layout, bundleId);
+      if (!current) throw bundleNotFound(bundleId);
+      if (current.softDeletedAt !== undefined) {
+        this.catalog.setBundle(current);
+        return current;
+      }
+      const next = bundleRecord({ ...current, softDeletedAt: this.now().toISOString() });
+      const file = this.layout.bundleFile(bundleId);
+      await attempt('write', file, () => replaceFile(this.fs, file, toFileText(next), guard));
+      this.catalog.setBundle(next);
+      this.emit({ kind: 'bundle', op: 'delete', id: bundleId });
+      return next;
+    });
+  }
+
+  /** Removes soft-deleted bundles older than two days whose tools folder is empty; returns their ids. */
+  async reap(): Promise<string[]> {
+    return this.serial(async () => {
+      const reaped: string[] = [];
+      for (const candidate of [...this.catalog.bundles.values()].filter((b) => isReapable(b, this.now()))) {
+        const gone = await this.locks.withLock(bundleLockKey(candidate.id), `bundle ${candidate.id}`, async (guard) => {
+          const current = await readBundleOnDisk(this.fs, this.layout, candidate.id);
+          if (current && !isReapable(current, this.now())) return false;
+          guard();
+          return attempt('remove', this.layout.bundleDir(candidate.id), () => removeEmptyBundleFolder(this.fs, this.layout, candidate.id));
+        });
+        if (!gone) continue;
+        this.catalog.deleteBundle(candidate.id);
+        this.emit({ kind: 'bundle', op: 'delete', id: candidate.id });
+        reaped.push(candidate.id);
+      }
+      return reaped;
+    });
+  }
+
+  listTools(query: ListToolsQuery = {}): Page<ToolView> {
+    return listTools(this.catalog, this.allTools(), query);
+  }
+
+  getTool(bundleId: string, slug: string, version: string): ToolView {
+    const k = this.toolAddress(bundleId, slug, version);
+    const t = this.catalog.findTool(k.bundleId, k.slug, k.version);
+    if (!t) throw toolNotFound(k.bundleId, k.slug, k.version);
+    return this.view(t);
+  }
+
+  /** Every loaded tool, disabled ones and those of deleted bundles included, in id order. */
+  allTools(): ToolView[] {
+    return [...this.catalog.tools.values()].sort((a, b) => (a.id < b.id ? -1 : 1)).map((t) => this.view(t));
+  }
+
+  /** A tool by id (search hits carry ids), or undefined. */
+  toolById(toolId: string): ToolView | undefined {
+    const t = this.catalog.tools.get(toolId);
+    return t && this.view(t);
+  }
+
+  /** Every tool of one bundle, disabled ones included. */
+  toolsOf(bundleId: string): ToolView[] {
+    return this.catalog.toolsOf(bundleId).map((t) => this.view(t));
+  }
+
+  /** A loaded bundle by id, soft-deleted ones included, or undefined. */
+  bundleById(bundleId: string): Bundle | undefined {
+    return this.catalog.bundles.get(bundleId);
+  }
+
+  /** Effective enabled: the tool, its function and its bundle are enabled, and the bundle is not deleted. */
+  isUsable(toolId: string): boolean {
+    const t = this.catalog.tools.get(toolId);
+    return t !== undefined && isToolUsable(this.view(t), this.catalog.bundles.get(t.bundleId));
+  }
+
+  /** Creates a tool version. An existing <slug, version> is a CONFLICT and stays as it was. */
+  async putTool(bundleId: string, slug: string, version: string, body: unknown): Promise<ToolView> {
+    const k = this.toolAddress(bundleId, slug, version);
+    const input = parseInput(ToolPutBodySchema, body);
+    checkSchemaCompiles(input.argSchema, 'argSchema');
+    checkSchemaCompiles(input.outputSchema, 'outputSchema');
+    const builtin = this.builtins.get(k.bundleId);
+    if (builtin) throw builtInReadOnly(builtin.config, 'adding a tool to it');
+    return this.writeBundle(k.bundleId, async (guard) => {
+      const bundle = await readBundleOnDisk(this.fs, this.layout, k.bundleId);
+      if (!bundle) throw bundleNotFound(k.bundleId);
+      assertBundleActive(bundle, 'adding tools to it');
+      const file = this.layout.toolFile(k.bundleId, k.slug, k.version);
+      if (await attempt('check', file, () => exists(this.fs, file))) throw toolExists(k.bundleId, k.slug, k.version);
+      const stamp = this.now().toISOString();
+      const text = toFileText(
+        toolRecord({ ...input, ...k, id: uuidv7(), tags: input.tags.map(nfc), isBuiltIn: false, createdAt: stamp, modifiedAt: stamp }),
+      );
+      await attempt('write', file, async () => {
+        await this.fs.mkdir(this.layout.toolsDir(k.bundleId), { recursive: true });
+        await createExclusive(this.fs, file, text, guard).catch((e) => {
+          throw e instanceof AlreadyExists ? toolExists(k.bundleId, k.slug, k.version) : e;
+        });
+      });
+      // The catalog holds exactly what the file holds.
+      const stored = JSON.parse(text) as Tool;
+      this.catalog.setBundle(bundle);
+      this.catalog.setTool(stored);
+      this.emit({ kind: 'tool', op: 'put', id: stored.id, bundleId: k.bundleId });
+      return this.view(stored);
+    });
+  }
+
+  /** Enables or disables one tool version; nothing else about it changes, modifiedAt included. */
+  async patchTool(bundleId: string, slug: string, version: string, body: unknown): Promise<ToolView> {
+    const k = this.toolAddress(bundleId, slug, version);
+    const { isEnabled } = parseInput(EnabledPatchBodySchema, body);
+    const builtin = this.builtins.get(k.bundleId);
+    return this.writeBundle(k.bundleId, async (guard) => {
+      if (builtin) {
+        const shipped = builtin.tools.find((t) => toolKey(t.slug, t.version) === toolKey(k.slug, k.version));
+        if (!shipped) throw toolNotFound(k.bundleId, k.slug, k.version);
+        const o = await readOverride(this.scanDeps(), k.bundleId, true);
+        assertBundleActive(applyOverride(builtin, o).bundle, 'enabling or disabling its tools');
+        const { tools } = await this.writeOverride(builtin, { ...o, tools: { ...o.tools, [shipped.id]: { isEnabled } } }, guard, shipped.id);
+        return this.view(tools.find((t) => t.id === shipped.id)!);
+      }
+      const bundle = await readBundleOnDisk(this.fs, this.layout, k.bundleId);
+      if (!bundle) throw bundleNotFound(k.bundleId);
+      assertBundleActive(bundle, 'enabling or disabling its tools');
+      const file = this.layout.toolFile(k.bundleId, k.slug, k.version);
+      const current = await readToolOnDisk(this.fs, file);
+      if (!current) throw toolNotFound(k.bundleId, k.slug, k.version);
+      const next = toolRecord({ ...current, isEnabled });
+      if (current.isEnabled !== isEnabled) await attempt('write', file, () => replaceFile(this.fs, file, toFileText(next), guard));
+      this.catalog.setBundle(bundle);
+      this.catalog.setTool(next);
+      this.emit({ kind: 'tool', op: 'patch', id: next.id, bundleId: k.bundleId });
+      return this.view(next);
+    });
+  }
+
+  /** Removes a tool version's file for good. Allowed in disabled and deleted bundles (to empty them). */
+  async deleteTool(bundleId: string, slug: string, version: string): Promise<void> {
+    const k = this.toolAddress(bundleId, slug, version);
+    const builtin = this.builtins.get(k.bundleId);
+    if (builtin) throw builtInReadOnly(builtin.config, 'deleting its tools');
+    return this.writeBundle(k.bundleId, async (guard) => {
+      const file = this.layout.toolFile(k.bundleId, k.slug, k.version);
+      const onDisk = await readToolOnDisk(this.fs, file).catch(() => undefined);
+      const id = onDisk?.id ?? this.catalog.findTool(k.bundleId, k.slug, k.version)?.id;
+      const removed = await attempt('delete', file, async () => {
+        guard();
+        try {
+          await this.fs.unlink(file);
+        } catch (e) {
+          if (errnoOf(e) === 'ENOENT') return false;
+          throw e;
+        }
+        await fsyncDir(this.fs, this.layout.toolsDir(k.bundleId));
+        return true;
+      });
+      const inMemory = this.catalog.findTool(k.bundleId, k.slug, k.version);
+      if (inMemory) this.catalog.deleteTool(inMemory.id);
+      if (!removed) throw toolNotFound(k.bundleId, k.slug, k.version);
+      if (id) this.emit({ kind: 'tool', op: 'delete', id, bundleId: k.bundleId });
+    });
+  }
+
+  /** Counts a call; returns at once. Never touches the tool's file or modifiedAt. */
+  recordUsage(toolId: string): void {
+    this.assertOpen();
+    this.ledger.record(toolId);
+  }
+
+  usage(toolId: string): ToolUsage {
+    return this.ledger.get(checkUuidV7(toolId, 'toolId'));
+  }
+
+  /** Writes pending usage counts now (they are otherwise written after a short delay). */
+  async flushUsage(): Promise<void> {
+    return this.ledger.flush();
+  }
+
+  private view(t: Tool): ToolView {
+    return toolView(t, this.opts.isLocalFunctionKnown);
+  }
+
+  private toolAddress(bundleId: string, slug: string, version: string): { bundleId: string; slug: string; version: string } {
+    return { bundleId: checkUuidV7(bundleId, 'bundleId'), slug: checkSlug(slug), version: checkVersion(version) };
+  }
+
+  private scanDeps(): ScanDeps {
+    const { layout, fs, locks, quarantine, builtins, reportedOnce } = this;
+    return { layout, fs, locks, quarantine, problems: this.opts.problems, builtins, reportedOnce };
+  }
+
+  private assertOpen(): void {
+    if (this.state !== 'open') throw storeClosed();
+  }
+
+  /** One write at a time in this process; the caller's error is passed on. */
+  private serial<T>(fn: () => Promise<T>): Promise<T> {
+    this.assertOpen();
+    const run = this.queue.then(fn);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private writeBundle<T>(bundleId: string, fn: (guard: CommitGuard) => Promise<T>): Promise<T> {
+    return this.serial(() => this.locks.withLock(bundleLockKey(bundleId), `bundle ${bundleId}`, fn));
+  }
+
+  private async writeOverride(b: BuiltinBundle, next: Override, guard: CommitGuard, toolId?: string): Promise<{ bundle: Bundle; tools: Tool[] }> {
+    const file = this.layout.overrideFile(b.config.id);
+    await attempt('write', file, () => replaceFile(this.fs, file, toFileText(next), guard));
+    const applied = applyOverride(b, next);
+    this.catalog.setBundle(applied.bundle);
+    for (const t of applied.tools) this.catalog.setTool(t);
+    this.emit(toolId ? { kind: 'tool', op: 'patch', id: toolId, bundleId: b.config.id } : { kind: 'bundle', op: 'patch', id: b.config.id });
+    return applied;
+  }
+
+  private emit(change: RegistryChange): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(change);
+      } catch (e) {
+        // A failing listener must not undo a committed write or stop the others.
+        console.error('tool store listener failed:', e);
+      }
+    }
+  }
+}

@@ -1,0 +1,144 @@
+/**
+ * Usage metrics (callCount, lastCalledAt) in `<data>/usage.json`, apart from the tool
+ * files so that recording a call never rewrites a tool or moves its modifiedAt.
+ *
+ * record() only counts in memory and returns; a debounced flush adds this process's
+ * counts to the file under the 'usage' lock (read, add, write atomically), so several
+ * processes recording calls at once lose nothing. A failed flush keeps the counts for
+ * the next one. Usage is a metric: counts not yet flushed when a process is killed are lost.
+ */
+import { z } from 'zod';
+import { ToolUsageSchema, type ToolUsage } from '../../../shared/model/tool';
+import { checkUuidV7 } from '../../../shared/model/validation';
+import { readJsonFile, replaceFile, toFileText, type StoreFs } from './durable-fs';
+import { firstIssueMessage } from './input';
+import type { LockSet } from './locks';
+import type { ProblemSink, Quarantine } from './quarantine';
+
+const UsageFileSchema = z.object({ version: z.literal(1), tools: z.record(z.string(), ToolUsageSchema) }).strict();
+type UsageFile = z.infer<typeof UsageFileSchema>;
+
+interface Pending {
+  count: number;
+  last: string;
+}
+
+export interface UsageDeps {
+  file: string;
+  fs: StoreFs;
+  locks: LockSet;
+  quarantine: Quarantine;
+  problems: ProblemSink;
+  now: () => Date;
+  flushDelayMs: number;
+}
+
+function later(a: string | undefined, b: string | undefined): string | undefined {
+  if (a === undefined) return b;
+  if (b === undefined) return a;
+  return a > b ? a : b;
+}
+
+export class UsageLedger {
+  /** As last read from or written to the file. */
+  private stored = new Map<string, ToolUsage>();
+  private pending = new Map<string, Pending>();
+  private timer: NodeJS.Timeout | undefined;
+  private flushing: Promise<void> = Promise.resolve();
+  /** Set while flushes fail, so a broken disk is reported once, not on every retry. */
+  private failing = false;
+
+  constructor(private readonly d: UsageDeps) {}
+
+  async load(): Promise<void> {
+    this.stored = new Map(Object.entries((await this.readFile()).tools));
+  }
+
+  /** Counts one call; returns at once. */
+  record(toolId: string): void {
+    checkUuidV7(toolId, 'toolId');
+    const p = this.pending.get(toolId) ?? { count: 0, last: '' };
+    p.count++;
+    p.last = this.d.now().toISOString();
+    this.pending.set(toolId, p);
+    this.schedule();
+  }
+
+  get(toolId: string): ToolUsage {
+    const s = this.stored.get(toolId);
+    const p = this.pending.get(toolId);
+    const lastCalledAt = later(s?.lastCalledAt, p?.last);
+    const callCount = (s?.callCount ?? 0) + (p?.count ?? 0);
+    return lastCalledAt === undefined ? { callCount } : { callCount, lastCalledAt };
+  }
+
+  /** Writes the pending counts now. Never throws: a failure is reported and retried later. */
+  flush(): Promise<void> {
+    this.clearTimer();
+    this.flushing = this.flushing.then(() => this.writePending());
+    return this.flushing;
+  }
+
+  async close(): Promise<void> {
+    await this.flush();
+    this.clearTimer();
+  }
+
+  private schedule(): void {
+    if (this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.flush();
+    }, this.d.flushDelayMs);
+    // Usage must not keep a process alive; close() flushes what is left.
+    this.timer.unref();
+  }
+
+  private clearTimer(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private async writePending(): Promise<void> {
+    if (this.pending.size === 0) return;
+    const batch = this.pending;
+    this.pending = new Map();
+    try {
+      await this.d.locks.withLock('usage', 'the usage file', async (guard) => {
+        const file = await this.readFile();
+        for (const [id, p] of batch) {
+          const s = file.tools[id];
+          const lastCalledAt = later(s?.lastCalledAt, p.last);
+          file.tools[id] = { callCount: (s?.callCount ?? 0) + p.count, ...(lastCalledAt ? { lastCalledAt } : {}) };
+        }
+        await replaceFile(this.d.fs, this.d.file, toFileText(file), guard);
+        this.stored = new Map(Object.entries(file.tools));
+      });
+      this.failing = false;
+    } catch (e) {
+      for (const [id, p] of batch) {
+        const q = this.pending.get(id);
+        this.pending.set(id, { count: p.count + (q?.count ?? 0), last: later(p.last, q?.last) ?? p.last });
+      }
+      if (!this.failing) {
+        this.d.problems.report({ kind: 'io-error', path: this.d.file, message: `usage counts could not be saved, will retry: ${(e as Error).message}` });
+      }
+      this.failing = true;
+      this.schedule();
+    }
+  }
+
+  /** The file as it is on disk; a corrupt one is set aside and counting starts again. */
+  private async readFile(): Promise<UsageFile> {
+    const r = await readJsonFile(this.d.fs, this.d.file);
+    if (r.kind === 'missing') return { version: 1, tools: {} };
+    let why: string;
+    if (r.kind === 'ok') {
+      const parsed = UsageFileSchema.safeParse(r.value);
+      if (parsed.success) return parsed.data;
+      why = `does not match the usage schema: ${firstIssueMessage(parsed.error)}`;
+    } else why = r.message;
+    await this.d.quarantine.setAside(this.d.file, `usage file: ${why}; call counts start again from zero`);
+    return { version: 1, tools: {} };
+  }
+}
