@@ -25,7 +25,7 @@ function roundTripper(ws: WebSocket): (frame: string) => Promise<void> {
 
 export async function run(): Promise<BenchResult[]> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'toolsmith-bench-'));
-  const core = await createCore({ dataDir, host: 'headless' });
+  const core = await createCore({ dataDir, resourcesDir: path.resolve(import.meta.dirname, '..', 'resources'), host: 'headless', watch: false });
   const host = await startHttpHost({ core, staticDir: dataDir });
   const token = (await fs.readFile(host.tokenFile, 'utf8')).trim();
 

@@ -34,7 +34,7 @@ async function start(): Promise<void> {
     platform: process.platform,
     homedir: app.getPath('home'),
   });
-  core = await createCore({ dataDir, host: 'electron' });
+  core = await createCore({ dataDir, resourcesDir: path.join(here, '..', 'resources'), host: 'electron' });
 
   // Deny every permission (camera, notifications, ...): the app asks for none.
   session.defaultSession.setPermissionRequestHandler((_wc, _perm, cb) => cb(false));

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { AppInfoSchema, ProblemSchema } from './model/app-info';
+import { BundlePutBodySchema, BundleSchema } from './model/bundle';
+import { PageSize, PageToken, QueryBool } from './model/query';
 import { SettingsPatchSchema, SettingsSchema } from './model/settings';
+import { RegistryChangeSchema, ToolPutBodySchema, ToolUsageSchema, ToolViewSchema } from './model/tool';
 
 /**
  * The one contract between the renderer (and scripts) and the core.
@@ -8,6 +11,17 @@ import { SettingsPatchSchema, SettingsSchema } from './model/settings';
  * compile without one), and a call from the client.
  */
 const Empty = z.object({}).strict();
+
+/** Ids, slugs and versions as they arrive from a path: the store checks the rules and answers NOT_FOUND. */
+const Key = z.string().min(1).max(512);
+const BundleRef = { bundleId: Key };
+const ToolRef = { bundleId: Key, slug: Key, version: Key };
+const IdList = z.array(Key).max(1000);
+
+const pageOf = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), nextPageToken: z.string().optional() }).strict();
+
+export const SearchHitSchema = z.object({ tier: z.enum(['prefix', 'word', 'fuzzy', 'recent']), tool: ToolViewSchema }).strict();
+export type SearchHit = z.infer<typeof SearchHitSchema>;
 
 export const operations = {
   'app.info': { input: Empty, output: AppInfoSchema },
@@ -18,12 +32,48 @@ export const operations = {
   'app.problems': { input: Empty, output: z.array(ProblemSchema) },
   'settings.get': { input: Empty, output: SettingsSchema },
   'settings.set': { input: SettingsPatchSchema, output: SettingsSchema },
+
+  // The tool registry (seed 004). The REST routes under /tools map onto these one to one.
+  'bundles.list': {
+    input: z
+      .object({ bundleIds: IdList.optional(), includeDisabled: QueryBool.optional(), includeDeleted: QueryBool.optional(), pageSize: PageSize.optional(), pageToken: PageToken.optional() })
+      .strict(),
+    output: pageOf(BundleSchema),
+  },
+  'bundles.get': { input: z.object(BundleRef).strict(), output: BundleSchema },
+  'bundles.put': { input: z.object({ ...BundleRef, body: BundlePutBodySchema }).strict(), output: BundleSchema },
+  'bundles.patch': { input: z.object({ ...BundleRef, isEnabled: z.boolean() }).strict(), output: BundleSchema },
+  'bundles.delete': { input: z.object(BundleRef).strict(), output: BundleSchema },
+  'tools.list': {
+    input: z
+      .object({
+        tags: z.array(z.string().max(64)).max(50).optional(),
+        bundleIds: IdList.optional(),
+        includeDisabled: QueryBool.optional(),
+        includeDeleted: QueryBool.optional(),
+        pageSize: PageSize.optional(),
+        pageToken: PageToken.optional(),
+      })
+      .strict(),
+    output: pageOf(ToolViewSchema),
+  },
+  'tools.search': {
+    input: z.object({ q: z.string().max(256), includeDisabled: QueryBool.optional(), pageSize: PageSize.optional(), pageToken: PageToken.optional() }).strict(),
+    output: z.object({ items: z.array(SearchHitSchema), nextPageToken: z.string().optional(), recommendedPageSize: z.number().int() }).strict(),
+  },
+  'tools.get': { input: z.object(ToolRef).strict(), output: ToolViewSchema },
+  'tools.put': { input: z.object({ ...ToolRef, body: ToolPutBodySchema }).strict(), output: ToolViewSchema },
+  'tools.patch': { input: z.object({ ...ToolRef, isEnabled: z.boolean() }).strict(), output: ToolViewSchema },
+  'tools.delete': { input: z.object(ToolRef).strict(), output: z.object({ deleted: z.literal(true) }).strict() },
+  'tools.usage': { input: z.object(ToolRef).strict(), output: ToolUsageSchema },
+  'tools.invoke': { input: z.object({ ...ToolRef, args: z.unknown() }).strict(), output: z.unknown() },
 } as const satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
 
 /** Events the core pushes to every connected window. */
 export const events = {
   'settings.changed': SettingsSchema,
   'app.problem': ProblemSchema,
+  'store.changed': RegistryChangeSchema,
 } as const satisfies Record<string, z.ZodType>;
 
 export type Operations = typeof operations;

@@ -2,14 +2,14 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createCore } from './app';
-import { useTempDirs } from './test-helpers/temp-dir';
+import { RESOURCES_DIR, useTempDirs } from './test-helpers/temp-dir';
 
 const tempDir = useTempDirs();
 
 describe('the core', () => {
   it('starts on an empty data folder with default settings and a workspace', async () => {
     const dataDir = path.join(await tempDir(), 'fresh', 'data');
-    const core = await createCore({ dataDir, host: 'headless' });
+    const core = await createCore({ resourcesDir: RESOURCES_DIR, watch: false, dataDir, host: 'headless' });
     const info = await core.router.call('app.info', {});
     expect(info).toMatchObject({ ok: true, value: { name: 'Toolsmith', dataDir, workspaceDir: path.join(dataDir, 'workspace') } });
     expect((await fs.stat(path.join(dataDir, 'workspace'))).isDirectory()).toBe(true);
@@ -18,7 +18,7 @@ describe('the core', () => {
 
   it('persists settings atomically and reads them back after a restart', async () => {
     const dataDir = await tempDir();
-    const a = await createCore({ dataDir, host: 'headless' });
+    const a = await createCore({ resourcesDir: RESOURCES_DIR, watch: false, dataDir, host: 'headless' });
     const seen: unknown[] = [];
     a.events.on('settings.changed', (s) => seen.push(s.theme));
     expect(await a.router.call('settings.set', { theme: 'dark', allowedHosts: ['api.example.com'] })).toMatchObject({ ok: true });
@@ -30,13 +30,13 @@ describe('the core', () => {
     const leftovers = (await fs.readdir(dataDir)).filter((f) => f.startsWith('settings.json') && f !== 'settings.json');
     expect(leftovers).toEqual([]);
 
-    const b = await createCore({ dataDir, host: 'headless' });
+    const b = await createCore({ resourcesDir: RESOURCES_DIR, watch: false, dataDir, host: 'headless' });
     expect(b.settings.get()).toMatchObject({ theme: 'dark', allowedHosts: ['api.example.com'] });
   });
 
   it('serialises concurrent changes so the last acknowledged one is on disk', async () => {
     const dataDir = await tempDir();
-    const core = await createCore({ dataDir, host: 'headless' });
+    const core = await createCore({ resourcesDir: RESOURCES_DIR, watch: false, dataDir, host: 'headless' });
     const themes = ['dark', 'light', 'system', 'dark', 'light'] as const;
     const results = await Promise.all(themes.map((theme) => core.router.call('settings.set', { theme })));
     expect(results.every((r) => r.ok)).toBe(true);
@@ -47,7 +47,7 @@ describe('the core', () => {
 
   it('refuses a bad change and leaves the saved settings as they were', async () => {
     const dataDir = await tempDir();
-    const core = await createCore({ dataDir, host: 'headless' });
+    const core = await createCore({ resourcesDir: RESOURCES_DIR, watch: false, dataDir, host: 'headless' });
     await core.router.call('settings.set', { theme: 'dark' });
     const before = await fs.readFile(path.join(dataDir, 'settings.json'), 'utf8');
     const relative = await core.router.call('settings.set', { workspaceDir: 'relative/path' });
@@ -63,7 +63,7 @@ describe('the core', () => {
     const dataDir = await tempDir();
     const blocker = path.join(dataDir, 'a-file');
     await fs.writeFile(blocker, 'x');
-    const core = await createCore({ dataDir, host: 'headless' });
+    const core = await createCore({ resourcesDir: RESOURCES_DIR, watch: false, dataDir, host: 'headless' });
     const r = await core.router.call('settings.set', { workspaceDir: path.join(blocker, 'inside') });
     expect(r).toMatchObject({ ok: false, error: { code: 'VALIDATION_FAILED', details: { field: 'workspaceDir' } } });
     expect(core.settings.get().workspaceDir).toBe('');
@@ -77,7 +77,7 @@ describe('the core', () => {
     it(`sets a ${label} settings file aside, reports it, and starts with defaults`, async () => {
       const dataDir = await tempDir();
       await fs.writeFile(path.join(dataDir, 'settings.json'), content);
-      const core = await createCore({ dataDir, host: 'headless' });
+      const core = await createCore({ resourcesDir: RESOURCES_DIR, watch: false, dataDir, host: 'headless' });
       expect(core.settings.get().theme).toBe('system');
       const problems = await core.call('app.problems', {});
       expect(problems.ok && problems.value).toHaveLength(1);

@@ -5,13 +5,18 @@ import type { AppInfo } from '../../shared/model/app-info';
 import { EventBus } from './events';
 import { ProblemLog } from './problems';
 import { createRouter, defineHandlers, type Router } from './router';
+import { Registry } from './registry/registry';
 import { SettingsStore } from './settings/settings-store';
 import type { OpInput, OpName, OpOutput } from '../../shared/contract';
 import { AppError, type Result } from '../../shared/errors';
 
 export interface CoreConfig {
   dataDir: string;
+  /** The app's shipped files; built-in bundles are read from `<resourcesDir>/bundles`. */
+  resourcesDir: string;
   host: AppInfo['host'];
+  /** Watch the data folder for other processes' writes (default true). */
+  watch?: boolean;
   /** Injectable for tests. */
   now?: () => Date;
 }
@@ -24,6 +29,7 @@ export interface Core {
   readonly dataDir: string;
   readonly settings: SettingsStore;
   readonly problems: ProblemLog;
+  readonly registry: Registry;
   workspaceDir(): string;
   close(): Promise<void>;
 }
@@ -46,6 +52,10 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   await fs.mkdir(workspaceDir(), { recursive: true });
   const startedAt = now().toISOString();
 
+  const registry = new Registry({ dataDir, resourcesDir: config.resourcesDir, events, problems, now, watch: config.watch });
+  await registry.open();
+  const store = registry.store;
+
   const handlers = defineHandlers({
     'app.info': () => ({
       name: 'Toolsmith' as const,
@@ -64,6 +74,26 @@ export async function createCore(config: CoreConfig): Promise<Core> {
       if (patch.workspaceDir) await prepareWorkspace(patch.workspaceDir);
       return settings.set(patch);
     },
+
+    'bundles.list': (q) => store.listBundles(q),
+    'bundles.get': ({ bundleId }) => store.getBundle(bundleId),
+    'bundles.put': ({ bundleId, body }) => store.putBundle(bundleId, body),
+    'bundles.patch': ({ bundleId, isEnabled }) => store.patchBundle(bundleId, { isEnabled }),
+    'bundles.delete': ({ bundleId }) => store.deleteBundle(bundleId),
+    'tools.list': (q) => store.listTools(q),
+    'tools.search': (q) => registry.search(q),
+    'tools.get': ({ bundleId, slug, version }) => store.getTool(bundleId, slug, version),
+    'tools.put': ({ bundleId, slug, version, body }) => store.putTool(bundleId, slug, version, body),
+    'tools.patch': ({ bundleId, slug, version, isEnabled }) => store.patchTool(bundleId, slug, version, { isEnabled }),
+    'tools.delete': async ({ bundleId, slug, version }) => {
+      await store.deleteTool(bundleId, slug, version);
+      return { deleted: true as const };
+    },
+    'tools.usage': ({ bundleId, slug, version }) => store.usage(store.getTool(bundleId, slug, version).id),
+    'tools.invoke': ({ bundleId, slug, version }) => {
+      const tool = store.getTool(bundleId, slug, version);
+      throw new AppError('NOT_IMPLEMENTED', `invoking tools is not available yet: '${tool.slug}' version '${tool.version}' exists but there is no dispatcher to run it`);
+    },
   });
 
   const router = createRouter(handlers);
@@ -74,9 +104,10 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     dataDir,
     settings,
     problems,
+    registry,
     workspaceDir,
     async close() {
-      // Services with open handles (index, watchers) are closed here as they are added.
+      await registry.close();
     },
   };
 }

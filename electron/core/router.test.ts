@@ -2,13 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { AppError } from '../../shared/errors';
 import { LIMITS } from '../../shared/limits';
 import { createCore } from './app';
-import { createRouter, defineHandlers } from './router';
-import { useTempDirs } from './test-helpers/temp-dir';
+import { operationNames } from '../../shared/contract';
+import { createRouter, defineHandlers, type HandlerTable } from './router';
+import { RESOURCES_DIR, useTempDirs } from './test-helpers/temp-dir';
 
 const tempDir = useTempDirs();
 
 async function router() {
-  return (await createCore({ dataDir: await tempDir(), host: 'headless' })).router;
+  return (await createCore({ resourcesDir: RESOURCES_DIR, watch: false, dataDir: await tempDir(), host: 'headless' })).router;
 }
 
 describe('router', () => {
@@ -50,8 +51,9 @@ describe('router', () => {
   });
 
   it('turns a thrown AppError into its envelope and anything else into INTERNAL', async () => {
-    const base = await createCore({ dataDir: await tempDir(), host: 'headless' });
+    const base = await createCore({ resourcesDir: RESOURCES_DIR, watch: false, dataDir: await tempDir(), host: 'headless' });
     const handlers = defineHandlers({
+      ...(Object.fromEntries(operationNames.map((n) => [n, () => undefined])) as unknown as HandlerTable),
       'app.info': () => {
         throw new AppError('NOT_FOUND', 'nothing here', { id: 1 });
       },

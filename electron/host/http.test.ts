@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { createCore, type Core } from '../core/app';
-import { useTempDirs } from '../core/test-helpers/temp-dir';
+import { RESOURCES_DIR, useTempDirs } from '../core/test-helpers/temp-dir';
 import { startHttpHost, type HttpHost } from './http';
 
 const tempDir = useTempDirs();
@@ -20,7 +20,7 @@ async function start(): Promise<{ host: HttpHost; core: Core; token: string; sta
   await fs.writeFile(path.join(staticDir, 'index.html'), '<!doctype html><title>app</title>');
   await fs.writeFile(path.join(staticDir, 'assets', 'app.js'), 'console.log(1)');
   await fs.writeFile(path.join(dataDir, 'secret.txt'), 'do not serve');
-  const core = await createCore({ dataDir, host: 'headless' });
+  const core = await createCore({ resourcesDir: RESOURCES_DIR, watch: false, dataDir, host: 'headless' });
   const host = await startHttpHost({ core, staticDir });
   hosts.push(host);
   const token = (await fs.readFile(host.tokenFile, 'utf8')).trim();

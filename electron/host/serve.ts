@@ -1,6 +1,6 @@
 /**
  * `npm run serve`: the core with the HTTP host on 127.0.0.1, for a browser, scripts and tests.
- * Usage: serve [--port N] [--data-dir DIR] [--static DIR]
+ * Usage: serve [--port N] [--data-dir DIR] [--static DIR] [--resources DIR]
  */
 import os from 'node:os';
 import path from 'node:path';
@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { createCore } from '../core/app';
 import { argValue, resolveDataDir } from '../core/data-dir';
 import { startHttpHost } from './http';
+import { restRoutes } from './rest';
 
 export async function serve(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<void> {
   const dataDir = resolveDataDir({ argv, env, platform: process.platform, homedir: os.homedir() });
@@ -19,8 +20,9 @@ export async function serve(argv: readonly string[], env: NodeJS.ProcessEnv): Pr
   const here = path.dirname(fileURLToPath(import.meta.url));
   const staticDir = path.resolve(argValue(argv, '--static') ?? path.join(here, '..', 'dist', 'renderer'));
 
-  const core = await createCore({ dataDir, host: 'headless' });
-  const host = await startHttpHost({ core, port, staticDir });
+  const resourcesDir = path.resolve(argValue(argv, '--resources') ?? path.join(here, '..', 'resources'));
+  const core = await createCore({ dataDir, resourcesDir, host: 'headless' });
+  const host = await startHttpHost({ core, port, staticDir, routes: restRoutes(core) });
   const lines = [
     `Toolsmith is running at ${host.url}`,
     `Sign in by opening this one-time link: ${host.loginUrl()}`,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { operationNames } from '../../shared/contract';
 import { createCore } from '../core/app';
-import { useTempDirs } from '../core/test-helpers/temp-dir';
+import { RESOURCES_DIR, useTempDirs } from '../core/test-helpers/temp-dir';
 import { CALL_CHANNEL, EVENT_CHANNEL, createBridge, type IpcRendererLike } from './bridge';
 import { registerIpcHost, type IpcMainLike } from './ipc';
 import { contentSecurityPolicy, isAppUrl, isSafeExternalUrl } from './security';
@@ -75,7 +75,7 @@ function fakeIpc(frameUrl: string) {
 
 describe('IPC host and preload bridge', () => {
   it('carry contract calls and events between the window and the core', async () => {
-    const core = await createCore({ dataDir: await tempDir(), host: 'electron' });
+    const core = await createCore({ resourcesDir: RESOURCES_DIR, watch: false, dataDir: await tempDir(), host: 'electron' });
     const ipc = fakeIpc('app://toolsmith/index.html');
     registerIpcHost(ipc.main, core, () => [ipc.window]);
     const bridge = createBridge(ipc.renderer);
@@ -86,7 +86,7 @@ describe('IPC host and preload bridge', () => {
   });
 
   it('refuse calls from any frame that is not the app', async () => {
-    const core = await createCore({ dataDir: await tempDir(), host: 'electron' });
+    const core = await createCore({ resourcesDir: RESOURCES_DIR, watch: false, dataDir: await tempDir(), host: 'electron' });
     for (const url of ['https://evil.example/', 'file:///tmp/x.html', '']) {
       const ipc = fakeIpc(url);
       registerIpcHost(ipc.main, core, () => []);
@@ -97,7 +97,7 @@ describe('IPC host and preload bridge', () => {
   });
 
   it('forward only contract names and never send an unknown one', async () => {
-    const core = await createCore({ dataDir: await tempDir(), host: 'electron' });
+    const core = await createCore({ resourcesDir: RESOURCES_DIR, watch: false, dataDir: await tempDir(), host: 'electron' });
     const ipc = fakeIpc('app://toolsmith/');
     registerIpcHost(ipc.main, core, () => []);
     const bridge = createBridge(ipc.renderer);

@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient, type UseQueryOptions } from '@tanstack/react-query';
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type UseQueryOptions } from '@tanstack/react-query';
 import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
 import { eventNames, type OpInput, type OpName, type OpOutput } from '../../shared/contract';
 import { callOrThrow, ContractError, type Api } from './client';
@@ -67,4 +67,18 @@ export function useConnectionState(): ConnectionState {
     return off;
   }, [api]);
   return state;
+}
+
+type PagedOp = 'bundles.list' | 'tools.list' | 'tools.search';
+
+/** A list operation read page by page with its opaque pageToken. */
+export function usePagedOp<N extends PagedOp>(name: N, input: Omit<OpInput<N>, 'pageToken'>, enabled = true) {
+  const { client } = useApi();
+  return useInfiniteQuery<OpOutput<N>, ContractError>({
+    queryKey: queryKey(name, input as OpInput<N>),
+    queryFn: ({ pageParam }) => callOrThrow(client, name, { ...input, pageToken: pageParam as string | undefined } as OpInput<N>),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => (last as { nextPageToken?: string }).nextPageToken,
+    enabled,
+  });
 }

@@ -4,4 +4,5 @@ import type { EventName, OpName } from '../../shared/contract';
 export const INVALIDATES: { [E in EventName]: OpName[] } = {
   'settings.changed': ['settings.get', 'app.info'],
   'app.problem': ['app.problems'],
+  'store.changed': ['bundles.list', 'bundles.get', 'tools.list', 'tools.search', 'tools.get'],
 };

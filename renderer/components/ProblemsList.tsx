@@ -1,9 +1,10 @@
-import { useOp } from '../../api/hooks';
-import { t } from '../../i18n/strings';
+import { useOp } from '../api/hooks';
+import { t } from '../i18n/strings';
 
 /** What the core found wrong in the data folder (corrupt files set aside, invalid configs). */
-export function ProblemsList() {
+export function ProblemsList({ onlyWhenAny = false }: { onlyWhenAny?: boolean }) {
   const problems = useOp('app.problems', {});
+  if (onlyWhenAny && !problems.data?.length) return null;
   return (
     <section className="problems" aria-labelledby="problems-title">
       <h2 id="problems-title">{t.settings.problems}</h2>

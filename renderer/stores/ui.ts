@@ -12,6 +12,11 @@ interface UiState {
   screen: Screen;
   go(screen: Screen): void;
   syncFromHash(): void;
+  /** Tools screen: the bundle whose tools are listed (null: all), and the disabled filter. */
+  toolsBundleId: string | null;
+  toolsIncludeDisabled: boolean;
+  selectBundle(id: string | null): void;
+  setIncludeDisabled(on: boolean): void;
 }
 
 /** UI state only; server state lives in React Query. The screen is mirrored in the URL hash. */
@@ -24,4 +29,8 @@ export const useUi = create<UiState>((set) => ({
   syncFromHash() {
     set({ screen: screenFromHash() });
   },
+  toolsBundleId: null,
+  toolsIncludeDisabled: true,
+  selectBundle: (toolsBundleId) => set({ toolsBundleId }),
+  setIncludeDisabled: (toolsIncludeDisabled) => set({ toolsIncludeDisabled }),
 }));

@@ -15,3 +15,6 @@ export function useTempDirs(): () => Promise<string> {
     return d;
   };
 }
+
+/** The repo's resources folder (built-in bundles), for cores built in tests. */
+export const RESOURCES_DIR = path.resolve(import.meta.dirname, '..', '..', '..', 'resources');

@@ -3,7 +3,7 @@ import type { Settings } from '../../../shared/model/settings';
 import { useOp, useOpMutation } from '../../api/hooks';
 import { QueryError } from '../../components/QueryError';
 import { t } from '../../i18n/strings';
-import { ProblemsList } from './ProblemsList';
+import { ProblemsList } from '../../components/ProblemsList';
 
 interface Draft {
   theme: Settings['theme'];

@@ -1,15 +1,19 @@
-import { EmptyState } from '../../components/EmptyState';
+import { ProblemsList } from '../../components/ProblemsList';
 import { t } from '../../i18n/strings';
+import { BundleList } from './BundleList';
+import { ToolList } from './ToolList';
 
 export function ToolsScreen() {
   return (
-    <section className="screen" aria-labelledby="tools-title" data-testid="screen-tools">
+    <section className="screen wide" aria-labelledby="tools-title" data-testid="screen-tools">
       <header className="screen-header">
         <h1 id="tools-title">{t.tools.title}</h1>
       </header>
-      <EmptyState title={t.tools.emptyTitle} testId="tools-empty">
-        {t.tools.emptyBody}
-      </EmptyState>
+      <div className="tools-layout">
+        <BundleList />
+        <ToolList />
+      </div>
+      <ProblemsList onlyWhenAny />
     </section>
   );
 }

@@ -1,0 +1,127 @@
+/**
+ * The tool registry as the app uses it: the flat-file store (the truth), the search index
+ * derived from it, a watcher that picks up other processes' writes, and the reaper.
+ */
+import { watch, type FSWatcher } from 'chokidar';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { RegistryChange } from '../../../shared/model/tool';
+import type { SearchHit } from '../../../shared/contract';
+import type { EventBus } from '../events';
+import type { ProblemLog } from '../problems';
+import { ToolIndex } from '../search/tool-index';
+import { startReaper } from '../store/reaper';
+import { ToolStore } from '../store/tool-store';
+import { syncIndex, toIndexed } from './index-sync';
+
+export interface RegistryOptions {
+  dataDir: string;
+  resourcesDir: string;
+  events: EventBus;
+  problems: ProblemLog;
+  now?: () => Date;
+  isLocalFunctionKnown?: (functionId: string) => boolean;
+  /** Watch the data folder for other processes' writes (default true). */
+  watch?: boolean;
+  /** Debounce of the watcher. */
+  watchDebounceMs?: number;
+  reapEveryMs?: number;
+}
+
+export class Registry {
+  readonly store: ToolStore;
+  private index!: ToolIndex;
+  private watcher: FSWatcher | null = null;
+  private stopReaper: () => void = () => undefined;
+  private reloadTimer: NodeJS.Timeout | null = null;
+  private reloading: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly opts: RegistryOptions) {
+    this.store = new ToolStore({
+      dataDir: opts.dataDir,
+      resourcesDir: opts.resourcesDir,
+      problems: opts.problems,
+      now: opts.now,
+      isLocalFunctionKnown: opts.isLocalFunctionKnown,
+    });
+  }
+
+  async open(): Promise<void> {
+    await this.store.open();
+    const indexDir = path.join(this.opts.dataDir, 'index');
+    await fs.mkdir(indexDir, { recursive: true });
+    this.index = ToolIndex.open(path.join(indexDir, 'tools.sqlite'));
+    await this.syncAll();
+    this.store.onChange((c) => this.onChange(c));
+    if (this.opts.watch !== false) this.startWatching();
+    this.stopReaper = startReaper(() => this.store.reap(), this.opts.reapEveryMs, (e) => console.warn('reaper:', e));
+  }
+
+  async close(): Promise<void> {
+    this.stopReaper();
+    if (this.reloadTimer) clearTimeout(this.reloadTimer);
+    await this.watcher?.close();
+    await this.reloading;
+    await this.store.close();
+    this.index?.close();
+  }
+
+  /** The index matches the files again: after open, and whenever in doubt. */
+  async syncAll(): Promise<void> {
+    const wanted = this.store.allTools().map((t) => toIndexed(t, this.store.bundleById(t.bundleId)));
+    await syncIndex(this.index, wanted);
+  }
+
+  search(input: { q: string; includeDisabled?: boolean; pageSize?: number; pageToken?: string }): {
+    items: SearchHit[];
+    nextPageToken?: string;
+    recommendedPageSize: number;
+  } {
+    const r = this.index.search(input);
+    const items: SearchHit[] = [];
+    for (const hit of r.items) {
+      const tool = this.store.toolById(hit.id);
+      if (tool) items.push({ tier: hit.tier, tool });
+    }
+    return { items, nextPageToken: r.nextPageToken, recommendedPageSize: r.recommendedPageSize };
+  }
+
+  /** Keeps the index in step with each change, and tells the windows. */
+  private onChange(c: RegistryChange): void {
+    if (c.kind === 'tool') {
+      const tool = this.store.toolById(c.id);
+      if (tool) this.index.upsert(toIndexed(tool, this.store.bundleById(tool.bundleId)));
+      else this.index.remove(c.id);
+    } else {
+      // A bundle's switch or deletion changes whether each of its tools is usable.
+      const bundle = this.store.bundleById(c.id);
+      const tools = this.store.toolsOf(c.id);
+      this.index.upsertMany(tools.map((t) => toIndexed(t, bundle)));
+      if (!bundle) {
+        // Rare (a reaped bundle): a scan of the ids is fine.
+        for (const id of this.index.ids()) if (this.index.get(id)?.bundleId === c.id) this.index.remove(id);
+      }
+    }
+    this.opts.events.emit('store.changed', c);
+  }
+
+  /** Another process may write the data folder: rescan (debounced) when it does. */
+  private startWatching(): void {
+    const roots = [path.join(this.opts.dataDir, 'bundles'), path.join(this.opts.dataDir, 'overrides')];
+    this.watcher = watch(roots, {
+      ignoreInitial: true,
+      ignored: (p) => /\.tmp-|\/locks\/|\.lock$/.test(p),
+      depth: 3,
+    });
+    this.watcher.on('all', () => this.scheduleReload());
+    this.watcher.on('error', (e) => console.warn('watcher:', e));
+  }
+
+  private scheduleReload(): void {
+    if (this.reloadTimer) clearTimeout(this.reloadTimer);
+    this.reloadTimer = setTimeout(() => {
+      this.reloadTimer = null;
+      this.reloading = this.reloading.then(() => this.store.reload()).catch((e) => console.warn('reload failed:', e));
+    }, this.opts.watchDebounceMs ?? 250);
+  }
+}

@@ -1,0 +1,65 @@
+import { useQueryClient } from '@tanstack/react-query';
+import type { Bundle } from '../../../shared/model/bundle';
+import { useOpMutation, usePagedOp } from '../../api/hooks';
+import { QueryError } from '../../components/QueryError';
+import { Switch } from '../../components/Switch';
+import { t } from '../../i18n/strings';
+import { useUi } from '../../stores/ui';
+
+export function BundleList() {
+  const bundles = usePagedOp('bundles.list', { includeDisabled: true, includeDeleted: true, pageSize: 100 });
+  const { toolsBundleId, selectBundle } = useUi();
+  const patch = useOpMutation('bundles.patch');
+  const qc = useQueryClient();
+  const items: Bundle[] = bundles.data?.pages.flatMap((p) => p.items) ?? [];
+
+  const toggle = (b: Bundle, isEnabled: boolean) =>
+    patch.mutate({ bundleId: b.id, isEnabled }, { onSettled: () => void qc.invalidateQueries() });
+
+  return (
+    <section className="bundle-list" aria-labelledby="bundles-title">
+      <h2 id="bundles-title">{t.tools.bundles}</h2>
+      {bundles.error && <QueryError error={bundles.error} onRetry={() => void bundles.refetch()} />}
+      {patch.error && (
+        <p className="field-error" role="alert">
+          {patch.error.message}
+        </p>
+      )}
+      <ul data-testid="bundle-list">
+        <li>
+          <button type="button" className={toolsBundleId === null ? 'bundle-item active' : 'bundle-item'} aria-current={toolsBundleId === null} onClick={() => selectBundle(null)}>
+            {t.tools.allBundles}
+          </button>
+        </li>
+        {items.map((b) => (
+          <li key={b.id} className={b.softDeletedAt ? 'bundle-row deleted' : 'bundle-row'} data-testid={`bundle-${b.slug}`}>
+            <button
+              type="button"
+              className={toolsBundleId === b.id ? 'bundle-item active' : 'bundle-item'}
+              aria-current={toolsBundleId === b.id}
+              onClick={() => selectBundle(b.id)}
+              title={b.description}
+            >
+              <span className="bundle-name">{b.displayName}</span>
+              {b.isBuiltIn && <span className="badge">{t.tools.builtIn}</span>}
+              {b.softDeletedAt && <span className="badge danger">{t.tools.deleted}</span>}
+            </button>
+            <Switch
+              checked={b.isEnabled}
+              label={t.tools.enableBundle(b.displayName)}
+              disabled={!!b.softDeletedAt || patch.isPending}
+              testId={`bundle-switch-${b.slug}`}
+              onChange={(on) => toggle(b, on)}
+            />
+          </li>
+        ))}
+      </ul>
+      {bundles.data && items.length === 0 && <p className="muted">{t.tools.noBundles}</p>}
+      {bundles.hasNextPage && (
+        <button type="button" onClick={() => void bundles.fetchNextPage()}>
+          {t.tools.loadMore}
+        </button>
+      )}
+    </section>
+  );
+}

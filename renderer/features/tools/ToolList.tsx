@@ -1,0 +1,110 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import type { ToolView } from '../../../shared/model/tool';
+import { useOpMutation, usePagedOp } from '../../api/hooks';
+import { QueryError } from '../../components/QueryError';
+import { Switch } from '../../components/Switch';
+import { t } from '../../i18n/strings';
+import { useUi } from '../../stores/ui';
+
+function useDebounced<T>(value: T, ms: number): T {
+  const [v, setV] = useState(value);
+  useEffect(() => {
+    const id = setTimeout(() => setV(value), ms);
+    return () => clearTimeout(id);
+  }, [value, ms]);
+  return v;
+}
+
+export function ToolList() {
+  const { toolsBundleId, toolsIncludeDisabled, setIncludeDisabled } = useUi();
+  const [query, setQuery] = useState('');
+  const q = useDebounced(query.trim(), 120);
+  const searching = q !== '';
+  const listed = usePagedOp('tools.list', { bundleIds: toolsBundleId ? [toolsBundleId] : undefined, includeDisabled: toolsIncludeDisabled, pageSize: 50 }, !searching);
+  const found = usePagedOp('tools.search', { q, includeDisabled: toolsIncludeDisabled, pageSize: 50 }, searching);
+  const active = searching ? found : listed;
+  const tools: ToolView[] = searching
+    ? (found.data?.pages.flatMap((p) => p.items.map((h) => h.tool)) ?? [])
+    : (listed.data?.pages.flatMap((p) => p.items) ?? []);
+  const patch = useOpMutation('tools.patch');
+  const qc = useQueryClient();
+
+  return (
+    <section className="tool-list" aria-labelledby="tool-list-title">
+      <h2 id="tool-list-title" className="visually-hidden">
+        {t.tools.title}
+      </h2>
+      <div className="tool-filters">
+        <input
+          type="search"
+          aria-label={t.tools.search}
+          placeholder={t.tools.searchPlaceholder}
+          value={query}
+          data-testid="tool-search"
+          onChange={(e) => setQuery(e.target.value)}
+        />
+        <label className="inline-check">
+          <input type="checkbox" checked={toolsIncludeDisabled} data-testid="include-disabled" onChange={(e) => setIncludeDisabled(e.target.checked)} />
+          {t.tools.includeDisabled}
+        </label>
+      </div>
+      {active.error && <QueryError error={active.error} onRetry={() => void active.refetch()} />}
+      {patch.error && (
+        <p className="field-error" role="alert">
+          {patch.error.message}
+        </p>
+      )}
+      <ul className="tools" data-testid="tool-list">
+        {tools.map((tool) => (
+          <li key={tool.id} className={tool.isEnabled ? 'tool-row' : 'tool-row disabled'} data-testid={`tool-${tool.slug}`}>
+            <div className="tool-main">
+              <div className="tool-title">
+                <strong>{tool.displayName}</strong>
+                <code>
+                  +{tool.slug} <span className="muted">{t.tools.version} {tool.version}</span>
+                </code>
+                <span className="badge">{tool.type}</span>
+                {tool.isBuiltIn && <span className="badge">{t.tools.builtIn}</span>}
+                {tool.unavailableReason && (
+                  <span className="badge danger" title={tool.unavailableReason}>
+                    {t.tools.unavailable}
+                  </span>
+                )}
+              </div>
+              <p className="tool-desc">{tool.description}</p>
+              {tool.tags.length > 0 && (
+                <p className="tags">
+                  {tool.tags.map((tag) => (
+                    <span key={tag} className="tag">
+                      {tag}
+                    </span>
+                  ))}
+                </p>
+              )}
+            </div>
+            <Switch
+              checked={tool.isEnabled}
+              label={t.tools.enableTool(tool.displayName)}
+              disabled={patch.isPending || !!tool.unavailableReason}
+              testId={`tool-switch-${tool.slug}`}
+              onChange={(isEnabled) =>
+                patch.mutate({ bundleId: tool.bundleId, slug: tool.slug, version: tool.version, isEnabled }, { onSettled: () => void qc.invalidateQueries() })
+              }
+            />
+          </li>
+        ))}
+      </ul>
+      {active.data && tools.length === 0 && (
+        <p className="muted" data-testid="tool-list-empty">
+          {searching ? t.tools.noMatches(q) : t.tools.noToolsInBundle}
+        </p>
+      )}
+      {active.hasNextPage && (
+        <button type="button" onClick={() => void active.fetchNextPage()}>
+          {t.tools.loadMore}
+        </button>
+      )}
+    </section>
+  );
+}
