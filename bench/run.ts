@@ -7,6 +7,7 @@ import type { BenchResult } from './harness';
 const WORKLOADS: Record<string, () => Promise<{ run(): Promise<BenchResult[]> }>> = {
   rpc: () => import('./rpc.bench'),
   search: () => import('./search.bench'),
+  registry: () => import('./registry.bench'),
 };
 
 async function main(): Promise<void> {

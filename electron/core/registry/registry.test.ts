@@ -1,0 +1,105 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { v7 as uuidv7 } from 'uuid';
+import { describe, expect, it } from 'vitest';
+import type { RegistryChange } from '../../../shared/model/tool';
+import { createCore, type Core } from '../app';
+import { RESOURCES_DIR, useTempDirs } from '../test-helpers/temp-dir';
+
+const tempDir = useTempDirs();
+
+const tool = (displayName: string, tags: string[] = []) => ({
+  displayName,
+  description: `${displayName} does a thing`,
+  tags,
+  type: 'http' as const,
+  argSchema: { type: 'object', properties: { q: { type: 'string' } } },
+  outputSchema: { type: 'object' },
+  http: { method: 'GET' as const, urlTemplate: 'https://api.example.com/x?q=${q}' },
+  isEnabled: true,
+});
+
+async function core(dataDir: string, watch = false): Promise<Core> {
+  return createCore({ dataDir, resourcesDir: RESOURCES_DIR, host: 'headless', watch });
+}
+
+async function search(c: Core, q: string, includeDisabled = false) {
+  const r = await c.call('tools.search', { q, includeDisabled });
+  if (!r.ok) throw new Error(r.error.message);
+  return r.value.items.map((h) => `${h.tool.slug}:${h.tier}`);
+}
+
+describe('the registry in the core', () => {
+  it('keeps the search index in step with every write, toggle and delete', async () => {
+    const c = await core(await tempDir());
+    const bundleId = uuidv7();
+    expect(await c.call('bundles.put', { bundleId, body: { slug: 'web', displayName: 'Web', description: '', isEnabled: true } })).toMatchObject({ ok: true });
+    await c.call('tools.put', { bundleId, slug: 'fetch-page', version: '1', body: tool('Fetch page', ['web']) });
+    await c.call('tools.put', { bundleId, slug: 'page-title', version: '1', body: tool('Page title') });
+    expect(await search(c, 'fetch')).toEqual(['fetch-page:prefix']);
+    expect(await search(c, 'page')).toEqual(['page-title:prefix', 'fetch-page:word']);
+    expect(await search(c, 'fecth')).toEqual(['fetch-page:fuzzy']);
+
+    await c.call('bundles.patch', { bundleId, isEnabled: false });
+    expect(await search(c, 'fetch')).toEqual([]);
+    expect(await search(c, 'fetch', true)).toEqual(['fetch-page:prefix']);
+    await c.call('bundles.patch', { bundleId, isEnabled: true });
+    await c.call('tools.delete', { bundleId, slug: 'fetch-page', version: '1' });
+    expect(await search(c, 'fetch', true)).toEqual([]);
+    await c.close();
+  });
+
+  it('finds built-in tools, e.g. +readf', async () => {
+    const c = await core(await tempDir());
+    expect((await search(c, '+readf'))[0]).toBe('readfile:prefix');
+    await c.close();
+  });
+
+  it('rebuilds a deleted or corrupt index from the files at start', async () => {
+    const dataDir = await tempDir();
+    const a = await core(dataDir);
+    const bundleId = uuidv7();
+    await a.call('bundles.put', { bundleId, body: { slug: 'b', displayName: 'B', description: '', isEnabled: true } });
+    await a.call('tools.put', { bundleId, slug: 'unique-thing', version: '1', body: tool('Unique thing') });
+    await a.close();
+
+    await fs.writeFile(path.join(dataDir, 'index', 'tools.sqlite'), 'this is not a database');
+    await fs.rm(path.join(dataDir, 'index', 'tools.sqlite-wal'), { force: true });
+    await fs.rm(path.join(dataDir, 'index', 'tools.sqlite-shm'), { force: true });
+    const b = await core(dataDir);
+    expect(await search(b, 'unique')).toEqual(['unique-thing:prefix']);
+    await b.close();
+
+    await fs.rm(path.join(dataDir, 'index'), { recursive: true });
+    const c = await core(dataDir);
+    expect(await search(c, 'unique')).toEqual(['unique-thing:prefix']);
+    await c.close();
+  });
+
+  it('sees a write by another writer of the same data folder, and tells the windows', async () => {
+    const dataDir = await tempDir();
+    const watcher = await core(dataDir, true);
+    const other = await core(dataDir);
+    const changes: RegistryChange[] = [];
+    watcher.events.on('store.changed', (c) => changes.push(c));
+    const bundleId = uuidv7();
+    await other.call('bundles.put', { bundleId, body: { slug: 'shared', displayName: 'Shared', description: '', isEnabled: true } });
+    await other.call('tools.put', { bundleId, slug: 'from-elsewhere', version: '2', body: tool('From elsewhere') });
+
+    await expect.poll(async () => search(watcher, 'elsewhere'), { timeout: 10_000 }).toEqual(['from-elsewhere:word']);
+    expect(changes.some((c) => c.kind === 'tool' && c.op === 'put')).toBe(true);
+    expect(await watcher.call('tools.get', { bundleId, slug: 'from-elsewhere', version: '2' })).toMatchObject({ ok: true, value: { displayName: 'From elsewhere' } });
+    await other.close();
+    await watcher.close();
+  });
+
+  it('answers invoke with a clear not-implemented error for a tool that exists', async () => {
+    const c = await core(await tempDir());
+    const files = '01941f29-7c00-7445-bfe3-19d44c6cadc8';
+    const r = await c.call('tools.invoke', { bundleId: files, slug: 'readfile', version: '1', args: {} });
+    expect(r).toMatchObject({ ok: false, error: { code: 'NOT_IMPLEMENTED' } });
+    const missing = await c.call('tools.invoke', { bundleId: files, slug: 'nope', version: '1', args: {} });
+    expect(missing).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+    await c.close();
+  });
+});
