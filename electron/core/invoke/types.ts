@@ -1,0 +1,74 @@
+/**
+ * The seams of invocation, so the dispatcher, the HTTP back-end, local tools and secrets
+ * can be built and tested apart. Implementations live beside this file (dispatcher),
+ * in ./http (HTTP tools and the safe transport), ../tools (local functions) and ../secrets.
+ */
+
+// ---- secrets -----------------------------------------------------------------------------
+
+/** Resolves `${secret:NAME}` for one destination; refuses a host the secret is not bound to. */
+export interface SecretResolver {
+  /** The secret's value for a request to `host` (lowercase, no port); throws FORBIDDEN if not bound to it, NOT_FOUND if unknown. */
+  resolve(name: string, host: string): string;
+  /** Every secret value currently known, to redact from anything shown or stored. */
+  values(): string[];
+}
+
+/** Replaces every known secret value in a text with `[redacted:NAME]`. */
+export type Redact = (text: string) => string;
+
+// ---- the safe transport ------------------------------------------------------------------
+
+/** The hosts a tool may reach: exact names, `*.example.com`, optional `:port`; from Settings. */
+export type AllowedHosts = readonly string[];
+
+export interface TransportRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: Uint8Array;
+  /** Per attempt. */
+  timeoutMs: number;
+  maxRedirects: number;
+  maxResponseBytes: number;
+  signal: AbortSignal;
+}
+
+export interface TransportResponse {
+  status: number;
+  headers: Record<string, string>;
+  /** The decoded (decompressed) body, at most maxResponseBytes. */
+  body: Uint8Array;
+  /** The URL after redirects. */
+  finalUrl: string;
+  redirects: string[];
+}
+
+/**
+ * One HTTP exchange under the host rules: the allowlist on the first URL and on every
+ * redirect hop, private/loopback/link-local addresses refused at DNS lookup time unless the
+ * exact host is allowlisted, Authorization dropped across hosts, bounded in bytes and time.
+ * Errors are AppErrors: FORBIDDEN (host), TIMEOUT, PAYLOAD_TOO_LARGE, UNAVAILABLE (network), CANCELLED.
+ */
+export interface Transport {
+  send(req: TransportRequest, allowed: AllowedHosts): Promise<TransportResponse>;
+  /** The same, streaming the body: chunks arrive through onChunk (SSE). */
+  stream(req: TransportRequest, allowed: AllowedHosts, onChunk: (chunk: Uint8Array) => void): Promise<Omit<TransportResponse, 'body'>>;
+}
+
+// ---- local functions ---------------------------------------------------------------------
+
+export interface LocalToolContext {
+  /** Absolute path of the workspace folder; file tools never leave it. */
+  workspaceDir: string;
+  signal: AbortSignal;
+  now: () => Date;
+  /** For fetch_url: the same transport and host rules as HTTP tools. */
+  transport: Transport;
+  allowedHosts: () => AllowedHosts;
+  /** Streams partial output (e.g. progress); optional for the caller to show. */
+  emit?: (event: { kind: string; data: unknown }) => void;
+}
+
+/** A local tool: a TypeScript function registered under a stable id such as `files.read`. */
+export type LocalFunction = (ctx: LocalToolContext, args: Record<string, unknown>, signal: AbortSignal) => Promise<unknown>;
