@@ -58,7 +58,8 @@ export const operations = {
     output: pageOf(ToolViewSchema),
   },
   'tools.search': {
-    input: z.object({ q: z.string().max(256), includeDisabled: QueryBool.optional(), pageSize: PageSize.optional(), pageToken: PageToken.optional() }).strict(),
+    // Long queries are cut by the index, not refused.
+    input: z.object({ q: z.string().max(4096), includeDisabled: QueryBool.optional(), pageSize: PageSize.optional(), pageToken: PageToken.optional() }).strict(),
     output: z.object({ items: z.array(SearchHitSchema), nextPageToken: z.string().optional(), recommendedPageSize: z.number().int() }).strict(),
   },
   'tools.get': { input: z.object(ToolRef).strict(), output: ToolViewSchema },

@@ -34,7 +34,11 @@ function route(method: Route['method'], path: string, op: OpName, input: Route['
 const bool = (q: URLSearchParams, k: string) => (q.has(k) ? q.get(k) : undefined);
 const num = (q: URLSearchParams, k: string) => (q.has(k) ? q.get(k) : undefined);
 /** `?bundleIDs=a,b` and `?bundleIDs=a&bundleIDs=b` both work. */
-const list = (q: URLSearchParams, k: string) => (q.has(k) ? q.getAll(k).flatMap((v) => v.split(',')).filter(Boolean) : undefined);
+const list = (q: URLSearchParams, k: string) => {
+  const values = q.getAll(k).flatMap((v) => v.split(',')).filter(Boolean);
+  // `?bundleIDs=` (empty) means no filter, not "match nothing".
+  return values.length ? values : undefined;
+};
 const obj = (body: unknown) => (body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : { body });
 
 const TOOL = '/tools/bundles/{bundleID}/tools/{toolSlug}/version/{version}';

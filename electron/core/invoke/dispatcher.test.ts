@@ -1,0 +1,155 @@
+import { v7 as uuidv7 } from 'uuid';
+import { afterEach, describe, expect, it } from 'vitest';
+import { AppError } from '../../../shared/errors';
+import { EventBus } from '../events';
+import { ProblemLog } from '../problems';
+import { ToolStore } from '../store/tool-store';
+import { RESOURCES_DIR, useTempDirs } from '../test-helpers/temp-dir';
+import { InvokeDispatcher, type Backend } from './dispatcher';
+import { InvocationLog } from './invocation-log';
+import type { LocalFunction, Transport } from './types';
+
+const tempDir = useTempDirs();
+const closers: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const c of closers.splice(0)) await c();
+});
+
+const FUNCTIONS: Record<string, LocalFunction> = {
+  'test.echo': async (_ctx, args) => ({ echo: args.text }),
+  'test.bad-output': async () => ({ echo: 42 }),
+  'test.hang': () => new Promise(() => undefined),
+  'test.throws': async () => {
+    throw new TypeError('kaboom with sekrit-value-123 inside');
+  },
+  'test.refuses': async () => {
+    throw new AppError('FORBIDDEN', 'not today');
+  },
+};
+
+const noTransport = {} as Transport;
+
+async function setup(backends?: Partial<Record<'http', Backend>>) {
+  const dataDir = await tempDir();
+  const events = new EventBus();
+  const store = new ToolStore({ dataDir, resourcesDir: RESOURCES_DIR, problems: new ProblemLog(events, () => new Date()), usageFlushMs: 10 });
+  await store.open();
+  const log = InvocationLog.open(':memory:');
+  closers.push(() => store.close(), () => log.close());
+  const dispatcher = new InvokeDispatcher({
+    store,
+    log,
+    redact: (t) => t.replaceAll('sekrit-value-123', '[redacted]'),
+    localFunctions: { get: (id) => FUNCTIONS[id] },
+    localContext: () => ({ workspaceDir: dataDir, now: () => new Date(), transport: noTransport, allowedHosts: () => [] }),
+    backends,
+    defaultTimeoutMs: 5_000,
+  });
+  const bundleId = uuidv7();
+  await store.putBundle(bundleId, { slug: 'tests', displayName: 'Tests', description: '', isEnabled: true });
+  const put = (slug: string, functionId: string) =>
+    store.putTool(bundleId, slug, '1', {
+      displayName: slug,
+      description: '',
+      tags: [],
+      type: 'local',
+      argSchema: { type: 'object', properties: { text: { type: 'string', maxLength: 20 } }, required: ['text'], additionalProperties: false },
+      outputSchema: { type: 'object', properties: { echo: { type: 'string' } }, required: ['echo'] },
+      local: { functionId },
+      isEnabled: true,
+    });
+  for (const [slug, fn] of [['echo', 'test.echo'], ['bad-output', 'test.bad-output'], ['hang', 'test.hang'], ['throws', 'test.throws'], ['refuses', 'test.refuses'], ['gone', 'test.gone']]) {
+    await put(slug!, fn!);
+  }
+  const call = (slug: string, args: unknown, extra: object = {}) => dispatcher.invoke({ bundleId, slug, version: '1', args, source: 'user', ...extra });
+  return { store, log, dispatcher, bundleId, call };
+}
+
+describe('InvokeDispatcher', () => {
+  it('validates, runs, validates the output, records and counts a call', async () => {
+    const { call, log, store } = await setup();
+    const o = await call('echo', { text: 'hi' });
+    expect(o).toMatchObject({ ok: true, value: { echo: 'hi' }, attempts: 1 });
+    const record = log.get(o.invocationId)!;
+    expect(record).toMatchObject({ slug: 'echo', ok: true, args: { text: 'hi' }, value: { echo: 'hi' }, source: 'user' });
+    const tool = store.getTool(record.bundleId, 'echo', '1');
+    await expect.poll(() => store.usage(tool.id).callCount).toBe(1);
+    expect(store.getTool(record.bundleId, 'echo', '1').modifiedAt).toBe(tool.modifiedAt);
+  });
+
+  it('refuses args that fail the schema, naming each path, and runs nothing', async () => {
+    const { call, log } = await setup();
+    const o = await call('echo', { text: 'x'.repeat(50), extra: 1 });
+    expect(o.ok).toBe(false);
+    if (o.ok) return;
+    expect(o.error.code).toBe('VALIDATION_FAILED');
+    expect(o.error.details).toMatchObject({ phase: 'args' });
+    const paths = (o.error.details as { issues: { path: string; message: string }[] }).issues.map((i) => `${i.path} ${i.message}`);
+    expect(paths).toEqual(expect.arrayContaining([expect.stringContaining('/text'), expect.stringContaining("'extra'")]));
+    expect(log.get(o.invocationId)).toMatchObject({ ok: false, error: { code: 'VALIDATION_FAILED' } });
+    expect((await call('echo', 'not an object')).ok).toBe(false);
+  });
+
+  it('refuses a result that fails the outputSchema', async () => {
+    const { call } = await setup();
+    const o = await call('bad-output', { text: 'a' });
+    expect(o).toMatchObject({ ok: false, error: { code: 'VALIDATION_FAILED', details: { phase: 'output' } } });
+  });
+
+  it('refuses tools that are switched off, in a switched-off bundle, or whose function is gone', async () => {
+    const { call, store, bundleId } = await setup();
+    expect(await call('gone', { text: 'a' })).toMatchObject({ ok: false, error: { code: 'UNAVAILABLE' } });
+    await store.patchTool(bundleId, 'echo', '1', { isEnabled: false });
+    expect(await call('echo', { text: 'a' })).toMatchObject({ ok: false, error: { code: 'FORBIDDEN', message: expect.stringContaining('switched off') } });
+    await store.patchTool(bundleId, 'echo', '1', { isEnabled: true });
+    await store.patchBundle(bundleId, { isEnabled: false });
+    expect(await call('echo', { text: 'a' })).toMatchObject({ ok: false, error: { code: 'FORBIDDEN', message: expect.stringContaining("bundle 'tests'") } });
+    expect(await call('nope', {})).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' }, attempts: 0 });
+  });
+
+  it('times out a tool that never answers, and cancels on request', async () => {
+    const { call, dispatcher } = await setup();
+    const t0 = Date.now();
+    expect(await call('hang', { text: 'a' }, { timeoutMs: 200 })).toMatchObject({ ok: false, error: { code: 'TIMEOUT' } });
+    expect(Date.now() - t0).toBeLessThan(2_000);
+
+    const invocationId = uuidv7();
+    const pending = call('hang', { text: 'a' }, { invocationId });
+    await expect.poll(() => dispatcher.runningIds()).toContain(invocationId);
+    expect(dispatcher.cancel(invocationId)).toBe(true);
+    expect(await pending).toMatchObject({ ok: false, error: { code: 'CANCELLED' } });
+    expect(dispatcher.runningIds()).toEqual([]);
+    expect(dispatcher.cancel(invocationId)).toBe(false);
+
+    const outer = new AbortController();
+    const viaSignal = call('hang', { text: 'a' }, { signal: outer.signal });
+    outer.abort();
+    expect(await viaSignal).toMatchObject({ ok: false, error: { code: 'CANCELLED' } });
+  });
+
+  it('passes a tool’s own error on, turns a crash into INTERNAL, and redacts secrets from both', async () => {
+    const { call, log } = await setup();
+    expect(await call('refuses', { text: 'a' })).toMatchObject({ ok: false, error: { code: 'FORBIDDEN', message: 'not today' } });
+    const crash = await call('throws', { text: 'sekrit-value-123' });
+    expect(crash).toMatchObject({ ok: false, error: { code: 'INTERNAL' } });
+    expect(JSON.stringify(crash)).not.toContain('sekrit-value-123');
+    expect(JSON.stringify(log.get(crash.invocationId))).not.toContain('sekrit-value-123');
+  });
+
+  it('hands other tool types to their back-end, keeping attempts and the HTTP exchange', async () => {
+    const http: Backend = async () => ({ value: { echo: 'from http' }, attempts: 3, http: { method: 'GET', url: 'https://x.test/', requestHeaders: {}, responseHeaders: {}, status: 200 } });
+    const { store, bundleId, dispatcher } = await setup({ http });
+    await store.putTool(bundleId, 'remote', '1', {
+      displayName: 'Remote',
+      description: '',
+      tags: [],
+      type: 'http',
+      argSchema: { type: 'object' },
+      outputSchema: { type: 'object' },
+      http: { method: 'GET', urlTemplate: 'https://x.test/' },
+      isEnabled: true,
+    });
+    const o = await dispatcher.invoke({ bundleId, slug: 'remote', version: '1', args: {}, source: 'tester' });
+    expect(o).toMatchObject({ ok: true, attempts: 3, http: { status: 200 } });
+  });
+});

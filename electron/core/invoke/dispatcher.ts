@@ -1,0 +1,226 @@
+/**
+ * The invocation flow of seed 004: find the tool, check it and its bundle are enabled,
+ * validate the args against argSchema, dispatch to its back-end with a timeout and the
+ * caller's cancellation, validate the result against outputSchema, answer
+ * {ok, value} | {ok: false, error}, log a record, and count the call asynchronously.
+ */
+import { v7 as uuidv7 } from 'uuid';
+import { AppError, type ErrorInfo } from '../../../shared/errors';
+import type { HttpExchange, InvocationRecord, InvocationSource } from '../../../shared/model/invocation';
+import type { ToolView } from '../../../shared/model/tool';
+import { toErrorInfo } from '../router';
+import type { ToolStore } from '../store/tool-store';
+import type { InvocationLog } from './invocation-log';
+import { SchemaCache, describeIssues } from './schema-cache';
+import type { LocalFunction, LocalToolContext, Redact } from './types';
+
+export interface InvokeRequest {
+  bundleId: string;
+  slug: string;
+  version: string;
+  args: unknown;
+  source: InvocationSource;
+  /** Chosen by the caller so it can cancel before the answer arrives. */
+  invocationId?: string;
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  onEvent?: (event: { kind: string; data: unknown }) => void;
+}
+
+interface OutcomeBase {
+  invocationId: string;
+  durationMs: number;
+  attempts: number;
+  http?: HttpExchange;
+}
+export type InvokeOutcome = (OutcomeBase & { ok: true; value: unknown }) | (OutcomeBase & { ok: false; error: ErrorInfo });
+
+/** What a back-end returns; `attempts` and `http` are for HTTP tools. */
+export interface BackendResult {
+  value: unknown;
+  attempts?: number;
+  http?: HttpExchange;
+}
+
+export interface BackendCall {
+  tool: ToolView;
+  args: Record<string, unknown>;
+  signal: AbortSignal;
+  onEvent?: InvokeRequest['onEvent'];
+  /** For composite tools: invoke another tool through this same dispatcher. */
+  invoke: (req: InvokeRequest) => Promise<InvokeOutcome>;
+}
+
+/** A back-end for one tool type. A failure carrying `attempts`/`http` in its details keeps them in the record. */
+export type Backend = (call: BackendCall) => Promise<BackendResult>;
+
+export interface DispatcherOptions {
+  store: ToolStore;
+  log: InvocationLog;
+  redact: Redact;
+  localFunctions: { get(id: string): LocalFunction | undefined };
+  localContext: () => Omit<LocalToolContext, 'signal'>;
+  /** Back-ends other than `local`, by tool type. */
+  backends?: Partial<Record<ToolView['type'], Backend>>;
+  now?: () => Date;
+  defaultTimeoutMs?: number;
+}
+
+const DEFAULT_TIMEOUT_MS = 60_000;
+
+export class InvokeDispatcher {
+  private readonly schemas = new SchemaCache();
+  private readonly running = new Map<string, AbortController>();
+  private readonly now: () => Date;
+
+  constructor(private readonly opts: DispatcherOptions) {
+    this.now = opts.now ?? (() => new Date());
+  }
+
+  /** Cancels a running invocation; false if it is not running (any more). */
+  cancel(invocationId: string): boolean {
+    const c = this.running.get(invocationId);
+    if (!c) return false;
+    c.abort(new AppError('CANCELLED', 'cancelled by the user'));
+    return true;
+  }
+
+  runningIds(): string[] {
+    return [...this.running.keys()];
+  }
+
+  async invoke(req: InvokeRequest): Promise<InvokeOutcome> {
+    const invocationId = req.invocationId ?? uuidv7();
+    if (this.running.has(invocationId)) throw new AppError('CONFLICT', `invocation ${invocationId} is already running`);
+    const startedAt = this.now();
+    const t0 = performance.now();
+    const controller = new AbortController();
+    this.running.set(invocationId, controller);
+    const timeoutMs = req.timeoutMs ?? this.opts.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const timer = setTimeout(() => controller.abort(new AppError('TIMEOUT', `the tool did not finish within ${timeoutMs} ms`)), timeoutMs);
+    const onOuterAbort = () => controller.abort(new AppError('CANCELLED', 'cancelled'));
+    req.signal?.addEventListener('abort', onOuterAbort, { once: true });
+
+    let tool: ToolView | undefined;
+    let result: BackendResult | undefined;
+    let error: ErrorInfo | undefined;
+    try {
+      tool = this.usableTool(req);
+      const args = this.checkArgs(tool, req.args);
+      result = await raceAbort(this.backend(tool)({ tool, args, signal: controller.signal, onEvent: req.onEvent, invoke: (r) => this.invoke(r) }), controller.signal);
+      this.checkOutput(tool, result.value);
+    } catch (e) {
+      error = toErrorInfo(controller.signal.aborted && !(e instanceof AppError) ? controller.signal.reason : e, 'invoke');
+    } finally {
+      clearTimeout(timer);
+      req.signal?.removeEventListener('abort', onOuterAbort);
+      this.running.delete(invocationId);
+    }
+
+    const durationMs = performance.now() - t0;
+    const details = (error?.details ?? {}) as { attempts?: number; http?: HttpExchange };
+    const attempts = result?.attempts ?? details.attempts ?? (tool ? 1 : 0);
+    const http = result?.http ?? details.http;
+    const outcome: InvokeOutcome = error
+      ? { ok: false, error: this.redactError(error), invocationId, durationMs, attempts, http }
+      : { ok: true, value: result!.value, invocationId, durationMs, attempts, http };
+    if (tool) {
+      this.opts.store.recordUsage(tool.id);
+      this.record(tool, req, outcome, startedAt);
+    }
+    return outcome;
+  }
+
+  private usableTool(req: InvokeRequest): ToolView {
+    const tool = this.opts.store.getTool(req.bundleId, req.slug, req.version);
+    const bundle = this.opts.store.bundleById(tool.bundleId);
+    if (!bundle || bundle.softDeletedAt) throw new AppError('FORBIDDEN', `bundle '${bundle?.slug ?? tool.bundleId}' is deleted; its tools cannot run`);
+    if (!bundle.isEnabled) throw new AppError('FORBIDDEN', `bundle '${bundle.slug}' is switched off; switch it on in Tools to run '${tool.slug}'`);
+    if (tool.unavailableReason) throw new AppError('UNAVAILABLE', `'${tool.slug}' cannot run: ${tool.unavailableReason}`);
+    if (!tool.isEnabled) throw new AppError('FORBIDDEN', `tool '${tool.slug}' version '${tool.version}' is switched off; switch it on in Tools to run it`);
+    return tool;
+  }
+
+  private checkArgs(tool: ToolView, args: unknown): Record<string, unknown> {
+    const issues = this.schemas.check(`${tool.id}:args`, tool.argSchema, args);
+    if (issues.length) {
+      throw new AppError('VALIDATION_FAILED', `the arguments do not match ${tool.slug}'s argSchema: ${describeIssues(issues)}`, { phase: 'args', issues });
+    }
+    return args as Record<string, unknown>;
+  }
+
+  private checkOutput(tool: ToolView, value: unknown): void {
+    const issues = this.schemas.check(`${tool.id}:output`, tool.outputSchema, value);
+    if (issues.length) {
+      throw new AppError('VALIDATION_FAILED', `${tool.slug} returned a result that does not match its outputSchema: ${describeIssues(issues)}`, {
+        phase: 'output',
+        issues,
+      });
+    }
+  }
+
+  private backend(tool: ToolView): Backend {
+    if (tool.type === 'local') return (call) => this.runLocal(call);
+    const b = this.opts.backends?.[tool.type];
+    if (!b) throw new AppError('NOT_IMPLEMENTED', `tools of type '${tool.type}' cannot run here`);
+    return b;
+  }
+
+  private async runLocal({ tool, args, signal, onEvent }: BackendCall): Promise<BackendResult> {
+    const id = tool.local?.functionId ?? '';
+    const fn = this.opts.localFunctions.get(id);
+    if (!fn) throw new AppError('UNAVAILABLE', `the function '${id}' of '${tool.slug}' is not part of this version of Toolsmith`);
+    const ctx: LocalToolContext = { ...this.opts.localContext(), signal, emit: onEvent };
+    return { value: await fn(ctx, args, signal) };
+  }
+
+  private redactError(e: ErrorInfo): ErrorInfo {
+    const r = this.opts.redact;
+    const details = e.details === undefined ? undefined : JSON.parse(r(JSON.stringify(e.details))) as unknown;
+    return details === undefined ? { code: e.code, message: r(e.message) } : { code: e.code, message: r(e.message), details };
+  }
+
+  private record(tool: ToolView, req: InvokeRequest, o: InvokeOutcome, startedAt: Date): void {
+    const r = this.opts.redact;
+    const redactJson = (v: unknown) => (v === undefined ? undefined : (JSON.parse(r(JSON.stringify(v) ?? 'null')) as unknown));
+    const record: InvocationRecord = {
+      id: o.invocationId,
+      toolId: tool.id,
+      bundleId: tool.bundleId,
+      slug: tool.slug,
+      version: tool.version,
+      source: req.source,
+      args: redactJson(req.args),
+      ok: o.ok,
+      ...(o.ok ? { value: redactJson(o.value) } : { error: o.error }),
+      startedAt: startedAt.toISOString(),
+      durationMs: o.durationMs,
+      attempts: o.attempts,
+      ...(o.http ? { http: redactJson(o.http) as HttpExchange } : {}),
+    };
+    try {
+      this.opts.log.add(record);
+    } catch (e) {
+      console.warn('could not log an invocation:', (e as Error).message);
+    }
+  }
+}
+
+/** A back-end that ignores its signal still cannot hold the caller past a timeout or a cancel. */
+function raceAbort<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
+    );
+  });
+}

@@ -1,0 +1,69 @@
+/**
+ * Compiled argSchema/outputSchema validators, compiled once per tool version and kept in a
+ * bounded cache. Tool versions are immutable, so a tool id names one schema for good.
+ */
+import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import { AJV_OPTIONS } from '../store/schema-check';
+
+export interface SchemaIssue {
+  path: string;
+  message: string;
+}
+
+const MAX_ENTRIES = 4000;
+
+export class SchemaCache {
+  private readonly ajv = new Ajv2020(AJV_OPTIONS);
+  private readonly cache = new Map<string, ValidateFunction>();
+
+  /** Validates `value`; returns the issues, empty when valid. */
+  check(key: string, schema: object, value: unknown): SchemaIssue[] {
+    const validate = this.validator(key, schema);
+    return validate(value) ? [] : issuesOf(validate.errors ?? []);
+  }
+
+  private validator(key: string, schema: object): ValidateFunction {
+    const hit = this.cache.get(key);
+    if (hit) {
+      // Refresh its place: the map's order is the eviction order.
+      this.cache.delete(key);
+      this.cache.set(key, hit);
+      return hit;
+    }
+    let validate: ValidateFunction;
+    try {
+      validate = this.ajv.compile(schema);
+    } catch {
+      // Two tools may declare the same $id; compile such a schema on its own instance.
+      validate = new Ajv2020(AJV_OPTIONS).compile(schema);
+    }
+    this.cache.set(key, validate);
+    if (this.cache.size > MAX_ENTRIES) {
+      const oldest = this.cache.keys().next().value as string;
+      this.cache.delete(oldest);
+    }
+    return validate;
+  }
+}
+
+export function issuesOf(errors: ErrorObject[]): SchemaIssue[] {
+  return errors.slice(0, 50).map((e) => {
+    const at = e.instancePath || '(root)';
+    const extra =
+      e.keyword === 'required'
+        ? ` '${(e.params as { missingProperty: string }).missingProperty}'`
+        : e.keyword === 'additionalProperties'
+          ? `: '${(e.params as { additionalProperty: string }).additionalProperty}'`
+          : e.keyword === 'enum'
+            ? `: ${JSON.stringify((e.params as { allowedValues: unknown[] }).allowedValues).slice(0, 200)}`
+            : '';
+    return { path: at, message: `${e.message ?? 'is invalid'}${extra}` };
+  });
+}
+
+export function describeIssues(issues: SchemaIssue[]): string {
+  return issues
+    .slice(0, 5)
+    .map((i) => `${i.path} ${i.message}`)
+    .join('; ');
+}
