@@ -93,7 +93,8 @@ describe('REST /tools: tool versions', () => {
     expect(tool.modifiedAt).toBe(tool.createdAt);
     expect(await api('GET', toolPath(b, 'echo', '1.0.0'))).toMatchObject({ status: 200, body: { ok: true, value: tool } });
     const http = await api('PUT', toolPath(b, 'fetch', '1'), httpTool('https://api.example.com/items/${id}'));
-    expect([http.status, http.body.value.http]).toEqual([201, { method: 'GET', urlTemplate: 'https://api.example.com/items/${id}' }]);
+    expect(http.status).toBe(201);
+    expect(http.body.value.http).toMatchObject({ method: 'GET', urlTemplate: 'https://api.example.com/items/${id}', query: {}, timeoutMs: 30000 });
   });
 
   it('PUT of an existing <slug,version> is 409 and leaves the stored tool unchanged; other versions and bundles are fine', async () => {

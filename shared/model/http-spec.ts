@@ -152,6 +152,8 @@ export function placeholdersOf(template: string): Placeholder[] {
 /** Where a problem with a spec lies, for an error on the right field. */
 export interface SpecProblem {
   field: string;
+  /** A short rule name: 'url-scheme', 'placeholder-location', 'template', 'header-name', 'no-body'. */
+  rule: string;
   message: string;
 }
 
@@ -162,22 +164,22 @@ export interface SpecProblem {
 export function urlTemplateProblems(urlTemplate: string): SpecProblem[] {
   const field = 'http.urlTemplate';
   const m = /^(https?):\/\/([^/?#]*)([^?#]*)(\?[^#]*)?(#.*)?$/.exec(urlTemplate);
-  if (!m) return [{ field, message: 'urlTemplate must start with http:// or https://' }];
+  if (!m) return [{ field, rule: 'url-scheme', message: 'urlTemplate must start with http:// or https://' }];
   const [, , authority = '', path = '', query = '', fragment = ''] = m;
   const problems: SpecProblem[] = [];
-  if (authority.includes('${')) problems.push({ field, message: 'placeholders may not stand in the scheme, user info, host or port; put them in the path or the query' });
-  if (authority.includes('@')) problems.push({ field, message: 'user info (user:password@) is not allowed in the URL; use the auth settings' });
-  if (authority === '' || authority.startsWith(':')) problems.push({ field, message: 'the URL needs a host' });
-  if (fragment.includes('${')) problems.push({ field, message: 'placeholders may not stand in the #fragment' });
+  if (authority.includes('${')) problems.push({ field, rule: 'placeholder-location', message: 'placeholders may not stand in the scheme, user info, host or port; put them in the path or the query' });
+  if (authority.includes('@')) problems.push({ field, rule: 'no-userinfo', message: 'user info (user:password@) is not allowed in the URL; use the auth settings' });
+  if (authority === '' || authority.startsWith(':')) problems.push({ field, rule: 'host-required', message: 'the URL needs a host' });
+  if (fragment.includes('${')) problems.push({ field, rule: 'placeholder-location', message: 'placeholders may not stand in the #fragment' });
   for (const pair of query.replace(/^\?/, '').split('&')) {
     const key = pair.split('=')[0] ?? '';
-    if (key.includes('${')) problems.push({ field, message: `placeholders may not stand in a query key: '${key}'` });
+    if (key.includes('${')) problems.push({ field, rule: 'placeholder-location', message: `placeholders may not stand in a query key: '${key}'` });
   }
   for (const t of [path, query]) {
     try {
       parseTemplate(t);
     } catch (e) {
-      problems.push({ field, message: (e as Error).message });
+      problems.push({ field, rule: 'template', message: (e as Error).message });
     }
   }
   return problems;
@@ -190,18 +192,18 @@ export function httpSpecProblems(spec: FullHttpSpec): SpecProblem[] {
     try {
       parseTemplate(template);
     } catch (e) {
-      problems.push({ field, message: (e as Error).message });
+      problems.push({ field, rule: 'template', message: (e as Error).message });
     }
   };
   for (const [k, v] of Object.entries(spec.query)) check(`http.query.${k}`, v);
   for (const [k, v] of Object.entries(spec.headers)) {
-    if (/[\r\n\0]/.test(k) || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(k)) problems.push({ field: `http.headers`, message: `'${k}' is not a valid header name` });
+    if (/[\r\n\0]/.test(k) || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(k)) problems.push({ field: `http.headers`, rule: 'header-name', message: `'${k}' is not a valid header name` });
     check(`http.headers.${k}`, v);
   }
   if (spec.body?.kind === 'text') check('http.body.template', spec.body.template);
   if (spec.body?.kind === 'form') for (const [k, v] of Object.entries(spec.body.fields)) check(`http.body.fields.${k}`, v);
   if (spec.body?.kind === 'json') walkStrings(spec.body.template, (s) => check('http.body.template', s));
-  if (spec.body && (spec.method === 'GET' || spec.method === 'HEAD')) problems.push({ field: 'http.body', message: `${spec.method} requests have no body` });
+  if (spec.body && (spec.method === 'GET' || spec.method === 'HEAD')) problems.push({ field: 'http.body', rule: 'no-body', message: `${spec.method} requests have no body` });
   if (spec.idempotencyKey) check('http.idempotencyKey', spec.idempotencyKey);
   return problems;
 }

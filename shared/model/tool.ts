@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FullHttpSpecSchema, httpSpecProblems, placeholdersOf } from './http-spec';
 import { isBundleUsable, REGISTRY_MAX_PAGE_SIZE, type Bundle } from './bundle';
 import {
   argSchemaViolation,
@@ -24,7 +25,7 @@ import {
  * tool's `modifiedAt` equals its `createdAt`; PATCH only flips `isEnabled`, which is not a
  * structural change and leaves `modifiedAt` alone.
  */
-export const ToolTypeSchema = z.enum(['local', 'http']);
+export const ToolTypeSchema = z.enum(['local', 'http', 'sequence']);
 export type ToolType = z.infer<typeof ToolTypeSchema>;
 
 export type JsonSchemaObject = Record<string, unknown>;
@@ -49,26 +50,83 @@ export const FunctionIdSchema = z
 export const LocalSpecSchema = z.object({ functionId: FunctionIdSchema }).strict();
 export type LocalSpec = z.infer<typeof LocalSpecSchema>;
 
-export const HttpMethodSchema = z.enum(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']);
-
 /**
- * The HTTP back-end. Only what every HTTP tool needs is fixed here; further fields (headers,
- * body templates, auth, retries, ...) are kept as validated JSON until their shape is defined.
+ * The HTTP back-end (shared/model/http-spec.ts): templates checked when the tool is saved,
+ * so a placeholder in the host or a malformed one never reaches a request.
  */
 export const HttpSpecSchema = z
-  .object({
-    method: HttpMethodSchema,
-    urlTemplate: z
-      .string()
-      .max(8192, { error: 'may be at most 8,192 characters' })
-      .refine((u) => u.startsWith('http://') || u.startsWith('https://'), {
-        error: 'urlTemplate must start with http:// or https://',
-        params: { rule: 'url-scheme' },
-      }),
-  })
-  .catchall(z.unknown())
-  .superRefine(ruled((v) => jsonViolation(v, 'http', HTTP_SPEC_LIMITS)));
+  .unknown()
+  // Size and depth first, by an iterative walk, so a hostile value never reaches zod's recursion.
+  .superRefine(ruled((v) => jsonViolation(v, 'http', HTTP_SPEC_LIMITS)))
+  .pipe(
+    FullHttpSpecSchema.superRefine((spec, ctx) => {
+      for (const p of httpSpecProblems(spec)) {
+        ctx.addIssue({ code: 'custom', path: p.field.split('.').slice(1), message: p.message, params: { rule: p.rule } });
+      }
+    }),
+  );
 export type HttpSpec = z.infer<typeof HttpSpecSchema>;
+
+/**
+ * A multi-step tool: a sequence of other tools' calls. Each step's args is a JSON template
+ * whose strings may hold `${args.NAME}` (the call's arguments) and `${steps.ID.value...}`
+ * (an earlier step's result); a string that is exactly one placeholder takes the value as
+ * JSON. `result` (a template too) shapes the answer; by default it is the last step's value.
+ */
+export const SequenceStepSchema = z
+  .object({
+    id: z.string().regex(/^[A-Za-z][A-Za-z0-9-]{0,63}$/, { error: "a step id: letters, digits and '-', starting with a letter" }),
+    tool: z.object({ bundleId: UuidV7Schema, slug: SlugSchema, version: VersionSchema }).strict(),
+    args: z.unknown(),
+  })
+  .strict();
+export const SequenceSpecSchema = z
+  .unknown()
+  .superRefine(ruled((v) => jsonViolation(v, 'sequence', HTTP_SPEC_LIMITS)))
+  .pipe(z.object({ steps: z.array(SequenceStepSchema).min(1).max(20), result: z.unknown().optional() }).strict())
+  .superRefine((spec, ctx) => {
+    const seen = new Set<string>();
+    spec.steps.forEach((step, i) => {
+      if (seen.has(step.id)) ctx.addIssue({ code: 'custom', path: ['steps', i, 'id'], message: `step id '${step.id}' is used twice`, params: { rule: 'unique' } });
+      for (const ref of sequenceRefs(step.args)) {
+        if (ref.kind === 'step' && !seen.has(ref.step)) {
+          ctx.addIssue({ code: 'custom', path: ['steps', i, 'args'], message: `step '${step.id}' uses \${steps.${ref.step}...}, which is not an earlier step`, params: { rule: 'step-order' } });
+        }
+        if (ref.kind === 'bad') ctx.addIssue({ code: 'custom', path: ['steps', i, 'args'], message: ref.message, params: { rule: 'template' } });
+      }
+      seen.add(step.id);
+    });
+    for (const ref of sequenceRefs(spec.result)) {
+      if (ref.kind === 'step' && !seen.has(ref.step)) ctx.addIssue({ code: 'custom', path: ['result'], message: `result uses \${steps.${ref.step}...}, which is not a step`, params: { rule: 'step-order' } });
+      if (ref.kind === 'bad') ctx.addIssue({ code: 'custom', path: ['result'], message: ref.message, params: { rule: 'template' } });
+    }
+  });
+export type SequenceSpec = z.infer<typeof SequenceSpecSchema>;
+
+type SequenceRef = { kind: 'args' } | { kind: 'step'; step: string } | { kind: 'bad'; message: string };
+
+/** Every placeholder in a JSON template, as what it refers to. */
+export function sequenceRefs(template: unknown): SequenceRef[] {
+  const refs: SequenceRef[] = [];
+  const stack = [template];
+  while (stack.length) {
+    const x = stack.pop();
+    if (typeof x === 'string') {
+      try {
+        for (const p of placeholdersOf(x)) {
+          if (p.kind === 'secret') refs.push({ kind: 'bad', message: 'secrets are for HTTP tools; a sequence passes them on by calling one' });
+          else if (p.path[0] === 'args') refs.push({ kind: 'args' });
+          else if (p.path[0] === 'steps' && p.path[1]) refs.push({ kind: 'step', step: p.path[1] });
+          else refs.push({ kind: 'bad', message: `'\${${p.path.join('.')}}' must start with args. or steps.ID.` });
+        }
+      } catch (e) {
+        refs.push({ kind: 'bad', message: (e as Error).message });
+      }
+    } else if (Array.isArray(x)) stack.push(...x);
+    else if (x && typeof x === 'object') stack.push(...Object.values(x));
+  }
+  return refs;
+}
 
 /** Everything a client sends for a tool; slug and version come from the path. */
 const toolBodyShape = {
@@ -80,6 +138,7 @@ const toolBodyShape = {
   outputSchema: OutputSchemaSchema,
   local: LocalSpecSchema.optional(),
   http: HttpSpecSchema.optional(),
+  sequence: SequenceSpecSchema.optional(),
   isEnabled: z.boolean(),
 };
 
@@ -97,13 +156,18 @@ const toolStampShape = {
 };
 
 /** The back-end object must match the type: `local` with type 'local', `http` with 'http'. */
-function backendMatchesType(t: { type?: unknown; local?: unknown; http?: unknown }, ctx: z.RefinementCtx): void {
-  if (t.type === 'local') {
-    if (t.local === undefined) ctx.addIssue({ code: 'custom', path: ['local'], message: "a tool of type 'local' needs local: {functionId}", params: { rule: 'required' } });
-    if (t.http !== undefined) ctx.addIssue({ code: 'custom', path: ['http'], message: "a tool of type 'local' must not have an http spec", params: { rule: 'type-mismatch' } });
-  } else if (t.type === 'http') {
-    if (t.http === undefined) ctx.addIssue({ code: 'custom', path: ['http'], message: "a tool of type 'http' needs http: {method, urlTemplate}", params: { rule: 'required' } });
-    if (t.local !== undefined) ctx.addIssue({ code: 'custom', path: ['local'], message: "a tool of type 'http' must not have a local spec", params: { rule: 'type-mismatch' } });
+const BACKENDS = { local: 'local: {functionId}', http: 'http: {method, urlTemplate}', sequence: 'sequence: {steps}' } as const;
+
+function backendMatchesType(t: { type?: unknown; local?: unknown; http?: unknown; sequence?: unknown }, ctx: z.RefinementCtx): void {
+  if (typeof t.type !== 'string' || !(t.type in BACKENDS)) return;
+  for (const kind of Object.keys(BACKENDS) as (keyof typeof BACKENDS)[]) {
+    const present = t[kind] !== undefined;
+    if (kind === t.type && !present) {
+      ctx.addIssue({ code: 'custom', path: [kind], message: `a tool of type '${kind}' needs ${BACKENDS[kind]}`, params: { rule: 'required' } });
+    }
+    if (kind !== t.type && present) {
+      ctx.addIssue({ code: 'custom', path: [kind], message: `a tool of type '${t.type}' must not have a ${kind} spec`, params: { rule: 'type-mismatch' } });
+    }
   }
 }
 

@@ -182,7 +182,8 @@ describe('tools', () => {
   it('stores an http tool with its extra fields', async () => {
     const { store, bundleId } = await withBundle();
     const t = await store.putTool(bundleId, 'items', '2024.1', httpToolBody());
-    expect(t.http).toEqual({ method: 'GET', urlTemplate: 'https://api.example.com/items/${id}', headers: { Accept: 'application/json' } });
+    // Stored as given, with the spec's defaults made explicit.
+    expect(t.http).toMatchObject({ method: 'GET', urlTemplate: 'https://api.example.com/items/${id}', headers: { Accept: 'application/json' }, responseMode: 'json' });
     expect(t.local).toBeUndefined();
   });
 
