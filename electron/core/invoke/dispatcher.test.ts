@@ -152,4 +152,54 @@ describe('InvokeDispatcher', () => {
     const o = await dispatcher.invoke({ bundleId, slug: 'remote', version: '1', args: {}, source: 'tester' });
     expect(o).toMatchObject({ ok: true, attempts: 3, http: { status: 200 } });
   });
+
+  it('runs a multi-step tool: each step through the dispatcher, values passed on', async () => {
+    const { store, bundleId, dispatcher, log } = await setup();
+    const seq = (slug: string, steps: unknown, result?: unknown) =>
+      store.putTool(bundleId, slug, '1', {
+        displayName: slug,
+        description: '',
+        tags: [],
+        type: 'sequence',
+        argSchema: { type: 'object', properties: { word: { type: 'string' } }, required: ['word'] },
+        outputSchema: { type: 'object' },
+        sequence: { steps, ...(result === undefined ? {} : { result }) },
+        isEnabled: true,
+      });
+    const echo = { bundleId, slug: 'echo', version: '1' };
+    await seq('twice', [
+      { id: 'first', tool: echo, args: { text: '${args.word}' } },
+      { id: 'second', tool: echo, args: { text: 'again ${steps.first.value.echo}' } },
+    ], { both: ['${steps.first.value.echo}', '${steps.second.value.echo}'] });
+    const o = await dispatcher.invoke({ bundleId, slug: 'twice', version: '1', args: { word: 'hey' }, source: 'user' });
+    expect(o).toMatchObject({ ok: true, value: { both: ['hey', 'again hey'] }, attempts: 2 });
+    expect(log.list({ limit: 10 }).filter((r) => r.source === 'step')).toHaveLength(2);
+
+    // A failing step names itself; nothing after it runs.
+    await seq('breaks', [
+      { id: 'too-long', tool: echo, args: { text: '${args.word}${args.word}${args.word}${args.word}${args.word}${args.word}' } },
+      { id: 'never', tool: echo, args: { text: 'x' } },
+    ]);
+    const bad = await dispatcher.invoke({ bundleId, slug: 'breaks', version: '1', args: { word: 'abcd' }, source: 'user' });
+    expect(bad).toMatchObject({ ok: false, error: { code: 'VALIDATION_FAILED', message: expect.stringContaining("step 'too-long'") } });
+
+    // A sequence that calls itself stops at the depth limit instead of looping.
+    await seq('loop', [{ id: 'again', tool: { bundleId, slug: 'loop', version: '1' }, args: { word: '${args.word}' } }]);
+    const loop = await dispatcher.invoke({ bundleId, slug: 'loop', version: '1', args: { word: 'x' }, source: 'user' });
+    expect(loop).toMatchObject({ ok: false, error: { message: expect.stringContaining('nests sequences') } });
+  });
+
+  it('refuses a sequence whose steps refer to later or unknown steps when it is saved', async () => {
+    const { store, bundleId } = await setup();
+    const echo = { bundleId, slug: 'echo', version: '1' };
+    const body = (steps: unknown) => ({
+      displayName: 'x', description: '', tags: [], type: 'sequence', argSchema: { type: 'object' }, outputSchema: {}, sequence: { steps }, isEnabled: true,
+    });
+    await expect(store.putTool(bundleId, 's1', '1', body([{ id: 'a', tool: echo, args: { text: '${steps.b.value}' } }, { id: 'b', tool: echo, args: {} }]))).rejects.toMatchObject({
+      code: 'VALIDATION_FAILED',
+      message: expect.stringContaining('not an earlier step'),
+    });
+    await expect(store.putTool(bundleId, 's2', '1', body([{ id: 'a', tool: echo, args: { text: '${secret:TOKEN}' } }]))).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+    await expect(store.putTool(bundleId, 's3', '1', body([{ id: 'a', tool: echo, args: {} }, { id: 'a', tool: echo, args: {} }]))).rejects.toMatchObject({ code: 'VALIDATION_FAILED', message: expect.stringContaining('used twice') });
+  });
 });

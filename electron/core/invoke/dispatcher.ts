@@ -11,6 +11,7 @@ import type { ToolView } from '../../../shared/model/tool';
 import { toErrorInfo } from '../router';
 import type { ToolStore } from '../store/tool-store';
 import type { InvocationLog } from './invocation-log';
+import { runSequence } from './sequence';
 import { SchemaCache, describeIssues } from './schema-cache';
 import type { LocalFunction, LocalToolContext, Redact } from './types';
 
@@ -25,6 +26,8 @@ export interface InvokeRequest {
   signal?: AbortSignal;
   timeoutMs?: number;
   onEvent?: (event: { kind: string; data: unknown }) => void;
+  /** How many sequences deep this call is (0 for a direct call). */
+  depth?: number;
 }
 
 interface OutcomeBase {
@@ -47,6 +50,7 @@ export interface BackendCall {
   args: Record<string, unknown>;
   signal: AbortSignal;
   onEvent?: InvokeRequest['onEvent'];
+  depth?: number;
   /** For composite tools: invoke another tool through this same dispatcher. */
   invoke: (req: InvokeRequest) => Promise<InvokeOutcome>;
 }
@@ -107,7 +111,7 @@ export class InvokeDispatcher {
     try {
       tool = this.usableTool(req);
       const args = this.checkArgs(tool, req.args);
-      result = await raceAbort(this.backend(tool)({ tool, args, signal: controller.signal, onEvent: req.onEvent, invoke: (r) => this.invoke(r) }), controller.signal);
+      result = await raceAbort(this.backend(tool)({ tool, args, signal: controller.signal, onEvent: req.onEvent, depth: req.depth, invoke: (r) => this.invoke(r) }), controller.signal);
       this.checkOutput(tool, result.value);
     } catch (e) {
       error = toErrorInfo(controller.signal.aborted && !(e instanceof AppError) ? controller.signal.reason : e, 'invoke');
@@ -161,6 +165,7 @@ export class InvokeDispatcher {
 
   private backend(tool: ToolView): Backend {
     if (tool.type === 'local') return (call) => this.runLocal(call);
+    if (tool.type === 'sequence') return runSequence;
     const b = this.opts.backends?.[tool.type];
     if (!b) throw new AppError('NOT_IMPLEMENTED', `tools of type '${tool.type}' cannot run here`);
     return b;
