@@ -1,0 +1,29 @@
+/** Basic auth (RFC 7617): `Authorization: Basic base64(utf8(username ":" password))`. */
+import { AppError } from '../../../../../shared/errors';
+import type { HttpAuth } from '../../../../../shared/model/http-spec';
+import { secretFor, withHeader, type AuthContext, type AuthRequest } from './common';
+
+export function basicCredentials(username: string, password: string): string {
+  return Buffer.from(`${username}:${password}`, 'utf8').toString('base64');
+}
+
+export function applyBasic(auth: Extract<HttpAuth, { kind: 'basic' }>, req: AuthRequest, ctx: AuthContext): AuthRequest {
+  if (auth.username.includes(':') || hasControl(auth.username)) {
+    throw new AppError('VALIDATION_FAILED', "a Basic auth user name may not contain ':' or control characters", { field: 'http.auth.username' });
+  }
+  const password = secretFor(ctx, auth.passwordSecret);
+  if (hasControl(password)) {
+    throw new AppError('VALIDATION_FAILED', `the secret '${auth.passwordSecret}' contains control characters and cannot be a Basic auth password`, { secret: auth.passwordSecret });
+  }
+  const credentials = basicCredentials(auth.username, password);
+  ctx.sensitive.add(credentials);
+  return withHeader(req, 'Authorization', `Basic ${credentials}`);
+}
+
+function hasControl(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 || c === 0x7f) return true;
+  }
+  return false;
+}

@@ -1,0 +1,377 @@
+/**
+ * The safe transport: one HTTP exchange under the host rules (see README.md beside this file).
+ *
+ * - Every URL (the first and each redirect hop) must be http(s), carry no user info, and
+ *   match the allowed hosts (hosts.ts). Redirects are followed here, at most `maxRedirects`
+ *   (capped at 10) times; 303 (and 301/302 after a POST) become GET without a body.
+ * - Addresses: each hop is resolved and checked before anything is sent (a clear error, no
+ *   socket), and the socket's own lookup checks again (lookup.ts), so a DNS answer that turns
+ *   private between the two is refused at connect time. IP literals are checked in the
+ *   connector, as sockets do not look them up.
+ * - On a redirect to another origin (scheme, host or port), Authorization, Proxy-Authorization,
+ *   Cookie and any header whose name suggests a credential are dropped for good.
+ * - Bytes: a request body over 64 MiB is refused; the response body is counted on the wire
+ *   and after decompression (gzip, deflate, br; stacked at most twice), and the exchange stops
+ *   as soon as either count passes the limit, without reading the rest.
+ * - Time: `send` must finish within `timeoutMs` (all hops and the body); `stream` must get its
+ *   final headers within `timeoutMs`, then never wait more than `timeoutMs` between chunks.
+ * - Each call uses its own undici Agent, destroyed at the end: no connection outlives a call.
+ */
+import { Readable, pipeline, type Transform } from 'node:stream';
+import tls from 'node:tls';
+import zlib from 'node:zlib';
+import { Agent, buildConnector, request, type Dispatcher } from 'undici';
+import { AppError } from '../../../../shared/errors';
+import type { AllowedHosts, Transport, TransportRequest, TransportResponse } from '../types';
+import { assertUrlAllowed, effectivePort, hostLabel, matchHost, parseAllowedHosts, type HostRule } from './hosts';
+import { assertLiteralAllowed, createGuardedLookup, resolveAndCheck, systemLookup, type LookupFunction } from './lookup';
+
+/** The largest request body the transport sends, whatever a tool's own limit says. */
+export const MAX_REQUEST_BODY_BYTES = 64 * 1024 * 1024;
+/** The most redirects followed, whatever the request asks. */
+export const MAX_REDIRECTS = 10;
+
+export interface HttpTransportOptions {
+  /** The resolver the sockets use (and the pre-check); `dns.lookup` by default. Tests inject one. */
+  lookup?: LookupFunction;
+  /** Sent when the request has no User-Agent. */
+  userAgent?: string;
+  /** Certificate authorities to trust besides Node's own roots (a company root; tests). */
+  extraCa?: string | readonly string[];
+}
+
+type Headers = Record<string, string>;
+
+const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
+/** Set by the transport or meaningless to forward; dropped from what a caller passes. */
+const DROPPED_HEADERS: ReadonlySet<string> = new Set(['host', 'content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade', 'te', 'trailer', 'expect', 'proxy-connection']);
+/** Dropped when a redirect leaves the origin. */
+const CREDENTIAL_HEADER = /^(authorization|proxy-authorization|cookie)$|auth|token|secret|api[-_]?key|session|signature|password|credential/i;
+/** Dropped when a redirect turns the request into a GET without a body. */
+const BODY_HEADERS = ['content-type', 'content-encoding', 'content-language', 'content-location', 'content-md5', 'digest'];
+const KNOWN_ENCODINGS: ReadonlySet<string> = new Set(['gzip', 'x-gzip', 'deflate', 'br']);
+
+export class HttpTransport implements Transport {
+  private readonly lookup: LookupFunction;
+  private readonly userAgent: string;
+  private readonly secureContext: tls.SecureContext | undefined;
+
+  constructor(options: HttpTransportOptions = {}) {
+    this.lookup = options.lookup ?? systemLookup;
+    this.userAgent = options.userAgent ?? 'Toolsmith';
+    const extra = typeof options.extraCa === 'string' ? [options.extraCa] : [...(options.extraCa ?? [])];
+    this.secureContext = extra.length > 0 ? tls.createSecureContext({ ca: [...tls.rootCertificates, ...extra] }) : undefined;
+  }
+
+  async send(req: TransportRequest, allowed: AllowedHosts): Promise<TransportResponse> {
+    const chunks: Buffer[] = [];
+    const head = await this.exchange(req, allowed, (c) => chunks.push(c), false);
+    return { ...head, body: Buffer.concat(chunks) };
+  }
+
+  stream(req: TransportRequest, allowed: AllowedHosts, onChunk: (chunk: Uint8Array) => void): Promise<Omit<TransportResponse, 'body'>> {
+    return this.exchange(req, allowed, onChunk, true);
+  }
+
+  private async exchange(req: TransportRequest, allowed: AllowedHosts, onChunk: (chunk: Buffer) => void, streaming: boolean): Promise<Omit<TransportResponse, 'body'>> {
+    if (req.signal.aborted) throw cancelled();
+    if (req.body && req.body.byteLength > MAX_REQUEST_BODY_BYTES) {
+      throw new AppError('PAYLOAD_TOO_LARGE', `the request body is ${req.body.byteLength} bytes; the transport sends at most ${MAX_REQUEST_BODY_BYTES} bytes (64 MiB)`, {
+        sentBytes: req.body.byteLength,
+        limit: MAX_REQUEST_BODY_BYTES,
+      });
+    }
+    let url = parseRequestUrl(req.url);
+    const { rules } = parseAllowedHosts(allowed);
+    const timeoutMs = Math.max(1, req.timeoutMs);
+    const maxRedirects = Math.min(MAX_REDIRECTS, Math.max(0, Math.floor(req.maxRedirects)));
+    const maxResponseBytes = Math.max(0, Math.floor(req.maxResponseBytes));
+
+    const ctl = new AbortController();
+    const onCallerAbort = () => ctl.abort(cancelled());
+    req.signal.addEventListener('abort', onCallerAbort, { once: true });
+    let timer: NodeJS.Timeout | undefined;
+    const arm = (what: string) => {
+      clearTimeout(timer);
+      timer = setTimeout(() => ctl.abort(new AppError('TIMEOUT', `${what} from '${hostLabel(url)}' within ${timeoutMs} ms; the server may be slow or down (raise the tool's timeoutMs if it is just slow)`, { host: hostLabel(url), timeoutMs })), timeoutMs);
+    };
+    arm(streaming ? 'no response headers' : 'no complete response');
+    const agent = createAgent(rules, this.lookup, timeoutMs, this.secureContext);
+
+    try {
+      let method = req.method.toUpperCase();
+      let body: Uint8Array | undefined = req.body;
+      const headers = requestHeaders(req.headers, this.userAgent);
+      const redirects: string[] = [];
+      let res: Dispatcher.ResponseData;
+      for (;;) {
+        assertUrlAllowed(url, rules);
+        await untilAborted(resolveAndCheck({ hostname: url.hostname, port: effectivePort(url), protocol: url.protocol }, rules, this.lookup), ctl.signal);
+        res = await request(url.href, {
+          dispatcher: agent,
+          method: method as Dispatcher.HttpMethod,
+          headers,
+          ...(body ? { body } : {}),
+          signal: ctl.signal,
+          headersTimeout: timeoutMs,
+          bodyTimeout: timeoutMs,
+        });
+        // Destroying an unread body emits an error; whoever reads it listens for its own.
+        res.body.on('error', () => undefined);
+        const location = REDIRECT_STATUSES.has(res.statusCode) ? headerValue(res.headers['location']) : undefined;
+        if (location === undefined) break;
+        await res.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
+        if (redirects.length >= maxRedirects) {
+          throw new AppError(
+            'UNAVAILABLE',
+            `'${hostLabel(url)}' redirected more than ${maxRedirects} time${maxRedirects === 1 ? '' : 's'}; the server may be in a redirect loop (or raise the tool's limits.maxRedirects)`,
+            { reason: 'too-many-redirects', redirects: redirects.length, limit: maxRedirects },
+          );
+        }
+        let next: URL;
+        try {
+          next = new URL(location, url);
+        } catch {
+          throw new AppError('UNAVAILABLE', `'${hostLabel(url)}' answered ${res.statusCode} with a Location that is not a valid URL`, { status: res.statusCode });
+        }
+        next.hash = '';
+        if (next.origin !== url.origin) for (const name of Object.keys(headers)) if (CREDENTIAL_HEADER.test(name)) delete headers[name];
+        if ((res.statusCode === 303 && method !== 'HEAD') || ((res.statusCode === 301 || res.statusCode === 302) && method === 'POST')) {
+          method = 'GET';
+          body = undefined;
+          for (const name of BODY_HEADERS) delete headers[name];
+        }
+        redirects.push(next.href);
+        url = next;
+      }
+
+      if (streaming) arm('no data');
+      const responseHeaders = flattenHeaders(res.headers);
+      const encodings = contentEncodings(responseHeaders['content-encoding']);
+      const decode = encodings.length > 0 && encodings.every((e) => KNOWN_ENCODINGS.has(e));
+      if (decode && encodings.length > 2) {
+        throw new AppError('UNAVAILABLE', `the response from '${hostLabel(url)}' is encoded ${encodings.length} times (${encodings.join(', ')}); at most two encodings are decoded`, { encodings });
+      }
+      const wireLimit = decode ? maxResponseBytes + Math.ceil(maxResponseBytes / 100) + 64 * 1024 : maxResponseBytes;
+      const declared = Number(responseHeaders['content-length']);
+      const bodyless = method === 'HEAD' || res.statusCode === 204 || res.statusCode === 304;
+      if (!bodyless && Number.isFinite(declared) && declared > wireLimit) {
+        res.body.destroy();
+        throw tooLarge(url, maxResponseBytes, decode ? 'compressed' : 'plain', declared);
+      }
+
+      let source: AsyncIterable<Buffer> = countBytes(res.body, wireLimit, () => tooLarge(url, maxResponseBytes, decode ? 'compressed' : 'plain'), streaming ? () => arm('no data') : undefined);
+      if (decode) {
+        for (const enc of [...encodings].reverse()) {
+          source = countBytes(decoded(source, enc, url), wireLimit, () => tooLarge(url, maxResponseBytes, 'decompressed'));
+        }
+        delete responseHeaders['content-encoding'];
+        delete responseHeaders['content-length'];
+      }
+      let total = 0;
+      for await (const chunk of source) {
+        total += chunk.length;
+        if (total > maxResponseBytes) throw tooLarge(url, maxResponseBytes, decode ? 'decompressed' : 'plain');
+        try {
+          onChunk(chunk);
+        } catch (e) {
+          throw new CallerError(e);
+        }
+      }
+      return { status: res.statusCode, headers: responseHeaders, finalUrl: url.href, redirects };
+    } catch (e) {
+      if (e instanceof CallerError) throw e.error;
+      const reason: unknown = ctl.signal.reason;
+      if (ctl.signal.aborted && reason instanceof AppError && !(e instanceof AppError)) throw reason;
+      throw toAppError(e, url);
+    } finally {
+      clearTimeout(timer);
+      req.signal.removeEventListener('abort', onCallerAbort);
+      await agent.destroy().catch(() => undefined);
+    }
+  }
+}
+
+/** What `onChunk` threw: handed back to the caller untouched. */
+class CallerError {
+  constructor(readonly error: unknown) {}
+}
+
+/** An Agent whose sockets may only reach what the rules allow, checked when connecting. */
+function createAgent(rules: readonly HostRule[], lookup: LookupFunction, timeoutMs: number, secureContext: tls.SecureContext | undefined): Agent {
+  return new Agent({
+    connections: 4,
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+    connect: (opts, callback) => {
+      const protocol = opts.protocol;
+      const port = Number(opts.port) || (protocol === 'https:' ? 443 : 80);
+      const hostname = opts.hostname.includes(':') && !opts.hostname.startsWith('[') ? `[${opts.hostname}]` : opts.hostname;
+      try {
+        if (!matchHost(rules, hostname, port, protocol)) {
+          throw new AppError('FORBIDDEN', `host '${hostname}:${port}' is not in the allowed hosts; add it in Settings → Allowed hosts`, { host: hostname, port });
+        }
+        assertLiteralAllowed({ hostname, port, protocol }, rules);
+      } catch (e) {
+        callback(e as Error, null);
+        return;
+      }
+      const connector = buildConnector({ timeout: timeoutMs, lookup: createGuardedLookup(rules, port, protocol, lookup), ...(secureContext ? { secureContext } : {}) });
+      connector(opts, callback);
+    },
+  });
+}
+
+function parseRequestUrl(text: string): URL {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new AppError('VALIDATION_FAILED', 'the request URL is not a valid absolute URL (it must start with http:// or https://)', { field: 'url' });
+  }
+  url.hash = '';
+  return url;
+}
+
+function requestHeaders(given: Record<string, string>, userAgent: string): Headers {
+  const headers: Headers = {};
+  for (const [name, value] of Object.entries(given)) {
+    const n = name.toLowerCase();
+    if (!DROPPED_HEADERS.has(n)) headers[n] = value;
+  }
+  headers['accept-encoding'] ??= 'gzip, deflate, br';
+  headers['user-agent'] ??= userAgent;
+  return headers;
+}
+
+function headerValue(v: string | string[] | undefined): string | undefined {
+  return Array.isArray(v) ? v[0] : v;
+}
+
+function flattenHeaders(h: Record<string, string | string[] | undefined>): Headers {
+  const out: Headers = {};
+  for (const [k, v] of Object.entries(h)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  return out;
+}
+
+function contentEncodings(v: string | undefined): string[] {
+  return (v ?? '')
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter((s) => s && s !== 'identity');
+}
+
+/** Yields the chunks of `source`, throwing `over()` once more than `limit` bytes went by. */
+async function* countBytes(source: AsyncIterable<Buffer | Uint8Array>, limit: number, over: () => AppError, onChunk?: () => void): AsyncGenerator<Buffer> {
+  let n = 0;
+  for await (const chunk of source) {
+    n += chunk.length;
+    if (n > limit) throw over();
+    onChunk?.();
+    yield Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+  }
+}
+
+/** Decodes one content encoding, pulling from `source` only as fast as the output is read. */
+async function* decoded(source: AsyncIterable<Buffer>, encoding: string, url: URL): AsyncGenerator<Buffer> {
+  const it = source[Symbol.asyncIterator]();
+  const first = await it.next();
+  if (first.done) return;
+  const flush = { finishFlush: zlib.constants.Z_SYNC_FLUSH };
+  let z: Transform;
+  if (encoding === 'br') z = zlib.createBrotliDecompress({ finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH });
+  else if (encoding === 'deflate') z = (first.value[0]! & 0x0f) === 0x08 ? zlib.createInflate(flush) : zlib.createInflateRaw(flush);
+  else z = zlib.createGunzip(flush);
+  const input = Readable.from(
+    (async function* () {
+      try {
+        yield first.value;
+        for (;;) {
+          const r = await it.next();
+          if (r.done) return;
+          yield r.value;
+        }
+      } finally {
+        await it.return?.();
+      }
+    })(),
+  );
+  pipeline(input, z, () => undefined);
+  try {
+    for await (const chunk of z) yield chunk as Buffer;
+  } catch (e) {
+    if (e instanceof AppError) throw e;
+    throw new AppError('UNAVAILABLE', `the response from '${hostLabel(url)}' could not be decompressed (${encoding}): ${(e as Error).message}`, { encoding });
+  } finally {
+    z.destroy();
+    input.destroy();
+  }
+}
+
+type Stage = 'plain' | 'compressed' | 'decompressed';
+
+function tooLarge(url: URL, limit: number, stage: Stage, declared?: number): AppError {
+  const where = hostLabel(url);
+  const how = stage === 'compressed' ? ' even compressed' : stage === 'decompressed' ? ' once decompressed' : '';
+  const message =
+    declared !== undefined
+      ? `the response from '${where}' is ${declared} bytes${stage === 'compressed' ? ' compressed' : ''} (Content-Length), over this tool's limit of ${limit} bytes (limits.maxResponseBytes); it was not read`
+      : `the response from '${where}' is over this tool's limit of ${limit} bytes${how} (limits.maxResponseBytes); reading stopped there (raise the limit if you need all of it)`;
+  return new AppError('PAYLOAD_TOO_LARGE', message, { limit, stage, ...(declared !== undefined ? { declared } : {}) });
+}
+
+function cancelled(): AppError {
+  return new AppError('CANCELLED', 'the request was cancelled');
+}
+
+/** Rejects with the signal's reason as soon as it aborts. */
+function untilAborted<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason as Error);
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e as Error);
+      },
+    );
+  });
+}
+
+/** Network and undici errors as AppErrors that say what happened and what to do. */
+function toAppError(e: unknown, url: URL): AppError {
+  if (e instanceof AppError) return e;
+  const err = e as { code?: string; message?: string; name?: string };
+  const code = err.code ?? err.name ?? 'EUNKNOWN';
+  const where = hostLabel(url);
+  const details = { host: where, cause: code };
+  switch (code) {
+    case 'ECONNREFUSED':
+      return new AppError('UNAVAILABLE', `could not connect to '${where}' (connection refused): check that the server is running and the port is right`, details);
+    case 'ENOTFOUND':
+    case 'EAI_NONAME':
+    case 'EAI_FAIL':
+      return new AppError('UNAVAILABLE', `could not resolve '${url.hostname}' (${code}): check the host name`, details);
+    case 'EAI_AGAIN':
+      return new AppError('UNAVAILABLE', `could not resolve '${url.hostname}' (${code}): check the network and the DNS settings, then try again`, details);
+    case 'UND_ERR_CONNECT_TIMEOUT':
+    case 'UND_ERR_HEADERS_TIMEOUT':
+    case 'UND_ERR_BODY_TIMEOUT':
+    case 'ETIMEDOUT':
+      return new AppError('TIMEOUT', `'${where}' did not answer in time (${code}); the server may be slow or down`, details);
+    case 'UND_ERR_INVALID_ARG':
+      return new AppError('VALIDATION_FAILED', `the request to '${where}' is malformed: ${err.message ?? code}`, details);
+    case 'UND_ERR_ABORTED':
+    case 'AbortError':
+      return cancelled();
+  }
+  if (/^(ERR_TLS|ERR_SSL|CERT_|UNABLE_TO_|DEPTH_ZERO|SELF_SIGNED|HOSTNAME_MISMATCH)/.test(code)) {
+    return new AppError('UNAVAILABLE', `the secure connection to '${where}' failed (${code}): ${err.message ?? ''}`.trim(), details);
+  }
+  return new AppError('UNAVAILABLE', `the connection to '${where}' failed (${code})${err.message ? `: ${err.message}` : ''}`, details);
+}
