@@ -1,11 +1,13 @@
 /**
  * Registry workloads: a PUT through the store (lock, exclusive atomic commit, index update)
  * against a bare write-file-atomic of the same JSON; opening a data folder of 10k tools with
- * its index present against opening it with a full rebuild.
+ * its index present (unchanged files are taken from the index's cached docs) against opening
+ * it with a full rebuild (every file read and validated).
  */
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { v7 as uuidv7 } from 'uuid';
 import writeFileAtomic from 'write-file-atomic';
 import { EventBus } from '../electron/core/events';
@@ -13,6 +15,7 @@ import { ProblemLog } from '../electron/core/problems';
 import { Registry } from '../electron/core/registry/registry';
 import { toFileText } from '../electron/core/store/durable-fs';
 import { StoreLayout } from '../electron/core/store/layout';
+import { SETTLE_MS } from '../electron/core/store/tool-files';
 import { median, result, type BenchResult } from './harness';
 
 const RESOURCES = path.resolve(import.meta.dirname, '..', 'resources');
@@ -83,6 +86,9 @@ export async function makeFolder(n: number): Promise<string> {
 async function openWithIndexVsRebuild(): Promise<BenchResult> {
   const N = 10_000;
   const dir = await makeFolder(N);
+  // A file's fingerprint is only trusted once its mtime is SETTLE_MS old (store/tool-files.ts):
+  // let the folder age like a folder the app finds at start, so the priming open records them all.
+  await sleep(SETTLE_MS + 100);
   const first = registry(dir);
   await first.open();
   await first.close();
@@ -103,7 +109,7 @@ async function openWithIndexVsRebuild(): Promise<BenchResult> {
     await b.close();
   }
   await fs.rm(dir, { recursive: true, force: true });
-  return result(`open a data folder of ${N / 1000}k tools: index present vs full rebuild`, 'ms', median(warm), median(cold), 0.2, 'median of 3; both read every tool file');
+  return result(`open a data folder of ${N / 1000}k tools: index present vs full rebuild`, 'ms', median(warm), median(cold), 0.2, 'median of 3; ours stats every tool file and reads none (index fingerprints + docs), the baseline reads and validates all');
 }
 
 export async function run(): Promise<BenchResult[]> {

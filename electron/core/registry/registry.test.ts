@@ -34,18 +34,18 @@ describe('the registry in the core', () => {
     const c = await core(await tempDir());
     const bundleId = uuidv7();
     expect(await c.call('bundles.put', { bundleId, body: { slug: 'web', displayName: 'Web', description: '', isEnabled: true } })).toMatchObject({ ok: true });
-    await c.call('tools.put', { bundleId, slug: 'fetch-page', version: '1', body: tool('Fetch page', ['web']) });
+    await c.call('tools.put', { bundleId, slug: 'grab-page', version: '1', body: tool('Grab page', ['web']) });
     await c.call('tools.put', { bundleId, slug: 'page-title', version: '1', body: tool('Page title') });
-    expect(await search(c, 'fetch')).toEqual(['fetch-page:prefix']);
-    expect(await search(c, 'page')).toEqual(['page-title:prefix', 'fetch-page:word']);
-    expect(await search(c, 'fecth')).toEqual(['fetch-page:fuzzy']);
+    expect(await search(c, 'grab')).toEqual(['grab-page:prefix']);
+    expect(await search(c, 'page')).toEqual(['page-title:prefix', 'grab-page:word']);
+    expect(await search(c, 'garb')).toEqual(['grab-page:fuzzy']);
 
     await c.call('bundles.patch', { bundleId, isEnabled: false });
-    expect(await search(c, 'fetch')).toEqual([]);
-    expect(await search(c, 'fetch', true)).toEqual(['fetch-page:prefix']);
+    expect(await search(c, 'grab')).toEqual([]);
+    expect(await search(c, 'grab', true)).toEqual(['grab-page:prefix']);
     await c.call('bundles.patch', { bundleId, isEnabled: true });
-    await c.call('tools.delete', { bundleId, slug: 'fetch-page', version: '1' });
-    expect(await search(c, 'fetch', true)).toEqual([]);
+    await c.call('tools.delete', { bundleId, slug: 'grab-page', version: '1' });
+    expect(await search(c, 'grab', true)).toEqual([]);
     await c.close();
   });
 
@@ -93,11 +93,18 @@ describe('the registry in the core', () => {
     await watcher.close();
   });
 
-  it('answers invoke with a clear not-implemented error for a tool that exists', async () => {
+  it('invokes a built-in tool over the contract, and logs the call', async () => {
     const c = await core(await tempDir());
     const files = '01941f29-7c00-7445-bfe3-19d44c6cadc8';
-    const r = await c.call('tools.invoke', { bundleId: files, slug: 'readfile', version: '1', args: {} });
-    expect(r).toMatchObject({ ok: false, error: { code: 'NOT_IMPLEMENTED' } });
+    await fs.writeFile(path.join(c.workspaceDir(), 'notes.txt'), 'one\ntwo\nthree\n');
+    const r = await c.call('tools.invoke', { bundleId: files, slug: 'readfile', version: '1', args: { path: 'notes.txt' } });
+    expect(r.ok).toBe(true);
+    if (r.ok) {
+      expect(JSON.stringify(r.value.value)).toContain('two');
+      expect(await c.call('invocations.get', { invocationId: r.value.invocationId })).toMatchObject({ ok: true, value: { slug: 'readfile', ok: true } });
+    }
+    const outside = await c.call('tools.invoke', { bundleId: files, slug: 'readfile', version: '1', args: { path: '../settings.json' } });
+    expect(outside).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } });
     const missing = await c.call('tools.invoke', { bundleId: files, slug: 'nope', version: '1', args: {} });
     expect(missing).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
     await c.close();

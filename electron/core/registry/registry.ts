@@ -5,14 +5,17 @@
 import { watch, type FSWatcher } from 'chokidar';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { RegistryChange } from '../../../shared/model/tool';
+import type { Bundle } from '../../../shared/model/bundle';
+import type { RegistryChange, ToolView } from '../../../shared/model/tool';
 import type { SearchHit } from '../../../shared/contract';
 import type { EventBus } from '../events';
 import type { ProblemLog } from '../problems';
 import { ToolIndex } from '../search/tool-index';
+import type { IndexedTool } from '../search/types';
 import { startReaper } from '../store/reaper';
+import { toolDocFormat } from '../store/tool-files';
 import { ToolStore } from '../store/tool-store';
-import { syncIndex, toIndexed } from './index-sync';
+import { indexedFiles, syncIndex, toIndexed, type IndexedFile } from './index-sync';
 
 export interface RegistryOptions {
   dataDir: string;
@@ -46,12 +49,22 @@ export class Registry {
     });
   }
 
+  /**
+   * Opens the index first: a fresh one hands the store what it knows of each tool file, so
+   * unchanged files are not read again (see store/tool-files.ts); then the index is synced.
+   */
   async open(): Promise<void> {
-    await this.store.open();
     const indexDir = path.join(this.opts.dataDir, 'index');
     await fs.mkdir(indexDir, { recursive: true });
-    this.index = ToolIndex.open(path.join(indexDir, 'tools.sqlite'));
-    await this.syncAll();
+    this.index = ToolIndex.open(path.join(indexDir, 'tools.sqlite'), { docFormat: toolDocFormat() });
+    const known = this.index.needsRebuild ? new Map<string, IndexedFile>() : indexedFiles(this.index);
+    try {
+      await this.store.open({ cache: known });
+    } catch (e) {
+      this.index.close();
+      throw e;
+    }
+    await this.sync(known);
     this.store.onChange((c) => this.onChange(c));
     if (this.opts.watch !== false) this.startWatching();
     this.stopReaper = startReaper(() => this.store.reap(), this.opts.reapEveryMs, (e) => console.warn('reaper:', e));
@@ -68,8 +81,17 @@ export class Registry {
 
   /** The index matches the files again: after open, and whenever in doubt. */
   async syncAll(): Promise<void> {
-    const wanted = this.store.allTools().map((t) => toIndexed(t, this.store.bundleById(t.bundleId)));
-    await syncIndex(this.index, wanted);
+    await this.sync(indexedFiles(this.index));
+  }
+
+  /** `known` must be indexedFiles() of the index as it is now (no write since). */
+  private async sync(known: ReadonlyMap<string, IndexedFile>): Promise<void> {
+    await syncIndex(this.index, this.store.allTools().map((t) => this.indexed(t, this.store.bundleById(t.bundleId))), known);
+  }
+
+  /** The index's view of a tool, with the file it came from when the store can vouch for it. */
+  private indexed(t: ToolView, bundle: Bundle | undefined): IndexedTool {
+    return toIndexed(t, bundle, this.store.toolOrigin(t.id));
   }
 
   search(input: { q: string; includeDisabled?: boolean; pageSize?: number; pageToken?: string }): {
@@ -90,13 +112,13 @@ export class Registry {
   private onChange(c: RegistryChange): void {
     if (c.kind === 'tool') {
       const tool = this.store.toolById(c.id);
-      if (tool) this.index.upsert(toIndexed(tool, this.store.bundleById(tool.bundleId)));
+      if (tool) this.index.upsert(this.indexed(tool, this.store.bundleById(tool.bundleId)));
       else this.index.remove(c.id);
     } else {
       // A bundle's switch or deletion changes whether each of its tools is usable.
       const bundle = this.store.bundleById(c.id);
       const tools = this.store.toolsOf(c.id);
-      this.index.upsertMany(tools.map((t) => toIndexed(t, bundle)));
+      this.index.upsertMany(tools.map((t) => this.indexed(t, bundle)));
       if (!bundle) {
         // Rare (a reaped bundle): a scan of the ids is fine.
         for (const id of this.index.ids()) if (this.index.get(id)?.bundleId === c.id) this.index.remove(id);

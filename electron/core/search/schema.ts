@@ -198,3 +198,7 @@ export function openDatabase(file: string): OpenedDb {
 export function setMeta(db: DB, key: string, value: string): void {
   db.prepare(`INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`).run(key, value);
 }
+
+export function getMeta(db: DB, key: string): string | undefined {
+  return (db.prepare(`SELECT value FROM meta WHERE key = ?`).pluck().get(key) as string | undefined) ?? undefined;
+}

@@ -32,13 +32,13 @@ import {
   toolFeatures,
   type PreparedQuery,
   type RankKey,
-  type SearchFields,
   type Tier,
   type ToolFeatures,
 } from './ranking';
-import { TOKENIZER_VERSION, openDatabase, setMeta, type DB } from './schema';
+import { dataParams, dedupe, invalidTool, parseTags, rowFields, rowToTool, validateTool, type ToolRow } from './rows';
+import { TOKENIZER_VERSION, getMeta, openDatabase, setMeta, type DB } from './schema';
 import { PREFIX_TOKEN_LEN, prefixUpperBound, takeCodePoints } from './text';
-import type { FingerprintEntry, IndexedTool, SearchRequest, SearchResult, SearchHit } from './types';
+import type { FingerprintEntry, IndexedSource, IndexedTool, SearchRequest, SearchResult, SearchHit } from './types';
 
 /** A long query's tier 1 is a range over whole keys, sorted in memory, while it has at most this many rows. */
 const LONG_PREFIX_SORT_CAP = 1000;
@@ -46,114 +46,17 @@ const LONG_PREFIX_SORT_CAP = 1000;
 const FUZZY_WALKED_TERMS = 12;
 const DOCS_CHUNK = 500;
 
-interface ToolRow {
-  rid: number;
-  id: string;
-  bundle_id: string;
-  slug: string;
-  version: string;
-  display_name: string;
-  description: string;
-  tags: string;
-  enabled: number;
-  modified_at: string;
-  neg_mod: number;
-  src_path: string | null;
-  src_mtime: number | null;
-  src_size: number | null;
-  doc: string | null;
-}
-
 export interface RebuildOptions extends StepSizes {
   signal?: AbortSignal;
 }
 
-function invalidTool(message: string, details?: unknown): AppError {
-  return new AppError('VALIDATION_FAILED', `invalid indexed tool: ${message}`, details);
-}
-
-function validateTool(t: unknown): IndexedTool {
-  if (typeof t !== 'object' || t === null) throw invalidTool('not an object');
-  const x = t as Record<string, unknown>;
-  for (const k of ['id', 'bundleId', 'slug', 'version', 'displayName', 'description', 'modifiedAt'] as const) {
-    if (typeof x[k] !== 'string') throw invalidTool(`${k} must be a string`, { field: k, id: x.id });
-  }
-  if ((x.id as string).length === 0) throw invalidTool('id must not be empty', { field: 'id' });
-  if (!Array.isArray(x.tags) || !x.tags.every((g) => typeof g === 'string')) {
-    throw invalidTool('tags must be an array of strings', { field: 'tags', id: x.id });
-  }
-  if (typeof x.enabled !== 'boolean') throw invalidTool('enabled must be a boolean', { field: 'enabled', id: x.id });
-  if (x.doc !== undefined && typeof x.doc !== 'string') throw invalidTool('doc must be a string', { field: 'doc', id: x.id });
-  if (x.source !== undefined) {
-    const s = x.source as Record<string, unknown> | null;
-    if (
-      typeof s !== 'object' ||
-      s === null ||
-      typeof s.path !== 'string' ||
-      typeof s.mtimeMs !== 'number' ||
-      typeof s.size !== 'number'
-    ) {
-      throw invalidTool('source must be {path, mtimeMs, size}', { field: 'source', id: x.id });
-    }
-  }
-  return t as IndexedTool;
-}
-
-/** Validates and keeps the last record for each id. */
-function dedupe(tools: Iterable<IndexedTool>): IndexedTool[] {
-  const byId = new Map<string, IndexedTool>();
-  for (const t of tools) {
-    const v = validateTool(t);
-    byId.delete(v.id);
-    byId.set(v.id, v);
-  }
-  return [...byId.values()];
-}
-
-function rowFields(r: ToolRow): SearchFields {
-  return { slug: r.slug, displayName: r.display_name, description: r.description, tags: parseTags(r.tags) };
-}
-
-function parseTags(json: string): string[] {
-  try {
-    const v = JSON.parse(json) as unknown;
-    return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
-  } catch {
-    return [];
-  }
-}
-
-function rowToTool(r: ToolRow): IndexedTool {
-  const t: IndexedTool = {
-    id: r.id,
-    bundleId: r.bundle_id,
-    slug: r.slug,
-    version: r.version,
-    displayName: r.display_name,
-    description: r.description,
-    tags: parseTags(r.tags),
-    enabled: r.enabled === 1,
-    modifiedAt: r.modified_at,
-  };
-  if (r.src_path !== null) t.source = { path: r.src_path, mtimeMs: r.src_mtime ?? 0, size: r.src_size ?? 0 };
-  if (r.doc !== null) t.doc = r.doc;
-  return t;
-}
-
-/** tool_data columns after rid. */
-function dataParams(t: IndexedTool): unknown[] {
-  return [
-    t.bundleId,
-    t.slug,
-    t.version,
-    t.displayName,
-    t.description,
-    JSON.stringify(t.tags),
-    t.modifiedAt,
-    t.source?.path ?? null,
-    t.source?.mtimeMs ?? null,
-    t.source?.size ?? null,
-  ];
+export interface OpenOptions {
+  /**
+   * The caller's name for the format of the docs it stores. When the index's docs were
+   * stored under another name (or none), the index asks for a rebuild (`needsRebuild`);
+   * rebuild() and rebuildInBatches() record the name. Leave it out to skip the check.
+   */
+  docFormat?: string;
 }
 
 interface KeyCols {
@@ -188,7 +91,11 @@ export class ToolIndex {
   private readonly inCache = new Map<string, Database.Statement>();
   private readonly sourceCache = new Map<string, OrderedSource<never>>();
 
-  private constructor(db: DB, needsRebuild: boolean) {
+  private constructor(
+    db: DB,
+    needsRebuild: boolean,
+    private readonly docFormat: string | undefined,
+  ) {
     this.db = db;
     this._needsRebuild = needsRebuild;
     this.s = this.prepareStatements();
@@ -196,12 +103,15 @@ export class ToolIndex {
 
   /**
    * Opens (creating or migrating) the index at `dbPath`. A corrupt or foreign file is
-   * replaced by an empty index; `needsRebuild` then says so.
+   * replaced by an empty index; `needsRebuild` then says so, as it does when the stored
+   * docs are not of `opts.docFormat`.
    */
-  static open(dbPath: string | ':memory:'): ToolIndex {
+  static open(dbPath: string | ':memory:', opts: OpenOptions = {}): ToolIndex {
     const opened = openDatabase(dbPath);
-    const index = new ToolIndex(opened.db, opened.needsRebuild);
-    if (opened.needsReindex) index.reindexFromStoredRows();
+    const staleDocs = opts.docFormat !== undefined && getMeta(opened.db, 'docFormat') !== opts.docFormat;
+    const index = new ToolIndex(opened.db, opened.needsRebuild || staleDocs, opts.docFormat);
+    // Re-tokenising keeps the stored records: pointless when they are to be rebuilt from the files anyway.
+    if (opened.needsReindex && !index.needsRebuild) index.reindexFromStoredRows();
     return index;
   }
 
@@ -248,6 +158,13 @@ export class ToolIndex {
       delDel: db.prepare(`DELETE FROM vocab_del WHERE del = ? AND term = ?`),
       fingerprints: db
         .prepare(`SELECT d.src_path, d.src_mtime, d.src_size, t.id FROM tool_data d JOIN tools t ON t.rid = d.rid WHERE d.src_path IS NOT NULL`)
+        .raw(),
+      sourcesChunk: db
+        .prepare(
+          `SELECT t.rid, d.src_path, d.src_mtime, d.src_size, t.id, t.enabled, o.doc FROM tools t
+            JOIN tool_data d ON d.rid = t.rid JOIN tool_docs o ON o.rid = t.rid
+            WHERE t.rid > ? AND d.src_path IS NOT NULL ORDER BY t.rid LIMIT ?`,
+        )
         .raw(),
       docsChunk: db
         .prepare(`SELECT o.rid, t.id, o.doc FROM tool_docs o JOIN tools t ON t.rid = o.rid WHERE o.rid > ? ORDER BY o.rid LIMIT ?`)
@@ -326,6 +243,20 @@ export class ToolIndex {
     }
   }
 
+  /**
+   * Every tool that came from a file and has a cached doc, with its fingerprint and indexed
+   * enabled state: fingerprints() and docs() in one pass, read in chunks like docs().
+   */
+  *sources(): Generator<IndexedSource> {
+    let last = 0;
+    for (;;) {
+      const rows = this.s.sourcesChunk.all(last, DOCS_CHUNK) as [number, string, number, number, string, number, string][];
+      for (const [, path, mtimeMs, size, id, enabled, doc] of rows) yield { path, mtimeMs, size, id, enabled: enabled === 1, doc };
+      if (rows.length < DOCS_CHUNK) return;
+      last = rows[rows.length - 1][0];
+    }
+  }
+
   // ---------------------------------------------------------------- writes
 
   /** Replaces the whole index with `tools` in one transaction. */
@@ -334,8 +265,7 @@ export class ToolIndex {
     this.db.transaction(() => {
       this.clearAll();
       for (const _ of buildSteps(this.db, list, BUILD_COLUMNS));
-      setMeta(this.db, 'state', 'ready');
-      setMeta(this.db, 'tokenizer', String(TOKENIZER_VERSION));
+      this.markReady();
     })();
     this._needsRebuild = false;
     this.checkpoint();
@@ -364,12 +294,15 @@ export class ToolIndex {
       if (step()) break;
       await yieldToEventLoop();
     }
-    this.db.transaction(() => {
-      setMeta(this.db, 'state', 'ready');
-      setMeta(this.db, 'tokenizer', String(TOKENIZER_VERSION));
-    })();
+    this.db.transaction(() => this.markReady())();
     this._needsRebuild = false;
     this.checkpoint();
+  }
+
+  private markReady(): void {
+    setMeta(this.db, 'state', 'ready');
+    setMeta(this.db, 'tokenizer', String(TOKENIZER_VERSION));
+    if (this.docFormat !== undefined) setMeta(this.db, 'docFormat', this.docFormat);
   }
 
   /** Folds the write-ahead log back into the file and truncates it (after bulk writes). */

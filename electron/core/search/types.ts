@@ -54,3 +54,13 @@ export interface FingerprintEntry {
   size: number;
   id: string;
 }
+
+/** What the index holds of a tool that came from a file: the file's fingerprint, the cached doc, the indexed enabled state. */
+export interface IndexedSource {
+  path: string;
+  mtimeMs: number;
+  size: number;
+  id: string;
+  enabled: boolean;
+  doc: string;
+}

@@ -5,10 +5,13 @@
 import type { Bundle } from '../../../shared/model/bundle';
 import type { RegistryChange, Tool } from '../../../shared/model/tool';
 import { toolKey } from '../../../shared/model/validation';
+import type { CachedToolFile, ToolOrigin } from './tool-files';
 
 export class Catalog {
   readonly bundles = new Map<string, Bundle>();
   readonly tools = new Map<string, Tool>();
+  /** toolId -> the file a tool was loaded from, for tools whose file's fingerprint is settled (see tool-files.ts). */
+  readonly origins = new Map<string, ToolOrigin>();
   /** bundleId -> toolKey(slug, version) -> toolId */
   private readonly keys = new Map<string, Map<string, string>>();
 
@@ -19,25 +22,44 @@ export class Catalog {
   /** Forgets a bundle and every tool of it. */
   deleteBundle(id: string): void {
     this.bundles.delete(id);
-    for (const toolId of this.keys.get(id)?.values() ?? []) this.tools.delete(toolId);
+    for (const toolId of this.keys.get(id)?.values() ?? []) {
+      this.tools.delete(toolId);
+      this.origins.delete(toolId);
+    }
     this.keys.delete(id);
   }
 
-  setTool(t: Tool): void {
+  /** Sets a tool; `origin` only when `t` is exactly what that file holds (a write passes none). */
+  setTool(t: Tool, origin?: ToolOrigin): void {
     let byKey = this.keys.get(t.bundleId);
     if (!byKey) this.keys.set(t.bundleId, (byKey = new Map()));
     const key = toolKey(t.slug, t.version);
     const previous = byKey.get(key);
-    if (previous !== undefined && previous !== t.id) this.tools.delete(previous);
+    if (previous !== undefined && previous !== t.id) {
+      this.tools.delete(previous);
+      this.origins.delete(previous);
+    }
     byKey.set(key, t.id);
     this.tools.set(t.id, t);
+    if (origin) this.origins.set(t.id, origin);
+    else this.origins.delete(t.id);
   }
 
   deleteTool(id: string): void {
     const t = this.tools.get(id);
     if (!t) return;
     this.tools.delete(id);
+    this.origins.delete(id);
     this.keys.get(t.bundleId)?.delete(toolKey(t.slug, t.version));
+  }
+
+  /** The loaded tool files as a cache for the next scan (a reload then reads only what changed). */
+  fileCache(): Map<string, CachedToolFile> {
+    const out = new Map<string, CachedToolFile>();
+    for (const [id, o] of this.origins) {
+      out.set(o.source.path, { mtimeMs: o.source.mtimeMs, size: o.source.size, doc: o.doc, id, tool: this.tools.get(id) });
+    }
+    return out;
   }
 
   findTool(bundleId: string, slug: string, version: string): Tool | undefined {
@@ -61,7 +83,7 @@ export class Catalog {
     for (const [id, t] of after.tools) {
       const old = before.tools.get(id);
       if (!old) changes.push({ kind: 'tool', op: 'put', id, bundleId: t.bundleId });
-      else if (!same(old, t)) changes.push({ kind: 'tool', op: onlyFlag(old, t) ? 'patch' : 'put', id, bundleId: t.bundleId });
+      else if (old !== t && !same(old, t)) changes.push({ kind: 'tool', op: onlyFlag(old, t) ? 'patch' : 'put', id, bundleId: t.bundleId });
     }
     for (const [id, t] of before.tools) if (!after.tools.has(id)) changes.push({ kind: 'tool', op: 'delete', id, bundleId: t.bundleId });
     for (const id of before.bundles.keys()) if (!after.bundles.has(id)) changes.push({ kind: 'bundle', op: 'delete', id });

@@ -132,6 +132,19 @@ export async function replaceFile(fs: StoreFs, finalPath: string, text: string, 
   await fsyncDir(fs, path.dirname(finalPath));
 }
 
+/** Removes a file for good (the folder is fsynced after); false when it was not there. */
+export async function removeFile(fs: StoreFs, file: string, guard: CommitGuard): Promise<boolean> {
+  guard();
+  try {
+    await fs.unlink(file);
+  } catch (e) {
+    if (errnoOf(e) === 'ENOENT') return false;
+    throw e;
+  }
+  await fsyncDir(fs, path.dirname(file));
+  return true;
+}
+
 export async function exists(fs: StoreFs, file: string): Promise<boolean> {
   try {
     await fs.stat(file);

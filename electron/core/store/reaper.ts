@@ -6,8 +6,11 @@
  * by the loader and removed by the next reap.
  */
 import type { Bundle } from '../../../shared/model/bundle';
-import { errnoOf, type StoreFs } from './durable-fs';
+import { attempt, errnoOf, type StoreFs } from './durable-fs';
 import type { StoreLayout } from './layout';
+import type { LockSet } from './locks';
+import { readBundleOnDisk } from './on-disk';
+import { bundleLockKey } from './scan';
 
 export const REAP_AFTER_MS = 2 * 24 * 60 * 60 * 1000;
 
@@ -36,6 +39,16 @@ export async function removeEmptyBundleFolder(fs: StoreFs, layout: StoreLayout, 
   // A dead writer's temp file may still be here; the next open sweeps it and the next reap ends the job.
   await ignoring(['ENOENT', 'ENOTEMPTY', 'EEXIST'], fs.rmdir(layout.bundleDir(bundleId)));
   return true;
+}
+
+/** Under the bundle's lock: removes a bundle that is still reapable on disk and has no tools left; true if it is gone. */
+export function reapBundle(d: { fs: StoreFs; layout: StoreLayout; locks: LockSet; now: () => Date }, bundleId: string): Promise<boolean> {
+  return d.locks.withLock(bundleLockKey(bundleId), `bundle ${bundleId}`, async (guard) => {
+    const current = await readBundleOnDisk(d.fs, d.layout, bundleId);
+    if (current && !isReapable(current, d.now())) return false;
+    guard();
+    return attempt('remove', d.layout.bundleDir(bundleId), () => removeEmptyBundleFolder(d.fs, d.layout, bundleId));
+  });
 }
 
 /** Runs the store's reaper now and then; returns a function that stops it. */

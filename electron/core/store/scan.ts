@@ -10,6 +10,10 @@
  * - a whole bundle folder whose bundle.json is bad, or missing while tools remain;
  * - an override file that is bad.
  * Folders that are not ours (their name is not a bundle id) are reported once and left alone.
+ *
+ * With a cache of tool files (see tool-files.ts), a tool file whose fingerprint matches
+ * its cache entry is taken from the cache instead of being read; every other file is read
+ * and checked as above.
  */
 import path from 'node:path';
 import { BundleSchema, type Bundle } from '../../../shared/model/bundle';
@@ -23,6 +27,7 @@ import { isDataFileName, toolFileName, type StoreLayout } from './layout';
 import type { LockSet } from './locks';
 import type { ProblemSink, Quarantine } from './quarantine';
 import { schemaMetaViolation } from './schema-check';
+import { isSettled, statFiles, toolDoc, toolFromCache, type FileFingerprint, type FileStat, type ToolFileCache, type ToolOrigin } from './tool-files';
 
 export interface ScanDeps {
   layout: StoreLayout;
@@ -33,6 +38,8 @@ export interface ScanDeps {
   builtins: Map<string, BuiltinBundle>;
   /** Paths already reported as "not ours", so a reload does not report them again. */
   reportedOnce: Set<string>;
+  /** Tool files known from before (the index's, or the catalog's on a reload); read-only. */
+  cache?: ToolFileCache;
 }
 
 export function bundleLockKey(bundleId: string): string {
@@ -44,9 +51,15 @@ interface BadFile {
   message: string;
 }
 
+interface LoadedTool {
+  tool: Tool;
+  /** Set when the file's fingerprint is settled (see tool-files.ts). */
+  origin?: ToolOrigin;
+}
+
 interface FolderContents {
   bundle?: Bundle;
-  tools: Tool[];
+  tools: LoadedTool[];
   bad: BadFile[];
 }
 
@@ -54,6 +67,8 @@ type Checked<T> = { ok: T } | { problem: string };
 
 /** Files read at once: enough to hide latency, few enough to stay far from the open-files limit. */
 const READ_CONCURRENCY = 32;
+/** Files stat'ed at once (a stat holds no file open). */
+const STAT_CONCURRENCY = 64;
 
 async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
   const out = new Array<R>(items.length);
@@ -68,7 +83,10 @@ async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T
   return out;
 }
 
-/** Why a parsed tool file cannot be loaded from `fileName` in `bundleId`'s folder, if it cannot. */
+/**
+ * Why a parsed tool file cannot be loaded from `fileName` in `bundleId`'s folder, if it cannot.
+ * A change to what this accepts or returns must bump TOOL_DOC_VERSION in tool-files.ts.
+ */
 function checkToolFile(value: unknown, bundleId: string, fileName: string): Checked<Tool> {
   const parsed = ToolSchema.safeParse(value);
   if (!parsed.success) return { problem: `does not match the tool schema: ${firstIssueMessage(parsed.error)}` };
@@ -91,12 +109,28 @@ function checkBundleFile(value: unknown, bundleId: string): Checked<Bundle> {
   return { ok: parsed.data };
 }
 
-async function readTool(d: ScanDeps, bundleId: string, fileName: string): Promise<Checked<Tool> & { path: string }> {
-  const file = path.join(d.layout.toolsDir(bundleId), fileName);
+type ReadTool = ({ ok: LoadedTool } | { problem: string }) & { path: string };
+
+/** The file's fingerprint from its stat (undefined: it could not be stat'ed) after `statStartedAt`, if it is settled. */
+function settledSource(file: string, st: FileStat | undefined, statStartedAt: number): FileFingerprint | undefined {
+  return st?.isFile && isSettled(st.mtimeMs, statStartedAt) ? { path: file, mtimeMs: st.mtimeMs, size: st.size } : undefined;
+}
+
+/** The tool from the cache when the file's fingerprint is the cached one, else undefined (read the file). */
+function cachedTool(d: ScanDeps, bundleId: string, source: FileFingerprint | undefined): ReadTool | undefined {
+  const hit = source && d.cache?.get(source.path);
+  if (!hit || hit.mtimeMs !== source.mtimeMs || hit.size !== source.size) return undefined;
+  const tool = toolFromCache(hit, bundleId);
+  return tool && { ok: { tool, origin: { source, doc: hit.doc } }, path: source.path };
+}
+
+async function readTool(d: ScanDeps, bundleId: string, file: string, source: FileFingerprint | undefined): Promise<ReadTool> {
   const r = await readJsonFile(d.fs, file);
   if (r.kind === 'missing') return { problem: '', path: file }; // removed meanwhile: not a problem
   if (r.kind === 'corrupt') return { problem: r.message, path: file };
-  return { ...checkToolFile(r.value, bundleId, fileName), path: file };
+  const checked = checkToolFile(r.value, bundleId, path.basename(file));
+  if ('problem' in checked) return { problem: checked.problem, path: file };
+  return { ok: { tool: checked.ok, origin: source && { source, doc: toolDoc(checked.ok) } }, path: file };
 }
 
 /** One user bundle folder. `others` holds the tools of bundles read before, to catch copied ids. */
@@ -113,16 +147,26 @@ export async function readBundleFolder(d: ScanDeps, bundleId: string, others: Ca
   const bundle = checkBundleFile(r.value, bundleId);
   if ('problem' in bundle) return setAsideFolder(`bundle.json: ${bundle.problem}`);
 
-  const tools: Tool[] = [];
+  const tools: LoadedTool[] = [];
   const bad: BadFile[] = [];
   const ids = new Set<string>();
-  for (const t of await mapLimited(toolNames, READ_CONCURRENCY, (name) => readTool(d, bundleId, name))) {
+  const toolsDir = d.layout.toolsDir(bundleId) + path.sep;
+  const files = toolNames.map((name) => toolsDir + name);
+  const statStartedAt = Date.now(); // the wall clock, like the files' mtimes
+  const stats = await statFiles(d.fs, files, STAT_CONCURRENCY);
+  const sources = files.map((file, k) => settledSource(file, stats[k], statStartedAt));
+  const results = sources.map((source) => cachedTool(d, bundleId, source));
+  const misses = results.flatMap((hit, k) => (hit ? [] : [k]));
+  await mapLimited(misses, READ_CONCURRENCY, async (k) => {
+    results[k] = await readTool(d, bundleId, files[k]!, sources[k]);
+  });
+  for (const t of results as ReadTool[]) {
     if ('problem' in t) {
       if (t.problem) bad.push({ path: t.path, message: `tool file: ${t.problem}` });
-    } else if (others.tools.has(t.ok.id) || ids.has(t.ok.id)) {
-      bad.push({ path: t.path, message: `tool file: repeats the id ${t.ok.id} of another tool` });
+    } else if (others.tools.has(t.ok.tool.id) || ids.has(t.ok.tool.id)) {
+      bad.push({ path: t.path, message: `tool file: repeats the id ${t.ok.tool.id} of another tool` });
     } else {
-      ids.add(t.ok.id);
+      ids.add(t.ok.tool.id);
       tools.push(t.ok);
     }
   }
@@ -185,7 +229,7 @@ export async function scanRegistry(d: ScanDeps): Promise<Catalog> {
     }
     if (!found.bundle) continue;
     catalog.setBundle(found.bundle);
-    for (const t of found.tools) catalog.setTool(t);
+    for (const t of found.tools) catalog.setTool(t.tool, t.origin);
   }
   return catalog;
 }

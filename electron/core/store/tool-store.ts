@@ -13,19 +13,21 @@ import { isToolUsable, ToolPutBodySchema, type ListToolsQuery, type RegistryChan
 import { checkSlug, checkUuidV7, checkVersion, nfc, toolKey } from '../../../shared/model/validation';
 import { applyOverride, loadBuiltins, type BuiltinBundle, type Override } from './builtins';
 import { Catalog } from './catalog';
-import { AlreadyExists, attempt, createExclusive, errnoOf, exists, fsyncDir, nodeFs, replaceFile, toFileText, type CommitGuard, type StoreFs } from './durable-fs';
+import { ChangeFeed } from './change-feed';
+import { AlreadyExists, attempt, createExclusive, exists, nodeFs, removeFile, replaceFile, toFileText, type CommitGuard, type StoreFs } from './durable-fs';
 import { parseInput } from './input';
 import { StoreLayout } from './layout';
 import { listBundles, listTools, toolView } from './listing';
 import { DEFAULT_LOCK_SETTINGS, LockSet, type LockSettings } from './locks';
 import { readBundleOnDisk, readToolOnDisk } from './on-disk';
 import { Quarantine, type ProblemSink } from './quarantine';
-import { isReapable, removeEmptyBundleFolder } from './reaper';
+import { isReapable, reapBundle } from './reaper';
 import { bundleRecord, toolRecord } from './records';
 import { assertBundleActive, builtInReadOnly, bundleNotFound, storeClosed, toolExists, toolNotFound } from './refusals';
 import { bundleLockKey, readOverride, scanRegistry, type ScanDeps } from './scan';
 import { checkSchemaCompiles } from './schema-check';
 import { sweepTempFiles } from './sweep';
+import type { ToolFileCache, ToolOrigin } from './tool-files';
 import { UsageLedger } from './usage';
 
 export interface ToolStoreOptions {
@@ -51,7 +53,7 @@ export class ToolStore {
   private readonly quarantine: Quarantine;
   private readonly ledger: UsageLedger;
   private readonly reportedOnce = new Set<string>();
-  private readonly listeners = new Set<(c: RegistryChange) => void>();
+  private readonly changes = new ChangeFeed<RegistryChange>();
   private builtins = new Map<string, BuiltinBundle>();
   private catalog = new Catalog();
   private queue: Promise<unknown> = Promise.resolve();
@@ -74,8 +76,8 @@ export class ToolStore {
     });
   }
 
-  /** Sweeps dead writers' temp files, loads the built-ins and every user bundle, reports problems. */
-  async open(): Promise<void> {
+  /** Sweeps dead writers' temp files, loads the built-ins and every user bundle, reports problems. Unchanged tool files come from `cache` (see tool-files.ts). */
+  async open(opts: { cache?: ToolFileCache } = {}): Promise<void> {
     if (this.state !== 'new') throw new AppError('UNAVAILABLE', 'a tool store can be opened once');
     await attempt('create', this.layout.bundlesDir, async () => {
       await this.fs.mkdir(this.layout.bundlesDir, { recursive: true });
@@ -83,7 +85,7 @@ export class ToolStore {
     });
     await sweepTempFiles(this.layout, this.fs);
     this.builtins = await loadBuiltins(this.fs, this.opts.resourcesDir, this.opts.problems);
-    this.catalog = await scanRegistry(this.scanDeps());
+    this.catalog = await scanRegistry({ ...this.scanDeps(), cache: opts.cache });
     await this.ledger.load();
     this.state = 'open';
   }
@@ -99,18 +101,17 @@ export class ToolStore {
   /** Reads the disk again (e.g. after another process wrote) and reports what changed. */
   async reload(): Promise<RegistryChange[]> {
     return this.serial(async () => {
-      const next = await scanRegistry(this.scanDeps());
+      const next = await scanRegistry({ ...this.scanDeps(), cache: this.catalog.fileCache() });
       await this.ledger.load();
       const changes = Catalog.diff(this.catalog, next);
       this.catalog = next;
-      for (const c of changes) this.emit(c);
+      for (const c of changes) this.changes.emit(c);
       return changes;
     });
   }
 
   onChange(listener: (c: RegistryChange) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.changes.add(listener);
   }
 
   listBundles(query: ListBundlesQuery = {}): Page<Bundle> {
@@ -152,7 +153,7 @@ export class ToolStore {
         await replaceFile(this.fs, file, toFileText(next), guard);
       });
       this.catalog.setBundle(next);
-      this.emit({ kind: 'bundle', op: 'put', id: bundleId });
+      this.changes.emit({ kind: 'bundle', op: 'put', id: bundleId });
       return next;
     });
   }
@@ -176,7 +177,7 @@ export class ToolStore {
         await attempt('write', file, () => replaceFile(this.fs, file, toFileText(next), guard));
       }
       this.catalog.setBundle(next);
-      this.emit({ kind: 'bundle', op: 'patch', id: bundleId });
+      this.changes.emit({ kind: 'bundle', op: 'patch', id: bundleId });
       return next;
     });
   }
@@ -197,7 +198,7 @@ export class ToolStore {
       const file = this.layout.bundleFile(bundleId);
       await attempt('write', file, () => replaceFile(this.fs, file, toFileText(next), guard));
       this.catalog.setBundle(next);
-      this.emit({ kind: 'bundle', op: 'delete', id: bundleId });
+      this.changes.emit({ kind: 'bundle', op: 'delete', id: bundleId });
       return next;
     });
   }
@@ -207,15 +208,9 @@ export class ToolStore {
     return this.serial(async () => {
       const reaped: string[] = [];
       for (const candidate of [...this.catalog.bundles.values()].filter((b) => isReapable(b, this.now()))) {
-        const gone = await this.locks.withLock(bundleLockKey(candidate.id), `bundle ${candidate.id}`, async (guard) => {
-          const current = await readBundleOnDisk(this.fs, this.layout, candidate.id);
-          if (current && !isReapable(current, this.now())) return false;
-          guard();
-          return attempt('remove', this.layout.bundleDir(candidate.id), () => removeEmptyBundleFolder(this.fs, this.layout, candidate.id));
-        });
-        if (!gone) continue;
+        if (!(await reapBundle({ fs: this.fs, layout: this.layout, locks: this.locks, now: this.now }, candidate.id))) continue;
         this.catalog.deleteBundle(candidate.id);
-        this.emit({ kind: 'bundle', op: 'delete', id: candidate.id });
+        this.changes.emit({ kind: 'bundle', op: 'delete', id: candidate.id });
         reaped.push(candidate.id);
       }
       return reaped;
@@ -236,6 +231,11 @@ export class ToolStore {
   /** Every loaded tool, disabled ones and those of deleted bundles included, in id order. */
   allTools(): ToolView[] {
     return [...this.catalog.tools.values()].sort((a, b) => (a.id < b.id ? -1 : 1)).map((t) => this.view(t));
+  }
+
+  /** The file a loaded tool came from and its record as JSON, when its fingerprint can be trusted (see tool-files.ts). */
+  toolOrigin(toolId: string): ToolOrigin | undefined {
+    return this.catalog.origins.get(toolId);
   }
 
   /** A tool by id (search hits carry ids), or undefined. */
@@ -288,7 +288,7 @@ export class ToolStore {
       const stored = JSON.parse(text) as Tool;
       this.catalog.setBundle(bundle);
       this.catalog.setTool(stored);
-      this.emit({ kind: 'tool', op: 'put', id: stored.id, bundleId: k.bundleId });
+      this.changes.emit({ kind: 'tool', op: 'put', id: stored.id, bundleId: k.bundleId });
       return this.view(stored);
     });
   }
@@ -317,7 +317,7 @@ export class ToolStore {
       if (current.isEnabled !== isEnabled) await attempt('write', file, () => replaceFile(this.fs, file, toFileText(next), guard));
       this.catalog.setBundle(bundle);
       this.catalog.setTool(next);
-      this.emit({ kind: 'tool', op: 'patch', id: next.id, bundleId: k.bundleId });
+      this.changes.emit({ kind: 'tool', op: 'patch', id: next.id, bundleId: k.bundleId });
       return this.view(next);
     });
   }
@@ -331,21 +331,11 @@ export class ToolStore {
       const file = this.layout.toolFile(k.bundleId, k.slug, k.version);
       const onDisk = await readToolOnDisk(this.fs, file).catch(() => undefined);
       const id = onDisk?.id ?? this.catalog.findTool(k.bundleId, k.slug, k.version)?.id;
-      const removed = await attempt('delete', file, async () => {
-        guard();
-        try {
-          await this.fs.unlink(file);
-        } catch (e) {
-          if (errnoOf(e) === 'ENOENT') return false;
-          throw e;
-        }
-        await fsyncDir(this.fs, this.layout.toolsDir(k.bundleId));
-        return true;
-      });
+      const removed = await attempt('delete', file, () => removeFile(this.fs, file, guard));
       const inMemory = this.catalog.findTool(k.bundleId, k.slug, k.version);
       if (inMemory) this.catalog.deleteTool(inMemory.id);
       if (!removed) throw toolNotFound(k.bundleId, k.slug, k.version);
-      if (id) this.emit({ kind: 'tool', op: 'delete', id, bundleId: k.bundleId });
+      if (id) this.changes.emit({ kind: 'tool', op: 'delete', id, bundleId: k.bundleId });
     });
   }
 
@@ -399,18 +389,7 @@ export class ToolStore {
     const applied = applyOverride(b, next);
     this.catalog.setBundle(applied.bundle);
     for (const t of applied.tools) this.catalog.setTool(t);
-    this.emit(toolId ? { kind: 'tool', op: 'patch', id: toolId, bundleId: b.config.id } : { kind: 'bundle', op: 'patch', id: b.config.id });
+    this.changes.emit(toolId ? { kind: 'tool', op: 'patch', id: toolId, bundleId: b.config.id } : { kind: 'bundle', op: 'patch', id: b.config.id });
     return applied;
-  }
-
-  private emit(change: RegistryChange): void {
-    for (const listener of this.listeners) {
-      try {
-        listener(change);
-      } catch (e) {
-        // A failing listener must not undo a committed write or stop the others.
-        console.error('tool store listener failed:', e);
-      }
-    }
   }
 }

@@ -5,6 +5,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { AppError } from '../../../../shared/errors';
 import { EventBus } from '../../events';
 import { ProblemLog } from '../../problems';
+import type { ToolFileCache } from '../tool-files';
 import { ToolStore, type ToolStoreOptions } from '../tool-store';
 
 export const REPO_RESOURCES = path.resolve(import.meta.dirname, '../../../../resources');
@@ -24,12 +25,12 @@ export interface StoreFixture {
   dataDir: string;
 }
 
-/** Opens a store on `dataDir`; with no resourcesDir, one without built-ins. */
-export async function openStore(dataDir: string, opts: Partial<ToolStoreOptions> = {}): Promise<StoreFixture> {
+/** Opens a store on `dataDir` (with `cache`, see tool-files.ts); with no resourcesDir, one without built-ins. */
+export async function openStore(dataDir: string, opts: Partial<ToolStoreOptions> = {}, cache?: ToolFileCache): Promise<StoreFixture> {
   const problems = opts.problems instanceof ProblemLog ? opts.problems : new ProblemLog(new EventBus(), opts.now ?? (() => new Date()));
   const resourcesDir = opts.resourcesDir ?? path.join(dataDir, '..', 'no-resources');
   const store = new ToolStore({ dataDir, resourcesDir, problems, usageFlushMs: 20, lock: { staleMs: 2000 }, ...opts });
-  await store.open();
+  await store.open({ cache });
   return { store, problems, dataDir };
 }
 
