@@ -1,0 +1,241 @@
+/**
+ * Regular expressions from a model or a user, run so that a pattern that backtracks forever
+ * cannot hang the process.
+ *
+ * JavaScript's RegExp engine backtracks: `(a+)+$` against 'aaaa…ab' takes exponential time,
+ * and a running match cannot be interrupted from the same thread. So every search with a
+ * caller's pattern runs in a worker thread (worker_threads, code passed with `eval: true` so
+ * the bundled app needs no extra file) under a time budget: when the budget runs out the
+ * worker is terminated, which stops the match wherever it is, and the call fails with
+ * TIMEOUT naming the likely cause. The worker also has a heap limit, so a pattern that
+ * makes huge results cannot exhaust the main process's memory.
+ *
+ * The pattern is compiled on the calling thread first (compiling is not backtracking), so a
+ * syntax error is a VALIDATION_FAILED with the engine's message, before any worker starts.
+ */
+import { Worker } from 'node:worker_threads';
+import { AppError } from '../../../shared/errors';
+import { q } from './args';
+
+/** Default time budget of one call's regex work (all batches together). */
+export const REGEX_TIME_BUDGET_MS = 3000;
+export const PATTERN_MAX_LENGTH = 1000;
+
+export interface GrepFile {
+  path: string;
+  text: string;
+}
+export interface GrepMatch {
+  path: string;
+  line: number;
+  text: string;
+}
+
+export type RegexJob =
+  | { kind: 'grep'; pattern: string; flags: string; files: GrepFile[]; maxMatches: number; maxLineChars: number }
+  | { kind: 'extract'; pattern: string; flags: string; text: string; group: number | string; maxMatches: number; maxChars: number };
+
+export interface GrepResult {
+  matches: GrepMatch[];
+  /** A further match exists beyond maxMatches. */
+  more: boolean;
+}
+export interface ExtractResult {
+  matches: string[];
+  truncated: boolean;
+}
+
+/** Escapes a literal so it matches itself: a literal search runs the same (linear) way. */
+export function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+}
+
+/** Compiles on this thread to report syntax errors; throws VALIDATION_FAILED. */
+export function compileRegex(pattern: string, flags: string): RegExp {
+  if (pattern.length > PATTERN_MAX_LENGTH) {
+    throw new AppError('VALIDATION_FAILED', `the pattern may be at most ${PATTERN_MAX_LENGTH} characters`, { field: 'pattern' });
+  }
+  try {
+    return new RegExp(pattern, flags);
+  } catch (e) {
+    throw new AppError('VALIDATION_FAILED', `invalid regular expression ${q(pattern)}: ${(e as Error).message}`, { field: 'pattern' });
+  }
+}
+
+/**
+ * The worker's code: plain JavaScript, self-contained. Lines are split on '\n' (a '\r'
+ * before it is dropped); a trailing newline does not make an extra empty line.
+ */
+const WORKER_SOURCE = String.raw`
+const { parentPort } = require('node:worker_threads');
+function clip(s, max) {
+  if (s.length <= max) return s;
+  let cut = s.slice(0, max);
+  const last = cut.charCodeAt(cut.length - 1);
+  if (last >= 0xd800 && last <= 0xdbff) cut = cut.slice(0, -1);
+  return cut + '…';
+}
+function grep(job) {
+  const re = new RegExp(job.pattern, job.flags.replace(/[gy]/g, ''));
+  const matches = [];
+  for (const f of job.files) {
+    const t = f.text;
+    let start = 0;
+    let line = 1;
+    while (start < t.length) {
+      let end = t.indexOf('\n', start);
+      if (end < 0) end = t.length;
+      let s = t.slice(start, end);
+      if (s.endsWith('\r')) s = s.slice(0, -1);
+      if (re.test(s)) {
+        if (matches.length >= job.maxMatches) return { matches, more: true };
+        matches.push({ path: f.path, line, text: clip(s, job.maxLineChars) });
+      }
+      start = end + 1;
+      line++;
+    }
+  }
+  return { matches, more: false };
+}
+function extract(job) {
+  const flags = job.flags.replace(/[gy]/g, '') + 'g';
+  const re = new RegExp(job.pattern, flags);
+  const unicode = flags.includes('u') || flags.includes('v');
+  const matches = [];
+  let chars = 0;
+  let m;
+  while ((m = re.exec(job.text)) !== null) {
+    if (m[0] === '') {
+      const i = re.lastIndex;
+      const c = job.text.charCodeAt(i);
+      re.lastIndex = i + (unicode && c >= 0xd800 && c <= 0xdbff ? 2 : 1);
+    }
+    const v = typeof job.group === 'number' ? m[job.group] : (m.groups ? m.groups[job.group] : undefined);
+    const s = v === undefined ? '' : v;
+    if (matches.length >= job.maxMatches || chars + s.length > job.maxChars) return { matches, truncated: true };
+    chars += s.length;
+    matches.push(s);
+    if (re.lastIndex > job.text.length) break;
+  }
+  return { matches, truncated: false };
+}
+parentPort.on('message', (job) => {
+  let reply;
+  try {
+    reply = { ok: true, value: job.kind === 'grep' ? grep(job) : extract(job) };
+  } catch (e) {
+    reply = { ok: false, message: e && e.message ? String(e.message) : String(e) };
+  }
+  parentPort.postMessage(reply);
+});
+`;
+
+const WORKER_LIMITS = { maxOldGenerationSizeMb: 512, maxYoungGenerationSizeMb: 64, stackSizeMb: 4 };
+
+export interface RegexRunOptions {
+  /** The budget for all jobs run through one session. */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+type Reply = { ok: true; value: unknown } | { ok: false; message: string };
+
+/**
+ * One worker for the jobs of one call, with one deadline for all of them. Always close it
+ * (session() does).
+ */
+export class RegexSession {
+  private worker: Worker | undefined;
+  private readonly deadline: number;
+  private readonly budgetMs: number;
+
+  constructor(private readonly opts: RegexRunOptions = {}) {
+    this.budgetMs = Math.max(1, opts.timeoutMs ?? REGEX_TIME_BUDGET_MS);
+    this.deadline = Date.now() + this.budgetMs;
+  }
+
+  run(job: Extract<RegexJob, { kind: 'grep' }>): Promise<GrepResult>;
+  run(job: Extract<RegexJob, { kind: 'extract' }>): Promise<ExtractResult>;
+  run(job: RegexJob): Promise<unknown> {
+    if (this.opts.signal?.aborted) return Promise.reject(new AppError('CANCELLED', 'the call was cancelled'));
+    const remaining = this.deadline - Date.now();
+    if (remaining <= 0) return Promise.reject(this.timeoutError(job.pattern));
+    const worker = (this.worker ??= new Worker(WORKER_SOURCE, { eval: true, resourceLimits: WORKER_LIMITS }));
+    return new Promise((resolve, reject) => {
+      let settled = false;
+      const finish = (fn: () => void) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        worker.off('message', onMessage);
+        worker.off('error', onError);
+        worker.off('exit', onExit);
+        this.opts.signal?.removeEventListener('abort', onAbort);
+        fn();
+      };
+      const kill = () => {
+        this.worker = undefined;
+        void worker.terminate();
+      };
+      const onMessage = (reply: Reply) =>
+        finish(() => {
+          if (reply.ok) resolve(reply.value);
+          else reject(new AppError('VALIDATION_FAILED', `the regular expression failed: ${reply.message}`, { field: 'pattern' }));
+        });
+      const onError = (e: Error) =>
+        finish(() => {
+          kill();
+          const oom = (e as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY';
+          reject(
+            oom
+              ? new AppError('PAYLOAD_TOO_LARGE', 'the regular expression search ran out of memory: search less text or ask for fewer matches')
+              : new AppError('INTERNAL', `the regular expression search failed: ${e.message}`),
+          );
+        });
+      const onExit = () => finish(() => reject(new AppError('INTERNAL', 'the regular expression search stopped unexpectedly')));
+      const onAbort = () =>
+        finish(() => {
+          kill();
+          reject(new AppError('CANCELLED', 'the call was cancelled'));
+        });
+      const timer = setTimeout(
+        () =>
+          finish(() => {
+            kill();
+            reject(this.timeoutError(job.pattern));
+          }),
+        remaining,
+      );
+      worker.on('message', onMessage);
+      worker.on('error', onError);
+      worker.on('exit', onExit);
+      this.opts.signal?.addEventListener('abort', onAbort, { once: true });
+      worker.postMessage(job);
+    });
+  }
+
+  private timeoutError(pattern: string): AppError {
+    return new AppError(
+      'TIMEOUT',
+      `the regular expression ${q(pattern)} ran longer than ${this.budgetMs} ms and was stopped: it probably backtracks catastrophically ` +
+        '(nested quantifiers such as (a+)+ or (\\w*)* are the usual cause); simplify the pattern or search less text',
+      { field: 'pattern', timeoutMs: this.budgetMs },
+    );
+  }
+
+  async close(): Promise<void> {
+    const w = this.worker;
+    this.worker = undefined;
+    if (w) await w.terminate();
+  }
+}
+
+/** Runs `body` with a session and always terminates its worker. */
+export async function withRegexSession<T>(opts: RegexRunOptions, body: (s: RegexSession) => Promise<T>): Promise<T> {
+  const s = new RegexSession(opts);
+  try {
+    return await body(s);
+  } finally {
+    await s.close();
+  }
+}
