@@ -8,6 +8,7 @@ const WORKLOADS: Record<string, () => Promise<{ run(): Promise<BenchResult[]> }>
   rpc: () => import('./rpc.bench'),
   search: () => import('./search.bench'),
   registry: () => import('./registry.bench'),
+  invoke: () => import('./invoke.bench'),
 };
 
 async function main(): Promise<void> {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AppInfoSchema, ProblemSchema } from './model/app-info';
 import { BundlePutBodySchema, BundleSchema } from './model/bundle';
+import { HttpExchangeSchema, InvocationRecordSchema } from './model/invocation';
 import { PageSize, PageToken, QueryBool } from './model/query';
 import { SettingsPatchSchema, SettingsSchema } from './model/settings';
 import { RegistryChangeSchema, ToolPutBodySchema, ToolUsageSchema, ToolViewSchema } from './model/tool';
@@ -19,6 +20,14 @@ const ToolRef = { bundleId: Key, slug: Key, version: Key };
 const IdList = z.array(Key).max(1000);
 
 const pageOf = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), nextPageToken: z.string().optional() }).strict();
+
+export const InvokeResultSchema = z
+  .object({ invocationId: z.string(), value: z.unknown(), durationMs: z.number(), attempts: z.number().int(), http: HttpExchangeSchema.optional() })
+  .strict();
+export type InvokeResult = z.infer<typeof InvokeResultSchema>;
+
+export const SecretInfoSchema = z.object({ name: z.string(), hosts: z.array(z.string()), createdAt: z.string(), updatedAt: z.string() }).strict();
+export type SecretInfo = z.infer<typeof SecretInfoSchema>;
 
 export const SearchHitSchema = z.object({ tier: z.enum(['prefix', 'word', 'fuzzy', 'recent']), tool: ToolViewSchema }).strict();
 export type SearchHit = z.infer<typeof SearchHitSchema>;
@@ -67,7 +76,31 @@ export const operations = {
   'tools.patch': { input: z.object({ ...ToolRef, isEnabled: z.boolean() }).strict(), output: ToolViewSchema },
   'tools.delete': { input: z.object(ToolRef).strict(), output: z.object({ deleted: z.literal(true) }).strict() },
   'tools.usage': { input: z.object(ToolRef).strict(), output: ToolUsageSchema },
-  'tools.invoke': { input: z.object({ ...ToolRef, args: z.unknown() }).strict(), output: z.unknown() },
+  'tools.invoke': {
+    input: z
+      .object({
+        ...ToolRef,
+        args: z.unknown(),
+        /** Chosen by the caller so it can cancel the call before it answers. */
+        invocationId: z.string().uuid().optional(),
+        timeoutMs: z.number().int().min(1).max(30 * 60_000).optional(),
+        source: z.enum(['user', 'tester', 'api']).optional(),
+      })
+      .strict(),
+    output: InvokeResultSchema,
+  },
+  'invocations.list': {
+    input: z.object({ toolId: Key.optional(), limit: z.number().int().min(1).max(500).optional() }).strict(),
+    output: z.array(InvocationRecordSchema),
+  },
+  'invocations.get': { input: z.object({ invocationId: Key }).strict(), output: InvocationRecordSchema },
+  'invocations.cancel': { input: z.object({ invocationId: Key }).strict(), output: z.object({ cancelled: z.boolean() }).strict() },
+
+  // Secrets: values go in, never come out.
+  'secrets.list': { input: Empty, output: z.array(SecretInfoSchema) },
+  'secrets.set': { input: z.object({ name: z.string().max(64), value: z.string().max(64 * 1024), hosts: z.array(z.string().max(253)).max(100) }).strict(), output: SecretInfoSchema },
+  'secrets.setHosts': { input: z.object({ name: z.string().max(64), hosts: z.array(z.string().max(253)).max(100) }).strict(), output: SecretInfoSchema },
+  'secrets.delete': { input: z.object({ name: z.string().max(64) }).strict(), output: z.object({ deleted: z.literal(true) }).strict() },
 } as const satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
 
 /** Events the core pushes to every connected window. */
@@ -75,6 +108,9 @@ export const events = {
   'settings.changed': SettingsSchema,
   'app.problem': ProblemSchema,
   'store.changed': RegistryChangeSchema,
+  /** Streamed output of a running invocation (SSE events, progress). */
+  'invocation.event': z.object({ invocationId: z.string(), kind: z.string(), data: z.unknown() }).strict(),
+  'secrets.changed': z.object({ names: z.array(z.string()) }).strict(),
 } as const satisfies Record<string, z.ZodType>;
 
 export type Operations = typeof operations;

@@ -10,7 +10,7 @@ test.describe('the app shell', () => {
     await screenshot(appPage, 'chat');
 
     await shell.open('tools');
-    await expect(appPage.getByTestId('tools-empty')).toBeVisible();
+    await expect(appPage.getByTestId('bundle-list')).toBeVisible();
     await screenshot(appPage, 'tools');
 
     await shell.open('inspect');

@@ -5,6 +5,19 @@ import type { AppInfo } from '../../shared/model/app-info';
 import { EventBus } from './events';
 import { ProblemLog } from './problems';
 import { createRouter, defineHandlers, type Router } from './router';
+import { invokeHandlers } from './handlers/invoke-handlers';
+import { registryHandlers } from './handlers/registry-handlers';
+import { secretsHandlers } from './handlers/secrets-handlers';
+import { InvokeDispatcher } from './invoke/dispatcher';
+import { httpBackend } from './invoke/http-backend';
+import { RateLimiter } from './invoke/http/rate-limit';
+import { HttpTransport } from './invoke/http/transport';
+import { InvocationLog } from './invoke/invocation-log';
+import type { Transport } from './invoke/types';
+import { KeyFileCipher, type SecretCipher } from './secrets/cipher';
+import { createRedactor } from './secrets/redact';
+import { SecretStore } from './secrets/secret-store';
+import { builtinRegistry, type LocalFunctionRegistry } from './tools/registry';
 import { Registry } from './registry/registry';
 import { SettingsStore } from './settings/settings-store';
 import type { OpInput, OpName, OpOutput } from '../../shared/contract';
@@ -17,6 +30,10 @@ export interface CoreConfig {
   host: AppInfo['host'];
   /** Watch the data folder for other processes' writes (default true). */
   watch?: boolean;
+  /** How secrets are encrypted at rest; default: AES-GCM with a key file in the data folder. */
+  secretCipher?: SecretCipher;
+  /** The transport HTTP tools use (tests may pass one with a custom DNS lookup). */
+  transport?: Transport;
   /** Injectable for tests. */
   now?: () => Date;
 }
@@ -30,6 +47,10 @@ export interface Core {
   readonly settings: SettingsStore;
   readonly problems: ProblemLog;
   readonly registry: Registry;
+  readonly secrets: SecretStore;
+  readonly dispatcher: InvokeDispatcher;
+  /** The local functions tools of type `local` run. */
+  readonly functions: LocalFunctionRegistry;
   workspaceDir(): string;
   close(): Promise<void>;
 }
@@ -52,9 +73,39 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   await fs.mkdir(workspaceDir(), { recursive: true });
   const startedAt = now().toISOString();
 
-  const registry = new Registry({ dataDir, resourcesDir: config.resourcesDir, events, problems, now, watch: config.watch });
+  const functions = builtinRegistry();
+  const registry = new Registry({
+    dataDir,
+    resourcesDir: config.resourcesDir,
+    events,
+    problems,
+    now,
+    watch: config.watch,
+    isLocalFunctionKnown: (id) => functions.has(id),
+  });
   await registry.open();
-  const store = registry.store;
+
+  const secrets = new SecretStore({
+    dataDir,
+    cipher: config.secretCipher ?? new KeyFileCipher(dataDir),
+    now,
+    problems: (p) => problems.report(p),
+    onChange: (list) => events.emit('secrets.changed', { names: list.map((s) => s.name) }),
+  });
+  await secrets.open();
+  const redact = createRedactor(() => secrets.values());
+  const transport = config.transport ?? new HttpTransport();
+  const allowedHosts = () => settings.get().allowedHosts;
+  const log = InvocationLog.open(path.join(dataDir, 'invocations.sqlite'));
+  const dispatcher = new InvokeDispatcher({
+    store: registry.store,
+    log,
+    redact,
+    localFunctions: functions,
+    localContext: () => ({ workspaceDir: workspaceDir(), now, transport, allowedHosts }),
+    backends: { http: httpBackend({ transport, allowedHosts, secrets, redact, rateLimiter: new RateLimiter() }) },
+    now,
+  });
 
   const handlers = defineHandlers({
     'app.info': () => ({
@@ -75,25 +126,9 @@ export async function createCore(config: CoreConfig): Promise<Core> {
       return settings.set(patch);
     },
 
-    'bundles.list': (q) => store.listBundles(q),
-    'bundles.get': ({ bundleId }) => store.getBundle(bundleId),
-    'bundles.put': ({ bundleId, body }) => store.putBundle(bundleId, body),
-    'bundles.patch': ({ bundleId, isEnabled }) => store.patchBundle(bundleId, { isEnabled }),
-    'bundles.delete': ({ bundleId }) => store.deleteBundle(bundleId),
-    'tools.list': (q) => store.listTools(q),
-    'tools.search': (q) => registry.search(q),
-    'tools.get': ({ bundleId, slug, version }) => store.getTool(bundleId, slug, version),
-    'tools.put': ({ bundleId, slug, version, body }) => store.putTool(bundleId, slug, version, body),
-    'tools.patch': ({ bundleId, slug, version, isEnabled }) => store.patchTool(bundleId, slug, version, { isEnabled }),
-    'tools.delete': async ({ bundleId, slug, version }) => {
-      await store.deleteTool(bundleId, slug, version);
-      return { deleted: true as const };
-    },
-    'tools.usage': ({ bundleId, slug, version }) => store.usage(store.getTool(bundleId, slug, version).id),
-    'tools.invoke': ({ bundleId, slug, version }) => {
-      const tool = store.getTool(bundleId, slug, version);
-      throw new AppError('NOT_IMPLEMENTED', `invoking tools is not available yet: '${tool.slug}' version '${tool.version}' exists but there is no dispatcher to run it`);
-    },
+    ...registryHandlers(registry),
+    ...invokeHandlers(dispatcher, log, events, redact),
+    ...secretsHandlers(secrets),
   });
 
   const router = createRouter(handlers);
@@ -105,9 +140,14 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     settings,
     problems,
     registry,
+    secrets,
+    dispatcher,
+    functions,
     workspaceDir,
     async close() {
+      for (const id of dispatcher.runningIds()) dispatcher.cancel(id);
       await registry.close();
+      log.close();
     },
   };
 }

@@ -13,6 +13,7 @@ import { startHttpHost, type HttpHost } from './http';
 import { restRoutes } from './rest';
 
 const FILES = '01941f29-7c00-7445-bfe3-19d44c6cadc8';
+const MATH = '01941f29-7c0f-7ad2-912a-3744428a5066';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = any;
@@ -35,6 +36,8 @@ afterEach(async () => {
 async function start() {
   const dataDir = await tempDir();
   const core = await createCore({ dataDir, resourcesDir: RESOURCES_DIR, host: 'headless', watch: false });
+  // The test tools' function: registered like a built-in.
+  core.functions.register('test.echo', async (_ctx, args) => String(args.text));
   const host = await startHttpHost({ core, staticDir: path.join(dataDir, 'no-static'), routes: restRoutes(core) });
   running.push({ host, core });
   const token = (await fs.readFile(host.tokenFile, 'utf8')).trim();
@@ -212,17 +215,36 @@ describe('REST /tools: tool versions', () => {
     expect((await api('PUT', toolPath(b, 'echo', '1'), localTool())).status).toBe(201);
   });
 
-  it('POST .../invoke is 501 NOT_IMPLEMENTED for an existing tool and 404 for a missing one', async () => {
+  it('POST .../invoke runs the tool: 200 with the value, 400 for bad args, 403 when off, 404 when missing', async () => {
     const { api, newBundle } = await start();
     const b = await newBundle();
     await api('PUT', toolPath(b, 'echo', '1'), localTool());
     const run = await api('POST', `${toolPath(b, 'echo', '1')}/invoke`, { args: { text: 'hi' } });
-    expect([run.status, run.body.ok, run.body.error.code]).toEqual([501, false, 'NOT_IMPLEMENTED']);
-    expect(run.body.error.message).toContain("'echo' version '1' exists");
+    expect([run.status, run.body.ok, run.body.value.value, run.body.value.attempts]).toEqual([200, true, 'hi', 1]);
+    expect(run.body.value.invocationId).toMatch(/^[0-9a-f-]{36}$/);
+    const record = await api('GET', `/tools/bundles/${b}`);
+    expect(record.status).toBe(200);
+
+    const bad = await api('POST', `${toolPath(b, 'echo', '1')}/invoke`, { args: { text: 42 } });
+    expect([bad.status, bad.body.error.code, bad.body.error.details.phase]).toEqual([400, 'VALIDATION_FAILED', 'args']);
+    expect(bad.body.error.details.issues[0].path).toBe('/text');
     const missing = await api('POST', `${toolPath(b, 'nope', '1')}/invoke`, { args: {} });
     expect([missing.status, missing.body.error.code]).toEqual([404, 'NOT_FOUND']);
     const extra = await api('POST', `${toolPath(b, 'echo', '1')}/invoke`, { args: {}, timeout: 5 });
     expect(extra.status).toBe(400);
+    await api('PATCH', toolPath(b, 'echo', '1'), { isEnabled: false });
+    const off = await api('POST', `${toolPath(b, 'echo', '1')}/invoke`, { args: { text: 'hi' } });
+    expect([off.status, off.body.error.code]).toEqual([403, 'FORBIDDEN']);
+    await api('PUT', toolPath(b, 'gone', '1'), localTool({ local: { functionId: 'test.gone' } }));
+    const gone = await api('POST', `${toolPath(b, 'gone', '1')}/invoke`, { args: { text: 'hi' } });
+    expect([gone.status, gone.body.error.code]).toEqual([503, 'UNAVAILABLE']);
+  });
+
+  it('POST .../invoke runs a built-in tool', async () => {
+    const { api } = await start();
+    const r = await api('POST', `${toolPath(MATH, 'calc', '1')}/invoke`, { args: { expression: '2 * (3 + 4)' } });
+    expect([r.status, r.body.ok]).toEqual([200, true]);
+    expect(JSON.stringify(r.body.value.value)).toContain('14');
   });
 
   it('a built-in tool accepts PATCH {isEnabled} only', async () => {
@@ -257,7 +279,7 @@ describe('REST GET /tools/tools', () => {
     expect(ids(await api('GET', '/tools/tools?tags=red&includeDisabled=true'))).toEqual([t1, t2, t3]);
     // Built-in tools are listed like any other.
     const builtins = (await api('GET', `/tools/tools?bundleIDs=${FILES}`)).body.value.items;
-    expect(builtins.map((t: { slug: string }) => t.slug).sort()).toEqual(['grep', 'listdir', 'readfile', 'writefile']);
+    expect(builtins.map((t: { slug: string }) => t.slug).sort()).toEqual(['appendfile', 'grep', 'listdir', 'readfile', 'writefile']);
   });
 
   it('pages with recommendedPageSize and pageToken through every tool exactly once', async () => {

@@ -5,4 +5,6 @@ export const INVALIDATES: { [E in EventName]: OpName[] } = {
   'settings.changed': ['settings.get', 'app.info'],
   'app.problem': ['app.problems'],
   'store.changed': ['bundles.list', 'bundles.get', 'tools.list', 'tools.search', 'tools.get'],
+  'invocation.event': [],
+  'secrets.changed': ['secrets.list'],
 };

@@ -4,10 +4,10 @@
  * caller's cancellation, validate the result against outputSchema, answer
  * {ok, value} | {ok: false, error}, log a record, and count the call asynchronously.
  */
-import { v7 as uuidv7 } from 'uuid';
 import { AppError, type ErrorInfo } from '../../../shared/errors';
 import type { HttpExchange, InvocationRecord, InvocationSource } from '../../../shared/model/invocation';
 import type { ToolView } from '../../../shared/model/tool';
+import { uuidv7 } from '../ids';
 import { toErrorInfo } from '../router';
 import type { ToolStore } from '../store/tool-store';
 import type { InvocationLog } from './invocation-log';
@@ -186,8 +186,6 @@ export class InvokeDispatcher {
   }
 
   private record(tool: ToolView, req: InvokeRequest, o: InvokeOutcome, startedAt: Date): void {
-    const r = this.opts.redact;
-    const redactJson = (v: unknown) => (v === undefined ? undefined : (JSON.parse(r(JSON.stringify(v) ?? 'null')) as unknown));
     const record: InvocationRecord = {
       id: o.invocationId,
       toolId: tool.id,
@@ -195,20 +193,22 @@ export class InvokeDispatcher {
       slug: tool.slug,
       version: tool.version,
       source: req.source,
-      args: redactJson(req.args),
+      args: req.args,
       ok: o.ok,
-      ...(o.ok ? { value: redactJson(o.value) } : { error: o.error }),
+      ...(o.ok ? { value: o.value } : { error: o.error }),
       startedAt: startedAt.toISOString(),
       durationMs: o.durationMs,
       attempts: o.attempts,
-      ...(o.http ? { http: redactJson(o.http) as HttpExchange } : {}),
+      ...(o.http ? { http: o.http } : {}),
     };
     try {
-      this.opts.log.add(record);
+      // Redacted when written, in a batch, off the call's path.
+      this.opts.log.add(record, this.opts.redact);
     } catch (e) {
       console.warn('could not log an invocation:', (e as Error).message);
     }
   }
+
 }
 
 /** A back-end that ignores its signal still cannot hold the caller past a timeout or a cancel. */

@@ -8,13 +8,20 @@ import fs from 'node:fs';
 import type { InvocationRecord } from '../../../shared/model/invocation';
 
 const MAX_RECORDS = 20_000;
+const PRUNE_EVERY = 5_000;
 const MAX_VALUE_CHARS = 64 * 1024;
 const SCHEMA_VERSION = 1;
+
+/** Records wait here and are written in one transaction: a call pays for a push, not a write. */
+const FLUSH_AFTER_MS = 50;
+const FLUSH_AT = 500;
 
 export class InvocationLog {
   private readonly db: Database.Database;
   private readonly insertStmt: Database.Statement;
   private inserted = 0;
+  private queue: { record: InvocationRecord; redact: (text: string) => string }[] = [];
+  private timer: NodeJS.Timeout | null = null;
 
   private constructor(db: Database.Database) {
     this.db = db;
@@ -37,20 +44,44 @@ export class InvocationLog {
     return new InvocationLog(db);
   }
 
-  add(record: InvocationRecord): void {
-    const { value, truncated } = cut(record.value);
-    const stored: InvocationRecord = truncated ? { ...record, value, valueTruncated: true } : record;
-    this.insertStmt.run({ id: record.id, toolId: record.toolId, startedAt: record.startedAt, ok: record.ok ? 1 : 0, record: JSON.stringify(stored) });
-    if (++this.inserted % 500 === 0) this.prune();
+  /** Queues a record; `redact` is applied to its JSON when it is written (soon, in a batch). */
+  add(record: InvocationRecord, redact: (text: string) => string = (t) => t): void {
+    this.queue.push({ record, redact });
+    if (this.queue.length >= FLUSH_AT) this.flush();
+    else if (!this.timer) {
+      this.timer = setTimeout(() => this.flush(), FLUSH_AFTER_MS);
+      this.timer.unref();
+    }
+  }
+
+  /** Writes every queued record now. */
+  flush(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    if (this.queue.length === 0) return;
+    const batch = this.queue;
+    this.queue = [];
+    this.db.transaction(() => {
+      for (const { record, redact } of batch) {
+        const { value, truncated } = cut(record.value);
+        const stored: InvocationRecord = truncated ? { ...record, value, valueTruncated: true } : record;
+        this.insertStmt.run({ id: record.id, toolId: record.toolId, startedAt: record.startedAt, ok: record.ok ? 1 : 0, record: redact(JSON.stringify(stored)) });
+      }
+    })();
+    const before = this.inserted;
+    this.inserted += batch.length;
+    if (Math.floor(before / PRUNE_EVERY) !== Math.floor(this.inserted / PRUNE_EVERY)) this.prune();
   }
 
   get(id: string): InvocationRecord | undefined {
+    this.flush();
     const row = this.db.prepare('SELECT record FROM invocations WHERE id = ?').get(id) as { record: string } | undefined;
     return row ? (JSON.parse(row.record) as InvocationRecord) : undefined;
   }
 
   /** Newest first. */
   list(q: { toolId?: string; limit?: number } = {}): InvocationRecord[] {
+    this.flush();
     const limit = Math.min(Math.max(q.limit ?? 50, 1), 500);
     const rows = (
       q.toolId
@@ -61,16 +92,18 @@ export class InvocationLog {
   }
 
   count(): number {
+    this.flush();
     return (this.db.prepare('SELECT count(*) AS n FROM invocations').get() as { n: number }).n;
   }
 
+  /** Keeps the newest `keep` records (by start time, through the index). */
   prune(keep = MAX_RECORDS): void {
-    this.db
-      .prepare('DELETE FROM invocations WHERE id IN (SELECT id FROM invocations ORDER BY started_at DESC, id DESC LIMIT -1 OFFSET ?)')
-      .run(keep);
+    const edge = this.db.prepare('SELECT started_at FROM invocations ORDER BY started_at DESC LIMIT 1 OFFSET ?').get(keep) as { started_at: string } | undefined;
+    if (edge) this.db.prepare('DELETE FROM invocations WHERE started_at <= ?').run(edge.started_at);
   }
 
   close(): void {
+    this.flush();
     this.db.close();
   }
 }

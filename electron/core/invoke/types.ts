@@ -14,7 +14,7 @@ export interface SecretResolver {
   values(): string[];
 }
 
-/** Replaces every known secret value in a text with `[redacted:NAME]`. */
+/** Replaces every known secret value in a text with `[redacted]`. */
 export type Redact = (text: string) => string;
 
 // ---- the safe transport ------------------------------------------------------------------

@@ -4,6 +4,7 @@ import { useOp, useOpMutation } from '../../api/hooks';
 import { QueryError } from '../../components/QueryError';
 import { t } from '../../i18n/strings';
 import { ProblemsList } from '../../components/ProblemsList';
+import { SecretsSection } from './SecretsSection';
 
 interface Draft {
   theme: Settings['theme'];
@@ -141,6 +142,7 @@ export function SettingsScreen() {
           </dl>
         </section>
       )}
+      <SecretsSection />
       <ProblemsList />
     </section>
   );

@@ -15,7 +15,9 @@
  *   as soon as either count passes the limit, without reading the rest.
  * - Time: `send` must finish within `timeoutMs` (all hops and the body); `stream` must get its
  *   final headers within `timeoutMs`, then never wait more than `timeoutMs` between chunks.
- * - Each call uses its own undici Agent, destroyed at the end: no connection outlives a call.
+ * - Connections are kept alive in a pool per allowlist (and timeout): every socket was checked
+ *   against those rules when it connected, so a reused one is as safe; a changed allowlist
+ *   gets a fresh pool, and a pool unused for a minute is closed.
  */
 import { Readable, pipeline, type Transform } from 'node:stream';
 import tls from 'node:tls';
@@ -52,6 +54,7 @@ const BODY_HEADERS = ['content-type', 'content-encoding', 'content-language', 'c
 const KNOWN_ENCODINGS: ReadonlySet<string> = new Set(['gzip', 'x-gzip', 'deflate', 'br']);
 
 export class HttpTransport implements Transport {
+  private readonly pools = new Map<string, { agent: Agent; idle: NodeJS.Timeout }>();
   private readonly lookup: LookupFunction;
   private readonly userAgent: string;
   private readonly secureContext: tls.SecureContext | undefined;
@@ -71,6 +74,38 @@ export class HttpTransport implements Transport {
 
   stream(req: TransportRequest, allowed: AllowedHosts, onChunk: (chunk: Uint8Array) => void): Promise<Omit<TransportResponse, 'body'>> {
     return this.exchange(req, allowed, onChunk, true);
+  }
+
+  /** The keep-alive pool for one allowlist and timeout. */
+  private pool(allowed: AllowedHosts, rules: readonly HostRule[], timeoutMs: number): Agent {
+    const key = `${timeoutMs}\n${[...allowed].sort().join('\n')}`;
+    let entry = this.pools.get(key);
+    if (!entry) {
+      entry = { agent: createAgent(rules, this.lookup, timeoutMs, this.secureContext), idle: setTimeout(() => undefined, 0) };
+      this.pools.set(key, entry);
+      while (this.pools.size > 16) this.dropKey(this.pools.keys().next().value as string);
+    }
+    clearTimeout(entry.idle);
+    entry.idle = setTimeout(() => this.dropKey(key), 60_000);
+    entry.idle.unref();
+    return entry.agent;
+  }
+
+  private dropPool(allowed: AllowedHosts, timeoutMs: number): void {
+    this.dropKey(`${timeoutMs}\n${[...allowed].sort().join('\n')}`);
+  }
+
+  private dropKey(key: string): void {
+    const entry = this.pools.get(key);
+    if (!entry) return;
+    this.pools.delete(key);
+    clearTimeout(entry.idle);
+    void entry.agent.destroy().catch(() => undefined);
+  }
+
+  /** Closes every pooled connection. */
+  async close(): Promise<void> {
+    await Promise.all([...this.pools.keys()].map((k) => this.dropKey(k)));
   }
 
   private async exchange(req: TransportRequest, allowed: AllowedHosts, onChunk: (chunk: Buffer) => void, streaming: boolean): Promise<Omit<TransportResponse, 'body'>> {
@@ -96,7 +131,8 @@ export class HttpTransport implements Transport {
       timer = setTimeout(() => ctl.abort(new AppError('TIMEOUT', `${what} from '${hostLabel(url)}' within ${timeoutMs} ms; the server may be slow or down (raise the tool's timeoutMs if it is just slow)`, { host: hostLabel(url), timeoutMs })), timeoutMs);
     };
     arm(streaming ? 'no response headers' : 'no complete response');
-    const agent = createAgent(rules, this.lookup, timeoutMs, this.secureContext);
+    const agent = this.pool(allowed, rules, timeoutMs);
+    let failed = false;
 
     try {
       let method = req.method.toUpperCase();
@@ -180,6 +216,7 @@ export class HttpTransport implements Transport {
       }
       return { status: res.statusCode, headers: responseHeaders, finalUrl: url.href, redirects };
     } catch (e) {
+      failed = true;
       if (e instanceof CallerError) throw e.error;
       const reason: unknown = ctl.signal.reason;
       if (ctl.signal.aborted && reason instanceof AppError && !(e instanceof AppError)) throw reason;
@@ -187,7 +224,8 @@ export class HttpTransport implements Transport {
     } finally {
       clearTimeout(timer);
       req.signal.removeEventListener('abort', onCallerAbort);
-      await agent.destroy().catch(() => undefined);
+      // A failed or cancelled exchange may leave a half-read socket: drop the pool.
+      if (failed) this.dropPool(allowed, timeoutMs);
     }
   }
 }

@@ -1,0 +1,127 @@
+/**
+ * Invocation workloads:
+ * - a local echo tool through the whole dispatcher (args and output validated, a record
+ *   logged, usage counted) vs the same tool called through the MCP SDK's in-memory client
+ *   and server — the path other apps take; also the direct function call, p50/p99 over 10k
+ *   invocations and the event-loop lag meanwhile;
+ * - an HTTP tool against a local server vs a raw fetch of the same request.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import fs from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { v7 as uuidv7 } from 'uuid';
+import { z } from 'zod';
+import { createCore, type Core } from '../electron/core/app';
+import { median, result, type BenchResult } from './harness';
+
+const RESOURCES = path.resolve(import.meta.dirname, '..', 'resources');
+const echoFn = async (args: { text: string }) => ({ echo: args.text });
+
+function percentile(xs: number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
+}
+
+async function timed(n: number, op: () => Promise<unknown>): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t0 = performance.now();
+    await op();
+    out.push(performance.now() - t0);
+  }
+  return out;
+}
+
+async function core(): Promise<{ core: Core; dir: string }> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'toolsmith-bench-invoke-'));
+  return { core: await createCore({ dataDir: dir, resourcesDir: RESOURCES, host: 'headless', watch: false }), dir };
+}
+
+async function localVsMcp(): Promise<BenchResult[]> {
+  const { core: c, dir } = await core();
+  const fnId = 'bench.echo';
+  // The echo function joins the built-ins for this run only.
+  c.functions.register(fnId, (_ctx, args) => echoFn(args as { text: string }));
+  const bundleId = uuidv7();
+  await c.registry.store.putBundle(bundleId, { slug: 'bench', displayName: 'Bench', description: '', isEnabled: true });
+  const argSchema = { type: 'object', properties: { text: { type: 'string' } }, required: ['text'], additionalProperties: false };
+  const outputSchema = { type: 'object', properties: { echo: { type: 'string' } }, required: ['echo'] };
+  await c.registry.store.putTool(bundleId, 'echo', '1', { displayName: 'Echo', description: '', tags: [], type: 'local', argSchema, outputSchema, local: { functionId: fnId }, isEnabled: true });
+  const ours = () => c.dispatcher.invoke({ bundleId, slug: 'echo', version: '1', args: { text: 'hello' }, source: 'api' });
+  const check = await ours();
+  if (!check.ok) throw new Error(`bench tool failed: ${check.error.message}`);
+
+  const server = new McpServer({ name: 'bench', version: '1.0.0' });
+  server.registerTool('echo', { inputSchema: { text: z.string() }, outputSchema: { echo: z.string() } }, async ({ text }) => {
+    const out = await echoFn({ text });
+    return { content: [{ type: 'text', text: JSON.stringify(out) }], structuredContent: out };
+  });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const client = new Client({ name: 'bench-client', version: '1.0.0' });
+  await client.connect(clientSide);
+  const mcp = () => client.callTool({ name: 'echo', arguments: { text: 'hello' } });
+
+  const N = 10_000;
+  await timed(1000, ours);
+  await timed(1000, mcp);
+  const lag = monitorEventLoopDelay({ resolution: 10 });
+  lag.enable();
+  const oursMs = await timed(N, ours);
+  lag.disable();
+  const mcpMs = await timed(N, mcp);
+  const directMs = await timed(N, () => echoFn({ text: 'hello' }));
+  await client.close();
+  await c.close();
+  await fs.rm(dir, { recursive: true, force: true });
+  const us = (ms: number) => (ms * 1000).toFixed(1);
+  return [
+    result('local echo tool through the dispatcher vs the MCP SDK in-memory client/server', 'ms/call', median(oursMs), median(mcpMs), 0.3,
+      `${N} calls each; ours p50 ${us(median(oursMs))} us, p99 ${us(percentile(oursMs, 99))} us; MCP p50 ${us(median(mcpMs))} us; ` +
+        `direct call p50 ${us(median(directMs))} us; event-loop lag during ours: p99 ${(lag.percentile(99) / 1e6).toFixed(2)} ms, max ${(lag.max / 1e6).toFixed(2)} ms`),
+  ];
+}
+
+async function httpVsFetch(): Promise<BenchResult> {
+  const server = http.createServer((req, res) => {
+    res.writeHead(200, { 'Content-Type': 'application/json' });
+    res.end(JSON.stringify({ path: req.url, ok: true }));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as AddressInfo).port;
+  const { core: c, dir } = await core();
+  await c.settings.set({ allowedHosts: [`127.0.0.1:${port}`] });
+  const bundleId = uuidv7();
+  await c.registry.store.putBundle(bundleId, { slug: 'bench', displayName: 'Bench', description: '', isEnabled: true });
+  await c.registry.store.putTool(bundleId, 'item', '1', {
+    displayName: 'Item', description: '', tags: [], type: 'http',
+    argSchema: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
+    outputSchema: { type: 'object' },
+    http: { method: 'GET', urlTemplate: `http://127.0.0.1:${port}/items/\${id}` },
+    isEnabled: true,
+  });
+  const ours = () => c.dispatcher.invoke({ bundleId, slug: 'item', version: '1', args: { id: 'a1' }, source: 'api' });
+  const check = await ours();
+  if (!check.ok) throw new Error(`bench http tool failed: ${check.error.message}`);
+  const raw = async () => (await fetch(`http://127.0.0.1:${port}/items/a1`)).json();
+  const oursMs: number[] = [];
+  const rawMs: number[] = [];
+  for (let round = 0; round < 5; round++) {
+    oursMs.push(median(await timed(200, ours)));
+    rawMs.push(median(await timed(200, raw)));
+  }
+  await c.close();
+  server.close();
+  await fs.rm(dir, { recursive: true, force: true });
+  return result('HTTP tool against a local server vs a raw fetch of the same request', 'ms/call', median(oursMs), median(rawMs), 1.3, '1000 calls each, 5 interleaved rounds');
+}
+
+export async function run(): Promise<BenchResult[]> {
+  return [...(await localVsMcp()), await httpVsFetch()];
+}

@@ -1,0 +1,43 @@
+/** Invoking tools and reading the invocation log. */
+import { AppError } from '../../../shared/errors';
+import type { EventBus } from '../events';
+import { uuidv7 } from '../ids';
+import type { InvokeDispatcher } from '../invoke/dispatcher';
+import type { InvocationLog } from '../invoke/invocation-log';
+import type { Redact } from '../invoke/types';
+import type { Handler } from '../router';
+import { redactDeep } from '../secrets/redact';
+
+type InvokeOps = 'tools.invoke' | 'invocations.list' | 'invocations.get' | 'invocations.cancel';
+
+export function invokeHandlers(dispatcher: InvokeDispatcher, log: InvocationLog, events: EventBus, redact: Redact): { [N in InvokeOps]: Handler<N> } {
+  return {
+    'tools.invoke': async ({ bundleId, slug, version, args, invocationId, timeoutMs, source }, ctx) => {
+      const id = invocationId ?? uuidv7();
+      const o = await dispatcher.invoke({
+        bundleId,
+        slug,
+        version,
+        args,
+        invocationId: id,
+        timeoutMs,
+        signal: ctx.signal,
+        source: source ?? (ctx.transport === 'http' ? 'api' : 'user'),
+        onEvent: (e) => events.emit('invocation.event', { invocationId: id, kind: e.kind, data: redactDeep(e.data, redact) }),
+      });
+      const meta = { invocationId: o.invocationId, durationMs: o.durationMs, attempts: o.attempts, ...(o.http ? { http: o.http } : {}) };
+      if (!o.ok) {
+        const details = o.error.details && typeof o.error.details === 'object' ? o.error.details : {};
+        throw new AppError(o.error.code, o.error.message, { ...details, ...meta });
+      }
+      return { ...meta, value: o.value };
+    },
+    'invocations.list': ({ toolId, limit }) => log.list({ toolId, limit }),
+    'invocations.get': ({ invocationId }) => {
+      const r = log.get(invocationId);
+      if (!r) throw new AppError('NOT_FOUND', `no invocation ${invocationId} in the log`);
+      return r;
+    },
+    'invocations.cancel': ({ invocationId }) => ({ cancelled: dispatcher.cancel(invocationId) }),
+  };
+}

@@ -1,0 +1,38 @@
+/** The registry's operations: bundles, tools, search (seed 004). */
+import type { Registry } from '../registry/registry';
+import type { Handler } from '../router';
+
+type RegistryOps =
+  | 'bundles.list'
+  | 'bundles.get'
+  | 'bundles.put'
+  | 'bundles.patch'
+  | 'bundles.delete'
+  | 'tools.list'
+  | 'tools.search'
+  | 'tools.get'
+  | 'tools.put'
+  | 'tools.patch'
+  | 'tools.delete'
+  | 'tools.usage';
+
+export function registryHandlers(registry: Registry): { [N in RegistryOps]: Handler<N> } {
+  const store = registry.store;
+  return {
+    'bundles.list': (q) => store.listBundles(q),
+    'bundles.get': ({ bundleId }) => store.getBundle(bundleId),
+    'bundles.put': ({ bundleId, body }) => store.putBundle(bundleId, body),
+    'bundles.patch': ({ bundleId, isEnabled }) => store.patchBundle(bundleId, { isEnabled }),
+    'bundles.delete': ({ bundleId }) => store.deleteBundle(bundleId),
+    'tools.list': (q) => store.listTools(q),
+    'tools.search': (q) => registry.search(q),
+    'tools.get': ({ bundleId, slug, version }) => store.getTool(bundleId, slug, version),
+    'tools.put': ({ bundleId, slug, version, body }) => store.putTool(bundleId, slug, version, body),
+    'tools.patch': ({ bundleId, slug, version, isEnabled }) => store.patchTool(bundleId, slug, version, { isEnabled }),
+    'tools.delete': async ({ bundleId, slug, version }) => {
+      await store.deleteTool(bundleId, slug, version);
+      return { deleted: true as const };
+    },
+    'tools.usage': ({ bundleId, slug, version }) => store.usage(store.getTool(bundleId, slug, version).id),
+  };
+}

@@ -1,0 +1,86 @@
+import { useState, type FormEvent } from 'react';
+import { useOp, useOpMutation } from '../../api/hooks';
+import { QueryError } from '../../components/QueryError';
+import { t } from '../../i18n/strings';
+
+const splitHosts = (text: string) =>
+  text
+    .split(/[,\s]+/)
+    .map((h) => h.trim())
+    .filter(Boolean);
+
+/** Secrets: names and hosts are listed; values go in once and never come back. */
+export function SecretsSection() {
+  const secrets = useOp('secrets.list', {});
+  const save = useOpMutation('secrets.set');
+  const remove = useOpMutation('secrets.delete');
+  const [name, setName] = useState('');
+  const [value, setValue] = useState('');
+  const [hosts, setHosts] = useState('');
+  const [savedName, setSavedName] = useState<string | null>(null);
+
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    setSavedName(null);
+    save.mutate(
+      { name: name.trim(), value, hosts: splitHosts(hosts) },
+      {
+        onSuccess: (s) => {
+          setSavedName(s.name);
+          setName('');
+          setValue('');
+          setHosts('');
+          void secrets.refetch();
+        },
+      },
+    );
+  };
+
+  return (
+    <section className="secrets" aria-labelledby="secrets-title">
+      <h2 id="secrets-title">{t.settings.secrets}</h2>
+      <p className="help">{t.settings.secretsHelp}</p>
+      {secrets.error && <QueryError error={secrets.error} onRetry={() => void secrets.refetch()} />}
+      {secrets.data?.length === 0 && <p className="muted">{t.settings.noSecrets}</p>}
+      <ul className="secret-list" data-testid="secret-list">
+        {secrets.data?.map((s) => (
+          <li key={s.name} data-testid={`secret-${s.name}`}>
+            <code>{s.name}</code> <span className="muted">{t.settings.boundTo}</span> {s.hosts.join(', ')}
+            <button
+              type="button"
+              aria-label={t.settings.deleteSecret(s.name)}
+              onClick={() => {
+                if (window.confirm(t.settings.confirmDelete(s.name))) remove.mutate({ name: s.name }, { onSuccess: () => void secrets.refetch() });
+              }}
+            >
+              ✕
+            </button>
+          </li>
+        ))}
+      </ul>
+      <form className="secret-form" onSubmit={onSubmit} aria-label={t.settings.addSecret}>
+        <label htmlFor="secret-name">{t.settings.secretName}</label>
+        <input id="secret-name" data-testid="secret-name" value={name} onChange={(e) => setName(e.target.value)} autoComplete="off" required />
+        <label htmlFor="secret-value">{t.settings.secretValue}</label>
+        <input id="secret-value" data-testid="secret-value" type="password" value={value} onChange={(e) => setValue(e.target.value)} autoComplete="off" required />
+        <label htmlFor="secret-hosts">{t.settings.secretHosts}</label>
+        <input id="secret-hosts" data-testid="secret-hosts" value={hosts} placeholder="api.example.com" onChange={(e) => setHosts(e.target.value)} required />
+        <div className="form-actions">
+          <button type="submit" className="primary" data-testid="secret-save" disabled={save.isPending}>
+            {t.settings.addSecret}
+          </button>
+          {savedName && (
+            <span className="status-ok" role="status">
+              {t.settings.secretSaved(savedName)}
+            </span>
+          )}
+        </div>
+        {(save.error ?? remove.error) && (
+          <p className="field-error" role="alert" data-testid="secret-error">
+            {(save.error ?? remove.error)!.message}
+          </p>
+        )}
+      </form>
+    </section>
+  );
+}
