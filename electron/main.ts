@@ -2,12 +2,13 @@
  * The Electron shell: app lifecycle, the window, security defaults. The only place that
  * wires Electron to the core; everything else lives in electron/core and electron/host.
  */
-import { app, BrowserWindow, ipcMain, nativeTheme, protocol, session, shell } from 'electron';
+import { app, BrowserWindow, ipcMain, nativeTheme, protocol, safeStorage, session, shell } from 'electron';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createCore, type Core } from './core/app';
 import { resolveDataDir } from './core/data-dir';
+import { describeSafeStorageBackend, type SecretCipher } from './core/secrets/cipher';
 import { registerIpcHost } from './host/ipc';
 import { APP_HOST, APP_SCHEME, isAppUrl, isSafeExternalUrl, securityHeaders } from './host/security';
 import { contentTypeFor } from './host/static-files';
@@ -34,7 +35,7 @@ async function start(): Promise<void> {
     platform: process.platform,
     homedir: app.getPath('home'),
   });
-  core = await createCore({ dataDir, resourcesDir: path.join(here, '..', 'resources'), host: 'electron' });
+  core = await createCore({ dataDir, resourcesDir: path.join(here, '..', 'resources'), host: 'electron', secretCipher: osKeychainCipher() });
 
   // Deny every permission (camera, notifications, ...): the app asks for none.
   session.defaultSession.setPermissionRequestHandler((_wc, _perm, cb) => cb(false));
@@ -59,6 +60,27 @@ async function start(): Promise<void> {
   app.on('activate', () => {
     if (BrowserWindow.getAllWindows().length === 0) createWindow();
   });
+}
+
+/**
+ * Secrets through the OS keychain (safeStorage). Linux's plaintext `basic_text` backend is
+ * refused (TOOLSMITH_ACCEPT_PLAINTEXT_SECRETS=1 accepts it); then the core's own AES-GCM key
+ * file is used instead.
+ */
+function osKeychainCipher(): SecretCipher | undefined {
+  if (!safeStorage.isEncryptionAvailable()) return undefined;
+  if (process.platform === 'linux') {
+    const verdict = describeSafeStorageBackend(safeStorage.getSelectedStorageBackend(), process.env.TOOLSMITH_ACCEPT_PLAINTEXT_SECRETS === '1');
+    if (!verdict.ok) {
+      console.warn(`${verdict.reason}; secrets use the encrypted key file in the data folder instead`);
+      return undefined;
+    }
+  }
+  return {
+    kind: 'electron-safe-storage',
+    encrypt: (plain) => safeStorage.encryptString(plain),
+    decrypt: (data) => safeStorage.decryptString(data),
+  };
 }
 
 function createWindow(): void {
