@@ -135,8 +135,22 @@ export class InvokeDispatcher {
     return outcome;
   }
 
-  private usableTool(req: InvokeRequest): ToolView {
+  /** Address -> tool id, so a repeated call skips re-validating the address (ids never change). */
+  private readonly toolIds = new Map<string, string>();
+
+  private findTool(req: InvokeRequest): ToolView {
+    const key = `${req.bundleId}\u0000${req.slug}\u0000${req.version}`;
+    const id = this.toolIds.get(key);
+    const cached = id === undefined ? undefined : this.opts.store.toolById(id);
+    if (cached && cached.bundleId === req.bundleId && cached.slug === req.slug && cached.version === req.version) return cached;
     const tool = this.opts.store.getTool(req.bundleId, req.slug, req.version);
+    if (this.toolIds.size > 10_000) this.toolIds.clear();
+    this.toolIds.set(key, tool.id);
+    return tool;
+  }
+
+  private usableTool(req: InvokeRequest): ToolView {
+    const tool = this.findTool(req);
     const bundle = this.opts.store.bundleById(tool.bundleId);
     if (!bundle || bundle.softDeletedAt) throw new AppError('FORBIDDEN', `bundle '${bundle?.slug ?? tool.bundleId}' is deleted; its tools cannot run`);
     if (!bundle.isEnabled) throw new AppError('FORBIDDEN', `bundle '${bundle.slug}' is switched off; switch it on in Tools to run '${tool.slug}'`);
