@@ -71,9 +71,15 @@ async function localVsMcp(): Promise<BenchResult[]> {
   const N = 10_000;
   await timed(1000, ours);
   await timed(1000, mcp);
-  const lag = monitorEventLoopDelay({ resolution: 10 });
-  lag.enable();
   const oursMs = await timed(N, ours);
+  // Event-loop lag: the same calls, each arriving as its own task (as calls from a window
+  // do), with the loop's delay sampled meanwhile.
+  const lag = monitorEventLoopDelay({ resolution: 1 });
+  lag.enable();
+  for (let i = 0; i < N; i++) {
+    await ours();
+    await new Promise((r) => setImmediate(r));
+  }
   lag.disable();
   const mcpMs = await timed(N, mcp);
   const directMs = await timed(N, () => echoFn({ text: 'hello' }));
@@ -84,7 +90,7 @@ async function localVsMcp(): Promise<BenchResult[]> {
   return [
     result('local echo tool through the dispatcher vs the MCP SDK in-memory client/server', 'ms/call', median(oursMs), median(mcpMs), 0.3,
       `${N} calls each; ours p50 ${us(median(oursMs))} us, p99 ${us(percentile(oursMs, 99))} us; MCP p50 ${us(median(mcpMs))} us; ` +
-        `direct call p50 ${us(median(directMs))} us; event-loop lag during ours: p99 ${(lag.percentile(99) / 1e6).toFixed(2)} ms, max ${(lag.max / 1e6).toFixed(2)} ms`),
+        `direct call p50 ${us(median(directMs))} us; event-loop delay over ${N} calls arriving as separate tasks: p99 ${(lag.percentile(99) / 1e6).toFixed(2)} ms, max ${(lag.max / 1e6).toFixed(2)} ms`),
   ];
 }
 
