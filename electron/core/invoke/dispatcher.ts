@@ -200,7 +200,7 @@ export class InvokeDispatcher {
   }
 
   private record(tool: ToolView, req: InvokeRequest, o: InvokeOutcome, startedAt: Date): void {
-    const record: InvocationRecord = {
+    const build = (): InvocationRecord => ({
       id: o.invocationId,
       toolId: tool.id,
       bundleId: tool.bundleId,
@@ -214,10 +214,10 @@ export class InvokeDispatcher {
       durationMs: o.durationMs,
       attempts: o.attempts,
       ...(o.http ? { http: o.http } : {}),
-    };
+    });
     try {
-      // Redacted when written, in a batch, off the call's path.
-      this.opts.log.add(record, this.opts.redact);
+      // Built and redacted when written, in a batch, off the call's path.
+      this.opts.log.add(build, this.opts.redact);
     } catch (e) {
       console.warn('could not log an invocation:', (e as Error).message);
     }

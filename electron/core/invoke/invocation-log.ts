@@ -20,7 +20,7 @@ export class InvocationLog {
   private readonly db: Database.Database;
   private readonly insertStmt: Database.Statement;
   private inserted = 0;
-  private queue: { record: InvocationRecord; redact: (text: string) => string }[] = [];
+  private queue: { record: InvocationRecord | (() => InvocationRecord); redact: (text: string) => string }[] = [];
   private timer: NodeJS.Timeout | null = null;
 
   private constructor(db: Database.Database) {
@@ -44,8 +44,11 @@ export class InvocationLog {
     return new InvocationLog(db);
   }
 
-  /** Queues a record; `redact` is applied to its JSON when it is written (soon, in a batch). */
-  add(record: InvocationRecord, redact: (text: string) => string = (t) => t): void {
+  /**
+   * Queues a record (or a function that builds it, so a call pays for a push, not for
+   * building it); `redact` is applied to its JSON when it is written (soon, in a batch).
+   */
+  add(record: InvocationRecord | (() => InvocationRecord), redact: (text: string) => string = (t) => t): void {
     this.queue.push({ record, redact });
     if (this.queue.length >= FLUSH_AT) this.flush();
     else if (!this.timer) {
@@ -62,7 +65,9 @@ export class InvocationLog {
     const batch = this.queue;
     this.queue = [];
     this.db.transaction(() => {
-      for (const { record, redact } of batch) {
+      for (const item of batch) {
+        const record = typeof item.record === 'function' ? item.record() : item.record;
+        const redact = item.redact;
         const { value, truncated } = cut(record.value);
         const stored: InvocationRecord = truncated ? { ...record, value, valueTruncated: true } : record;
         this.insertStmt.run({ id: record.id, toolId: record.toolId, startedAt: record.startedAt, ok: record.ok ? 1 : 0, record: redact(JSON.stringify(stored)) });

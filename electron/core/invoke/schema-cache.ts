@@ -24,12 +24,7 @@ export class SchemaCache {
 
   private validator(key: string, schema: object): ValidateFunction {
     const hit = this.cache.get(key);
-    if (hit) {
-      // Refresh its place: the map's order is the eviction order.
-      this.cache.delete(key);
-      this.cache.set(key, hit);
-      return hit;
-    }
+    if (hit) return hit;
     let validate: ValidateFunction;
     try {
       validate = this.ajv.compile(schema);
@@ -37,11 +32,9 @@ export class SchemaCache {
       // Two tools may declare the same $id; compile such a schema on its own instance.
       validate = new Ajv2020(AJV_OPTIONS).compile(schema);
     }
+    // Bounded: past the cap the oldest compiled entry goes (a recompile is the only cost).
+    if (this.cache.size >= MAX_ENTRIES) this.cache.delete(this.cache.keys().next().value as string);
     this.cache.set(key, validate);
-    if (this.cache.size > MAX_ENTRIES) {
-      const oldest = this.cache.keys().next().value as string;
-      this.cache.delete(oldest);
-    }
     return validate;
   }
 }

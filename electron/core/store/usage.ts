@@ -20,8 +20,11 @@ type UsageFile = z.infer<typeof UsageFileSchema>;
 
 interface Pending {
   count: number;
-  last: string;
+  /** Turned into text only when read or written: recording a call stays cheap. */
+  lastAt: Date;
 }
+
+const lastOf = (p: Pending | undefined): string | undefined => p?.lastAt.toISOString();
 
 export interface UsageDeps {
   file: string;
@@ -57,17 +60,19 @@ export class UsageLedger {
   /** Counts one call; returns at once. */
   record(toolId: string): void {
     checkUuidV7(toolId, 'toolId');
-    const p = this.pending.get(toolId) ?? { count: 0, last: '' };
-    p.count++;
-    p.last = this.d.now().toISOString();
-    this.pending.set(toolId, p);
+    const now = this.d.now();
+    const p = this.pending.get(toolId);
+    if (p) {
+      p.count++;
+      p.lastAt = now;
+    } else this.pending.set(toolId, { count: 1, lastAt: now });
     this.schedule();
   }
 
   get(toolId: string): ToolUsage {
     const s = this.stored.get(toolId);
     const p = this.pending.get(toolId);
-    const lastCalledAt = later(s?.lastCalledAt, p?.last);
+    const lastCalledAt = later(s?.lastCalledAt, lastOf(p));
     const callCount = (s?.callCount ?? 0) + (p?.count ?? 0);
     return lastCalledAt === undefined ? { callCount } : { callCount, lastCalledAt };
   }
@@ -108,7 +113,7 @@ export class UsageLedger {
         const file = await this.readFile();
         for (const [id, p] of batch) {
           const s = file.tools[id];
-          const lastCalledAt = later(s?.lastCalledAt, p.last);
+          const lastCalledAt = later(s?.lastCalledAt, lastOf(p));
           file.tools[id] = { callCount: (s?.callCount ?? 0) + p.count, ...(lastCalledAt ? { lastCalledAt } : {}) };
         }
         await replaceFile(this.d.fs, this.d.file, toFileText(file), guard);
@@ -118,7 +123,7 @@ export class UsageLedger {
     } catch (e) {
       for (const [id, p] of batch) {
         const q = this.pending.get(id);
-        this.pending.set(id, { count: p.count + (q?.count ?? 0), last: later(p.last, q?.last) ?? p.last });
+        this.pending.set(id, { count: p.count + (q?.count ?? 0), lastAt: q && q.lastAt > p.lastAt ? q.lastAt : p.lastAt });
       }
       if (!this.failing) {
         this.d.problems.report({ kind: 'io-error', path: this.d.file, message: `usage counts could not be saved, will retry: ${(e as Error).message}` });
