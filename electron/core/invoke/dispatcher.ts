@@ -6,11 +6,13 @@
  */
 import { AppError, type ErrorInfo } from '../../../shared/errors';
 import type { HttpExchange, InvocationRecord, InvocationSource } from '../../../shared/model/invocation';
-import type { ToolView } from '../../../shared/model/tool';
+import { ToolPutBodySchema, type ToolView } from '../../../shared/model/tool';
+import { checkSchemaCompiles } from '../store/schema-check';
 import { uuidv7 } from '../ids';
 import { toErrorInfo } from '../router';
 import type { ToolStore } from '../store/tool-store';
 import type { InvocationLog } from './invocation-log';
+import { Deadlines } from './deadlines';
 import { runSequence } from './sequence';
 import { SchemaCache, describeIssues } from './schema-cache';
 import type { LocalFunction, LocalToolContext, Redact } from './types';
@@ -74,6 +76,7 @@ const DEFAULT_TIMEOUT_MS = 60_000;
 
 export class InvokeDispatcher {
   private readonly schemas = new SchemaCache();
+  private readonly deadlines = new Deadlines();
   private readonly running = new Map<string, AbortController>();
   private readonly now: () => Date;
 
@@ -93,7 +96,20 @@ export class InvokeDispatcher {
     return [...this.running.keys()];
   }
 
-  async invoke(req: InvokeRequest): Promise<InvokeOutcome> {
+  invoke(req: InvokeRequest): Promise<InvokeOutcome> {
+    return this.run(req, () => this.usableTool(req), true);
+  }
+
+  /**
+   * Runs a tool that is not saved (the editor's draft): the body is validated as a save
+   * would, the switches are not consulted, usage is not counted; the log keeps the call
+   * under the tool id 'draft'.
+   */
+  invokeDraft(req: InvokeRequest & { body: unknown }): Promise<InvokeOutcome> {
+    return this.run(req, () => draftTool(req, this.now()), false);
+  }
+
+  private async run(req: InvokeRequest, resolve: () => ToolView, saved: boolean): Promise<InvokeOutcome> {
     const invocationId = req.invocationId ?? uuidv7();
     if (this.running.has(invocationId)) throw new AppError('CONFLICT', `invocation ${invocationId} is already running`);
     const startedAt = this.now();
@@ -101,7 +117,7 @@ export class InvokeDispatcher {
     const controller = new AbortController();
     this.running.set(invocationId, controller);
     const timeoutMs = req.timeoutMs ?? this.opts.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS;
-    const timer = setTimeout(() => controller.abort(new AppError('TIMEOUT', `the tool did not finish within ${timeoutMs} ms`)), timeoutMs);
+    this.deadlines.add(controller, timeoutMs, () => controller.abort(new AppError('TIMEOUT', `the tool did not finish within ${timeoutMs} ms`)));
     const onOuterAbort = () => controller.abort(new AppError('CANCELLED', 'cancelled'));
     req.signal?.addEventListener('abort', onOuterAbort, { once: true });
 
@@ -109,14 +125,14 @@ export class InvokeDispatcher {
     let result: BackendResult | undefined;
     let error: ErrorInfo | undefined;
     try {
-      tool = this.usableTool(req);
+      tool = resolve();
       const args = this.checkArgs(tool, req.args);
       result = await raceAbort(this.backend(tool)({ tool, args, signal: controller.signal, onEvent: req.onEvent, depth: req.depth, invoke: (r) => this.invoke(r) }), controller.signal);
       this.checkOutput(tool, result.value);
     } catch (e) {
       error = toErrorInfo(controller.signal.aborted && !(e instanceof AppError) ? controller.signal.reason : e, 'invoke');
     } finally {
-      clearTimeout(timer);
+      this.deadlines.clear(controller);
       req.signal?.removeEventListener('abort', onOuterAbort);
       this.running.delete(invocationId);
     }
@@ -129,7 +145,7 @@ export class InvokeDispatcher {
       ? { ok: false, error: this.redactError(error), invocationId, durationMs, attempts, http }
       : { ok: true, value: result!.value, invocationId, durationMs, attempts, http };
     if (tool) {
-      this.opts.store.recordUsage(tool.id);
+      if (saved) this.opts.store.recordUsage(tool.id);
       this.record(tool, req, outcome, startedAt);
     }
     return outcome;
@@ -159,8 +175,13 @@ export class InvokeDispatcher {
     return tool;
   }
 
+  /** Saved tool versions never change, so their id keys the cache; a draft's schema text does. */
+  private schemaKey(tool: ToolView, which: 'args' | 'output'): string {
+    return tool.id === DRAFT_ID ? `draft:${JSON.stringify(which === 'args' ? tool.argSchema : tool.outputSchema)}` : `${tool.id}:${which}`;
+  }
+
   private checkArgs(tool: ToolView, args: unknown): Record<string, unknown> {
-    const issues = this.schemas.check(`${tool.id}:args`, tool.argSchema, args);
+    const issues = this.schemas.check(this.schemaKey(tool, 'args'), tool.argSchema, args);
     if (issues.length) {
       throw new AppError('VALIDATION_FAILED', `the arguments do not match ${tool.slug}'s argSchema: ${describeIssues(issues)}`, { phase: 'args', issues });
     }
@@ -168,7 +189,7 @@ export class InvokeDispatcher {
   }
 
   private checkOutput(tool: ToolView, value: unknown): void {
-    const issues = this.schemas.check(`${tool.id}:output`, tool.outputSchema, value);
+    const issues = this.schemas.check(this.schemaKey(tool, 'output'), tool.outputSchema, value);
     if (issues.length) {
       throw new AppError('VALIDATION_FAILED', `${tool.slug} returned a result that does not match its outputSchema: ${describeIssues(issues)}`, {
         phase: 'output',
@@ -242,4 +263,23 @@ function raceAbort<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
       },
     );
   });
+}
+
+const DRAFT_ID = 'draft';
+
+/** A draft as a tool: checked exactly as a save would check it. */
+function draftTool(req: InvokeRequest & { body: unknown }, now: Date): ToolView {
+  const body = ToolPutBodySchema.safeParse(req.body);
+  if (!body.success) {
+    const issue = body.error.issues[0];
+    const field = issue?.path.map(String).join('.') || '(body)';
+    throw new AppError('VALIDATION_FAILED', `the draft is not a valid tool: ${field}: ${issue?.message ?? 'invalid'}`, {
+      phase: 'draft',
+      issues: body.error.issues.slice(0, 20).map((i) => ({ path: i.path.map(String).join('.'), message: i.message })),
+    });
+  }
+  checkSchemaCompiles(body.data.argSchema, 'argSchema');
+  checkSchemaCompiles(body.data.outputSchema, 'outputSchema');
+  const stamp = now.toISOString();
+  return { ...body.data, id: DRAFT_ID, bundleId: req.bundleId, slug: req.slug, version: req.version, isEnabled: true, isBuiltIn: false, createdAt: stamp, modifiedAt: stamp } as ToolView;
 }
