@@ -3,6 +3,8 @@ import { AppInfoSchema, ProblemSchema } from './model/app-info';
 import { BundlePutBodySchema, BundleSchema } from './model/bundle';
 import { HttpExchangeSchema, InvocationRecordSchema } from './model/invocation';
 import { PageSize, PageToken, QueryBool } from './model/query';
+import { TestCaseSchema, TestRunSummarySchema } from './model/testcase';
+import { ImportReportSchema, MAX_IMPORT_ZIP_BYTES, OpenApiImportSchema } from './model/transfer';
 import { SettingsPatchSchema, SettingsSchema } from './model/settings';
 import { RegistryChangeSchema, ToolPutBodySchema, ToolUsageSchema, ToolViewSchema } from './model/tool';
 
@@ -95,6 +97,39 @@ export const operations = {
   },
   'invocations.get': { input: z.object({ invocationId: Key }).strict(), output: InvocationRecordSchema },
   'invocations.cancel': { input: z.object({ invocationId: Key }).strict(), output: z.object({ cancelled: z.boolean() }).strict() },
+
+  /** Runs a tool that is not saved (the editor's draft): validated like a save, not logged as the tool. */
+  'tools.tryDraft': {
+    input: z
+      .object({
+        bundleId: Key,
+        slug: Key,
+        version: Key,
+        body: z.unknown(),
+        args: z.unknown(),
+        invocationId: z.string().uuid().optional(),
+        timeoutMs: z.number().int().min(1).max(30 * 60_000).optional(),
+      })
+      .strict(),
+    output: InvokeResultSchema,
+  },
+
+  // Saved test cases of a tool (per bundle and slug), and running them.
+  'testcases.list': { input: z.object({ bundleId: Key, slug: Key }).strict(), output: z.array(TestCaseSchema) },
+  'testcases.save': {
+    input: z.object({ bundleId: Key, slug: Key, testCase: TestCaseSchema.omit({ createdAt: true, updatedAt: true }).extend({ id: z.string().max(64).optional() }) }).strict(),
+    output: TestCaseSchema,
+  },
+  'testcases.delete': { input: z.object({ bundleId: Key, slug: Key, id: Key }).strict(), output: z.object({ deleted: z.literal(true) }).strict() },
+  'testcases.runAll': {
+    input: z.object({ bundleId: Key, slug: Key, version: Key, draft: z.unknown().optional(), ids: z.array(Key).max(500).optional() }).strict(),
+    output: TestRunSummarySchema,
+  },
+
+  // Import and export.
+  'transfer.exportBundle': { input: z.object({ bundleId: Key }).strict(), output: z.object({ fileName: z.string(), base64: z.string() }).strict() },
+  'transfer.importBundle': { input: z.object({ base64: z.string().max(Math.ceil((MAX_IMPORT_ZIP_BYTES * 4) / 3) + 4) }).strict(), output: ImportReportSchema },
+  'transfer.parseOpenApi': { input: z.object({ text: z.string().max(4 * 1024 * 1024) }).strict(), output: OpenApiImportSchema },
 
   // Secrets: values go in, never come out.
   'secrets.list': { input: Empty, output: z.array(SecretInfoSchema) },

@@ -8,6 +8,9 @@ import { createRouter, defineHandlers, type Router } from './router';
 import { invokeHandlers } from './handlers/invoke-handlers';
 import { registryHandlers } from './handlers/registry-handlers';
 import { secretsHandlers } from './handlers/secrets-handlers';
+import { testcaseHandlers } from './handlers/testcase-handlers';
+import { transferHandlers } from './handlers/transfer-handlers';
+import { TestCaseStore } from './testcases/test-case-store';
 import { InvokeDispatcher } from './invoke/dispatcher';
 import { httpBackend } from './invoke/http-backend';
 import { RateLimiter } from './invoke/http/rate-limit';
@@ -107,6 +110,8 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     now,
   });
 
+  const testCases = new TestCaseStore({ dataDir, now, problems: (p) => problems.report(p) });
+
   const handlers = defineHandlers({
     'app.info': () => ({
       name: 'Toolsmith' as const,
@@ -129,6 +134,8 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     ...registryHandlers(registry),
     ...invokeHandlers(dispatcher, log, events, redact),
     ...secretsHandlers(secrets),
+    ...testcaseHandlers({ store: testCases, dispatcher, toolStore: registry.store }),
+    ...transferHandlers({ store: registry.store }),
   });
 
   const router = createRouter(handlers);

@@ -2,13 +2,24 @@
 import { AppError } from '../../../shared/errors';
 import type { EventBus } from '../events';
 import { uuidv7 } from '../ids';
-import type { InvokeDispatcher } from '../invoke/dispatcher';
+import type { InvokeResult } from '../../../shared/contract';
+import type { InvokeDispatcher, InvokeOutcome } from '../invoke/dispatcher';
 import type { InvocationLog } from '../invoke/invocation-log';
 import type { Redact } from '../invoke/types';
 import type { Handler } from '../router';
 import { redactDeep } from '../secrets/redact';
 
-type InvokeOps = 'tools.invoke' | 'invocations.list' | 'invocations.get' | 'invocations.cancel';
+type InvokeOps = 'tools.invoke' | 'tools.tryDraft' | 'invocations.list' | 'invocations.get' | 'invocations.cancel';
+
+/** The contract's answer: the value with its timings, or an error carrying them in details. */
+export function answer(o: InvokeOutcome): InvokeResult {
+  const meta = { invocationId: o.invocationId, durationMs: o.durationMs, attempts: o.attempts, ...(o.http ? { http: o.http } : {}) };
+  if (!o.ok) {
+    const details = o.error.details && typeof o.error.details === 'object' ? o.error.details : {};
+    throw new AppError(o.error.code, o.error.message, { ...details, ...meta });
+  }
+  return { ...meta, value: o.value };
+}
 
 export function invokeHandlers(dispatcher: InvokeDispatcher, log: InvocationLog, events: EventBus, redact: Redact): { [N in InvokeOps]: Handler<N> } {
   return {
@@ -25,12 +36,23 @@ export function invokeHandlers(dispatcher: InvokeDispatcher, log: InvocationLog,
         source: source ?? (ctx.transport === 'http' ? 'api' : 'user'),
         onEvent: (e) => events.emit('invocation.event', { invocationId: id, kind: e.kind, data: redactDeep(e.data, redact) }),
       });
-      const meta = { invocationId: o.invocationId, durationMs: o.durationMs, attempts: o.attempts, ...(o.http ? { http: o.http } : {}) };
-      if (!o.ok) {
-        const details = o.error.details && typeof o.error.details === 'object' ? o.error.details : {};
-        throw new AppError(o.error.code, o.error.message, { ...details, ...meta });
-      }
-      return { ...meta, value: o.value };
+      return answer(o);
+    },
+    'tools.tryDraft': async ({ bundleId, slug, version, body, args, invocationId, timeoutMs }, ctx) => {
+      const id = invocationId ?? uuidv7();
+      const o = await dispatcher.invokeDraft({
+        bundleId,
+        slug,
+        version,
+        body,
+        args,
+        invocationId: id,
+        timeoutMs,
+        signal: ctx.signal,
+        source: 'tester',
+        onEvent: (e) => events.emit('invocation.event', { invocationId: id, kind: e.kind, data: redactDeep(e.data, redact) }),
+      });
+      return answer(o);
     },
     'invocations.list': ({ toolId, limit }) => log.list({ toolId, limit }),
     'invocations.get': ({ invocationId }) => {

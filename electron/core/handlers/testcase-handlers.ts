@@ -1,0 +1,64 @@
+/** Saved test cases of a tool, and running them against a saved version or the editor's draft. */
+import { AppError } from '../../../shared/errors';
+import { ToolPutBodySchema, type JsonSchemaObject } from '../../../shared/model/tool';
+import { quote } from '../../../shared/model/validation';
+import type { InvokeDispatcher } from '../invoke/dispatcher';
+import type { Handler } from '../router';
+import type { ToolStore } from '../store/tool-store';
+import { runTestCases } from '../testcases/run-tests';
+import type { TestCaseStore } from '../testcases/test-case-store';
+
+type TestCaseOps = 'testcases.list' | 'testcases.save' | 'testcases.delete' | 'testcases.runAll';
+
+export interface TestCaseHandlerDeps {
+  store: TestCaseStore;
+  dispatcher: InvokeDispatcher;
+  toolStore: ToolStore;
+}
+
+export function testcaseHandlers({ store, dispatcher, toolStore }: TestCaseHandlerDeps): { [N in TestCaseOps]: Handler<N> } {
+  return {
+    'testcases.list': ({ bundleId, slug }) => store.list(bundleId, slug),
+    'testcases.save': ({ bundleId, slug, testCase }) => {
+      // Cases may be saved for a slug that has no saved version yet (a new tool's draft), but not for a bundle that does not exist.
+      toolStore.getBundle(bundleId);
+      return store.save(bundleId, slug, { ...testCase, id: testCase.id || undefined });
+    },
+    'testcases.delete': async ({ bundleId, slug, id }) => {
+      await store.delete(bundleId, slug, id);
+      return { deleted: true as const };
+    },
+    'testcases.runAll': async ({ bundleId, slug, version, draft, ids }, ctx) => {
+      // Refuse a missing tool or a broken draft once, rather than once per case.
+      const outputSchema: JsonSchemaObject = draft === undefined ? toolStore.getTool(bundleId, slug, version).outputSchema : draftOutputSchema(draft);
+      const all = await store.list(bundleId, slug);
+      let cases = all;
+      if (ids) {
+        const wanted = new Set(ids);
+        const known = new Set(all.map((c) => c.id));
+        const missing = [...wanted].filter((id) => !known.has(id));
+        if (missing.length) throw new AppError('NOT_FOUND', `no test case ${missing.slice(0, 5).map(quote).join(', ')} for '${slug}'; they may have been deleted`, { ids: missing });
+        cases = all.filter((c) => wanted.has(c.id));
+      }
+      const common = { bundleId, slug, version, source: 'tester' as const, signal: ctx.signal };
+      return runTestCases(
+        cases,
+        (args) => (draft === undefined ? dispatcher.invoke({ ...common, args }) : dispatcher.invokeDraft({ ...common, args, body: draft })),
+        { outputSchema },
+        { signal: ctx.signal },
+      );
+    },
+  };
+}
+
+/** The draft's outputSchema, or VALIDATION_FAILED as the dispatcher words it for a draft that is not a valid tool. */
+function draftOutputSchema(draft: unknown): JsonSchemaObject {
+  const body = ToolPutBodySchema.safeParse(draft);
+  if (body.success) return body.data.outputSchema;
+  const issue = body.error.issues[0];
+  const field = issue?.path.map(String).join('.') || '(body)';
+  throw new AppError('VALIDATION_FAILED', `the draft is not a valid tool: ${field}: ${issue?.message ?? 'invalid'}`, {
+    phase: 'draft',
+    issues: body.error.issues.slice(0, 20).map((i) => ({ path: i.path.map(String).join('.'), message: i.message })),
+  });
+}

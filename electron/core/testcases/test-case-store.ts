@@ -1,0 +1,221 @@
+/**
+ * Saved test cases of a tool, per bundle and slug (they apply to every version), one file
+ * per tool slug:
+ *
+ *   <data>/testcases/<bundleId>/<sha256(NFC slug), first 24 hex>.json
+ *   { "format": "toolsmith-testcases", "version": 1, "bundleId", "slug", "cases": [TestCase...] }
+ *
+ * The slug is hashed so `Read` and `read` stay apart on case-insensitive disks and any
+ * slug names a safe file; it is kept in the file for people reading it. Files are read on
+ * every call (they are small), so another process's write is seen at once. Writes are
+ * atomic (temp, fsync, rename) and serialised per file in this process; two processes
+ * changing the same tool's cases at the same moment: the last write wins.
+ *
+ * A file that is not JSON or not this shape is reported through `problems`, moved aside
+ * (`<name>.json.corrupt-<time>`, never deleted) and read as empty.
+ */
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import { z } from 'zod';
+import { AppError } from '../../../shared/errors';
+import type { Problem } from '../../../shared/model/app-info';
+import { TestCaseSchema, type Assertion, type TestCase } from '../../../shared/model/testcase';
+import { checkSlug, checkUuidV7, jsonViolation, nfc, quote, violationError } from '../../../shared/model/validation';
+import { moveAside } from '../fs/atomic';
+import { uuidv7 } from '../ids';
+import { attempt, nodeFs, readJsonFile, replaceFile, toFileText, type StoreFs } from '../store/durable-fs';
+import { assertionViolation } from './run-tests';
+
+export const TESTCASES_DIR_NAME = 'testcases';
+/** Cases per tool slug: 'run all' runs them one after another. */
+export const MAX_TEST_CASES = 500;
+/** One case's args and assertions, as JSON. */
+export const TEST_CASE_LIMITS = { maxBytes: 1024 * 1024, maxDepth: 64, maxNodes: 50_000 };
+
+/** What a client sends: no times; an id only to replace an existing case. */
+export interface TestCaseInput {
+  id?: string;
+  name: string;
+  args: unknown;
+  assertions: Assertion[];
+}
+
+export interface TestCaseStoreOptions {
+  dataDir: string;
+  now?: () => Date;
+  /** Told about a corrupt file (moved aside); the same shape as ProblemLog.report. */
+  problems?: (p: Omit<Problem, 'id' | 'at'>) => void;
+  /** Injectable for tests. */
+  newId?: () => string;
+  fs?: StoreFs;
+}
+
+const FileSchema = z
+  .object({
+    format: z.literal('toolsmith-testcases'),
+    version: z.literal(1),
+    bundleId: z.string(),
+    slug: z.string(),
+    cases: z.array(TestCaseSchema).max(MAX_TEST_CASES),
+  })
+  .superRefine((f, ctx) => {
+    const seen = new Set<string>();
+    f.cases.forEach((c, i) => {
+      if (seen.has(c.id)) ctx.addIssue({ code: 'custom', path: ['cases', i, 'id'], message: `test case id '${c.id}' is used twice` });
+      seen.add(c.id);
+    });
+  });
+
+/** The file name of a slug's test cases. */
+export function testCaseFileName(slug: string): string {
+  return `${createHash('sha256').update(nfc(slug), 'utf8').digest('hex').slice(0, 24)}.json`;
+}
+
+export class TestCaseStore {
+  readonly dir: string;
+  private readonly now: () => Date;
+  private readonly problems: NonNullable<TestCaseStoreOptions['problems']>;
+  private readonly newId: () => string;
+  private readonly fs: StoreFs;
+  /** Per file: the tail of its queue of changes. */
+  private readonly queues = new Map<string, Promise<unknown>>();
+
+  constructor(options: TestCaseStoreOptions) {
+    this.dir = path.join(options.dataDir, TESTCASES_DIR_NAME);
+    this.now = options.now ?? (() => new Date());
+    this.problems = options.problems ?? (() => undefined);
+    this.newId = options.newId ?? (() => uuidv7());
+    this.fs = options.fs ?? nodeFs;
+  }
+
+  /** The file holding a tool slug's cases; VALIDATION_FAILED for a bad bundle id or slug. */
+  fileFor(bundleId: string, slug: string): string {
+    const id = checkUuidV7(bundleId, 'bundleId');
+    return path.join(this.dir, id, testCaseFileName(checkSlug(slug)));
+  }
+
+  /** The cases of a tool slug, oldest first; none when there is no file. */
+  async list(bundleId: string, slug: string): Promise<TestCase[]> {
+    const file = this.fileFor(bundleId, slug);
+    // Behind pending writes of this file, so a list after a save sees it.
+    return this.serial(file, () => this.read(file));
+  }
+
+  async get(bundleId: string, slug: string, id: string): Promise<TestCase> {
+    const found = (await this.list(bundleId, slug)).find((c) => c.id === id);
+    if (!found) throw notFound(id, slug);
+    return found;
+  }
+
+  /** Creates a case (new id) or replaces the one with `input.id`, keeping its createdAt. */
+  async save(bundleId: string, slug: string, input: TestCaseInput): Promise<TestCase> {
+    const file = this.fileFor(bundleId, slug);
+    const cleanSlug = nfc(slug);
+    const checked = checkInput(input);
+    return this.serial(file, async () => {
+      const cases = await this.read(file);
+      const at = this.now().toISOString();
+      let saved: TestCase;
+      if (input.id) {
+        const i = cases.findIndex((c) => c.id === input.id);
+        if (i < 0) throw notFound(input.id, cleanSlug);
+        saved = { id: input.id, ...checked, createdAt: cases[i]!.createdAt, updatedAt: at };
+        cases[i] = saved;
+      } else {
+        if (cases.length >= MAX_TEST_CASES) {
+          throw new AppError('VALIDATION_FAILED', `'${cleanSlug}' already has ${MAX_TEST_CASES} test cases, the most a tool may have: delete some first`, { rule: 'max-cases' });
+        }
+        saved = { id: this.newId(), ...checked, createdAt: at, updatedAt: at };
+        cases.push(saved);
+      }
+      await this.write(file, bundleId, cleanSlug, cases);
+      return saved;
+    });
+  }
+
+  /** Deletes a case; NOT_FOUND when there is none with that id. The file goes with the last case. */
+  async delete(bundleId: string, slug: string, id: string): Promise<void> {
+    const file = this.fileFor(bundleId, slug);
+    const cleanSlug = nfc(slug);
+    return this.serial(file, async () => {
+      const cases = await this.read(file);
+      const kept = cases.filter((c) => c.id !== id);
+      if (kept.length === cases.length) throw notFound(id, cleanSlug);
+      if (kept.length > 0) {
+        await this.write(file, bundleId, cleanSlug, kept);
+        return;
+      }
+      await attempt('delete', file, () => this.fs.rm(file, { force: true }));
+      // The bundle's folder goes when it is empty; another case may have arrived meanwhile.
+      await this.fs.rmdir(path.dirname(file)).catch(() => undefined);
+    });
+  }
+
+  private async read(file: string): Promise<TestCase[]> {
+    const r = await attempt('read', file, () => readJsonFile(this.fs, file));
+    if (r.kind === 'missing') return [];
+    if (r.kind === 'ok') {
+      const parsed = FileSchema.safeParse(r.value);
+      if (parsed.success) return parsed.data.cases;
+      const issue = parsed.error.issues[0];
+      await this.setAside(file, `not a test case file: ${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'}`);
+      return [];
+    }
+    await this.setAside(file, r.message);
+    return [];
+  }
+
+  private async write(file: string, bundleId: string, slug: string, cases: TestCase[]): Promise<void> {
+    const text = toFileText({ format: 'toolsmith-testcases', version: 1, bundleId, slug, cases });
+    await attempt('save the test cases to', file, async () => {
+      await this.fs.mkdir(path.dirname(file), { recursive: true });
+      await replaceFile(this.fs, file, text, () => undefined);
+    });
+  }
+
+  private async setAside(file: string, message: string): Promise<void> {
+    let movedTo: string | undefined;
+    try {
+      movedTo = await moveAside(file, this.now());
+    } catch (e) {
+      // Read as empty anyway; the next save replaces it.
+      this.problems({ kind: 'corrupt-file', path: file, message: `${message}; read as no test cases (could not be moved aside: ${(e as Error).message})` });
+      return;
+    }
+    this.problems({ kind: 'corrupt-file', path: file, message: `${message}; read as no test cases`, movedTo });
+  }
+
+  private serial<T>(file: string, fn: () => Promise<T>): Promise<T> {
+    const run = (this.queues.get(file) ?? Promise.resolve()).then(fn);
+    const tail = run.catch(() => undefined);
+    this.queues.set(file, tail);
+    // Forget a file's queue once it has drained, so the map does not grow with every tool.
+    void tail.then(() => {
+      if (this.queues.get(file) === tail) this.queues.delete(file);
+    });
+    return run;
+  }
+}
+
+function notFound(id: string, slug: string): AppError {
+  return new AppError('NOT_FOUND', `no test case ${quote(id)} for '${slug}'; it may have been deleted`, { id });
+}
+
+/** The parts of a case a client chooses, checked as the file will hold them. */
+function checkInput(input: TestCaseInput): Pick<TestCase, 'name' | 'args' | 'assertions'> {
+  const name = typeof input.name === 'string' ? input.name.trim() : '';
+  if (!name) throw violationError({ field: 'name', rule: 'required', message: 'a test case needs a name' });
+  const candidate = { name, args: input.args === undefined ? {} : input.args, assertions: input.assertions };
+  const shape = TestCaseSchema.pick({ name: true, args: true, assertions: true }).safeParse(candidate);
+  if (!shape.success) {
+    const issue = shape.error.issues[0];
+    throw new AppError('VALIDATION_FAILED', `invalid test case: ${issue?.path.join('.') || '(case)'}: ${issue?.message ?? 'invalid'}`, { field: issue?.path.join('.') });
+  }
+  shape.data.assertions.forEach((a, i) => {
+    const bad = assertionViolation(a, `assertions.${i}`);
+    if (bad) throw violationError(bad);
+  });
+  const size = jsonViolation(candidate, 'testCase', TEST_CASE_LIMITS);
+  if (size) throw violationError(size);
+  return { name: shape.data.name, args: candidate.args, assertions: shape.data.assertions };
+}
