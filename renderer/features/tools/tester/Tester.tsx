@@ -1,0 +1,154 @@
+/**
+ * The live tester beside the tool editor: an arguments form (or JSON), Run (Ctrl/Cmd+Enter)
+ * and Cancel (Esc), the result, the tool's saved test cases and its recent runs. With
+ * `draft` it runs the editor's unsaved body ('tools.tryDraft'); without, the saved version
+ * ('tools.invoke', source 'tester').
+ *
+ * Mount it with the tool's address and argSchema, e.g. for a saved tool view `tool`:
+ *   <Tester bundleId={tool.bundleId} slug={tool.slug} version={tool.version} toolId={tool.id} argSchema={tool.argSchema} />
+ * and for an editor's draft body `body` (a ToolPutBody, possibly invalid):
+ *   <Tester bundleId={bundleId} slug={slug} version={version} toolId={savedTool?.id} argSchema={body.argSchema} draft={body} />
+ */
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import type { InvokeResult } from '../../../../shared/contract';
+import type { Result } from '../../../../shared/errors';
+import type { JsonSchemaObject } from '../../../../shared/model/tool';
+import { useApi } from '../../../api/hooks';
+import { testerStrings as s } from '../../../i18n/tester-strings';
+import { ArgsForm } from './ArgsForm';
+import { ResultView, type RunState } from './ResultView';
+import { RunHistory } from './RunHistory';
+import { initialValue, isPlainObject } from './schema-form';
+import { TestCases } from './TestCases';
+import './tester.css';
+
+export interface TesterProps {
+  bundleId: string;
+  slug: string;
+  version: string;
+  /** The saved tool's id, for its run history; absent for a tool never saved. */
+  toolId?: string;
+  argSchema: JsonSchemaObject;
+  /** The editor's unsaved tool body: runs and test cases use it instead of the saved version. */
+  draft?: unknown;
+}
+
+/** A fresh tester (args, result) for each tool; a new version of the same tool keeps them. */
+export function Tester(props: TesterProps) {
+  return <TesterPanel key={`${props.bundleId}\u0000${props.slug}`} {...props} />;
+}
+
+/** The history is read from a log written in batches (~50 ms): refresh after the record lands. */
+const HISTORY_REFRESH_MS = 200;
+
+function TesterPanel({ bundleId, slug, version, toolId, argSchema, draft }: TesterProps) {
+  const { client } = useApi();
+  const qc = useQueryClient();
+  const titleId = useId();
+  const schema = isPlainObject(argSchema) ? argSchema : {};
+  const [args, setArgs] = useState<unknown>(() => initialValue(schema, schema) ?? {});
+  const [argsValid, setArgsValid] = useState(true);
+  const [run, setRun] = useState<RunState>({ status: 'idle' });
+  const [cancelling, setCancelling] = useState(false);
+  /** The invocation in flight; a late answer for any other id is ignored. */
+  const inFlight = useRef<string | null>(null);
+  const running = run.status === 'running';
+
+  // Leaving the tester cancels its run rather than leaving it to time out.
+  useEffect(
+    () => () => {
+      const id = inFlight.current;
+      inFlight.current = null;
+      if (id) void client.call('invocations.cancel', { invocationId: id }).catch(() => undefined);
+    },
+    [client],
+  );
+
+  const start = async () => {
+    if (!argsValid || inFlight.current) return;
+    const invocationId = newInvocationId();
+    inFlight.current = invocationId;
+    setCancelling(false);
+    setRun({ status: 'running', invocationId });
+    let r: Result<InvokeResult>;
+    try {
+      r =
+        draft === undefined
+          ? await client.call('tools.invoke', { bundleId, slug, version, args, invocationId, source: 'tester' })
+          : await client.call('tools.tryDraft', { bundleId, slug, version, body: draft, args, invocationId });
+    } catch (e) {
+      r = { ok: false, error: { code: 'UNAVAILABLE', message: (e as Error).message } };
+    }
+    if (inFlight.current !== invocationId) return;
+    inFlight.current = null;
+    setCancelling(false);
+    setRun(r.ok ? { status: 'done', result: r.value } : { status: 'failed', error: r.error });
+    setTimeout(() => void qc.invalidateQueries({ queryKey: ['invocations.list'] }), HISTORY_REFRESH_MS);
+  };
+
+  const cancel = async () => {
+    const invocationId = inFlight.current;
+    if (!invocationId) return;
+    setCancelling(true);
+    // The run's own answer (CANCELLED) ends it; this only asks.
+    await client.call('invocations.cancel', { invocationId }).catch(() => undefined);
+  };
+
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
+      e.preventDefault();
+      void start();
+    } else if (e.key === 'Escape' && inFlight.current) {
+      e.preventDefault();
+      void cancel();
+    }
+  };
+
+  const onValidityChange = useCallback((valid: boolean) => setArgsValid(valid), []);
+  const loadArgs = useCallback((a: unknown) => setArgs(a), []);
+
+  return (
+    <section className="tester" aria-labelledby={titleId} onKeyDown={onKeyDown} data-testid="tester">
+      <header className="section-head">
+        <h2 id={titleId}>{s.title}</h2>
+        <p className="help">{s.shortcuts}</p>
+      </header>
+      <ArgsForm schema={schema} value={args} onChange={setArgs} onValidityChange={onValidityChange} />
+      <div className="form-actions tester-actions">
+        <button
+          type="button"
+          className="primary"
+          data-testid="tester-run"
+          aria-keyshortcuts="Control+Enter Meta+Enter"
+          disabled={!argsValid || running}
+          aria-describedby={argsValid ? undefined : `${titleId}-args-invalid`}
+          onClick={() => void start()}
+        >
+          {running ? s.run.running : s.run.run}
+        </button>
+        <button type="button" data-testid="tester-cancel" aria-keyshortcuts="Escape" disabled={!running || cancelling} onClick={() => void cancel()}>
+          {cancelling ? s.run.cancelling : s.run.cancel}
+        </button>
+        {!argsValid && (
+          <span className="field-error" id={`${titleId}-args-invalid`}>
+            {s.run.argsInvalid}
+          </span>
+        )}
+      </div>
+      <ResultView state={run} />
+      <TestCases bundleId={bundleId} slug={slug} version={version} draft={draft} args={args} argsValid={argsValid} onLoadArgs={loadArgs} />
+      <RunHistory bundleId={bundleId} slug={slug} toolId={toolId} includeDrafts={draft !== undefined || !toolId} onLoad={loadArgs} />
+    </section>
+  );
+}
+
+/** A UUID the core accepts as an invocation id; randomUUID needs a secure context, which the app always is. */
+function newInvocationId(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const b = crypto.getRandomValues(new Uint8Array(16));
+  b[6] = (b[6]! & 0x0f) | 0x40;
+  b[8] = (b[8]! & 0x3f) | 0x80;
+  const h = [...b].map((x) => x.toString(16).padStart(2, '0')).join('');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}
