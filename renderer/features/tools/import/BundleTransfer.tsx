@@ -1,0 +1,213 @@
+/**
+ * A bundle as a ZIP: "Export bundle" downloads the selected bundle ('transfer.exportBundle');
+ * "Import bundle" sends a chosen ZIP ('transfer.importBundle', as a new bundle) and shows the
+ * report. Files over MAX_IMPORT_ZIP_BYTES are refused here, before anything is sent.
+ *
+ *   <BundleTransfer bundleId={selectedBundleId} />
+ */
+import { useQueryClient } from '@tanstack/react-query';
+import { useId, useState, type ChangeEvent } from 'react';
+import { MAX_IMPORT_ZIP_BYTES, type ImportReport } from '../../../../shared/model/transfer';
+import { callOrThrow } from '../../../api/client';
+import { useApi } from '../../../api/hooks';
+import { importStrings as s } from '../../../i18n/import-strings';
+
+export interface BundleTransferProps {
+  bundleId?: string;
+}
+
+const MAX_MIB = MAX_IMPORT_ZIP_BYTES / (1024 * 1024);
+const errorMessage = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+/** Base64 of bytes, in chunks (String.fromCharCode with a huge spread overflows the stack). */
+export function bytesToBase64(bytes: Uint8Array): string {
+  let binary = '';
+  const CHUNK = 0x8000;
+  for (let i = 0; i < bytes.length; i += CHUNK) binary += String.fromCharCode(...bytes.subarray(i, i + CHUNK));
+  return btoa(binary);
+}
+
+export function base64ToBytes(b64: string): Uint8Array<ArrayBuffer> {
+  const binary = atob(b64);
+  const out = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) out[i] = binary.charCodeAt(i);
+  return out;
+}
+
+function download(bytes: Uint8Array<ArrayBuffer>, fileName: string): void {
+  const url = URL.createObjectURL(new Blob([bytes], { type: 'application/zip' }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = fileName;
+  a.style.display = 'none';
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  // Revoked a little later: some browsers start the download after the click returns.
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+export function BundleTransfer({ bundleId }: BundleTransferProps) {
+  const { client } = useApi();
+  const qc = useQueryClient();
+  const id = useId();
+  const [exporting, setExporting] = useState(false);
+  const [exported, setExported] = useState<string | null>(null);
+  const [exportError, setExportError] = useState<string | null>(null);
+  const [importing, setImporting] = useState<string | null>(null);
+  const [importError, setImportError] = useState<string | null>(null);
+  const [report, setReport] = useState<ImportReport | null>(null);
+
+  const onExport = async () => {
+    if (!bundleId) return;
+    setExporting(true);
+    setExportError(null);
+    setExported(null);
+    try {
+      const { fileName, base64 } = await callOrThrow(client, 'transfer.exportBundle', { bundleId });
+      download(base64ToBytes(base64), fileName);
+      setExported(fileName);
+    } catch (e) {
+      setExportError(errorMessage(e));
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  const onImport = async (e: ChangeEvent<HTMLInputElement>) => {
+    const file = e.target.files?.[0];
+    // Cleared so that choosing the same file again imports it again.
+    e.target.value = '';
+    if (!file) return;
+    setImportError(null);
+    setReport(null);
+    if (file.size > MAX_IMPORT_ZIP_BYTES) {
+      setImportError(s.bundle.tooLarge(file.name, file.size, MAX_MIB));
+      return;
+    }
+    setImporting(file.name);
+    try {
+      let base64: string;
+      try {
+        base64 = bytesToBase64(new Uint8Array(await file.arrayBuffer()));
+      } catch (err) {
+        throw new Error(s.bundle.readFailed(errorMessage(err)), { cause: err });
+      }
+      setReport(await callOrThrow(client, 'transfer.importBundle', { base64 }));
+      void qc.invalidateQueries({ queryKey: ['bundles.list'] });
+      void qc.invalidateQueries({ queryKey: ['tools.list'] });
+    } catch (err) {
+      setImportError(errorMessage(err));
+    } finally {
+      setImporting(null);
+    }
+  };
+
+  return (
+    <div className="import-bundle" data-testid="bundle-transfer">
+      <section aria-labelledby={`${id}-export`}>
+        <h3 id={`${id}-export`}>{s.bundle.exportTitle}</h3>
+        <p className="help">{bundleId ? s.bundle.exportHelp : s.bundle.exportNeedsBundle}</p>
+        <div className="form-actions">
+          <button type="button" data-testid="bundle-export" disabled={!bundleId || exporting} onClick={() => void onExport()}>
+            {exporting ? s.bundle.exporting : s.bundle.export}
+          </button>
+          {exported && (
+            <span className="status-ok" role="status" data-testid="bundle-exported">
+              {s.bundle.exported(exported)}
+            </span>
+          )}
+        </div>
+        {exportError && (
+          <p className="field-error" role="alert" data-testid="bundle-export-error">
+            {exportError}
+          </p>
+        )}
+      </section>
+
+      <section aria-labelledby={`${id}-import`}>
+        <h3 id={`${id}-import`}>{s.bundle.importTitle}</h3>
+        <p className="help" id={`${id}-import-help`}>
+          {s.bundle.importHelp(MAX_MIB)}
+        </p>
+        <div className="form-actions">
+          <label className="import-file">
+            {s.bundle.import}
+            <input
+              type="file"
+              data-testid="bundle-import-file"
+              accept=".zip,application/zip"
+              disabled={importing !== null}
+              aria-describedby={`${id}-import-help`}
+              onChange={(e) => void onImport(e)}
+            />
+          </label>
+          {importing !== null && (
+            <span role="status" data-testid="bundle-import-progress">
+              <progress /> {s.bundle.importing(importing)}
+            </span>
+          )}
+        </div>
+        {importError && (
+          <p className="field-error" role="alert" data-testid="bundle-import-error">
+            {importError}
+          </p>
+        )}
+        {report && <ReportView report={report} />}
+      </section>
+    </div>
+  );
+}
+
+function ReportView({ report }: { report: ImportReport }) {
+  const id = useId();
+  return (
+    <section className="import-report" aria-labelledby={`${id}-title`} data-testid="import-report" data-nothing-imported={report.nothingImported}>
+      <h4 id={`${id}-title`}>
+        {s.bundle.report}
+        {report.bundleSlug && <span className="muted"> · {s.bundle.bundle(report.bundleSlug)}</span>}
+      </h4>
+      {report.nothingImported && (
+        <p className="field-error" role="alert" data-testid="import-nothing">
+          {s.bundle.nothingImported}
+        </p>
+      )}
+      {report.imported.length > 0 && (
+        <>
+          <h5>{s.bundle.imported(report.imported.length)}</h5>
+          <ul className="import-list" data-testid="import-imported">
+            {report.imported.map((x) => (
+              <li key={x}>
+                <code>{x}</code>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      {report.conflicts.length > 0 && (
+        <>
+          <h5>{s.bundle.conflicts(report.conflicts.length)}</h5>
+          <ul className="import-list" data-testid="import-conflicts">
+            {report.conflicts.map((x) => (
+              <li key={x}>
+                <code>{x}</code>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      {report.invalid.length > 0 && (
+        <>
+          <h5>{s.bundle.invalid(report.invalid.length)}</h5>
+          <ul className="import-list" data-testid="import-invalid">
+            {report.invalid.map((x, i) => (
+              <li key={`${x.entry}-${i}`}>
+                <code>{x.entry}</code>: {x.message}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,273 @@
+/**
+ * "Paste a curl command": parseCurl + curlToTool run here (pure, nothing is run or sent) and
+ * show the proposed HTTP tool; "Create tool" saves the checked secrets, adds the hosts to
+ * Settings → Allowed hosts when asked, then saves the tool with tools.put.
+ *
+ *   <CurlImport bundleId={bundleId} onCreated={(tool) => select(tool)} />
+ */
+import { useQueryClient } from '@tanstack/react-query';
+import { useId, useState, type KeyboardEvent } from 'react';
+import type { OpInput } from '../../../../shared/contract';
+import { curlToTool, parseCurl, type CurlToolProposal } from '../../../../shared/model/curl';
+import type { ToolView } from '../../../../shared/model/tool';
+import { labelViolation } from '../../../../shared/model/validation';
+import { callOrThrow } from '../../../api/client';
+import { useApi, useOp } from '../../../api/hooks';
+import { importStrings as s } from '../../../i18n/import-strings';
+import { HostsProposal, useAddAllowedHosts } from './allowed-hosts';
+
+export interface CurlImportProps {
+  bundleId: string;
+  onCreated?: (tool: ToolView) => void;
+}
+
+type ToolBody = OpInput<'tools.put'>['body'];
+
+interface ArgRow {
+  name: string;
+  type: string;
+  required: boolean;
+  description: string;
+}
+
+function argsOf(p: CurlToolProposal): ArgRow[] {
+  const schema = p.tool.argSchema as { properties?: Record<string, { type?: unknown; description?: unknown }>; required?: unknown };
+  const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
+  return Object.entries(schema.properties ?? {}).map(([name, prop]) => ({
+    name,
+    type: typeof prop.type === 'string' ? prop.type : '',
+    required: required.has(name),
+    description: typeof prop.description === 'string' ? prop.description : '',
+  }));
+}
+
+const errorMessage = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+export function CurlImport({ bundleId, onCreated }: CurlImportProps) {
+  const { client } = useApi();
+  const qc = useQueryClient();
+  const addHosts = useAddAllowedHosts();
+  const savedSecrets = useOp('secrets.list', {});
+  const id = useId();
+  const [text, setText] = useState('');
+  const [previewedText, setPreviewedText] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [proposal, setProposal] = useState<CurlToolProposal | null>(null);
+  const [slug, setSlug] = useState('');
+  const [version, setVersion] = useState('1');
+  const [wantHosts, setWantHosts] = useState(true);
+  const [wantSecrets, setWantSecrets] = useState<Record<string, boolean>>({});
+  const [busy, setBusy] = useState(false);
+  const [created, setCreated] = useState<ToolView | null>(null);
+
+  const preview = () => {
+    setCreated(null);
+    if (text.trim() === '') {
+      setError(s.curl.empty);
+      return;
+    }
+    try {
+      const next = curlToTool(parseCurl(text));
+      setProposal(next);
+      setPreviewedText(text);
+      setSlug(next.suggestedSlug);
+      setWantHosts(true);
+      // A name already saved is not replaced unless asked: it may be bound to other hosts.
+      const saved = new Set(savedSecrets.data?.map((x) => x.name) ?? []);
+      setWantSecrets(Object.fromEntries(next.secretsNeeded.filter((x) => x.value !== undefined).map((x) => [x.name, !saved.has(x.name)])));
+      setError(null);
+    } catch (e) {
+      // A refused command changes nothing: the previous preview (if any) stays.
+      setError(errorMessage(e));
+    }
+  };
+
+  const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
+      e.preventDefault();
+      preview();
+    }
+  };
+
+  const slugProblem = proposal ? labelViolation('slug', slug) : null;
+  const versionProblem = proposal ? labelViolation('version', version) : null;
+
+  const create = async () => {
+    if (!proposal || slugProblem || versionProblem) return;
+    if (text !== previewedText) {
+      setError(s.curl.stale);
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    setCreated(null);
+    try {
+      for (const secret of proposal.secretsNeeded) {
+        if (secret.value !== undefined && wantSecrets[secret.name]) {
+          await callOrThrow(client, 'secrets.set', { name: secret.name, value: secret.value, hosts: secret.hosts });
+        }
+      }
+      void qc.invalidateQueries({ queryKey: ['secrets.list'] });
+      if (wantHosts) await addHosts(proposal.hostsProposal);
+      const tool = await callOrThrow(client, 'tools.put', { bundleId, slug: slug.trim(), version: version.trim(), body: proposal.tool as ToolBody });
+      setCreated(tool);
+      void qc.invalidateQueries({ queryKey: ['tools.list'] });
+      onCreated?.(tool);
+    } catch (e) {
+      setError(errorMessage(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const http = proposal?.tool.http;
+  const args = proposal ? argsOf(proposal) : [];
+
+  return (
+    <div className="import-curl" data-testid="curl-import">
+      <label htmlFor={`${id}-input`}>{s.curl.title}</label>
+      <textarea
+        id={`${id}-input`}
+        data-testid="curl-input"
+        className="import-code"
+        rows={5}
+        spellCheck={false}
+        autoComplete="off"
+        placeholder={s.curl.placeholder}
+        value={text}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={`${id}-help${error ? ` ${id}-error` : ''}`}
+        onChange={(e) => setText(e.target.value)}
+        onKeyDown={onKeyDown}
+      />
+      <p className="help" id={`${id}-help`}>
+        {s.curl.help}
+      </p>
+      {error && (
+        <p className="field-error" role="alert" id={`${id}-error`} data-testid="curl-error">
+          {error}
+        </p>
+      )}
+      <div className="form-actions">
+        <button type="button" data-testid="curl-preview" onClick={preview}>
+          {s.curl.preview}
+        </button>
+      </div>
+
+      {proposal && http && (
+        <section className="import-proposal" aria-labelledby={`${id}-proposal`} data-testid="curl-proposal">
+          <h3 id={`${id}-proposal`}>{s.curl.proposal}</h3>
+          <div className="import-grid">
+            <label htmlFor={`${id}-slug`}>{s.curl.slug}</label>
+            <div>
+              <input
+                id={`${id}-slug`}
+                data-testid="curl-slug"
+                value={slug}
+                autoComplete="off"
+                spellCheck={false}
+                aria-invalid={slugProblem ? true : undefined}
+                aria-describedby={slugProblem ? `${id}-slug-error` : undefined}
+                onChange={(e) => setSlug(e.target.value)}
+              />
+              {slugProblem && (
+                <p className="field-error" id={`${id}-slug-error`}>
+                  {slugProblem.message}
+                </p>
+              )}
+            </div>
+            <label htmlFor={`${id}-version`}>{s.curl.version}</label>
+            <div>
+              <input
+                id={`${id}-version`}
+                data-testid="curl-version"
+                value={version}
+                autoComplete="off"
+                spellCheck={false}
+                aria-invalid={versionProblem ? true : undefined}
+                aria-describedby={versionProblem ? `${id}-version-error` : undefined}
+                onChange={(e) => setVersion(e.target.value)}
+              />
+              {versionProblem && (
+                <p className="field-error" id={`${id}-version-error`}>
+                  {versionProblem.message}
+                </p>
+              )}
+            </div>
+            <span className="import-term">{s.curl.request}</span>
+            <code className="import-request" data-testid="curl-request">
+              {http.method} {http.urlTemplate}
+            </code>
+          </div>
+
+          <h4>{s.curl.args}</h4>
+          {args.length === 0 ? (
+            <p className="muted">{s.curl.noArgs}</p>
+          ) : (
+            <ul className="import-list" data-testid="curl-args">
+              {args.map((a) => (
+                <li key={a.name}>
+                  <code>{a.name}</code> {a.type && <span className="badge">{a.type}</span>} {a.required && <span className="badge">{s.curl.required}</span>}{' '}
+                  <span className="muted">{a.description}</span>
+                </li>
+              ))}
+            </ul>
+          )}
+
+          {proposal.notes.length > 0 && (
+            <>
+              <h4>{s.curl.notes}</h4>
+              <ul className="import-list import-notes" data-testid="curl-notes">
+                {proposal.notes.map((n, i) => (
+                  <li key={i}>{n}</li>
+                ))}
+              </ul>
+            </>
+          )}
+
+          <h4>{s.curl.hosts}</h4>
+          <HostsProposal hosts={proposal.hostsProposal} checked={wantHosts} onChange={setWantHosts} testId="curl-add-hosts" />
+
+          {proposal.secretsNeeded.length > 0 && (
+            <>
+              <h4>{s.curl.secrets}</h4>
+              <p className="help">{s.curl.secretsHelp}</p>
+              <ul className="import-list" data-testid="curl-secrets">
+                {proposal.secretsNeeded.map((x) => (
+                  <li key={x.name} title={x.reason}>
+                    {x.value !== undefined ? (
+                      <label className="inline-check">
+                        <input
+                          type="checkbox"
+                          data-testid={`curl-secret-${x.name}`}
+                          checked={wantSecrets[x.name] ?? false}
+                          onChange={(e) => setWantSecrets((prev) => ({ ...prev, [x.name]: e.target.checked }))}
+                        />
+                        {s.curl.saveSecret(x.name, x.hosts.join(', '))}
+                        {savedSecrets.data?.some((y) => y.name === x.name) && <span className="muted"> {s.curl.replacesSecret}</span>}
+                      </label>
+                    ) : (
+                      <span>{s.curl.secretNoValue(x.name)}</span>
+                    )}{' '}
+                    <span className="muted">({x.reason})</span>
+                  </li>
+                ))}
+              </ul>
+            </>
+          )}
+
+          <div className="form-actions">
+            <button type="button" className="primary" data-testid="curl-create" disabled={busy || !!slugProblem || !!versionProblem} onClick={() => void create()}>
+              {busy ? s.curl.creating : s.curl.create}
+            </button>
+            {created && (
+              <span className="status-ok" role="status" data-testid="curl-created">
+                {s.curl.created(created.slug, created.version)}
+              </span>
+            )}
+          </div>
+        </section>
+      )}
+    </div>
+  );
+}
