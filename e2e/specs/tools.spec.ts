@@ -66,7 +66,7 @@ test.describe('the Tools screen', () => {
         headers: { Authorization: `Bearer ${host!.token}`, 'Content-Type': 'application/json' },
         body: JSON.stringify(body),
       });
-    expect((await api('PUT', `bundles/${bundleId}`, { slug: 'weather', displayName: 'Weather', description: 'Forecasts', isEnabled: true })).status).toBe(200);
+    expect((await api('PUT', `bundles/${bundleId}`, { slug: 'live-weather', displayName: 'Live weather', description: 'Forecasts', isEnabled: true })).status).toBe(200);
     const tool = {
       displayName: 'Forecast',
       description: 'Tomorrow’s weather for a city',
@@ -77,8 +77,8 @@ test.describe('the Tools screen', () => {
       http: { method: 'GET', urlTemplate: 'https://api.example.com/forecast?city=${city}' },
       isEnabled: true,
     };
-    expect((await api('PUT', `bundles/${bundleId}/tools/forecast/version/1`, tool)).status).toBe(201);
-    await expect(appPage.getByTestId('bundle-weather')).toBeVisible();
-    await expect(appPage.getByTestId('tool-forecast')).toBeVisible();
+    expect((await api('PUT', `bundles/${bundleId}/tools/live-forecast/version/1`, tool)).status).toBe(201);
+    await expect(appPage.getByTestId('bundle-live-weather')).toBeVisible();
+    await expect(appPage.getByTestId('tool-live-forecast')).toBeVisible();
   });
 });

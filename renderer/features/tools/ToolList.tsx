@@ -16,7 +16,14 @@ function useDebounced<T>(value: T, ms: number): T {
   return v;
 }
 
-export function ToolList() {
+export interface ToolListProps {
+  /** Opens a tool (in the workbench's editor); without it the rows are not buttons. */
+  onOpen?: (tool: ToolView) => void;
+  /** The id of the tool open in the editor, marked as current. */
+  openToolId?: string;
+}
+
+export function ToolList({ onOpen, openToolId }: ToolListProps = {}) {
   const { toolsBundleId, toolsIncludeDisabled, setIncludeDisabled } = useUi();
   const [query, setQuery] = useState('');
   const q = useDebounced(query.trim(), 120);
@@ -57,10 +64,26 @@ export function ToolList() {
       )}
       <ul className="tools" data-testid="tool-list">
         {tools.map((tool) => (
-          <li key={tool.id} className={tool.isEnabled ? 'tool-row' : 'tool-row disabled'} data-testid={`tool-${tool.slug}`}>
+          <li
+            key={tool.id}
+            className={`${tool.isEnabled ? 'tool-row' : 'tool-row disabled'}${tool.id === openToolId ? ' current' : ''}`}
+            data-testid={`tool-${tool.slug}`}
+          >
             <div className="tool-main">
               <div className="tool-title">
-                <strong>{tool.displayName}</strong>
+                {onOpen ? (
+                  <button
+                    type="button"
+                    className="tool-open"
+                    aria-current={tool.id === openToolId || undefined}
+                    data-testid={`open-tool-${tool.slug}`}
+                    onClick={() => onOpen(tool)}
+                  >
+                    <strong>{tool.displayName}</strong>
+                  </button>
+                ) : (
+                  <strong>{tool.displayName}</strong>
+                )}
                 <code>
                   +{tool.slug} <span className="muted">{t.tools.version} {tool.version}</span>
                 </code>
@@ -108,3 +131,4 @@ export function ToolList() {
     </section>
   );
 }
+

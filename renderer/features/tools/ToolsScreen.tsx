@@ -1,18 +1,30 @@
+import type { JsonSchemaObject } from '../../../shared/model/tool';
 import { ProblemsList } from '../../components/ProblemsList';
 import { t } from '../../i18n/strings';
-import { BundleList } from './BundleList';
-import { ToolList } from './ToolList';
+import { useUi } from '../../stores/ui';
+import { ToolsWorkbench, type TesterContext } from './editor/ToolsWorkbench';
+import { ImportPanel } from './import/ImportPanel';
+import { Tester } from './tester/Tester';
+
+/** The live tester beside the editor: the saved tool, or the draft being edited. */
+function testerFor({ tool, draft }: TesterContext) {
+  if (draft && draft.slug && draft.version) {
+    const argSchema = (draft.body.argSchema ?? { type: 'object' }) as JsonSchemaObject;
+    return <Tester bundleId={draft.bundleId} slug={draft.slug} version={draft.version} argSchema={argSchema} draft={draft.body} />;
+  }
+  if (tool) return <Tester bundleId={tool.bundleId} slug={tool.slug} version={tool.version} toolId={tool.id} argSchema={tool.argSchema} />;
+  return null;
+}
 
 export function ToolsScreen() {
+  const bundleId = useUi((s) => s.toolsBundleId);
   return (
     <section className="screen wide" aria-labelledby="tools-title" data-testid="screen-tools">
       <header className="screen-header">
         <h1 id="tools-title">{t.tools.title}</h1>
       </header>
-      <div className="tools-layout">
-        <BundleList />
-        <ToolList />
-      </div>
+      <ToolsWorkbench testerSlot={testerFor} />
+      <ImportPanel bundleId={bundleId ?? undefined} />
       <ProblemsList onlyWhenAny />
     </section>
   );

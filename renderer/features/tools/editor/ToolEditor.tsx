@@ -1,0 +1,436 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
+import type { OpInput } from '../../../../shared/contract';
+import { HTTP_METHODS } from '../../../../shared/model/http-spec';
+import type { ToolView } from '../../../../shared/model/tool';
+import { useOpMutation } from '../../../api/hooks';
+import { JsonEditor, type EditorProblem } from '../../../editor/JsonEditor';
+import type { JsonSchemaKind } from '../../../editor/json-schemas';
+import { editorStrings } from '../../../i18n/editor-strings';
+import {
+  buildDraft,
+  countErrors,
+  draftFromTool,
+  emptyDraft,
+  relevantFields,
+  RESPONSE_MODES,
+  sameDraft,
+  serverErrors,
+  TOOL_TYPES,
+  type FieldErrors,
+  type ToolDraft,
+  type ToolField,
+} from './tool-draft';
+
+const s = editorStrings.tool;
+
+export type ToolEditorMode = { kind: 'view'; tool: ToolView } | { kind: 'new'; bundleId: string; from?: ToolView };
+
+/** What the tester may run: the draft as it stands (valid or not) or the saved tool. */
+export interface ToolDraftSnapshot {
+  bundleId: string;
+  slug: string;
+  version: string;
+  body: Record<string, unknown>;
+  valid: boolean;
+}
+
+export interface ToolEditorProps {
+  mode: ToolEditorMode;
+  /** Why this tool cannot be copied into a new version (built-in or inactive bundle), if so. */
+  newVersionBlocked?: string;
+  /** A message from the workbench to show on top (e.g. "Saved ..."). */
+  notice?: string;
+  onSaved(tool: ToolView): void;
+  onNewVersion(tool: ToolView): void;
+  onDiscard(): void;
+  onDirtyChange(dirty: boolean): void;
+  onDraftChange?(draft: ToolDraftSnapshot | null): void;
+}
+
+/** Where focus goes for each field (the first invalid one after a refused save). */
+const inputId = (f: ToolField) => `tool-${f}`;
+
+const JSON_EDITORS: Record<
+  'query' | 'headers' | 'body' | 'auth' | 'limits' | 'httpAdvanced' | 'sequence' | 'argSchema' | 'outputSchema',
+  { testId: string; schema: JsonSchemaKind; height: number }
+> = {
+  query: { testId: 'http-query-editor', schema: 'http-templates', height: 96 },
+  headers: { testId: 'http-headers-editor', schema: 'http-templates', height: 96 },
+  body: { testId: 'http-body-editor', schema: 'http-body', height: 120 },
+  auth: { testId: 'http-auth-editor', schema: 'http-auth', height: 96 },
+  limits: { testId: 'http-limits-editor', schema: 'http-limits', height: 132 },
+  httpAdvanced: { testId: 'http-advanced-editor', schema: 'none', height: 96 },
+  sequence: { testId: 'sequence-editor', schema: 'none', height: 220 },
+  argSchema: { testId: 'argschema-editor', schema: 'arg-schema', height: 240 },
+  outputSchema: { testId: 'outputschema-editor', schema: 'json-schema', height: 160 },
+};
+type JsonEditorField = keyof typeof JSON_EDITORS;
+
+/**
+ * The tool form. A saved version is shown read-only (versions are immutable) with a
+ * "New version" button; a draft is checked as you type with the shared rules, and the
+ * server's refusal lands on the field it concerns.
+ */
+export function ToolEditor({ mode, newVersionBlocked, notice, onSaved, onNewVersion, onDiscard, onDirtyChange, onDraftChange }: ToolEditorProps) {
+  const readOnly = mode.kind === 'view';
+  const initial = useMemo(
+    () => (mode.kind === 'view' ? draftFromTool(mode.tool, { newVersion: false }) : mode.from ? draftFromTool(mode.from, { newVersion: true }) : emptyDraft()),
+    [mode],
+  );
+  const [edited, setEdited] = useState<ToolDraft>(initial);
+  const draft = readOnly ? initial : edited;
+  const [touched, setTouched] = useState<ReadonlySet<ToolField>>(new Set());
+  const [submitted, setSubmitted] = useState(false);
+  const [server, setServer] = useState<FieldErrors>({});
+  const [markerErrors, setMarkerErrors] = useState<Partial<Record<ToolField, number>>>({});
+  const [status, setStatus] = useState<string | null>(null);
+  const save = useOpMutation('tools.put');
+  const qc = useQueryClient();
+  const headingRef = useRef<HTMLHeadingElement>(null);
+
+  // Checking a 10k-line schema takes a few milliseconds: let keystrokes win.
+  const checked = useDeferredValue(draft);
+  const built = useMemo(() => buildDraft(checked), [checked]);
+  const relevant = useMemo(() => relevantFields(draft.type), [draft.type]);
+  const dirty = !readOnly && !sameDraft(edited, initial);
+  const bundleId = mode.kind === 'view' ? mode.tool.bundleId : mode.bundleId;
+
+  useEffect(() => onDirtyChange(dirty), [dirty, onDirtyChange]);
+  useEffect(() => {
+    onDraftChange?.({ bundleId, slug: checked.slug, version: checked.version, body: built.body, valid: countErrors(built.errors, relevantFields(checked.type)) === 0 });
+  }, [onDraftChange, bundleId, checked, built]);
+  useEffect(() => () => onDraftChange?.(null), [onDraftChange]);
+
+  // Focus, once when opened: a draft starts at its first empty field, a saved tool at its heading.
+  const openedAs = useRef(mode);
+  useEffect(() => {
+    const m = openedAs.current;
+    if (m.kind === 'view') headingRef.current?.focus();
+    else document.getElementById(inputId(m.from ? 'version' : 'slug'))?.focus();
+  }, []);
+
+  const set = <F extends ToolField>(field: F, value: ToolDraft[F]) => {
+    setEdited((d) => ({ ...d, [field]: value }));
+    setTouched((t) => (t.has(field) ? t : new Set(t).add(field)));
+    setStatus(null);
+    setServer((prev) => {
+      // A conflict is about the pair <slug, version>: changing either clears it.
+      const clear: string[] = field === 'slug' || field === 'version' ? ['slug', 'version', field] : [field];
+      if (!clear.some((k) => k in prev) && !prev.form) return prev;
+      const next = { ...prev };
+      for (const k of clear) delete next[k as ToolField];
+      delete next.form;
+      return next;
+    });
+  };
+
+  const onMarkersOf = useMemo(() => {
+    const make = (f: ToolField) => (list: EditorProblem[]) => {
+      const n = list.filter((m) => m.severity === 'error').length;
+      setMarkerErrors((prev) => (prev[f] === n ? prev : { ...prev, [f]: n }));
+    };
+    return Object.fromEntries(Object.keys(JSON_EDITORS).map((f) => [f, make(f as ToolField)])) as Record<JsonEditorField, (l: EditorProblem[]) => void>;
+  }, []);
+
+  const errorsOf = (f: ToolField): string[] => {
+    if (readOnly) return [];
+    const local = built.jsonErrors.has(f) || touched.has(f) || submitted ? (built.errors[f] ?? []) : [];
+    return [...local, ...(server[f] ?? [])];
+  };
+  const formErrors = [...(submitted ? (built.errors.form ?? []) : []), ...(server.form ?? [])];
+  const jsonBlocked = [...built.jsonErrors].some((f) => relevant.has(f)) || Object.entries(markerErrors).some(([f, n]) => relevant.has(f as ToolField) && (n ?? 0) > 0);
+
+  const submit = useCallback(() => {
+    if (readOnly || save.isPending) return;
+    setSubmitted(true);
+    const now = buildDraft(edited);
+    const scope = relevantFields(edited.type);
+    const n = countErrors(now.errors, scope);
+    if (n > 0) {
+      setStatus(s.fixFirst(n));
+      const first = (Object.keys(edited) as ToolField[]).find((f) => scope.has(f) && now.errors[f]?.length);
+      if (first) focusField(first);
+      return;
+    }
+    setStatus(null);
+    save.mutate(
+      { bundleId, slug: edited.slug, version: edited.version, body: now.body as OpInput<'tools.put'>['body'] },
+      {
+        onSuccess: (tool) => {
+          setServer({});
+          onDirtyChange(false);
+          onSaved(tool);
+        },
+        onError: (e) => {
+          const errs = serverErrors(e.info);
+          setServer(errs);
+          const first = (Object.keys(edited) as ToolField[]).find((f) => errs[f]?.length);
+          if (first) focusField(first);
+        },
+        onSettled: () => void qc.invalidateQueries(),
+      },
+    );
+  }, [readOnly, save, edited, bundleId, onDirtyChange, onSaved, qc]);
+
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    submit();
+  };
+  const onKeyDown = (e: KeyboardEvent) => {
+    if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === 's') {
+      e.preventDefault();
+      submit();
+    }
+  };
+
+  const title =
+    mode.kind === 'view' ? s.viewTitle(mode.tool.displayName, mode.tool.version) : mode.from ? s.newVersionTitle(mode.from.slug, mode.from.version) : s.newTitle;
+
+  const text = (f: ToolField, testId: string, extra: { help?: string; multiline?: boolean; placeholder?: string; inputMode?: 'numeric' } = {}) => (
+    <Field field={f} label={s.fields[f as keyof typeof s.fields]} help={extra.help} errors={errorsOf(f)}>
+      {(describedBy, invalid) =>
+        extra.multiline ? (
+          <textarea
+            id={inputId(f)}
+            data-testid={testId}
+            rows={3}
+            readOnly={readOnly}
+            value={draft[f] as string}
+            aria-invalid={invalid}
+            aria-describedby={describedBy}
+            onChange={(e) => set(f, e.target.value as never)}
+          />
+        ) : (
+          <input
+            id={inputId(f)}
+            data-testid={testId}
+            readOnly={readOnly}
+            value={draft[f] as string}
+            placeholder={extra.placeholder}
+            inputMode={extra.inputMode}
+            spellCheck={false}
+            autoComplete="off"
+            aria-invalid={invalid}
+            aria-describedby={describedBy}
+            onChange={(e) => set(f, e.target.value as never)}
+          />
+        )
+      }
+    </Field>
+  );
+
+  const json = (f: JsonEditorField, help?: string) => (
+    <Field field={f} label={s.fields[f]} help={help} errors={errorsOf(f)}>
+      {(describedBy) => (
+        <JsonEditor
+          id={inputId(f)}
+          label={s.fields[f]}
+          testId={JSON_EDITORS[f].testId}
+          schema={JSON_EDITORS[f].schema}
+          height={JSON_EDITORS[f].height}
+          readOnly={readOnly}
+          value={draft[f]}
+          describedBy={describedBy}
+          onChange={(v) => set(f, v)}
+          onMarkers={onMarkersOf[f]}
+        />
+      )}
+    </Field>
+  );
+
+  return (
+    <form className="tool-editor" aria-labelledby="tool-editor-title" noValidate onSubmit={onSubmit} onKeyDown={onKeyDown} data-testid="tool-editor">
+      <header className="editor-header">
+        <h2 id="tool-editor-title" ref={headingRef} tabIndex={-1}>
+          {title}
+        </h2>
+        {dirty && <span className="badge unsaved">{editorStrings.unsaved.marker}</span>}
+      </header>
+      {notice && (
+        <p className="status-ok" role="status" data-testid="tool-form-notice">
+          {notice}
+        </p>
+      )}
+      {mode.kind === 'view' && (
+        <div className="editor-readonly-bar">
+          <p className="help">{mode.tool.isBuiltIn ? s.builtInReadOnly : s.savedReadOnly}</p>
+          {!mode.tool.isBuiltIn && (
+            <button type="button" className="primary" data-testid="new-version" disabled={!!newVersionBlocked} title={newVersionBlocked} onClick={() => onNewVersion(mode.tool)}>
+              {s.newVersion}
+            </button>
+          )}
+          {!mode.tool.isBuiltIn && newVersionBlocked && <p className="help">{newVersionBlocked}</p>}
+        </div>
+      )}
+
+      <fieldset>
+        <legend>{s.identity}</legend>
+        <div className="field-row">
+          {text('slug', 'tool-form-slug', { help: readOnly ? undefined : s.help.slug })}
+          {text('version', 'tool-form-version', { help: readOnly ? undefined : s.help.version })}
+        </div>
+        {text('displayName', 'tool-form-name')}
+        {text('description', 'tool-form-description', { multiline: true })}
+        {text('tags', 'tool-form-tags', { placeholder: s.help.tags })}
+        <Field field="type" label={s.fields.type} errors={errorsOf('type')}>
+          {(describedBy, invalid) => (
+            <select
+              id={inputId('type')}
+              data-testid="tool-form-type"
+              disabled={readOnly}
+              value={draft.type}
+              aria-invalid={invalid}
+              aria-describedby={describedBy}
+              onChange={(e) => set('type', e.target.value as ToolDraft['type'])}
+            >
+              {TOOL_TYPES.map((t) => (
+                <option key={t} value={t}>
+                  {s.types[t]}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+      </fieldset>
+
+      <fieldset>
+        <legend>{s.backend}</legend>
+        {draft.type === 'local' && text('functionId', 'tool-form-function', { help: s.help.functionId })}
+        {draft.type === 'http' && (
+          <>
+            <div className="field-row">
+              <Field field="method" label={s.fields.method} errors={errorsOf('method')} narrow>
+                {(describedBy, invalid) => (
+                  <select
+                    id={inputId('method')}
+                    data-testid="tool-form-method"
+                    disabled={readOnly}
+                    value={draft.method}
+                    aria-invalid={invalid}
+                    aria-describedby={describedBy}
+                    onChange={(e) => set('method', e.target.value as ToolDraft['method'])}
+                  >
+                    {HTTP_METHODS.map((m) => (
+                      <option key={m}>{m}</option>
+                    ))}
+                  </select>
+                )}
+              </Field>
+              {text('urlTemplate', 'tool-form-url', { help: readOnly ? undefined : s.help.urlTemplate })}
+            </div>
+            <div className="field-row">
+              <Field field="responseMode" label={s.fields.responseMode} errors={errorsOf('responseMode')}>
+                {(describedBy) => (
+                  <select
+                    id={inputId('responseMode')}
+                    data-testid="tool-form-response-mode"
+                    disabled={readOnly}
+                    value={draft.responseMode}
+                    aria-describedby={describedBy}
+                    onChange={(e) => set('responseMode', e.target.value as ToolDraft['responseMode'])}
+                  >
+                    {RESPONSE_MODES.map((m) => (
+                      <option key={m} value={m}>
+                        {s.responseModes[m]}
+                      </option>
+                    ))}
+                  </select>
+                )}
+              </Field>
+              {text('timeoutMs', 'tool-form-timeout', { inputMode: 'numeric', placeholder: '30000' })}
+            </div>
+            {json('query')}
+            {json('headers')}
+            {json('body', readOnly ? undefined : s.help.body)}
+            {json('auth', readOnly ? undefined : s.help.auth)}
+            {json('limits', readOnly ? undefined : s.help.limits)}
+            {json('httpAdvanced', readOnly ? undefined : s.help.httpAdvanced)}
+          </>
+        )}
+        {draft.type === 'sequence' && json('sequence', readOnly ? undefined : s.help.sequence)}
+      </fieldset>
+
+      <fieldset>
+        <legend>{s.schemas}</legend>
+        {json('argSchema', readOnly ? undefined : s.help.argSchema)}
+        {json('outputSchema')}
+        {!readOnly && <p className="help">{editorStrings.json.tabHint}</p>}
+      </fieldset>
+
+      {formErrors.length > 0 && (
+        <div className="form-error" role="alert" data-testid="tool-form-error">
+          {formErrors.map((e) => (
+            <p key={e}>{e}</p>
+          ))}
+        </div>
+      )}
+      {!readOnly && (
+        <div className="form-actions editor-actions">
+          <button type="submit" className="primary" data-testid="tool-form-save" disabled={save.isPending || jsonBlocked}>
+            {save.isPending ? editorStrings.common.saving : s.save}
+          </button>
+          <button type="button" data-testid="tool-form-discard" onClick={onDiscard}>
+            {s.discard}
+          </button>
+          <span className="help">{s.saveHint}</span>
+          {status && (
+            <span className="field-error" role="status" data-testid="tool-form-status">
+              {status}
+            </span>
+          )}
+        </div>
+      )}
+    </form>
+  );
+}
+
+function focusField(f: ToolField): void {
+  const el = document.getElementById(inputId(f));
+  if (el) {
+    el.focus();
+    return;
+  }
+  // A Monaco field has no element with the id: focus its editor (or its fallback).
+  const editor = JSON_EDITORS[f as JsonEditorField];
+  if (editor) window.__toolsmithEditors?.[editor.testId]?.focus();
+}
+
+/** A labelled field with its help and its errors; the control gets aria-describedby for both. */
+function Field({
+  field,
+  label,
+  help,
+  errors,
+  narrow,
+  children,
+}: {
+  field: ToolField;
+  label: string;
+  help?: string;
+  errors: readonly string[];
+  narrow?: boolean;
+  children: (describedBy: string | undefined, invalid: boolean) => ReactNode;
+}) {
+  const id = inputId(field);
+  const describedBy = [help ? `${id}-help` : '', errors.length ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
+  return (
+    <div className={narrow ? 'field narrow' : 'field'}>
+      {/* A Monaco field has no element with this id: a click on its label focuses the editor. */}
+      <label htmlFor={id} onClick={() => document.getElementById(id) === null && focusField(field)}>
+        {label}
+      </label>
+      {children(describedBy, errors.length > 0)}
+      {help && (
+        <p id={`${id}-help`} className="help">
+          {help}
+        </p>
+      )}
+      {errors.length > 0 && (
+        <p id={`${id}-error`} className="field-error" aria-live="polite" data-testid={`field-error-${field}`}>
+          {errors.join(' ')}
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,205 @@
+import { memo, useCallback, useMemo, useState, type ReactNode } from 'react';
+import type { Bundle } from '../../../../shared/model/bundle';
+import type { ToolView } from '../../../../shared/model/tool';
+import { useOp, usePagedOp } from '../../../api/hooks';
+import { EmptyState } from '../../../components/EmptyState';
+import { QueryError } from '../../../components/QueryError';
+import { editorStrings } from '../../../i18n/editor-strings';
+import { useUi } from '../../../stores/ui';
+import { BundleList } from '../BundleList';
+import { ToolList } from '../ToolList';
+import { BundleForm } from './BundleForm';
+import { ToolEditor, type ToolDraftSnapshot, type ToolEditorMode } from './ToolEditor';
+import { useUnsavedGuard } from './useUnsavedGuard';
+import './editor.css';
+
+const w = editorStrings.workbench;
+
+/** What the right-hand pane shows. */
+type Pane =
+  | { kind: 'none' }
+  | { kind: 'bundle'; bundleId: string | null; known?: Bundle }
+  | { kind: 'tool'; bundleId: string; slug: string; version: string; known?: ToolView }
+  | { kind: 'draft'; bundleId: string; from?: ToolView; seq: number };
+
+/** What a tester mounted in the slot may use: the open saved tool, or the draft being edited. */
+export interface TesterContext {
+  tool?: ToolView;
+  draft?: ToolDraftSnapshot;
+}
+
+export interface ToolsWorkbenchProps {
+  /** Mounted on the right of the editor; a function gets the open tool or draft. */
+  testerSlot?: ReactNode | ((ctx: TesterContext) => ReactNode);
+}
+
+const Bundles = memo(BundleList);
+const Tools = memo(ToolList);
+
+/** Why tools cannot be added to a bundle right now, or null. */
+function addBlockedReason(b: Bundle | undefined): string | null {
+  if (!b) return w.chooseBundle;
+  if (b.isBuiltIn) return w.builtInBundle;
+  if (b.softDeletedAt) return w.deletedBundle;
+  if (!b.isEnabled) return w.disabledBundle;
+  return null;
+}
+
+let draftSeq = 0;
+
+/**
+ * The Tools screen's working area: bundles on the left, the tools of the chosen bundle (or
+ * a search across all) in the middle, and on the right the open bundle or tool in its
+ * editor, with the tester beside it. Moving away from unsaved edits asks first.
+ */
+export function ToolsWorkbench({ testerSlot }: ToolsWorkbenchProps) {
+  const { toolsBundleId, selectBundle } = useUi();
+  const [pane, setPane] = useState<Pane>({ kind: 'none' });
+  const [dirty, setDirty] = useState(false);
+  const [notice, setNotice] = useState<string | undefined>();
+  const [draftSnapshot, setDraftSnapshot] = useState<ToolDraftSnapshot | null>(null);
+  const { confirmLeave } = useUnsavedGuard(dirty);
+
+  // The same query as BundleList's, so it shares its cache.
+  const bundles = usePagedOp('bundles.list', { includeDisabled: true, includeDeleted: true, pageSize: 100 });
+  const bundleList = useMemo(() => bundles.data?.pages.flatMap((p) => p.items) ?? [], [bundles.data]);
+  const bundleById = useCallback((id: string | null | undefined) => (id ? bundleList.find((b) => b.id === id) : undefined), [bundleList]);
+  const selectedBundle = bundleById(toolsBundleId);
+  const blocked = addBlockedReason(selectedBundle);
+
+  /** Changes the pane; asks first when there are unsaved edits, unless they were just saved. */
+  const show = useCallback(
+    (next: Pane, opts: { notice?: string; afterSave?: boolean } = {}) => {
+      if (!opts.afterSave && !confirmLeave()) return;
+      setDirty(false);
+      setNotice(opts.notice);
+      setPane(next);
+    },
+    [confirmLeave],
+  );
+
+  const openTool = useCallback(
+    (tool: ToolView) => show({ kind: 'tool', bundleId: tool.bundleId, slug: tool.slug, version: tool.version, known: tool }),
+    [show],
+  );
+
+  const toolRef = pane.kind === 'tool' ? { bundleId: pane.bundleId, slug: pane.slug, version: pane.version } : { bundleId: '-', slug: '-', version: '-' };
+  const toolQuery = useOp('tools.get', toolRef, { enabled: pane.kind === 'tool' });
+  const openToolView = pane.kind === 'tool' ? (toolQuery.data ?? pane.known) : undefined;
+
+  const editorMode = useMemo<ToolEditorMode | null>(() => {
+    if (pane.kind === 'draft') return { kind: 'new', bundleId: pane.bundleId, from: pane.from };
+    if (pane.kind === 'tool' && openToolView) return { kind: 'view', tool: openToolView };
+    return null;
+  }, [pane, openToolView]);
+
+  const onDirtyChange = useCallback((d: boolean) => setDirty(d), []);
+  const wantsDraft = typeof testerSlot === 'function';
+  const onDraftChange = useCallback((d: ToolDraftSnapshot | null) => setDraftSnapshot(d), []);
+
+  let detail: ReactNode;
+  if (pane.kind === 'bundle') {
+    const bundle = bundleById(pane.bundleId) ?? pane.known;
+    detail = (
+      <BundleForm
+        key={`bundle:${pane.bundleId ?? 'new'}`}
+        bundle={bundle}
+        notice={notice}
+        onDirtyChange={onDirtyChange}
+        onClose={() => show({ kind: 'none' })}
+        onSaved={(b, how) => {
+          if (how === 'created') selectBundle(b.id);
+          const text = how === 'restored' ? editorStrings.bundle.restored : how === 'deleted' ? undefined : editorStrings.bundle.saved;
+          show({ kind: 'bundle', bundleId: b.id, known: b }, { notice: text, afterSave: true });
+        }}
+      />
+    );
+  } else if (editorMode) {
+    const toolBundle = bundleById(editorMode.kind === 'view' ? editorMode.tool.bundleId : editorMode.bundleId);
+    detail = (
+      <ToolEditor
+        key={pane.kind === 'draft' ? `draft:${pane.seq}` : `tool:${openToolView?.id}`}
+        mode={editorMode}
+        notice={notice}
+        newVersionBlocked={editorMode.kind === 'view' ? (addBlockedReason(toolBundle) ?? undefined) : undefined}
+        onDirtyChange={onDirtyChange}
+        onDraftChange={wantsDraft ? onDraftChange : undefined}
+        onDiscard={() => show({ kind: 'none' })}
+        onNewVersion={(tool) => show({ kind: 'draft', bundleId: tool.bundleId, from: tool, seq: ++draftSeq })}
+        onSaved={(tool) =>
+          show(
+            { kind: 'tool', bundleId: tool.bundleId, slug: tool.slug, version: tool.version, known: tool },
+            { notice: editorStrings.tool.saved(tool.slug, tool.version), afterSave: true },
+          )
+        }
+      />
+    );
+  } else if (pane.kind === 'tool' && toolQuery.error) {
+    detail = <QueryError error={toolQuery.error} onRetry={() => void toolQuery.refetch()} />;
+  } else if (pane.kind === 'tool') {
+    detail = (
+      <p className="muted" role="status">
+        {editorStrings.json.loading}
+      </p>
+    );
+  } else {
+    detail = (
+      <EmptyState title={w.nothingOpenTitle} testId="editor-empty">
+        {w.nothingOpenBody}
+      </EmptyState>
+    );
+  }
+
+  const tester =
+    typeof testerSlot === 'function'
+      ? testerSlot({ tool: pane.kind === 'tool' ? openToolView : undefined, draft: pane.kind === 'draft' ? (draftSnapshot ?? undefined) : undefined })
+      : testerSlot;
+
+  return (
+    <div className="workbench" data-testid="tools-workbench">
+      <div className="workbench-bundles">
+        <div className="workbench-toolbar">
+          <button type="button" data-testid="new-bundle" onClick={() => show({ kind: 'bundle', bundleId: null })}>
+            {w.newBundle}
+          </button>
+        </div>
+        <Bundles />
+      </div>
+      <div className="workbench-tools">
+        <div className="workbench-toolbar">
+          <button
+            type="button"
+            className="primary"
+            data-testid="new-tool"
+            disabled={blocked !== null}
+            aria-describedby={blocked ? 'new-tool-blocked' : undefined}
+            onClick={() => selectedBundle && show({ kind: 'draft', bundleId: selectedBundle.id, seq: ++draftSeq })}
+          >
+            {w.newTool}
+          </button>
+          {selectedBundle && (
+            <button type="button" data-testid="edit-bundle" onClick={() => show({ kind: 'bundle', bundleId: selectedBundle.id, known: selectedBundle })}>
+              {w.editBundle}
+            </button>
+          )}
+          {blocked && (
+            <p id="new-tool-blocked" className="help">
+              {blocked}
+            </p>
+          )}
+        </div>
+        <Tools onOpen={openTool} openToolId={openToolView?.id} />
+      </div>
+      <div className={tester ? 'workbench-detail with-tester' : 'workbench-detail'}>
+        <section className="workbench-editor" aria-label={w.editorRegion} data-testid="workbench-editor">
+          {detail}
+        </section>
+        {tester && (
+          <section className="workbench-tester" aria-label={w.testerRegion}>
+            {tester}
+          </section>
+        )}
+      </div>
+    </div>
+  );
+}
