@@ -56,7 +56,7 @@ export const roomRules = [
 ];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'dist-electron/**', 'release/**', 'node_modules/**', '.test-results/**', 'e2e/artifacts/**', 'coverage/**'] },
+  { ignores: ['dist/**', 'dist-electron/**', '.bench-dist/**', 'release/**', 'node_modules/**', '.test-results/**', 'e2e/artifacts/**', 'coverage/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
