@@ -23,6 +23,12 @@ test.describe('the Tools screen', () => {
     await expect(appPage.getByTestId('tool-list-empty')).toContainText('No tools match');
     await appPage.getByTestId('tool-search').fill('');
 
+    // The tag filter keeps tools that have every tag given.
+    await appPage.getByTestId('tag-filter').fill('json');
+    await expect(appPage.getByTestId('tool-jsonpath')).toBeVisible();
+    await expect(appPage.getByTestId('tool-readfile')).toHaveCount(0);
+    await appPage.getByTestId('tag-filter').fill('');
+
     // Toggle a tool off and on; the state survives a reload (it is stored in the data folder).
     await bundles.getByRole('button', { name: 'All bundles' }).click();
     const sw = appPage.getByTestId('tool-switch-grep');

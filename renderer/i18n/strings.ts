@@ -1,6 +1,7 @@
 /**
- * Every user-visible string in one place, so the UI can be translated. Components read
- * `t.section.key`; nothing else holds English text.
+ * Every user-visible string lives in renderer/i18n, so the UI can be translated: this file
+ * for the shell and the screens, and one file each for the tool editor, the tester and the
+ * import panel. Components read them; nothing else holds English text.
  */
 export const en = {
   app: { name: 'Toolsmith', skipToContent: 'Skip to content', mainNav: 'Main' },
@@ -29,6 +30,8 @@ export const en = {
     search: 'Search tools',
     searchPlaceholder: 'Search by name, slug, tag or description (e.g. +readf)',
     includeDisabled: 'Show disabled',
+    tagFilter: 'Filter by tags',
+    tagPlaceholder: 'Tags, comma-separated',
     noMatches: (q: string) => `No tools match “${q}”.`,
     noToolsInBundle: 'This bundle has no tools yet.',
     version: 'version',

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import type { ToolView } from '../../../shared/model/tool';
 import { useOpMutation, usePagedOp } from '../../api/hooks';
 import { QueryError } from '../../components/QueryError';
@@ -28,11 +28,19 @@ export function ToolList({ onOpen, openToolId }: ToolListProps = {}) {
   const [query, setQuery] = useState('');
   const q = useDebounced(query.trim(), 120);
   const searching = q !== '';
-  const listed = usePagedOp('tools.list', { bundleIds: toolsBundleId ? [toolsBundleId] : undefined, includeDisabled: toolsIncludeDisabled, pageSize: 50 }, !searching);
+  const [tagText, setTagText] = useState('');
+  const tagsText = useDebounced(tagText, 200);
+  const tags = useMemo(() => [...new Set(tagsText.split(',').map((s) => s.trim()).filter(Boolean))], [tagsText]);
+  const listed = usePagedOp(
+    'tools.list',
+    { bundleIds: toolsBundleId ? [toolsBundleId] : undefined, tags: tags.length ? tags : undefined, includeDisabled: toolsIncludeDisabled, pageSize: 50 },
+    !searching,
+  );
   const found = usePagedOp('tools.search', { q, includeDisabled: toolsIncludeDisabled, pageSize: 50 }, searching);
   const active = searching ? found : listed;
+  // Search has no tag parameter: its hits are filtered here (a tool must have every tag).
   const tools: ToolView[] = searching
-    ? (found.data?.pages.flatMap((p) => p.items.map((h) => h.tool)) ?? [])
+    ? (found.data?.pages.flatMap((p) => p.items.map((h) => h.tool)) ?? []).filter((tool) => tags.every((tag) => tool.tags.includes(tag)))
     : (listed.data?.pages.flatMap((p) => p.items) ?? []);
   const patch = useOpMutation('tools.patch');
   const qc = useQueryClient();
@@ -50,6 +58,15 @@ export function ToolList({ onOpen, openToolId }: ToolListProps = {}) {
           value={query}
           data-testid="tool-search"
           onChange={(e) => setQuery(e.target.value)}
+        />
+        <input
+          type="text"
+          aria-label={t.tools.tagFilter}
+          placeholder={t.tools.tagPlaceholder}
+          value={tagText}
+          data-testid="tag-filter"
+          className="tag-filter"
+          onChange={(e) => setTagText(e.target.value)}
         />
         <label className="inline-check">
           <input type="checkbox" checked={toolsIncludeDisabled} data-testid="include-disabled" onChange={(e) => setIncludeDisabled(e.target.checked)} />
