@@ -1,8 +1,7 @@
 /**
- * Import and export (renderer/features/tools/import). The ImportPanel is not mounted in the
- * app yet, so the flows a click would take are proven against the headless host's API (the
- * same contract calls the panel makes); the click-through is written below as test.fixme,
- * to be enabled once the panel is on the Tools screen.
+ * Import and export (renderer/features/tools/import): the contract calls the panel makes,
+ * against the headless host's API, then the same flows clicked through the panel on the
+ * Tools screen.
  */
 import { curlToTool, parseCurl } from '../../shared/model/curl';
 import type { RunningHost } from '../fixtures/host';
@@ -137,7 +136,7 @@ test.describe('import and export through the API', () => {
 
 test.describe('the import panel', () => {
   // Enable once ImportPanel is mounted on the Tools screen (for the selected bundle).
-  test.fixme('imports from curl, from OpenAPI and a bundle ZIP by clicking through the panel', async ({ appPage, host }) => {
+  test('imports from curl, from OpenAPI and a bundle ZIP by clicking through the panel', async ({ appPage, host }) => {
     const bundleId = '019a0000-0000-7000-8000-00000000f003';
     if (host) await rest(host, 'PUT', `bundles/${bundleId}`, { slug: 'e2e-panel', displayName: 'Panel', description: 'Clicked through', isEnabled: true });
     await appPage.getByTestId('nav-tools').click();

@@ -29,13 +29,15 @@ test.describe('secrets in Settings', () => {
       expect(text).not.toContain(value);
     }
 
-    // A bad name gets a clear error and saves nothing.
+    // A bad name gets a clear error and saves nothing (other specs may share this host's secrets).
+    const before = await appPage.getByTestId('secret-list').locator('li').count();
     await appPage.getByTestId('secret-name').fill('has spaces');
     await appPage.getByTestId('secret-value').fill('whatever-value');
     await appPage.getByTestId('secret-hosts').fill('api.example.com');
     await appPage.getByTestId('secret-save').click();
     await expect(appPage.getByTestId('secret-error')).toBeVisible();
-    await expect(appPage.getByTestId('secret-list').locator('li')).toHaveCount(1);
+    await expect(appPage.getByTestId('secret-list').locator('li')).toHaveCount(before);
+    await expect(appPage.getByTestId('secret-list')).not.toContainText('has spaces');
     expect(shell.consoleErrors.filter((e) => !e.includes('400'))).toEqual([]);
   });
 });
