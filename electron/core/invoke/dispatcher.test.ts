@@ -5,7 +5,7 @@ import { EventBus } from '../events';
 import { ProblemLog } from '../problems';
 import { ToolStore } from '../store/tool-store';
 import { RESOURCES_DIR, useTempDirs } from '../test-helpers/temp-dir';
-import { InvokeDispatcher, type Backend } from './dispatcher';
+import { InvokeDispatcher, type Backend, type BackendResult } from './dispatcher';
 import { InvocationLog } from './invocation-log';
 import type { LocalFunction, Transport } from './types';
 
@@ -25,7 +25,28 @@ const FUNCTIONS: Record<string, LocalFunction> = {
   'test.refuses': async () => {
     throw new AppError('FORBIDDEN', 'not today');
   },
+  // Two parameters: the signal is read from the context, where it is made on first read.
+  'test.hang-ctx': (ctx) =>
+    new Promise((_resolve, reject) => {
+      seen.push(ctx.signal);
+      ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason as Error), { once: true });
+    }),
+  // Three parameters: the signal comes as the third argument, the same object as the context's.
+  'test.hang-arg': (ctx, _args, signal) =>
+    new Promise((_resolve, reject) => {
+      seen.push(signal, ctx.signal);
+      signal.addEventListener('abort', () => reject(new Error('aborted, not an AppError')), { once: true });
+    }),
+  'test.late-signal': (ctx) =>
+    new Promise((resolve) =>
+      setTimeout(() => {
+        seen.push(ctx.signal);
+        resolve({ echo: 'late' });
+      }, 150),
+    ),
+  'test.sync': ((_ctx: unknown, args: Record<string, unknown>) => ({ echo: args.text })) as unknown as LocalFunction,
 };
+const seen: AbortSignal[] = [];
 
 const noTransport = {} as Transport;
 
@@ -58,7 +79,9 @@ async function setup(backends?: Partial<Record<'http', Backend>>) {
       local: { functionId },
       isEnabled: true,
     });
-  for (const [slug, fn] of [['echo', 'test.echo'], ['bad-output', 'test.bad-output'], ['hang', 'test.hang'], ['throws', 'test.throws'], ['refuses', 'test.refuses'], ['gone', 'test.gone']]) {
+  const slugs = [['echo', 'test.echo'], ['bad-output', 'test.bad-output'], ['hang', 'test.hang'], ['throws', 'test.throws'], ['refuses', 'test.refuses'], ['gone', 'test.gone']];
+  slugs.push(['hang-ctx', 'test.hang-ctx'], ['hang-arg', 'test.hang-arg'], ['late-signal', 'test.late-signal'], ['sync', 'test.sync']);
+  for (const [slug, fn] of slugs) {
     await put(slug!, fn!);
   }
   const call = (slug: string, args: unknown, extra: object = {}) => dispatcher.invoke({ bundleId, slug, version: '1', args, source: 'user', ...extra });
@@ -125,6 +148,71 @@ describe('InvokeDispatcher', () => {
     const viaSignal = call('hang', { text: 'a' }, { signal: outer.signal });
     outer.abort();
     expect(await viaSignal).toMatchObject({ ok: false, error: { code: 'CANCELLED' } });
+  });
+
+  it('gives local functions a signal that fires on timeout and cancel, whether they read it from the context or the third argument', async () => {
+    const { call, dispatcher } = await setup();
+    seen.length = 0;
+    expect(await call('hang-ctx', { text: 'a' }, { timeoutMs: 50 })).toMatchObject({ ok: false, error: { code: 'TIMEOUT' } });
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toBeInstanceOf(AbortSignal);
+    expect(seen[0]!.aborted).toBe(true);
+
+    seen.length = 0;
+    const invocationId = uuidv7();
+    const pending = call('hang-arg', { text: 'a' }, { invocationId });
+    await expect.poll(() => seen.length).toBe(2);
+    expect(seen[0]).toBe(seen[1]);
+    expect(seen[0]).toBeInstanceOf(AbortSignal);
+    dispatcher.cancel(invocationId);
+    // The function's own (non-AppError) rejection after the cancel does not hide why the call ended.
+    expect(await pending).toMatchObject({ ok: false, error: { code: 'CANCELLED', message: 'cancelled by the user' } });
+    expect(seen[0]!.aborted).toBe(true);
+    expect(seen[0]!.reason).toMatchObject({ code: 'CANCELLED' });
+
+    // A signal first read after the call timed out is already aborted, with the reason.
+    seen.length = 0;
+    expect(await call('late-signal', { text: 'a' }, { timeoutMs: 30 })).toMatchObject({ ok: false, error: { code: 'TIMEOUT' } });
+    await expect.poll(() => seen.length).toBe(1);
+    expect(seen[0]!.aborted).toBe(true);
+    expect(seen[0]!.reason).toMatchObject({ code: 'TIMEOUT' });
+    expect(dispatcher.runningIds()).toEqual([]);
+  });
+
+  it('runs nothing for a caller whose signal has already fired, and refuses an invocation id already running', async () => {
+    const { call, log } = await setup();
+    seen.length = 0;
+    const o = await call('hang-ctx', { text: 'a' }, { signal: AbortSignal.abort() });
+    expect(o).toMatchObject({ ok: false, error: { code: 'CANCELLED' } });
+    expect(seen).toHaveLength(0);
+    expect(log.get(o.invocationId)).toMatchObject({ ok: false, error: { code: 'CANCELLED' } });
+
+    const invocationId = uuidv7();
+    const first = call('hang', { text: 'a' }, { invocationId, timeoutMs: 50 });
+    await expect(call('echo', { text: 'a' }, { invocationId })).rejects.toMatchObject({ code: 'CONFLICT' });
+    expect(await first).toMatchObject({ ok: false, error: { code: 'TIMEOUT' } });
+  });
+
+  it('accepts a local function that answers without a promise, and logs when and how long', async () => {
+    const { call, log } = await setup();
+    const before = Date.now();
+    const o = await call('sync', { text: 'now' });
+    expect(o).toMatchObject({ ok: true, value: { echo: 'now' } });
+    const record = log.get(o.invocationId)!;
+    expect(Date.parse(record.startedAt)).toBeGreaterThanOrEqual(before - 1);
+    expect(Date.parse(record.startedAt)).toBeLessThanOrEqual(Date.now());
+    expect(record.durationMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it('ends a call whose back-end answers nothing usable with an error, not a hang', async () => {
+    const broken: Backend = async () => undefined as unknown as BackendResult;
+    const { store, bundleId, dispatcher } = await setup({ http: broken });
+    await store.putTool(bundleId, 'broken', '1', {
+      displayName: 'Broken', description: '', tags: [], type: 'http', argSchema: { type: 'object' }, outputSchema: {},
+      http: { method: 'GET', urlTemplate: 'https://x.test/' }, isEnabled: true,
+    });
+    const o = await dispatcher.invoke({ bundleId, slug: 'broken', version: '1', args: {}, source: 'tester' });
+    expect(o).toMatchObject({ ok: false, error: { code: 'INTERNAL' } });
   });
 
   it('passes a tool’s own error on, turns a crash into INTERNAL, and redacts secrets from both', async () => {

@@ -5,13 +5,14 @@
  * {ok, value} | {ok: false, error}, log a record, and count the call asynchronously.
  */
 import { AppError, type ErrorInfo } from '../../../shared/errors';
-import type { HttpExchange, InvocationRecord, InvocationSource } from '../../../shared/model/invocation';
+import type { HttpExchange, InvocationSource } from '../../../shared/model/invocation';
 import { ToolPutBodySchema, type ToolView } from '../../../shared/model/tool';
 import { checkSchemaCompiles } from '../store/schema-check';
 import { uuidv7 } from '../ids';
 import { toErrorInfo } from '../router';
 import type { ToolStore } from '../store/tool-store';
 import type { InvocationLog } from './invocation-log';
+import { Call, isThenable, localContext, type CallEnds } from './call';
 import { Deadlines } from './deadlines';
 import { runSequence } from './sequence';
 import { SchemaCache, describeIssues } from './schema-cache';
@@ -30,6 +31,8 @@ export interface InvokeRequest {
   onEvent?: (event: { kind: string; data: unknown }) => void;
   /** How many sequences deep this call is (0 for a direct call). */
   depth?: number;
+  /** Whose buffers the call may use (a conversation or a workflow run): buffer_ops needs it. */
+  ownerId?: string;
 }
 
 interface OutcomeBase {
@@ -53,6 +56,7 @@ export interface BackendCall {
   signal: AbortSignal;
   onEvent?: InvokeRequest['onEvent'];
   depth?: number;
+  ownerId?: string;
   /** For composite tools: invoke another tool through this same dispatcher. */
   invoke: (req: InvokeRequest) => Promise<InvokeOutcome>;
 }
@@ -77,12 +81,13 @@ const DEFAULT_TIMEOUT_MS = 60_000;
 export class InvokeDispatcher {
   private readonly schemas = new SchemaCache();
   private readonly deadlines = new Deadlines();
-  private readonly running = new Map<string, AbortController>();
-  private readonly now: () => Date;
+  private readonly running = new Map<string, Call>();
+  /** Made once, not per call: what calls use to end themselves and what sequences invoke through. */
+  private readonly ends: CallEnds = { abort: (call, reason) => this.fail(call, reason) };
+  private readonly invokeNested = (r: InvokeRequest) => this.invoke(r);
+  private readonly resolveSaved = (r: InvokeRequest) => this.usableTool(r);
 
-  constructor(private readonly opts: DispatcherOptions) {
-    this.now = opts.now ?? (() => new Date());
-  }
+  constructor(private readonly opts: DispatcherOptions) {}
 
   /** Cancels a running invocation; false if it is not running (any more). */
   cancel(invocationId: string): boolean {
@@ -97,7 +102,7 @@ export class InvokeDispatcher {
   }
 
   invoke(req: InvokeRequest): Promise<InvokeOutcome> {
-    return this.run(req, () => this.usableTool(req), true);
+    return this.run(req, this.resolveSaved, true);
   }
 
   /**
@@ -106,49 +111,117 @@ export class InvokeDispatcher {
    * under the tool id 'draft'.
    */
   invokeDraft(req: InvokeRequest & { body: unknown }): Promise<InvokeOutcome> {
-    return this.run(req, () => draftTool(req, this.now()), false);
+    return this.run(req, () => draftTool(req, this.opts.now?.() ?? new Date()), false);
   }
 
-  private async run(req: InvokeRequest, resolve: () => ToolView, saved: boolean): Promise<InvokeOutcome> {
-    const invocationId = req.invocationId ?? uuidv7();
-    if (this.running.has(invocationId)) throw new AppError('CONFLICT', `invocation ${invocationId} is already running`);
-    const startedAt = this.now();
+  /**
+   * The whole call, with one promise of our own: the outcome's. The back-end's promise ends
+   * the call when it settles; a timeout, a cancel or the caller's signal end it at once, so a
+   * back-end that ignores its signal still cannot hold the caller. Whichever comes first wins.
+   */
+  private run(req: InvokeRequest, resolve: (req: InvokeRequest) => ToolView, saved: boolean): Promise<InvokeOutcome> {
+    const startedMs = Date.now();
+    const invocationId = req.invocationId ?? uuidv7(startedMs);
+    if (this.running.has(invocationId)) return Promise.reject(new AppError('CONFLICT', `invocation ${invocationId} is already running`));
     const t0 = performance.now();
-    const controller = new AbortController();
-    this.running.set(invocationId, controller);
     const timeoutMs = req.timeoutMs ?? this.opts.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS;
-    this.deadlines.add(controller, timeoutMs, () => controller.abort(new AppError('TIMEOUT', `the tool did not finish within ${timeoutMs} ms`)));
-    const onOuterAbort = () => controller.abort(new AppError('CANCELLED', 'cancelled'));
-    req.signal?.addEventListener('abort', onOuterAbort, { once: true });
-
-    let tool: ToolView | undefined;
-    let result: BackendResult | undefined;
-    let error: ErrorInfo | undefined;
+    const call = new Call(this.ends, req, invocationId, saved, timeoutMs, t0, this.opts.now?.() ?? startedMs);
+    const outcome = new Promise<InvokeOutcome>((res, rej) => {
+      call.resolve = res;
+      call.reject = rej;
+    });
+    this.running.set(invocationId, call);
+    this.deadlines.add(call, timeoutMs, t0);
+    const outer = req.signal;
+    if (outer) outer.addEventListener('abort', call, { once: true });
     try {
-      tool = resolve();
+      const tool = resolve(req);
+      call.tool = tool;
       const args = this.checkArgs(tool, req.args);
-      result = await raceAbort(this.backend(tool)({ tool, args, signal: controller.signal, onEvent: req.onEvent, depth: req.depth, invoke: (r) => this.invoke(r) }), controller.signal);
-      this.checkOutput(tool, result.value);
+      if (outer?.aborted) call.handleEvent();
+      else this.start(call, tool, args);
     } catch (e) {
-      error = toErrorInfo(controller.signal.aborted && !(e instanceof AppError) ? controller.signal.reason : e, 'invoke');
-    } finally {
-      this.deadlines.clear(controller);
-      req.signal?.removeEventListener('abort', onOuterAbort);
-      this.running.delete(invocationId);
-    }
-
-    const durationMs = performance.now() - t0;
-    const details = (error?.details ?? {}) as { attempts?: number; http?: HttpExchange };
-    const attempts = result?.attempts ?? details.attempts ?? (tool ? 1 : 0);
-    const http = result?.http ?? details.http;
-    const outcome: InvokeOutcome = error
-      ? { ok: false, error: this.redactError(error), invocationId, durationMs, attempts, http }
-      : { ok: true, value: result!.value, invocationId, durationMs, attempts, http };
-    if (tool) {
-      if (saved) this.opts.store.recordUsage(tool.id);
-      this.record(tool, req, outcome, startedAt);
+      this.fail(call, e);
     }
     return outcome;
+  }
+
+  /** Hands the call to its back-end; the back-end's promise ends the call. */
+  private start(call: Call, tool: ToolView, args: Record<string, unknown>): void {
+    const req = call.req;
+    let pending: unknown;
+    if (tool.type === 'local') {
+      const id = tool.local?.functionId ?? '';
+      const fn = this.opts.localFunctions.get(id);
+      if (!fn) throw new AppError('UNAVAILABLE', `the function '${id}' of '${tool.slug}' is not part of this version of Toolsmith`);
+      call.local = true;
+      // A function that declares fewer than three parameters cannot see the third argument:
+      // it reads the signal (if ever) from its context, where it is made on first read.
+      pending = fn(localContext(this.opts.localContext(), call), args, fn.length === 1 || fn.length === 2 ? (undefined as unknown as AbortSignal) : call.signal);
+    } else {
+      const backend = tool.type === 'sequence' ? runSequence : this.opts.backends?.[tool.type];
+      if (!backend) throw new AppError('NOT_IMPLEMENTED', `tools of type '${tool.type}' cannot run here`);
+      pending = backend({ tool, args, signal: call.signal, onEvent: req.onEvent, depth: req.depth, ownerId: req.ownerId, invoke: this.invokeNested });
+    }
+    if (isThenable(pending)) pending.then((v) => this.succeed(call, v), (e: unknown) => this.fail(call, e));
+    else this.succeed(call, pending);
+  }
+
+  /** The back-end answered: for a local function its value, for other back-ends a BackendResult. */
+  private succeed(call: Call, answer: unknown): void {
+    if (call.done) return;
+    let value: unknown;
+    try {
+      if (call.local) value = answer;
+      else {
+        const r = answer as BackendResult;
+        value = r.value;
+        call.attempts = r.attempts;
+        call.http = r.http;
+      }
+      this.checkOutput(call.tool!, value);
+    } catch (e) {
+      this.fail(call, e);
+      return;
+    }
+    this.end(call, { ok: true, value, invocationId: call.id, durationMs: performance.now() - call.t0, attempts: call.attempts ?? 1, http: call.http });
+  }
+
+  private fail(call: Call, e: unknown): void {
+    if (call.done) return;
+    try {
+      const error = toErrorInfo(call.aborted && !(e instanceof AppError) ? call.reason : e, 'invoke');
+      const details = (error.details ?? {}) as { attempts?: number; http?: HttpExchange };
+      const attempts = call.attempts ?? details.attempts ?? (call.tool ? 1 : 0);
+      const http = call.http ?? details.http;
+      this.end(call, { ok: false, error: this.redactError(error), invocationId: call.id, durationMs: performance.now() - call.t0, attempts, http });
+    } catch (err) {
+      this.release(call);
+      call.reject(err);
+    }
+  }
+
+  /** Ends the call once: releases it, counts it, logs it, answers. */
+  private end(call: Call, outcome: InvokeOutcome): void {
+    this.release(call);
+    try {
+      const tool = call.tool;
+      if (tool) {
+        if (call.saved) this.opts.store.recordUsage(tool.id);
+        call.outcome = outcome;
+        this.record(call);
+      }
+      call.resolve(outcome);
+    } catch (e) {
+      call.reject(e);
+    }
+  }
+
+  private release(call: Call): void {
+    call.done = true;
+    this.deadlines.clear(call, call.timeoutMs);
+    call.req.signal?.removeEventListener('abort', call);
+    this.running.delete(call.id);
   }
 
   /** Address -> tool id, so a repeated call skips re-validating the address (ids never change). */
@@ -175,13 +248,15 @@ export class InvokeDispatcher {
     return tool;
   }
 
-  /** Saved tool versions never change, so their id keys the cache; a draft's schema text does. */
-  private schemaKey(tool: ToolView, which: 'args' | 'output'): string {
-    return tool.id === DRAFT_ID ? `draft:${JSON.stringify(which === 'args' ? tool.argSchema : tool.outputSchema)}` : `${tool.id}:${which}`;
+  /** Saved tool versions never change, so their validators are kept with them; a draft's are keyed by its schema text. */
+  private issues(tool: ToolView, which: 'args' | 'output', value: unknown) {
+    if (tool.id !== DRAFT_ID) return this.schemas.checkTool(tool, which, value);
+    const schema = which === 'args' ? tool.argSchema : tool.outputSchema;
+    return this.schemas.check(`draft:${JSON.stringify(schema)}`, schema, value);
   }
 
   private checkArgs(tool: ToolView, args: unknown): Record<string, unknown> {
-    const issues = this.schemas.check(this.schemaKey(tool, 'args'), tool.argSchema, args);
+    const issues = this.issues(tool, 'args', args);
     if (issues.length) {
       throw new AppError('VALIDATION_FAILED', `the arguments do not match ${tool.slug}'s argSchema: ${describeIssues(issues)}`, { phase: 'args', issues });
     }
@@ -189,7 +264,7 @@ export class InvokeDispatcher {
   }
 
   private checkOutput(tool: ToolView, value: unknown): void {
-    const issues = this.schemas.check(this.schemaKey(tool, 'output'), tool.outputSchema, value);
+    const issues = this.issues(tool, 'output', value);
     if (issues.length) {
       throw new AppError('VALIDATION_FAILED', `${tool.slug} returned a result that does not match its outputSchema: ${describeIssues(issues)}`, {
         phase: 'output',
@@ -198,71 +273,20 @@ export class InvokeDispatcher {
     }
   }
 
-  private backend(tool: ToolView): Backend {
-    if (tool.type === 'local') return (call) => this.runLocal(call);
-    if (tool.type === 'sequence') return runSequence;
-    const b = this.opts.backends?.[tool.type];
-    if (!b) throw new AppError('NOT_IMPLEMENTED', `tools of type '${tool.type}' cannot run here`);
-    return b;
-  }
-
-  private async runLocal({ tool, args, signal, onEvent }: BackendCall): Promise<BackendResult> {
-    const id = tool.local?.functionId ?? '';
-    const fn = this.opts.localFunctions.get(id);
-    if (!fn) throw new AppError('UNAVAILABLE', `the function '${id}' of '${tool.slug}' is not part of this version of Toolsmith`);
-    const ctx: LocalToolContext = { ...this.opts.localContext(), signal, emit: onEvent };
-    return { value: await fn(ctx, args, signal) };
-  }
-
   private redactError(e: ErrorInfo): ErrorInfo {
     const r = this.opts.redact;
     const details = e.details === undefined ? undefined : JSON.parse(r(JSON.stringify(e.details))) as unknown;
     return details === undefined ? { code: e.code, message: r(e.message) } : { code: e.code, message: r(e.message), details };
   }
 
-  private record(tool: ToolView, req: InvokeRequest, o: InvokeOutcome, startedAt: Date): void {
-    const build = (): InvocationRecord => ({
-      id: o.invocationId,
-      toolId: tool.id,
-      bundleId: tool.bundleId,
-      slug: tool.slug,
-      version: tool.version,
-      source: req.source,
-      args: req.args,
-      ok: o.ok,
-      ...(o.ok ? { value: o.value } : { error: o.error }),
-      startedAt: startedAt.toISOString(),
-      durationMs: o.durationMs,
-      attempts: o.attempts,
-      ...(o.http ? { http: o.http } : {}),
-    });
+  private record(call: Call): void {
     try {
-      // Built and redacted when written, in a batch, off the call's path.
-      this.opts.log.add(build, this.opts.redact);
+      // The call builds its record when the log writes it: in a batch, off the call's path.
+      this.opts.log.add(call, this.opts.redact);
     } catch (e) {
       console.warn('could not log an invocation:', (e as Error).message);
     }
   }
-
-}
-
-/** A back-end that ignores its signal still cannot hold the caller past a timeout or a cancel. */
-function raceAbort<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    p.then(
-      (v) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(v);
-      },
-      (e) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(e);
-      },
-    );
-  });
 }
 
 const DRAFT_ID = 'draft';

@@ -9,24 +9,42 @@ import type { InvocationRecord } from '../../../shared/model/invocation';
 
 const MAX_RECORDS = 20_000;
 const PRUNE_EVERY = 5_000;
+const PRUNE_SLICE = 500;
 const MAX_VALUE_CHARS = 64 * 1024;
 const SCHEMA_VERSION = 1;
 
-/** Records wait here and are written in one transaction: a call pays for a push, not a write. */
+/**
+ * Records wait here and are written in one transaction: a call pays for a push, not a write.
+ * They are written FLUSH_AFTER_MS after the first one, or on the next turn of the event loop
+ * once FLUSH_AT wait, or at once (on the path of the call that adds it) at FLUSH_CAP.
+ */
 const FLUSH_AFTER_MS = 50;
-const FLUSH_AT = 500;
+const FLUSH_AT = 250;
+const FLUSH_CAP = 1_000;
+
+type Redact = (text: string) => string;
+const unchanged: Redact = (t) => t;
+
+/** A record, or what builds it when it is written. */
+export type Pending = InvocationRecord | (() => InvocationRecord) | { toRecord(): InvocationRecord };
 
 export class InvocationLog {
   private readonly db: Database.Database;
   private readonly insertStmt: Database.Statement;
   private inserted = 0;
-  private queue: { record: InvocationRecord | (() => InvocationRecord); redact: (text: string) => string }[] = [];
+  /** Queued records (or what builds them) and, at the same index, the redaction for each. */
+  private queue: Pending[] = [];
+  private redactions: Redact[] = [];
   private timer: NodeJS.Timeout | null = null;
+  private soon: NodeJS.Immediate | null = null;
+  private pruneScheduled = false;
+  /** The edge of the prune pass under way, if one is. */
+  private pruneEdge: string | undefined = undefined;
 
   private constructor(db: Database.Database) {
     this.db = db;
     this.insertStmt = db.prepare(
-      `INSERT OR REPLACE INTO invocations (id, tool_id, started_at, ok, record) VALUES (@id, @toolId, @startedAt, @ok, @record)`,
+      `INSERT OR REPLACE INTO invocations (id, tool_id, started_at, ok, record) VALUES (?, ?, ?, ?, ?)`,
     );
   }
 
@@ -45,13 +63,20 @@ export class InvocationLog {
   }
 
   /**
-   * Queues a record (or a function that builds it, so a call pays for a push, not for
-   * building it); `redact` is applied to its JSON when it is written (soon, in a batch).
+   * Queues a record, or what builds it (a function or an object with `toRecord()`), so a
+   * call pays for a push, not for building the record or its JSON; `redact` is applied to
+   * the JSON when it is written (soon, in a batch).
    */
-  add(record: InvocationRecord | (() => InvocationRecord), redact: (text: string) => string = (t) => t): void {
-    this.queue.push({ record, redact });
-    if (this.queue.length >= FLUSH_AT) this.flush();
-    else if (!this.timer) {
+  add(record: Pending, redact: Redact = unchanged): void {
+    this.queue.push(record);
+    this.redactions.push(redact);
+    const n = this.queue.length;
+    // Calls that never let the event loop turn still cannot queue without bound.
+    if (n >= FLUSH_CAP) this.flush();
+    else if (n >= FLUSH_AT) {
+      this.soon ??= setImmediate(() => this.flush());
+      this.soon.unref();
+    } else if (!this.timer) {
       this.timer = setTimeout(() => this.flush(), FLUSH_AFTER_MS);
       this.timer.unref();
     }
@@ -60,22 +85,65 @@ export class InvocationLog {
   /** Writes every queued record now. */
   flush(): void {
     if (this.timer) clearTimeout(this.timer);
+    if (this.soon) clearImmediate(this.soon);
     this.timer = null;
+    this.soon = null;
     if (this.queue.length === 0) return;
     const batch = this.queue;
+    const redactions = this.redactions;
     this.queue = [];
+    this.redactions = [];
     this.db.transaction(() => {
-      for (const item of batch) {
-        const record = typeof item.record === 'function' ? item.record() : item.record;
-        const redact = item.redact;
-        const { value, truncated } = cut(record.value);
-        const stored: InvocationRecord = truncated ? { ...record, value, valueTruncated: true } : record;
-        this.insertStmt.run({ id: record.id, toolId: record.toolId, startedAt: record.startedAt, ok: record.ok ? 1 : 0, record: redact(JSON.stringify(stored)) });
+      for (let i = 0; i < batch.length; i++) {
+        let record: InvocationRecord;
+        let text: string;
+        try {
+          record = recordOf(batch[i]!);
+          text = redactions[i]!(jsonOf(record));
+        } catch (e) {
+          // One record that cannot be built or written as JSON does not lose the batch.
+          console.warn('could not log an invocation:', (e as Error).message);
+          continue;
+        }
+        this.insertStmt.run(record.id, record.toolId, record.startedAt, record.ok ? 1 : 0, text);
       }
     })();
     const before = this.inserted;
     this.inserted += batch.length;
-    if (Math.floor(before / PRUNE_EVERY) !== Math.floor(this.inserted / PRUNE_EVERY)) this.prune();
+    if (Math.floor(before / PRUNE_EVERY) !== Math.floor(this.inserted / PRUNE_EVERY)) this.schedulePrune();
+  }
+
+  /**
+   * Pruning deletes thousands of rows: it runs off any call's path, on later turns of the
+   * event loop, PRUNE_SLICE rows a turn, so no turn is held for long. The edge (the start
+   * time of the newest record beyond MAX_RECORDS) is found once per pass: records added
+   * meanwhile are newer, so it stays right.
+   */
+  private schedulePrune(): void {
+    if (this.pruneScheduled) return;
+    this.pruneScheduled = true;
+    setImmediate(() => {
+      this.pruneScheduled = false;
+      if (!this.db.open) return;
+      const edge = this.pruneEdge ?? this.edge(MAX_RECORDS);
+      this.pruneEdge = undefined;
+      if (edge === undefined) return;
+      if (this.deleteUpTo(edge, PRUNE_SLICE) === PRUNE_SLICE) {
+        this.pruneEdge = edge;
+        this.schedulePrune();
+      }
+    }).unref();
+  }
+
+  /** The start time of the newest record beyond the newest `keep`, if there are that many. */
+  private edge(keep: number): string | undefined {
+    const row = this.db.prepare('SELECT started_at FROM invocations ORDER BY started_at DESC LIMIT 1 OFFSET ?').get(keep) as { started_at: string } | undefined;
+    return row?.started_at;
+  }
+
+  /** Deletes up to `limit` of the oldest records started at or before `edge`; returns how many. */
+  private deleteUpTo(edge: string, limit: number): number {
+    return this.db.prepare('DELETE FROM invocations WHERE rowid IN (SELECT rowid FROM invocations WHERE started_at <= ? ORDER BY started_at LIMIT ?)').run(edge, limit).changes;
   }
 
   get(id: string): InvocationRecord | undefined {
@@ -103,8 +171,9 @@ export class InvocationLog {
 
   /** Keeps the newest `keep` records (by start time, through the index). */
   prune(keep = MAX_RECORDS): void {
-    const edge = this.db.prepare('SELECT started_at FROM invocations ORDER BY started_at DESC LIMIT 1 OFFSET ?').get(keep) as { started_at: string } | undefined;
-    if (edge) this.db.prepare('DELETE FROM invocations WHERE started_at <= ?').run(edge.started_at);
+    this.flush();
+    const edge = this.edge(keep);
+    if (edge) this.db.prepare('DELETE FROM invocations WHERE started_at <= ?').run(edge);
   }
 
   close(): void {
@@ -130,10 +199,18 @@ function openDb(file: string): Database.Database {
   return db;
 }
 
-/** Keeps a large value out of the log: its JSON is cut to a preview string. */
-function cut(value: unknown): { value: unknown; truncated: boolean } {
-  if (value === undefined) return { value, truncated: false };
-  const text = JSON.stringify(value);
-  if (text === undefined || text.length <= MAX_VALUE_CHARS) return { value, truncated: false };
-  return { value: text.slice(0, MAX_VALUE_CHARS), truncated: true };
+function recordOf(p: Pending): InvocationRecord {
+  return typeof p === 'function' ? p() : 'toRecord' in p ? p.toRecord() : p;
+}
+
+/**
+ * The record's JSON, its value cut to a preview string when large. The value's JSON is part
+ * of the record's, so a short record needs no second look at its value.
+ */
+function jsonOf(record: InvocationRecord): string {
+  const text = JSON.stringify(record);
+  if (text.length <= MAX_VALUE_CHARS || record.value === undefined) return text;
+  const value = JSON.stringify(record.value);
+  if (value === undefined || value.length <= MAX_VALUE_CHARS) return text;
+  return JSON.stringify({ ...record, value: value.slice(0, MAX_VALUE_CHARS), valueTruncated: true });
 }

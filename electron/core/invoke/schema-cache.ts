@@ -1,6 +1,8 @@
 /**
  * Compiled argSchema/outputSchema validators, compiled once per tool version and kept in a
  * bounded cache. Tool versions are immutable, so a tool id names one schema for good.
+ * A saved tool's validators are also pinned to the tool object itself, so a repeated call
+ * finds them without building a key.
  */
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import { AJV_OPTIONS } from '../store/schema-check';
@@ -11,15 +13,40 @@ export interface SchemaIssue {
 }
 
 const MAX_ENTRIES = 4000;
+const NO_ISSUES: readonly SchemaIssue[] = Object.freeze([]);
+
+/** What a saved tool version's validators are found by. */
+export interface SavedSchemas {
+  id: string;
+  argSchema: object;
+  outputSchema: object;
+}
+
+interface Pinned {
+  args?: ValidateFunction;
+  output?: ValidateFunction;
+}
 
 export class SchemaCache {
   private readonly ajv = new Ajv2020(AJV_OPTIONS);
   private readonly cache = new Map<string, ValidateFunction>();
+  private readonly pinned = new WeakMap<object, Pinned>();
 
-  /** Validates `value`; returns the issues, empty when valid. */
-  check(key: string, schema: object, value: unknown): SchemaIssue[] {
+  /** Validates `value` against the schema cached under `key`; returns the issues, empty when valid. */
+  check(key: string, schema: object, value: unknown): readonly SchemaIssue[] {
     const validate = this.validator(key, schema);
-    return validate(value) ? [] : issuesOf(validate.errors ?? []);
+    return validate(value) ? NO_ISSUES : issuesOf(validate.errors ?? []);
+  }
+
+  /** Validates `value` against a saved tool version's argSchema or outputSchema. */
+  checkTool(tool: SavedSchemas, which: 'args' | 'output', value: unknown): readonly SchemaIssue[] {
+    let p = this.pinned.get(tool);
+    if (!p) {
+      p = {};
+      this.pinned.set(tool, p);
+    }
+    const validate = which === 'args' ? (p.args ??= this.validator(`${tool.id}:args`, tool.argSchema)) : (p.output ??= this.validator(`${tool.id}:output`, tool.outputSchema));
+    return validate(value) ? NO_ISSUES : issuesOf(validate.errors ?? []);
   }
 
   private validator(key: string, schema: object): ValidateFunction {
@@ -54,7 +81,7 @@ export function issuesOf(errors: ErrorObject[]): SchemaIssue[] {
   });
 }
 
-export function describeIssues(issues: SchemaIssue[]): string {
+export function describeIssues(issues: readonly SchemaIssue[]): string {
   return issues
     .slice(0, 5)
     .map((i) => `${i.path} ${i.message}`)

@@ -11,7 +11,7 @@ import type { Backend } from './dispatcher';
 /** How deep sequences may call sequences; deeper is a loop or a design to flatten. */
 export const MAX_SEQUENCE_DEPTH = 8;
 
-export const runSequence: Backend = async ({ tool, args, signal, invoke, depth = 0 }) => {
+export const runSequence: Backend = async ({ tool, args, signal, invoke, depth = 0, ownerId }) => {
   if (depth >= MAX_SEQUENCE_DEPTH) {
     throw new AppError('VALIDATION_FAILED', `'${tool.slug}' nests sequences more than ${MAX_SEQUENCE_DEPTH} deep (does it call itself?)`);
   }
@@ -22,7 +22,7 @@ export const runSequence: Backend = async ({ tool, args, signal, invoke, depth =
   for (const step of spec.steps) {
     if (signal.aborted) throw signal.reason;
     const stepArgs = renderJson(step.args ?? {}, { args, steps });
-    const o = await invoke({ ...step.tool, args: stepArgs, source: 'step', signal, depth: depth + 1 });
+    const o = await invoke({ ...step.tool, args: stepArgs, source: 'step', signal, depth: depth + 1, ownerId });
     attempts += o.attempts;
     if (!o.ok) {
       throw new AppError(o.error.code, `step '${step.id}' (${step.tool.slug}) failed: ${o.error.message}`, { step: step.id, cause: o.error, attempts });

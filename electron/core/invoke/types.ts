@@ -66,9 +66,15 @@ export interface LocalToolContext {
   /** For fetch_url: the same transport and host rules as HTTP tools. */
   transport: Transport;
   allowedHosts: () => AllowedHosts;
+  /** Whose buffers the call may use: the conversation or workflow run it runs in (absent for the tester and the REST API). */
+  ownerId?: string;
   /** Streams partial output (e.g. progress); optional for the caller to show. */
   emit?: (event: { kind: string; data: unknown }) => void;
 }
 
-/** A local tool: a TypeScript function registered under a stable id such as `files.read`. */
+/**
+ * A local tool: a TypeScript function registered under a stable id such as `files.read`.
+ * A function that declares fewer than three parameters is called without the third: it
+ * reads `ctx.signal`, which is created on first read (an unread signal costs nothing).
+ */
 export type LocalFunction = (ctx: LocalToolContext, args: Record<string, unknown>, signal: AbortSignal) => Promise<unknown>;

@@ -1,0 +1,119 @@
+/**
+ * One running invocation as the dispatcher keeps it (see dispatcher.ts): its deadline, its
+ * cancellation, its log record, and the context a local function gets.
+ */
+import { AppError } from '../../../shared/errors';
+import type { HttpExchange, InvocationRecord } from '../../../shared/model/invocation';
+import type { ToolView } from '../../../shared/model/tool';
+import type { DeadlineEntry } from './deadlines';
+import type { InvokeOutcome, InvokeRequest } from './dispatcher';
+import type { LocalToolContext } from './types';
+
+/** How a call ends itself when it is aborted (timeout, cancel, the caller's signal). */
+export interface CallEnds {
+  abort(call: Call, reason: unknown): void;
+}
+
+/**
+ * One running invocation. It is its own deadline entry, its own listener on the caller's
+ * signal and its own log entry, so a call allocates this object and little else. Its
+ * AbortController is made only when a back-end asks for the signal.
+ */
+export class Call implements DeadlineEntry {
+  tool: ToolView | undefined = undefined;
+  local = false;
+  done = false;
+  aborted = false;
+  reason: unknown = undefined;
+  attempts: number | undefined = undefined;
+  http: HttpExchange | undefined = undefined;
+  outcome: InvokeOutcome | undefined = undefined;
+  resolve: (o: InvokeOutcome) => void = noop;
+  reject: (e: unknown) => void = noop;
+  private controller: AbortController | undefined = undefined;
+
+  constructor(
+    private readonly ends: CallEnds,
+    readonly req: InvokeRequest,
+    readonly id: string,
+    readonly saved: boolean,
+    readonly timeoutMs: number,
+    /** performance.now() at the start, for the duration. */
+    readonly t0: number,
+    /** Wall-clock start (ms or the injected clock's Date), turned into text only for the log. */
+    private readonly startedAt: number | Date,
+  ) {}
+
+  get signal(): AbortSignal {
+    let c = this.controller;
+    if (!c) {
+      c = this.controller = new AbortController();
+      if (this.aborted) c.abort(this.reason);
+    }
+    return c.signal;
+  }
+
+  abort(reason: unknown): void {
+    if (this.done || this.aborted) return;
+    this.aborted = true;
+    this.reason = reason;
+    this.controller?.abort(reason);
+    this.ends.abort(this, reason);
+  }
+
+  /** The deadline passed. */
+  expire(): void {
+    this.abort(new AppError('TIMEOUT', `the tool did not finish within ${this.timeoutMs} ms`));
+  }
+
+  /** The caller's signal fired (the call is registered as the listener itself). */
+  handleEvent(): void {
+    this.abort(new AppError('CANCELLED', 'cancelled'));
+  }
+
+  toRecord(): InvocationRecord {
+    const { tool, req } = this;
+    const o = this.outcome!;
+    return {
+      id: o.invocationId,
+      toolId: tool!.id,
+      bundleId: tool!.bundleId,
+      slug: tool!.slug,
+      version: tool!.version,
+      source: req.source,
+      args: req.args,
+      ok: o.ok,
+      ...(o.ok ? { value: o.value } : { error: o.error }),
+      startedAt: new Date(this.startedAt).toISOString(),
+      durationMs: o.durationMs,
+      attempts: o.attempts,
+      ...(o.http ? { http: o.http } : {}),
+    };
+  }
+}
+
+const noop = () => undefined;
+
+export function isThenable(x: unknown): x is PromiseLike<unknown> {
+  return typeof (x as PromiseLike<unknown> | null)?.then === 'function';
+}
+
+/** Every field of LocalToolContext, named: a field added there must be added here (this fails to compile otherwise). */
+type ContextFields = 'workspaceDir' | 'signal' | 'now' | 'transport' | 'allowedHosts' | 'ownerId' | 'emit';
+const allContextFieldsCopied: [keyof LocalToolContext] extends [ContextFields] ? ([ContextFields] extends [keyof LocalToolContext] ? true : never) : never = true;
+void allContextFieldsCopied;
+
+/** A local function's context: fields copied one by one (cheaper than a spread); the signal is made when it is first read. */
+export function localContext(base: Omit<LocalToolContext, 'signal'>, call: Call): LocalToolContext {
+  return {
+    workspaceDir: base.workspaceDir,
+    now: base.now,
+    transport: base.transport,
+    allowedHosts: base.allowedHosts,
+    get signal() {
+      return call.signal;
+    },
+    ownerId: call.req.ownerId,
+    emit: call.req.onEvent,
+  };
+}
