@@ -19,4 +19,62 @@ export class AppShell {
   theme(): Promise<string | null> {
     return this.page.locator('html').getAttribute('data-theme');
   }
+
+  /** What has the keyboard focus, described for a message: its tag, test id, role and name. */
+  focused(): Promise<string> {
+    return this.page.evaluate(() => {
+      const el = (globalThis as unknown as { document: { activeElement: FocusedLike | null } }).document.activeElement;
+      if (!el) return '(nothing)';
+      const owner = el.closest('[data-testid]');
+      const name = (el.getAttribute('aria-label') ?? el.textContent ?? '').trim().slice(0, 40);
+      return `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}[${el.getAttribute('data-testid') ?? `in ${owner?.getAttribute('data-testid') ?? '-'}`}]${el.getAttribute('role') ? ` role=${el.getAttribute('role')}` : ''} "${name}"`;
+    });
+  }
+
+  /** True when the focused element matches the CSS selector. */
+  focusMatches(selector: string): Promise<boolean> {
+    return this.page.evaluate((sel) => {
+      const el = (globalThis as unknown as { document: { activeElement: FocusedLike | null } }).document.activeElement;
+      return !!el && el.matches(sel);
+    }, selector);
+  }
+
+  /**
+   * Moves the focus with Tab (or Shift+Tab) until it is on an element matching `selector`,
+   * as a keyboard user would; fails naming every stop on the way when it is not reached
+   * within `max` presses.
+   */
+  async tabTo(selector: string, opts: { back?: boolean; max?: number } = {}): Promise<void> {
+    const key = opts.back ? 'Shift+Tab' : 'Tab';
+    const stops: string[] = [];
+    for (let i = 0; i < (opts.max ?? 80); i++) {
+      if (await this.focusMatches(selector)) return;
+      await this.page.keyboard.press(key);
+      stops.push(await this.focused());
+    }
+    if (await this.focusMatches(selector)) return;
+    throw new Error(`${key} never reached ${selector}; the focus went:\n  ${stops.join('\n  ')}`);
+  }
+
+  /** Tab to the element with this test id. */
+  tabToTestId(testId: string, opts: { back?: boolean; max?: number } = {}): Promise<void> {
+    return this.tabTo(`[data-testid="${testId}"]`, opts);
+  }
+
+  /** Replaces the text of the focused input or textarea from the keyboard: select all, then type. */
+  async retype(text: string): Promise<void> {
+    await this.page.keyboard.press('ControlOrMeta+A');
+    await this.page.keyboard.press('Delete');
+    await this.page.keyboard.type(text);
+  }
+}
+
+/** The part of a DOM element the focus helpers read (this file compiles without the DOM library). */
+interface FocusedLike {
+  tagName: string;
+  id: string;
+  textContent: string | null;
+  getAttribute(name: string): string | null;
+  closest(selector: string): FocusedLike | null;
+  matches(selector: string): boolean;
 }

@@ -13,8 +13,9 @@ export function BundleList() {
   const qc = useQueryClient();
   const items: Bundle[] = bundles.data?.pages.flatMap((p) => p.items) ?? [];
 
+  // Not disabled while a change is saved (a disabled switch would drop the keyboard focus): a press meanwhile is ignored.
   const toggle = (b: Bundle, isEnabled: boolean) =>
-    patch.mutate({ bundleId: b.id, isEnabled }, { onSettled: () => void qc.invalidateQueries() });
+    !patch.isPending && patch.mutate({ bundleId: b.id, isEnabled }, { onSettled: () => void qc.invalidateQueries() });
 
   return (
     <section className="bundle-list" aria-labelledby="bundles-title">
@@ -47,7 +48,7 @@ export function BundleList() {
             <Switch
               checked={b.isEnabled}
               label={t.tools.enableBundle(b.displayName)}
-              disabled={!!b.softDeletedAt || patch.isPending}
+              disabled={!!b.softDeletedAt}
               testId={`bundle-switch-${b.slug}`}
               onChange={(on) => toggle(b, on)}
             />

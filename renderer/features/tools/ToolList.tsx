@@ -126,9 +126,11 @@ export function ToolList({ onOpen, openToolId }: ToolListProps = {}) {
             <Switch
               checked={tool.isEnabled}
               label={t.tools.enableTool(tool.displayName)}
-              disabled={patch.isPending || !!tool.unavailableReason}
+              disabled={!!tool.unavailableReason}
               testId={`tool-switch-${tool.slug}`}
+              // Not disabled while a change is saved (that would drop the keyboard focus): a press meanwhile is ignored.
               onChange={(isEnabled) =>
+                !patch.isPending &&
                 patch.mutate({ bundleId: tool.bundleId, slug: tool.slug, version: tool.version, isEnabled }, { onSettled: () => void qc.invalidateQueries() })
               }
             />

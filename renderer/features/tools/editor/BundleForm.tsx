@@ -5,6 +5,7 @@ import type { Bundle } from '../../../../shared/model/bundle';
 import { DescriptionSchema, DisplayNameSchema, labelViolation } from '../../../../shared/model/validation';
 import { useOpMutation } from '../../../api/hooks';
 import { editorStrings } from '../../../i18n/editor-strings';
+import { BusyButton } from '../BusyButton';
 import { splitServerPath } from './tool-draft';
 import { uuidv7 } from './uuid';
 
@@ -133,6 +134,19 @@ export function BundleForm({ bundle, notice, onSaved, onClose, onDirtyChange }: 
     );
   };
 
+  /** Keeps the bundle: the confirmation closes and the focus returns to Delete. */
+  const keep = () => {
+    setConfirming(false);
+    keepFocus.current = true;
+  };
+  const deleteRef = useRef<HTMLButtonElement>(null);
+  const keepFocus = useRef(false);
+  useEffect(() => {
+    if (confirming || !keepFocus.current) return;
+    keepFocus.current = false;
+    deleteRef.current?.focus();
+  }, [confirming]);
+
   const remove = () => {
     if (!bundle) return;
     del.mutate(
@@ -141,6 +155,8 @@ export function BundleForm({ bundle, notice, onSaved, onClose, onDirtyChange }: 
         onSuccess: (b) => {
           setConfirming(false);
           onSaved(b, 'deleted');
+          // The confirmation (and its focused button) is gone: the focus goes back to the form.
+          headingRef.current?.focus();
         },
         onError: (e) => setServer({ form: [e.message] }),
         onSettled: () => void qc.invalidateQueries(),
@@ -233,32 +249,43 @@ export function BundleForm({ bundle, notice, onSaved, onClose, onDirtyChange }: 
       {!readOnly && (
         <div className="form-actions editor-actions">
           {deleted ? (
-            <button type="submit" className="primary" data-testid="bundle-restore" disabled={put.isPending}>
+            <BusyButton submit className="primary" data-testid="bundle-restore" unavailable={put.isPending}>
               {put.isPending ? editorStrings.common.saving : s.restore}
-            </button>
+            </BusyButton>
           ) : (
-            <button type="submit" className="primary" data-testid="bundle-form-save" disabled={put.isPending}>
+            <BusyButton submit className="primary" data-testid="bundle-form-save" unavailable={put.isPending}>
               {put.isPending ? editorStrings.common.saving : creating ? s.create : s.save}
-            </button>
+            </BusyButton>
           )}
           <button type="button" data-testid="bundle-form-cancel" onClick={onClose}>
             {creating || dirty ? editorStrings.common.cancel : editorStrings.common.close}
           </button>
           {!creating && !deleted && !confirming && (
-            <button type="button" className="danger" data-testid="bundle-delete" onClick={() => setConfirming(true)}>
+            <button type="button" className="danger" data-testid="bundle-delete" ref={deleteRef} onClick={() => setConfirming(true)}>
               {s.delete}
             </button>
           )}
         </div>
       )}
       {confirming && bundle && (
-        <div className="confirm-box" role="alertdialog" aria-labelledby="bundle-delete-question" data-testid="bundle-delete-confirmation">
+        <div
+          className="confirm-box"
+          role="alertdialog"
+          aria-labelledby="bundle-delete-question"
+          data-testid="bundle-delete-confirmation"
+          onKeyDown={(e) => {
+            if (e.key === 'Escape') {
+              e.preventDefault();
+              keep();
+            }
+          }}
+        >
           <p id="bundle-delete-question">{s.confirmDelete(bundle.displayName)}</p>
           <div className="form-actions">
-            <button type="button" className="danger" data-testid="bundle-delete-confirm" disabled={del.isPending} onClick={remove} autoFocus>
+            <BusyButton className="danger" data-testid="bundle-delete-confirm" unavailable={del.isPending} onClick={remove} autoFocus>
               {s.confirmDeleteYes}
-            </button>
-            <button type="button" data-testid="bundle-delete-keep" onClick={() => setConfirming(false)}>
+            </BusyButton>
+            <button type="button" data-testid="bundle-delete-keep" onClick={keep}>
               {s.keep}
             </button>
           </div>

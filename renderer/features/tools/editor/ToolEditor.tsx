@@ -7,6 +7,7 @@ import { useOpMutation } from '../../../api/hooks';
 import { JsonEditor, type EditorProblem } from '../../../editor/JsonEditor';
 import type { JsonSchemaKind } from '../../../editor/json-schemas';
 import { editorStrings } from '../../../i18n/editor-strings';
+import { BusyButton } from '../BusyButton';
 import {
   buildDraft,
   countErrors,
@@ -367,9 +368,9 @@ export function ToolEditor({ mode, newVersionBlocked, notice, onSaved, onNewVers
       )}
       {!readOnly && (
         <div className="form-actions editor-actions">
-          <button type="submit" className="primary" data-testid="tool-form-save" disabled={save.isPending || jsonBlocked}>
+          <BusyButton submit className="primary" data-testid="tool-form-save" unavailable={save.isPending || jsonBlocked}>
             {save.isPending ? editorStrings.common.saving : s.save}
-          </button>
+          </BusyButton>
           <button type="button" data-testid="tool-form-discard" onClick={onDiscard}>
             {s.discard}
           </button>

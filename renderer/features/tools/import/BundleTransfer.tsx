@@ -11,6 +11,7 @@ import { MAX_IMPORT_ZIP_BYTES, type ImportReport } from '../../../../shared/mode
 import { callOrThrow } from '../../../api/client';
 import { useApi } from '../../../api/hooks';
 import { importStrings as s } from '../../../i18n/import-strings';
+import { BusyButton } from '../BusyButton';
 
 export interface BundleTransferProps {
   bundleId?: string;
@@ -78,7 +79,7 @@ export function BundleTransfer({ bundleId }: BundleTransferProps) {
     const file = e.target.files?.[0];
     // Cleared so that choosing the same file again imports it again.
     e.target.value = '';
-    if (!file) return;
+    if (!file || importing !== null) return;
     setImportError(null);
     setReport(null);
     if (file.size > MAX_IMPORT_ZIP_BYTES) {
@@ -109,9 +110,9 @@ export function BundleTransfer({ bundleId }: BundleTransferProps) {
         <h3 id={`${id}-export`}>{s.bundle.exportTitle}</h3>
         <p className="help">{bundleId ? s.bundle.exportHelp : s.bundle.exportNeedsBundle}</p>
         <div className="form-actions">
-          <button type="button" data-testid="bundle-export" disabled={!bundleId || exporting} onClick={() => void onExport()}>
+          <BusyButton data-testid="bundle-export" unavailable={!bundleId || exporting} onClick={() => void onExport()}>
             {exporting ? s.bundle.exporting : s.bundle.export}
-          </button>
+          </BusyButton>
           {exported && (
             <span className="status-ok" role="status" data-testid="bundle-exported">
               {s.bundle.exported(exported)}
@@ -137,8 +138,10 @@ export function BundleTransfer({ bundleId }: BundleTransferProps) {
               type="file"
               data-testid="bundle-import-file"
               accept=".zip,application/zip"
-              disabled={importing !== null}
+              // Not disabled while importing: that would drop the keyboard focus; it opens no file chooser instead.
+              aria-disabled={importing !== null || undefined}
               aria-describedby={`${id}-import-help`}
+              onClick={(e) => importing !== null && e.preventDefault()}
               onChange={(e) => void onImport(e)}
             />
           </label>

@@ -14,6 +14,7 @@ import { labelViolation } from '../../../../shared/model/validation';
 import { callOrThrow } from '../../../api/client';
 import { useApi, useOp } from '../../../api/hooks';
 import { importStrings as s } from '../../../i18n/import-strings';
+import { BusyButton } from '../BusyButton';
 import { HostsProposal, useAddAllowedHosts } from './allowed-hosts';
 
 export interface CurlImportProps {
@@ -257,9 +258,9 @@ export function CurlImport({ bundleId, onCreated }: CurlImportProps) {
           )}
 
           <div className="form-actions">
-            <button type="button" className="primary" data-testid="curl-create" disabled={busy || !!slugProblem || !!versionProblem} onClick={() => void create()}>
+            <BusyButton className="primary" data-testid="curl-create" unavailable={busy || !!slugProblem || !!versionProblem} onClick={() => void create()}>
               {busy ? s.curl.creating : s.curl.create}
-            </button>
+            </BusyButton>
             {created && (
               <span className="status-ok" role="status" data-testid="curl-created">
                 {s.curl.created(created.slug, created.version)}

@@ -1,25 +1,32 @@
 /**
  * "From OpenAPI": a document (pasted or from a file) is read by the core
  * ('transfer.parseOpenApi'); the chosen operations are saved one after the other with
- * tools.put (version '1'), with a progress line and a result per operation.
+ * tools.put (version '1'), with a progress bar and a result per operation.
+ *
+ * Both steps can be cancelled (Cancel, or Esc anywhere in the panel). Reading writes
+ * nothing: a cancel drops its answer. Saving stops after the tool in flight (see
+ * openapi-run.ts), and the panel says how many tools were created before the cancel and
+ * lists them: every tool written is one the person is shown.
  *
  *   <OpenApiImport bundleId={bundleId} />
  */
 import { useQueryClient } from '@tanstack/react-query';
-import { useId, useState, type ChangeEvent } from 'react';
+import { useCallback, useId, useRef, useState, type ChangeEvent, type KeyboardEvent } from 'react';
 import type { OpInput } from '../../../../shared/contract';
 import type { OpenApiImport as OpenApiDoc, OpenApiOperation } from '../../../../shared/model/transfer';
 import { callOrThrow, ContractError } from '../../../api/client';
 import { useApi } from '../../../api/hooks';
 import { importStrings as s } from '../../../i18n/import-strings';
+import { BusyButton } from '../BusyButton';
 import { HostsProposal, useAddAllowedHosts } from './allowed-hosts';
+import { createdCount, runImport, type RunOutcome, type RunProgress } from './openapi-run';
+import { OpenApiOperations } from './OpenApiOperations';
 
 export interface OpenApiImportProps {
   bundleId: string;
 }
 
 type ToolBody = OpInput<'tools.put'>['body'];
-type Outcome = { key: string; slug: string; status: 'created' | 'conflict' | 'error'; message?: string };
 
 /** The contract's bound on the document ('transfer.parseOpenApi'). */
 const MAX_DOC_CHARS = 4 * 1024 * 1024;
@@ -38,8 +45,22 @@ export function OpenApiImport({ bundleId }: OpenApiImportProps) {
   const [wantHosts, setWantHosts] = useState(true);
   const [error, setError] = useState<string | null>(null);
   const [parsing, setParsing] = useState(false);
-  const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
-  const [results, setResults] = useState<Outcome[]>([]);
+  const [progress, setProgress] = useState<RunProgress | null>(null);
+  const [results, setResults] = useState<RunOutcome[]>([]);
+  const [cancelling, setCancelling] = useState(false);
+  /** Set when the last import or reading was cancelled: what to tell the person. */
+  const [cancelNote, setCancelNote] = useState<string | null>(null);
+  const [parseNote, setParseNote] = useState<string | null>(null);
+  /** The step in flight (reading or saving); aborting it is the cancel. */
+  const step = useRef<AbortController | null>(null);
+  const parseRef = useRef<HTMLButtonElement>(null);
+  const importRef = useRef<HTMLButtonElement>(null);
+  const cancelRef = useRef<HTMLButtonElement>(null);
+
+  /** The Cancel button goes away when a step ends: the focus moves to the step's own button instead of the page. */
+  const refocus = (to: HTMLButtonElement | null) => {
+    if (document.activeElement === cancelRef.current || document.activeElement === document.body) to?.focus();
+  };
 
   const onFile = async (e: ChangeEvent<HTMLInputElement>) => {
     const file = e.target.files?.[0];
@@ -60,55 +81,95 @@ export function OpenApiImport({ bundleId }: OpenApiImportProps) {
   const parse = async () => {
     if (text.trim() === '') return setError(s.openapi.empty);
     if (text.length > MAX_DOC_CHARS) return setError(s.openapi.tooLarge(MAX_DOC_CHARS / (1024 * 1024)));
+    const ctrl = new AbortController();
+    step.current = ctrl;
     setParsing(true);
     setError(null);
+    setParseNote(null);
     try {
       const next = await callOrThrow(client, 'transfer.parseOpenApi', { text });
+      if (ctrl.signal.aborted) return;
       setDoc(next);
+      setCancelNote(null);
       setSelected(new Set(next.operations.map((o) => o.key)));
       setWantHosts(true);
       setResults([]);
       setProgress(null);
     } catch (err) {
-      setError(errorMessage(err));
+      if (!ctrl.signal.aborted) setError(errorMessage(err));
     } finally {
-      setParsing(false);
+      // A cancelled read has already given the panel back (see cancel()).
+      if (step.current === ctrl) {
+        step.current = null;
+        refocus(parseRef.current);
+        setParsing(false);
+      }
     }
   };
 
-  const toggle = (key: string, on: boolean) =>
-    setSelected((prev) => {
-      const next = new Set(prev);
-      if (on) next.add(key);
-      else next.delete(key);
-      return next;
-    });
+  const cancel = () => {
+    const ctrl = step.current;
+    if (!ctrl || ctrl.signal.aborted) return;
+    ctrl.abort();
+    if (parsing) {
+      // Reading writes nothing: its answer is dropped when it comes, and the panel is free now.
+      step.current = null;
+      refocus(parseRef.current);
+      setParsing(false);
+      setParseNote(s.openapi.parseCancelled);
+    } else {
+      // Saving stops after the tool in flight, which is awaited and listed (importSelected ends the step).
+      setCancelling(true);
+    }
+  };
+
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (e.key === 'Escape' && step.current) {
+      e.preventDefault();
+      cancel();
+    }
+  };
+
+  const toggle = useCallback(
+    (key: string, on: boolean) =>
+      setSelected((prev) => {
+        const next = new Set(prev);
+        if (on) next.add(key);
+        else next.delete(key);
+        return next;
+      }),
+    [],
+  );
 
   const importSelected = async () => {
-    if (!doc) return;
+    if (!doc || step.current) return;
     const chosen = doc.operations.filter((o) => selected.has(o.key));
     if (chosen.length === 0) return;
+    const ctrl = new AbortController();
+    step.current = ctrl;
     setError(null);
     setResults([]);
-    setProgress({ done: 0, total: chosen.length });
+    setCancelNote(null);
+    setParseNote(null);
+    setCancelling(false);
+    setProgress({ done: 0, total: chosen.length, outcomes: [] });
     try {
       if (wantHosts) await addHosts(doc.hostsProposal);
+      const run = await runImport(chosen, putOne, ctrl.signal, setProgress);
+      setResults(run.outcomes);
+      if (run.cancelled) setCancelNote(s.openapi.cancelled(createdCount(run.outcomes), run.notStarted));
     } catch (err) {
       setError(errorMessage(err));
+    } finally {
+      step.current = null;
+      refocus(importRef.current);
       setProgress(null);
-      return;
+      setCancelling(false);
+      void qc.invalidateQueries({ queryKey: ['tools.list'] });
     }
-    const out: Outcome[] = [];
-    for (const [i, op] of chosen.entries()) {
-      setProgress({ done: i + 1, total: chosen.length });
-      out.push(await putOne(op));
-      setResults([...out]);
-    }
-    setProgress(null);
-    void qc.invalidateQueries({ queryKey: ['tools.list'] });
   };
 
-  const putOne = async (op: OpenApiOperation): Promise<Outcome> => {
+  const putOne = async (op: OpenApiOperation): Promise<RunOutcome> => {
     try {
       await callOrThrow(client, 'tools.put', { bundleId, slug: op.slug, version: VERSION, body: op.tool as ToolBody });
       return { key: op.key, slug: op.slug, status: 'created' };
@@ -119,10 +180,20 @@ export function OpenApiImport({ bundleId }: OpenApiImportProps) {
   };
 
   const running = progress !== null;
-  const createdCount = results.filter((r) => r.status === 'created').length;
+  const created = createdCount(results);
+
+  const cancelButton = (
+    <>
+      <BusyButton ref={cancelRef} data-testid="openapi-cancel" aria-keyshortcuts="Escape" unavailable={cancelling} onClick={cancel}>
+        {cancelling ? s.openapi.cancelling : s.openapi.cancel}
+      </BusyButton>
+      <span className="help">{s.openapi.cancelHint}</span>
+    </>
+  );
 
   return (
-    <div className="import-openapi" data-testid="openapi-import-panel">
+    // Esc anywhere in the panel cancels the step in flight.
+    <div className="import-openapi" data-testid="openapi-import-panel" onKeyDown={onKeyDown}>
       <label htmlFor={`${id}-input`}>{s.openapi.input}</label>
       <textarea
         id={`${id}-input`}
@@ -144,13 +215,19 @@ export function OpenApiImport({ bundleId }: OpenApiImportProps) {
           {s.openapi.file}
           <input type="file" data-testid="openapi-file" accept=".json,.yaml,.yml,application/json,application/yaml" onChange={(e) => void onFile(e)} />
         </label>
-        <button type="button" data-testid="openapi-parse" disabled={parsing || running} onClick={() => void parse()}>
+        <BusyButton ref={parseRef} data-testid="openapi-parse" unavailable={parsing || running} onClick={() => void parse()}>
           {parsing ? s.openapi.parsing : s.openapi.parse}
-        </button>
+        </BusyButton>
+        {parsing && cancelButton}
       </div>
       {error && (
         <p className="field-error" role="alert" id={`${id}-error`} data-testid="openapi-error">
           {error}
+        </p>
+      )}
+      {parseNote && (
+        <p className="status-ok" role="status" data-testid="openapi-parse-cancelled">
+          {parseNote}
         </p>
       )}
 
@@ -163,6 +240,8 @@ export function OpenApiImport({ bundleId }: OpenApiImportProps) {
             <p className="muted">{s.openapi.noOperations}</p>
           ) : (
             <>
+              {/* The choices and the Import button come before the list, which may be a thousand rows long. */}
+              <HostsProposal hosts={doc.hostsProposal} checked={wantHosts} onChange={setWantHosts} testId="openapi-add-hosts" />
               <div className="form-actions">
                 <button type="button" disabled={running} onClick={() => setSelected(new Set(doc.operations.map((o) => o.key)))}>
                   {s.openapi.selectAll}
@@ -170,63 +249,43 @@ export function OpenApiImport({ bundleId }: OpenApiImportProps) {
                 <button type="button" disabled={running} onClick={() => setSelected(new Set())}>
                   {s.openapi.selectNone}
                 </button>
-              </div>
-              <ul className="import-ops">
-                {doc.operations.map((op) => (
-                  <li key={op.key} data-testid={`openapi-op-${op.slug}`}>
-                    <label className="import-op">
-                      <input
-                        type="checkbox"
-                        checked={selected.has(op.key)}
-                        disabled={running}
-                        aria-label={s.openapi.select(op.method, op.path)}
-                        onChange={(e) => toggle(op.key, e.target.checked)}
-                      />
-                      <span className="badge">{op.method}</span>
-                      <code>{op.path}</code>
-                      <span className="import-op-summary">{op.summary}</span>
-                      <code className="muted">{op.slug}</code>
-                    </label>
-                    {op.warnings.length > 0 && (
-                      <ul className="import-warnings" aria-label={s.openapi.warnings}>
-                        {op.warnings.map((w, i) => (
-                          <li key={i}>{w}</li>
-                        ))}
-                      </ul>
-                    )}
-                  </li>
-                ))}
-              </ul>
-              <HostsProposal hosts={doc.hostsProposal} checked={wantHosts} onChange={setWantHosts} testId="openapi-add-hosts" />
-              <div className="form-actions">
-                <button type="button" className="primary" data-testid="openapi-import" disabled={running || selected.size === 0} onClick={() => void importSelected()}>
+                <BusyButton ref={importRef} className="primary" data-testid="openapi-import" unavailable={running || parsing || selected.size === 0} onClick={() => void importSelected()}>
                   {s.openapi.importSelected(selected.size)}
-                </button>
+                </BusyButton>
                 {progress && (
-                  <span role="status" data-testid="openapi-progress">
-                    <progress max={progress.total} value={progress.done - 1} /> {s.openapi.progress(progress.done, progress.total)}
-                  </span>
+                  <>
+                    <span className="import-progress" data-testid="openapi-progress" data-done={progress.done} data-total={progress.total}>
+                      <progress max={progress.total} value={progress.done} aria-label={s.openapi.progressLabel} /> {s.openapi.progress(progress.done, progress.total, progress.current)}
+                    </span>
+                    {cancelButton}
+                  </>
                 )}
               </div>
+              {cancelNote && (
+                <p className="status-ok" role="status" data-testid="openapi-cancelled">
+                  {cancelNote}
+                </p>
+              )}
+              {results.length > 0 && (
+                <section className="import-report" aria-labelledby={`${id}-results`} data-testid="openapi-result">
+                  <h4 id={`${id}-results`}>{s.openapi.results}</h4>
+                  {!running && !cancelNote && <p role="status">{s.openapi.summary(created, results.length)}</p>}
+                  <ul className="import-list">
+                    {results.map((r) => (
+                      <li key={r.key} data-testid={`openapi-result-${r.slug}`} data-status={r.status}>
+                        <span className={r.status === 'created' ? 'badge ok' : 'badge danger'}>{s.openapi[r.status]}</span> <code>{r.slug}</code> <span className="muted">{r.key}</span>
+                        {r.message && <div className="field-error">{r.message}</div>}
+                      </li>
+                    ))}
+                  </ul>
+                </section>
+              )}
+              <OpenApiOperations operations={doc.operations} selected={selected} locked={running} onToggle={toggle} />
             </>
           )}
         </section>
       )}
 
-      {results.length > 0 && (
-        <section className="import-report" aria-labelledby={`${id}-results`} data-testid="openapi-result">
-          <h3 id={`${id}-results`}>{s.openapi.results}</h3>
-          {!running && <p role="status">{s.openapi.summary(createdCount, results.length)}</p>}
-          <ul className="import-list">
-            {results.map((r) => (
-              <li key={r.key} data-testid={`openapi-result-${r.slug}`} data-status={r.status}>
-                <span className={r.status === 'created' ? 'badge ok' : 'badge danger'}>{s.openapi[r.status]}</span> <code>{r.slug}</code> <span className="muted">{r.key}</span>
-                {r.message && <div className="field-error">{r.message}</div>}
-              </li>
-            ))}
-          </ul>
-        </section>
-      )}
     </div>
   );
 }

@@ -10,6 +10,7 @@ import type { Assertion, TestCase, TestRunSummary } from '../../../../shared/mod
 import { useOp, useOpMutation } from '../../../api/hooks';
 import { QueryError } from '../../../components/QueryError';
 import { testerStrings as s } from '../../../i18n/tester-strings';
+import { BusyButton } from '../BusyButton';
 import { parseJsonText } from './schema-form';
 
 export interface TestCasesProps {
@@ -64,9 +65,9 @@ export function TestCases({ bundleId, slug, version, draft, args, argsValid, onL
         <h3 id={`${ids}-title`} ref={headingRef} tabIndex={-1}>
           {s.cases.title}
         </h3>
-        <button type="button" className="primary" data-testid="testcase-run-all" disabled={list.length === 0 || runAll.isPending} onClick={() => run()}>
+        <BusyButton className="primary" data-testid="testcase-run-all" unavailable={list.length === 0 || runAll.isPending} onClick={() => run()}>
           {runAll.isPending ? s.cases.runningAll : s.cases.runAll}
-        </button>
+        </BusyButton>
       </div>
       {cases.error && <QueryError error={cases.error} onRetry={() => void cases.refetch()} />}
       {cases.data && list.length === 0 && <p className="muted">{s.cases.empty}</p>}
@@ -89,12 +90,12 @@ export function TestCases({ bundleId, slug, version, draft, args, argsValid, onL
               <button type="button" aria-label={s.cases.loadLabel(tc.name)} onClick={() => onLoadArgs(structuredClone(tc.args))}>
                 {s.cases.load}
               </button>
-              <button type="button" aria-label={s.cases.runOneLabel(tc.name)} disabled={runAll.isPending} onClick={() => run([tc.id])}>
+              <BusyButton aria-label={s.cases.runOneLabel(tc.name)} unavailable={runAll.isPending} onClick={() => run([tc.id])}>
                 {s.cases.runOne}
-              </button>
-              <button type="button" aria-label={s.cases.deleteLabel(tc.name)} data-testid="testcase-delete" disabled={remove.isPending} onClick={() => del(tc)}>
+              </BusyButton>
+              <BusyButton aria-label={s.cases.deleteLabel(tc.name)} data-testid="testcase-delete" unavailable={remove.isPending} onClick={() => del(tc)}>
                 {s.cases.delete}
-              </button>
+              </BusyButton>
             </li>
           );
         })}
@@ -304,9 +305,9 @@ function AddCaseForm({
       )}
 
       <div className="form-actions">
-        <button type="submit" data-testid="testcase-add" disabled={!canSave} aria-describedby={!argsValid ? `${id}-args-invalid` : undefined}>
+        <BusyButton submit data-testid="testcase-add" unavailable={!canSave} aria-describedby={!argsValid ? `${id}-args-invalid` : undefined}>
           {s.cases.add}
-        </button>
+        </BusyButton>
         {!argsValid && (
           <span className="muted" id={`${id}-args-invalid`}>
             {s.cases.argsInvalid}

@@ -16,6 +16,7 @@ import type { Result } from '../../../../shared/errors';
 import type { JsonSchemaObject } from '../../../../shared/model/tool';
 import { useApi } from '../../../api/hooks';
 import { testerStrings as s } from '../../../i18n/tester-strings';
+import { BusyButton } from '../BusyButton';
 import { ArgsForm } from './ArgsForm';
 import { ResultView, type RunState } from './ResultView';
 import { RunHistory } from './RunHistory';
@@ -116,20 +117,19 @@ function TesterPanel({ bundleId, slug, version, toolId, argSchema, draft }: Test
       </header>
       <ArgsForm schema={schema} value={args} onChange={setArgs} onValidityChange={onValidityChange} />
       <div className="form-actions tester-actions">
-        <button
-          type="button"
+        <BusyButton
           className="primary"
           data-testid="tester-run"
           aria-keyshortcuts="Control+Enter Meta+Enter"
-          disabled={!argsValid || running}
+          unavailable={!argsValid || running}
           aria-describedby={argsValid ? undefined : `${titleId}-args-invalid`}
           onClick={() => void start()}
         >
           {running ? s.run.running : s.run.run}
-        </button>
-        <button type="button" data-testid="tester-cancel" aria-keyshortcuts="Escape" disabled={!running || cancelling} onClick={() => void cancel()}>
+        </BusyButton>
+        <BusyButton data-testid="tester-cancel" aria-keyshortcuts="Escape" unavailable={!running || cancelling} onClick={() => void cancel()}>
           {cancelling ? s.run.cancelling : s.run.cancel}
-        </button>
+        </BusyButton>
         {!argsValid && (
           <span className="field-error" id={`${titleId}-args-invalid`}>
             {s.run.argsInvalid}
