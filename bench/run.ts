@@ -9,6 +9,8 @@ const WORKLOADS: Record<string, () => Promise<{ run(): Promise<BenchResult[]> }>
   search: () => import('./search.bench'),
   registry: () => import('./registry.bench'),
   invoke: () => import('./invoke.bench'),
+  route: () => import('./route.bench'),
+  'buffer-search': () => import('./buffer-search.bench'),
 };
 
 async function main(): Promise<void> {

@@ -35,7 +35,14 @@ async function start(): Promise<void> {
     platform: process.platform,
     homedir: app.getPath('home'),
   });
-  core = await createCore({ dataDir, resourcesDir: path.join(here, '..', 'resources'), host: 'electron', secretCipher: osKeychainCipher() });
+  core = await createCore({ dataDir, resourcesDir: path.join(here, '..', 'resources'), host: 'electron',
+    secretCipher: osKeychainCipher(),
+    // Only paths the core has confined to the workspace reach here.
+    openPath: async (p) => {
+      const error = await shell.openPath(p);
+      if (error) throw new Error(error);
+    },
+  });
 
   // Deny every permission (camera, notifications, ...): the app asks for none.
   session.defaultSession.setPermissionRequestHandler((_wc, _perm, cb) => cb(false));

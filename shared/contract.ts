@@ -6,6 +6,17 @@ import { PageSize, PageToken, QueryBool } from './model/query';
 import { TestCaseSchema, TestRunSummarySchema } from './model/testcase';
 import { ImportReportSchema, MAX_IMPORT_ZIP_BYTES, OpenApiImportSchema } from './model/transfer';
 import { SettingsPatchSchema, SettingsSchema } from './model/settings';
+import { ContextSectionSchema, ConversationSchema, DirectiveOutcomeSchema, MessageSchema, TitleSchema } from './model/conversation';
+import {
+  BufferInfoSchema,
+  BufferNameSchema,
+  BufferReadSchema,
+  BufferSearchResultSchema,
+  WorkspaceEntrySchema,
+  WorkspaceReadSchema,
+  WriteModeSchema,
+} from './model/routing';
+import { WorkflowRunSchema, WorkflowSummarySchema } from './model/workflow';
 import { RegistryChangeSchema, ToolPutBodySchema, ToolUsageSchema, ToolViewSchema } from './model/tool';
 
 /**
@@ -131,6 +142,93 @@ export const operations = {
   'transfer.importBundle': { input: z.object({ base64: z.string().max(Math.ceil((MAX_IMPORT_ZIP_BYTES * 4) / 3) + 4) }).strict(), output: ImportReportSchema },
   'transfer.parseOpenApi': { input: z.object({ text: z.string().max(4 * 1024 * 1024) }).strict(), output: OpenApiImportSchema },
 
+  // Conversations and the chat (seed 000): messages, the `+` palette's runs, directives.
+  'conversations.list': { input: z.object({ q: z.string().max(200).optional(), limit: z.number().int().min(1).max(1000).optional() }).strict(), output: z.array(ConversationSchema) },
+  'conversations.create': { input: z.object({ title: TitleSchema.optional() }).strict(), output: ConversationSchema },
+  'conversations.rename': { input: z.object({ id: Key, title: TitleSchema }).strict(), output: ConversationSchema },
+  'conversations.delete': { input: z.object({ id: Key }).strict(), output: z.object({ deleted: z.literal(true) }).strict() },
+  'conversations.get': {
+    input: z.object({ id: Key }).strict(),
+    output: z.object({ conversation: ConversationSchema, messages: z.array(MessageSchema), contextSections: z.array(ContextSectionSchema) }).strict(),
+  },
+  'conversations.setContext': {
+    input: z.object({ id: Key, sections: z.array(ContextSectionSchema).max(50) }).strict(),
+    output: z.array(ContextSectionSchema),
+  },
+  /** Runs the enabled context sections' directives now; what a model would be given. */
+  'conversations.evaluateContext': {
+    input: z.object({ id: Key }).strict(),
+    output: z.array(z.object({ sectionId: z.string(), title: z.string(), text: z.string(), modelNone: z.boolean(), outcomes: z.array(DirectiveOutcomeSchema) }).strict()),
+  },
+  /** A message typed in the composer: its directives run (a directive error refuses it, nothing written); answers the messages added. */
+  'chat.send': { input: z.object({ conversationId: Key, text: z.string().min(1).max(1024 * 1024) }).strict(), output: z.array(MessageSchema) },
+  /** The `+` palette: runs a tool with no model involved; the result (or its manifest) becomes a tool card. */
+  'chat.runTool': {
+    input: z
+      .object({
+        conversationId: Key,
+        ...ToolRef,
+        args: z.unknown(),
+        /** A destination as a directive writes it: `variable:results`, `file:out/{today}.md`, `discard`, `inline`. */
+        output: z.string().max(4200).optional(),
+        writeMode: WriteModeSchema.optional(),
+        invocationId: z.string().uuid().optional(),
+      })
+      .strict(),
+    output: MessageSchema,
+  },
+
+  // Buffers (routed outputs) of a conversation or a workflow run.
+  'buffers.list': { input: z.object({ ownerId: Key }).strict(), output: z.array(BufferInfoSchema) },
+  'buffers.read': {
+    input: z
+      .object({
+        ownerId: Key,
+        name: BufferNameSchema,
+        /** Either a line range (1-based, inclusive) or a character offset and length. */
+        startLine: z.number().int().min(1).optional(),
+        endLine: z.number().int().min(1).optional(),
+        offset: z.number().int().min(0).optional(),
+        length: z.number().int().min(1).optional(),
+      })
+      .strict(),
+    output: BufferReadSchema,
+  },
+  'buffers.search': {
+    input: z
+      .object({
+        ownerId: Key,
+        name: BufferNameSchema,
+        query: z.string().min(1).max(1000),
+        regex: z.boolean().optional(),
+        caseSensitive: z.boolean().optional(),
+        contextLines: z.number().int().min(0).max(20).optional(),
+        maxMatches: z.number().int().min(1).max(10_000).optional(),
+      })
+      .strict(),
+    output: BufferSearchResultSchema,
+  },
+  'buffers.export': {
+    input: z.object({ ownerId: Key, name: BufferNameSchema, path: z.string().min(1).max(4096), writeMode: WriteModeSchema.optional() }).strict(),
+    output: z.object({ path: z.string(), chars: z.number().int() }).strict(),
+  },
+  'buffers.delete': { input: z.object({ ownerId: Key, name: BufferNameSchema }).strict(), output: z.object({ deleted: z.literal(true) }).strict() },
+
+  // The workspace folder, for the Files inspector.
+  'workspace.list': { input: z.object({ path: z.string().max(4096).optional() }).strict(), output: z.array(WorkspaceEntrySchema) },
+  'workspace.read': {
+    input: z.object({ path: z.string().min(1).max(4096), offset: z.number().int().min(0).optional(), length: z.number().int().min(1).max(4 * 1024 * 1024).optional() }).strict(),
+    output: WorkspaceReadSchema,
+  },
+  /** Opens a workspace file with the system's application; UNAVAILABLE where the host cannot. */
+  'workspace.open': { input: z.object({ path: z.string().min(1).max(4096) }).strict(), output: z.object({ opened: z.literal(true) }).strict() },
+
+  // Workflows: Markdown files of steps in `<workspace>/workflows`.
+  'workflows.list': { input: Empty, output: z.array(WorkflowSummarySchema) },
+  'workflows.run': { input: z.object({ path: z.string().min(1).max(4096), conversationId: Key.optional() }).strict(), output: WorkflowRunSchema },
+  'workflows.get': { input: z.object({ runId: Key }).strict(), output: WorkflowRunSchema },
+  'workflows.cancel': { input: z.object({ runId: Key }).strict(), output: z.object({ cancelled: z.boolean() }).strict() },
+
   // Secrets: values go in, never come out.
   'secrets.list': { input: Empty, output: z.array(SecretInfoSchema) },
   'secrets.set': { input: z.object({ name: z.string().max(64), value: z.string().max(64 * 1024), hosts: z.array(z.string().max(253)).max(100) }).strict(), output: SecretInfoSchema },
@@ -146,6 +244,11 @@ export const events = {
   /** Streamed output of a running invocation (SSE events, progress). */
   'invocation.event': z.object({ invocationId: z.string(), kind: z.string(), data: z.unknown() }).strict(),
   'secrets.changed': z.object({ names: z.array(z.string()) }).strict(),
+  /** Conversations were added, renamed, deleted, or got messages. */
+  'conversations.changed': z.object({ conversationId: z.string(), kind: z.enum(['created', 'renamed', 'deleted', 'messages', 'context']) }).strict(),
+  'buffers.changed': z.object({ ownerId: z.string(), names: z.array(z.string()) }).strict(),
+  /** A workflow run moved on (a step started or finished, the run ended). */
+  'workflow.progress': WorkflowRunSchema,
 } as const satisfies Record<string, z.ZodType>;
 
 export type Operations = typeof operations;

@@ -10,6 +10,12 @@ import { registryHandlers } from './handlers/registry-handlers';
 import { secretsHandlers } from './handlers/secrets-handlers';
 import { testcaseHandlers } from './handlers/testcase-handlers';
 import { transferHandlers } from './handlers/transfer-handlers';
+import { bufferHandlers } from './handlers/buffer-handlers';
+import { chatHandlers } from './handlers/chat-handlers';
+import { workflowHandlers } from './handlers/workflow-handlers';
+import { ConversationStore } from './chat/conversation-store';
+import { createRoutingServices, type RoutingServices } from './routing';
+import { WorkflowRunner } from './workflows/workflow-runner';
 import { TestCaseStore } from './testcases/test-case-store';
 import { InvokeDispatcher } from './invoke/dispatcher';
 import { httpBackend } from './invoke/http-backend';
@@ -39,6 +45,8 @@ export interface CoreConfig {
   transport?: Transport;
   /** Injectable for tests. */
   now?: () => Date;
+  /** Opens a file with the system's application (Electron's shell.openPath, xdg-open); absent: UNAVAILABLE. */
+  openPath?: (absPath: string) => Promise<void>;
 }
 
 export interface Core {
@@ -76,7 +84,9 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   await fs.mkdir(workspaceDir(), { recursive: true });
   const startedAt = now().toISOString();
 
-  const functions = builtinRegistry();
+  // buffer_ops reaches the buffers late: they are built after the registry has opened.
+  const late: { routing?: RoutingServices } = {};
+  const functions = builtinRegistry({ buffers: () => late.routing?.buffers });
   const registry = new Registry({
     dataDir,
     resourcesDir: config.resourcesDir,
@@ -110,6 +120,11 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     now,
   });
 
+  const routing = createRoutingServices({ dataDir, workspaceDir, events, registry, transport, allowedHosts, now });
+  late.routing = routing;
+  const conversations = ConversationStore.open({ file: path.join(dataDir, 'conversations.sqlite'), now, problems: (p) => problems.report(p), onChange: (c) => events.emit('conversations.changed', c) });
+  const workflows = new WorkflowRunner({ workspaceDir, routing, conversations, events, now });
+
   const testCases = new TestCaseStore({ dataDir, now, problems: (p) => problems.report(p) });
 
   const handlers = defineHandlers({
@@ -136,6 +151,9 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     ...secretsHandlers(secrets),
     ...testcaseHandlers({ store: testCases, dispatcher, toolStore: registry.store }),
     ...transferHandlers({ store: registry.store }),
+    ...chatHandlers({ conversations, routing, dispatcher, registry, events, now }),
+    ...bufferHandlers({ routing, workspaceDir, openPath: config.openPath }),
+    ...workflowHandlers(workflows),
   });
 
   const router = createRouter(handlers);
@@ -152,9 +170,11 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     functions,
     workspaceDir,
     async close() {
+      workflows.cancelAll();
       for (const id of dispatcher.runningIds()) dispatcher.cancel(id);
       await registry.close();
       log.close();
+      conversations.close();
     },
   };
 }

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { createCore } from '../core/app';
 import { argValue, resolveDataDir } from '../core/data-dir';
 import { startHttpHost } from './http';
+import { headlessOpenPath } from './open-path';
 import { restRoutes } from './rest';
 
 export async function serve(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<void> {
@@ -21,7 +22,7 @@ export async function serve(argv: readonly string[], env: NodeJS.ProcessEnv): Pr
   const staticDir = path.resolve(argValue(argv, '--static') ?? path.join(here, '..', 'dist', 'renderer'));
 
   const resourcesDir = path.resolve(argValue(argv, '--resources') ?? path.join(here, '..', 'resources'));
-  const core = await createCore({ dataDir, resourcesDir, host: 'headless' });
+  const core = await createCore({ dataDir, resourcesDir, host: 'headless', openPath: headlessOpenPath() });
   const host = await startHttpHost({ core, port, staticDir, routes: restRoutes(core) });
   const lines = [
     `Toolsmith is running at ${host.url}`,

@@ -37,6 +37,12 @@ export function queryKey<N extends OpName>(name: N, input: OpInput<N>): readonly
   return [name, input];
 }
 
+/**
+ * For queries of files the user may change outside the app (workflows, the workspace tree):
+ * read again whenever the view mounts or the window regains focus, since no event says so.
+ */
+export const FROM_DISK = { staleTime: 0, refetchOnMount: 'always', refetchOnWindowFocus: true } as const;
+
 export function useOp<N extends OpName>(
   name: N,
   input: OpInput<N>,

@@ -7,4 +7,7 @@ export const INVALIDATES: { [E in EventName]: OpName[] } = {
   'store.changed': ['bundles.list', 'bundles.get', 'tools.list', 'tools.search', 'tools.get'],
   'invocation.event': [],
   'secrets.changed': ['secrets.list'],
+  'conversations.changed': ['conversations.list', 'conversations.get'],
+  'buffers.changed': ['buffers.list', 'buffers.read', 'buffers.search'],
+  'workflow.progress': ['workflows.get'],
 };

@@ -11,12 +11,6 @@ export const en = {
     lost: 'Connection lost. Reconnecting…',
     signedOut: 'Your session has ended. Reload the page, or open a new sign-in link from the terminal.',
   },
-  chat: {
-    title: 'Chat',
-    emptyTitle: 'No conversations yet',
-    emptyBody:
-      'Conversations will be listed here. In a conversation, type + to pick a tool and run it with no model involved, or connect a model in Settings and let it call your tools.',
-  },
   tools: {
     title: 'Tools',
     bundles: 'Bundles',

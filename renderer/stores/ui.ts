@@ -8,6 +8,9 @@ function screenFromHash(): Screen {
   return (SCREENS as readonly string[]).includes(h ?? '') ? (h as Screen) : 'chat';
 }
 
+/** What the Inspect screen shows: a buffer of a conversation or run, or a workspace file. */
+export type InspectTarget = { kind: 'buffer'; ownerId: string; name: string } | { kind: 'file'; path: string };
+
 interface UiState {
   screen: Screen;
   go(screen: Screen): void;
@@ -17,6 +20,12 @@ interface UiState {
   toolsIncludeDisabled: boolean;
   selectBundle(id: string | null): void;
   setIncludeDisabled(on: boolean): void;
+  /** Chat screen: the open conversation (also whose buffers Inspect lists). */
+  conversationId: string | null;
+  selectConversation(id: string | null): void;
+  /** Inspect screen: what to open; set by a manifest's link, then the screen switches. */
+  inspectTarget: InspectTarget | null;
+  openInspector(target: InspectTarget): void;
 }
 
 /** UI state only; server state lives in React Query. The screen is mirrored in the URL hash. */
@@ -33,4 +42,11 @@ export const useUi = create<UiState>((set) => ({
   toolsIncludeDisabled: true,
   selectBundle: (toolsBundleId) => set({ toolsBundleId }),
   setIncludeDisabled: (toolsIncludeDisabled) => set({ toolsIncludeDisabled }),
+  conversationId: null,
+  selectConversation: (conversationId) => set({ conversationId }),
+  inspectTarget: null,
+  openInspector(target) {
+    set({ inspectTarget: target });
+    useUi.getState().go('inspect');
+  },
 }));

@@ -1,14 +1,8 @@
+/**
+ * Small file helpers shared by the stores. Atomic writes live in ../store/durable-fs.ts
+ * (temp file, fsync, rename, folder fsync), the one implementation every store uses.
+ */
 import fs from 'node:fs/promises';
-import writeFileAtomic from 'write-file-atomic';
-
-/** Writes JSON so that the file always parses as the old or the new version (temp, fsync, rename). */
-export async function writeJsonAtomic(file: string, value: unknown, mode = 0o644): Promise<void> {
-  await writeFileAtomic(file, JSON.stringify(value, null, 2) + '\n', { fsync: true, mode });
-}
-
-export async function writeTextAtomic(file: string, text: string, mode = 0o644): Promise<void> {
-  await writeFileAtomic(file, text, { fsync: true, mode });
-}
 
 export type ReadJsonResult =
   | { kind: 'missing' }

@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { DEFAULT_SETTINGS, SettingsSchema, type Settings, type SettingsPatch } from '../../../shared/model/settings';
 import type { EventBus } from '../events';
-import { moveAside, readJson, writeJsonAtomic } from '../fs/atomic';
+import { moveAside, readJson } from '../fs/atomic';
+import { nodeFs, replaceFile, toFileText } from '../store/durable-fs';
 import type { ProblemLog } from '../problems';
 
 /** App settings in `<data>/settings.json`; every change is written atomically before it is acknowledged. */
@@ -42,7 +43,7 @@ export class SettingsStore {
   set(patch: SettingsPatch): Promise<Settings> {
     const run = this.queue.then(async () => {
       const next = SettingsSchema.parse({ ...this.current, ...patch });
-      await writeJsonAtomic(this.file, next);
+      await replaceFile(nodeFs, this.file, toFileText(next), () => undefined);
       this.current = next;
       this.events.emit('settings.changed', next);
       return next;

@@ -52,6 +52,7 @@ describe('built-ins in the store', () => {
       ['time', true],
       ['math', true],
       ['web', true],
+      ['buffers', true],
     ]);
     const read = store.getTool(FILES_BUNDLE, 'readfile', '1');
     expect(read).toMatchObject({ isBuiltIn: true, bundleId: FILES_BUNDLE, type: 'local', local: { functionId: 'files.read' } });

@@ -7,9 +7,10 @@
  * - an existing file is replaced with rename(temp, final).
  * The folder is fsynced afterwards so an acknowledged write survives a power cut.
  *
- * electron/core/fs/atomic.ts (write-file-atomic) is not used for these writes: it has no
- * exclusive create, its temp names cannot be told from other files by the sweep, and its
- * fs cannot be swapped to inject disk-full and permission errors in tests.
+ * Every store (bundles and tools, secrets, test cases, settings) writes through these, not
+ * through write-file-atomic: it has no exclusive create, its temp names cannot be told from
+ * other files by the sweep, and its fs cannot be swapped to inject disk-full and permission
+ * errors in tests.
  */
 import fsp from 'node:fs/promises';
 import path from 'node:path';

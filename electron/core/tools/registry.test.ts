@@ -18,6 +18,7 @@ import { nodeFs } from '../store/durable-fs';
 import { AJV_OPTIONS } from '../store/schema-check';
 import { RESOURCES_DIR, useTempDirs } from '../test-helpers/temp-dir';
 import { builtinFunctions, builtinRegistry, LocalFunctionRegistry } from './registry';
+import { FileBufferStore } from '../routing/buffer-store';
 import { AppError } from '../../../shared/errors';
 import { testContext } from './test-context';
 
@@ -65,7 +66,7 @@ describe('the built-in configs', () => {
     expect(problems).toEqual([]);
     const files = (await fs.readdir(path.join(RESOURCES_DIR, 'bundles'), { recursive: true })).filter((f) => f.endsWith('.json'));
     expect([...bundles.values()].reduce((n, b) => n + 1 + b.tools.length, 0)).toBe(files.length);
-    expect([...bundles.values()].map((b) => b.config.slug).sort()).toEqual(['files', 'math', 'text', 'time', 'web']);
+    expect([...bundles.values()].map((b) => b.config.slug).sort()).toEqual(['buffers', 'files', 'math', 'text', 'time', 'web']);
     const ids = [...[...bundles.values()].map((b) => b.config.id), ...tools.map((t) => t.id)];
     expect(new Set(ids).size).toBe(ids.length);
     for (const id of ids) expect(id).toMatch(UUID_V7_PATTERN);
@@ -79,6 +80,7 @@ describe('the built-in configs', () => {
     expect(slugs('time')).toEqual(['convert-time', 'date-math', 'now']);
     expect(slugs('math')).toEqual(['calc']);
     expect(slugs('web')).toEqual(['fetch-url']);
+    expect(slugs('buffers')).toEqual(['buffer-ops']);
   });
 
   it('name only registered functions, and every built-in function is named by exactly one config', () => {
@@ -154,6 +156,14 @@ describe('sample calls of every built-in tool', () => {
     ],
     'math.calc': [{ expression: '2 ^ 10 - sqrt(16) * pi' }],
     'web.fetch-url': [],
+    'buffers.ops': [
+      { operation: 'list' },
+      { operation: 'info', target: 'notes' },
+      { operation: 'peek', target: 'notes', offset: 0, max_chars: 5 },
+      { operation: 'read', target: 'notes', start_line: 1, end_line: 2 },
+      { operation: 'search', target: 'line', scope: 'notes' },
+      { operation: 'export', target: 'notes', destination: 'exported/notes.txt' },
+    ],
   };
 
   it('validate against argSchema, and their outputs against outputSchema', async () => {
@@ -162,10 +172,12 @@ describe('sample calls of every built-in tool', () => {
     await fs.mkdir(path.join(ws, 'docs', 'deep'), { recursive: true });
     await fs.writeFile(path.join(ws, 'docs', 'a.md'), 'a.b and more\n');
     await fs.writeFile(path.join(ws, 'docs', 'deep', 'b.md'), 'b\n');
-    ctx = testContext(ws, { transport: new HttpTransport(), allowedHosts: () => [`127.0.0.1:${web.port}`] });
+    ctx = { ...testContext(ws, { transport: new HttpTransport(), allowedHosts: () => [`127.0.0.1:${web.port}`] }), ownerId: 'conversation-1' };
     samples['web.fetch-url'] = [{ url: `${web.origin}/page`, maxBytes: 5, timeoutMs: 5000, accept: 'text/plain' }, { url: `${web.origin}/` }];
+    const buffers = new FileBufferStore({ dataDir: await tempDir(), workspaceDir: ws, now: () => new Date('2026-01-02T03:04:05Z') });
+    await buffers.write('conversation-1', 'notes', 'first line\nsecond line\n', 'replace', 'test');
 
-    const fns = builtinFunctions();
+    const fns = builtinFunctions({ buffers: () => buffers });
     const ajv = new Ajv2020(AJV_OPTIONS);
     for (const t of tools) {
       const id = t.local!.functionId;

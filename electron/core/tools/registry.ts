@@ -15,6 +15,8 @@ import { createMathFunctions } from './math';
 import { createTextFunctions } from './text';
 import { createTimeFunctions } from './time';
 import { createWebFunctions } from './web';
+import { createBufferOpsFunction } from '../routing/buffer-ops';
+import type { BufferStore } from '../routing/types';
 
 export class LocalFunctionRegistry {
   private readonly fns = new Map<string, LocalFunction>();
@@ -50,7 +52,12 @@ export class LocalFunctionRegistry {
 }
 
 /** Every built-in function, under the functionId its config in resources/bundles names. */
-export function builtinFunctions(): Map<string, LocalFunction> {
+/** What some built-ins need from the core, bound late (the buffers exist after the registry opens). */
+export interface BuiltinDeps {
+  buffers?: () => BufferStore | undefined;
+}
+
+export function builtinFunctions(deps: BuiltinDeps = {}): Map<string, LocalFunction> {
   const files = createFileFunctions();
   const text = createTextFunctions();
   const time = createTimeFunctions();
@@ -71,10 +78,11 @@ export function builtinFunctions(): Map<string, LocalFunction> {
     ['time.date-math', time['date-math']],
     ['math.calc', math.calc],
     ['web.fetch-url', web['fetch-url']],
+    ['buffers.ops', createBufferOpsFunction(deps.buffers ?? (() => undefined))],
   ]);
 }
 
 /** A registry holding the built-in functions. */
-export function builtinRegistry(): LocalFunctionRegistry {
-  return new LocalFunctionRegistry(builtinFunctions());
+export function builtinRegistry(deps: BuiltinDeps = {}): LocalFunctionRegistry {
+  return new LocalFunctionRegistry(builtinFunctions(deps));
 }

@@ -1,13 +1,28 @@
-import { useRef, useState, type KeyboardEvent } from 'react';
+/**
+ * The Inspect screen: tabs for the buffers of the open conversation, the workspace files,
+ * stored outputs, memory and the timeline. A manifest's link (useUi().inspectTarget) picks
+ * the tab and opens its buffer or file.
+ */
+import { useLayoutEffect, useRef, type KeyboardEvent } from 'react';
 import { EmptyState } from '../../components/EmptyState';
 import { t } from '../../i18n/strings';
-
-const TABS = ['buffers', 'files', 'outputs', 'memory', 'timeline'] as const;
-type Tab = (typeof TABS)[number];
+import { useUi } from '../../stores/ui';
+import { BuffersTab } from './BuffersTab';
+import { FilesTab } from './FilesTab';
+import { INSPECT_TABS as TABS, useInspect } from './inspect-store';
+import './inspect.css';
 
 export function InspectScreen() {
-  const [tab, setTab] = useState<Tab>('buffers');
+  const tab = useInspect((s) => s.tab);
+  const setTab = useInspect((s) => s.setTab);
+  const handleTarget = useInspect((s) => s.handleTarget);
+  const target = useUi((s) => s.inspectTarget);
   const refs = useRef<(HTMLButtonElement | null)[]>([]);
+
+  // Before paint, so a link lands on its tab without showing the previous one first.
+  useLayoutEffect(() => {
+    if (target) handleTarget(target);
+  }, [target, handleTarget]);
 
   const onKeyDown = (e: KeyboardEvent, i: number) => {
     const delta = e.key === 'ArrowRight' ? 1 : e.key === 'ArrowLeft' ? -1 : 0;
@@ -19,7 +34,7 @@ export function InspectScreen() {
   };
 
   return (
-    <section className="screen" aria-labelledby="inspect-title" data-testid="screen-inspect">
+    <section className="screen wide inspect-screen" aria-labelledby="inspect-title" data-testid="screen-inspect">
       <header className="screen-header">
         <h1 id="inspect-title">{t.inspect.title}</h1>
       </header>
@@ -32,6 +47,7 @@ export function InspectScreen() {
             }}
             role="tab"
             id={`inspect-tab-${name}`}
+            data-testid={`inspect-tab-${name}`}
             aria-selected={tab === name}
             aria-controls={`inspect-panel-${name}`}
             tabIndex={tab === name ? 0 : -1}
@@ -44,9 +60,15 @@ export function InspectScreen() {
         ))}
       </div>
       <div role="tabpanel" id={`inspect-panel-${tab}`} aria-labelledby={`inspect-tab-${tab}`} className="tab-panel">
-        <EmptyState title={t.inspect.tabs[tab]} testId={`inspect-empty-${tab}`}>
-          {t.inspect.empty[tab]}
-        </EmptyState>
+        {tab === 'buffers' ? (
+          <BuffersTab />
+        ) : tab === 'files' ? (
+          <FilesTab />
+        ) : (
+          <EmptyState title={t.inspect.tabs[tab]} testId={`inspect-empty-${tab}`}>
+            {t.inspect.empty[tab]}
+          </EmptyState>
+        )}
       </div>
     </section>
   );

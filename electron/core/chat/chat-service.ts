@@ -1,0 +1,170 @@
+/**
+ * The chat's operations: a message sent from the composer (its directives run, seed 000),
+ * a tool run from the `+` palette (its result, or its manifest when routed, becomes a card),
+ * and the evaluation of a conversation's context sections.
+ */
+import { parseDirectives } from '../../../shared/directives/parser';
+import { AppError, isAppError } from '../../../shared/errors';
+import type { DirectiveOutcome, Message, ToolCard } from '../../../shared/model/conversation';
+import { formatDestination, type WriteMode } from '../../../shared/model/routing';
+import { uuidv7 } from '../ids';
+import type { InvokeDispatcher } from '../invoke/dispatcher';
+import type { Registry } from '../registry/registry';
+import { toErrorInfo } from '../router';
+import type { RoutingServices } from '../routing';
+import { destinationFromText } from '../routing/destination';
+import type { DirectiveRunResult } from '../routing/types';
+import type { ConversationStore, NewMessage } from './conversation-store';
+import { directiveRefusal, errorOutcomes, refusalErrors } from './directive-errors';
+import { NO_MODEL_NOTICE, conversationGone, directivesFailed, routingFailed } from './strings';
+import { cardOf, inlineValue } from './tool-card';
+import { routedText } from '../routing/tool-text';
+
+export interface ChatServiceDeps {
+  conversations: ConversationStore;
+  routing: RoutingServices;
+  dispatcher: Pick<InvokeDispatcher, 'invoke'>;
+  registry: Pick<Registry, 'store'>;
+  now: () => Date;
+}
+
+export interface RunToolRequest {
+  conversationId: string;
+  bundleId: string;
+  slug: string;
+  version: string;
+  args: unknown;
+  output?: string;
+  writeMode?: WriteMode;
+  invocationId?: string;
+}
+
+export interface EvaluatedSection {
+  sectionId: string;
+  title: string;
+  text: string;
+  modelNone: boolean;
+  outcomes: DirectiveOutcome[];
+}
+
+export class ChatService {
+  constructor(private readonly deps: ChatServiceDeps) {}
+
+  /**
+   * Directive errors (the parser's, or the runner's: an unknown tool) refuse the message
+   * before anything is stored or written. Otherwise the message is kept with what its
+   * directives did; without `@model none` a notice says no model is set up yet.
+   */
+  async send(conversationId: string, text: string): Promise<Message[]> {
+    const { conversations, routing } = this.deps;
+    conversations.get(conversationId);
+    const parsed = parseDirectives(text);
+    if (parsed.errors.length > 0) throw directiveRefusal('the message', parsed.errors);
+    const createdAt = this.deps.now().toISOString();
+
+    let outcomes: DirectiveOutcome[];
+    let modelNone = parsed.modelNone;
+    try {
+      const r = await routing.directives.run(parsed, { ownerId: conversationId });
+      outcomes = r.outcomes;
+      modelNone = r.modelNone;
+    } catch (e) {
+      const errors = refusalErrors(e);
+      if (errors) throw directiveRefusal('the message', errors);
+      if (isAppError(e) && e.code === 'VALIDATION_FAILED') throw e;
+      // The message is kept all the same, with why its directives did not run.
+      const info = toErrorInfo(e, 'chat.send');
+      outcomes = [{ directive: parsed.directives.map((d) => d.raw).join('\n'), error: { ...info, message: directivesFailed(info.message) } }];
+    }
+
+    const added: NewMessage[] = [{ role: 'user', text, createdAt, ...(outcomes.length ? { outcomes } : {}) }];
+    if (!modelNone) added.push({ role: 'notice', text: NO_MODEL_NOTICE });
+    return this.store(conversationId, added, parsed.prompt.trim() ? parsed.prompt : text);
+  }
+
+  /**
+   * Runs a tool with no model involved. A bad destination is refused before the tool runs;
+   * a failing tool is a card with status error (or cancelled), not a refusal.
+   */
+  async runTool(req: RunToolRequest): Promise<Message> {
+    const { conversations, routing, dispatcher, registry } = this.deps;
+    conversations.get(req.conversationId);
+    // Read (and refused) as a directive's output= would be, before the tool runs.
+    const destination = destinationFromText(req.output);
+    const tool = registry.store.getTool(req.bundleId, req.slug, req.version);
+
+    const outcome = await dispatcher.invoke({
+      bundleId: tool.bundleId,
+      slug: tool.slug,
+      version: tool.version,
+      args: req.args,
+      source: 'user',
+      ownerId: req.conversationId,
+      invocationId: req.invocationId ?? uuidv7(),
+    });
+    let card: ToolCard = cardOf(tool, req.args, outcome, 'user');
+    let text = outcome.ok ? '' : outcome.error.message;
+
+    if (outcome.ok && destination.kind !== 'inline') {
+      try {
+        const manifest = await routing.router.route({
+          ownerId: req.conversationId,
+          content: routedText(outcome.value, tool),
+          destination,
+          writeMode: req.writeMode,
+          label: { kind: 'tool', name: tool.slug },
+          source: `tool:${tool.slug}`,
+        });
+        if (manifest) {
+          // The payload now lives at its destination; the card keeps only the manifest.
+          const { value: _value, valueTruncated: _cut, ...rest } = card;
+          card = { ...rest, manifest };
+          text = manifest.text;
+        }
+      } catch (e) {
+        // The tool ran, so its value stays on the card (cut as usual) beside why it was not written.
+        const error = toErrorInfo(e, 'chat.runTool');
+        card = { ...card, ...inlineValue(outcome.value), status: 'error', error: { ...error, message: routingFailed(formatDestination(destination), error.message) } };
+        text = card.error!.message;
+      }
+    }
+    const [message] = await this.store(req.conversationId, [{ role: 'tool', text, tool: card }]);
+    return message!;
+  }
+
+  /** Each enabled section's directives, run now: what a model would be given, per section. */
+  async evaluateContext(conversationId: string): Promise<EvaluatedSection[]> {
+    const { conversations, routing } = this.deps;
+    const out: EvaluatedSection[] = [];
+    for (const s of conversations.contextSections(conversationId)) {
+      if (!s.enabled) continue;
+      const parsed = parseDirectives(s.text);
+      const base = { sectionId: s.id, title: s.title };
+      if (parsed.errors.length > 0) {
+        out.push({ ...base, text: parsed.prompt, modelNone: parsed.modelNone, outcomes: errorOutcomes(s.text, parsed.errors) });
+        continue;
+      }
+      let r: DirectiveRunResult;
+      try {
+        r = await routing.directives.run(parsed, { ownerId: conversationId });
+      } catch (e) {
+        const errors = refusalErrors(e);
+        const outcomes = errors ? errorOutcomes(s.text, errors) : [{ directive: s.title, error: toErrorInfo(e, 'conversations.evaluateContext') }];
+        out.push({ ...base, text: parsed.prompt, modelNone: parsed.modelNone, outcomes });
+        continue;
+      }
+      out.push({ ...base, text: r.prompt, modelNone: r.modelNone, outcomes: r.outcomes });
+    }
+    return out;
+  }
+
+  private async store(conversationId: string, messages: NewMessage[], titleFrom?: string): Promise<Message[]> {
+    try {
+      return this.deps.conversations.addMessages(conversationId, messages, { titleFrom });
+    } catch (e) {
+      if (isAppError(e) && e.code === 'NOT_FOUND') throw new AppError('NOT_FOUND', conversationGone(conversationId), { id: conversationId });
+      throw e;
+    }
+  }
+}
+

@@ -1,0 +1,237 @@
+import Database from 'better-sqlite3';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Problem } from '../../../shared/model/app-info';
+import { useTempDirs } from '../test-helpers/temp-dir';
+import { ConversationStore, type ConversationChange } from './conversation-store';
+import { MIGRATIONS, migrate } from './migrations';
+import { DEFAULT_TITLE } from './strings';
+
+const tempDir = useTempDirs();
+
+/** A clock that moves one second per call, so updated_at orders are certain. */
+function steppingClock(start = Date.parse('2026-03-01T10:00:00Z')) {
+  let t = start;
+  return () => new Date((t += 1000));
+}
+
+async function openStore(file?: string) {
+  const dir = await tempDir();
+  const problems: Omit<Problem, 'id' | 'at'>[] = [];
+  const changes: ConversationChange[] = [];
+  const f = file ?? path.join(dir, 'conversations.sqlite');
+  const store = ConversationStore.open({ file: f, now: steppingClock(), problems: (p) => problems.push(p), onChange: (c) => changes.push(c) });
+  return { store, problems, changes, file: f, dir };
+}
+
+describe('ConversationStore', () => {
+  it('creates the schema on an empty database and records its version', async () => {
+    const { store, file } = await openStore();
+    store.close();
+    const db = new Database(file, { readonly: true });
+    expect(db.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
+    const tables = (db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name`).all() as { name: string }[]).map((r) => r.name);
+    expect(tables).toEqual(expect.arrayContaining(['context_sections', 'conversations', 'messages']));
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    db.close();
+  });
+
+  it('runs only the migrations a database has not had, in order, and refuses a newer schema', () => {
+    const db = new Database(':memory:');
+    const ran: string[] = [];
+    const list = [
+      { name: 'a', up: () => ran.push('a') },
+      { name: 'b', up: () => ran.push('b') },
+    ];
+    migrate(db, list.slice(0, 1));
+    expect(ran).toEqual(['a']);
+    migrate(db, list);
+    expect(ran).toEqual(['a', 'b']);
+    expect(db.pragma('user_version', { simple: true })).toBe(2);
+    expect(() => migrate(db, list.slice(0, 1))).toThrow(/newer Toolsmith/);
+    db.close();
+  });
+
+  it('rolls back a failing migration, leaving the version where it was', () => {
+    const db = new Database(':memory:');
+    const bad = [
+      { name: 'ok', up: (d: Database.Database) => d.exec('CREATE TABLE t (x)') },
+      {
+        name: 'half',
+        up: (d: Database.Database) => {
+          d.exec('CREATE TABLE u (x)');
+          throw new Error('boom');
+        },
+      },
+    ];
+    expect(() => migrate(db, bad)).toThrow('boom');
+    expect(db.pragma('user_version', { simple: true })).toBe(1);
+    expect(db.prepare(`SELECT count(*) AS n FROM sqlite_master WHERE name = 'u'`).get()).toEqual({ n: 0 });
+    db.close();
+  });
+
+  it('keeps conversations, messages and context after a reopen', async () => {
+    const { store, file } = await openStore();
+    const c = store.create('Notes');
+    store.addMessages(c.id, [
+      { role: 'user', text: 'hello', outcomes: [{ directive: '@input file:a.md', inlineText: 'A' }] },
+      { role: 'notice', text: 'kept' },
+    ]);
+    store.setContext(c.id, [{ id: 's1', title: 'Rules', text: '@model none\nbe brief', enabled: true }]);
+    store.close();
+
+    const again = ConversationStore.open({ file, now: () => new Date() });
+    expect(again.get(c.id)).toMatchObject({ title: 'Notes', messageCount: 2 });
+    const msgs = again.messages(c.id);
+    expect(msgs.map((m) => [m.role, m.text])).toEqual([
+      ['user', 'hello'],
+      ['notice', 'kept'],
+    ]);
+    expect(msgs[0]!.outcomes).toEqual([{ directive: '@input file:a.md', inlineText: 'A' }]);
+    expect(msgs[1]).not.toHaveProperty('outcomes');
+    expect(again.contextSections(c.id)).toEqual([{ id: 's1', title: 'Rules', text: '@model none\nbe brief', enabled: true }]);
+    again.close();
+  });
+
+  it('lists newest activity first and moves a conversation up when it gets a message', async () => {
+    const { store } = await openStore();
+    const a = store.create('A');
+    const b = store.create('B');
+    expect(store.list().map((c) => c.title)).toEqual(['B', 'A']);
+    store.addMessages(a.id, [{ role: 'user', text: 'x' }]);
+    expect(store.list().map((c) => c.title)).toEqual(['A', 'B']);
+    expect(store.list({ limit: 1 }).map((c) => c.id)).toEqual([a.id]);
+    expect(b.messageCount).toBe(0);
+  });
+
+  it('searches titles in any case, with % and _ matching only themselves', async () => {
+    const { store } = await openStore();
+    for (const t of ['Budget 100% done', 'Budget 1000 done', 'snake_case notes', 'snakeXcase notes', 'Ünïcode Straße']) store.create(t);
+    const titles = (q: string) => store.list({ q }).map((c) => c.title).sort();
+    expect(titles('100%')).toEqual(['Budget 100% done']);
+    expect(titles('%')).toEqual(['Budget 100% done']);
+    expect(titles('_')).toEqual(['snake_case notes']);
+    expect(titles('SNAKE')).toEqual(['snakeXcase notes', 'snake_case notes']);
+    expect(titles('ünïcode')).toEqual(['Ünïcode Straße']);
+    expect(titles('\\')).toEqual([]);
+    expect(titles('  ')).toHaveLength(5);
+  });
+
+  it('names a new conversation by default, then after the first message; a chosen title stays', async () => {
+    const { store, changes } = await openStore();
+    const c = store.create();
+    expect(c.title).toBe(DEFAULT_TITLE);
+    store.addMessages(c.id, [{ role: 'user', text: 'Plan the trip\nmore' }], { titleFrom: '\n  Plan the trip  \nmore' });
+    expect(store.get(c.id).title).toBe('Plan the trip');
+    store.addMessages(c.id, [{ role: 'user', text: 'second' }], { titleFrom: 'second' });
+    expect(store.get(c.id).title).toBe('Plan the trip');
+    expect(changes.filter((x) => x.conversationId === c.id).map((x) => x.kind)).toEqual(['created', 'renamed', 'messages', 'messages']);
+
+    const named = store.create('Mine');
+    store.addMessages(named.id, [{ role: 'user', text: 'other' }], { titleFrom: 'other' });
+    expect(store.get(named.id).title).toBe('Mine');
+
+    const long = store.create();
+    store.addMessages(long.id, [{ role: 'user', text: 'x' }], { titleFrom: 'y'.repeat(500) });
+    const title = store.get(long.id).title;
+    expect(title.length).toBeLessThanOrEqual(80);
+    expect(title.endsWith('…')).toBe(true);
+  });
+
+  it('renames, and answers NOT_FOUND for unknown conversations everywhere', async () => {
+    const { store } = await openStore();
+    const c = store.create();
+    expect(store.rename(c.id, '  Renamed ').title).toBe('Renamed');
+    const missing = 'no-such-id';
+    for (const f of [
+      () => store.get(missing),
+      () => store.rename(missing, 'x'),
+      () => store.delete(missing),
+      () => store.messages(missing),
+      () => store.addMessages(missing, [{ role: 'user', text: 'x' }]),
+      () => store.contextSections(missing),
+      () => store.setContext(missing, []),
+    ]) {
+      expect(f).toThrow(expect.objectContaining({ code: 'NOT_FOUND' }));
+    }
+  });
+
+  it('deletes a conversation with its messages and context sections', async () => {
+    const { store, file, changes } = await openStore();
+    const keep = store.create('keep');
+    const gone = store.create('gone');
+    store.addMessages(gone.id, [{ role: 'user', text: 'a' }, { role: 'notice', text: 'b' }]);
+    store.addMessages(keep.id, [{ role: 'user', text: 'c' }]);
+    store.setContext(gone.id, [{ id: 's', title: 't', text: 'x', enabled: true }]);
+    store.delete(gone.id);
+    expect(changes.at(-1)).toEqual({ conversationId: gone.id, kind: 'deleted' });
+    store.close();
+
+    const db = new Database(file, { readonly: true });
+    expect(db.prepare('SELECT count(*) AS n FROM messages WHERE conversation_id = ?').get(gone.id)).toEqual({ n: 0 });
+    expect(db.prepare('SELECT count(*) AS n FROM context_sections WHERE conversation_id = ?').get(gone.id)).toEqual({ n: 0 });
+    expect(db.prepare('SELECT count(*) AS n FROM messages WHERE conversation_id = ?').get(keep.id)).toEqual({ n: 1 });
+    db.close();
+  });
+
+  it('replaces context sections in order and refuses duplicate ids without changing anything', async () => {
+    const { store } = await openStore();
+    const c = store.create();
+    store.setContext(c.id, [
+      { id: 'b', title: 'B', text: '2', enabled: false },
+      { id: 'a', title: 'A', text: '1', enabled: true },
+    ]);
+    expect(store.contextSections(c.id).map((s) => s.id)).toEqual(['b', 'a']);
+    expect(() =>
+      store.setContext(c.id, [
+        { id: 'x', title: 'X', text: '', enabled: true },
+        { id: 'x', title: 'Y', text: '', enabled: true },
+      ]),
+    ).toThrow(expect.objectContaining({ code: 'VALIDATION_FAILED' }));
+    expect(store.contextSections(c.id).map((s) => s.id)).toEqual(['b', 'a']);
+    expect(store.setContext(c.id, [])).toEqual([]);
+  });
+
+  for (const [label, bytes] of [
+    ['garbage', Buffer.from('this is not a database at all, just text'.repeat(200))],
+    ['truncated header', Buffer.from('SQLite format 3\u0000')],
+  ] as const) {
+    it(`moves a ${label} file aside, reports it, and starts fresh`, async () => {
+      const dir = await tempDir();
+      const file = path.join(dir, 'conversations.sqlite');
+      await fs.writeFile(file, bytes);
+      const { store, problems } = await openStore(file);
+      expect(problems).toHaveLength(1);
+      expect(problems[0]).toMatchObject({ kind: 'corrupt-file', path: file });
+      expect(await fs.readFile(problems[0]!.movedTo!)).toEqual(bytes);
+      const c = store.create('works');
+      expect(store.list().map((x) => x.id)).toEqual([c.id]);
+      store.close();
+    });
+  }
+
+  it('sets aside a database written by a newer version instead of changing it', async () => {
+    const dir = await tempDir();
+    const file = path.join(dir, 'conversations.sqlite');
+    const db = new Database(file);
+    db.pragma(`user_version = ${MIGRATIONS.length + 5}`);
+    db.close();
+    const { store, problems } = await openStore(file);
+    expect(problems[0]).toMatchObject({ kind: 'corrupt-file', message: expect.stringContaining('newer Toolsmith') });
+    const old = new Database(problems[0]!.movedTo!, { readonly: true });
+    expect(old.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length + 5);
+    old.close();
+    expect(store.list()).toEqual([]);
+    store.close();
+  });
+
+  it('falls back to memory when the folder cannot hold a database, reporting it', async () => {
+    const dir = await tempDir();
+    const file = path.join(dir, 'missing-folder', 'conversations.sqlite');
+    const { store, problems } = await openStore(file);
+    expect(problems[0]).toMatchObject({ kind: 'io-error', path: file });
+    expect(store.create('in memory').title).toBe('in memory');
+    store.close();
+  });
+});

@@ -1,0 +1,311 @@
+/**
+ * Conversations, messages and context sections in SQLite (better-sqlite3, WAL, the
+ * migrations of ./migrations.ts). Conversations live only here, so a database that cannot
+ * be opened is moved aside (never deleted), reported, and replaced by a fresh one.
+ *
+ * Titles: a conversation created without one is 'New conversation' until its first message
+ * arrives; then the first line of that message (directive lines left out) becomes its title.
+ * A title the user gave (at creation or by renaming) is never replaced.
+ */
+import Database from 'better-sqlite3';
+import fs from 'node:fs';
+import { AppError } from '../../../shared/errors';
+import type { Problem } from '../../../shared/model/app-info';
+import { TITLE_MAX, type ContextSection, type Conversation, type Message } from '../../../shared/model/conversation';
+import { uuidv7 } from '../ids';
+import { migrate } from './migrations';
+import { AUTO_TITLE_MAX_CHARS, DEFAULT_TITLE, conversationNotFound, duplicateSectionId } from './strings';
+
+export type ConversationChange = { conversationId: string; kind: 'created' | 'renamed' | 'deleted' | 'messages' | 'context' };
+
+export interface ConversationStoreOptions {
+  /** The SQLite file: `<data>/conversations.sqlite`. */
+  file: string;
+  now: () => Date;
+  /** Told about a database that had to be set aside. */
+  problems?: (p: Omit<Problem, 'id' | 'at'>) => void;
+  /** Told after every committed change (the core forwards it as 'conversations.changed'). */
+  onChange?: (change: ConversationChange) => void;
+}
+
+export interface ListQuery {
+  /** Part of a title, any case; `%` and `_` match themselves. */
+  q?: string;
+  limit?: number;
+}
+
+/** A message to add: the store gives it an id, its conversation and a time unless given. */
+export type NewMessage = Omit<Message, 'id' | 'conversationId' | 'createdAt'> & { id?: string; createdAt?: string };
+
+const DEFAULT_LIST_LIMIT = 200;
+
+interface ConversationRow {
+  id: string;
+  title: string;
+  title_source: 'default' | 'auto' | 'user';
+  created_at: string;
+  updated_at: string;
+  message_count: number;
+}
+
+interface MessageRow {
+  id: string;
+  conversation_id: string;
+  role: Message['role'];
+  created_at: string;
+  text: string;
+  tool: string | null;
+  outcomes: string | null;
+}
+
+const SELECT_CONVERSATION = `SELECT c.id, c.title, c.title_source, c.created_at, c.updated_at,
+  (SELECT count(*) FROM messages m WHERE m.conversation_id = c.id) AS message_count FROM conversations c`;
+
+export class ConversationStore {
+  private constructor(
+    private readonly db: Database.Database,
+    private readonly opts: ConversationStoreOptions,
+  ) {}
+
+  static open(opts: ConversationStoreOptions): ConversationStore {
+    return new ConversationStore(openOrReplace(opts), opts);
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+
+  /** Newest activity first (ties: the later created first). */
+  list(query: ListQuery = {}): Conversation[] {
+    const limit = Math.min(Math.max(query.limit ?? DEFAULT_LIST_LIMIT, 1), 1000);
+    const q = query.q?.trim();
+    const rows = (
+      q
+        ? this.db
+            .prepare(`${SELECT_CONVERSATION} WHERE fold(c.title) LIKE ? ESCAPE '\\' ORDER BY c.updated_at DESC, c.rowid DESC LIMIT ?`)
+            .all(`%${escapeLike(q.toLowerCase())}%`, limit)
+        : this.db.prepare(`${SELECT_CONVERSATION} ORDER BY c.updated_at DESC, c.rowid DESC LIMIT ?`).all(limit)
+    ) as ConversationRow[];
+    return rows.map(toConversation);
+  }
+
+  /** NOT_FOUND for an unknown id. */
+  get(id: string): Conversation {
+    const row = this.db.prepare(`${SELECT_CONVERSATION} WHERE c.id = ?`).get(id) as ConversationRow | undefined;
+    if (!row) throw new AppError('NOT_FOUND', conversationNotFound(id), { id });
+    return toConversation(row);
+  }
+
+  has(id: string): boolean {
+    return this.db.prepare('SELECT 1 FROM conversations WHERE id = ?').get(id) !== undefined;
+  }
+
+  create(title?: string): Conversation {
+    const at = this.now();
+    const id = uuidv7(at.getTime());
+    const given = title?.trim();
+    this.db
+      .prepare('INSERT INTO conversations (id, title, title_source, created_at, updated_at) VALUES (?, ?, ?, ?, ?)')
+      .run(id, given || DEFAULT_TITLE, given ? 'user' : 'default', at.toISOString(), at.toISOString());
+    this.changed(id, 'created');
+    return this.get(id);
+  }
+
+  rename(id: string, title: string): Conversation {
+    const r = this.db
+      .prepare(`UPDATE conversations SET title = ?, title_source = 'user', updated_at = ? WHERE id = ?`)
+      .run(title.trim(), this.now().toISOString(), id);
+    if (r.changes === 0) throw new AppError('NOT_FOUND', conversationNotFound(id), { id });
+    this.changed(id, 'renamed');
+    return this.get(id);
+  }
+
+  /** Removes the conversation, its messages and its context sections (NOT_FOUND when unknown). */
+  delete(id: string): void {
+    const r = this.db.prepare('DELETE FROM conversations WHERE id = ?').run(id);
+    if (r.changes === 0) throw new AppError('NOT_FOUND', conversationNotFound(id), { id });
+    this.changed(id, 'deleted');
+  }
+
+  /** In the order they were added. */
+  messages(conversationId: string): Message[] {
+    this.get(conversationId);
+    const rows = this.db
+      .prepare('SELECT id, conversation_id, role, created_at, text, tool, outcomes FROM messages WHERE conversation_id = ? ORDER BY seq')
+      .all(conversationId) as MessageRow[];
+    return rows.map(toMessage);
+  }
+
+  /**
+   * Adds messages in one transaction and answers them as stored. `titleFrom`: the text a
+   * conversation still named by default takes its title from.
+   */
+  addMessages(conversationId: string, messages: NewMessage[], opts: { titleFrom?: string } = {}): Message[] {
+    const at = this.now().toISOString();
+    const insert = this.db.prepare(
+      'INSERT INTO messages (id, conversation_id, role, created_at, text, tool, outcomes) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    );
+    let retitled = false;
+    const stored = this.db.transaction(() => {
+      if (!this.has(conversationId)) throw new AppError('NOT_FOUND', conversationNotFound(conversationId), { id: conversationId });
+      const out = messages.map((m) => {
+        const msg: Message = { ...m, id: m.id ?? uuidv7(), conversationId, createdAt: m.createdAt ?? at };
+        insert.run(msg.id, conversationId, msg.role, msg.createdAt, msg.text, json(msg.tool), json(msg.outcomes));
+        return msg;
+      });
+      const title = opts.titleFrom === undefined ? '' : titleOf(opts.titleFrom);
+      if (title) {
+        retitled =
+          this.db
+            .prepare(`UPDATE conversations SET title = ?, title_source = 'auto' WHERE id = ? AND title_source = 'default'`)
+            .run(title, conversationId).changes > 0;
+      }
+      this.db.prepare('UPDATE conversations SET updated_at = ? WHERE id = ?').run(at, conversationId);
+      return out;
+    })();
+    if (retitled) this.changed(conversationId, 'renamed');
+    this.changed(conversationId, 'messages');
+    return stored;
+  }
+
+  contextSections(conversationId: string): ContextSection[] {
+    this.get(conversationId);
+    const rows = this.db
+      .prepare('SELECT id, title, text, enabled FROM context_sections WHERE conversation_id = ? ORDER BY position')
+      .all(conversationId) as { id: string; title: string; text: string; enabled: number }[];
+    return rows.map((r) => ({ id: r.id, title: r.title, text: r.text, enabled: r.enabled === 1 }));
+  }
+
+  /** Replaces the conversation's sections with these, in this order. */
+  setContext(conversationId: string, sections: ContextSection[]): ContextSection[] {
+    const seen = new Set<string>();
+    for (const s of sections) {
+      if (seen.has(s.id)) throw new AppError('VALIDATION_FAILED', duplicateSectionId(s.id), { field: 'sections', id: s.id });
+      seen.add(s.id);
+    }
+    const insert = this.db.prepare('INSERT INTO context_sections (conversation_id, position, id, title, text, enabled) VALUES (?, ?, ?, ?, ?, ?)');
+    this.db.transaction(() => {
+      if (!this.has(conversationId)) throw new AppError('NOT_FOUND', conversationNotFound(conversationId), { id: conversationId });
+      this.db.prepare('DELETE FROM context_sections WHERE conversation_id = ?').run(conversationId);
+      sections.forEach((s, i) => insert.run(conversationId, i, s.id, s.title, s.text, s.enabled ? 1 : 0));
+      this.db.prepare('UPDATE conversations SET updated_at = ? WHERE id = ?').run(this.now().toISOString(), conversationId);
+    })();
+    this.changed(conversationId, 'context');
+    return this.contextSections(conversationId);
+  }
+
+  private now(): Date {
+    return this.opts.now();
+  }
+
+  private changed(conversationId: string, kind: ConversationChange['kind']): void {
+    this.opts.onChange?.({ conversationId, kind });
+  }
+}
+
+function openDb(file: string): Database.Database {
+  const db = new Database(file);
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('foreign_keys = ON');
+    // Case folding beyond ASCII (SQLite's own LIKE folds ASCII only).
+    db.function('fold', { deterministic: true }, (s: unknown) => (typeof s === 'string' ? s.toLowerCase() : s));
+    migrate(db);
+    // Reads the schema and a row: a file that is not a database fails here, not later.
+    db.prepare('SELECT id FROM conversations LIMIT 1').get();
+    return db;
+  } catch (e) {
+    db.close();
+    throw e;
+  }
+}
+
+/** Opens the file; a broken one is moved aside (with its WAL) and reported; at worst the store lives in memory. */
+function openOrReplace(opts: ConversationStoreOptions): Database.Database {
+  try {
+    return openDb(opts.file);
+  } catch (first) {
+    const reason = (first as Error).message;
+    let movedTo: string | undefined;
+    try {
+      movedTo = moveAsideSync(opts.file, opts.now());
+      const db = openDb(opts.file);
+      opts.problems?.({
+        kind: 'corrupt-file',
+        path: opts.file,
+        message: `the conversations database could not be opened (${reason}); it was moved aside and a new one started`,
+        ...(movedTo ? { movedTo } : {}),
+      });
+      return db;
+    } catch (second) {
+      opts.problems?.({
+        kind: 'io-error',
+        path: opts.file,
+        message: `the conversations database could not be opened (${reason}; then: ${(second as Error).message}); conversations are kept in memory until the app restarts`,
+        ...(movedTo ? { movedTo } : {}),
+      });
+      return openDb(':memory:');
+    }
+  }
+}
+
+/** Like fs/atomic's moveAside, synchronous, and taking the WAL and shared-memory files along. */
+function moveAsideSync(file: string, now: Date): string | undefined {
+  const stamp = now.toISOString().replace(/[:.]/g, '-');
+  const target = `${file}.corrupt-${stamp}`;
+  let moved: string | undefined;
+  for (const suffix of ['', '-wal', '-shm']) {
+    try {
+      fs.renameSync(file + suffix, target + suffix);
+      if (suffix === '') moved = target;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    }
+  }
+  return moved;
+}
+
+function escapeLike(s: string): string {
+  return s.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** The first non-empty line, cut to a title's length. */
+function titleOf(text: string): string {
+  const line = text.split(/\r?\n/).map((l) => l.trim()).find((l) => l !== '') ?? '';
+  const max = Math.min(AUTO_TITLE_MAX_CHARS, TITLE_MAX);
+  if (line.length <= max) return line;
+  return `${line.slice(0, max - 1).trimEnd()}…`;
+}
+
+function json(v: unknown): string | null {
+  return v === undefined ? null : JSON.stringify(v);
+}
+
+/** A stored JSON column that no longer parses is dropped rather than failing the whole conversation. */
+function parseJson<T>(text: string | null): T | undefined {
+  if (text === null) return undefined;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return undefined;
+  }
+}
+
+function toConversation(r: ConversationRow): Conversation {
+  return { id: r.id, title: r.title, createdAt: r.created_at, updatedAt: r.updated_at, messageCount: r.message_count };
+}
+
+function toMessage(r: MessageRow): Message {
+  const tool = parseJson<Message['tool']>(r.tool);
+  const outcomes = parseJson<Message['outcomes']>(r.outcomes);
+  return {
+    id: r.id,
+    conversationId: r.conversation_id,
+    role: r.role,
+    createdAt: r.created_at,
+    text: r.text,
+    ...(tool ? { tool } : {}),
+    ...(outcomes ? { outcomes } : {}),
+  };
+}

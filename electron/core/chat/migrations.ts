@@ -1,0 +1,67 @@
+/**
+ * The schema of the conversations database, as migrations applied in order. `user_version`
+ * holds how many have run; a later feature (a timeline, ...) appends one, never edits one.
+ */
+import type Database from 'better-sqlite3';
+
+export interface Migration {
+  /** What it adds, for the error message when it fails. */
+  name: string;
+  up: (db: Database.Database) => void;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    name: 'conversations, messages and context sections',
+    up: (db) =>
+      db.exec(`
+        CREATE TABLE conversations (
+          id TEXT PRIMARY KEY,
+          title TEXT NOT NULL,
+          -- 'default' until the first message names it, 'auto' then, 'user' once the user chose it
+          title_source TEXT NOT NULL,
+          created_at TEXT NOT NULL,
+          updated_at TEXT NOT NULL
+        );
+        CREATE INDEX conversations_by_updated ON conversations (updated_at);
+        CREATE TABLE messages (
+          seq INTEGER PRIMARY KEY AUTOINCREMENT,
+          id TEXT NOT NULL UNIQUE,
+          conversation_id TEXT NOT NULL REFERENCES conversations (id) ON DELETE CASCADE,
+          role TEXT NOT NULL,
+          created_at TEXT NOT NULL,
+          text TEXT NOT NULL,
+          tool TEXT,
+          outcomes TEXT
+        );
+        CREATE INDEX messages_by_conversation ON messages (conversation_id, seq);
+        CREATE TABLE context_sections (
+          conversation_id TEXT NOT NULL REFERENCES conversations (id) ON DELETE CASCADE,
+          position INTEGER NOT NULL,
+          id TEXT NOT NULL,
+          title TEXT NOT NULL,
+          text TEXT NOT NULL,
+          enabled INTEGER NOT NULL,
+          PRIMARY KEY (conversation_id, id)
+        );
+      `),
+  },
+];
+
+/**
+ * Brings the database to the newest schema, one migration per transaction. A database
+ * written by a newer Toolsmith (a version past the list) is refused: it is not ours to change.
+ */
+export function migrate(db: Database.Database, migrations: readonly Migration[] = MIGRATIONS): void {
+  const version = db.pragma('user_version', { simple: true }) as number;
+  if (version > migrations.length) {
+    throw new Error(`written by a newer Toolsmith (schema ${version}, this version knows ${migrations.length})`);
+  }
+  for (let v = version; v < migrations.length; v++) {
+    const m = migrations[v]!;
+    db.transaction(() => {
+      m.up(db);
+      db.pragma(`user_version = ${v + 1}`);
+    })();
+  }
+}

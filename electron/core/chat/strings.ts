@@ -1,0 +1,16 @@
+/** What the chat says to the user, in one place. */
+
+export const DEFAULT_TITLE = 'New conversation';
+
+/** The longest title taken from a first message (longer lines are cut with an ellipsis). */
+export const AUTO_TITLE_MAX_CHARS = 80;
+
+export const NO_MODEL_NOTICE =
+  'No model is set up yet: the message was kept and its directives ran. Use + to run a tool, or add `@model none` to run directives only.';
+
+export const conversationNotFound = (id: string) => `no conversation with id '${id}'`;
+export const conversationGone = (id: string) => `conversation '${id}' was deleted while this ran`;
+export const duplicateSectionId = (id: string) => `two context sections have the id '${id}': each section needs its own`;
+export const routingFailed = (dest: string, why: string) => `the result could not be written to ${dest}: ${why}`;
+export const directivesFailed = (why: string) => `the directives could not run: ${why}`;
+export const directiveErrorAt = (line: number, column: number, message: string) => `line ${line}, column ${column}: ${message}`;

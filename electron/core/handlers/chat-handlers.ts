@@ -1,0 +1,58 @@
+/** Conversations, the chat's messages, the `+` palette's runs, context sections. */
+import { ChatService } from '../chat/chat-service';
+import type { ConversationStore } from '../chat/conversation-store';
+import type { EventBus } from '../events';
+import type { InvokeDispatcher } from '../invoke/dispatcher';
+import type { Registry } from '../registry/registry';
+import type { Handler } from '../router';
+import type { RoutingServices } from '../routing';
+
+type ChatOps =
+  | 'conversations.list'
+  | 'conversations.create'
+  | 'conversations.rename'
+  | 'conversations.delete'
+  | 'conversations.get'
+  | 'conversations.setContext'
+  | 'conversations.evaluateContext'
+  | 'chat.send'
+  | 'chat.runTool';
+
+export interface ChatHandlerDeps {
+  /** Emits 'conversations.changed' itself (see app.ts). */
+  conversations: ConversationStore;
+  routing: RoutingServices;
+  dispatcher: Pick<InvokeDispatcher, 'invoke'>;
+  registry: Pick<Registry, 'store'>;
+  events: EventBus;
+  now: () => Date;
+}
+
+export function chatHandlers(deps: ChatHandlerDeps): { [N in ChatOps]: Handler<N> } {
+  const { conversations, routing } = deps;
+  const chat = new ChatService(deps);
+  return {
+    'conversations.list': (input) => conversations.list(input),
+    'conversations.create': (input) => conversations.create(input.title),
+    'conversations.rename': (input) => conversations.rename(input.id, input.title),
+    'conversations.delete': async (input) => {
+      conversations.delete(input.id);
+      try {
+        await routing.buffers.deleteOwner(input.id);
+      } catch (e) {
+        // The conversation is gone either way; its buffers are only left over on disk.
+        console.warn(`could not remove the buffers of conversation ${input.id}:`, (e as Error).message);
+      }
+      return { deleted: true as const };
+    },
+    'conversations.get': (input) => ({
+      conversation: conversations.get(input.id),
+      messages: conversations.messages(input.id),
+      contextSections: conversations.contextSections(input.id),
+    }),
+    'conversations.setContext': (input) => conversations.setContext(input.id, input.sections),
+    'conversations.evaluateContext': (input) => chat.evaluateContext(input.id),
+    'chat.send': (input) => chat.send(input.conversationId, input.text),
+    'chat.runTool': (input) => chat.runTool(input),
+  };
+}

@@ -1,0 +1,284 @@
+/**
+ * Searching a buffer's file: substring or regular expression, line by line, with context.
+ *
+ * The search runs in a worker thread (worker_threads, code passed with `eval: true` as in
+ * ../tools/safe-regex.ts, so the bundled app needs no extra file) that reads the file itself
+ * by path in 4 MiB windows: the main thread never holds the buffer, and a pattern that
+ * backtracks forever (`(a+)+$` on a long 'aaaa…b' line) is stopped by terminating the
+ * worker when the time budget runs out (TIMEOUT) or the caller's signal fires (CANCELLED).
+ *
+ * - A case-sensitive substring is searched as bytes (Buffer.indexOf on the UTF-8 of the
+ *   query): nothing is decoded except around matches. Other searches decode windows cut at
+ *   line ends and run one global, multiline RegExp over each (a case-insensitive substring
+ *   is an escaped one); a window is read as latin1 (a copy, no decoding) when it is ASCII or
+ *   the pattern can only match ASCII (isAsciiPattern). The worker: ./buffer-search-worker.ts.
+ * - Line numbers come from the store's sparse index (checkpoints of [char, byte, line]
+ *   every 64 KiB or so): the newlines between the nearest checkpoint and a match are counted,
+ *   never all the newlines of the file.
+ * - Lines end at "\n" (a "\r" before it is dropped from the text shown); a trailing
+ *   newline does not make an extra line. Each line shown is cut to maxLineChars with '…'.
+ *
+ * One idle worker is kept (unreferenced, so it never keeps the process alive) for the next
+ * search and ended after a short idle time.
+ */
+import { Worker } from 'node:worker_threads';
+import { AppError } from '../../../shared/errors';
+import type { BufferSearchResult } from '../../../shared/model/routing';
+import { q } from '../tools/args';
+import { WORKER_SOURCE } from './buffer-search-worker';
+import { BUFFER_SEARCH_TIME_BUDGET_MS } from './limits';
+
+export interface FileSearchJob {
+  /** The buffer's content file, and how many of its bytes to search (the indexed size). */
+  path: string;
+  bytes: number;
+  totalChars: number;
+  totalLines: number;
+  /** Flat [char, byte, line, ...] checkpoints, ascending, the first being [0, 0, 1]. */
+  checkpoints: number[];
+  /** The query as given (searched as bytes when literal and case-sensitive; named in messages). */
+  query: string;
+  /** The RegExp source to run otherwise: the query, or the query escaped when it is literal. */
+  pattern: string;
+  /** isAsciiPattern(pattern): it may run over the bytes as latin1 text, with the same matches. */
+  asciiPattern: boolean;
+  /** For a case-sensitive regex, requiredLiteral(pattern): only lines holding it are searched. */
+  literal?: string;
+  regex: boolean;
+  caseSensitive: boolean;
+  contextLines: number;
+  maxMatches: number;
+  maxLineChars: number;
+  /** Bytes read at a time (default 4 MiB; tests make it small to cross window edges often). */
+  windowBytes?: number;
+}
+
+/**
+ * Whether every part of a pattern can only match ASCII characters (no '.', no negated class,
+ * no \D \W \S \s, no \u \x \c \p \k escapes, only ASCII text). Such a pattern finds the
+ * same matches in UTF-8 bytes read as latin1 (one character per byte, so decoding is a copy
+ * and indexes are byte offsets) as in the decoded text: a multi-byte character becomes bytes
+ * >= 0x80, which fail every ASCII part just as the character does, also ignoring case (a
+ * non-ASCII character never folds to an ASCII one without the u flag). Only empty matches
+ * could land inside a character; the worker skips those.
+ */
+export function isAsciiPattern(pattern: string): boolean {
+  let inClass = false;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]!;
+    if (c.charCodeAt(0) > 0x7f) return false;
+    if (c === '\\') {
+      const n = pattern[++i];
+      if (n === undefined || /[DWSsuxcpPk0]/.test(n)) return false;
+      continue;
+    }
+    if (inClass) {
+      if (c === ']') inClass = false;
+      continue;
+    }
+    if (c === '[') {
+      if (pattern[i + 1] === '^') return false;
+      inClass = true;
+    } else if (c === '.') return false;
+  }
+  return true;
+}
+
+/** Escapes that may match a line break, or that this reader does not look into. */
+const OPAQUE_ESCAPE = /[sSWDnrxuc0pPk]/;
+
+/**
+ * A literal every match of `pattern` contains (3 characters at least), when the pattern can
+ * never match a line break and has no alternation; null otherwise. The search then looks for
+ * the literal as bytes and runs the pattern only on the lines that hold it: for such a
+ * pattern, matching line by line finds exactly what matching the whole text finds.
+ *
+ * Conservative by design: any '|', a negated class, \s \S \W \D \n \r \x \u \c \p \k
+ * or an octal-looking escape, or a control character in a class gives null. Only literal
+ * text outside groups counts; a character followed by a quantifier is not required.
+ */
+export function requiredLiteral(pattern: string): string | null {
+  if (pattern.includes('|')) return null;
+  let depth = 0;
+  let run = '';
+  let best = '';
+  const end = () => {
+    if (run.length > best.length) best = run;
+    run = '';
+  };
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]!;
+    if (c === '\\') {
+      const n = pattern[++i];
+      if (n === undefined || OPAQUE_ESCAPE.test(n)) return null;
+      if (/[1-9]/.test(n)) {
+        if (/[0-9]/.test(pattern[i + 1] ?? '')) return null;
+        end();
+      } else if (/[A-Za-z0-9]/.test(n)) end();
+      else if (depth === 0) run += n;
+      continue;
+    }
+    if (c === '[') {
+      if (pattern[i + 1] === '^') return null;
+      let j = i + 1;
+      for (; j < pattern.length && pattern[j] !== ']'; j++) {
+        if (pattern[j] === '\\') {
+          const n = pattern[++j] ?? '';
+          if (n !== 'd' && n !== 'w' && /[A-Za-z0-9]/.test(n)) return null;
+        } else if (pattern.charCodeAt(j) < 0x20) return null;
+      }
+      i = j;
+      end();
+      continue;
+    }
+    if (c === '{') {
+      const q = /^\{\d+(,\d*)?\}/.exec(pattern.slice(i));
+      if (q) {
+        run = run.slice(0, -1);
+        i += q[0].length - 1;
+      }
+      end();
+      continue;
+    }
+    if (c === '*' || c === '+' || c === '?') {
+      run = run.slice(0, -1);
+      end();
+      continue;
+    }
+    if (c === '(') depth++;
+    else if (c === ')') depth--;
+    if ('()^$.}]'.includes(c) || depth > 0) {
+      end();
+      continue;
+    }
+    run += c;
+  }
+  end();
+  return best.length >= 3 ? best : null;
+}
+
+const WORKER_LIMITS = { maxOldGenerationSizeMb: 1024, maxYoungGenerationSizeMb: 64, stackSizeMb: 4 };
+
+type Reply = { ok: true; value: BufferSearchResult } | { ok: false; message: string; code?: string };
+
+export interface BufferSearcherOptions {
+  /** Time budget of one search; default BUFFER_SEARCH_TIME_BUDGET_MS. */
+  timeoutMs?: number;
+  /** How long an idle worker is kept for the next search. */
+  idleMs?: number;
+}
+
+/** Runs file searches in workers; see the file comment. Close it when the store closes. */
+export class BufferSearcher {
+  private idle: Worker | undefined;
+  private idleTimer: NodeJS.Timeout | undefined;
+  private readonly running = new Set<Worker>();
+  private closed = false;
+
+  constructor(private readonly opts: BufferSearcherOptions = {}) {}
+
+  search(job: FileSearchJob, signal?: AbortSignal): Promise<BufferSearchResult> {
+    if (signal?.aborted) return Promise.reject(new AppError('CANCELLED', 'the search was cancelled'));
+    if (this.closed) return Promise.reject(new AppError('UNAVAILABLE', 'the buffer store is closed'));
+    const budget = Math.max(1, this.opts.timeoutMs ?? BUFFER_SEARCH_TIME_BUDGET_MS);
+    const worker = this.take();
+    this.running.add(worker);
+    return new Promise<BufferSearchResult>((resolve, reject) => {
+      let settled = false;
+      const finish = (fn: () => void, keep: boolean) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        worker.off('message', onMessage);
+        worker.off('error', onError);
+        worker.off('exit', onExit);
+        signal?.removeEventListener('abort', onAbort);
+        this.running.delete(worker);
+        if (keep) this.release(worker);
+        else void worker.terminate();
+        fn();
+      };
+      const onMessage = (reply: Reply) =>
+        finish(() => {
+          if (reply.ok) resolve(reply.value);
+          else if (reply.code === 'ENOENT') reject(new AppError('NOT_FOUND', 'the buffer was deleted during the search'));
+          else reject(new AppError('VALIDATION_FAILED', `the search failed: ${reply.message}`, { field: 'query' }));
+        }, true);
+      const onError = (e: Error) =>
+        finish(() => {
+          const oom = (e as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY';
+          reject(
+            oom
+              ? new AppError('PAYLOAD_TOO_LARGE', 'the search ran out of memory: the buffer holds a line too long to search with a regular expression')
+              : new AppError('INTERNAL', `the search failed: ${e.message}`),
+          );
+        }, false);
+      const onExit = () => finish(() => reject(new AppError('INTERNAL', 'the search stopped unexpectedly')), false);
+      const onAbort = () => finish(() => reject(new AppError('CANCELLED', 'the search was cancelled')), false);
+      const timer = setTimeout(
+        () =>
+          finish(
+            () =>
+              reject(
+                new AppError(
+                  'TIMEOUT',
+                  job.regex
+                    ? `the regular expression ${q(job.query)} ran longer than ${budget} ms and was stopped: it probably backtracks catastrophically ` +
+                        '(nested quantifiers such as (a+)+ or (\\w*)* are the usual cause); simplify the pattern'
+                    : `the search for ${q(job.query)} ran longer than ${budget} ms and was stopped`,
+                  { field: 'query', timeoutMs: budget },
+                ),
+              ),
+            false,
+          ),
+        budget,
+      );
+      worker.on('message', onMessage);
+      worker.on('error', onError);
+      worker.on('exit', onExit);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      worker.postMessage(job);
+    });
+  }
+
+  private take(): Worker {
+    const w = this.idle;
+    if (w) {
+      this.idle = undefined;
+      clearTimeout(this.idleTimer);
+      w.off('exit', this.onIdleExit);
+      w.ref();
+      return w;
+    }
+    return new Worker(WORKER_SOURCE, { eval: true, resourceLimits: WORKER_LIMITS });
+  }
+
+  private readonly onIdleExit = () => {
+    this.idle = undefined;
+    clearTimeout(this.idleTimer);
+  };
+
+  private release(w: Worker): void {
+    if (this.closed || this.idle) {
+      void w.terminate();
+      return;
+    }
+    this.idle = w;
+    w.unref();
+    w.once('exit', this.onIdleExit);
+    this.idleTimer = setTimeout(() => {
+      if (this.idle === w) this.idle = undefined;
+      void w.terminate();
+    }, this.opts.idleMs ?? 30_000);
+    this.idleTimer.unref();
+  }
+
+  /** Ends every worker (running searches fail with INTERNAL). */
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.idleTimer);
+    const all = [...this.running, ...(this.idle ? [this.idle] : [])];
+    this.idle = undefined;
+    await Promise.all(all.map((w) => w.terminate()));
+  }
+}

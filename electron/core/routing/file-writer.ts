@@ -1,0 +1,238 @@
+/**
+ * Writes routed content to a file in the workspace (`output=file:PATH`, buffer_ops export).
+ *
+ * - The path is relative to the workspace and confined to it (../tools/workspace.ts): an
+ *   absolute path, a `..` that leaves it, or a symbolic link that points outside is refused
+ *   with FORBIDDEN and nothing is written. Missing parent folders are created.
+ * - Write modes (seed 000), the same as for buffers:
+ *   - append (the default): at the end of the file, created when missing; when the file is
+ *     not empty and does not end with "\n", a single "\n" is written first. Empty content
+ *     writes nothing.
+ *   - replace: the whole file, atomically (a complete temp file, fsynced, renamed over it):
+ *     a reader sees the old content or the new, never a mix.
+ *   - new: a fresh name when the file exists: `out.md` -> `out-2.md`, `out-3.md`, ... The
+ *     file is committed with an exclusive create (link of a complete temp file, which fails
+ *     when the name is taken), so two writers never pick the same name.
+ * - Placeholders such as {today} are expanded by the caller, not here.
+ *
+ * A string is encoded piece by piece into one reusable 1 MiB buffer, so writing a 100 MB
+ * string costs about 1 MiB of extra memory, not a second copy of the payload.
+ */
+import { randomBytes } from 'node:crypto';
+import { constants as FS } from 'node:fs';
+import fs, { type FileHandle } from 'node:fs/promises';
+import path from 'node:path';
+import { AppError } from '../../../shared/errors';
+import type { WriteMode } from '../../../shared/model/routing';
+import { q } from '../tools/args';
+import { fsError, resolveInWorkspace } from '../tools/workspace';
+
+/** O_NOFOLLOW where the platform has it (not on Windows): a symlink swapped in after the check is not followed. */
+const NOFOLLOW = FS.O_NOFOLLOW ?? 0;
+/** Characters encoded at a time (a piece never ends between the two halves of a surrogate pair). */
+export const PIECE_CHARS = 16 * 1024;
+const WRITE_BUFFER_BYTES = 1024 * 1024;
+/** `new` gives up after this many taken names. */
+const MAX_NUMBERED = 10_000;
+
+/** What to write: its size in characters, and how to put its bytes into an open file. */
+export interface WriteBody {
+  /** UTF-16 code units, as a JS string counts them; 0 means empty. */
+  chars: number;
+  /** Writes every byte at the file's current position (or at the end for an O_APPEND handle). */
+  writeTo(fh: FileHandle): Promise<void>;
+}
+
+/** A piece of a string, as written: its characters, its bytes, and where it starts in both. */
+export interface PieceInfo {
+  text: string;
+  charStart: number;
+  byteStart: number;
+  bytes: number;
+}
+
+/** Writes every byte of `data[0, length)` at the current position. */
+export async function writeFully(fh: FileHandle, data: Buffer, length: number, position: number | null = null): Promise<void> {
+  let done = 0;
+  while (done < length) {
+    const { bytesWritten } = await fh.write(data, done, length - done, position === null ? null : position + done);
+    if (bytesWritten <= 0) throw new Error('the file system accepted no bytes');
+    done += bytesWritten;
+  }
+}
+
+/**
+ * Encodes `content` as UTF-8 into `fh`, PIECE_CHARS characters at a time through one
+ * reusable buffer; `onPiece` sees each piece (for the buffer store's index). Returns the
+ * bytes written.
+ */
+export async function writeString(fh: FileHandle, content: string, onPiece?: (p: PieceInfo) => void): Promise<number> {
+  const buf = Buffer.allocUnsafe(Math.min(WRITE_BUFFER_BYTES, Math.max(64, content.length * 3)));
+  let used = 0;
+  let total = 0;
+  for (let i = 0; i < content.length; ) {
+    let end = Math.min(content.length, i + PIECE_CHARS);
+    const last = content.charCodeAt(end - 1);
+    if (end < content.length && last >= 0xd800 && last <= 0xdbff) end--;
+    const text = content.slice(i, end);
+    if (buf.length - used < text.length * 3) {
+      await writeFully(fh, buf, used);
+      used = 0;
+    }
+    const n = buf.write(text, used, 'utf8');
+    onPiece?.({ text, charStart: i, byteStart: total, bytes: n });
+    used += n;
+    total += n;
+    i = end;
+  }
+  if (used > 0) await writeFully(fh, buf, used);
+  return total;
+}
+
+/** A string as a write body. */
+export function stringBody(content: string): WriteBody {
+  return { chars: content.length, writeTo: async (fh) => void (await writeString(fh, content)) };
+}
+
+/** `out.md` -> `out-2.md`; `results` -> `results-2`; `.env` -> `.env-2`. */
+export function numberedName(base: string, n: number): string {
+  const ext = path.extname(base);
+  const stem = ext && ext !== base ? base.slice(0, -ext.length) : base;
+  return `${stem}-${n}${stem === base ? '' : ext}`;
+}
+
+function tempPath(abs: string): string {
+  return path.join(path.dirname(abs), `.${path.basename(abs).slice(0, 100)}.${randomBytes(6).toString('hex')}.toolsmith-tmp`);
+}
+
+function errnoOf(e: unknown): string | undefined {
+  return (e as NodeJS.ErrnoException | undefined)?.code;
+}
+
+/** Writes `body` to a fresh temp file beside `abs`, fsynced; returns its path. */
+async function writeTemp(abs: string, body: WriteBody): Promise<string> {
+  const tmp = tempPath(abs);
+  const fh = await fs.open(tmp, 'wx', 0o644);
+  try {
+    await body.writeTo(fh);
+    await fh.sync();
+  } catch (e) {
+    await fh.close().catch(() => undefined);
+    await fs.unlink(tmp).catch(() => undefined);
+    throw e;
+  }
+  await fh.close();
+  return tmp;
+}
+
+/** Replaces (or creates) `abs` atomically with `body`. */
+export async function replaceAtomically(abs: string, body: WriteBody): Promise<void> {
+  const tmp = await writeTemp(abs, body);
+  try {
+    await fs.rename(tmp, abs);
+  } catch (e) {
+    await fs.unlink(tmp).catch(() => undefined);
+    throw e;
+  }
+}
+
+const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'EXDEV', 'ENOSYS']);
+
+/**
+ * Commits `body` under the first free name of `abs`, `abs-2`, `abs-3`... (numberedName),
+ * each tried with an exclusive create. Returns the path used.
+ */
+export async function createNumbered(abs: string, body: WriteBody): Promise<string> {
+  const dir = path.dirname(abs);
+  const base = path.basename(abs);
+  const taken = new Set((await fs.readdir(dir).catch(() => [] as string[])).map((n) => n.toLowerCase()));
+  const tmp = await writeTemp(abs, body);
+  try {
+    for (let n = 1; n <= MAX_NUMBERED; n++) {
+      const name = n === 1 ? base : numberedName(base, n);
+      // Names already there (in any letter case, for case-insensitive file systems) are skipped without a system call.
+      if (taken.has(name.toLowerCase())) continue;
+      const target = path.join(dir, name);
+      try {
+        await fs.link(tmp, target);
+        return target;
+      } catch (e) {
+        if (errnoOf(e) === 'EEXIST') continue;
+        if (!NO_HARD_LINKS.has(errnoOf(e) ?? '')) throw e;
+        // No hard links on this file system: an exclusive create, then a copy of the temp file.
+        let out: FileHandle;
+        try {
+          out = await fs.open(target, FS.O_WRONLY | FS.O_CREAT | FS.O_EXCL | NOFOLLOW, 0o644);
+        } catch (e2) {
+          if (errnoOf(e2) === 'EEXIST') continue;
+          throw e2;
+        }
+        try {
+          await out.close();
+          await fs.copyFile(tmp, target);
+        } catch (e2) {
+          await fs.unlink(target).catch(() => undefined);
+          throw e2;
+        }
+        return target;
+      }
+    }
+  } finally {
+    await fs.unlink(tmp).catch(() => undefined);
+  }
+  throw new AppError('CONFLICT', `${q(base)} and ${MAX_NUMBERED - 1} numbered names after it are all taken`);
+}
+
+/** Appends `body` to `abs` (created when missing), after a "\n" when the file does not end with one. */
+export async function appendTo(abs: string, body: WriteBody): Promise<void> {
+  // O_APPEND: every write lands at the end, whatever else writes the file; O_NOFOLLOW: never a swapped-in symlink.
+  const fh = await fs.open(abs, FS.O_RDWR | FS.O_APPEND | FS.O_CREAT | NOFOLLOW, 0o644);
+  try {
+    if (body.chars === 0) return;
+    const { size } = await fh.stat();
+    if (size > 0) {
+      const last = Buffer.alloc(1);
+      await fh.read(last, 0, 1, size - 1);
+      if (last[0] !== 0x0a) await writeFully(fh, Buffer.from('\n'), 1);
+    }
+    await body.writeTo(fh);
+  } finally {
+    await fh.close();
+  }
+}
+
+/** Writes `body` to the workspace-relative `relPath` with `mode`; see the file comment. */
+export async function writeWorkspaceBody(workspaceDir: string, relPath: string, body: WriteBody, mode: WriteMode): Promise<{ path: string; chars: number }> {
+  const p = await resolveInWorkspace(workspaceDir, relPath);
+  try {
+    const st = await fs.stat(p.abs).catch((e: unknown) => {
+      if (errnoOf(e) === 'ENOENT') return undefined;
+      throw e;
+    });
+    if (st?.isDirectory()) throw new AppError('VALIDATION_FAILED', `${q(p.rel)} is a folder: name a file`);
+    if (st && !st.isFile()) throw new AppError('VALIDATION_FAILED', `${q(p.rel)} is not a regular file`);
+    await fs.mkdir(path.dirname(p.abs), { recursive: true });
+    let rel = p.rel;
+    if (mode === 'append') await appendTo(p.abs, body);
+    else if (mode === 'replace') await replaceAtomically(p.abs, body);
+    else {
+      // Numbered beside the name as given (never through a symbolic link: link() does not follow one, it is a taken name).
+      const dir = path.posix.dirname(p.rel);
+      const parent = await resolveInWorkspace(workspaceDir, dir, { allowRoot: true });
+      const written = await createNumbered(path.join(parent.abs, path.posix.basename(p.rel)), body);
+      rel = dir === '.' ? path.basename(written) : `${dir}/${path.basename(written)}`;
+    }
+    return { path: rel, chars: body.chars };
+  } catch (e) {
+    throw fsError(e, p.rel);
+  }
+}
+
+/**
+ * Writes `content` to the workspace-relative `relPath` with `mode`. Returns the relative
+ * path actually written ('/' separators; the numbered one for `new`) and the characters.
+ */
+export function writeWorkspaceFile(workspaceDir: string, relPath: string, content: string, mode: WriteMode): Promise<{ path: string; chars: number }> {
+  if (typeof content !== 'string') return Promise.reject(new AppError('VALIDATION_FAILED', 'the content to write must be text'));
+  return writeWorkspaceBody(workspaceDir, relPath, stringBody(content), mode);
+}

@@ -1,0 +1,38 @@
+/** Builds the routing services (buffers, the output router, the directive runner) for the core. */
+import type { EventBus } from '../events';
+import type { Registry } from '../registry/registry';
+import type { Transport, AllowedHosts } from '../invoke/types';
+import { FileBufferStore } from './buffer-store';
+import { DirectiveRunnerImpl, registryToolDirectory } from './directive-runner';
+import { FileInputSource, UrlInputSource, VariableInputSource, inputSourceMap } from './input-sources';
+import { WorkspaceOutputRouter } from './router';
+import type { BufferStore, DirectiveRunner, OutputRouter } from './types';
+
+export interface RoutingDeps {
+  dataDir: string;
+  workspaceDir: () => string;
+  events: EventBus;
+  registry: Registry;
+  transport: Transport;
+  allowedHosts: () => AllowedHosts;
+  now: () => Date;
+}
+
+export interface RoutingServices {
+  buffers: BufferStore;
+  router: OutputRouter;
+  directives: DirectiveRunner;
+}
+
+export function createRoutingServices(deps: RoutingDeps): RoutingServices {
+  const { dataDir, workspaceDir, now, events, transport, allowedHosts } = deps;
+  const buffers = new FileBufferStore({ dataDir, workspaceDir, now, events });
+  const router = new WorkspaceOutputRouter({ buffers, workspaceDir, now });
+  const sources = inputSourceMap([
+    new FileInputSource({ workspaceDir }),
+    new VariableInputSource(buffers),
+    new UrlInputSource({ transport, allowedHosts, workspaceDir, now }),
+  ]);
+  const directives = new DirectiveRunnerImpl({ router, sources, tools: registryToolDirectory(deps.registry), now });
+  return { buffers, router, directives };
+}

@@ -1,0 +1,240 @@
+/**
+ * What `@input SCHEME:VALUE` reads, one InputSource per scheme (seed 000: "new input
+ * sources behind the same interface"):
+ *
+ * - `file:PATH` or `file:GLOB` (picomatch, '/' separators, relative to the workspace):
+ *   placeholders expanded; each file read inside the workspace only (workspace.ts refuses
+ *   `..`, absolute paths and symlinks out). A glob reads every match in sorted order;
+ *   hidden names (a leading '.') are not matched by `*` or `**`, and binary files a glob
+ *   matches are skipped. Several files are joined, each under a `==> PATH <==` line.
+ * - `variable:NAME`: the owner's buffer, whole (BufferStore.readAll).
+ * - `url:URL`: an HTTP GET through the same transport and host rules as fetch_url.
+ *
+ * Sizes are bounded (INPUT_* in limits.ts); failures are AppErrors naming the source.
+ */
+import { constants as FS, type Dirent } from 'node:fs';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import picomatch from 'picomatch';
+import { workspacePathProblem } from '../../../shared/directives/parser';
+import { AppError, isAppError } from '../../../shared/errors';
+import type { AllowedHosts, Transport } from '../invoke/types';
+import { q } from '../tools/args';
+import { createWebFunctions } from '../tools/web';
+import { fsError, resolveInWorkspace } from '../tools/workspace';
+import { INPUT_GLOB_MAX_DEPTH, INPUT_GLOB_MAX_ENTRIES, INPUT_MAX_FILES, INPUT_MAX_TOTAL_CHARS, INPUT_URL_MAX_BYTES, INPUT_URL_TIMEOUT_MS } from './limits';
+import { formatCount } from './manifest';
+import { expandPlaceholders, unknownPlaceholderMessage, unknownPlaceholders } from './placeholders';
+import type { BufferStore } from './types';
+
+export interface InputContent {
+  /** What is inlined or routed. */
+  text: string;
+  /** Items read: files, a buffer, a page. */
+  count: number;
+  /** Workspace paths of the files read, or the URL fetched; empty for a buffer. */
+  paths: string[];
+}
+
+export interface InputReadContext {
+  ownerId: string;
+  now: Date;
+  signal?: AbortSignal;
+}
+
+export interface InputSource {
+  /** Lowercase, without the colon: `file`. */
+  readonly scheme: string;
+  /** What makes a value fail before anything runs (an unknown placeholder), or null. */
+  check?(value: string): string | null;
+  read(value: string, ctx: InputReadContext): Promise<InputContent>;
+}
+
+export type InputSources = ReadonlyMap<string, InputSource>;
+
+export function inputSourceMap(sources: InputSource[]): InputSources {
+  return new Map(sources.map((s) => [s.scheme, s]));
+}
+
+const NOFOLLOW = FS.O_NOFOLLOW ?? 0;
+
+function tooLarge(source: string, chars: number, limit: number): AppError {
+  return new AppError('PAYLOAD_TOO_LARGE', `${source} is larger than ${formatCount(limit)} characters: an @input reads at most that much`, { limit, chars });
+}
+
+function aborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new AppError('CANCELLED', 'cancelled');
+}
+
+export interface FileSourceOptions {
+  workspaceDir: () => string;
+  maxFiles?: number;
+  maxTotalChars?: number;
+  maxEntries?: number;
+}
+
+type FileRead = { text: string } | { binary: true };
+
+export class FileInputSource implements InputSource {
+  readonly scheme = 'file';
+  private readonly maxFiles: number;
+  private readonly maxChars: number;
+  private readonly maxEntries: number;
+
+  constructor(private readonly opts: FileSourceOptions) {
+    this.maxFiles = opts.maxFiles ?? INPUT_MAX_FILES;
+    this.maxChars = opts.maxTotalChars ?? INPUT_MAX_TOTAL_CHARS;
+    this.maxEntries = opts.maxEntries ?? INPUT_GLOB_MAX_ENTRIES;
+  }
+
+  check(value: string): string | null {
+    const unknown = unknownPlaceholders(value);
+    return unknown.length > 0 ? unknownPlaceholderMessage(unknown[0]!) : null;
+  }
+
+  async read(value: string, ctx: InputReadContext): Promise<InputContent> {
+    const pattern = expandPlaceholders(value, ctx.now).replace(/^(\.\/)+/, '');
+    const problem = workspacePathProblem(pattern, 'file sources');
+    if (problem) throw new AppError('FORBIDDEN', problem, { path: pattern });
+    const ws = this.opts.workspaceDir();
+    const scan = picomatch.scan(pattern);
+    if (!scan.isGlob) {
+      const r = await this.readFile(ws, pattern, this.maxChars);
+      if ('binary' in r) throw new AppError('UNSUPPORTED_MEDIA_TYPE', `${q(pattern)} is not a text file`);
+      return { text: r.text, count: 1, paths: [pattern] };
+    }
+    const matches = await this.glob(ws, pattern, scan.base, ctx.signal);
+    const parts: string[] = [];
+    const paths: string[] = [];
+    let total = 0;
+    for (const rel of matches) {
+      aborted(ctx.signal);
+      const r = await this.readFile(ws, rel, this.maxChars - total);
+      if ('binary' in r) continue;
+      const part = `==> ${rel} <==\n${r.text}${r.text === '' || r.text.endsWith('\n') ? '' : '\n'}`;
+      total += part.length;
+      if (total > this.maxChars) throw tooLarge(`file:${pattern}`, total, this.maxChars);
+      parts.push(part);
+      paths.push(rel);
+    }
+    if (paths.length === 0) throw new AppError('UNSUPPORTED_MEDIA_TYPE', `the files matching ${q(pattern)} are not text files`);
+    return { text: parts.join('\n'), count: paths.length, paths };
+  }
+
+  /** The workspace-relative files matching `pattern`, sorted. */
+  private async glob(ws: string, pattern: string, base: string, signal: AbortSignal | undefined): Promise<string[]> {
+    let isMatch: (p: string) => boolean;
+    try {
+      isMatch = picomatch(pattern, { dot: false });
+    } catch (e) {
+      throw new AppError('VALIDATION_FAILED', `invalid pattern ${q(pattern)}: ${(e as Error).message}`);
+    }
+    const root = await resolveInWorkspace(ws, base === '' ? '.' : base, { allowRoot: true });
+    const found: string[] = [];
+    let entries = 0;
+    const walk = async (abs: string, rel: string, depth: number): Promise<void> => {
+      aborted(signal);
+      let list: Dirent[];
+      try {
+        list = await fs.readdir(abs, { withFileTypes: true });
+      } catch (e) {
+        if (depth === 0) throw fsError(e, rel);
+        return; // a folder that vanished or cannot be read is not a match
+      }
+      for (const d of list) {
+        if (++entries > this.maxEntries) {
+          throw new AppError('PAYLOAD_TOO_LARGE', `${q(pattern)} looks through more than ${formatCount(this.maxEntries)} entries: narrow the pattern`);
+        }
+        const childRel = rel === '.' ? d.name : `${rel}/${d.name}`;
+        if (d.isDirectory()) {
+          if (!d.name.startsWith('.') && depth < INPUT_GLOB_MAX_DEPTH) await walk(path.join(abs, d.name), childRel, depth + 1);
+        } else if ((d.isFile() || d.isSymbolicLink()) && isMatch(childRel)) {
+          found.push(childRel);
+          if (found.length > this.maxFiles) {
+            throw new AppError('PAYLOAD_TOO_LARGE', `${q(pattern)} matches more than ${formatCount(this.maxFiles)} files: narrow the pattern`, { limit: this.maxFiles });
+          }
+        }
+      }
+    };
+    await walk(root.abs, root.rel, 0);
+    if (found.length === 0) throw new AppError('NOT_FOUND', `no file in the workspace matches ${q(pattern)}`);
+    return found.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  }
+
+  /** One text file inside the workspace (symlinks followed only when they stay inside). */
+  private async readFile(ws: string, rel: string, maxChars: number): Promise<FileRead> {
+    const p = await resolveInWorkspace(ws, rel);
+    let fh: fs.FileHandle;
+    try {
+      const st = await fs.stat(p.abs);
+      if (st.isDirectory()) throw new AppError('VALIDATION_FAILED', `${q(p.rel)} is a folder: use a pattern such as ${q(`${p.rel}/*`)}`);
+      if (!st.isFile()) throw new AppError('VALIDATION_FAILED', `${q(p.rel)} is not a regular file`);
+      // A UTF-8 byte gives at most one UTF-16 unit and three bytes at least one: past 3x the budget it cannot fit.
+      if (st.size > maxChars * 3) throw tooLarge(`file:${p.rel}`, st.size, maxChars);
+      fh = await fs.open(p.abs, FS.O_RDONLY | NOFOLLOW);
+    } catch (e) {
+      throw isAppError(e) ? e : fsError(e, p.rel);
+    }
+    try {
+      const buf = await fh.readFile();
+      if (buf.subarray(0, 8192).includes(0)) return { binary: true };
+      let text = buf.toString('utf8');
+      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+      if (text.length > maxChars) throw tooLarge(`file:${p.rel}`, text.length, maxChars);
+      return { text };
+    } catch (e) {
+      throw isAppError(e) ? e : fsError(e, p.rel);
+    } finally {
+      await fh.close();
+    }
+  }
+}
+
+export class VariableInputSource implements InputSource {
+  readonly scheme = 'variable';
+  constructor(
+    private readonly buffers: BufferStore,
+    private readonly maxChars = INPUT_MAX_TOTAL_CHARS,
+  ) {}
+
+  async read(value: string, ctx: InputReadContext): Promise<InputContent> {
+    const text = await this.buffers.readAll(ctx.ownerId, value);
+    if (text.length > this.maxChars) throw tooLarge(`variable:${value}`, text.length, this.maxChars);
+    return { text, count: 1, paths: [] };
+  }
+}
+
+export interface UrlSourceOptions {
+  transport: Transport;
+  allowedHosts: () => AllowedHosts;
+  workspaceDir: () => string;
+  now: () => Date;
+  maxBytes?: number;
+}
+
+interface FetchResult {
+  finalUrl: string;
+  status: number;
+  encoding: 'text' | 'base64';
+  contentType: string;
+  text: string;
+  truncated: boolean;
+}
+
+export class UrlInputSource implements InputSource {
+  readonly scheme = 'url';
+  private readonly fetchUrl = createWebFunctions()['fetch-url'];
+
+  constructor(private readonly opts: UrlSourceOptions) {}
+
+  async read(value: string, ctx: InputReadContext): Promise<InputContent> {
+    const maxBytes = this.opts.maxBytes ?? INPUT_URL_MAX_BYTES;
+    const signal = ctx.signal ?? new AbortController().signal;
+    const localCtx = { workspaceDir: this.opts.workspaceDir(), signal, now: this.opts.now, transport: this.opts.transport, allowedHosts: this.opts.allowedHosts };
+    const r = (await this.fetchUrl(localCtx, { url: value, maxBytes, timeoutMs: INPUT_URL_TIMEOUT_MS }, signal)) as FetchResult;
+    if (r.status >= 400) throw new AppError('UNAVAILABLE', `GET ${value} answered HTTP ${r.status}`, { status: r.status });
+    if (r.encoding !== 'text') throw new AppError('UNSUPPORTED_MEDIA_TYPE', `${value} is not text (${r.contentType || 'no content type'})`);
+    if (r.truncated) throw new AppError('PAYLOAD_TOO_LARGE', `${value} is larger than ${formatCount(maxBytes)} bytes: an @input url: reads at most that much`, { limit: maxBytes });
+    return { text: r.text, count: 1, paths: [r.finalUrl || value] };
+  }
+}

@@ -1,0 +1,241 @@
+/**
+ * Lists and runs workflows (Markdown files of steps in `<workspace>/workflows`), with
+ * progress events and cancellation. A run answers at once and goes on in the background,
+ * one step after another: each step's directives run through the DirectiveRunner with the
+ * run's buffers (its conversation's, else its own, keyed by the run id). Until models
+ * exist, a step without `@model none` is skipped after its directives ran. A step whose
+ * directives fail ends the run (later steps usually build on it); the steps after it stay
+ * pending.
+ */
+import { AppError } from '../../../shared/errors';
+import type { DirectiveOutcome } from '../../../shared/model/conversation';
+import type { WorkflowRun, WorkflowSummary } from '../../../shared/model/workflow';
+import type { ConversationStore } from '../chat/conversation-store';
+import { describeDirectiveErrors, refusalErrors } from '../chat/directive-errors';
+import type { EventBus } from '../events';
+import { uuidv7 } from '../ids';
+import { toErrorInfo } from '../router';
+import type { RoutingServices } from '../routing';
+import { WORKFLOW_FINISHED_RUNS_KEPT } from '../routing/limits';
+import { parseWorkflow, summaryOf, type WorkflowFile, type WorkflowFileError, type WorkflowStepSource } from './workflow-file';
+import { listWorkflowFiles, readWorkflowFile } from './workflow-files';
+import { CANCELLED_BY_USER, NO_MODEL_STEP, NO_STEPS, moreErrors, runNotFound, stepDirectiveError, stepNotice } from './strings';
+
+export interface WorkflowRunnerDeps {
+  workspaceDir: () => string;
+  routing: RoutingServices;
+  conversations: ConversationStore;
+  events: EventBus;
+  now: () => Date;
+}
+
+type Step = WorkflowRun['steps'][number];
+
+interface RunState {
+  run: WorkflowRun;
+  sources: WorkflowStepSource[];
+  controller: AbortController;
+  settled: Promise<void>;
+  /** When the current step started (Date.now()). */
+  stepStartedAt: number;
+}
+
+export class WorkflowRunner {
+  private readonly runs = new Map<string, RunState>();
+  /** Finished run ids, oldest first. */
+  private readonly finished: string[] = [];
+
+  constructor(private readonly deps: WorkflowRunnerDeps) {
+    // A deleted conversation takes its runs with it.
+    deps.events.on('conversations.changed', (c) => {
+      if (c.kind !== 'deleted') return;
+      for (const s of this.runs.values()) if (s.run.conversationId === c.conversationId) this.cancel(s.run.runId);
+    });
+  }
+
+  /** Every `workflows/*.md`, by name; a file that cannot run carries its error. */
+  async list(): Promise<WorkflowSummary[]> {
+    const out: WorkflowSummary[] = [];
+    for (const entry of await listWorkflowFiles(this.deps.workspaceDir())) {
+      if ('error' in entry) out.push({ path: entry.path, title: entry.title, steps: [], error: entry.error });
+      else out.push(summaryOf(entry.path, await this.checked(parseWorkflow(entry.text, entry.path))));
+    }
+    return out;
+  }
+
+  /** Refuses a file that cannot run (no steps, a directive error) before anything runs; answers the run as it starts. */
+  async start(workflowPath: string, conversationId?: string): Promise<WorkflowRun> {
+    const { path: rel, text } = await readWorkflowFile(this.deps.workspaceDir(), workflowPath);
+    const file = await this.checked(parseWorkflow(text, rel));
+    if (file.steps.length === 0) throw new AppError('VALIDATION_FAILED', NO_STEPS, { path: rel });
+    if (file.error) throw new AppError('VALIDATION_FAILED', file.error, { path: rel, errors: file.errors });
+    if (conversationId !== undefined) this.deps.conversations.get(conversationId);
+
+    const runId = uuidv7(this.deps.now().getTime());
+    const run: WorkflowRun = {
+      runId,
+      path: rel,
+      title: file.title,
+      ownerId: conversationId ?? runId,
+      ...(conversationId !== undefined ? { conversationId } : {}),
+      status: 'running',
+      startedAt: this.deps.now().toISOString(),
+      steps: file.steps.map((s) => ({ title: s.title, status: 'pending', outcomes: [] })),
+    };
+    const state: RunState = { run, sources: file.steps, controller: new AbortController(), settled: Promise.resolve(), stepStartedAt: 0 };
+    this.runs.set(runId, state);
+    const initial = structuredClone(run);
+    this.emit(state);
+    state.settled = new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.execute(state));
+    return initial;
+  }
+
+  /** NOT_FOUND for a run this process does not know (or no longer keeps). */
+  get(runId: string): WorkflowRun {
+    return structuredClone(this.state(runId).run);
+  }
+
+  /** Resolves when the run has ended (for callers that need to wait, and tests). */
+  async settled(runId: string): Promise<WorkflowRun> {
+    await this.state(runId).settled;
+    return this.get(runId);
+  }
+
+  /**
+   * Aborts the current step and marks it and every step after it cancelled. false when the
+   * run had already ended.
+   */
+  cancel(runId: string): boolean {
+    const state = this.state(runId);
+    const { run } = state;
+    if (run.status !== 'running') return false;
+    state.controller.abort(new AppError('CANCELLED', CANCELLED_BY_USER));
+    const current = run.steps.findIndex((s) => s.status === 'running');
+    for (const s of run.steps) {
+      if (s.status === 'running' || s.status === 'pending') s.status = 'cancelled';
+    }
+    if (current >= 0) {
+      const step = run.steps[current]!;
+      step.durationMs = Date.now() - state.stepStartedAt;
+    }
+    this.finish(state, 'cancelled');
+    if (current >= 0) this.notice(state, current);
+    return true;
+  }
+
+  /** Cancels every running run (the core is closing). */
+  cancelAll(): void {
+    for (const s of [...this.runs.values()]) if (s.run.status === 'running') this.cancel(s.run.runId);
+  }
+
+  /**
+   * Adds what the directive runner refuses in each step (an unknown or ambiguous tool, an
+   * unknown input source or placeholder) to the parser's errors, so a run is refused before
+   * its first step; nothing is read or written to judge it.
+   */
+  private async checked(file: WorkflowFile): Promise<WorkflowFile> {
+    if (file.error) return file;
+    const errors: WorkflowFileError[] = [];
+    for (const step of file.steps) {
+      for (const err of this.deps.routing.directives.check(step.parsed)) {
+        errors.push({ step: step.title, line: step.line + err.line, column: err.column, message: err.message });
+      }
+    }
+    const first = errors[0];
+    if (!first) return file;
+    return { ...file, errors, error: stepDirectiveError(first.step, first.line, first.column, first.message) + moreErrors(errors.length - 1) };
+  }
+
+  private state(runId: string): RunState {
+    const s = this.runs.get(runId);
+    if (!s) throw new AppError('NOT_FOUND', runNotFound(runId), { runId });
+    return s;
+  }
+
+  private async execute(state: RunState): Promise<void> {
+    const { run, sources, controller } = state;
+    try {
+      for (let i = 0; i < sources.length; i++) {
+        if (run.status !== 'running') return;
+        const step = run.steps[i]!;
+        step.status = 'running';
+        const t0 = (state.stepStartedAt = Date.now());
+        this.emit(state);
+        const result = await this.runStep(state, sources[i]!);
+        // A cancel while the step ran has already settled the step and the run.
+        if (run.status !== 'running') return;
+        Object.assign(step, result, { durationMs: Date.now() - t0 });
+        this.emit(state);
+        this.notice(state, i);
+        if (result.status === 'error') return this.finish(state, 'error');
+      }
+      this.finish(state, 'done');
+    } catch (e) {
+      if (run.status === 'running') {
+        const current = run.steps.find((s) => s.status === 'running');
+        if (current) Object.assign(current, { status: 'error', error: toErrorInfo(e, 'workflows.run') });
+        this.finish(state, 'error');
+      }
+    } finally {
+      if (!controller.signal.aborted) controller.abort();
+    }
+  }
+
+  private async runStep(state: RunState, source: WorkflowStepSource): Promise<Pick<Step, 'status' | 'outcomes' | 'error'>> {
+    const signal = state.controller.signal;
+    try {
+      const r = await abortable(this.deps.routing.directives.run(source.parsed, { ownerId: state.run.ownerId, signal }), signal);
+      const failed = r.outcomes.find((o) => o.error);
+      if (failed) return { status: 'error', outcomes: r.outcomes, error: failed.error! };
+      if (r.modelNone) return { status: 'done', outcomes: r.outcomes };
+      const noModel: DirectiveOutcome = { directive: '@model', error: { code: 'UNAVAILABLE', message: NO_MODEL_STEP } };
+      return { status: 'skipped', outcomes: [...r.outcomes, noModel] };
+    } catch (e) {
+      if (signal.aborted) return { status: 'cancelled', outcomes: [] };
+      const errors = refusalErrors(e);
+      const error = errors
+        ? { code: 'VALIDATION_FAILED' as const, message: `step "${source.title}": ${describeDirectiveErrors(errors)}`, details: { errors } }
+        : toErrorInfo(e, 'workflows.run');
+      return { status: 'error', outcomes: [], error };
+    }
+  }
+
+  private finish(state: RunState, status: WorkflowRun['status']): void {
+    state.run.status = status;
+    state.run.finishedAt = this.deps.now().toISOString();
+    this.emit(state);
+    this.finished.push(state.run.runId);
+    while (this.finished.length > WORKFLOW_FINISHED_RUNS_KEPT) this.runs.delete(this.finished.shift()!);
+  }
+
+  private emit(state: RunState): void {
+    this.deps.events.emit('workflow.progress', structuredClone(state.run));
+  }
+
+  /** Tells the conversation a step finished; a conversation deleted meanwhile just misses it. */
+  private notice(state: RunState, index: number): void {
+    const { run } = state;
+    if (run.conversationId === undefined) return;
+    const step = run.steps[index]!;
+    try {
+      this.deps.conversations.addMessages(run.conversationId, [
+        { role: 'notice', text: stepNotice(run, index), ...(step.outcomes.length ? { outcomes: step.outcomes } : {}) },
+      ]);
+    } catch {
+      // The conversation is gone (its runs are being cancelled) or the store is closed.
+    }
+  }
+}
+
+/** A runner that ignores its signal still cannot hold a cancelled run. */
+function abortable<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(
+      (v) => (signal.removeEventListener('abort', onAbort), resolve(v)),
+      (e) => (signal.removeEventListener('abort', onAbort), reject(e)),
+    );
+  });
+}

@@ -1,0 +1,301 @@
+/**
+ * The composer: a textarea over a highlight layer (directives coloured as typed, errors
+ * listed below; Send waits until there are none). Enter sends ('chat.send'), Shift+Enter
+ * is a new line. A `+` at the start or after a blank (or Ctrl/Cmd+K) opens the palette:
+ * ↑ ↓ Enter pick a tool, Esc closes; after a run the `+query` leaves the text.
+ */
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useId, useImperativeHandle, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type Ref } from 'react';
+import { parseDirectives } from '../../../shared/directives/parser';
+import type { DirectiveError } from '../../../shared/directives/types';
+import type { ErrorInfo } from '../../../shared/errors';
+import type { ToolView } from '../../../shared/model/tool';
+import { useApi } from '../../api/hooks';
+import { chatStrings as s } from '../../i18n/chat-strings';
+import { HighlightLayer } from './DirectiveHighlight';
+import { findPaletteTrigger, insertTrigger, locateTrigger, removeTrigger, type PaletteTrigger } from './palette-trigger';
+import { optionId, PaletteList } from './PaletteList';
+import { PaletteRunForm } from './PaletteRunForm';
+import { addMessages, useEnsureConversation } from './use-conversation';
+import { usePaletteSearch } from './use-palette-search';
+
+export interface ComposerHandle {
+  focus(): void;
+  openPalette(): void;
+}
+
+interface Picked {
+  tool: ToolView;
+  trigger: PaletteTrigger | null;
+}
+
+export function Composer({ ref }: { ref?: Ref<ComposerHandle> }) {
+  const { client } = useApi();
+  const qc = useQueryClient();
+  const ensureConversation = useEnsureConversation();
+  const ids = useId();
+  const listId = `${ids}-palette`;
+  const areaRef = useRef<HTMLTextAreaElement>(null);
+  const mirrorRef = useRef<HTMLDivElement>(null);
+  const [text, setText] = useState('');
+  const [caret, setCaret] = useState(0);
+  /** A caret to restore after the text is changed by code (the `+query` removed or added). */
+  const pendingCaret = useRef<number | null>(null);
+
+  const parsed = useMemo(() => parseDirectives(text), [text]);
+  const trigger = findPaletteTrigger(text, caret);
+  const [dismissedAt, setDismissedAt] = useState<number | null>(null);
+  const [picked, setPicked] = useState<Picked | null>(null);
+  // A dismissed `+` stays closed until it is gone.
+  if (trigger === null && dismissedAt !== null) setDismissedAt(null);
+  const listOpen = trigger !== null && trigger.start !== dismissedAt && picked === null;
+  const search = usePaletteSearch(trigger?.query ?? '', listOpen);
+  const [active, setActive] = useState(0);
+  const [activeFor, setActiveFor] = useState<string | null>(null);
+  // A new query starts at the top of its list.
+  if (listOpen && activeFor !== trigger.query) {
+    setActiveFor(trigger.query);
+    setActive(0);
+  }
+  /** Enter before the list caught up with the query: pick once the fresh answer is in. */
+  const [pickWhenFresh, setPickWhenFresh] = useState(false);
+
+  const [sending, setSending] = useState(false);
+  const [sendError, setSendError] = useState<ErrorInfo | null>(null);
+  const canSend = text.trim() !== '' && parsed.errors.length === 0 && !sending;
+
+  useLayoutEffect(() => {
+    const at = pendingCaret.current;
+    if (at === null || !areaRef.current) return;
+    pendingCaret.current = null;
+    areaRef.current.focus();
+    areaRef.current.setSelectionRange(at, at);
+    setCaret(at);
+  }, [text]);
+
+  const replaceText = (next: string, at: number) => {
+    pendingCaret.current = at;
+    setText(next);
+    if (next === text) {
+      areaRef.current?.setSelectionRange(at, at);
+      setCaret(at);
+    }
+  };
+
+  const syncScroll = () => {
+    if (mirrorRef.current && areaRef.current) mirrorRef.current.scrollTop = areaRef.current.scrollTop;
+  };
+
+  const pick = useCallback((tool: ToolView) => {
+    setPickWhenFresh(false);
+    setPicked({ tool, trigger: findPaletteTrigger(areaRef.current?.value ?? '', areaRef.current?.selectionStart ?? 0) });
+  }, []);
+
+  const freshTop = listOpen && !search.stale && !search.loading ? (search.tools[0] ?? null) : undefined;
+  useEffect(() => {
+    if (pickWhenFresh && !listOpen) setPickWhenFresh(false);
+    if (!pickWhenFresh || freshTop === undefined) return;
+    setPickWhenFresh(false);
+    if (freshTop) pick(freshTop);
+  }, [pickWhenFresh, freshTop, pick, listOpen]);
+
+  const openPalette = () => {
+    const area = areaRef.current;
+    if (!area) return;
+    setPicked(null);
+    const current = findPaletteTrigger(area.value, area.selectionStart);
+    if (current) {
+      setDismissedAt(null);
+      area.focus();
+      return;
+    }
+    const next = insertTrigger(area.value, area.selectionStart, area.selectionEnd);
+    setDismissedAt(null);
+    replaceText(next.text, next.caret);
+  };
+
+  useImperativeHandle(ref, () => ({ focus: () => areaRef.current?.focus(), openPalette }));
+
+  const closeForm = () => {
+    setPicked(null);
+    if (trigger) setDismissedAt(trigger.start);
+    areaRef.current?.focus();
+  };
+
+  const onRan = () => {
+    const area = areaRef.current;
+    const current = area?.value ?? text;
+    const found = picked?.trigger ? locateTrigger(current, area?.selectionStart ?? caret, picked.trigger) : null;
+    setPicked(null);
+    setDismissedAt(null);
+    if (found) {
+      const next = removeTrigger(current, found);
+      replaceText(next.text, next.caret);
+    } else {
+      area?.focus();
+    }
+  };
+
+  const send = async () => {
+    if (!canSend) return;
+    setSending(true);
+    setSendError(null);
+    try {
+      const conversationId = await ensureConversation();
+      const r = await client.call('chat.send', { conversationId, text });
+      if (r.ok) {
+        addMessages(qc, conversationId, r.value);
+        replaceText('', 0);
+      } else {
+        setSendError(r.error);
+      }
+    } catch (e) {
+      setSendError({ code: 'UNAVAILABLE', message: (e as Error).message });
+    } finally {
+      setSending(false);
+    }
+  };
+
+  const onKeyDown = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (e.nativeEvent.isComposing) return;
+    if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === 'k') {
+      e.preventDefault();
+      openPalette();
+      return;
+    }
+    if (listOpen) {
+      const count = search.tools.length;
+      if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+        e.preventDefault();
+        if (count > 0) setActive((a) => (a + (e.key === 'ArrowDown' ? 1 : -1) + count) % count);
+        return;
+      }
+      if (e.key === 'Enter' && !e.shiftKey) {
+        e.preventDefault();
+        if (search.stale || search.loading) setPickWhenFresh(true);
+        else if (search.tools[active]) pick(search.tools[active]!);
+        return;
+      }
+      if (e.key === 'Escape') {
+        e.preventDefault();
+        e.stopPropagation();
+        setDismissedAt(trigger.start);
+        return;
+      }
+    }
+    if (e.key === 'Escape' && picked) {
+      e.preventDefault();
+      closeForm();
+      return;
+    }
+    if (e.key === 'Enter' && !e.shiftKey && !e.ctrlKey && !e.metaKey && !e.altKey) {
+      e.preventDefault();
+      void send();
+    }
+  };
+
+  const jumpTo = (err: DirectiveError) => {
+    const area = areaRef.current;
+    if (!area) return;
+    area.focus();
+    area.setSelectionRange(err.start, Math.max(err.start, err.end));
+    setCaret(err.start);
+  };
+
+  const errorsId = `${ids}-errors`;
+  const helpId = `${ids}-help`;
+  const activeOption = listOpen && search.tools[active] ? optionId(listId, active) : undefined;
+  return (
+    <div className="composer" data-testid="composer">
+      {(listOpen || picked) && (
+        <div className="palette" data-testid="palette" role="group" aria-label={s.palette.label}>
+          {picked ? (
+            <PaletteRunForm key={picked.tool.id} tool={picked.tool} composerTools={parsed.tools} onRan={onRan} onClose={closeForm} />
+          ) : (
+            <PaletteList
+              id={listId}
+              query={trigger?.query ?? ''}
+              tools={search.tools}
+              active={active}
+              stale={search.stale}
+              loading={search.loading}
+              error={search.error}
+              onPick={pick}
+              onHover={setActive}
+            />
+          )}
+        </div>
+      )}
+      <div className="composer-row">
+        <div className={parsed.errors.length > 0 ? 'composer-field invalid' : 'composer-field'}>
+          <HighlightLayer ref={mirrorRef} text={text} parsed={parsed} />
+          <textarea
+            ref={areaRef}
+            className="composer-input"
+            rows={3}
+            spellCheck={false}
+            value={text}
+            placeholder={s.composer.placeholder}
+            aria-label={s.composer.label}
+            aria-describedby={parsed.errors.length > 0 ? `${errorsId} ${helpId}` : helpId}
+            aria-invalid={parsed.errors.length > 0}
+            aria-autocomplete="list"
+            aria-controls={listOpen ? listId : undefined}
+            aria-activedescendant={activeOption}
+            aria-keyshortcuts="Control+K Meta+K"
+            data-testid="chat-composer"
+            onChange={(e) => {
+              setText(e.target.value);
+              setCaret(e.target.selectionStart);
+              setSendError(null);
+            }}
+            onSelect={(e) => setCaret(e.currentTarget.selectionStart)}
+            onScroll={syncScroll}
+            onKeyDown={onKeyDown}
+          />
+        </div>
+        <button type="button" className="primary composer-send" data-testid="chat-send" disabled={!canSend} onClick={() => void send()}>
+          {sending ? s.composer.sending : s.composer.send}
+        </button>
+      </div>
+      {parsed.errors.length > 0 && (
+        <div className="composer-errors" id={errorsId} data-testid="composer-errors">
+          <p className="field-error">{s.composer.errorsTitle}</p>
+          <ul>
+            {parsed.errors.map((err, i) => (
+              <li key={i}>
+                <button type="button" className="link-button field-error" onClick={() => jumpTo(err)}>
+                  {s.composer.errorAt(err.line, err.column, err.message)}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      {sendError && <SendError error={sendError} />}
+      <p className="help" id={helpId}>
+        {s.composer.help}
+      </p>
+    </div>
+  );
+}
+
+/** A refused message: the core's message, and the directive errors it found (unknown tools, ...). */
+function SendError({ error }: { error: ErrorInfo }) {
+  const details = error.details as { errors?: unknown } | undefined;
+  const list = Array.isArray(details?.errors) ? (details.errors as Partial<DirectiveError>[]) : [];
+  return (
+    <div className="result-error" role="alert" data-testid="composer-send-error">
+      <p>
+        {s.composer.sendFailed} <code className="error-code">{error.code}</code> {error.message}
+      </p>
+      {list.length > 0 && (
+        <ul className="issue-list">
+          {list.map((e, i) => (
+            <li key={i}>{typeof e.line === 'number' && typeof e.column === 'number' ? s.composer.errorAt(e.line, e.column, String(e.message ?? '')) : String(e.message ?? '')}</li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

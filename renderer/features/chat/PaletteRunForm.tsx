@@ -1,0 +1,222 @@
+/**
+ * The picked tool in the palette: its description, its arguments (the tester's form, with
+ * its JSON mode), where its result goes (Output, checked as typed; by default what the
+ * composer's `@tools` lines say for it) and the write mode. Run ('chat.runTool') puts a
+ * tool card in the conversation; Cancel ('invocations.cancel') stops a run.
+ */
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { parseDestination } from '../../../shared/directives/parser';
+import type { AggregatedTool } from '../../../shared/directives/types';
+import type { ErrorInfo, Result } from '../../../shared/errors';
+import type { Message } from '../../../shared/model/conversation';
+import { WriteModeSchema, type WriteMode } from '../../../shared/model/routing';
+import type { ToolView } from '../../../shared/model/tool';
+import { useApi, useOp } from '../../api/hooks';
+import { chatStrings as s } from '../../i18n/chat-strings';
+import { uuidv7 } from '../tools/editor/uuid';
+import { ArgsForm } from '../tools/tester/ArgsForm';
+import { initialValue, isPlainObject } from '../tools/tester/schema-form';
+import { formatDuration } from './format';
+import { routeDefaultsFor } from './route-defaults';
+import { addMessages, useEnsureConversation } from './use-conversation';
+
+export interface PaletteRunFormProps {
+  tool: ToolView;
+  /** The composer's `@tools` entries (aggregated), for the default output. */
+  composerTools: readonly AggregatedTool[];
+  /** The run answered with its card. */
+  onRan: (message: Message) => void;
+  /** Back to the composer, nothing run. */
+  onClose: () => void;
+}
+
+type RunState = { status: 'idle' } | { status: 'running'; startedAt: number } | { status: 'failed'; error: ErrorInfo };
+
+const newInvocationId = (): string => (typeof crypto.randomUUID === 'function' ? crypto.randomUUID() : uuidv7());
+
+export function PaletteRunForm({ tool, composerTools, onRan, onClose }: PaletteRunFormProps) {
+  const { client } = useApi();
+  const qc = useQueryClient();
+  const ensureConversation = useEnsureConversation();
+  const ids = useId();
+  const schema = isPlainObject(tool.argSchema) ? tool.argSchema : {};
+  const [args, setArgs] = useState<unknown>(() => initialValue(schema, schema) ?? {});
+  const [argsValid, setArgsValid] = useState(true);
+  const bundle = useOp('bundles.get', { bundleId: tool.bundleId });
+  const defaults = routeDefaultsFor(composerTools, tool.slug, bundle.data?.slug);
+  // Until the user types, the fields follow the composer's @tools lines.
+  const [outputText, setOutputText] = useState<string | null>(null);
+  const [writeModeChoice, setWriteMode] = useState<WriteMode | null>(null);
+  const output = outputText ?? defaults.output;
+  const writeMode = writeModeChoice ?? defaults.writeMode;
+  const parsedOutput = output.trim() === '' ? null : parseDestination(output.trim());
+  const outputError = parsedOutput && !parsedOutput.ok ? parsedOutput.message : null;
+  const routed = parsedOutput?.ok === true && (parsedOutput.destination.kind === 'variable' || parsedOutput.destination.kind === 'file');
+
+  const [run, setRun] = useState<RunState>({ status: 'idle' });
+  const [cancelling, setCancelling] = useState(false);
+  const inFlight = useRef<string | null>(null);
+  const mounted = useRef(true);
+  useEffect(() => {
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
+    };
+  }, []);
+  const running = run.status === 'running';
+  const canRun = argsValid && outputError === null && !running;
+
+  const start = async () => {
+    if (!canRun || inFlight.current) return;
+    const invocationId = newInvocationId();
+    inFlight.current = invocationId;
+    setCancelling(false);
+    setRun({ status: 'running', startedAt: performance.now() });
+    let conversationId = '';
+    let r: Result<Message>;
+    try {
+      conversationId = await ensureConversation();
+      r = await client.call('chat.runTool', {
+        conversationId,
+        bundleId: tool.bundleId,
+        slug: tool.slug,
+        version: tool.version,
+        args,
+        ...(parsedOutput?.ok ? { output: output.trim(), writeMode } : {}),
+        invocationId,
+      });
+    } catch (e) {
+      r = { ok: false, error: { code: 'UNAVAILABLE', message: (e as Error).message } };
+    }
+    if (inFlight.current !== invocationId) return;
+    inFlight.current = null;
+    if (r.ok) addMessages(qc, conversationId, [r.value]);
+    if (!mounted.current) return;
+    setCancelling(false);
+    if (r.ok) onRan(r.value);
+    else setRun({ status: 'failed', error: r.error });
+  };
+
+  const cancel = async () => {
+    const invocationId = inFlight.current;
+    if (!invocationId) return;
+    setCancelling(true);
+    // The run's own answer ends it; this only asks.
+    await client.call('invocations.cancel', { invocationId }).catch(() => undefined);
+  };
+
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    const target = e.target as HTMLElement;
+    if (e.key === 'Escape') {
+      e.preventDefault();
+      e.stopPropagation();
+      if (inFlight.current) void cancel();
+      else onClose();
+      return;
+    }
+    if (e.key !== 'Enter' || e.shiftKey || e.nativeEvent.isComposing) return;
+    const field = target.tagName === 'SELECT' || (target.tagName === 'INPUT' && !['checkbox', 'radio', 'button', 'submit'].includes((target as HTMLInputElement).type));
+    if (e.ctrlKey || e.metaKey || field) {
+      e.preventDefault();
+      void start();
+    }
+  };
+
+  const onValidity = useCallback((valid: boolean) => setArgsValid(valid), []);
+
+  // Focus lands on the first field (or Run, for a tool without arguments).
+  const rootRef = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const first = rootRef.current?.querySelector<HTMLElement>('.args-form input, .args-form textarea, .args-form select');
+    (first ?? rootRef.current?.querySelector<HTMLElement>('[data-testid="palette-run"]'))?.focus();
+  }, []);
+
+  const outputHelpId = `${ids}-output-help`;
+  const outputErrorId = `${ids}-output-error`;
+  return (
+    <div ref={rootRef} className="palette-form" data-testid="palette-form" onKeyDown={onKeyDown}>
+      <header className="palette-form-head">
+        <h2 id={`${ids}-title`}>
+          {tool.displayName} <code className="muted">+{tool.slug}</code>
+        </h2>
+        <button type="button" className="icon-button" aria-label={s.palette.close} title={s.palette.close} disabled={running} onClick={onClose}>
+          ✕
+        </button>
+      </header>
+      {tool.description && <p className="palette-form-desc">{tool.description}</p>}
+      <ArgsForm schema={schema} value={args} onChange={setArgs} onValidityChange={onValidity} />
+      <div className="palette-route">
+        <div className="palette-output">
+          <label htmlFor={`${ids}-output`}>{s.palette.output}</label>
+          <input
+            id={`${ids}-output`}
+            type="text"
+            spellCheck={false}
+            autoComplete="off"
+            value={output}
+            placeholder={s.palette.outputPlaceholder}
+            aria-invalid={outputError !== null}
+            aria-describedby={outputError ? `${outputErrorId} ${outputHelpId}` : outputHelpId}
+            data-testid="palette-output"
+            onChange={(e) => setOutputText(e.target.value)}
+          />
+        </div>
+        <div className="palette-write-mode">
+          <label htmlFor={`${ids}-mode`}>{s.palette.writeMode}</label>
+          <select id={`${ids}-mode`} value={writeMode} disabled={!routed} title={s.palette.writeModeHelp} data-testid="palette-write-mode" onChange={(e) => setWriteMode(e.target.value as WriteMode)}>
+            {WriteModeSchema.options.map((m) => (
+              <option key={m} value={m}>
+                {s.palette.writeModes[m]}
+              </option>
+            ))}
+          </select>
+        </div>
+        {outputError && (
+          <p className="field-error" role="alert" id={outputErrorId}>
+            {outputError}
+          </p>
+        )}
+        <p className="help" id={outputHelpId}>
+          {outputText === null && defaults.output ? s.palette.outputFromTools(defaults.output) : s.palette.outputHelp}
+        </p>
+      </div>
+      <div className="form-actions palette-actions">
+        <button type="button" className="primary" data-testid="palette-run" aria-keyshortcuts="Enter Control+Enter Meta+Enter" disabled={!canRun} onClick={() => void start()}>
+          {running ? s.palette.running : s.palette.run}
+        </button>
+        {running && (
+          <button type="button" data-testid="palette-cancel" aria-keyshortcuts="Escape" disabled={cancelling} onClick={() => void cancel()}>
+            {cancelling ? s.palette.cancelling : s.palette.cancel}
+          </button>
+        )}
+        {run.status === 'running' && <Elapsed since={run.startedAt} />}
+        {!argsValid && <span className="field-error">{s.palette.argsInvalid}</span>}
+        {argsValid && outputError && <span className="field-error">{s.palette.outputInvalid}</span>}
+      </div>
+      {running && <div className="progress-bar" role="progressbar" aria-label={s.palette.running} data-testid="palette-progress" />}
+      {run.status === 'failed' && (
+        <div className="result-error" role="alert" data-testid="palette-error">
+          <p>
+            {s.palette.runFailed} <code className="error-code">{run.error.code}</code> {run.error.message}
+          </p>
+        </div>
+      )}
+      <p className="help">{s.palette.formHelp}</p>
+    </div>
+  );
+}
+
+/** Time since the run started, ticking on its own so the form does not re-render. */
+function Elapsed({ since }: { since: number }) {
+  const [now, setNow] = useState(() => performance.now());
+  useEffect(() => {
+    const id = setInterval(() => setNow(performance.now()), 200);
+    return () => clearInterval(id);
+  }, []);
+  return (
+    <span className="muted" role="status" aria-live="off" data-testid="palette-elapsed">
+      {s.palette.elapsed(formatDuration(now - since))}
+    </span>
+  );
+}

@@ -1,0 +1,38 @@
+/** The chat's right column: Workflows and Context, each folding away on its own. */
+import { useId, useState, type ReactNode } from 'react';
+import { chatStrings as s } from '../../i18n/chat-strings';
+import { ContextPanel } from './ContextPanel';
+import { WorkflowPanel } from './WorkflowPanel';
+
+function Part({ title, testId, children }: { title: string; testId: string; children: ReactNode }) {
+  const [open, setOpen] = useState(true);
+  const id = useId();
+  return (
+    <section className="side-part" aria-labelledby={`${id}-title`} data-testid={testId}>
+      <h2 id={`${id}-title`} className="side-part-title">
+        <button type="button" aria-expanded={open} aria-controls={`${id}-body`} title={open ? s.side.collapse(title) : s.side.expand(title)} onClick={() => setOpen((o) => !o)}>
+          <span className="disclosure" aria-hidden="true">
+            {open ? '▾' : '▸'}
+          </span>
+          {title}
+        </button>
+      </h2>
+      <div id={`${id}-body`} hidden={!open}>
+        {children}
+      </div>
+    </section>
+  );
+}
+
+export function SidePanel() {
+  return (
+    <aside className="chat-side" aria-label={s.side.label}>
+      <Part title={s.workflows.title} testId="side-workflows">
+        <WorkflowPanel />
+      </Part>
+      <Part title={s.context.title} testId="side-context">
+        <ContextPanel />
+      </Part>
+    </aside>
+  );
+}

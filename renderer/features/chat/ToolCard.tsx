@@ -1,0 +1,51 @@
+/**
+ * A tool call in the conversation: the tool (display name and slug), its arguments
+ * (folded), status and duration, then its value, the manifest of where the value was
+ * routed, or its error.
+ */
+import type { ToolCard as ToolCardData } from '../../../shared/model/conversation';
+import { chatStrings as s } from '../../i18n/chat-strings';
+import { formatDuration, valueText } from './format';
+import { ManifestView } from './ManifestLink';
+import { ValueView } from './ValueView';
+
+const STATUS_CLASS: Record<ToolCardData['status'], string> = { running: 'badge', ok: 'badge ok', error: 'badge danger', cancelled: 'badge' };
+
+export function ToolCard({ card }: { card: ToolCardData }) {
+  const noArgs = card.args === undefined || (typeof card.args === 'object' && card.args !== null && Object.keys(card.args).length === 0);
+  return (
+    <article className="tool-card" data-testid="tool-card" data-status={card.status} aria-label={s.card.label(card.displayName)} aria-busy={card.status === 'running'}>
+      <header className="tool-card-head">
+        <h3 className="tool-card-title">
+          {card.displayName} <code className="muted">+{card.slug}</code>
+        </h3>
+        <span className={STATUS_CLASS[card.status]} data-testid="tool-card-status">
+          {s.card.status[card.status]}
+        </span>
+        {card.durationMs !== undefined && <span className="muted tool-card-duration">{s.card.duration(formatDuration(card.durationMs))}</span>}
+        <span className="muted tool-card-source">{s.card.source[card.source]}</span>
+      </header>
+      <details className="tool-card-args">
+        <summary>
+          {s.card.args}
+          {noArgs && <span className="muted"> ({s.card.noArgs})</span>}
+        </summary>
+        {!noArgs && <pre data-testid="tool-card-args">{valueText(card.args)}</pre>}
+      </details>
+      {card.status === 'running' && (
+        <p className="muted" role="status">
+          <span className="spinner" aria-hidden="true" /> {s.card.running}
+        </p>
+      )}
+      {card.manifest && <ManifestView manifest={card.manifest} />}
+      {card.error && (
+        <div className="result-error" role="alert" data-testid="tool-card-error">
+          <p>
+            <code className="error-code">{card.error.code}</code> {card.error.message}
+          </p>
+        </div>
+      )}
+      {!card.manifest && !card.error && card.status !== 'running' && <ValueView value={card.value} truncated={card.valueTruncated} />}
+    </article>
+  );
+}

@@ -1,0 +1,137 @@
+/**
+ * A buffer's text, virtualised: lines of a fixed height, only those on screen (plus some
+ * overscan) in the DOM, read page by page as they scroll into view (useBufferPages). Opens
+ * a 100 MB buffer as fast as a small one. Long lines scroll sideways and are drawn up to
+ * MAX_DRAWN_CHARS; line numbers stay in view. A jump (go to line, a search result) scrolls
+ * the line to the middle and highlights it.
+ */
+import { useEffect, useLayoutEffect, useRef, useState, type CSSProperties } from 'react';
+import { inspectStrings as s } from '../../i18n/inspect-strings';
+import { useInspect } from './inspect-store';
+import { useBufferPages, type PageState } from './use-buffer-pages';
+import { drawnLine, LINE_HEIGHT, MAX_DRAWN_CHARS, pageLinesFor, pageOf, scrollHeight, scrollTopForLine, visibleWindow, type Geometry } from './viewport';
+
+interface BufferViewerProps {
+  ownerId: string;
+  name: string;
+  /** From the buffer list; the pages read correct the line count if the buffer changed since. */
+  totalLines: number;
+  totalChars: number;
+}
+
+export function BufferViewer({ ownerId, name, totalLines: listedLines, totalChars }: BufferViewerProps) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const [scrollTop, setScrollTop] = useState(0);
+  const [viewportHeight, setViewportHeight] = useState(400);
+  const [highlight, setHighlight] = useState<number | null>(null);
+  const [readLines, setReadLines] = useState<number | null>(null);
+  const jump = useInspect((st) => st.jump);
+
+  const totalLines = readLines ?? listedLines;
+  const geometry: Geometry = { totalLines, lineHeight: LINE_HEIGHT, viewportHeight };
+  const pageLines = pageLinesFor(totalChars, totalLines);
+  const win = visibleWindow(scrollTop, geometry);
+  const pages = useBufferPages(ownerId, name, totalLines, pageLines, win?.first ?? 1, win?.last ?? 0);
+
+  // A page read tells the true line count (the list may be a moment behind the buffer).
+  const firstLoaded = [...pages.values()].find((p) => p.status === 'ok' && !p.stale);
+  const reportedLines = firstLoaded?.status === 'ok' ? firstLoaded.page.totalLines : null;
+  useEffect(() => {
+    if (reportedLines !== null) setReadLines(reportedLines);
+  }, [reportedLines]);
+  useEffect(() => setReadLines(null), [listedLines]);
+
+  useLayoutEffect(() => {
+    const el = scrollRef.current;
+    if (!el) return;
+    const measure = () => setViewportHeight(el.clientHeight || 400);
+    measure();
+    const ro = new ResizeObserver(measure);
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, []);
+
+  // Only a new jump scrolls: a change in the line count keeps the position.
+  const linesNow = useRef(totalLines);
+  useLayoutEffect(() => {
+    linesNow.current = totalLines;
+  });
+  useEffect(() => {
+    const el = scrollRef.current;
+    const total = linesNow.current;
+    if (!jump || !el || total === 0) return;
+    const line = Math.min(Math.max(1, jump.line), total);
+    const top = scrollTopForLine(line, { totalLines: total, lineHeight: LINE_HEIGHT, viewportHeight: el.clientHeight || 400 });
+    el.scrollTop = top;
+    setScrollTop(el.scrollTop);
+    setHighlight(line);
+  }, [jump]);
+
+  if (totalLines === 0) {
+    return (
+      <div className="buffer-viewer buffer-viewer-empty" data-testid="buffer-viewer" role="region" aria-label={s.viewer.label(name)}>
+        <p className="muted">{s.viewer.emptyBuffer}</p>
+      </div>
+    );
+  }
+
+  const gutter = `${Math.max(3, String(totalLines).length) + 1}ch`;
+  // A short buffer gets a short viewer (plus room for a horizontal scrollbar).
+  const height = `min(60vh, ${scrollHeight(geometry) + 20}px)`;
+  const rows = [];
+  if (win) {
+    for (let line = win.first; line <= win.last; line++) {
+      const page = pageOf(line, pageLines);
+      rows.push(<Line key={line} line={line} state={pages.get(page)} pageStart={page * pageLines + 1} pageEnd={Math.min(totalLines, (page + 1) * pageLines)} first={win.first} highlighted={line === highlight} />);
+    }
+  }
+
+  return (
+    <div
+      ref={scrollRef}
+      className="buffer-viewer"
+      data-testid="buffer-viewer"
+      role="region"
+      aria-label={s.viewer.label(name)}
+      tabIndex={0}
+      onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
+      style={{ '--gutter': gutter, height } as CSSProperties}
+    >
+      <div className="buffer-content" style={{ height: scrollHeight(geometry) }}>
+        <div className="buffer-lines" style={{ transform: `translateY(${win?.top ?? 0}px)` }}>
+          {rows}
+        </div>
+      </div>
+    </div>
+  );
+}
+
+function Line({ line, state, pageStart, pageEnd, first, highlighted }: { line: number; state: PageState | undefined; pageStart: number; pageEnd: number; first: number; highlighted: boolean }) {
+  let body;
+  if (state?.status === 'ok') {
+    const i = line - state.page.startLine;
+    const { text, hidden } = drawnLine(state.page.lines[i] ?? '', MAX_DRAWN_CHARS, state.page.lengths?.[i]);
+    body = (
+      <>
+        {text}
+        {hidden > 0 && <span className="line-cut">{s.viewer.hiddenChars(hidden)}</span>}
+      </>
+    );
+  } else if (state?.status === 'error' && line === Math.max(pageStart, first)) {
+    body = (
+      <span className="line-error" role="alert">
+        {s.viewer.pageFailed(pageStart, pageEnd, state.error.message)}
+      </span>
+    );
+  } else {
+    body = <span className="line-pending">{s.viewer.loadingLine}</span>;
+  }
+  return (
+    <div className={highlighted ? 'buffer-line highlighted' : 'buffer-line'} data-testid={`buffer-line-${line}`} aria-current={highlighted ? 'location' : undefined}>
+      <span className="line-number" aria-hidden="true">
+        {line}
+      </span>
+      <span className="line-text">{body}</span>
+    </div>
+  );
+}

@@ -1,0 +1,71 @@
+/**
+ * UI state of the Inspect screen, kept while the user visits other screens: the tab, the
+ * buffer and the file open, the folders expanded, and the last inspector target handled
+ * (useUi().inspectTarget; a new target object is a new request, even for the same buffer).
+ */
+import { create } from 'zustand';
+import type { InspectTarget } from '../../stores/ui';
+import { parentPaths } from './file-tree';
+
+export const INSPECT_TABS = ['buffers', 'files', 'outputs', 'memory', 'timeline'] as const;
+export type InspectTab = (typeof INSPECT_TABS)[number];
+
+/** A line to show in the buffer viewer; `seq` makes asking for the same line again a new request. */
+export interface LineRequest {
+  line: number;
+  seq: number;
+}
+
+interface InspectState {
+  tab: InspectTab;
+  setTab(tab: InspectTab): void;
+  /** The buffer open in the viewer (of which owner: a target may name another than the open conversation). */
+  buffer: { ownerId: string; name: string } | null;
+  selectBuffer(buffer: { ownerId: string; name: string } | null): void;
+  /** The line to bring into view and highlight in the buffer viewer. */
+  jump: LineRequest | null;
+  jumpTo(line: number): void;
+  /** The workspace file open in the Files tab, and the folders expanded in its tree. */
+  file: string | null;
+  expanded: ReadonlySet<string>;
+  openFile(path: string | null): void;
+  toggleFolder(path: string, open?: boolean): void;
+  handledTarget: InspectTarget | null;
+  /** Applies an inspector target once: switches the tab and opens the buffer or the file. */
+  handleTarget(target: InspectTarget): void;
+}
+
+export const useInspect = create<InspectState>((set, get) => ({
+  tab: 'buffers',
+  setTab: (tab) => set({ tab }),
+  buffer: null,
+  selectBuffer: (buffer) => set({ buffer, jump: null }),
+  jump: null,
+  jumpTo: (line) => set((s) => ({ jump: { line, seq: (s.jump?.seq ?? 0) + 1 } })),
+  file: null,
+  expanded: new Set(),
+  openFile(path) {
+    if (path === null) return set({ file: null });
+    const expanded = new Set(get().expanded);
+    for (const p of parentPaths(path)) expanded.add(p);
+    set({ file: path, expanded });
+  },
+  toggleFolder(path, open) {
+    const expanded = new Set(get().expanded);
+    const next = open ?? !expanded.has(path);
+    if (next) expanded.add(path);
+    else expanded.delete(path);
+    set({ expanded });
+  },
+  handledTarget: null,
+  handleTarget(target) {
+    if (get().handledTarget === target) return;
+    set({ handledTarget: target });
+    if (target.kind === 'buffer') {
+      set({ tab: 'buffers', buffer: { ownerId: target.ownerId, name: target.name }, jump: null });
+    } else {
+      set({ tab: 'files' });
+      get().openFile(target.path);
+    }
+  },
+}));

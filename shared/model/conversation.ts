@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import { ErrorInfoSchema } from '../errors';
+import { ManifestSchema } from './routing';
+
+export const ConversationSchema = z
+  .object({
+    id: z.string(),
+    title: z.string(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+    messageCount: z.number().int().min(0),
+  })
+  .strict();
+export type Conversation = z.infer<typeof ConversationSchema>;
+
+export const TITLE_MAX = 200;
+export const TitleSchema = z.string().trim().min(1, 'a title is required').max(TITLE_MAX);
+
+/** A part of a conversation's system context; its text may carry directives (`@input`, `@tools`, `@model none`). */
+export const ContextSectionSchema = z
+  .object({ id: z.string().max(64), title: z.string().max(TITLE_MAX), text: z.string().max(256 * 1024), enabled: z.boolean() })
+  .strict();
+export type ContextSection = z.infer<typeof ContextSectionSchema>;
+
+/** A tool call shown as a card: run from the `+` palette (source user) or by a model. */
+export const ToolCardSchema = z
+  .object({
+    invocationId: z.string(),
+    bundleId: z.string(),
+    slug: z.string(),
+    version: z.string(),
+    displayName: z.string(),
+    args: z.unknown(),
+    status: z.enum(['running', 'ok', 'error', 'cancelled']),
+    durationMs: z.number().optional(),
+    /** The value when it stayed inline (cut past INLINE_VALUE_MAX_CHARS, see valueTruncated). */
+    value: z.unknown().optional(),
+    valueTruncated: z.boolean().optional(),
+    /** When the value was routed elsewhere. */
+    manifest: ManifestSchema.optional(),
+    error: ErrorInfoSchema.optional(),
+    source: z.enum(['user', 'model', 'step']),
+  })
+  .strict();
+export type ToolCard = z.infer<typeof ToolCardSchema>;
+
+/** What a directive produced when a message, a workflow step or a context section ran. */
+export const DirectiveOutcomeSchema = z
+  .object({
+    /** The directive as written. */
+    directive: z.string(),
+    manifest: ManifestSchema.optional(),
+    /** Content inlined into the prompt (output=inline or none), cut past INLINE_VALUE_MAX_CHARS. */
+    inlineText: z.string().optional(),
+    inlineTruncated: z.boolean().optional(),
+    error: ErrorInfoSchema.optional(),
+  })
+  .strict();
+export type DirectiveOutcome = z.infer<typeof DirectiveOutcomeSchema>;
+
+export const MessageSchema = z
+  .object({
+    id: z.string(),
+    conversationId: z.string(),
+    /** user: typed; assistant: a model's reply; tool: a tool card; notice: what the app says (no model, a workflow step, ...). */
+    role: z.enum(['user', 'assistant', 'tool', 'notice']),
+    createdAt: z.string(),
+    text: z.string(),
+    tool: ToolCardSchema.optional(),
+    outcomes: z.array(DirectiveOutcomeSchema).optional(),
+  })
+  .strict();
+export type Message = z.infer<typeof MessageSchema>;
+
+/** A value larger than this (as JSON text) stays inline only cut, with valueTruncated. */
+export const INLINE_VALUE_MAX_CHARS = 256 * 1024;
