@@ -13,7 +13,7 @@ describe('the core', () => {
     const info = await core.router.call('app.info', {});
     expect(info).toMatchObject({ ok: true, value: { name: 'Toolsmith', dataDir, workspaceDir: path.join(dataDir, 'workspace') } });
     expect((await fs.stat(path.join(dataDir, 'workspace'))).isDirectory()).toBe(true);
-    expect(await core.router.call('settings.get', {})).toMatchObject({ ok: true, value: { theme: 'system', allowedHosts: [] } });
+    expect(await core.router.call('settings.get', {})).toMatchObject({ ok: true, value: { theme: 'system', allowedHosts: [], modelRouting: [] } });
   });
 
   it('persists settings atomically and reads them back after a restart', async () => {
@@ -21,7 +21,7 @@ describe('the core', () => {
     const a = await createCore({ resourcesDir: RESOURCES_DIR, watch: false, dataDir, host: 'headless' });
     const seen: unknown[] = [];
     a.events.on('settings.changed', (s) => seen.push(s.theme));
-    expect(await a.router.call('settings.set', { theme: 'dark', allowedHosts: ['api.example.com'] })).toMatchObject({ ok: true });
+    expect(await a.router.call('settings.set', { theme: 'dark', allowedHosts: ['api.example.com'], modelRouting: ['readfile'] })).toMatchObject({ ok: true });
     expect(seen).toEqual(['dark']);
     await a.close();
 
@@ -31,7 +31,7 @@ describe('the core', () => {
     expect(leftovers).toEqual([]);
 
     const b = await createCore({ resourcesDir: RESOURCES_DIR, watch: false, dataDir, host: 'headless' });
-    expect(b.settings.get()).toMatchObject({ theme: 'dark', allowedHosts: ['api.example.com'] });
+    expect(b.settings.get()).toMatchObject({ theme: 'dark', allowedHosts: ['api.example.com'], modelRouting: ['readfile'] });
   });
 
   it('serialises concurrent changes so the last acknowledged one is on disk', async () => {
@@ -55,6 +55,7 @@ describe('the core', () => {
     const badHost = await core.router.call('settings.set', { allowedHosts: ['evil host/path'] });
     expect(badHost).toMatchObject({ ok: false, error: { code: 'VALIDATION_FAILED' } });
     const badTheme = await core.router.call('settings.set', { theme: 'purple' });
+    expect(await core.router.call('settings.set', { modelRouting: ['files/readfile', '../x'] })).toMatchObject({ ok: false, error: { code: 'VALIDATION_FAILED' } });
     expect(badTheme).toMatchObject({ ok: false, error: { code: 'VALIDATION_FAILED' } });
     expect(await fs.readFile(path.join(dataDir, 'settings.json'), 'utf8')).toBe(before);
   });

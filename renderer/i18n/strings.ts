@@ -55,6 +55,10 @@ export const en = {
     workspaceHelp: 'Tools read and write files only inside this folder. Leave empty to use the one in the data folder.',
     networkSection: 'Network',
     allowedHosts: 'Allowed hosts',
+    routingSection: 'Routing',
+    modelRouting: 'Tools whose results a model may route',
+    modelRoutingHelp:
+      'One per line: a tool slug (readfile) or bundle/slug. A model calling one of these tools may send its result to a buffer or a workspace file itself (it sees output and write_mode parameters). An @tools line with output= always wins.',
     allowedHostsHelp: 'One per line. HTTP tools may reach only these hosts, e.g. api.example.com or *.example.com:8443.',
     save: 'Save',
     saving: 'Saving…',

@@ -16,6 +16,8 @@ export const SettingsSchema = z
     /** The folder tools may read and write; empty means `<data folder>/workspace`. */
     workspaceDir: z.string().max(4096),
     allowedHosts: z.array(AllowedHostSchema).max(1000),
+    /** Tools (slug, or bundle/slug) whose results a model may route itself with `output`/`write_mode` (seed 000). */
+    modelRouting: z.array(z.string().regex(/^([A-Za-z0-9][A-Za-z0-9_.-]*\/)?[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'a tool slug, or bundle/slug').max(300)).max(1000),
   })
   .strict();
 export type Settings = z.infer<typeof SettingsSchema>;
@@ -24,6 +26,7 @@ export const DEFAULT_SETTINGS: Settings = {
   theme: 'system',
   workspaceDir: '',
   allowedHosts: [],
+  modelRouting: [],
 };
 
 /** A settings change: any subset of the fields. */

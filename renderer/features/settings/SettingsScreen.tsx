@@ -10,9 +10,11 @@ interface Draft {
   theme: Settings['theme'];
   workspaceDir: string;
   allowedHosts: string;
+  modelRouting: string;
 }
 
-const toDraft = (s: Settings): Draft => ({ theme: s.theme, workspaceDir: s.workspaceDir, allowedHosts: s.allowedHosts.join('\n') });
+const lines = (text: string) => text.split('\n').map((h) => h.trim()).filter(Boolean);
+const toDraft = (s: Settings): Draft => ({ theme: s.theme, workspaceDir: s.workspaceDir, allowedHosts: s.allowedHosts.join('\n'), modelRouting: s.modelRouting.join('\n') });
 
 export function SettingsScreen() {
   const settings = useOp('settings.get', {});
@@ -39,7 +41,8 @@ export function SettingsScreen() {
       {
         theme: draft.theme,
         workspaceDir: draft.workspaceDir.trim(),
-        allowedHosts: draft.allowedHosts.split('\n').map((h) => h.trim()).filter(Boolean),
+        allowedHosts: lines(draft.allowedHosts),
+        modelRouting: lines(draft.modelRouting),
       },
       { onSuccess: (next) => setDraft(toDraft(next)) },
     );
@@ -106,6 +109,27 @@ export function SettingsScreen() {
           {fieldError('allowedHosts') && (
             <p id="hosts-error" className="field-error" role="alert" data-testid="settings-hosts-error">
               {fieldError('allowedHosts')}
+            </p>
+          )}
+        </fieldset>
+        <fieldset>
+          <legend>{t.settings.routingSection}</legend>
+          <label htmlFor="model-routing">{t.settings.modelRouting}</label>
+          <textarea
+            id="model-routing"
+            data-testid="settings-model-routing"
+            rows={3}
+            value={draft.modelRouting}
+            aria-describedby="routing-help routing-error"
+            aria-invalid={!!fieldError('modelRouting')}
+            onChange={(e) => setDraft({ ...draft, modelRouting: e.target.value })}
+          />
+          <p id="routing-help" className="help">
+            {t.settings.modelRoutingHelp}
+          </p>
+          {fieldError('modelRouting') && (
+            <p id="routing-error" className="field-error" role="alert" data-testid="settings-routing-error">
+              {fieldError('modelRouting')}
             </p>
           )}
         </fieldset>
