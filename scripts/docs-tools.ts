@@ -30,6 +30,7 @@ interface ToolConfig {
   argSchema: Schema;
   outputSchema: Schema;
   local?: { functionId: string };
+  requiresApproval?: boolean;
   http?: { method: string; urlTemplate: string };
 }
 
@@ -77,7 +78,7 @@ export function renderToolsDoc(): string {
     for (const t of tools) {
       const backend = t.local ? `local function \`${t.local.functionId}\`` : t.http ? `HTTP \`${t.http.method} ${t.http.urlTemplate}\`` : t.type;
       out.push(`### +${t.slug} — ${t.displayName}`, '', t.description, '');
-      out.push(`Version \`${t.version}\` · ${backend}${t.tags.length ? ` · tags: ${t.tags.map((g) => `\`${g}\``).join(', ')}` : ''}`, '');
+      out.push(`Version \`${t.version}\` · ${backend}${t.tags.length ? ` · tags: ${t.tags.map((g) => `\`${g}\``).join(', ')}` : ''}${t.requiresApproval ? ' · a model\'s call waits for your approval' : ''}`, '');
       out.push('Arguments:', '', ...fieldsTable(t.argSchema));
       out.push('Result:', '', ...fieldsTable(t.outputSchema));
     }

@@ -17,6 +17,16 @@ import {
   WriteModeSchema,
 } from './model/routing';
 import { WorkflowRunSchema, WorkflowSummarySchema } from './model/workflow';
+import {
+  ApprovalDecisionSchema,
+  ApprovalRuleSchema,
+  ConnectionVerdictSchema,
+  DetectedProviderSchema,
+  ModelRefSchema,
+  ProviderInputSchema,
+  ProviderSchema,
+  ToolSelectionSchema,
+} from './model/provider';
 import { RegistryChangeSchema, ToolPutBodySchema, ToolUsageSchema, ToolViewSchema } from './model/tool';
 
 /**
@@ -178,6 +188,30 @@ export const operations = {
     output: MessageSchema,
   },
 
+  // Models in the chat: providers, the model and tools of a conversation, the agent turn, approvals.
+  'providers.list': { input: Empty, output: z.array(ProviderSchema) },
+  /** Adds (no id) or changes a provider; the key goes to the secret store, bound to the base URL's host. */
+  'providers.save': { input: z.object({ id: Key.optional(), provider: ProviderInputSchema }).strict(), output: ProviderSchema },
+  'providers.delete': { input: z.object({ id: Key }).strict(), output: z.object({ deleted: z.literal(true) }).strict() },
+  /** Talks to the provider (lists its models) and answers a verdict a user can act on; the model list is kept. */
+  'providers.test': { input: z.object({ id: Key }).strict(), output: ConnectionVerdictSchema },
+  /** Ollama (11434) and LM Studio (1234) answering on 127.0.0.1, not yet added. */
+  'providers.detect': { input: Empty, output: z.array(DetectedProviderSchema) },
+  'conversations.setModel': { input: z.object({ id: Key, model: ModelRefSchema.nullable() }).strict(), output: ConversationSchema },
+  'conversations.setTools': { input: z.object({ id: Key, tools: ToolSelectionSchema.nullable() }).strict(), output: ConversationSchema },
+  /** Stops the conversation's running turn: the model's stream and its running tools. */
+  'chat.stop': { input: z.object({ conversationId: Key }).strict(), output: z.object({ stopped: z.boolean() }).strict() },
+  /** Answers a model's call that waits for approval; `args` replaces the model's arguments (edited by the user). */
+  'approvals.respond': {
+    input: z.object({ conversationId: Key, invocationId: Key, decision: ApprovalDecisionSchema, args: z.unknown().optional() }).strict(),
+    output: z.object({ accepted: z.boolean() }).strict(),
+  },
+  'approvals.list': { input: Empty, output: z.array(ApprovalRuleSchema) },
+  'approvals.revoke': {
+    input: z.object({ toolId: Key, scope: z.enum(['always', 'conversation']), conversationId: Key.optional() }).strict(),
+    output: z.object({ revoked: z.boolean() }).strict(),
+  },
+
   // Buffers (routed outputs) of a conversation or a workflow run.
   'buffers.list': { input: z.object({ ownerId: Key }).strict(), output: z.array(BufferInfoSchema) },
   'buffers.read': {
@@ -247,6 +281,12 @@ export const events = {
   /** Conversations were added, renamed, deleted, or got messages. */
   'conversations.changed': z.object({ conversationId: z.string(), kind: z.enum(['created', 'renamed', 'deleted', 'messages', 'context']) }).strict(),
   'buffers.changed': z.object({ ownerId: z.string(), names: z.array(z.string()) }).strict(),
+  /** Text a model is streaming into an assistant row (appended chunks; the row is stored when the step ends). */
+  'chat.delta': z.object({ conversationId: z.string(), turnId: z.string(), messageId: z.string(), text: z.string() }).strict(),
+  /** An agent turn started or ended. */
+  'chat.turn': z.object({ conversationId: z.string(), turnId: z.string(), state: z.enum(['running', 'done', 'error', 'stopped']) }).strict(),
+  'providers.changed': z.object({ ids: z.array(z.string()) }).strict(),
+  'approvals.changed': z.object({}).strict(),
   /** A workflow run moved on (a step started or finished, the run ended). */
   'workflow.progress': WorkflowRunSchema,
 } as const satisfies Record<string, z.ZodType>;

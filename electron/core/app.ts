@@ -16,6 +16,12 @@ import { workflowHandlers } from './handlers/workflow-handlers';
 import { ConversationStore } from './chat/conversation-store';
 import { createRoutingServices, type RoutingServices } from './routing';
 import { WorkflowRunner } from './workflows/workflow-runner';
+import { ApprovalStore } from './agent/approvals';
+import { createAgentLoop } from './agent/loop';
+import { ProviderClients } from './agent/providers/client-factory';
+import { ProviderStore } from './agent/providers/provider-store';
+import { agentHandlers } from './handlers/agent-handlers';
+import { providerHandlers } from './handlers/provider-handlers';
 import { TestCaseStore } from './testcases/test-case-store';
 import { InvokeDispatcher } from './invoke/dispatcher';
 import { httpBackend } from './invoke/http-backend';
@@ -125,6 +131,15 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   const conversations = ConversationStore.open({ file: path.join(dataDir, 'conversations.sqlite'), now, problems: (p) => problems.report(p), onChange: (c) => events.emit('conversations.changed', c) });
   const workflows = new WorkflowRunner({ workspaceDir, routing, conversations, events, now });
 
+  const providers = await ProviderStore.open({ dataDir, secrets, now, problems: (p) => problems.report(p), onChange: (ids) => events.emit('providers.changed', { ids }) });
+  const clients = new ProviderClients({ providers, secrets });
+  const approvals = await ApprovalStore.open({ dataDir, now, problems: (p) => problems.report(p), onChange: () => events.emit('approvals.changed', {}) });
+  // A conversation's remembered approvals go with it.
+  events.on('conversations.changed', (c) => {
+    if (c.kind === 'deleted') void approvals.forgetConversation(c.conversationId);
+  });
+  const agent = createAgentLoop({ conversations, clients, dispatcher, registry, routing, approvals, settings, events, now, redact });
+
   const testCases = new TestCaseStore({ dataDir, now, problems: (p) => problems.report(p) });
 
   const handlers = defineHandlers({
@@ -151,9 +166,11 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     ...secretsHandlers(secrets),
     ...testcaseHandlers({ store: testCases, dispatcher, toolStore: registry.store }),
     ...transferHandlers({ store: registry.store }),
-    ...chatHandlers({ conversations, routing, dispatcher, registry, events, now }),
+    ...chatHandlers({ conversations, routing, dispatcher, registry, events, now, settings, agent }),
     ...bufferHandlers({ routing, workspaceDir, openPath: config.openPath }),
     ...workflowHandlers(workflows),
+    ...providerHandlers({ providers, clients }),
+    ...agentHandlers({ conversations, loop: agent, approvals, providers }),
   });
 
   const router = createRouter(handlers);
@@ -170,6 +187,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     functions,
     workspaceDir,
     async close() {
+      agent.stopAll();
       workflows.cancelAll();
       for (const id of dispatcher.runningIds()) dispatcher.cancel(id);
       await registry.close();

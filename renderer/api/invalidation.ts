@@ -10,4 +10,8 @@ export const INVALIDATES: { [E in EventName]: OpName[] } = {
   'conversations.changed': ['conversations.list', 'conversations.get'],
   'buffers.changed': ['buffers.list', 'buffers.read', 'buffers.search'],
   'workflow.progress': ['workflows.get'],
+  'chat.delta': [],
+  'chat.turn': ['conversations.get'],
+  'providers.changed': ['providers.list'],
+  'approvals.changed': ['approvals.list'],
 };

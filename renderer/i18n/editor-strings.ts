@@ -78,8 +78,10 @@ export const editorStrings = {
       sequence: 'Steps (JSON)',
       argSchema: 'Argument schema (JSON Schema 2020-12)',
       outputSchema: 'Output schema (JSON Schema 2020-12)',
+      requiresApproval: 'Requires approval',
     },
     help: {
+      requiresApproval: 'A model’s call of this tool waits in the chat until you allow it (you can edit its arguments first). Your own runs from the + palette and the tester do not ask.',
       slug: "Letters, digits and '-': no '_' or spaces. Invoked as +slug.",
       version: "Letters, digits, '-' and '.', e.g. 1 or 2.0-beta.",
       tags: 'e.g. weather, forecast',

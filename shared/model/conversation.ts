@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ErrorInfoSchema } from '../errors';
 import { ManifestSchema } from './routing';
+import { ApprovalDecisionSchema, ModelRefSchema, ToolSelectionSchema, UsageSchema } from './provider';
 
 export const ConversationSchema = z
   .object({
@@ -9,6 +10,10 @@ export const ConversationSchema = z
     createdAt: z.string(),
     updatedAt: z.string(),
     messageCount: z.number().int().min(0),
+    /** The model this conversation talks to; absent: none chosen (the + palette and @model none still work). */
+    model: ModelRefSchema.optional(),
+    /** Which tools its model may use; absent: every enabled tool. */
+    tools: ToolSelectionSchema.optional(),
   })
   .strict();
 export type Conversation = z.infer<typeof ConversationSchema>;
@@ -31,7 +36,8 @@ export const ToolCardSchema = z
     version: z.string(),
     displayName: z.string(),
     args: z.unknown(),
-    status: z.enum(['running', 'ok', 'error', 'cancelled']),
+    /** awaiting-approval: a model's call of a tool that requires approval, waiting for the user; denied: the user said no. */
+    status: z.enum(['running', 'awaiting-approval', 'ok', 'error', 'cancelled', 'denied']),
     durationMs: z.number().optional(),
     /** The value when it stayed inline (cut past INLINE_VALUE_MAX_CHARS, see valueTruncated). */
     value: z.unknown().optional(),
@@ -40,6 +46,10 @@ export const ToolCardSchema = z
     manifest: ManifestSchema.optional(),
     error: ErrorInfoSchema.optional(),
     source: z.enum(['user', 'model', 'step']),
+    /** For a model's call: the id the model gave it (its result goes back under that id). */
+    callId: z.string().optional(),
+    /** How the user answered an approval request (the args may have been edited first). */
+    decision: ApprovalDecisionSchema.optional(),
   })
   .strict();
 export type ToolCard = z.infer<typeof ToolCardSchema>;
@@ -68,6 +78,13 @@ export const MessageSchema = z
     text: z.string(),
     tool: ToolCardSchema.optional(),
     outcomes: z.array(DirectiveOutcomeSchema).optional(),
+    /** The agent turn (one user message and what the model did about it) this row belongs to. */
+    turnId: z.string().optional(),
+    /** On assistant rows: the model that wrote it, and what the step cost. */
+    model: ModelRefSchema.optional(),
+    usage: UsageSchema.optional(),
+    /** On notice rows that report a failure (the provider was down, the step limit, ...). */
+    error: ErrorInfoSchema.optional(),
   })
   .strict();
 export type Message = z.infer<typeof MessageSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ModelRefSchema } from './provider';
 
 export const ThemeSchema = z.enum(['system', 'light', 'dark']);
 export type Theme = z.infer<typeof ThemeSchema>;
@@ -17,6 +18,8 @@ export const SettingsSchema = z
     workspaceDir: z.string().max(4096),
     allowedHosts: z.array(AllowedHostSchema).max(1000),
     /** Tools (slug, or bundle/slug) whose results a model may route itself with `output`/`write_mode` (seed 000). */
+    /** The model new conversations start with (null: none). */
+    defaultModel: ModelRefSchema.nullable(),
     modelRouting: z.array(z.string().regex(/^([A-Za-z0-9][A-Za-z0-9_.-]*\/)?[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'a tool slug, or bundle/slug').max(300)).max(1000),
   })
   .strict();
@@ -26,6 +29,7 @@ export const DEFAULT_SETTINGS: Settings = {
   theme: 'system',
   workspaceDir: '',
   allowedHosts: [],
+  defaultModel: null,
   modelRouting: [],
 };
 

@@ -140,6 +140,8 @@ const toolBodyShape = {
   http: HttpSpecSchema.optional(),
   sequence: SequenceSpecSchema.optional(),
   isEnabled: z.boolean(),
+  /** A model's call waits for the user's approval in the chat (calls from the + palette, the tester and the API do not). */
+  requiresApproval: z.boolean().optional(),
 };
 
 const toolIdentityShape = {

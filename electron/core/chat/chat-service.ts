@@ -15,8 +15,12 @@ import type { RoutingServices } from '../routing';
 import { destinationFromText } from '../routing/destination';
 import type { DirectiveRunResult } from '../routing/types';
 import type { ConversationStore, NewMessage } from './conversation-store';
-import { directiveRefusal, errorOutcomes, refusalErrors } from './directive-errors';
-import { NO_MODEL_NOTICE, conversationGone, directivesFailed, routingFailed } from './strings';
+import { directiveRefusal, refusalErrors } from './directive-errors';
+import { NO_MODEL_NOTICE, conversationGone, directivesFailed, routingFailed, turnNotStarted } from './strings';
+import { evaluateSections, type EvaluatedSection } from '../agent/context';
+import type { AgentLoopService } from '../agent/loop';
+import { runningTurn } from '../agent/strings';
+import type { ModelRef } from '../../../shared/model/provider';
 import { cardOf, inlineValue } from './tool-card';
 import { routedText } from '../routing/tool-text';
 
@@ -26,6 +30,8 @@ export interface ChatServiceDeps {
   dispatcher: Pick<InvokeDispatcher, 'invoke'>;
   registry: Pick<Registry, 'store'>;
   now: () => Date;
+  /** The agent loop: a message for a model starts a turn (absent: the no-model notice). */
+  agent?: Pick<AgentLoopService, 'start' | 'isRunning'>;
 }
 
 export interface RunToolRequest {
@@ -39,12 +45,12 @@ export interface RunToolRequest {
   invocationId?: string;
 }
 
-export interface EvaluatedSection {
-  sectionId: string;
-  title: string;
-  text: string;
-  modelNone: boolean;
-  outcomes: DirectiveOutcome[];
+export type { EvaluatedSection };
+
+/** The model of this message: the conversation's, or `@model NAME` of the same provider. */
+function modelFor(conversationModel: ModelRef | undefined, named: string | undefined): ModelRef | undefined {
+  if (!conversationModel) return undefined;
+  return named ? { providerId: conversationModel.providerId, model: named } : conversationModel;
 }
 
 export class ChatService {
@@ -53,21 +59,30 @@ export class ChatService {
   /**
    * Directive errors (the parser's, or the runner's: an unknown tool) refuse the message
    * before anything is stored or written. Otherwise the message is kept with what its
-   * directives did; without `@model none` a notice says no model is set up yet.
+   * directives did (and the prompt they made, for the model). Without `@model none`, the
+   * conversation's model (or `@model NAME` of its provider) starts a turn in the background;
+   * with no model, a notice says how to connect one.
    */
   async send(conversationId: string, text: string): Promise<Message[]> {
-    const { conversations, routing } = this.deps;
-    conversations.get(conversationId);
+    const { conversations, routing, agent } = this.deps;
+    const conversation = conversations.get(conversationId);
     const parsed = parseDirectives(text);
     if (parsed.errors.length > 0) throw directiveRefusal('the message', parsed.errors);
+    if (!parsed.modelNone && conversation.model && agent?.isRunning(conversationId)) {
+      throw new AppError('CONFLICT', runningTurn(conversationId), { conversationId });
+    }
     const createdAt = this.deps.now().toISOString();
 
     let outcomes: DirectiveOutcome[];
     let modelNone = parsed.modelNone;
+    let prompt = parsed.prompt;
+    let tools: DirectiveRunResult['tools'] = [];
     try {
       const r = await routing.directives.run(parsed, { ownerId: conversationId });
       outcomes = r.outcomes;
       modelNone = r.modelNone;
+      prompt = r.prompt;
+      tools = r.tools;
     } catch (e) {
       const errors = refusalErrors(e);
       if (errors) throw directiveRefusal('the message', errors);
@@ -77,9 +92,26 @@ export class ChatService {
       outcomes = [{ directive: parsed.directives.map((d) => d.raw).join('\n'), error: { ...info, message: directivesFailed(info.message) } }];
     }
 
-    const added: NewMessage[] = [{ role: 'user', text, createdAt, ...(outcomes.length ? { outcomes } : {}) }];
-    if (!modelNone) added.push({ role: 'notice', text: NO_MODEL_NOTICE });
-    return this.store(conversationId, added, parsed.prompt.trim() ? parsed.prompt : text);
+    const user: NewMessage = { role: 'user', text, createdAt, prompt, ...(outcomes.length ? { outcomes } : {}) };
+    const titleFrom = parsed.prompt.trim() ? parsed.prompt : text;
+    const model = modelNone ? undefined : modelFor(conversation.model, parsed.model);
+    if (modelNone) return this.store(conversationId, [user], titleFrom);
+    if (!model || !agent) return this.store(conversationId, [user, { role: 'notice', text: NO_MODEL_NOTICE }], titleFrom);
+
+    const stored = await this.store(conversationId, [user], titleFrom);
+    try {
+      agent.start({
+        conversationId,
+        model,
+        prompt,
+        directiveTools: tools.map((t) => ({ toolId: t.tool.id, ...(t.output ? { output: t.output } : {}), ...(t.writeMode ? { writeMode: t.writeMode } : {}) })),
+      });
+    } catch (e) {
+      // The message is kept; the timeline says why no turn started.
+      const error = toErrorInfo(e, 'chat.send');
+      stored.push(...(await this.store(conversationId, [{ role: 'notice', text: turnNotStarted(error.message), error }])));
+    }
+    return stored;
   }
 
   /**
@@ -133,29 +165,8 @@ export class ChatService {
   }
 
   /** Each enabled section's directives, run now: what a model would be given, per section. */
-  async evaluateContext(conversationId: string): Promise<EvaluatedSection[]> {
-    const { conversations, routing } = this.deps;
-    const out: EvaluatedSection[] = [];
-    for (const s of conversations.contextSections(conversationId)) {
-      if (!s.enabled) continue;
-      const parsed = parseDirectives(s.text);
-      const base = { sectionId: s.id, title: s.title };
-      if (parsed.errors.length > 0) {
-        out.push({ ...base, text: parsed.prompt, modelNone: parsed.modelNone, outcomes: errorOutcomes(s.text, parsed.errors) });
-        continue;
-      }
-      let r: DirectiveRunResult;
-      try {
-        r = await routing.directives.run(parsed, { ownerId: conversationId });
-      } catch (e) {
-        const errors = refusalErrors(e);
-        const outcomes = errors ? errorOutcomes(s.text, errors) : [{ directive: s.title, error: toErrorInfo(e, 'conversations.evaluateContext') }];
-        out.push({ ...base, text: parsed.prompt, modelNone: parsed.modelNone, outcomes });
-        continue;
-      }
-      out.push({ ...base, text: r.prompt, modelNone: r.modelNone, outcomes: r.outcomes });
-    }
-    return out;
+  evaluateContext(conversationId: string): Promise<EvaluatedSection[]> {
+    return evaluateSections(this.deps, conversationId);
   }
 
   private async store(conversationId: string, messages: NewMessage[], titleFrom?: string): Promise<Message[]> {

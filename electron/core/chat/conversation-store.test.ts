@@ -235,3 +235,44 @@ describe('ConversationStore', () => {
     store.close();
   });
 });
+
+describe('ConversationStore: models in the chat (migration 2)', () => {
+  it('brings a version-1 database up with its rows kept, and stores model, tools and the timeline fields', async () => {
+    const dir = await tempDir();
+    const file = path.join(dir, 'conversations.sqlite');
+    const old = new Database(file);
+    migrate(old, MIGRATIONS.slice(0, 1));
+    old.prepare(`INSERT INTO conversations (id, title, title_source, created_at, updated_at) VALUES ('c1', 'Old', 'user', 'x', 'x')`).run();
+    old.prepare(`INSERT INTO messages (id, conversation_id, role, created_at, text) VALUES ('m1', 'c1', 'user', 'x', 'hello')`).run();
+    old.close();
+
+    const { store } = await openStore(file);
+    expect(store.get('c1')).toMatchObject({ title: 'Old', messageCount: 1 });
+    expect(store.get('c1')).not.toHaveProperty('model');
+    expect(store.messages('c1')).toEqual([{ id: 'm1', conversationId: 'c1', role: 'user', createdAt: 'x', text: 'hello' }]);
+
+    const model = { providerId: 'p', model: 'llama3' };
+    expect(store.setModel('c1', model).model).toEqual(model);
+    expect(store.setTools('c1', { bundleIds: ['b'], toolIds: [] }).tools).toEqual({ bundleIds: ['b'], toolIds: [] });
+    expect(store.setModel('c1', null)).not.toHaveProperty('model');
+    expect(() => store.setModel('nope', model)).toThrow(expect.objectContaining({ code: 'NOT_FOUND' }));
+    expect(() => store.setTools('nope', null)).toThrow(expect.objectContaining({ code: 'NOT_FOUND' }));
+    expect(store.create('With model', model).model).toEqual(model);
+
+    const [a] = store.addMessages('c1', [
+      { role: 'assistant', text: 'hi', turnId: 't1', model, usage: { inputTokens: 3 }, toolCalls: [{ callId: 'k', name: 'echo', argsText: '{}' }] },
+      { role: 'notice', text: 'down', turnId: 't1', error: { code: 'UNAVAILABLE', message: 'down' } },
+      { role: 'user', text: '@input file:x\nread', prompt: 'read\n\n[input] file:x\nbody' },
+    ]);
+    expect(a).not.toHaveProperty('toolCalls');
+    const messages = store.messages('c1');
+    expect(messages[1]).toMatchObject({ turnId: 't1', model, usage: { inputTokens: 3 } });
+    expect(messages[1]).not.toHaveProperty('toolCalls');
+    expect(messages[2]).toMatchObject({ error: { code: 'UNAVAILABLE' } });
+    expect(messages[3]).not.toHaveProperty('prompt');
+    const timeline = store.timeline('c1');
+    expect(timeline[1]!.toolCalls).toEqual([{ callId: 'k', name: 'echo', argsText: '{}' }]);
+    expect(timeline[3]!.prompt).toBe('read\n\n[input] file:x\nbody');
+    store.close();
+  });
+});

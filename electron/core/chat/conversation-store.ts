@@ -12,6 +12,7 @@ import fs from 'node:fs';
 import { AppError } from '../../../shared/errors';
 import type { Problem } from '../../../shared/model/app-info';
 import { TITLE_MAX, type ContextSection, type Conversation, type Message } from '../../../shared/model/conversation';
+import type { ModelRef, ToolSelection } from '../../../shared/model/provider';
 import { uuidv7 } from '../ids';
 import { migrate } from './migrations';
 import { AUTO_TITLE_MAX_CHARS, DEFAULT_TITLE, conversationNotFound, duplicateSectionId } from './strings';
@@ -34,8 +35,21 @@ export interface ListQuery {
   limit?: number;
 }
 
+/**
+ * What the timeline keeps beside a message, for the model only (never sent to the renderer):
+ * a user row's prompt as the model gets it (inlined inputs, manifests), and an assistant
+ * row's tool calls as the model made them.
+ */
+export interface TimelineExtras {
+  prompt?: string;
+  toolCalls?: { callId: string; name: string; argsText: string }[];
+}
+
+/** A row of the timeline: the message and its extras. */
+export type TimelineRow = Message & TimelineExtras;
+
 /** A message to add: the store gives it an id, its conversation and a time unless given. */
-export type NewMessage = Omit<Message, 'id' | 'conversationId' | 'createdAt'> & { id?: string; createdAt?: string };
+export type NewMessage = Omit<Message, 'id' | 'conversationId' | 'createdAt'> & TimelineExtras & { id?: string; createdAt?: string };
 
 const DEFAULT_LIST_LIMIT = 200;
 
@@ -46,6 +60,8 @@ interface ConversationRow {
   created_at: string;
   updated_at: string;
   message_count: number;
+  model: string | null;
+  tools: string | null;
 }
 
 interface MessageRow {
@@ -56,9 +72,17 @@ interface MessageRow {
   text: string;
   tool: string | null;
   outcomes: string | null;
+  turn_id: string | null;
+  model: string | null;
+  usage: string | null;
+  error: string | null;
+  prompt?: string | null;
+  tool_calls?: string | null;
 }
 
-const SELECT_CONVERSATION = `SELECT c.id, c.title, c.title_source, c.created_at, c.updated_at,
+const MESSAGE_COLUMNS = 'id, conversation_id, role, created_at, text, tool, outcomes, turn_id, model, usage, error';
+
+const SELECT_CONVERSATION = `SELECT c.id, c.title, c.title_source, c.created_at, c.updated_at, c.model, c.tools,
   (SELECT count(*) FROM messages m WHERE m.conversation_id = c.id) AS message_count FROM conversations c`;
 
 export class ConversationStore {
@@ -100,13 +124,14 @@ export class ConversationStore {
     return this.db.prepare('SELECT 1 FROM conversations WHERE id = ?').get(id) !== undefined;
   }
 
-  create(title?: string): Conversation {
+  /** `model`: the model it starts with (Settings' defaultModel). */
+  create(title?: string, model?: ModelRef | null): Conversation {
     const at = this.now();
     const id = uuidv7(at.getTime());
     const given = title?.trim();
     this.db
-      .prepare('INSERT INTO conversations (id, title, title_source, created_at, updated_at) VALUES (?, ?, ?, ?, ?)')
-      .run(id, given || DEFAULT_TITLE, given ? 'user' : 'default', at.toISOString(), at.toISOString());
+      .prepare('INSERT INTO conversations (id, title, title_source, created_at, updated_at, model) VALUES (?, ?, ?, ?, ?, ?)')
+      .run(id, given || DEFAULT_TITLE, given ? 'user' : 'default', at.toISOString(), at.toISOString(), json(model ?? undefined));
     this.changed(id, 'created');
     return this.get(id);
   }
@@ -115,6 +140,23 @@ export class ConversationStore {
     const r = this.db
       .prepare(`UPDATE conversations SET title = ?, title_source = 'user', updated_at = ? WHERE id = ?`)
       .run(title.trim(), this.now().toISOString(), id);
+    if (r.changes === 0) throw new AppError('NOT_FOUND', conversationNotFound(id), { id });
+    this.changed(id, 'renamed');
+    return this.get(id);
+  }
+
+  /** The model the conversation talks to (null: none). NOT_FOUND for an unknown id. */
+  setModel(id: string, model: ModelRef | null): Conversation {
+    return this.setColumn(id, 'model', model);
+  }
+
+  /** Which tools its model may use (null: every enabled tool). NOT_FOUND for an unknown id. */
+  setTools(id: string, tools: ToolSelection | null): Conversation {
+    return this.setColumn(id, 'tools', tools);
+  }
+
+  private setColumn(id: string, column: 'model' | 'tools', value: unknown): Conversation {
+    const r = this.db.prepare(`UPDATE conversations SET ${column} = ?, updated_at = ? WHERE id = ?`).run(json(value ?? undefined), this.now().toISOString(), id);
     if (r.changes === 0) throw new AppError('NOT_FOUND', conversationNotFound(id), { id });
     this.changed(id, 'renamed');
     return this.get(id);
@@ -131,9 +173,24 @@ export class ConversationStore {
   messages(conversationId: string): Message[] {
     this.get(conversationId);
     const rows = this.db
-      .prepare('SELECT id, conversation_id, role, created_at, text, tool, outcomes FROM messages WHERE conversation_id = ? ORDER BY seq')
+      .prepare(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE conversation_id = ? ORDER BY seq`)
       .all(conversationId) as MessageRow[];
     return rows.map(toMessage);
+  }
+
+  /** The messages with what only the model is given (prompts, tool calls as made), in order. */
+  timeline(conversationId: string): TimelineRow[] {
+    this.get(conversationId);
+    const rows = this.db
+      .prepare(`SELECT ${MESSAGE_COLUMNS}, prompt, tool_calls FROM messages WHERE conversation_id = ? ORDER BY seq`)
+      .all(conversationId) as MessageRow[];
+    return rows.map((r) => {
+      const m: TimelineRow = toMessage(r);
+      if (typeof r.prompt === 'string') m.prompt = r.prompt;
+      const calls = parseJson<TimelineRow['toolCalls']>(r.tool_calls ?? null);
+      if (Array.isArray(calls)) m.toolCalls = calls;
+      return m;
+    });
   }
 
   /**
@@ -143,14 +200,29 @@ export class ConversationStore {
   addMessages(conversationId: string, messages: NewMessage[], opts: { titleFrom?: string } = {}): Message[] {
     const at = this.now().toISOString();
     const insert = this.db.prepare(
-      'INSERT INTO messages (id, conversation_id, role, created_at, text, tool, outcomes) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      `INSERT INTO messages (id, conversation_id, role, created_at, text, tool, outcomes, turn_id, model, usage, error, prompt, tool_calls)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     let retitled = false;
     const stored = this.db.transaction(() => {
       if (!this.has(conversationId)) throw new AppError('NOT_FOUND', conversationNotFound(conversationId), { id: conversationId });
-      const out = messages.map((m) => {
+      const out = messages.map(({ prompt, toolCalls, ...m }) => {
         const msg: Message = { ...m, id: m.id ?? uuidv7(), conversationId, createdAt: m.createdAt ?? at };
-        insert.run(msg.id, conversationId, msg.role, msg.createdAt, msg.text, json(msg.tool), json(msg.outcomes));
+        insert.run(
+          msg.id,
+          conversationId,
+          msg.role,
+          msg.createdAt,
+          msg.text,
+          json(msg.tool),
+          json(msg.outcomes),
+          msg.turnId ?? null,
+          json(msg.model),
+          json(msg.usage),
+          json(msg.error),
+          prompt ?? null,
+          json(toolCalls),
+        );
         return msg;
       });
       const title = opts.titleFrom === undefined ? '' : titleOf(opts.titleFrom);
@@ -293,12 +365,25 @@ function parseJson<T>(text: string | null): T | undefined {
 }
 
 function toConversation(r: ConversationRow): Conversation {
-  return { id: r.id, title: r.title, createdAt: r.created_at, updatedAt: r.updated_at, messageCount: r.message_count };
+  const model = parseJson<Conversation['model']>(r.model);
+  const tools = parseJson<Conversation['tools']>(r.tools);
+  return {
+    id: r.id,
+    title: r.title,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    messageCount: r.message_count,
+    ...(model ? { model } : {}),
+    ...(tools ? { tools } : {}),
+  };
 }
 
 function toMessage(r: MessageRow): Message {
   const tool = parseJson<Message['tool']>(r.tool);
   const outcomes = parseJson<Message['outcomes']>(r.outcomes);
+  const model = parseJson<Message['model']>(r.model);
+  const usage = parseJson<Message['usage']>(r.usage);
+  const error = parseJson<Message['error']>(r.error);
   return {
     id: r.id,
     conversationId: r.conversation_id,
@@ -307,5 +392,9 @@ function toMessage(r: MessageRow): Message {
     text: r.text,
     ...(tool ? { tool } : {}),
     ...(outcomes ? { outcomes } : {}),
+    ...(r.turn_id ? { turnId: r.turn_id } : {}),
+    ...(model ? { model } : {}),
+    ...(usage ? { usage } : {}),
+    ...(error ? { error } : {}),
   };
 }

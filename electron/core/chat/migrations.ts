@@ -46,6 +46,22 @@ export const MIGRATIONS: readonly Migration[] = [
         );
       `),
   },
+  {
+    name: 'models in the chat: the model and tools of a conversation, the timeline fields of messages',
+    up: (db) =>
+      db.exec(`
+        ALTER TABLE conversations ADD COLUMN model TEXT;
+        ALTER TABLE conversations ADD COLUMN tools TEXT;
+        ALTER TABLE messages ADD COLUMN turn_id TEXT;
+        ALTER TABLE messages ADD COLUMN model TEXT;
+        ALTER TABLE messages ADD COLUMN usage TEXT;
+        ALTER TABLE messages ADD COLUMN error TEXT;
+        -- what a model is given for a user row (its prompt with inlined inputs and manifests)
+        ALTER TABLE messages ADD COLUMN prompt TEXT;
+        -- the tool calls of an assistant row, as the model made them (name, argsText, callId)
+        ALTER TABLE messages ADD COLUMN tool_calls TEXT;
+      `),
+  },
 ];
 
 /**

@@ -6,7 +6,8 @@ export const DEFAULT_TITLE = 'New conversation';
 export const AUTO_TITLE_MAX_CHARS = 80;
 
 export const NO_MODEL_NOTICE =
-  'No model is set up yet: the message was kept and its directives ran. Use + to run a tool, or add `@model none` to run directives only.';
+  'No model is connected to this conversation: the message was kept and its directives ran. Choose a model above the composer, or add a provider in Settings → Models (a local Ollama or LM Studio is offered when it runs). Meanwhile, use + to run a tool, or add `@model none` to run directives only.';
+export const turnNotStarted = (why: string) => `The model was not asked: ${why}`;
 
 export const conversationNotFound = (id: string) => `no conversation with id '${id}'`;
 export const conversationGone = (id: string) => `conversation '${id}' was deleted while this ran`;

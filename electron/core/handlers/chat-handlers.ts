@@ -6,6 +6,8 @@ import type { InvokeDispatcher } from '../invoke/dispatcher';
 import type { Registry } from '../registry/registry';
 import type { Handler } from '../router';
 import type { RoutingServices } from '../routing';
+import type { AgentLoopService } from '../agent/loop';
+import type { SettingsStore } from '../settings/settings-store';
 
 type ChatOps =
   | 'conversations.list'
@@ -26,6 +28,10 @@ export interface ChatHandlerDeps {
   registry: Pick<Registry, 'store'>;
   events: EventBus;
   now: () => Date;
+  /** New conversations start with Settings' defaultModel. */
+  settings?: Pick<SettingsStore, 'get'>;
+  /** The agent loop: messages for a model start turns; a deleted conversation's turn stops. */
+  agent?: Pick<AgentLoopService, 'start' | 'isRunning' | 'stop'>;
 }
 
 export function chatHandlers(deps: ChatHandlerDeps): { [N in ChatOps]: Handler<N> } {
@@ -33,10 +39,11 @@ export function chatHandlers(deps: ChatHandlerDeps): { [N in ChatOps]: Handler<N
   const chat = new ChatService(deps);
   return {
     'conversations.list': (input) => conversations.list(input),
-    'conversations.create': (input) => conversations.create(input.title),
+    'conversations.create': (input) => conversations.create(input.title, deps.settings?.get().defaultModel),
     'conversations.rename': (input) => conversations.rename(input.id, input.title),
     'conversations.delete': async (input) => {
       conversations.delete(input.id);
+      deps.agent?.stop(input.id);
       try {
         await routing.buffers.deleteOwner(input.id);
       } catch (e) {

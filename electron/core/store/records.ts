@@ -40,5 +40,6 @@ export function toolRecord(t: Tool): Tool {
   if (t.type === 'local' && t.local) out.local = t.local;
   if (t.type === 'http' && t.http) out.http = t.http;
   if (t.type === 'sequence' && t.sequence) out.sequence = t.sequence;
+  if (t.requiresApproval) out.requiresApproval = true;
   return out;
 }

@@ -1,6 +1,7 @@
 /**
- * The Chat screen: conversations (left), the open conversation's messages and the
- * composer with its `+` palette (middle), workflows and context sections (right).
+ * The Chat screen: conversations (left), the open conversation's timeline, its model and
+ * tools, and the composer with its `+` palette (middle), workflows and context sections
+ * (right). Agent turns are followed here (streamed text, Stop) for every conversation.
  * The open conversation is useUi().conversationId: the newest is opened on first load,
  * and one is created when a message or a tool run needs it.
  */
@@ -15,7 +16,10 @@ import { Composer, type ComposerHandle } from './Composer';
 import { newestFirst } from './conversation-order';
 import { ConversationList } from './ConversationList';
 import { MessageList } from './MessageList';
+import { ModelPicker, NoModelNotice } from './ModelPicker';
 import { SidePanel } from './SidePanel';
+import { ToolSelectionControl } from './ToolSelectionControl';
+import { useAgentStream } from './use-agent-stream';
 import { useConversationDetail } from './use-conversation';
 
 export function ChatScreen() {
@@ -26,6 +30,7 @@ export function ChatScreen() {
   const qc = useQueryClient();
   const composer = useRef<ComposerHandle>(null);
   const screenRef = useRef<HTMLElement>(null);
+  const stream = useAgentStream();
 
   // First load: open the newest conversation, if there is one.
   const opened = useRef(false);
@@ -100,7 +105,7 @@ export function ChatScreen() {
             </p>
           )}
           {conversationId && !gone ? (
-            <MessageList conversationId={conversationId} />
+            <MessageList conversationId={conversationId} stream={stream} />
           ) : (
             <div className="message-list">
               {none ? (
@@ -112,7 +117,16 @@ export function ChatScreen() {
               )}
             </div>
           )}
-          <Composer ref={composer} />
+          <div className="chat-controls" role="group" aria-label={s.model.controls}>
+            <ModelPicker conversation={gone ? undefined : detail.data?.conversation} />
+            <ToolSelectionControl conversation={gone ? undefined : detail.data?.conversation} />
+          </div>
+          <NoModelNotice />
+          <Composer
+            ref={composer}
+            running={conversationId !== null && stream.state.running[conversationId] !== undefined}
+            onStop={() => (conversationId ? stream.stop(conversationId) : Promise.resolve(null))}
+          />
         </div>
         <SidePanel />
       </div>

@@ -29,7 +29,14 @@ interface Picked {
   trigger: PaletteTrigger | null;
 }
 
-export function Composer({ ref }: { ref?: Ref<ComposerHandle> }) {
+export interface ComposerProps {
+  ref?: Ref<ComposerHandle>;
+  /** A model's turn runs in the open conversation: Stop (and Escape) stop it. */
+  running?: boolean;
+  onStop?(): Promise<ErrorInfo | null>;
+}
+
+export function Composer({ ref, running = false, onStop }: ComposerProps) {
   const { client } = useApi();
   const qc = useQueryClient();
   const ensureConversation = useEnsureConversation();
@@ -61,6 +68,19 @@ export function Composer({ ref }: { ref?: Ref<ComposerHandle> }) {
   const [pickWhenFresh, setPickWhenFresh] = useState(false);
 
   const [sending, setSending] = useState(false);
+  const [stopping, setStopping] = useState(false);
+  const [stopError, setStopError] = useState<ErrorInfo | null>(null);
+  if (!running && stopping) setStopping(false);
+  const stop = async () => {
+    if (!onStop || stopping) return;
+    setStopping(true);
+    setStopError(null);
+    const err = await onStop();
+    if (err) {
+      setStopError(err);
+      setStopping(false);
+    }
+  };
   const [sendError, setSendError] = useState<ErrorInfo | null>(null);
   const canSend = text.trim() !== '' && parsed.errors.length === 0 && !sending;
 
@@ -188,6 +208,11 @@ export function Composer({ ref }: { ref?: Ref<ComposerHandle> }) {
       closeForm();
       return;
     }
+    if (e.key === 'Escape' && running) {
+      e.preventDefault();
+      void stop();
+      return;
+    }
     if (e.key === 'Enter' && !e.shiftKey && !e.ctrlKey && !e.metaKey && !e.altKey) {
       e.preventDefault();
       void send();
@@ -254,9 +279,24 @@ export function Composer({ ref }: { ref?: Ref<ComposerHandle> }) {
             onKeyDown={onKeyDown}
           />
         </div>
-        <button type="button" className="primary composer-send" data-testid="chat-send" disabled={!canSend} onClick={() => void send()}>
-          {sending ? s.composer.sending : s.composer.send}
-        </button>
+        <div className="composer-buttons">
+          {running && (
+            <button
+              type="button"
+              className="composer-stop"
+              data-testid="chat-stop"
+              aria-keyshortcuts="Escape"
+              title={s.turn.stopLabel}
+              disabled={stopping}
+              onClick={() => void stop()}
+            >
+              <span className="stop-square" aria-hidden="true" /> {stopping ? s.turn.stopping : s.turn.stop}
+            </button>
+          )}
+          <button type="button" className="primary composer-send" data-testid="chat-send" disabled={!canSend} onClick={() => void send()}>
+            {sending ? s.composer.sending : s.composer.send}
+          </button>
+        </div>
       </div>
       {parsed.errors.length > 0 && (
         <div className="composer-errors" id={errorsId} data-testid="composer-errors">
@@ -273,6 +313,11 @@ export function Composer({ ref }: { ref?: Ref<ComposerHandle> }) {
         </div>
       )}
       {sendError && <SendError error={sendError} />}
+      {stopError && (
+        <p className="field-error" role="alert">
+          {s.turn.stopFailed} <code className="error-code">{stopError.code}</code> {stopError.message}
+        </p>
+      )}
       <p className="help" id={helpId}>
         {s.composer.help}
       </p>

@@ -1,27 +1,45 @@
 /**
- * The open conversation's messages: what the user typed (directives coloured, their
- * outcomes folded), the model's replies, the app's notices and tool cards. Stays scrolled
- * to the newest message unless the user has scrolled up.
+ * The open conversation's timeline: what the user typed (directives coloured, their
+ * outcomes folded), the model's replies (Markdown; streaming text live until the row is
+ * stored), the app's notices and errors, tool cards (a model's call and its result folded
+ * into one), and what each turn cost. Stays scrolled to the newest row unless the user
+ * has scrolled up.
  */
-import { useLayoutEffect, useRef } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import type { Message } from '../../../shared/model/conversation';
 import { EmptyState } from '../../components/EmptyState';
 import { QueryError } from '../../components/QueryError';
 import { chatStrings as s } from '../../i18n/chat-strings';
 import { HighlightedText } from './DirectiveHighlight';
 import { DirectiveOutcomes } from './DirectiveOutcomes';
+import { Markdown } from './Markdown';
+import { pendingOf } from './stream-state';
+import { awaitingApproval, foldTimeline, type TurnUsage } from './timeline';
 import { ToolCard } from './ToolCard';
+import type { AgentStream } from './use-agent-stream';
 import { useConversationDetail } from './use-conversation';
 
 /** Within this many pixels of the bottom, new messages keep the view at the bottom. */
 const STICK_PX = 80;
 
-export function MessageList({ conversationId }: { conversationId: string }) {
+export function MessageList({ conversationId, stream }: { conversationId: string; stream: AgentStream }) {
   const detail = useConversationDetail(conversationId);
   const messages = detail.data?.messages;
   const boxRef = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
-  const last = messages?.at(-1);
+  const items = useMemo(() => (messages ? foldTimeline(messages) : []), [messages]);
+  const storedIds = useMemo(() => new Set(messages?.map((m) => m.id) ?? []), [messages]);
+  const pending = pendingOf(stream.state, conversationId, storedIds);
+  const running = stream.state.running[conversationId] !== undefined;
+  const waiting = useMemo(() => awaitingApproval(items).length > 0, [items]);
+  const last = items.at(-1);
+  const lastKey = last ? `${last.key}:${last.kind === 'tool' ? last.card.status : ''}` : '';
+  const pendingChars = pending.reduce((n, p) => n + p.text.length, 0);
+
+  const { settle } = stream;
+  useEffect(() => {
+    if (detail.dataUpdatedAt) settle(conversationId, storedIds, detail.dataUpdatedAt);
+  }, [settle, conversationId, storedIds, detail.dataUpdatedAt]);
 
   useLayoutEffect(() => {
     stick.current = true;
@@ -29,7 +47,7 @@ export function MessageList({ conversationId }: { conversationId: string }) {
   useLayoutEffect(() => {
     const box = boxRef.current;
     if (box && stick.current) box.scrollTop = box.scrollHeight;
-  }, [messages?.length, last?.id, last?.tool?.status, conversationId]);
+  }, [items.length, lastKey, conversationId, pendingChars, running]);
 
   return (
     <div
@@ -37,7 +55,7 @@ export function MessageList({ conversationId }: { conversationId: string }) {
       className="message-list"
       role="log"
       aria-label={s.messages.region}
-      aria-busy={detail.isFetching}
+      aria-busy={detail.isFetching || running}
       data-testid="message-list"
       tabIndex={0}
       onScroll={(e) => {
@@ -47,12 +65,34 @@ export function MessageList({ conversationId }: { conversationId: string }) {
     >
       {detail.error && <QueryError error={detail.error} onRetry={() => void detail.refetch()} />}
       {detail.isPending && <p className="muted">{s.messages.loading}</p>}
-      {messages && messages.length === 0 && (
+      {messages && messages.length === 0 && pending.length === 0 && (
         <EmptyState title={s.messages.emptyTitle} testId="messages-empty">
           {s.messages.emptyBody}
         </EmptyState>
       )}
-      {messages?.map((m) => <MessageItem key={m.id} message={m} />)}
+      {items.map((it) =>
+        it.kind === 'tool' ? (
+          <ToolCard key={it.key} card={it.card} conversationId={conversationId} />
+        ) : it.kind === 'usage' ? (
+          <UsageLine key={it.key} usage={it.usage} />
+        ) : (
+          <MessageItem key={it.key} message={it.message} />
+        ),
+      )}
+      {pending.map((p) => (
+        <article key={p.messageId} className="message assistant pending" data-testid="message-streaming" aria-label={s.messages.assistant} aria-live="off">
+          <header className="message-head">
+            <strong>{s.messages.assistant}</strong>
+            <span className="muted">{p.endedAt === undefined ? s.messages.streaming : ''}</span>
+          </header>
+          <Markdown text={p.text} />
+        </article>
+      ))}
+      {running && pending.length === 0 && (
+        <p className="muted turn-running" role="status" data-testid="turn-running">
+          {waiting ? s.turn.waiting : <><span className="spinner" aria-hidden="true" /> {s.turn.running}</>}
+        </p>
+      )}
     </div>
   );
 }
@@ -62,9 +102,28 @@ function time(iso: string): string {
   return Number.isNaN(d.getTime()) ? '' : d.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
 }
 
+function UsageLine({ usage }: { usage: TurnUsage }) {
+  return (
+    <p className="turn-usage muted" data-testid="turn-usage" aria-label={s.usage.label} title={s.usage.label}>
+      {s.usage.text(usage.inputTokens, usage.outputTokens, usage.steps)}
+    </p>
+  );
+}
+
 function MessageItem({ message: m }: { message: Message }) {
   if (m.role === 'tool' && m.tool) return <ToolCard card={m.tool} />;
   if (m.role === 'notice') {
+    if (m.error) {
+      return (
+        <div className="message notice error" role="alert" data-testid="chat-error">
+          <p className="message-text">
+            <code className="error-code">{m.error.code}</code> {m.text.includes(m.error.message) ? m.text : m.error.message}
+          </p>
+          {m.text && !m.text.includes(m.error.message) && <p className="message-text">{m.text}</p>}
+          {m.outcomes && <DirectiveOutcomes outcomes={m.outcomes} />}
+        </div>
+      );
+    }
     return (
       <div className="message notice" data-testid="message-notice">
         <p className="message-text">{m.text}</p>
@@ -72,16 +131,19 @@ function MessageItem({ message: m }: { message: Message }) {
       </div>
     );
   }
+  // A step that only called tools stored no text: its cards say what it did.
+  if (m.role === 'assistant' && m.text.trim() === '' && !m.outcomes) return null;
   const who = m.role === 'user' ? s.messages.you : m.role === 'assistant' ? s.messages.assistant : s.messages.notice;
   return (
-    <article className={`message ${m.role}`} data-testid={`message-${m.role}`} aria-label={who}>
+    <article className={`message ${m.role}`} data-testid={`message-${m.role}`} data-message-id={m.id} aria-label={who}>
       <header className="message-head">
         <strong>{who}</strong>
+        {m.role === 'assistant' && m.model && <span className="muted message-model">{m.model.model}</span>}
         <time className="muted" dateTime={m.createdAt}>
           {time(m.createdAt)}
         </time>
       </header>
-      {m.role === 'user' ? <HighlightedText text={m.text} /> : <div className="message-text">{m.text}</div>}
+      {m.role === 'user' ? <HighlightedText text={m.text} /> : <Markdown text={m.text} />}
       {m.outcomes && <DirectiveOutcomes outcomes={m.outcomes} />}
     </article>
   );

@@ -1,20 +1,36 @@
 /**
  * A tool call in the conversation: the tool (display name and slug), its arguments
  * (folded), status and duration, then its value, the manifest of where the value was
- * routed, or its error.
+ * routed, or its error. A model's call waiting for approval shows the approval form.
  */
 import type { ToolCard as ToolCardData } from '../../../shared/model/conversation';
 import { chatStrings as s } from '../../i18n/chat-strings';
+import { ApprovalForm } from './ApprovalForm';
 import { formatDuration, valueText } from './format';
 import { ManifestView } from './ManifestLink';
 import { ValueView } from './ValueView';
 
-const STATUS_CLASS: Record<ToolCardData['status'], string> = { running: 'badge', ok: 'badge ok', error: 'badge danger', cancelled: 'badge' };
+const STATUS_CLASS: Record<ToolCardData['status'], string> = {
+  running: 'badge',
+  'awaiting-approval': 'badge waiting',
+  ok: 'badge ok',
+  error: 'badge danger',
+  cancelled: 'badge',
+  denied: 'badge danger',
+};
 
-export function ToolCard({ card }: { card: ToolCardData }) {
+export function ToolCard({ card, conversationId }: { card: ToolCardData; conversationId?: string }) {
+  const awaiting = card.status === 'awaiting-approval';
   const noArgs = card.args === undefined || (typeof card.args === 'object' && card.args !== null && Object.keys(card.args).length === 0);
   return (
-    <article className="tool-card" data-testid="tool-card" data-status={card.status} aria-label={s.card.label(card.displayName)} aria-busy={card.status === 'running'}>
+    <article
+      className="tool-card"
+      data-testid="tool-card"
+      data-invocation-id={card.invocationId}
+      data-status={card.status}
+      aria-label={s.card.label(card.displayName)}
+      aria-busy={card.status === 'running'}
+    >
       <header className="tool-card-head">
         <h3 className="tool-card-title">
           {card.displayName} <code className="muted">+{card.slug}</code>
@@ -23,15 +39,24 @@ export function ToolCard({ card }: { card: ToolCardData }) {
           {s.card.status[card.status]}
         </span>
         {card.durationMs !== undefined && <span className="muted tool-card-duration">{s.card.duration(formatDuration(card.durationMs))}</span>}
+        {card.decision && card.status !== 'denied' && (
+          <span className="badge" data-testid="tool-card-decision">
+            {s.card.decision[card.decision]}
+          </span>
+        )}
         <span className="muted tool-card-source">{s.card.source[card.source]}</span>
       </header>
-      <details className="tool-card-args">
-        <summary>
-          {s.card.args}
-          {noArgs && <span className="muted"> ({s.card.noArgs})</span>}
-        </summary>
-        {!noArgs && <pre data-testid="tool-card-args">{valueText(card.args)}</pre>}
-      </details>
+      {awaiting && conversationId ? (
+        <ApprovalForm conversationId={conversationId} invocationId={card.invocationId} args={card.args} />
+      ) : (
+        <details className="tool-card-args">
+          <summary>
+            {s.card.args}
+            {noArgs && <span className="muted"> ({s.card.noArgs})</span>}
+          </summary>
+          {!noArgs && <pre data-testid="tool-card-args">{valueText(card.args)}</pre>}
+        </details>
+      )}
       {card.status === 'running' && (
         <p className="muted" role="status">
           <span className="spinner" aria-hidden="true" /> {s.card.running}
@@ -45,7 +70,7 @@ export function ToolCard({ card }: { card: ToolCardData }) {
           </p>
         </div>
       )}
-      {!card.manifest && !card.error && card.status !== 'running' && <ValueView value={card.value} truncated={card.valueTruncated} />}
+      {!card.manifest && !card.error && card.status !== 'running' && !awaiting && card.status !== 'denied' && <ValueView value={card.value} truncated={card.valueTruncated} />}
     </article>
   );
 }

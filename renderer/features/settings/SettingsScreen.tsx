@@ -4,6 +4,8 @@ import { useOp, useOpMutation } from '../../api/hooks';
 import { QueryError } from '../../components/QueryError';
 import { t } from '../../i18n/strings';
 import { ProblemsList } from '../../components/ProblemsList';
+import { ApprovalsSection } from './ApprovalsSection';
+import { ProvidersSection } from './ProvidersSection';
 import { SecretsSection } from './SecretsSection';
 
 interface Draft {
@@ -147,6 +149,8 @@ export function SettingsScreen() {
           )}
         </div>
       </form>
+      <ProvidersSection />
+      <ApprovalsSection />
       {info.data && (
         <section className="about" aria-labelledby="about-title">
           <h2 id="about-title">{t.settings.about}</h2>

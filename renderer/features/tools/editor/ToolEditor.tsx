@@ -293,6 +293,23 @@ export function ToolEditor({ mode, newVersionBlocked, notice, onSaved, onNewVers
             </select>
           )}
         </Field>
+        <div className="field">
+          <label className="inline-check" htmlFor={inputId('requiresApproval')}>
+            <input
+              id={inputId('requiresApproval')}
+              type="checkbox"
+              data-testid="tool-form-requires-approval"
+              disabled={readOnly}
+              checked={draft.requiresApproval}
+              aria-describedby={`${inputId('requiresApproval')}-help`}
+              onChange={(e) => set('requiresApproval', e.target.checked)}
+            />
+            {s.fields.requiresApproval}
+          </label>
+          <p id={`${inputId('requiresApproval')}-help`} className="help">
+            {s.help.requiresApproval}
+          </p>
+        </div>
       </fieldset>
 
       <fieldset>

@@ -40,6 +40,8 @@ export interface ToolDraft {
   sequence: string;
   argSchema: string;
   outputSchema: string;
+  /** A model's call waits for the user's approval. */
+  requiresApproval: boolean;
 }
 
 export type ToolField = keyof ToolDraft;
@@ -52,7 +54,7 @@ type JsonField = (typeof JSON_FIELDS)[number];
 const HTTP_JSON: readonly JsonField[] = ['query', 'headers', 'body', 'auth', 'limits', 'httpAdvanced'];
 /** Keys of the HTTP spec that have a field of their own; the rest go to httpAdvanced. */
 const HTTP_OWN = new Set<string>(['method', 'urlTemplate', 'responseMode', 'timeoutMs', 'query', 'headers', 'body', 'auth', 'limits']);
-const OWN_FIELDS = new Set<string>(['displayName', 'description', 'tags', 'type', 'argSchema', 'outputSchema']);
+const OWN_FIELDS = new Set<string>(['displayName', 'description', 'tags', 'type', 'argSchema', 'outputSchema', 'requiresApproval']);
 
 export function isJsonField(f: ToolField): f is JsonField {
   return (JSON_FIELDS as readonly string[]).includes(f);
@@ -82,6 +84,7 @@ export function emptyDraft(): ToolDraft {
     sequence: pretty({ steps: [{ id: 'first', tool: { bundleId: '', slug: '', version: '1' }, args: {} }] }),
     argSchema: pretty({ type: 'object', properties: {}, required: [] }),
     outputSchema: pretty({}),
+    requiresApproval: false,
   };
 }
 
@@ -115,6 +118,7 @@ export function draftFromTool(tool: ToolView, opts: { newVersion: boolean }): To
     ...(tool.sequence && { sequence: pretty(tool.sequence) }),
     argSchema: pretty(tool.argSchema),
     outputSchema: pretty(tool.outputSchema),
+    requiresApproval: tool.requiresApproval ?? false,
   };
 }
 
@@ -124,7 +128,7 @@ export function sameDraft(a: ToolDraft, b: ToolDraft): boolean {
 
 /** The fields that matter for a type: the others keep their text but are not sent. */
 export function relevantFields(type: ToolType): Set<ToolField> {
-  const common: ToolField[] = ['slug', 'version', 'displayName', 'description', 'tags', 'type', 'argSchema', 'outputSchema'];
+  const common: ToolField[] = ['slug', 'version', 'displayName', 'description', 'tags', 'type', 'argSchema', 'outputSchema', 'requiresApproval'];
   const more: Record<ToolType, ToolField[]> = {
     local: ['functionId'],
     http: ['method', 'urlTemplate', 'responseMode', 'timeoutMs', ...HTTP_JSON],
@@ -207,6 +211,7 @@ export function buildDraft(d: ToolDraft): BuiltDraft {
     outputSchema: parsed.outputSchema,
     isEnabled: true,
   };
+  if (d.requiresApproval) body.requiresApproval = true;
   if (d.type === 'local') body.local = { functionId: d.functionId.trim() };
   if (d.type === 'sequence') body.sequence = parsed.sequence;
   if (d.type === 'http') {

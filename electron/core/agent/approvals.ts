@@ -1,0 +1,119 @@
+/**
+ * Remembered approvals (a tool always allowed, or allowed in one conversation) in
+ * `<data>/approvals.json`, written atomically before a change is acknowledged. A file that
+ * does not parse is moved aside and reported; the app starts with no remembered approvals.
+ */
+import path from 'node:path';
+import { z } from 'zod';
+import type { Problem } from '../../../shared/model/app-info';
+import { ApprovalRuleSchema, type ApprovalRule } from '../../../shared/model/provider';
+import { moveAside, readJson } from '../fs/atomic';
+import { nodeFs, replaceFile, toFileText } from '../store/durable-fs';
+
+export interface ApprovalStoreOptions {
+  dataDir: string;
+  now: () => Date;
+  onChange?: () => void;
+  /** Told about a file that had to be set aside. */
+  problems?: (p: Omit<Problem, 'id' | 'at'>) => void;
+}
+
+const FileSchema = z.object({ version: z.literal(1), rules: z.array(ApprovalRuleSchema) }).strict();
+
+export type ApprovalScope = ApprovalRule['scope'];
+
+export class ApprovalStore {
+  private rules: ApprovalRule[] = [];
+  private queue: Promise<unknown> = Promise.resolve();
+
+  private constructor(
+    private readonly opts: ApprovalStoreOptions,
+    private readonly file: string,
+  ) {}
+
+  static async open(opts: ApprovalStoreOptions): Promise<ApprovalStore> {
+    const store = new ApprovalStore(opts, path.join(opts.dataDir, 'approvals.json'));
+    await store.load();
+    return store;
+  }
+
+  list(): ApprovalRule[] {
+    return this.rules.map((r) => ({ ...r }));
+  }
+
+  /** A rule lets this tool run without asking, always or in this conversation. */
+  allows(toolId: string, conversationId: string): boolean {
+    return this.rules.some((r) => r.toolId === toolId && (r.scope === 'always' || r.conversationId === conversationId));
+  }
+
+  /** Remembers a rule (an existing identical rule is kept as it was). */
+  add(rule: { toolId: string; toolName: string; scope: ApprovalScope; conversationId?: string }): Promise<ApprovalRule> {
+    return this.change(() => {
+      const found = this.rules.find((r) => sameRule(r, rule));
+      if (found) return { next: this.rules, result: found };
+      const added: ApprovalRule = {
+        toolId: rule.toolId,
+        toolName: rule.toolName,
+        scope: rule.scope,
+        ...(rule.scope === 'conversation' && rule.conversationId ? { conversationId: rule.conversationId } : {}),
+        createdAt: this.opts.now().toISOString(),
+      };
+      return { next: [...this.rules, added], result: added };
+    });
+  }
+
+  /** Forgets a rule; false when there was none. */
+  revoke(toolId: string, scope: ApprovalScope, conversationId?: string): Promise<boolean> {
+    return this.change(() => {
+      const next = this.rules.filter((r) => !sameRule(r, { toolId, scope, conversationId }));
+      return { next, result: next.length !== this.rules.length };
+    });
+  }
+
+  /** Forgets the rules of a deleted conversation. */
+  forgetConversation(conversationId: string): Promise<boolean> {
+    return this.change(() => {
+      const next = this.rules.filter((r) => r.conversationId !== conversationId);
+      return { next, result: next.length !== this.rules.length };
+    });
+  }
+
+  /** Serialised, so two quick changes cannot interleave their writes. */
+  private change<T>(fn: () => { next: ApprovalRule[]; result: T }): Promise<T> {
+    const run = this.queue.then(async () => {
+      const { next, result } = fn();
+      if (next !== this.rules) {
+        await replaceFile(nodeFs, this.file, toFileText({ version: 1, rules: next }), () => undefined);
+        this.rules = next;
+        this.opts.onChange?.();
+      }
+      return result;
+    });
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async load(): Promise<void> {
+    const r = await readJson(this.file);
+    if (r.kind === 'missing') return;
+    if (r.kind === 'ok') {
+      const parsed = FileSchema.safeParse(r.value);
+      if (parsed.success) {
+        this.rules = parsed.data.rules;
+        return;
+      }
+      await this.setAside(`it does not match the expected form: ${parsed.error.issues[0]?.message ?? ''}`);
+      return;
+    }
+    await this.setAside(r.message);
+  }
+
+  private async setAside(why: string): Promise<void> {
+    const movedTo = await moveAside(this.file, this.opts.now());
+    this.opts.problems?.({ kind: 'corrupt-file', path: this.file, message: `the remembered approvals could not be read (${why}); none are in use`, movedTo });
+  }
+}
+
+function sameRule(a: { toolId: string; scope: ApprovalScope; conversationId?: string }, b: { toolId: string; scope: ApprovalScope; conversationId?: string }): boolean {
+  return a.toolId === b.toolId && a.scope === b.scope && (a.scope === 'always' || a.conversationId === b.conversationId);
+}

@@ -1,0 +1,175 @@
+/**
+ * A ModelClient for any OpenAI-compatible endpoint (Ollama, LM Studio, llama.cpp server,
+ * vLLM, OpenRouter, OpenAI) through the `openai` library: chat completions, streamed, with
+ * tools; tool-call deltas are gathered by index; usage comes in the last chunk
+ * (stream_options.include_usage). No retries: a failure goes to the user as it is.
+ */
+import OpenAI from 'openai';
+import type { ChatCompletionChunk, ChatCompletionCreateParamsStreaming, ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
+import { AppError } from '../../../../shared/errors';
+import type { ModelClient, ModelMessage, ModelRequest, ModelStepResult, ModelToolCall, ModelToolSpec } from '../types';
+import { cancelled, providerError, streamEndedEarly, streamInvalid } from './errors';
+
+export interface ClientConnection {
+  baseUrl: string;
+  /** The key for this call, or undefined (local servers need none). Read on every call. */
+  key: () => string | undefined;
+  /** Removes secret values from text the provider sent back. */
+  redact: (text: string) => string;
+  /** For tests. */
+  fetch?: typeof fetch;
+}
+
+/** Sent when no key is stored: the library requires one, local servers ignore it. */
+export const NO_KEY_PLACEHOLDER = 'not-needed';
+export const LIST_MODELS_TIMEOUT_MS = 15_000;
+export const STEP_TIMEOUT_MS = 10 * 60_000;
+const MODELS_MAX = 5000;
+
+export class OpenAIModelClient implements ModelClient {
+  constructor(private readonly conn: ClientConnection) {}
+
+  private sdk(timeout: number): OpenAI {
+    return new OpenAI({
+      baseURL: this.conn.baseUrl.replace(/\/+$/, ''),
+      apiKey: this.conn.key() ?? NO_KEY_PLACEHOLDER,
+      maxRetries: 0,
+      timeout,
+      logLevel: 'off',
+      ...(this.conn.fetch ? { fetch: this.conn.fetch } : {}),
+    });
+  }
+
+  async listModels(signal?: AbortSignal): Promise<string[]> {
+    const ctx = { baseUrl: this.conn.baseUrl, signal, redact: this.conn.redact };
+    try {
+      const ids: string[] = [];
+      for await (const m of this.sdk(LIST_MODELS_TIMEOUT_MS).models.list({ signal })) {
+        if (typeof m?.id === 'string') ids.push(m.id);
+        if (ids.length >= MODELS_MAX) break;
+      }
+      return ids;
+    } catch (e) {
+      if (e instanceof SyntaxError || e instanceof TypeError) throw streamInvalid(this.conn.baseUrl, 'the model list is not the JSON the OpenAI API returns');
+      throw providerError(e, ctx);
+    }
+  }
+
+  async step(req: ModelRequest, onText: (chunk: string) => void, signal: AbortSignal): Promise<ModelStepResult> {
+    const baseUrl = this.conn.baseUrl;
+    const ctx = { baseUrl, signal, redact: this.conn.redact };
+    if (signal.aborted) throw cancelled();
+    const params: ChatCompletionCreateParamsStreaming = {
+      model: req.model,
+      messages: toOpenAIMessages(req.messages),
+      stream: true,
+      stream_options: { include_usage: true },
+    };
+    if (req.tools.length > 0) params.tools = toOpenAITools(req.tools);
+    if (req.maxOutputTokens !== undefined) {
+      if (/(^|\.)openai\.com$/i.test(hostOf(baseUrl))) params.max_completion_tokens = req.maxOutputTokens;
+      else params.max_tokens = req.maxOutputTokens;
+    }
+
+    let stream: AsyncIterable<ChatCompletionChunk>;
+    try {
+      stream = await this.sdk(STEP_TIMEOUT_MS).chat.completions.create(params, { signal });
+    } catch (e) {
+      throw providerError(e, { ...ctx, during: 'connect' });
+    }
+
+    let text = '';
+    let finish: string | null | undefined;
+    let usage: ModelStepResult['usage'];
+    const calls = new Map<number, { id: string; name: string; args: string }>();
+    let chunks = 0;
+    try {
+      for await (const chunk of stream) {
+        chunks++;
+        if (!chunk || typeof chunk !== 'object') throw streamInvalid(baseUrl, 'a chunk is not an object');
+        if (chunk.usage) usage = { inputTokens: count(chunk.usage.prompt_tokens), outputTokens: count(chunk.usage.completion_tokens) };
+        const choice = Array.isArray(chunk.choices) ? chunk.choices[0] : undefined;
+        if (!choice) continue;
+        const delta = choice.delta ?? {};
+        if (typeof delta.content === 'string' && delta.content.length > 0) {
+          text += delta.content;
+          onText(delta.content);
+        }
+        for (const tc of delta.tool_calls ?? []) {
+          const index = typeof tc.index === 'number' ? tc.index : calls.size;
+          const acc = calls.get(index) ?? { id: '', name: '', args: '' };
+          if (tc.id) acc.id = tc.id;
+          if (tc.function?.name) acc.name += tc.function.name;
+          if (tc.function?.arguments) acc.args += tc.function.arguments;
+          calls.set(index, acc);
+        }
+        if (choice.finish_reason) finish = choice.finish_reason;
+      }
+    } catch (e) {
+      throw providerError(e, { ...ctx, during: 'stream' });
+    }
+    // The library ends the iteration quietly when the signal aborts.
+    if (signal.aborted) throw cancelled();
+    if (chunks === 0) throw streamInvalid(baseUrl, 'no event of the chat API arrived');
+    if (!finish) throw streamEndedEarly(baseUrl, 'no finish reason arrived');
+
+    const toolCalls: ModelToolCall[] = [...calls.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([index, c]) => {
+        if (!c.name) throw streamInvalid(baseUrl, `tool call #${index + 1} has no name`);
+        return { callId: c.id || `call_${index}_${Date.now().toString(36)}`, name: c.name, argsText: c.args };
+      });
+    return { text, toolCalls, ...(usage ? { usage } : {}), stopReason: stopReasonOf(finish, toolCalls.length) };
+  }
+}
+
+function count(n: unknown): number | undefined {
+  return typeof n === 'number' && Number.isInteger(n) && n >= 0 ? n : undefined;
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return '';
+  }
+}
+
+function stopReasonOf(finish: string, calls: number): ModelStepResult['stopReason'] {
+  // Some servers (Ollama among them) say "stop" while sending tool calls.
+  if (calls > 0) return 'tools';
+  if (finish === 'stop') return 'end';
+  if (finish === 'length') return 'length';
+  if (finish === 'tool_calls' || finish === 'function_call') return 'tools';
+  return 'other';
+}
+
+export function toOpenAITools(tools: ModelToolSpec[]): ChatCompletionTool[] {
+  return tools.map((t) => ({
+    type: 'function',
+    function: { name: t.name, description: t.description, parameters: (t.parameters ?? { type: 'object', properties: {} }) as Record<string, unknown> },
+  }));
+}
+
+export function toOpenAIMessages(messages: ModelMessage[]): ChatCompletionMessageParam[] {
+  return messages.map((m): ChatCompletionMessageParam => {
+    switch (m.role) {
+      case 'system':
+        return { role: 'system', content: m.text };
+      case 'user':
+        return { role: 'user', content: m.text };
+      case 'assistant':
+        return m.toolCalls && m.toolCalls.length > 0
+          ? {
+              role: 'assistant',
+              content: m.text || null,
+              tool_calls: m.toolCalls.map((c) => ({ id: c.callId, type: 'function' as const, function: { name: c.name, arguments: c.argsText } })),
+            }
+          : { role: 'assistant', content: m.text };
+      case 'tool':
+        return { role: 'tool', tool_call_id: m.callId, content: m.text };
+      default:
+        throw new AppError('INTERNAL', `unknown message role ${(m as { role: string }).role}`);
+    }
+  });
+}

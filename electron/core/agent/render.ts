@@ -1,0 +1,97 @@
+/**
+ * What the model is given, rendered from the timeline (the conversation's messages, in
+ * order): the context sections as the system message, then
+ * - a user row: the prompt its directives produced (inlined inputs, manifests), or its text;
+ * - a tool the user ran from the `+` palette: a user-side note with the call and its result;
+ * - an assistant row: its text and the tool calls it made; right after it, one tool message
+ *   per call: the latest row of that call (its value, manifest or error; a call that never
+ *   finished is told as such);
+ * - notices are the app's, never the model's.
+ * Everything rendered passes through the redactor: no secret value reaches the model.
+ */
+import type { ToolCard } from '../../../shared/model/conversation';
+import type { TimelineRow } from '../chat/conversation-store';
+import type { ModelMessage } from './types';
+
+export type Redact = (text: string) => string;
+
+export const DENIED_TEXT = 'the user denied this call';
+export const UNFINISHED_TEXT = 'this call did not finish (the turn was stopped or the app closed)';
+export const CANCELLED_TEXT = 'this call was cancelled';
+
+export interface RenderInput {
+  rows: readonly TimelineRow[];
+  /** The context sections' text (empty: no system message). */
+  system: string;
+  redact: Redact;
+}
+
+export function renderForModel({ rows, system, redact }: RenderInput): ModelMessage[] {
+  const out: ModelMessage[] = [];
+  if (system.trim()) out.push({ role: 'system', text: redact(system) });
+
+  // The latest row of each model call, by the id the model gave it.
+  const latest = new Map<string, ToolCard>();
+  for (const r of rows) if (r.role === 'tool' && r.tool?.source === 'model' && r.tool.callId) latest.set(r.tool.callId, r.tool);
+
+  const pushUser = (text: string) => {
+    const last = out.at(-1);
+    if (last?.role === 'user') last.text = `${last.text}\n\n${text}`;
+    else out.push({ role: 'user', text });
+  };
+
+  for (const r of rows) {
+    if (r.role === 'user') {
+      const text = r.prompt ?? r.text;
+      if (text.trim()) pushUser(redact(text));
+    } else if (r.role === 'tool' && r.tool && r.tool.source !== 'model') {
+      const note = userToolNote(r.tool);
+      if (note) pushUser(redact(note));
+    } else if (r.role === 'assistant') {
+      const calls = r.toolCalls ?? [];
+      if (!r.text && calls.length === 0) continue;
+      out.push({
+        role: 'assistant',
+        text: redact(r.text),
+        ...(calls.length ? { toolCalls: calls.map((c) => ({ callId: c.callId, name: c.name, argsText: redact(c.argsText) })) } : {}),
+      });
+      for (const c of calls) {
+        const card = latest.get(c.callId);
+        const { text, isError } = card ? resultText(card) : { text: UNFINISHED_TEXT, isError: true };
+        out.push({ role: 'tool', callId: c.callId, name: c.name, text: redact(text), ...(isError ? { isError: true } : {}) });
+      }
+    }
+  }
+  return out;
+}
+
+/** What a call's latest row tells the model. */
+export function resultText(card: ToolCard): { text: string; isError: boolean } {
+  switch (card.status) {
+    case 'ok':
+      if (card.manifest) return { text: card.manifest.text, isError: false };
+      return { text: valueText(card), isError: false };
+    case 'error':
+      return { text: card.error?.message ?? 'the call failed', isError: true };
+    case 'denied':
+      return { text: DENIED_TEXT, isError: true };
+    case 'cancelled':
+      return { text: CANCELLED_TEXT, isError: true };
+    default:
+      return { text: UNFINISHED_TEXT, isError: true };
+  }
+}
+
+function valueText(card: ToolCard): string {
+  if (card.value === undefined) return 'ok';
+  const text = typeof card.value === 'string' ? card.value : (JSON.stringify(card.value) ?? '');
+  return card.valueTruncated ? `${text}\n[result cut: only the first ${text.length} characters are shown]` : text;
+}
+
+/** A tool the user ran themselves, as the model is told of it (a running one is not). */
+function userToolNote(card: ToolCard): string | null {
+  if (card.status === 'running' || card.status === 'awaiting-approval') return null;
+  const args = JSON.stringify(card.args ?? {});
+  const { text } = resultText(card);
+  return `[the user ran the tool ${card.slug} with ${args}]\n${text}`;
+}

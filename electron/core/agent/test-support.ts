@@ -1,0 +1,236 @@
+/**
+ * For the agent loop's tests: a scripted ModelClient (each step answers from a list, honours
+ * the signal, records what it was given), and the loop built on the real tool store,
+ * dispatcher, routing, conversation and approval stores in a temp folder.
+ */
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { v7 as uuidv7 } from 'uuid';
+import { AppError } from '../../../shared/errors';
+import { DEFAULT_SETTINGS, type Settings } from '../../../shared/model/settings';
+import type { ToolView } from '../../../shared/model/tool';
+import { ChatService } from '../chat/chat-service';
+import { ConversationStore } from '../chat/conversation-store';
+import { EventBus } from '../events';
+import { InvokeDispatcher } from '../invoke/dispatcher';
+import { InvocationLog } from '../invoke/invocation-log';
+import type { LocalFunction, Transport } from '../invoke/types';
+import { ProblemLog } from '../problems';
+import type { Registry } from '../registry/registry';
+import { createRoutingServices } from '../routing';
+import { ToolStore } from '../store/tool-store';
+import { ApprovalStore } from './approvals';
+import { createAgentLoop } from './loop';
+import type { ModelClient, ModelClientFactory, ModelRequest, ModelStepResult } from './types';
+
+export const SECRET = 'sk-test-SECRET-value-0123456789';
+
+/** One scripted step: a result (its text streamed in chunks), an error, or a function of the request. */
+export type ScriptedStep =
+  | (Partial<ModelStepResult> & { chunks?: string[]; delayMs?: number })
+  | { error: AppError }
+  | { hang: true }
+  | ((req: ModelRequest) => ScriptedStep);
+
+export const call = (name: string, args: unknown, callId?: string) => ({
+  callId: callId ?? `c-${Math.random().toString(36).slice(2, 8)}`,
+  name,
+  argsText: typeof args === 'string' ? args : JSON.stringify(args),
+});
+
+export class FakeModels implements ModelClientFactory {
+  readonly requests: ModelRequest[] = [];
+  script: ScriptedStep[] = [];
+  providers = new Set(['p1']);
+
+  forProvider(providerId: string): ModelClient {
+    if (!this.providers.has(providerId)) throw new AppError('NOT_FOUND', `no provider with id '${providerId}'`);
+    return {
+      listModels: async () => ['m1'],
+      step: (req, onText, signal) => this.step(req, onText, signal),
+    };
+  }
+
+  private async step(req: ModelRequest, onText: (chunk: string) => void, signal: AbortSignal): Promise<ModelStepResult> {
+    this.requests.push(structuredClone(req));
+    let s = this.script.shift();
+    if (!s) throw new AppError('INTERNAL', 'the script ran out of steps');
+    while (typeof s === 'function') s = s(req);
+    if ('error' in s) throw s.error;
+    const aborted = () => new AppError('CANCELLED', 'cancelled');
+    if ('hang' in s) {
+      return new Promise((_, reject) => {
+        if (signal.aborted) reject(aborted());
+        signal.addEventListener('abort', () => reject(aborted()), { once: true });
+      });
+    }
+    const text = s.text ?? '';
+    for (const chunk of s.chunks ?? (text ? [text] : [])) {
+      if (signal.aborted) throw aborted();
+      onText(chunk);
+      if (s.delayMs) await sleep(s.delayMs, signal).catch(() => undefined);
+    }
+    if (signal.aborted) throw aborted();
+    const toolCalls = s.toolCalls ?? [];
+    return { text, toolCalls, usage: s.usage ?? { inputTokens: 10, outputTokens: 5 }, stopReason: s.stopReason ?? (toolCalls.length ? 'tools' : 'end') };
+  }
+}
+
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const t = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(t);
+        reject(new AppError('CANCELLED', 'cancelled'));
+      },
+      { once: true },
+    );
+  });
+}
+
+/** When each `slow` call ran, to measure overlap. */
+export const spans: { start: number; end: number }[] = [];
+
+const FUNCTIONS: Record<string, LocalFunction> = {
+  'test.echo': async (_ctx, args) => ({ echo: args.text }),
+  'test.slow': async (_ctx, args, signal) => {
+    const span = { start: performance.now(), end: 0 };
+    spans.push(span);
+    await sleep(Number(args.ms ?? 100), signal);
+    span.end = performance.now();
+    return { echo: String(args.text ?? '') };
+  },
+  'test.leak': async () => ({ echo: `the key is ${SECRET}` }),
+};
+
+const objectOut = { type: 'object', properties: { echo: { type: 'string' } } };
+
+export const RICH_SCHEMA = {
+  type: 'object',
+  properties: {
+    mode: { type: 'string', enum: ['fast', 'slow'], description: 'how to go' },
+    tags: { type: 'array', items: { type: 'string', minLength: 1 }, maxItems: 3 },
+    target: { type: 'object', properties: { host: { type: 'string' }, port: { type: 'integer', minimum: 1 } }, required: ['host'] },
+  },
+  required: ['mode'],
+  additionalProperties: false,
+};
+
+const body = (slug: string, functionId: string, argSchema: object, extra: object = {}) => ({
+  displayName: `Test ${slug}`,
+  description: `the ${slug} tool`,
+  tags: [],
+  type: 'local' as const,
+  argSchema,
+  outputSchema: objectOut,
+  local: { functionId },
+  isEnabled: true,
+  ...extra,
+});
+
+export interface Harness {
+  dir: string;
+  models: FakeModels;
+  conversations: ConversationStore;
+  approvals: ApprovalStore;
+  loop: ReturnType<typeof createAgentLoop>;
+  chat: ChatService;
+  events: EventBus;
+  store: ToolStore;
+  settings: Settings;
+  tools: Record<string, ToolView>;
+  bundleId: string;
+  close(): Promise<void>;
+}
+
+export async function harness(dir: string, opts: { maxSteps?: number } = {}): Promise<Harness> {
+  const resources = path.join(dir, 'resources');
+  await fs.mkdir(path.join(resources, 'bundles'), { recursive: true });
+  const workspace = path.join(dir, 'workspace');
+  await fs.mkdir(workspace, { recursive: true });
+  const events = new EventBus();
+  const now = () => new Date();
+  const problems = new ProblemLog(events, now);
+  const store = new ToolStore({ dataDir: dir, resourcesDir: resources, problems, usageFlushMs: 10 });
+  await store.open();
+  const log = InvocationLog.open(':memory:');
+  const redact = (t: string) => t.replaceAll(SECRET, '[redacted]');
+  const dispatcher = new InvokeDispatcher({
+    store,
+    log,
+    redact,
+    localFunctions: { get: (id) => FUNCTIONS[id] },
+    localContext: () => ({ workspaceDir: workspace, now, transport: {} as Transport, allowedHosts: () => [] }),
+    defaultTimeoutMs: 10_000,
+  });
+  const bundleId = uuidv7();
+  await store.putBundle(bundleId, { slug: 'tests', displayName: 'Tests', description: '', isEnabled: true });
+  const textArgs = { type: 'object', properties: { text: { type: 'string', maxLength: 20 } }, required: ['text'], additionalProperties: false };
+  const tools: Record<string, ToolView> = {
+    echo: await store.putTool(bundleId, 'echo', '1', body('echo', 'test.echo', textArgs)),
+    slow: await store.putTool(bundleId, 'slow', '1', body('slow', 'test.slow', { type: 'object', properties: { ms: { type: 'integer' }, text: { type: 'string' } } })),
+    guarded: await store.putTool(bundleId, 'guarded', '1', body('guarded', 'test.echo', textArgs, { requiresApproval: true })),
+    rich: await store.putTool(bundleId, 'rich', '1', body('rich', 'test.echo', RICH_SCHEMA)),
+    leak: await store.putTool(bundleId, 'leak', '1', body('leak', 'test.leak', { type: 'object' })),
+  };
+  // The tool store's records.ts does not keep requiresApproval yet (asked of its owner): the
+  // loop is given the flag as the store will give it.
+  const withFlag = (t: ToolView): ToolView => (t.slug === 'guarded' && !t.requiresApproval ? { ...t, requiresApproval: true } : t);
+  const loopStore = {
+    allTools: () => store.allTools().map(withFlag),
+    isUsable: (id: string) => store.isUsable(id),
+    bundleById: (id: string) => store.bundleById(id),
+  };
+  const registry = { store } as unknown as Registry;
+  const routing = createRoutingServices({ dataDir: dir, workspaceDir: () => workspace, events, registry, transport: {} as Transport, allowedHosts: () => [], now });
+  const conversations = ConversationStore.open({ file: path.join(dir, 'conversations.sqlite'), now, onChange: (c) => events.emit('conversations.changed', c) });
+  const approvals = await ApprovalStore.open({ dataDir: dir, now, onChange: () => events.emit('approvals.changed', {}) });
+  const settings: Settings = { ...DEFAULT_SETTINGS, modelRouting: [] };
+  const models = new FakeModels();
+  const loop = createAgentLoop({
+    conversations,
+    clients: models,
+    dispatcher,
+    registry: { store: loopStore },
+    routing,
+    approvals,
+    settings: { get: () => settings },
+    events,
+    now,
+    redact,
+    maxSteps: opts.maxSteps,
+  });
+  const chat = new ChatService({ conversations, routing, dispatcher, registry, now, agent: loop });
+  return {
+    dir,
+    models,
+    conversations,
+    approvals,
+    loop,
+    chat,
+    events,
+    store,
+    settings,
+    tools,
+    bundleId,
+    async close() {
+      loop.stopAll();
+      await store.close();
+      log.close();
+      conversations.close();
+    },
+  };
+}
+
+/** Polls until `check` answers something truthy (or fails after `ms`). */
+export async function until<T>(check: () => T | undefined | null | false, ms = 5_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = check();
+    if (v) return v;
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}

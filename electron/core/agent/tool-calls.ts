@@ -1,0 +1,233 @@
+/**
+ * The tool calls of a model's step, each handled as TOOL_BEHAVIOR says for its kind:
+ * - function: the arguments are parsed, approval asked when the tool requires it (and no
+ *   remembered rule allows it), routing split off (routing/model-routing.ts), the tool run
+ *   through the dispatcher, the result routed or kept inline;
+ * - non-function: logged, answered at once;
+ * - any kind without a handler: answered with an error the model can act on.
+ * Each call appends a row when it starts (running, or awaiting-approval) and one when it
+ * ends, both with the call's invocationId; the latest row is the call's state.
+ */
+import { AppError, isAppError, type ErrorInfo } from '../../../shared/errors';
+import type { ToolCard } from '../../../shared/model/conversation';
+import type { ApprovalDecision } from '../../../shared/model/provider';
+import { formatDestination } from '../../../shared/model/routing';
+import type { NewMessage } from '../chat/conversation-store';
+import { routingFailed } from '../chat/strings';
+import { cardOf, inlineValue } from '../chat/tool-card';
+import { uuidv7 } from '../ids';
+import type { InvokeOutcome } from '../invoke/dispatcher';
+import { toErrorInfo } from '../router';
+import { splitModelArgs } from '../routing/model-routing';
+import { routedText } from '../routing/tool-text';
+import type { AgentLoopDeps } from './loop';
+import { approvalCancelled, argsNotObject, malformedArgs, unknownToolError } from './strings';
+import { MODEL_TOOLS_BUNDLE, kindNotHandled, turnGoesOn, type ToolKind } from './tool-behavior';
+import type { ModelTool, ModelToolSet } from './tools-for-model';
+import type { ModelToolCall } from './types';
+
+export type CallAction = 'continue' | 'stop';
+
+/** The user's answer to an approval request; `cancelled` when the turn stopped first. */
+export type ApprovalAnswer = { decision: ApprovalDecision; args?: unknown } | { decision: 'cancelled' };
+
+interface CallContext {
+  deps: AgentLoopDeps;
+  conversationId: string;
+  turnId: string;
+  signal: AbortSignal;
+  append: (m: NewMessage) => void;
+}
+
+type KindHandler = (mt: ModelTool, call: ModelToolCall, args: unknown, invocationId: string) => Promise<void>;
+
+export class ToolCallRunner {
+  private readonly waiting = new Map<string, (a: ApprovalAnswer) => void>();
+  private readonly running = new Set<string>();
+  /** The handlers by tool kind; the kinds without one are answered with kindNotHandled. */
+  private readonly handlers: Partial<Record<ToolKind, KindHandler>> = {
+    function: (mt, call, args, id) => this.runFunction(mt, call, args, id),
+    'non-function': async (mt, call, args, id) => this.log(mt, call, args, id),
+  };
+
+  constructor(private readonly ctx: CallContext) {}
+
+  /** Runs one call; answers whether the turn goes on after it. Never throws for the call's own failures. */
+  async run(call: ModelToolCall, tools: ModelToolSet): Promise<CallAction> {
+    const invocationId = uuidv7();
+    const mt = tools.byName(call.name);
+    if (!mt) {
+      this.refuse(call, tools, { code: 'NOT_FOUND', message: unknownToolError(call.name, tools.names()) }, invocationId);
+      return 'continue';
+    }
+    const args = parseArgs(call.argsText);
+    if (!args.ok) {
+      this.finish(this.card(mt, call, call.argsText, invocationId, { status: 'error', error: args.error }));
+      return 'continue';
+    }
+    const handler = this.handlers[mt.kind];
+    if (!handler) {
+      this.finish(this.card(mt, call, args.value, invocationId, { status: 'error', error: { code: 'NOT_IMPLEMENTED', message: kindNotHandled(mt.name, mt.kind) } }));
+      return 'continue';
+    }
+    try {
+      await handler(mt, call, args.value, invocationId);
+    } catch (e) {
+      this.finish(this.card(mt, call, args.value, invocationId, { status: 'error', error: this.errorOf(e) }));
+    }
+    return turnGoesOn(mt.kind) ? 'continue' : 'stop';
+  }
+
+  /** Answers a call with an error without running it (an unknown tool, a loop). */
+  refuse(call: ModelToolCall, tools: ModelToolSet, error: ErrorInfo, invocationId = uuidv7()): void {
+    const mt = tools.byName(call.name);
+    const args = parseArgs(call.argsText);
+    const shown = args.ok ? args.value : call.argsText;
+    if (mt) {
+      this.finish(this.card(mt, call, shown, invocationId, { status: 'error', error }));
+      return;
+    }
+    this.finish({
+      invocationId,
+      bundleId: '',
+      slug: call.name,
+      version: '',
+      displayName: call.name,
+      args: shown,
+      status: 'error',
+      error,
+      source: 'model',
+      callId: call.callId,
+    });
+  }
+
+  respond(invocationId: string, answer: ApprovalAnswer): boolean {
+    const w = this.waiting.get(invocationId);
+    if (!w) return false;
+    this.waiting.delete(invocationId);
+    w(answer);
+    return true;
+  }
+
+  /** The turn stopped: running calls are cancelled, waiting ones answered as cancelled. */
+  cancelAll(): void {
+    for (const id of this.running) this.ctx.deps.dispatcher.cancel(id);
+    for (const id of [...this.waiting.keys()]) this.respond(id, { decision: 'cancelled' });
+  }
+
+  private async runFunction(mt: ModelTool, call: ModelToolCall, modelArgs: unknown, invocationId: string): Promise<void> {
+    const { deps, conversationId, signal } = this.ctx;
+    const tool = mt.tool!;
+    let args = modelArgs;
+    let decision: ApprovalDecision | undefined;
+    if (tool.requiresApproval && !deps.approvals.allows(tool.id, conversationId)) {
+      this.finish(this.card(mt, call, args, invocationId, { status: 'awaiting-approval' }));
+      const answer = signal.aborted ? ({ decision: 'cancelled' } as const) : await this.approval(invocationId);
+      if (answer.decision === 'cancelled') {
+        this.finish(this.card(mt, call, args, invocationId, { status: 'cancelled', error: { code: 'CANCELLED', message: approvalCancelled } }));
+        return;
+      }
+      decision = answer.decision;
+      if (answer.args !== undefined) args = answer.args;
+      if (decision === 'deny') {
+        this.finish(this.card(mt, call, args, invocationId, { status: 'denied', decision }));
+        return;
+      }
+      if (decision === 'allow-conversation' || decision === 'allow-always') {
+        const toolName = `${mt.bundleSlug ?? ''}/${tool.slug}`;
+        await deps.approvals.add({ toolId: tool.id, toolName, scope: decision === 'allow-always' ? 'always' : 'conversation', conversationId });
+      }
+    }
+
+    const split = splitModelArgs(args, mt.routing);
+    this.finish(this.card(mt, call, split.args, invocationId, { status: 'running', ...(decision ? { decision } : {}) }));
+    this.running.add(invocationId);
+    let outcome: InvokeOutcome;
+    try {
+      outcome = await deps.dispatcher.invoke({
+        bundleId: tool.bundleId,
+        slug: tool.slug,
+        version: tool.version,
+        args: split.args,
+        source: 'model',
+        ownerId: conversationId,
+        invocationId,
+        signal,
+      });
+    } finally {
+      this.running.delete(invocationId);
+    }
+
+    let card: ToolCard = { ...cardOf(tool, split.args, outcome, 'model'), callId: call.callId, ...(decision ? { decision } : {}) };
+    if (outcome.ok && split.destination.kind !== 'inline') {
+      try {
+        const manifest = await deps.routing.router.route({
+          ownerId: conversationId,
+          content: routedText(outcome.value, tool),
+          destination: split.destination,
+          writeMode: split.writeMode,
+          label: { kind: 'tool', name: tool.slug },
+          source: `tool:${tool.slug}`,
+        });
+        if (manifest) {
+          const { value: _value, valueTruncated: _cut, ...rest } = card;
+          card = { ...rest, manifest };
+        }
+      } catch (e) {
+        const error = this.errorOf(e);
+        card = { ...card, ...inlineValue(outcome.value), status: 'error', error: { ...error, message: routingFailed(formatDestination(split.destination), error.message) } };
+      }
+    }
+    this.finish(card);
+  }
+
+  /** A non-function tool: the input is logged, nothing runs. */
+  private log(mt: ModelTool, call: ModelToolCall, args: unknown, invocationId: string): void {
+    this.finish(this.card(mt, call, args, invocationId, { status: 'ok', durationMs: 0 }));
+  }
+
+  private approval(invocationId: string): Promise<ApprovalAnswer> {
+    return new Promise((resolve) => this.waiting.set(invocationId, resolve));
+  }
+
+  private card(mt: ModelTool, call: ModelToolCall, args: unknown, invocationId: string, state: Partial<ToolCard> & Pick<ToolCard, 'status'>): ToolCard {
+    const t = mt.tool;
+    return {
+      invocationId,
+      bundleId: t?.bundleId ?? MODEL_TOOLS_BUNDLE,
+      slug: t?.slug ?? mt.name,
+      version: t?.version ?? '1',
+      displayName: t?.displayName ?? mt.modelOnly?.displayName ?? mt.name,
+      args,
+      source: 'model',
+      callId: call.callId,
+      ...state,
+    };
+  }
+
+  /** Appends the call's row; the row's text is what the chat shows under the card. */
+  private finish(card: ToolCard): void {
+    const text = card.manifest?.text ?? (card.status === 'error' || card.status === 'cancelled' ? (card.error?.message ?? '') : '');
+    this.ctx.append({ role: 'tool', text, tool: card });
+  }
+
+  private errorOf(e: unknown): ErrorInfo {
+    const info = isAppError(e) ? e.toInfo() : toErrorInfo(e, 'chat.turn');
+    const redact = this.ctx.deps.redact;
+    return redact ? { ...info, message: redact(info.message) } : info;
+  }
+}
+
+type Parsed = { ok: true; value: unknown } | { ok: false; error: ErrorInfo };
+
+/** A call's arguments: a JSON object (empty text is `{}`). */
+export function parseArgs(text: string): Parsed {
+  let value: unknown;
+  try {
+    value = text.trim() === '' ? {} : JSON.parse(text);
+  } catch (e) {
+    return { ok: false, error: { code: 'VALIDATION_FAILED', message: malformedArgs((e as Error).message) } };
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { ok: false, error: new AppError('VALIDATION_FAILED', argsNotObject).toInfo() };
+  return { ok: true, value };
+}

@@ -1,0 +1,139 @@
+/**
+ * The tools a model is given in a turn: the conversation's selection (absent: every usable
+ * tool), plus the tools the message's `@tools` lines name, plus the model-only tools of
+ * TOOL_BEHAVIOR (`stop_and_think`, `plan_next_steps`). Each carries its whole argSchema
+ * (enum, items, nested objects), with `output`/`write_mode` added when the model may route
+ * its results (routing/model-routing.ts).
+ *
+ * Names: providers accept letters, digits, `_` and `-` (at most 64). A tool is named by its
+ * slug; when two tools share a slug, each is named `bundle__slug`. A call's name maps back
+ * through byName().
+ */
+import type { ToolSelection } from '../../../shared/model/provider';
+import type { Destination, WriteMode } from '../../../shared/model/routing';
+import type { ToolView } from '../../../shared/model/tool';
+import type { ToolCandidate } from '../routing/directive-runner';
+import type { ToolStore } from '../store/tool-store';
+import { modelArgSchema, routingFor, type ToolRouting } from '../routing/model-routing';
+import { NON_FUNCTION_TOOLS, type ModelOnlyTool, type ToolKind } from './tool-behavior';
+import type { ModelToolSpec } from './types';
+
+export interface ModelTool {
+  name: string;
+  kind: ToolKind;
+  spec: ModelToolSpec;
+  /** A tool of the registry (kind function). */
+  tool?: ToolView;
+  bundleSlug?: string;
+  routing: ToolRouting;
+  /** A tool only the model has (kind non-function, ...). */
+  modelOnly?: ModelOnlyTool;
+}
+
+export interface DirectiveTool {
+  toolId: string;
+  output?: Destination;
+  writeMode?: WriteMode;
+}
+
+export interface ToolsForModelInput {
+  usable: readonly ToolCandidate[];
+  /** The conversation's selection; absent: every usable tool. */
+  selection?: ToolSelection;
+  directiveTools?: readonly DirectiveTool[];
+  /** Settings' modelRouting. */
+  modelRouting: readonly string[];
+  /** Default: NON_FUNCTION_TOOLS. */
+  modelOnly?: readonly ModelOnlyTool[];
+}
+
+export const TOOL_NAME_MAX = 64;
+
+/** The usable tools (tool, function and bundle enabled), as a directive finds them. */
+export function usableTools(store: Pick<ToolStore, 'allTools' | 'isUsable' | 'bundleById'>): ToolCandidate[] {
+  return store
+    .allTools()
+    .filter((t) => store.isUsable(t.id))
+    .map((tool) => ({ tool, bundleSlug: store.bundleById(tool.bundleId)?.slug ?? '' }));
+}
+
+export class ModelToolSet {
+  private readonly byNameMap = new Map<string, ModelTool>();
+
+  constructor(readonly tools: readonly ModelTool[]) {
+    for (const t of tools) this.byNameMap.set(t.name, t);
+  }
+
+  specs(): ModelToolSpec[] {
+    return this.tools.map((t) => t.spec);
+  }
+
+  byName(name: string): ModelTool | undefined {
+    return this.byNameMap.get(name);
+  }
+
+  names(): string[] {
+    return this.tools.map((t) => t.name);
+  }
+}
+
+/** Letters, digits, `_` and `-` only; anything else becomes `_`. */
+export function providerSafe(text: string): string {
+  const s = text.normalize('NFC').replace(/[^A-Za-z0-9_-]+/g, '_');
+  return (s || 'tool').slice(0, TOOL_NAME_MAX);
+}
+
+const byVersion = (a: ToolView, b: ToolView): number =>
+  a.version.localeCompare(b.version, 'en', { numeric: true }) || a.modifiedAt.localeCompare(b.modifiedAt);
+
+export function toolsForModel(input: ToolsForModelInput): ModelToolSet {
+  const directives = new Map((input.directiveTools ?? []).map((d) => [d.toolId, d]));
+  const { selection } = input;
+  const chosen = (c: ToolCandidate) =>
+    directives.has(c.tool.id) || !selection || selection.bundleIds.includes(c.tool.bundleId) || selection.toolIds.includes(c.tool.id);
+
+  // One version per bundle and slug: the highest (as a directive resolves it), unless a directive names another.
+  const picked = new Map<string, ToolCandidate>();
+  for (const c of input.usable) {
+    if (!chosen(c)) continue;
+    const key = `${c.tool.bundleId}\u0000${c.tool.slug.normalize('NFC')}`;
+    const prev = picked.get(key);
+    if (!prev || (!directives.has(prev.tool.id) && (directives.has(c.tool.id) || byVersion(prev.tool, c.tool) < 0))) picked.set(key, c);
+  }
+  const candidates = [...picked.values()].sort((a, b) => a.tool.slug.localeCompare(b.tool.slug) || a.bundleSlug.localeCompare(b.bundleSlug));
+
+  const slugCount = new Map<string, number>();
+  for (const c of candidates) slugCount.set(providerSafe(c.tool.slug), (slugCount.get(providerSafe(c.tool.slug)) ?? 0) + 1);
+
+  const taken = new Set<string>();
+  const unique = (base: string) => {
+    let name = base.slice(0, TOOL_NAME_MAX);
+    for (let n = 2; taken.has(name); n++) name = `${base.slice(0, TOOL_NAME_MAX - String(n).length - 1)}_${n}`;
+    taken.add(name);
+    return name;
+  };
+
+  const out: ModelTool[] = [];
+  const modelOnly = input.modelOnly ?? NON_FUNCTION_TOOLS;
+  for (const m of modelOnly) taken.add(m.spec.name);
+  for (const c of candidates) {
+    const slug = providerSafe(c.tool.slug);
+    const name = unique((slugCount.get(slug) ?? 0) > 1 ? `${providerSafe(c.bundleSlug)}__${slug}` : slug);
+    const routing = routingFor(c.tool, c.bundleSlug, directives.get(c.tool.id), input.modelRouting);
+    out.push({
+      name,
+      kind: 'function',
+      tool: c.tool,
+      bundleSlug: c.bundleSlug,
+      routing,
+      spec: { name, description: describe(c.tool), parameters: modelArgSchema(c.tool.argSchema, routing) },
+    });
+  }
+  for (const m of modelOnly) out.push({ name: m.spec.name, kind: m.kind, spec: m.spec, routing: { kind: 'inline' }, modelOnly: m });
+  return new ModelToolSet(out);
+}
+
+function describe(tool: ToolView): string {
+  const d = tool.description.trim();
+  return d || tool.displayName;
+}

@@ -1,0 +1,218 @@
+/**
+ * One agent turn: render the timeline, stream a step of the model, store its reply, run its
+ * tool calls concurrently (./tool-calls.ts), and go on until the model answers, the step
+ * limit, a loop on one call, a failure, or stop. Every event is appended to the timeline
+ * (the conversation's messages); nothing is ever rewritten.
+ */
+import { AppError, type ErrorInfo } from '../../../shared/errors';
+import type { NewMessage } from '../chat/conversation-store';
+import { uuidv7 } from '../ids';
+import { toErrorInfo } from '../router';
+import { evaluateSections, systemText } from './context';
+import type { AgentLoopDeps } from './loop';
+import { renderForModel, type Redact } from './render';
+import { STOPPED_NOTICE, loopCallError, loopNotice, modelFailedNotice, providerMissing, stepLimitNotice, turnFailedNotice } from './strings';
+import { ToolCallRunner, type ApprovalAnswer } from './tool-calls';
+import { toolsForModel, usableTools } from './tools-for-model';
+import type { ModelClient, ModelStepResult, ModelToolCall, TurnRequest } from './types';
+
+export const DEFAULT_MAX_STEPS = 12;
+/** The same call (tool and arguments) this many times in a row ends the turn. */
+export const LOOP_REPEATS = 3;
+
+export type TurnState = 'done' | 'error' | 'stopped';
+
+export class Turn {
+  readonly id = uuidv7();
+  private readonly abort = new AbortController();
+  private readonly calls: ToolCallRunner;
+  private readonly redact: Redact;
+  private stopped = false;
+  /** The keys of the latest calls, across steps, for loop detection. */
+  private readonly recent: string[] = [];
+
+  constructor(
+    private readonly deps: AgentLoopDeps,
+    private readonly req: TurnRequest,
+  ) {
+    this.redact = deps.redact ?? ((t) => t);
+    this.calls = new ToolCallRunner({
+      deps,
+      conversationId: req.conversationId,
+      turnId: this.id,
+      signal: this.abort.signal,
+      append: (m) => this.append(m),
+    });
+  }
+
+  get conversationId(): string {
+    return this.req.conversationId;
+  }
+
+  stop(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.abort.abort(new AppError('CANCELLED', 'stopped by the user'));
+    this.calls.cancelAll();
+  }
+
+  respond(invocationId: string, answer: ApprovalAnswer): boolean {
+    return this.calls.respond(invocationId, answer);
+  }
+
+  async run(): Promise<TurnState> {
+    const { events } = this.deps;
+    const base = { conversationId: this.req.conversationId, turnId: this.id };
+    events.emit('chat.turn', { ...base, state: 'running' });
+    let state: TurnState;
+    try {
+      state = await this.steps();
+    } catch (e) {
+      state = this.stopped ? 'stopped' : 'error';
+      if (state === 'error') this.notice(turnFailedNotice(this.errorOf(e).message), this.errorOf(e));
+    }
+    if (this.stopped) state = 'stopped';
+    if (state === 'stopped') this.notice(STOPPED_NOTICE);
+    events.emit('chat.turn', { ...base, state });
+    return state;
+  }
+
+  private async steps(): Promise<TurnState> {
+    const { conversations, settings, registry, clients } = this.deps;
+    const cid = this.req.conversationId;
+    const conversation = conversations.get(cid);
+    const tools = toolsForModel({
+      usable: usableTools(registry.store),
+      selection: conversation.tools,
+      directiveTools: this.req.directiveTools,
+      modelRouting: settings.get().modelRouting,
+    });
+    const system = systemText(await evaluateSections(this.deps, cid, this.abort.signal));
+
+    let client: ModelClient;
+    try {
+      client = clients.forProvider(this.req.model.providerId);
+    } catch (e) {
+      const error = this.errorOf(e);
+      this.notice(providerMissing(error.message), error);
+      return 'error';
+    }
+
+    const maxSteps = this.deps.maxSteps ?? DEFAULT_MAX_STEPS;
+    for (let step = 0; step < maxSteps; step++) {
+      if (this.stopped) return 'stopped';
+      const messages = renderForModel({ rows: conversations.timeline(cid), system, redact: this.redact });
+      const messageId = uuidv7();
+      let streamed = '';
+      let result: ModelStepResult;
+      try {
+        result = await client.step(
+          { model: this.req.model.model, messages, tools: tools.specs() },
+          (chunk) => {
+            if (this.stopped || !chunk) return;
+            streamed += chunk;
+            this.deps.events.emit('chat.delta', { conversationId: cid, turnId: this.id, messageId, text: chunk });
+          },
+          this.abort.signal,
+        );
+      } catch (e) {
+        // What arrived before the failure stays on the timeline.
+        if (streamed) this.append({ id: messageId, role: 'assistant', text: streamed, model: this.req.model });
+        if (this.stopped) return 'stopped';
+        const error = this.errorOf(e);
+        this.notice(modelFailedNotice(error.message), error);
+        return 'error';
+      }
+      if (this.stopped) {
+        const text = result.text || streamed;
+        if (text) this.append({ id: messageId, role: 'assistant', text, model: this.req.model });
+        return 'stopped';
+      }
+
+      const calls = withCallIds(result.toolCalls, step);
+      this.append({
+        id: messageId,
+        role: 'assistant',
+        text: result.text,
+        model: this.req.model,
+        ...(result.usage ? { usage: result.usage } : {}),
+        ...(calls.length ? { toolCalls: calls } : {}),
+      });
+      if (calls.length === 0) return 'done';
+
+      const looping = this.looping(calls);
+      if (looping) {
+        for (const c of calls) this.calls.refuse(c, tools, { code: 'CONFLICT', message: loopCallError(LOOP_REPEATS) });
+        this.notice(loopNotice(looping, LOOP_REPEATS), { code: 'CONFLICT', message: loopNotice(looping, LOOP_REPEATS) });
+        return 'error';
+      }
+
+      const actions = await Promise.all(calls.map((c) => this.calls.run(c, tools)));
+      if (this.stopped) return 'stopped';
+      if (actions.includes('stop')) return 'done';
+    }
+    this.notice(stepLimitNotice(maxSteps));
+    return 'done';
+  }
+
+  /** The name of the tool called the same way LOOP_REPEATS times in a row, counting these calls. */
+  private looping(calls: ModelToolCall[]): string | null {
+    for (const c of calls) {
+      this.recent.push(callKey(c));
+      if (this.recent.length > LOOP_REPEATS) this.recent.shift();
+      if (this.recent.length === LOOP_REPEATS && this.recent.every((k) => k === this.recent[0])) return c.name;
+    }
+    return null;
+  }
+
+  private append(m: NewMessage): void {
+    this.deps.conversations.addMessages(this.req.conversationId, [{ ...m, turnId: this.id }]);
+  }
+
+  private notice(text: string, error?: ErrorInfo): void {
+    try {
+      this.append({ role: 'notice', text, ...(error ? { error } : {}) });
+    } catch {
+      // The conversation was deleted while the turn ran: there is nowhere to say it.
+    }
+  }
+
+  private errorOf(e: unknown): ErrorInfo {
+    const info = toErrorInfo(e, 'chat.turn');
+    return { ...info, message: this.redact(info.message) };
+  }
+}
+
+/** Every call gets an id unique in its step (some servers send none, or the same twice). */
+function withCallIds(calls: readonly ModelToolCall[], step: number): ModelToolCall[] {
+  const seen = new Set<string>();
+  return calls.map((c, i) => {
+    let callId = c.callId;
+    if (!callId || seen.has(callId)) callId = `call_${step + 1}_${i + 1}`;
+    seen.add(callId);
+    return { ...c, callId };
+  });
+}
+
+/** A call's tool and arguments, with the arguments' keys in a stable order. */
+export function callKey(c: Pick<ModelToolCall, 'name' | 'argsText'>): string {
+  let args = c.argsText.trim();
+  try {
+    args = JSON.stringify(sortKeys(JSON.parse(args || '{}')));
+  } catch {
+    // Malformed arguments compare as written.
+  }
+  return `${c.name}\u0000${args}`;
+}
+
+function sortKeys(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sortKeys);
+  if (v && typeof v === 'object') {
+    return Object.fromEntries(
+      Object.keys(v)
+        .sort()
+        .map((k) => [k, sortKeys((v as Record<string, unknown>)[k])]),
+    );
+  }
+  return v;
+}

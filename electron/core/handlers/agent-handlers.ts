@@ -1,0 +1,48 @@
+/** A conversation's model and tools, stopping a turn, approvals. */
+import { AppError } from '../../../shared/errors';
+import type { Provider } from '../../../shared/model/provider';
+import type { Handler } from '../router';
+import type { ConversationStore } from '../chat/conversation-store';
+import type { ApprovalStore } from '../agent/approvals';
+import type { AgentLoop } from '../agent/types';
+
+type AgentOps = 'conversations.setModel' | 'conversations.setTools' | 'chat.stop' | 'approvals.respond' | 'approvals.list' | 'approvals.revoke';
+
+export interface AgentHandlerDeps {
+  conversations: ConversationStore;
+  loop: AgentLoop;
+  approvals: ApprovalStore;
+  /** The saved providers: a conversation's model must name one of them. */
+  providers?: { list(): Provider[] };
+}
+
+export const providerNotFound = (id: string) => `no provider with id '${id}': add it in Settings → Models first`;
+
+export function agentHandlers(deps: AgentHandlerDeps): { [N in AgentOps]: Handler<N> } {
+  const { conversations, loop, approvals } = deps;
+  return {
+    'conversations.setModel': (input) => {
+      conversations.get(input.id);
+      if (input.model && deps.providers && !deps.providers.list().some((p) => p.id === input.model!.providerId)) {
+        throw new AppError('NOT_FOUND', providerNotFound(input.model.providerId), { field: 'model.providerId', id: input.model.providerId });
+      }
+      return conversations.setModel(input.id, input.model);
+    },
+    'conversations.setTools': (input) => conversations.setTools(input.id, input.tools),
+    'chat.stop': (input) => {
+      conversations.get(input.conversationId);
+      return { stopped: loop.stop(input.conversationId) };
+    },
+    'approvals.respond': (input) => {
+      conversations.get(input.conversationId);
+      return { accepted: loop.respond(input.conversationId, input.invocationId, input.decision, input.args) };
+    },
+    'approvals.list': () => approvals.list(),
+    'approvals.revoke': async (input) => {
+      if (input.scope === 'conversation' && !input.conversationId) {
+        throw new AppError('VALIDATION_FAILED', 'a rule for one conversation is revoked with its conversationId', { field: 'conversationId' });
+      }
+      return { revoked: await approvals.revoke(input.toolId, input.scope, input.conversationId) };
+    },
+  };
+}

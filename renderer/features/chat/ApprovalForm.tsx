@@ -1,0 +1,101 @@
+/**
+ * A model's call waiting for the user: its arguments as editable JSON (checked as typed)
+ * and the four answers. Edited arguments go with an allowing answer.
+ */
+import { useId, useState } from 'react';
+import type { ApprovalDecision } from '../../../shared/model/provider';
+import type { ErrorInfo } from '../../../shared/errors';
+import { useApi } from '../../api/hooks';
+import { chatStrings as s } from '../../i18n/chat-strings';
+import { argsText, editedArgs } from './approval-args';
+
+const ANSWERS: { decision: ApprovalDecision; label: string; testId: string; primary?: boolean }[] = [
+  { decision: 'allow-once', label: s.approval.allowOnce, testId: 'approval-allow-once', primary: true },
+  { decision: 'allow-conversation', label: s.approval.allowConversation, testId: 'approval-allow-conversation' },
+  { decision: 'allow-always', label: s.approval.allowAlways, testId: 'approval-allow-always' },
+  { decision: 'deny', label: s.approval.deny, testId: 'approval-deny' },
+];
+
+export function ApprovalForm({ conversationId, invocationId, args }: { conversationId: string; invocationId: string; args: unknown }) {
+  const { client } = useApi();
+  const ids = useId();
+  const [text, setText] = useState(() => argsText(args));
+  const [busy, setBusy] = useState<ApprovalDecision | null>(null);
+  const [problem, setProblem] = useState<ErrorInfo | 'not-accepted' | null>(null);
+  const edit = editedArgs(args, text);
+
+  const answer = async (decision: ApprovalDecision) => {
+    if (busy) return;
+    if (decision !== 'deny' && edit.error) return;
+    setBusy(decision);
+    setProblem(null);
+    try {
+      const r = await client.call('approvals.respond', {
+        conversationId,
+        invocationId,
+        decision,
+        ...(decision !== 'deny' && edit.args ? { args: edit.args } : {}),
+      });
+      if (!r.ok) setProblem(r.error);
+      else if (!r.value.accepted) setProblem('not-accepted');
+    } catch (e) {
+      setProblem({ code: 'UNAVAILABLE', message: (e as Error).message });
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const argsId = `${ids}-args`;
+  const errorId = `${ids}-error`;
+  return (
+    <div className="approval" role="group" aria-labelledby={`${ids}-title`} data-testid="approval-card">
+      <p className="approval-title" id={`${ids}-title`}>
+        <strong>{s.approval.title}</strong> <span className="muted">{s.approval.help}</span>
+      </p>
+      <label htmlFor={argsId}>{s.approval.args}</label>
+      <textarea
+        id={argsId}
+        className="approval-args"
+        data-testid="approval-args"
+        rows={Math.min(14, Math.max(3, text.split('\n').length))}
+        spellCheck={false}
+        value={text}
+        aria-invalid={!!edit.error}
+        aria-describedby={edit.error ? errorId : undefined}
+        onChange={(e) => setText(e.target.value)}
+      />
+      {edit.error ? (
+        <p className="field-error" id={errorId} data-testid="approval-args-error">
+          {edit.error}
+        </p>
+      ) : (
+        edit.args && <p className="help">{s.approval.edited}</p>
+      )}
+      <div className="form-actions approval-actions">
+        {ANSWERS.map((a) => (
+          <button
+            key={a.decision}
+            type="button"
+            className={a.primary ? 'primary' : a.decision === 'deny' ? 'danger-button' : undefined}
+            data-testid={a.testId}
+            disabled={busy !== null || (a.decision !== 'deny' && !!edit.error)}
+            onClick={() => void answer(a.decision)}
+          >
+            {busy === a.decision ? s.approval.sending : a.label}
+          </button>
+        ))}
+      </div>
+      {problem && (
+        <p className="field-error" role="alert">
+          {problem === 'not-accepted' ? (
+            s.approval.notAccepted
+          ) : (
+            <>
+              {s.approval.failed} <code className="error-code">{problem.code}</code> {problem.message}
+            </>
+          )}
+        </p>
+      )}
+    </div>
+  );
+}
