@@ -159,7 +159,15 @@ export const operations = {
   'conversations.delete': { input: z.object({ id: Key }).strict(), output: z.object({ deleted: z.literal(true) }).strict() },
   'conversations.get': {
     input: z.object({ id: Key }).strict(),
-    output: z.object({ conversation: ConversationSchema, messages: z.array(MessageSchema), contextSections: z.array(ContextSectionSchema) }).strict(),
+    output: z
+      .object({
+        conversation: ConversationSchema,
+        messages: z.array(MessageSchema),
+        contextSections: z.array(ContextSectionSchema),
+        /** The agent turn running in it now (after a reload, the UI shows Stop from this). */
+        runningTurnId: z.string().optional(),
+      })
+      .strict(),
   },
   'conversations.setContext': {
     input: z.object({ id: Key, sections: z.array(ContextSectionSchema).max(50) }).strict(),

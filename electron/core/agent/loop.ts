@@ -36,6 +36,8 @@ export interface AgentLoopDeps {
 export interface AgentLoopService extends AgentLoop {
   /** A turn of this conversation is running. */
   isRunning(conversationId: string): boolean;
+  /** The id of the conversation's running turn, if one runs. */
+  runningTurnId(conversationId: string): string | undefined;
   /** Settles when the conversation's running turn has ended (at once when none runs). */
   settled(conversationId: string): Promise<void>;
 }
@@ -73,6 +75,7 @@ export function createAgentLoop(deps: AgentLoopDeps): AgentLoopService {
       for (const t of turns.values()) t.turn.stop();
     },
     isRunning: (conversationId) => turns.has(conversationId),
+    runningTurnId: (conversationId) => turns.get(conversationId)?.turn.id,
     settled: async (conversationId) => {
       await turns.get(conversationId)?.done;
     },

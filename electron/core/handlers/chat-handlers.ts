@@ -31,7 +31,7 @@ export interface ChatHandlerDeps {
   /** New conversations start with Settings' defaultModel. */
   settings?: Pick<SettingsStore, 'get'>;
   /** The agent loop: messages for a model start turns; a deleted conversation's turn stops. */
-  agent?: Pick<AgentLoopService, 'start' | 'isRunning' | 'stop'>;
+  agent?: Pick<AgentLoopService, 'start' | 'isRunning' | 'stop' | 'runningTurnId'>;
 }
 
 export function chatHandlers(deps: ChatHandlerDeps): { [N in ChatOps]: Handler<N> } {
@@ -52,11 +52,15 @@ export function chatHandlers(deps: ChatHandlerDeps): { [N in ChatOps]: Handler<N
       }
       return { deleted: true as const };
     },
-    'conversations.get': (input) => ({
-      conversation: conversations.get(input.id),
-      messages: conversations.messages(input.id),
-      contextSections: conversations.contextSections(input.id),
-    }),
+    'conversations.get': (input) => {
+      const runningTurnId = deps.agent?.runningTurnId(input.id);
+      return {
+        conversation: conversations.get(input.id),
+        messages: conversations.messages(input.id),
+        contextSections: conversations.contextSections(input.id),
+        ...(runningTurnId ? { runningTurnId } : {}),
+      };
+    },
     'conversations.setContext': (input) => conversations.setContext(input.id, input.sections),
     'conversations.evaluateContext': (input) => chat.evaluateContext(input.id),
     'chat.send': (input) => chat.send(input.conversationId, input.text),

@@ -36,10 +36,15 @@ export function MessageList({ conversationId, stream }: { conversationId: string
   const lastKey = last ? `${last.key}:${last.kind === 'tool' ? last.card.status : ''}` : '';
   const pendingChars = pending.reduce((n, p) => n + p.text.length, 0);
 
-  const { settle } = stream;
+  const { settle, resume } = stream;
   useEffect(() => {
     if (detail.dataUpdatedAt) settle(conversationId, storedIds, detail.dataUpdatedAt);
   }, [settle, conversationId, storedIds, detail.dataUpdatedAt]);
+  // A turn that was already running when this view opened (a reload): show it, with Stop.
+  const runningTurnId = detail.data?.runningTurnId;
+  useEffect(() => {
+    if (runningTurnId) resume(conversationId, runningTurnId);
+  }, [resume, conversationId, runningTurnId]);
 
   useLayoutEffect(() => {
     stick.current = true;

@@ -12,6 +12,8 @@ export interface AgentStream {
   /** After the conversation was read (at `readAt`): drops the pending text its stored rows now show. */
   settle(conversationId: string, storedIds: ReadonlySet<string>, readAt: number): void;
   stop(conversationId: string): Promise<ErrorInfo | null>;
+  /** A turn the core reports running (read with the conversation) that no event announced here. */
+  resume(conversationId: string, turnId: string): void;
 }
 
 export function useAgentStream(): AgentStream {
@@ -42,5 +44,8 @@ export function useAgentStream(): AgentStream {
     },
     [client],
   );
-  return { state, settle: settleFor, stop };
+  const resume = useCallback((conversationId: string, turnId: string) => {
+    setState((s) => (s.running[conversationId] ? s : applyTurn(s, { conversationId, turnId, state: 'running' }, Date.now())));
+  }, []);
+  return { state, settle: settleFor, stop, resume };
 }
