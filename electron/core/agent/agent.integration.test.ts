@@ -5,46 +5,10 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { EventPayload, OpInput, OpName, OpOutput } from '../../../shared/contract';
-import { createCore, type Core } from '../app';
-import { startScriptedModelServer, type ScriptedModelServer } from '../test-helpers/scripted-model-server';
-import { RESOURCES_DIR, useTempDirs } from '../test-helpers/temp-dir';
+import { describe, expect, it } from 'vitest';
+import { useAgentCore } from '../test-helpers/agent-core';
 
-const tempDir = useTempDirs();
-const closers: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const c of closers.splice(0).reverse()) await c();
-});
-
-async function start() {
-  const server: ScriptedModelServer = await startScriptedModelServer();
-  closers.push(() => server.close());
-  const core: Core = await createCore({ resourcesDir: RESOURCES_DIR, watch: false, dataDir: await tempDir(), host: 'headless' });
-  closers.push(() => core.close());
-  const call = async <N extends OpName>(name: N, input: OpInput<N>): Promise<OpOutput<N>> => {
-    const r = await core.call(name, input);
-    if (!r.ok) throw Object.assign(new Error(r.error.message), r.error);
-    return r.value as OpOutput<N>;
-  };
-  const provider = await call('providers.save', { provider: { name: 'Scripted', kind: 'openai-compatible', baseUrl: server.url, apiKey: 'sk-provider-key-0123456789' } });
-  const model = { providerId: provider.id, model: 'scripted-model' };
-  const turns: EventPayload<'chat.turn'>[] = [];
-  core.events.on('chat.turn', (t) => turns.push(t));
-  /** Sends and waits for the turn it started to end. */
-  const send = async (conversationId: string, text: string) => {
-    const before = turns.filter((t) => t.state !== 'running').length;
-    const added = await call('chat.send', { conversationId, text });
-    const end = Date.now() + 10_000;
-    while (turns.filter((t) => t.state !== 'running').length === before) {
-      if (Date.now() > end) throw new Error('the turn did not end');
-      await new Promise((r) => setTimeout(r, 10));
-    }
-    return added;
-  };
-  const messages = async (id: string) => (await call('conversations.get', { id })).messages;
-  return { server, core, call, model, send, messages, turns };
-}
+const start = useAgentCore();
 
 describe('the agent loop through the core and a real provider client', () => {
   it('calls a built-in tool with its full schema, gets the result back and answers', async () => {

@@ -3,47 +3,27 @@
  * `openai` client against the scripted server: each one leaves a clear message in the
  * chat, the timeline intact (every row before it kept), and the next message works.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import type { EventPayload, OpInput, OpName, OpOutput } from '../../../shared/contract';
-import type { Message } from '../../../shared/model/conversation';
-import { createCore, type Core } from '../app';
-import { startScriptedModelServer, type ScriptedModelServer, type ScriptedReply } from '../test-helpers/scripted-model-server';
-import { RESOURCES_DIR, useTempDirs } from '../test-helpers/temp-dir';
+import { describe, expect, it } from 'vitest';
+import type { ScriptedReply } from '../test-helpers/scripted-model-server';
+import { useAgentCore } from '../test-helpers/agent-core';
 
 const KEY = 'sk-fault-key-0123456789abcdef';
-const tempDir = useTempDirs();
-const closers: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const c of closers.splice(0).reverse()) await c();
-});
+const startCore = useAgentCore();
 
+/** A core with one conversation talking to the scripted model; `send` waits for the turn. */
 async function start() {
-  const server: ScriptedModelServer = await startScriptedModelServer();
-  closers.push(() => server.close());
-  const core: Core = await createCore({ resourcesDir: RESOURCES_DIR, watch: false, dataDir: await tempDir(), host: 'headless' });
-  closers.push(() => core.close());
-  const call = async <N extends OpName>(name: N, input: OpInput<N>): Promise<OpOutput<N>> => {
-    const r = await core.call(name, input);
-    if (!r.ok) throw Object.assign(new Error(r.error.message), r.error);
-    return r.value as OpOutput<N>;
-  };
-  const provider = await call('providers.save', { provider: { name: 'Scripted', kind: 'openai-compatible', baseUrl: server.url, apiKey: KEY } });
+  const { server, core, call, model, send, messages, turns } = await startCore({ apiKey: KEY });
   const c = await call('conversations.create', {});
-  await call('conversations.setModel', { id: c.id, model: { providerId: provider.id, model: 'scripted-model' } });
-  const turns: EventPayload<'chat.turn'>[] = [];
-  core.events.on('chat.turn', (t) => turns.push(t));
-  const send = async (text: string) => {
-    const before = turns.filter((t) => t.state !== 'running').length;
-    await call('chat.send', { conversationId: c.id, text });
-    const end = Date.now() + 15_000;
-    while (turns.filter((t) => t.state !== 'running').length === before) {
-      if (Date.now() > end) throw new Error('the turn did not end');
-      await new Promise((r) => setTimeout(r, 10));
-    }
-    return turns.at(-1)!;
+  await call('conversations.setModel', { id: c.id, model });
+  return {
+    server,
+    core,
+    send: async (text: string) => {
+      await send(c.id, text);
+      return turns.at(-1)!;
+    },
+    rows: () => messages(c.id),
   };
-  const rows = async (): Promise<Message[]> => (await call('conversations.get', { id: c.id })).messages;
-  return { server, core, send, rows };
 }
 
 const PROVIDER_FAULTS: { name: string; reply: ScriptedReply; code: string; message: RegExp }[] = [

@@ -11,7 +11,7 @@ import { QueryError } from '../../components/QueryError';
 import { chatStrings as s } from '../../i18n/chat-strings';
 import { useUi } from '../../stores/ui';
 import { newestFirst } from './conversation-order';
-import { useDebounced } from './use-debounced';
+import { useDebounced } from '../../hooks/use-debounced';
 
 export interface ConversationListProps {
   onCreate: () => void;

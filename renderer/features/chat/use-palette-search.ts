@@ -7,7 +7,7 @@ import { keepPreviousData } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import type { ToolView } from '../../../shared/model/tool';
 import { useOp } from '../../api/hooks';
-import { useDebounced } from './use-debounced';
+import { useDebounced } from '../../hooks/use-debounced';
 
 export const PALETTE_PAGE_SIZE = 20;
 export const PALETTE_DEBOUNCE_MS = 50;

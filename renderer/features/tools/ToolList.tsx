@@ -1,20 +1,12 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import type { ToolView } from '../../../shared/model/tool';
 import { useOpMutation, usePagedOp } from '../../api/hooks';
 import { QueryError } from '../../components/QueryError';
 import { Switch } from '../../components/Switch';
 import { t } from '../../i18n/strings';
 import { useUi } from '../../stores/ui';
-
-function useDebounced<T>(value: T, ms: number): T {
-  const [v, setV] = useState(value);
-  useEffect(() => {
-    const id = setTimeout(() => setV(value), ms);
-    return () => clearTimeout(id);
-  }, [value, ms]);
-  return v;
-}
+import { useDebounced } from '../../hooks/use-debounced';
 
 export interface ToolListProps {
   /** Opens a tool (in the workbench's editor); without it the rows are not buttons. */
