@@ -81,4 +81,13 @@ test('a new user adds a provider, picks a model, approves its tool call and read
   await expect(page.getByTestId('message-list')).toContainText('I wrote e2e-agent/hello.txt for you.');
   await expect(page.getByTestId('tool-card').filter({ hasText: 'writefile' }).last()).toContainText('ok');
   await screenshot(page, 'agent-4-reload');
+
+  // 5. Inspect → Timeline lists every event of the turn, in order.
+  await page.getByTestId('nav-inspect').click();
+  await page.getByRole('tab', { name: 'Timeline' }).click();
+  const kinds = await page.getByTestId('timeline-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-kind')));
+  expect(kinds).toEqual(['user', 'model text', 'tool call', 'approval', 'tool result', 'model text']);
+  await page.getByTestId('timeline-row').nth(3).getByRole('button').click();
+  await expect(page.getByTestId('timeline-details')).toContainText('"decision": "allow-once"');
+  await screenshot(page, 'agent-5-timeline');
 });

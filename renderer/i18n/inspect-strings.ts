@@ -95,4 +95,14 @@ export const inspectStrings = {
     viewerLabel: (path: string) => `Contents of ${path}`,
     modified: (when: string) => `modified ${when}`,
   },
+  timeline: {
+    noConversationTitle: 'No conversation open',
+    noConversation: 'Open a conversation in Chat: its timeline (every message, model step, tool call, result, approval and error, in order) is listed here.',
+    emptyTitle: 'Nothing yet',
+    empty: 'This conversation has no events yet.',
+    listLabel: 'Timeline of the open conversation',
+    columns: { at: 'Time', kind: 'Event', turn: 'Turn', summary: 'What happened' },
+    detailsLabel: 'The event as stored',
+    count: (n: number) => plural(n, 'event', 'events'),
+  },
 } as const;

@@ -9,6 +9,7 @@ import { t } from '../../i18n/strings';
 import { useUi } from '../../stores/ui';
 import { BuffersTab } from './BuffersTab';
 import { FilesTab } from './FilesTab';
+import { TimelineTab } from './TimelineTab';
 import { INSPECT_TABS as TABS, useInspect } from './inspect-store';
 import './inspect.css';
 
@@ -64,6 +65,8 @@ export function InspectScreen() {
           <BuffersTab />
         ) : tab === 'files' ? (
           <FilesTab />
+        ) : tab === 'timeline' ? (
+          <TimelineTab />
         ) : (
           <EmptyState title={t.inspect.tabs[tab]} testId={`inspect-empty-${tab}`}>
             {t.inspect.empty[tab]}
