@@ -215,6 +215,12 @@ describe('InvokeDispatcher', () => {
     expect(o).toMatchObject({ ok: false, error: { code: 'INTERNAL' } });
   });
 
+  it('redacts a secret from the value a tool answers, wherever the value goes next', async () => {
+    const { call } = await setup();
+    expect(await call('echo', { text: 'sekrit-value-123' })).toMatchObject({ ok: true, value: { echo: '[redacted]' } });
+    expect(await call('echo', { text: 'plain' })).toMatchObject({ ok: true, value: { echo: 'plain' } });
+  });
+
   it('passes a tool’s own error on, turns a crash into INTERNAL, and redacts secrets from both', async () => {
     const { call, log } = await setup();
     expect(await call('refuses', { text: 'a' })).toMatchObject({ ok: false, error: { code: 'FORBIDDEN', message: 'not today' } });

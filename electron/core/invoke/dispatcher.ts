@@ -8,6 +8,7 @@ import { AppError, type ErrorInfo } from '../../../shared/errors';
 import type { HttpExchange, InvocationSource } from '../../../shared/model/invocation';
 import { ToolPutBodySchema, type ToolView } from '../../../shared/model/tool';
 import { checkSchemaCompiles } from '../store/schema-check';
+import { redactDeep } from '../secrets/redact';
 import { uuidv7 } from '../ids';
 import { toErrorInfo } from '../router';
 import type { ToolStore } from '../store/tool-store';
@@ -180,6 +181,9 @@ export class InvokeDispatcher {
         call.http = r.http;
       }
       this.checkOutput(call.tool!, value);
+      // A secret a tool read or received (a file, a response) goes no further: not to the
+      // window, a buffer, a file it is routed to, or a model.
+      value = redactDeep(value, this.opts.redact);
     } catch (e) {
       this.fail(call, e);
       return;
