@@ -72,6 +72,9 @@ export interface Core {
   close(): Promise<void>;
 }
 
+/** How long close() waits for stopped model turns to end. */
+const TURNS_SETTLE_MS = 2_000;
+
 /** The composition root: every service is built here from the config, nowhere else. */
 export async function createCore(config: CoreConfig): Promise<Core> {
   const now = config.now ?? (() => new Date());
@@ -174,6 +177,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   });
 
   const router = createRouter(handlers);
+  let closing: Promise<void> | undefined;
   return {
     router,
     call: (name, input) => router.call(name, input) as Promise<Result<OpOutput<typeof name>>>,
@@ -186,13 +190,19 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     dispatcher,
     functions,
     workspaceDir,
-    async close() {
-      agent.stopAll();
-      workflows.cancelAll();
-      for (const id of dispatcher.runningIds()) dispatcher.cancel(id);
-      await registry.close();
-      log.close();
-      conversations.close();
+    close() {
+      closing ??= (async () => {
+        agent.stopAll();
+        workflows.cancelAll();
+        for (const id of dispatcher.runningIds()) dispatcher.cancel(id);
+        // Stopped turns append their last rows (cancelled calls, the stop notice) before the
+        // store closes; one that does not end in time is closed when the store next opens.
+        await agent.settledAll(TURNS_SETTLE_MS);
+        await registry.close();
+        log.close();
+        conversations.close();
+      })();
+      return closing;
     },
   };
 }

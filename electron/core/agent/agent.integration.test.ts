@@ -3,10 +3,12 @@
  * OpenAI-compatible provider: the scripted model server on 127.0.0.1, spoken to by the
  * `openai` client over HTTP and SSE.
  */
+import Database from 'better-sqlite3';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useAgentCore } from '../test-helpers/agent-core';
+import { STOPPED_NOTICE } from './strings';
 
 const start = useAgentCore();
 
@@ -105,5 +107,27 @@ describe('the agent loop through the core and a real provider client', () => {
     const sent = JSON.stringify(server.requests.map((r) => r.body));
     expect(sent).toContain('key=[redacted]');
     expect(sent).not.toContain(secret);
+  });
+});
+
+describe('closing the core during a turn', () => {
+  it('waits for the stopped turn to append its last rows before the conversations close', async () => {
+    const { server, core, call, model } = await start();
+    const c = await call('conversations.create', {});
+    await call('conversations.setModel', { id: c.id, model });
+    server.script([{ kind: 'delay', ms: 10_000 }]);
+    const turns: string[] = [];
+    core.events.on('chat.turn', (t) => turns.push(t.state));
+    await call('chat.send', { conversationId: c.id, text: 'take your time' });
+    const end = Date.now() + 5_000;
+    while (!server.requests.some((r) => r.api === 'openai') && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
+    await core.close();
+    expect(turns).toEqual(['running', 'stopped']);
+    // Read as the file holds it (opening the store would repair what was left open).
+    const db = new Database(path.join(core.dataDir, 'conversations.sqlite'), { readonly: true });
+    const roles = db.prepare('SELECT role, text FROM messages WHERE conversation_id = ? ORDER BY seq').all(c.id) as { role: string; text: string }[];
+    db.close();
+    expect(roles.map((r) => r.role)).toEqual(['user', 'notice']);
+    expect(roles[1]!.text).toBe(STOPPED_NOTICE);
   });
 });

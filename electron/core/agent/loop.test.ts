@@ -1,7 +1,9 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../../shared/errors';
 import type { Message } from '../../../shared/model/conversation';
-import { NO_MODEL_NOTICE } from '../chat/strings';
+import { DIRECTIVES_ONLY_NOTICE, NO_MODEL_NOTICE } from '../chat/strings';
 import { useTempDirs } from '../test-helpers/temp-dir';
 import { DENIED_TEXT } from './render';
 import { STOPPED_NOTICE, stepLimitNotice } from './strings';
@@ -66,6 +68,94 @@ describe('the agent loop', () => {
     const second = h.models.requests[1]!;
     expect(second.messages.at(-2)).toEqual({ role: 'assistant', text: '', toolCalls: [{ callId: 'c1', name: 'echo', argsText: '{"text":"ping"}' }] });
     expect(last(second)).toEqual({ role: 'tool', callId: 'c1', name: 'echo', text: '{"echo":"ping"}' });
+  });
+
+  it('gives calls without an id an id no other turn has, and each turn its own results', async () => {
+    const { h, send, toolRows, last } = await setup();
+    h.models.script = [{ toolCalls: [call('echo', { text: 'one' }, '')] }, { text: 'a' }, { toolCalls: [call('echo', { text: 'two' }, '')] }, { text: 'b' }];
+    await send('first');
+    await send('second');
+    const ids = [...new Set(toolRows().map((m) => m.tool!.callId))];
+    expect(ids).toHaveLength(2);
+    const tools = h.models.requests[3]!.messages.filter((m) => m.role === 'tool');
+    expect(tools.map((m) => m.text)).toEqual(['{"echo":"one"}', '{"echo":"two"}']);
+    expect(last(h.models.requests[3])).toMatchObject({ role: 'tool', callId: ids[1] });
+  });
+
+  it('refuses a second message sent while the first one is being sent, with nothing of it written or stored', async () => {
+    const { h, c, rows } = await setup();
+    await fs.writeFile(path.join(h.workspace, 'n.md'), 'note');
+    h.models.script = [{ text: 'answer' }];
+    const first = h.chat.send(c.id, 'first\n@input file:n.md (output=variable:one)');
+    const second = h.chat.send(c.id, 'second\n@input file:n.md (output=variable:two)');
+    await expect(second).rejects.toMatchObject({ code: 'CONFLICT' });
+    await first;
+    await h.loop.settled(c.id);
+    expect(roles(rows())).toEqual(['user', 'assistant']);
+    expect(h.models.requests[0]!.messages.filter((m) => m.role === 'user').map((m) => m.text.split('\n')[0])).toEqual(['first']);
+    expect((await h.routing.buffers.list(c.id)).map((b) => b.name)).toEqual(['one']);
+  });
+
+  it('gives the conversation back when a message is refused, or its turn could not start', async () => {
+    const { h, c, send, rows } = await setup();
+    await expect(h.chat.send(c.id, '@tools no_such_tool\nhi')).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+    expect(h.loop.isRunning(c.id)).toBe(false);
+    h.models.script = [{ text: 'fine' }];
+    await send('hi');
+    expect(roles(rows())).toEqual(['user', 'assistant']);
+  });
+
+  it('settledAll waits for stopped turns to end, up to a time limit', async () => {
+    const { h, c, rows } = await setup();
+    expect(await h.loop.settledAll(10)).toBe(true);
+    h.models.script = [{ stubbornMs: 150, text: 'late' }];
+    await h.chat.send(c.id, 'go');
+    await until(() => h.models.requests.length === 1);
+    h.loop.stopAll();
+    expect(await h.loop.settledAll(20)).toBe(false);
+    expect(await h.loop.settledAll(2_000)).toBe(true);
+    expect(rows().at(-1)).toMatchObject({ role: 'notice', text: STOPPED_NOTICE });
+  });
+
+  it("does not pile a model client's abort listeners up on the turn (one signal per step)", async () => {
+    const { h, send, rows } = await setup({ maxSteps: 14 });
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(`${w.name}: ${w.message}`);
+    process.on('warning', onWarning);
+    const signals: AbortSignal[] = [];
+    // As the openai SDK does: a once-listener per request, never removed.
+    const step = (i: number) => ({ toolCalls: [call('echo', { text: `n${i}` })] });
+    h.models.onStep = (signal) => {
+      signals.push(signal);
+      signal.addEventListener('abort', () => undefined, { once: true });
+    };
+    h.models.script = [...Array.from({ length: 13 }, (_, i) => step(i)), { text: 'done' }];
+    try {
+      await send('go');
+      await new Promise((r) => setImmediate(r));
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(rows().at(-1)).toMatchObject({ role: 'assistant', text: 'done' });
+    expect(new Set(signals).size).toBe(14);
+    expect(warnings.filter((w) => w.includes('MaxListenersExceeded'))).toEqual([]);
+  });
+
+  it('asks no model for a message of directives only, with nothing inlined; runs them and says so', async () => {
+    const { h, c, rows } = await setup();
+    await fs.writeFile(path.join(h.workspace, 'n.md'), 'note');
+    const added = await h.chat.send(c.id, '@input file:n.md (output=variable:n)');
+    await h.loop.settled(c.id);
+    expect(added.map((m) => m.role)).toEqual(['user', 'notice']);
+    expect(added[1]!.text).toBe(DIRECTIVES_ONLY_NOTICE);
+    expect(h.models.requests).toHaveLength(0);
+    expect(await h.routing.buffers.readAll(c.id, 'n')).toBe('note');
+    // Inlined content is something to ask about.
+    h.models.script = [{ text: 'read it' }];
+    await h.chat.send(c.id, '@input file:n.md');
+    await h.loop.settled(c.id);
+    expect(h.models.requests).toHaveLength(1);
+    expect(roles(rows())).toEqual(['user', 'notice', 'user', 'assistant']);
   });
 
   it('runs the calls of one step concurrently', async () => {

@@ -26,4 +26,20 @@ describe('renderForModel', () => {
       { role: 'tool', callId: 'k2', name: 'echo', text: UNFINISHED_TEXT, isError: true },
     ]);
   });
+
+  it("matches results to calls within their turn: another turn's call of the same id is not this one's", () => {
+    const rows: TimelineRow[] = [
+      row({ role: 'user', text: 'one' }),
+      row({ role: 'assistant', turnId: 't1', toolCalls: [{ callId: 'k1', name: 'echo', argsText: '{}' }] }),
+      row({ role: 'tool', turnId: 't1', tool: card({ callId: 'k1', status: 'ok', value: 'first' }) }),
+      row({ role: 'user', text: 'two' }),
+      row({ role: 'assistant', turnId: 't2', toolCalls: [{ callId: 'k1', name: 'echo', argsText: '{}' }] }),
+      row({ role: 'tool', turnId: 't2', tool: card({ callId: 'k1', status: 'running' }) }),
+    ];
+    const tools = renderForModel({ rows, system: '', redact: (t) => t }).filter((m) => m.role === 'tool');
+    expect(tools).toEqual([
+      { role: 'tool', callId: 'k1', name: 'echo', text: 'first' },
+      { role: 'tool', callId: 'k1', name: 'echo', text: UNFINISHED_TEXT, isError: true },
+    ]);
+  });
 });

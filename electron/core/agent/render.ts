@@ -30,9 +30,10 @@ export function renderForModel({ rows, system, redact }: RenderInput): ModelMess
   const out: ModelMessage[] = [];
   if (system.trim()) out.push({ role: 'system', text: redact(system) });
 
-  // The latest row of each model call, by the id the model gave it.
+  // The latest row of each model call, by its turn and the id the model gave it (a model may
+  // reuse an id in another turn, and fallback ids restart with every turn).
   const latest = new Map<string, ToolCard>();
-  for (const r of rows) if (r.role === 'tool' && r.tool?.source === 'model' && r.tool.callId) latest.set(r.tool.callId, r.tool);
+  for (const r of rows) if (r.role === 'tool' && r.tool?.source === 'model' && r.tool.callId) latest.set(callKeyOf(r.turnId, r.tool.callId), r.tool);
 
   const pushUser = (text: string) => {
     const last = out.at(-1);
@@ -56,7 +57,7 @@ export function renderForModel({ rows, system, redact }: RenderInput): ModelMess
         ...(calls.length ? { toolCalls: calls.map((c) => ({ callId: c.callId, name: c.name, argsText: redact(c.argsText) })) } : {}),
       });
       for (const c of calls) {
-        const card = latest.get(c.callId);
+        const card = latest.get(callKeyOf(r.turnId, c.callId));
         const { text, isError } = card ? resultText(card) : { text: UNFINISHED_TEXT, isError: true };
         out.push({ role: 'tool', callId: c.callId, name: c.name, text: redact(text), ...(isError ? { isError: true } : {}) });
       }
@@ -64,6 +65,8 @@ export function renderForModel({ rows, system, redact }: RenderInput): ModelMess
   }
   return out;
 }
+
+const callKeyOf = (turnId: string | undefined, callId: string): string => `${turnId ?? ''}\u0000${callId}`;
 
 /** What a call's latest row tells the model. */
 export function resultText(card: ToolCard): { text: string; isError: boolean } {

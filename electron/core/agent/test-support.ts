@@ -30,6 +30,8 @@ export type ScriptedStep =
   | (Partial<ModelStepResult> & { chunks?: string[]; delayMs?: number })
   | { error: AppError }
   | { hang: true }
+  /** Ends with the text only after `ms`, whatever the signal says (a slow stream's last chunk). */
+  | { stubbornMs: number; text?: string }
   | ((req: ModelRequest) => ScriptedStep);
 
 export const call = (name: string, args: unknown, callId?: string) => ({
@@ -42,6 +44,8 @@ export class FakeModels implements ModelClientFactory {
   readonly requests: ModelRequest[] = [];
   script: ScriptedStep[] = [];
   providers = new Set(['p1']);
+  /** Called with each step's signal, before the step answers. */
+  onStep?: (signal: AbortSignal) => void;
 
   forProvider(providerId: string): ModelClient {
     if (!this.providers.has(providerId)) throw new AppError('NOT_FOUND', `no provider with id '${providerId}'`);
@@ -53,11 +57,16 @@ export class FakeModels implements ModelClientFactory {
 
   private async step(req: ModelRequest, onText: (chunk: string) => void, signal: AbortSignal): Promise<ModelStepResult> {
     this.requests.push(structuredClone(req));
+    this.onStep?.(signal);
     let s = this.script.shift();
     if (!s) throw new AppError('INTERNAL', 'the script ran out of steps');
     while (typeof s === 'function') s = s(req);
     if ('error' in s) throw s.error;
     const aborted = () => new AppError('CANCELLED', 'cancelled');
+    if ('stubbornMs' in s) {
+      await sleep(s.stubbornMs);
+      return { text: s.text ?? '', toolCalls: [], stopReason: 'end' };
+    }
     if ('hang' in s) {
       return new Promise((_, reject) => {
         if (signal.aborted) reject(aborted());
@@ -139,6 +148,8 @@ export interface Harness {
   chat: ChatService;
   events: EventBus;
   store: ToolStore;
+  routing: ReturnType<typeof createRoutingServices>;
+  workspace: string;
   settings: Settings;
   tools: Record<string, ToolView>;
   bundleId: string;
@@ -175,14 +186,6 @@ export async function harness(dir: string, opts: { maxSteps?: number } = {}): Pr
     rich: await store.putTool(bundleId, 'rich', '1', body('rich', 'test.echo', RICH_SCHEMA)),
     leak: await store.putTool(bundleId, 'leak', '1', body('leak', 'test.leak', { type: 'object' })),
   };
-  // The tool store's records.ts does not keep requiresApproval yet (asked of its owner): the
-  // loop is given the flag as the store will give it.
-  const withFlag = (t: ToolView): ToolView => (t.slug === 'guarded' && !t.requiresApproval ? { ...t, requiresApproval: true } : t);
-  const loopStore = {
-    allTools: () => store.allTools().map(withFlag),
-    isUsable: (id: string) => store.isUsable(id),
-    bundleById: (id: string) => store.bundleById(id),
-  };
   const registry = { store } as unknown as Registry;
   const routing = createRoutingServices({ dataDir: dir, workspaceDir: () => workspace, events, registry, transport: {} as Transport, allowedHosts: () => [], now });
   const conversations = ConversationStore.open({ file: path.join(dir, 'conversations.sqlite'), now, onChange: (c) => events.emit('conversations.changed', c) });
@@ -193,7 +196,7 @@ export async function harness(dir: string, opts: { maxSteps?: number } = {}): Pr
     conversations,
     clients: models,
     dispatcher,
-    registry: { store: loopStore },
+    registry: { store },
     routing,
     approvals,
     settings: { get: () => settings },
@@ -212,6 +215,8 @@ export async function harness(dir: string, opts: { maxSteps?: number } = {}): Pr
     chat,
     events,
     store,
+    routing,
+    workspace,
     settings,
     tools,
     bundleId,

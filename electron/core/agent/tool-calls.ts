@@ -168,6 +168,7 @@ export class ToolCallRunner {
           writeMode: split.writeMode,
           label: { kind: 'tool', name: tool.slug },
           source: `tool:${tool.slug}`,
+          signal,
         });
         if (manifest) {
           const { value: _value, valueTruncated: _cut, ...rest } = card;
@@ -175,7 +176,9 @@ export class ToolCallRunner {
         }
       } catch (e) {
         const error = this.errorOf(e);
-        card = { ...card, ...inlineValue(outcome.value), status: 'error', error: { ...error, message: routingFailed(formatDestination(split.destination), error.message) } };
+        // Stopped before the result was written: nothing was written, the call is cancelled.
+        const status = error.code === 'CANCELLED' ? 'cancelled' : 'error';
+        card = { ...card, ...inlineValue(outcome.value), status, error: { ...error, message: routingFailed(formatDestination(split.destination), error.message) } };
       }
     }
     this.finish(card);

@@ -87,7 +87,12 @@ const byVersion = (a: ToolView, b: ToolView): number =>
   a.version.localeCompare(b.version, 'en', { numeric: true }) || a.modifiedAt.localeCompare(b.modifiedAt);
 
 export function toolsForModel(input: ToolsForModelInput): ModelToolSet {
-  const directives = new Map((input.directiveTools ?? []).map((d) => [d.toolId, d]));
+  // One entry per tool; a later one's output= and write-mode= win (as @tools lines aggregate).
+  const directives = new Map<string, DirectiveTool>();
+  for (const d of input.directiveTools ?? []) {
+    const prev = directives.get(d.toolId);
+    directives.set(d.toolId, prev ? { ...prev, ...(d.output ? { output: d.output } : {}), ...(d.writeMode ? { writeMode: d.writeMode } : {}) } : d);
+  }
   const { selection } = input;
   const chosen = (c: ToolCandidate) =>
     directives.has(c.tool.id) || !selection || selection.bundleIds.includes(c.tool.bundleId) || selection.toolIds.includes(c.tool.id);

@@ -8,7 +8,7 @@ import { AppError, type ErrorInfo } from '../../../shared/errors';
 import type { NewMessage } from '../chat/conversation-store';
 import { uuidv7 } from '../ids';
 import { toErrorInfo } from '../router';
-import { evaluateSections, systemText } from './context';
+import { evaluateContext, systemText } from './context';
 import type { AgentLoopDeps } from './loop';
 import { renderForModel, type Redact } from './render';
 import { STOPPED_NOTICE, loopCallError, loopNotice, modelFailedNotice, providerMissing, stepLimitNotice, turnFailedNotice } from './strings';
@@ -81,13 +81,15 @@ export class Turn {
     const { conversations, settings, registry, clients } = this.deps;
     const cid = this.req.conversationId;
     const conversation = conversations.get(cid);
+    const context = await evaluateContext(this.deps, cid, this.abort.signal);
+    const system = systemText(context.sections);
     const tools = toolsForModel({
       usable: usableTools(registry.store),
       selection: conversation.tools,
-      directiveTools: this.req.directiveTools,
+      // The message's `@tools` lines come last: their routing wins over the sections'.
+      directiveTools: [...context.tools, ...(this.req.directiveTools ?? [])],
       modelRouting: settings.get().modelRouting,
     });
-    const system = systemText(await evaluateSections(this.deps, cid, this.abort.signal));
 
     let client: ModelClient;
     try {
@@ -105,6 +107,9 @@ export class Turn {
       const messageId = uuidv7();
       let streamed = '';
       let result: ModelStepResult;
+      // Its own signal per step: a client library's abort listeners go with the step, not
+      // pile up on the turn's signal step after step.
+      const stepSignal = linkedSignal(this.abort.signal);
       try {
         result = await client.step(
           { model: this.req.model.model, messages, tools: tools.specs() },
@@ -113,7 +118,7 @@ export class Turn {
             streamed += chunk;
             this.deps.events.emit('chat.delta', { conversationId: cid, turnId: this.id, messageId, text: chunk });
           },
-          this.abort.signal,
+          stepSignal.signal,
         );
       } catch (e) {
         // What arrived before the failure stays on the timeline.
@@ -122,6 +127,8 @@ export class Turn {
         const error = this.errorOf(e);
         this.notice(modelFailedNotice(error.message), error);
         return 'error';
+      } finally {
+        stepSignal.unlink();
       }
       if (this.stopped) {
         const text = result.text || streamed;
@@ -129,7 +136,7 @@ export class Turn {
         return 'stopped';
       }
 
-      const calls = withCallIds(result.toolCalls, step);
+      const calls = withCallIds(result.toolCalls, `${this.id.slice(-8)}_${step + 1}`);
       this.append({
         id: messageId,
         role: 'assistant',
@@ -183,15 +190,27 @@ export class Turn {
   }
 }
 
-/** Every call gets an id unique in its step (some servers send none, or the same twice). */
-function withCallIds(calls: readonly ModelToolCall[], step: number): ModelToolCall[] {
+/**
+ * Every call gets an id unique in its step (some servers send none, or the same twice); a
+ * made-up id names the turn and the step (`stepTag`), so it is never another turn's.
+ */
+export function withCallIds(calls: readonly ModelToolCall[], stepTag: string): ModelToolCall[] {
   const seen = new Set<string>();
   return calls.map((c, i) => {
     let callId = c.callId;
-    if (!callId || seen.has(callId)) callId = `call_${step + 1}_${i + 1}`;
+    if (!callId || seen.has(callId)) callId = `call_${stepTag}_${i + 1}`;
     seen.add(callId);
     return { ...c, callId };
   });
+}
+
+/** A signal aborted with `parent` until unlinked. */
+export function linkedSignal(parent: AbortSignal): { signal: AbortSignal; unlink: () => void } {
+  const child = new AbortController();
+  const onAbort = () => child.abort(parent.reason);
+  if (parent.aborted) child.abort(parent.reason);
+  else parent.addEventListener('abort', onAbort, { once: true });
+  return { signal: child.signal, unlink: () => parent.removeEventListener('abort', onAbort) };
 }
 
 /** A call's tool and arguments, with the arguments' keys in a stable order. */

@@ -4,6 +4,7 @@
  * and the evaluation of a conversation's context sections.
  */
 import { parseDirectives } from '../../../shared/directives/parser';
+import type { ParsedText } from '../../../shared/directives/types';
 import { AppError, isAppError } from '../../../shared/errors';
 import type { DirectiveOutcome, Message, ToolCard } from '../../../shared/model/conversation';
 import { formatDestination, type WriteMode } from '../../../shared/model/routing';
@@ -16,10 +17,9 @@ import { destinationFromText } from '../routing/destination';
 import type { DirectiveRunResult } from '../routing/types';
 import type { ConversationStore, NewMessage } from './conversation-store';
 import { directiveRefusal, refusalErrors } from './directive-errors';
-import { NO_MODEL_NOTICE, conversationGone, directivesFailed, routingFailed, turnNotStarted } from './strings';
-import { evaluateSections, type EvaluatedSection } from '../agent/context';
-import type { AgentLoopService } from '../agent/loop';
-import { runningTurn } from '../agent/strings';
+import { DIRECTIVES_ONLY_NOTICE, NO_MODEL_NOTICE, conversationGone, directivesFailed, routingFailed, turnNotStarted } from './strings';
+import { directiveTool, evaluateSections, type EvaluatedSection } from '../agent/context';
+import type { AgentLoopService, TurnReservation } from '../agent/loop';
 import type { ModelRef } from '../../../shared/model/provider';
 import { cardOf, inlineValue } from './tool-card';
 import { routedText } from '../routing/tool-text';
@@ -31,7 +31,7 @@ export interface ChatServiceDeps {
   registry: Pick<Registry, 'store'>;
   now: () => Date;
   /** The agent loop: a message for a model starts a turn (absent: the no-model notice). */
-  agent?: Pick<AgentLoopService, 'start' | 'isRunning'>;
+  agent?: Pick<AgentLoopService, 'reserve'>;
 }
 
 export interface RunToolRequest {
@@ -61,16 +61,27 @@ export class ChatService {
    * before anything is stored or written. Otherwise the message is kept with what its
    * directives did (and the prompt they made, for the model). Without `@model none`, the
    * conversation's model (or `@model NAME` of its provider) starts a turn in the background;
-   * with no model, a notice says how to connect one.
+   * with no model, a notice says how to connect one. A message that is only directives
+   * (no text of its own, nothing inlined) asks no model: a notice says so.
    */
   async send(conversationId: string, text: string): Promise<Message[]> {
-    const { conversations, routing, agent } = this.deps;
+    const { conversations, agent } = this.deps;
     const conversation = conversations.get(conversationId);
     const parsed = parseDirectives(text);
     if (parsed.errors.length > 0) throw directiveRefusal('the message', parsed.errors);
-    if (!parsed.modelNone && conversation.model && agent?.isRunning(conversationId)) {
-      throw new AppError('CONFLICT', runningTurn(conversationId), { conversationId });
+    // A message for a model holds the conversation's turn before anything runs or is stored:
+    // a second one sent meanwhile is refused (CONFLICT) with nothing of it written.
+    const reservation = !parsed.modelNone && conversation.model && agent ? agent.reserve(conversationId) : undefined;
+    try {
+      return await this.sendWith(conversationId, text, parsed, reservation);
+    } finally {
+      reservation?.release();
     }
+  }
+
+  private async sendWith(conversationId: string, text: string, parsed: ParsedText, reservation: TurnReservation | undefined): Promise<Message[]> {
+    const { conversations, routing } = this.deps;
+    const conversation = conversations.get(conversationId);
     const createdAt = this.deps.now().toISOString();
 
     let outcomes: DirectiveOutcome[];
@@ -96,16 +107,14 @@ export class ChatService {
     const titleFrom = parsed.prompt.trim() ? parsed.prompt : text;
     const model = modelNone ? undefined : modelFor(conversation.model, parsed.model);
     if (modelNone) return this.store(conversationId, [user], titleFrom);
-    if (!model || !agent) return this.store(conversationId, [user, { role: 'notice', text: NO_MODEL_NOTICE }], titleFrom);
+    if (!model || !reservation) return this.store(conversationId, [user, { role: 'notice', text: NO_MODEL_NOTICE }], titleFrom);
+    // Only directives, with nothing inlined: there is nothing to ask the model.
+    const forModel = parsed.prompt.trim() !== '' || outcomes.some((o) => o.inlineText !== undefined);
+    if (!forModel) return this.store(conversationId, [user, { role: 'notice', text: DIRECTIVES_ONLY_NOTICE }], titleFrom);
 
     const stored = await this.store(conversationId, [user], titleFrom);
     try {
-      agent.start({
-        conversationId,
-        model,
-        prompt,
-        directiveTools: tools.map((t) => ({ toolId: t.tool.id, ...(t.output ? { output: t.output } : {}), ...(t.writeMode ? { writeMode: t.writeMode } : {}) })),
-      });
+      reservation.start({ model, prompt, directiveTools: tools.map(directiveTool) });
     } catch (e) {
       // The message is kept; the timeline says why no turn started.
       const error = toErrorInfo(e, 'chat.send');

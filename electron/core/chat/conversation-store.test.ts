@@ -3,10 +3,11 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Problem } from '../../../shared/model/app-info';
+import type { ToolCard } from '../../../shared/model/conversation';
 import { useTempDirs } from '../test-helpers/temp-dir';
 import { ConversationStore, type ConversationChange } from './conversation-store';
 import { MIGRATIONS, migrate } from './migrations';
-import { DEFAULT_TITLE } from './strings';
+import { APP_CLOSED_CALL, DEFAULT_TITLE } from './strings';
 
 const tempDir = useTempDirs();
 
@@ -211,19 +212,57 @@ describe('ConversationStore', () => {
     });
   }
 
-  it('sets aside a database written by a newer version instead of changing it', async () => {
+  it('leaves a database written by a newer version where it is, untouched, and works in memory', async () => {
     const dir = await tempDir();
     const file = path.join(dir, 'conversations.sqlite');
     const db = new Database(file);
+    db.exec('CREATE TABLE future (x TEXT)');
     db.pragma(`user_version = ${MIGRATIONS.length + 5}`);
     db.close();
+    const before = await fs.readFile(file);
     const { store, problems } = await openStore(file);
-    expect(problems[0]).toMatchObject({ kind: 'corrupt-file', message: expect.stringContaining('newer Toolsmith') });
-    const old = new Database(problems[0]!.movedTo!, { readonly: true });
-    expect(old.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length + 5);
-    old.close();
-    expect(store.list()).toEqual([]);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatchObject({ path: file, message: expect.stringContaining(`schema version ${MIGRATIONS.length + 5}`) });
+    expect(problems[0]!.message).toContain('newer Toolsmith');
+    expect(problems[0]).not.toHaveProperty('movedTo');
+    expect(store.create('in memory').title).toBe('in memory');
     store.close();
+    expect((await fs.readdir(dir)).filter((f) => f.includes('corrupt'))).toEqual([]);
+    expect(await fs.readFile(file)).toEqual(before);
+  });
+
+  it('closes the calls the app left running or awaiting approval with a cancelled row, once', async () => {
+    const { store, file } = await openStore();
+    const c = store.create('t');
+    const card = (invocationId: string, status: ToolCard['status']): ToolCard => ({
+      invocationId,
+      bundleId: 'b',
+      slug: 'echo',
+      version: '1',
+      displayName: 'Echo',
+      args: {},
+      status,
+      source: 'model',
+      callId: `k-${invocationId}`,
+    });
+    store.addMessages(c.id, [
+      { role: 'tool', text: '', tool: card('a', 'running'), turnId: 't1' },
+      { role: 'tool', text: '', tool: card('a', 'ok'), turnId: 't1' },
+      { role: 'tool', text: '', tool: card('b', 'running'), turnId: 't1' },
+      { role: 'tool', text: '', tool: card('c', 'awaiting-approval'), turnId: 't1' },
+    ]);
+    store.close();
+    const reopened = ConversationStore.open({ file, now: () => new Date() });
+    const rows = reopened.messages(c.id);
+    expect(rows).toHaveLength(6);
+    expect(rows.slice(4)).toEqual([
+      expect.objectContaining({ role: 'tool', turnId: 't1', text: APP_CLOSED_CALL, tool: expect.objectContaining({ invocationId: 'b', callId: 'k-b', status: 'cancelled', error: { code: 'CANCELLED', message: APP_CLOSED_CALL } }) }),
+      expect.objectContaining({ tool: expect.objectContaining({ invocationId: 'c', status: 'cancelled' }) }),
+    ]);
+    reopened.close();
+    const again = ConversationStore.open({ file, now: () => new Date() });
+    expect(again.messages(c.id)).toHaveLength(6);
+    again.close();
   });
 
   it('falls back to memory when the folder cannot hold a database, reporting it', async () => {

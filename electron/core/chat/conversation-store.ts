@@ -1,7 +1,8 @@
 /**
  * Conversations, messages and context sections in SQLite (better-sqlite3, WAL, the
  * migrations of ./migrations.ts). Conversations live only here, so a database that cannot
- * be opened is moved aside (never deleted), reported, and replaced by a fresh one.
+ * be opened is moved aside (never deleted), reported, and replaced by a fresh one; one
+ * written by a newer Toolsmith is left untouched and the store lives in memory.
  *
  * Titles: a conversation created without one is 'New conversation' until its first message
  * arrives; then the first line of that message (directive lines left out) becomes its title.
@@ -11,11 +12,11 @@ import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import { AppError } from '../../../shared/errors';
 import type { Problem } from '../../../shared/model/app-info';
-import { TITLE_MAX, type ContextSection, type Conversation, type Message } from '../../../shared/model/conversation';
+import { TITLE_MAX, type ContextSection, type Conversation, type Message, type ToolCard } from '../../../shared/model/conversation';
 import type { ModelRef, ToolSelection } from '../../../shared/model/provider';
 import { uuidv7 } from '../ids';
-import { migrate } from './migrations';
-import { AUTO_TITLE_MAX_CHARS, DEFAULT_TITLE, conversationNotFound, duplicateSectionId } from './strings';
+import { MIGRATIONS, NewerSchemaError, migrate } from './migrations';
+import { APP_CLOSED_CALL, AUTO_TITLE_MAX_CHARS, DEFAULT_TITLE, conversationNotFound, duplicateSectionId, newerDatabase } from './strings';
 
 export type ConversationChange = { conversationId: string; kind: 'created' | 'renamed' | 'deleted' | 'messages' | 'context' };
 
@@ -92,7 +93,32 @@ export class ConversationStore {
   ) {}
 
   static open(opts: ConversationStoreOptions): ConversationStore {
-    return new ConversationStore(openOrReplace(opts), opts);
+    const store = new ConversationStore(openOrReplace(opts), opts);
+    store.closeInterruptedCalls();
+    return store;
+  }
+
+  /**
+   * A call whose latest row is still running or awaiting approval was cut off by the app
+   * closing (or crashing): a 'cancelled' row closes it, so its card does not spin for ever
+   * and the model is told it did not finish.
+   */
+  private closeInterruptedCalls(): void {
+    const rows = this.db
+      .prepare(
+        `SELECT m.conversation_id, m.turn_id, m.tool FROM messages m
+         WHERE m.role = 'tool' AND json_valid(m.tool) AND json_extract(m.tool, '$.status') IN ('running', 'awaiting-approval')
+           AND NOT EXISTS (SELECT 1 FROM messages n WHERE n.conversation_id = m.conversation_id AND n.seq > m.seq AND n.role = 'tool'
+             AND json_valid(n.tool) AND json_extract(n.tool, '$.invocationId') = json_extract(m.tool, '$.invocationId'))
+         ORDER BY m.seq`,
+      )
+      .all() as { conversation_id: string; turn_id: string | null; tool: string }[];
+    for (const r of rows) {
+      const card = parseJson<ToolCard>(r.tool);
+      if (!card) continue;
+      const closed: ToolCard = { ...card, status: 'cancelled', error: { code: 'CANCELLED', message: APP_CLOSED_CALL } };
+      this.addMessages(r.conversation_id, [{ role: 'tool', text: APP_CLOSED_CALL, tool: closed, ...(r.turn_id ? { turnId: r.turn_id } : {}) }]);
+    }
   }
 
   close(): void {
@@ -278,6 +304,9 @@ export class ConversationStore {
 function openDb(file: string): Database.Database {
   const db = new Database(file);
   try {
+    // A newer Toolsmith's database is refused before anything (the journal mode) changes it.
+    const version = db.pragma('user_version', { simple: true }) as number;
+    if (version > MIGRATIONS.length) throw new NewerSchemaError(version, MIGRATIONS.length);
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
@@ -293,11 +322,19 @@ function openDb(file: string): Database.Database {
   }
 }
 
-/** Opens the file; a broken one is moved aside (with its WAL) and reported; at worst the store lives in memory. */
+/**
+ * Opens the file; a broken one is moved aside (with its WAL) and reported; at worst the store
+ * lives in memory. One written by a newer Toolsmith is whole: it is left where it is, and
+ * the store lives in memory.
+ */
 function openOrReplace(opts: ConversationStoreOptions): Database.Database {
   try {
     return openDb(opts.file);
   } catch (first) {
+    if (first instanceof NewerSchemaError) {
+      opts.problems?.({ kind: 'invalid-config', path: opts.file, message: newerDatabase(first.version, first.known) });
+      return openDb(':memory:');
+    }
     const reason = (first as Error).message;
     let movedTo: string | undefined;
     try {

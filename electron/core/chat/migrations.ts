@@ -70,14 +70,23 @@ export const MIGRATIONS: readonly Migration[] = [
  */
 export function migrate(db: Database.Database, migrations: readonly Migration[] = MIGRATIONS): void {
   const version = db.pragma('user_version', { simple: true }) as number;
-  if (version > migrations.length) {
-    throw new Error(`written by a newer Toolsmith (schema ${version}, this version knows ${migrations.length})`);
-  }
+  if (version > migrations.length) throw new NewerSchemaError(version, migrations.length);
   for (let v = version; v < migrations.length; v++) {
     const m = migrations[v]!;
     db.transaction(() => {
       m.up(db);
       db.pragma(`user_version = ${v + 1}`);
     })();
+  }
+}
+
+/** The database was written by a newer Toolsmith: it is whole, only not ours to read or change. */
+export class NewerSchemaError extends Error {
+  constructor(
+    readonly version: number,
+    readonly known: number,
+  ) {
+    super(`written by a newer Toolsmith (schema ${version}, this version knows ${known})`);
+    this.name = 'NewerSchemaError';
   }
 }

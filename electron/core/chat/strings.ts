@@ -7,6 +7,8 @@ export const AUTO_TITLE_MAX_CHARS = 80;
 
 export const NO_MODEL_NOTICE =
   'No model is connected to this conversation: the message was kept and its directives ran. Choose a model above the composer, or add a provider in Settings → Models (a local Ollama or LM Studio is offered when it runs). Meanwhile, use + to run a tool, or add `@model none` to run directives only.';
+export const DIRECTIVES_ONLY_NOTICE =
+  'The message holds only directives: they ran, and the model was not asked (it would have got an empty message). Write some text with them to ask the model, or add `@model none` to run directives without this notice.';
 export const turnNotStarted = (why: string) => `The model was not asked: ${why}`;
 
 export const conversationNotFound = (id: string) => `no conversation with id '${id}'`;
@@ -15,3 +17,6 @@ export const duplicateSectionId = (id: string) => `two context sections have the
 export const routingFailed = (dest: string, why: string) => `the result could not be written to ${dest}: ${why}`;
 export const directivesFailed = (why: string) => `the directives could not run: ${why}`;
 export const directiveErrorAt = (line: number, column: number, message: string) => `line ${line}, column ${column}: ${message}`;
+export const APP_CLOSED_CALL = 'the app closed before this call finished';
+export const newerDatabase = (version: number, known: number) =>
+  `the conversations database was written by a newer Toolsmith (schema version ${version}; this version knows up to ${known}). It was left untouched: update Toolsmith to see those conversations. Until then, conversations are kept in memory and lost when the app closes.`;

@@ -31,7 +31,7 @@ export interface ChatHandlerDeps {
   /** New conversations start with Settings' defaultModel. */
   settings?: Pick<SettingsStore, 'get'>;
   /** The agent loop: messages for a model start turns; a deleted conversation's turn stops. */
-  agent?: Pick<AgentLoopService, 'start' | 'isRunning' | 'stop' | 'runningTurnId'>;
+  agent?: Pick<AgentLoopService, 'reserve' | 'stop' | 'runningTurnId'>;
 }
 
 export function chatHandlers(deps: ChatHandlerDeps): { [N in ChatOps]: Handler<N> } {

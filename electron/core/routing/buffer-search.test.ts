@@ -159,6 +159,13 @@ describe('buffer search matches a line-by-line reference', () => {
     }
   });
 
+  it('a quantifier after a character outside the BMP: the match is still found', async () => {
+    const s = await store();
+    await s.write('o', 'emoji', 'before\nsay xyz😀😀 now\nafter xyz\n', 'replace', 't');
+    const got = await s.search('o', 'emoji', { query: 'xyz😀+', regex: true, caseSensitive: true });
+    expect(got.matches.map((m) => m.line)).toEqual([2]);
+  });
+
   it('an empty buffer has no matches', async () => {
     const s = await store();
     await s.write('o', 'empty', '', 'replace', 't');
@@ -189,6 +196,10 @@ describe('requiredLiteral', () => {
       ['\\.json$', '.json'],
       ['config\\.json', 'config.json'],
       ['😀中.', '😀中'],
+      ['xyz😀+', 'xyz'],
+      ['xyz😀*', 'xyz'],
+      ['xyz😀{2}abc', 'xyz'],
+      ['😀😀😀x?', '😀😀😀'],
       ['foo|barbaz', null],
       ['abc[^x]def', null],
       ['abc\\sdef', null],

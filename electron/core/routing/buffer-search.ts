@@ -87,6 +87,9 @@ export function isAsciiPattern(pattern: string): boolean {
 /** Escapes that may match a line break, or that this reader does not look into. */
 const OPAQUE_ESCAPE = /[sSWDnrxuc0pPk]/;
 
+const isHighSurrogate = (u: number): boolean => u >= 0xd800 && u <= 0xdbff;
+const isLowSurrogate = (u: number): boolean => u >= 0xdc00 && u <= 0xdfff;
+
 /**
  * A literal every match of `pattern` contains (3 characters at least), when the pattern can
  * never match a line break and has no alternation; null otherwise. The search then looks for
@@ -103,8 +106,17 @@ export function requiredLiteral(pattern: string): string | null {
   let run = '';
   let best = '';
   const end = () => {
+    // Never a lone surrogate at either end: as UTF-8 bytes it would match nothing.
+    if (isHighSurrogate(run.charCodeAt(run.length - 1))) run = run.slice(0, -1);
+    if (isLowSurrogate(run.charCodeAt(0))) run = run.slice(1);
     if (run.length > best.length) best = run;
     run = '';
+  };
+  // A quantifier applies to the character before it: that whole character leaves the literal
+  // (both halves of a surrogate pair, whether the pattern reads it as one code point or two).
+  const dropLast = () => {
+    run = run.slice(0, -1);
+    if (isHighSurrogate(run.charCodeAt(run.length - 1))) run = run.slice(0, -1);
   };
   for (let i = 0; i < pattern.length; i++) {
     const c = pattern[i]!;
@@ -134,14 +146,14 @@ export function requiredLiteral(pattern: string): string | null {
     if (c === '{') {
       const q = /^\{\d+(,\d*)?\}/.exec(pattern.slice(i));
       if (q) {
-        run = run.slice(0, -1);
+        dropLast();
         i += q[0].length - 1;
       }
       end();
       continue;
     }
     if (c === '*' || c === '+' || c === '?') {
-      run = run.slice(0, -1);
+      dropLast();
       end();
       continue;
     }

@@ -245,6 +245,36 @@ describe('FileBufferStore: delete, export, list', () => {
     ]);
   });
 
+  it('a write for a deleted owner fails and leaves no folder behind, even one waiting for the lock when the delete came', async () => {
+    const { store, ownerDir: dir } = await setup();
+    await store.write('conv-1', 'a', 'one', 'replace', 's');
+    const queued = store.write('conv-1', 'b', 'late', 'append', 's');
+    const deleted = store.deleteOwner('conv-1');
+    const late = store.write('conv-1', 'c', 'later', 'append', 's');
+    const results = await Promise.allSettled([queued, deleted, late]);
+    expect(results[0]).toMatchObject({ status: 'rejected', reason: { code: 'NOT_FOUND' } });
+    expect(results[1]!.status).toBe('fulfilled');
+    const e = await appError(store.write('conv-1', 'd', 'x', 'new', 's'));
+    expect([e.code, e.message]).toEqual(['NOT_FOUND', 'the conversation was deleted']);
+    expect(results[2]).toMatchObject({ status: 'rejected', reason: { code: 'NOT_FOUND' } });
+    await expect(fs.stat(dir)).rejects.toThrow();
+    // Other owners are untouched.
+    await store.write('conv-2', 'a', 'x', 'append', 's');
+    expect((await store.list('conv-2')).map((b) => b.name)).toEqual(['a']);
+  });
+
+  it('an append past the size limit is measured in bytes, separator included, and refused before writing', async () => {
+    const { store } = await setup({ maxBytes: 10 });
+    await store.write('o', 'b', 'abc', 'replace', 's');
+    // 4 characters but 8 bytes, plus the separator: 3 + 1 + 8 = 12 bytes.
+    const e = await appError(store.write('o', 'b', 'éééé', 'append', 's'));
+    expect([e.code, e.message]).toEqual(['PAYLOAD_TOO_LARGE', "buffer 'b' would hold 12 bytes or more: a buffer may hold at most 10 bytes"]);
+    expect(await store.readAll('o', 'b')).toBe('abc');
+    // 3 + 1 + 6 = 10 bytes: at the limit it goes through.
+    await store.write('o', 'b', 'ééé', 'append', 's');
+    expect((await store.info('o', 'b')).bytes).toBe(10);
+  });
+
   it('exports to a workspace file with the write modes, confined to the workspace', async () => {
     const { store, ws } = await setup();
     const content = `${'é'.repeat(2_000_000)}\nend`;

@@ -20,6 +20,9 @@
  *   piece by piece (file-writer.ts), so writing 100 MB costs about 1 MiB of extra memory.
  * - Writes of one owner are serialised in this process; a read sees the buffer as it was
  *   when it started.
+ * - deleteOwner (a deleted conversation) remembers the owner for the life of the store:
+ *   a later write to it (a cancelled step still finishing) fails with NOT_FOUND instead of
+ *   bringing its folder back.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -75,19 +78,25 @@ export interface FileBufferStoreOptions {
   searchTimeoutMs?: number;
   /** Bytes a search reads at a time (tests make it small). */
   searchWindowBytes?: number;
+  /** The most bytes a buffer may hold; default BUFFER_MAX_BYTES (tests make it small). */
+  maxBytes?: number;
   /** The largest buffer readAll hands over; default BUFFER_READ_ALL_MAX_CHARS (tests make it small). */
   readAllMaxChars?: number;
 }
 
 export class FileBufferStore implements BufferStore {
   private readonly root: string;
+  private readonly maxBytes: number;
   private readonly searcher: BufferSearcher;
   private readonly locks = new Map<string, Promise<unknown>>();
+  /** Owners removed by deleteOwner: a late write (a cancelled step still finishing) must not bring their folder back. */
+  private readonly deletedOwners = new Set<string>();
   /** Sidecars read or written by this process, by content path (checked against the file's size and mtime before use). */
   private readonly metas = new Map<string, Meta>();
 
   constructor(private readonly opts: FileBufferStoreOptions) {
     this.root = path.join(path.resolve(opts.dataDir), 'buffers');
+    this.maxBytes = opts.maxBytes ?? BUFFER_MAX_BYTES;
     this.searcher = new BufferSearcher({ timeoutMs: opts.searchTimeoutMs });
   }
 
@@ -223,8 +232,10 @@ export class FileBufferStore implements BufferStore {
     const src = typeof source === 'string' && source !== '' ? source.slice(0, 500) : 'unknown';
     this.files(ownerId, name);
     // Each character is 1 to 3 bytes: past the limit even at 1 byte each, refuse before writing.
-    if (content.length > BUFFER_MAX_BYTES) throw this.tooLarge(name, content.length);
+    if (content.length > this.maxBytes) throw this.tooLarge(name, content.length);
+    this.refuseDeleted(ownerId);
     const result = await this.withLock(ownerId, async () => {
+      this.refuseDeleted(ownerId);
       let target = name;
       let existing = await this.loadMeta(ownerId, name);
       if (mode === 'new' && existing) {
@@ -246,6 +257,10 @@ export class FileBufferStore implements BufferStore {
     return { name: result.name, info: this.infoOf(ownerId, result) };
   }
 
+  private refuseDeleted(ownerId: string): void {
+    if (this.deletedOwners.has(ownerId)) throw new AppError('NOT_FOUND', 'the conversation was deleted', { ownerId });
+  }
+
   /** A new buffer is refused once the owner has BUFFERS_PER_OWNER_MAX (a runaway `write-mode=new`). */
   private async checkRoom(ownerId: string, dir: string): Promise<void> {
     const names = await fs.readdir(dir).catch(() => [] as string[]);
@@ -255,7 +270,7 @@ export class FileBufferStore implements BufferStore {
   }
 
   private tooLarge(name: string, size: number): AppError {
-    return new AppError('PAYLOAD_TOO_LARGE', `buffer ${q(name)} would hold ${fmt(size)} bytes or more: a buffer may hold at most ${fmt(BUFFER_MAX_BYTES)} bytes`);
+    return new AppError('PAYLOAD_TOO_LARGE', `buffer ${q(name)} would hold ${fmt(size)} bytes or more: a buffer may hold at most ${fmt(this.maxBytes)} bytes`);
   }
 
   /** `name-2`, `name-3`... (as files are numbered: `data.json` -> `data-2.json`), the first with no buffer. */
@@ -279,7 +294,7 @@ export class FileBufferStore implements BufferStore {
       },
     };
     await replaceAtomically(f.content, body);
-    if (m.bytes > BUFFER_MAX_BYTES) {
+    if (m.bytes > this.maxBytes) {
       await fs.unlink(f.content).catch(() => undefined);
       throw this.tooLarge(name, m.bytes);
     }
@@ -289,7 +304,9 @@ export class FileBufferStore implements BufferStore {
 
   /** Appends to the content file and extends the index from where it stood. */
   private async append(f: { content: string; meta: string }, old: Meta, content: string, source: string, at: string): Promise<Meta> {
-    if (old.bytes + content.length > BUFFER_MAX_BYTES) throw this.tooLarge(old.name, old.bytes + content.length);
+    // Bytes to bytes: the separator, then the content as UTF-8 (1 to 3 bytes a character).
+    const adding = content.length === 0 ? 0 : (old.chars > 0 && !old.endsWithNewline ? 1 : 0) + Buffer.byteLength(content, 'utf8');
+    if (old.bytes + adding > this.maxBytes) throw this.tooLarge(old.name, old.bytes + adding);
     const m: Meta = { ...old, checkpoints: [...old.checkpoints], updatedAt: at, source };
     if (content.length > 0) {
       const ix = new Indexer(m);
@@ -413,8 +430,11 @@ export class FileBufferStore implements BufferStore {
     this.changed(ownerId, [name]);
   }
 
+  /** Removes the owner's buffers; from then on, writes for this owner fail with NOT_FOUND (for the life of the store). */
   async deleteOwner(ownerId: string): Promise<void> {
     const dir = this.ownerDir(ownerId);
+    // Before the lock: a write queued behind it fails instead of recreating the folder.
+    this.deletedOwners.add(ownerId);
     const names = await this.withLock(ownerId, async () => {
       const list = (await fs.readdir(dir).catch(() => [] as string[])).filter((f) => f.startsWith('buf-') && f.endsWith('.txt')).map((f) => decodeKey(f.slice(4, -4)));
       await fs.rm(dir, { recursive: true, force: true });

@@ -142,6 +142,16 @@ describe('DirectiveRunner: running', () => {
     expect(r.prompt).toBe(r.outcomes.map((o) => o.manifest!.text).join('\n\n'));
   });
 
+  it('glob matches left out (a dangling symbolic link) are named under the manifest and in the prompt', async () => {
+    const { runner, ws } = await setup();
+    await fs.symlink(path.join(ws, 'gone'), path.join(ws, 'notes', '2026-01-04'));
+    const r = await runner.run(parseDirectives('@input file:notes/* (output=variable:foo)\n@input file:notes/*'), ctx);
+    expect(r.outcomes[0]!.manifest!.text).toBe(
+      `[input routed] 3 files -> variable:foo (total ${r.outcomes[0]!.manifest!.totalChars} chars)\npaths: notes/2026-01-01, notes/2026-01-02, notes/2026-01-03\nskipped: notes/2026-01-04 (a link to nothing)`,
+    );
+    expect(r.prompt.endsWith('==> notes/2026-01-03 <==\nnote 2026-01-03\n\nskipped: notes/2026-01-04 (a link to nothing)')).toBe(true);
+  });
+
   it('inline inputs (none or output=inline) go into the prompt; a failed input is an outcome, the others still run', async () => {
     const { runner, buffers } = await setup();
     const text = 'Summarise.\n@input file:myfile1\n@input file:missing.md (output=variable:m)\n@input file:myfile2 (output=inline)\n@input file:myfile3 (output=discard)';
@@ -190,6 +200,34 @@ describe('DirectiveRunner: running', () => {
     const ac = new AbortController();
     ac.abort();
     expect((await appError(runner.run(parseDirectives('@input file:myfile1 (output=variable:x)'), { ownerId: 'c', signal: ac.signal }))).code).toBe('CANCELLED');
+    expect(buffers.writes).toBe(0);
+  });
+
+  it('one tool named two ways: the last output= written wins, in document order', async () => {
+    const { runner } = await setup();
+    const r = await runner.run(parseDirectives('@tools grep(output=variable:a)\n@tools files/grep(output=variable:b)\n@tools grep(output=variable:c, write-mode=new)'), ctx);
+    expect(r.tools.map((t) => ({ name: t.name, id: t.tool.id, output: t.output, writeMode: t.writeMode }))).toEqual([
+      { name: 'grep', id: TOOLS[2]!.tool.id, output: { kind: 'variable', name: 'c' }, writeMode: 'new' },
+    ]);
+    const r2 = await runner.run(parseDirectives('@tools files/grep(output=variable:a), grep(output=variable:b)\n@tools files/grep(output=variable:c)'), ctx);
+    expect(r2.tools.map((t) => ({ name: t.name, output: t.output }))).toEqual([{ name: 'files/grep', output: { kind: 'variable', name: 'c' } }]);
+  });
+
+  it('an unknown tool named twice is reported once, at its first token', async () => {
+    const { runner } = await setup();
+    const e = await appError(runner.run(parseDirectives('@tools nope, readfile\n@tools nope'), ctx));
+    const errors = (e.details as { errors: DirectiveError[] }).errors;
+    expect(errors.map((x) => [x.line, x.column, x.message])).toEqual([[1, 8, "unknown tool 'nope': no enabled tool has this slug"]]);
+  });
+
+  it('a cancel that lands while an input is read writes nothing', async () => {
+    const { runner, buffers } = await setup();
+    const ac = new AbortController();
+    const slow = { scheme: 'slow', read: async () => (ac.abort(), { text: 'late', count: 1, paths: [] }) };
+    const sources = inputSourceMap([slow]);
+    const r2 = new DirectiveRunnerImpl({ ...(runner as unknown as { deps: ConstructorParameters<typeof DirectiveRunnerImpl>[0] }).deps, sources });
+    const e = await appError(r2.run(parseDirectives('@input slow:x (output=variable:v)'), { ownerId: 'c', signal: ac.signal }));
+    expect(e.code).toBe('CANCELLED');
     expect(buffers.writes).toBe(0);
   });
 

@@ -9,7 +9,8 @@
  *    (cut past INLINE_VALUE_MAX_CHARS). A failure at this stage (a missing file) is that
  *    input's outcome; the others still run.
  * 3. The prompt is the text without its directives, then one block per input: its manifest,
- *    its inlined text under `[input] SOURCE`, or `[input failed] SOURCE: why`.
+ *    its inlined text under `[input] SOURCE`, or `[input failed] SOURCE: why`. Glob matches
+ *    left out (symbolic links outside, to nothing, to a folder) follow as `skipped: ...`.
  *
  * Tools are named by slug, or `bundleSlug/slug`; the usable (enabled) tool with that slug is
  * used, the highest version when a bundle holds several. The same slug in several bundles
@@ -144,17 +145,20 @@ export class DirectiveRunnerImpl implements DirectiveRunner {
                 writeMode: d.params.writeMode,
                 label: { kind: 'input', name, count: content.count, paths: content.paths },
                 source: `input:${name}`,
+                signal: ctx.signal,
               })
             : null;
+        const skippedNote = content.skipped?.length ? `\nskipped: ${content.skipped.join(', ')}` : '';
         if (manifest) {
-          outcomes.push({ directive: d.raw, manifest });
-          blocks.push(manifest.text);
+          const shown = skippedNote ? { ...manifest, text: manifest.text + skippedNote } : manifest;
+          outcomes.push({ directive: d.raw, manifest: shown });
+          blocks.push(shown.text);
         } else {
           const truncated = content.text.length > max;
           const inlineText = truncated ? cut(content.text, max) : content.text;
           outcomes.push(truncated ? { directive: d.raw, inlineText, inlineTruncated: true } : { directive: d.raw, inlineText });
           const note = truncated ? `\n[input cut: the first ${formatCount(inlineText.length)} of ${formatCount(content.text.length)} chars]` : '';
-          blocks.push(`[input] ${name}\n${inlineText}${note}`);
+          blocks.push(`[input] ${name}\n${inlineText}${note}${skippedNote}`);
         }
       } catch (e) {
         if (isAppError(e) && e.code === 'CANCELLED') throw e;
@@ -169,19 +173,27 @@ export class DirectiveRunnerImpl implements DirectiveRunner {
     return result;
   }
 
-  /** The aggregated tools resolved; two names for one tool merge (the later output= and write-mode= win). */
+  /**
+   * The `@tools` tokens resolved in document order, then merged by tool: two names for one
+   * tool (`grep`, `files/grep`) are one tool, and the last output= and write-mode= written win.
+   * An unknown or ambiguous name is reported once, at its first token.
+   */
   private resolveTools(parsed: ParsedText, errors: DirectiveError[]): ResolvedTool[] {
-    if (parsed.tools.length === 0) return [];
+    const tokens = toolTokens(parsed);
+    if (tokens.length === 0) return [];
     const usable = this.deps.tools.usableTools();
+    const byName = new Map<string, Resolution>();
     const byId = new Map<string, ResolvedTool>();
-    for (const t of parsed.tools) {
-      const r = resolveToolName(t.name, usable);
-      if (!r.ok) {
-        errors.push({ ...firstTokenSpan(parsed, t), message: r.message });
-        continue;
+    for (const t of tokens) {
+      let r = byName.get(t.name);
+      if (!r) {
+        r = resolveToolName(t.name, usable);
+        byName.set(t.name, r);
+        if (!r.ok) errors.push({ ...t.span, message: r.message });
       }
+      if (!r.ok) continue;
       const problem = t.output && destinationProblem(t.output);
-      if (problem) errors.push({ ...firstTokenSpan(parsed, t), message: `${t.name}: ${problem}` });
+      if (problem) errors.push({ ...t.span, message: `${t.name}: ${problem}` });
       const prev = byId.get(r.candidate.tool.id);
       const merged: ResolvedTool = prev ?? { name: t.name, tool: r.candidate.tool };
       if (t.output) merged.output = t.output;
@@ -204,12 +216,13 @@ export class DirectiveRunnerImpl implements DirectiveRunner {
   }
 }
 
-/** Where the first token naming `t` is written, for its error. */
-function firstTokenSpan(parsed: ParsedText, t: AggregatedTool): Span {
-  for (const d of parsed.directives) {
-    if (d.kind !== 'tools') continue;
-    const token = d.tools.find((x) => x.name === t.name);
-    if (token) return token.span;
-  }
-  return { start: 0, end: 0, line: 1, column: 1 };
+/**
+ * Every `@tools` token in document order. A parsed text whose tools were given without
+ * their directives (built by hand) falls back to its aggregated list.
+ */
+function toolTokens(parsed: ParsedText): (AggregatedTool & { span: Span })[] {
+  const tokens: (AggregatedTool & { span: Span })[] = [];
+  for (const d of parsed.directives) if (d.kind === 'tools') tokens.push(...d.tools);
+  if (tokens.length > 0 || parsed.tools.length === 0) return tokens;
+  return parsed.tools.map((t) => ({ ...t, span: { start: 0, end: 0, line: 1, column: 1 } }));
 }

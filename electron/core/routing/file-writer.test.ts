@@ -46,6 +46,25 @@ describe('writeWorkspaceFile', () => {
     expect(await fs.readdir(ws)).toEqual(['r.txt']);
   });
 
+  it.skipIf(process.platform === 'win32')('replace keeps the permission bits of the file it replaces', async () => {
+    const ws = await workspace();
+    for (const mode of [0o755, 0o600]) {
+      await fs.writeFile(path.join(ws, 'run.sh'), 'old');
+      await fs.chmod(path.join(ws, 'run.sh'), mode);
+      await writeWorkspaceFile(ws, 'run.sh', 'new', 'replace');
+      expect(await read(ws, 'run.sh')).toBe('new');
+      expect((await fs.stat(path.join(ws, 'run.sh'))).mode & 0o777).toBe(mode);
+    }
+  });
+
+  it.runIf(process.platform === 'linux')('new: on a case-sensitive file system a name in other letters is not taken', async () => {
+    const ws = await workspace();
+    await fs.writeFile(path.join(ws, 'OUT.md'), 'upper');
+    expect((await writeWorkspaceFile(ws, 'out.md', 'lower', 'new')).path).toBe('out.md');
+    expect((await writeWorkspaceFile(ws, 'out.md', 'again', 'new')).path).toBe('out-2.md');
+    expect(await read(ws, 'OUT.md')).toBe('upper');
+  });
+
   it('new picks the first free numbered name, and parallel writers never share one', async () => {
     const ws = await workspace();
     expect((await writeWorkspaceFile(ws, 'out/out.md', 'first', 'new')).path).toBe('out/out.md');
@@ -116,4 +135,25 @@ describe('writeWorkspaceFile', () => {
     await fs.writeFile(path.join(ws, 'file'), 'f');
     expect((await appError(writeWorkspaceFile(ws, 'file/child.txt', 'x', 'append'))).code).toBe('NOT_FOUND');
   });
+
+  it('two appends to one file at once do not interleave: each gets its own separator', async () => {
+    const ws = await workspace();
+    for (let round = 0; round < 5; round++) {
+      await fs.writeFile(path.join(ws, 'log.md'), 'x');
+      await Promise.all([writeWorkspaceFile(ws, 'log.md', 'A', 'append'), writeWorkspaceFile(ws, './log.md', 'B', 'append')]);
+      expect(['x\nA\nB', 'x\nB\nA']).toContain(await read(ws, 'log.md'));
+    }
+  });
+
+  it('two 3 MB appends at once land one after the other, not mixed', async () => {
+    const ws = await workspace();
+    await fs.writeFile(path.join(ws, 'big.txt'), 'x');
+    const a = 'A'.repeat(3 * 1024 * 1024);
+    const b = 'B'.repeat(3 * 1024 * 1024);
+    await Promise.all([writeWorkspaceFile(ws, 'big.txt', a, 'append'), writeWorkspaceFile(ws, 'big.txt', b, 'append')]);
+    const both = await read(ws, 'big.txt');
+    expect(both.length).toBe(1 + 2 * (a.length + 1));
+    expect(both === `x\n${a}\n${b}` || both === `x\n${b}\n${a}`).toBe(true);
+  });
 });
+

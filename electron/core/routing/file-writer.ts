@@ -9,10 +9,13 @@
  *     not empty and does not end with "\n", a single "\n" is written first. Empty content
  *     writes nothing.
  *   - replace: the whole file, atomically (a complete temp file, fsynced, renamed over it):
- *     a reader sees the old content or the new, never a mix.
+ *     a reader sees the old content or the new, never a mix. The file keeps its permission
+ *     bits (an executable script stays executable).
  *   - new: a fresh name when the file exists: `out.md` -> `out-2.md`, `out-3.md`, ... The
  *     file is committed with an exclusive create (link of a complete temp file, which fails
  *     when the name is taken), so two writers never pick the same name.
+ * - append and replace of one file run one at a time (a lock keyed by the file's real path,
+ *   ./path-lock.ts): concurrent tool calls routing to one file never interleave.
  * - Placeholders such as {today} are expanded by the caller, not here.
  *
  * A string is encoded piece by piece into one reusable 1 MiB buffer, so writing a 100 MB
@@ -26,6 +29,7 @@ import { AppError } from '../../../shared/errors';
 import type { WriteMode } from '../../../shared/model/routing';
 import { q } from '../tools/args';
 import { fsError, resolveInWorkspace } from '../tools/workspace';
+import { KeyedMutex, lockKey } from './path-lock';
 
 /** O_NOFOLLOW where the platform has it (not on Windows): a symlink swapped in after the check is not followed. */
 const NOFOLLOW = FS.O_NOFOLLOW ?? 0;
@@ -34,6 +38,11 @@ export const PIECE_CHARS = 16 * 1024;
 const WRITE_BUFFER_BYTES = 1024 * 1024;
 /** `new` gives up after this many taken names. */
 const MAX_NUMBERED = 10_000;
+/**
+ * One lock table per process: the file system it guards is shared by every caller, so
+ * appends and replaces of one file through any writer in this process never interleave.
+ */
+const fileLocks = new KeyedMutex();
 
 /** What to write: its size in characters, and how to put its bytes into an open file. */
 export interface WriteBody {
@@ -125,10 +134,12 @@ async function writeTemp(abs: string, body: WriteBody): Promise<string> {
   return tmp;
 }
 
-/** Replaces (or creates) `abs` atomically with `body`. */
+/** Replaces (or creates) `abs` atomically with `body`; a file replaced keeps its permission bits. */
 export async function replaceAtomically(abs: string, body: WriteBody): Promise<void> {
+  const old = await fs.stat(abs).catch(() => undefined);
   const tmp = await writeTemp(abs, body);
   try {
+    if (old?.isFile()) await fs.chmod(tmp, old.mode & 0o777);
     await fs.rename(tmp, abs);
   } catch (e) {
     await fs.unlink(tmp).catch(() => undefined);
@@ -145,13 +156,16 @@ const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'EXDEV', 'ENOSY
 export async function createNumbered(abs: string, body: WriteBody): Promise<string> {
   const dir = path.dirname(abs);
   const base = path.basename(abs);
-  const taken = new Set((await fs.readdir(dir).catch(() => [] as string[])).map((n) => n.toLowerCase()));
+  // Letter case is folded only where the file system usually ignores it (macOS, Windows); elsewhere
+  // `OUT.md` does not take `out.md`. A name taken after all is caught by the exclusive create.
+  const fold = process.platform === 'darwin' || process.platform === 'win32' ? (n: string) => n.toLowerCase() : (n: string) => n;
+  const taken = new Set((await fs.readdir(dir).catch(() => [] as string[])).map(fold));
   const tmp = await writeTemp(abs, body);
   try {
     for (let n = 1; n <= MAX_NUMBERED; n++) {
       const name = n === 1 ? base : numberedName(base, n);
-      // Names already there (in any letter case, for case-insensitive file systems) are skipped without a system call.
-      if (taken.has(name.toLowerCase())) continue;
+      // Names already there are skipped without a system call.
+      if (taken.has(fold(name))) continue;
       const target = path.join(dir, name);
       try {
         await fs.link(tmp, target);
@@ -213,9 +227,10 @@ export async function writeWorkspaceBody(workspaceDir: string, relPath: string, 
     if (st && !st.isFile()) throw new AppError('VALIDATION_FAILED', `${q(p.rel)} is not a regular file`);
     await fs.mkdir(path.dirname(p.abs), { recursive: true });
     let rel = p.rel;
-    if (mode === 'append') await appendTo(p.abs, body);
-    else if (mode === 'replace') await replaceAtomically(p.abs, body);
-    else {
+    if (mode === 'append' || mode === 'replace') {
+      // The whole check-and-write under the file's lock: two appends never interleave (path-lock.ts).
+      await fileLocks.run(await lockKey(p.abs), () => (mode === 'append' ? appendTo(p.abs, body) : replaceAtomically(p.abs, body)));
+    } else {
       // Numbered beside the name as given (never through a symbolic link: link() does not follow one, it is a taken name).
       const dir = path.posix.dirname(p.rel);
       const parent = await resolveInWorkspace(workspaceDir, dir, { allowRoot: true });

@@ -51,10 +51,30 @@ describe('FileInputSource', () => {
     await fs.writeFile(path.join(base, 'secret.txt'), 'secret');
     await fs.symlink(path.join(base, 'secret.txt'), path.join(ws, 'link.md'));
     const src = new FileInputSource({ workspaceDir: () => ws });
-    for (const p of ['../secret.txt', '../../etc/passwd', path.join(base, 'secret.txt'), 'link.md', '*.md']) {
+    for (const p of ['../secret.txt', '../../etc/passwd', path.join(base, 'secret.txt'), 'link.md']) {
       const e = await appError(src.read(p, ctx));
       expect(e.code, p).toBe('FORBIDDEN');
     }
+  });
+
+  it('a glob skips the symbolic links it matches that lead outside, to nothing or to a folder, and says so', async () => {
+    const { ws, base } = await workspace({ 'in.md': 'in', 'sub/x.txt': 'x' });
+    await fs.writeFile(path.join(base, 'secret.txt'), 'secret');
+    await fs.symlink(path.join(base, 'secret.txt'), path.join(ws, 'out.md'));
+    await fs.symlink(path.join(ws, 'missing.txt'), path.join(ws, 'dangling.md'));
+    await fs.symlink(path.join(ws, 'sub'), path.join(ws, 'folder.md'));
+    await fs.symlink(path.join(ws, 'in.md'), path.join(ws, 'same.md'));
+    const src = new FileInputSource({ workspaceDir: () => ws });
+    expect(await src.read('*.md', ctx)).toEqual({
+      text: '==> in.md <==\nin\n\n==> same.md <==\nin\n',
+      count: 2,
+      paths: ['in.md', 'same.md'],
+      skipped: ['dangling.md (a link to nothing)', 'folder.md (a link to a folder or to something that is not a file)', 'out.md (a link that leads outside the workspace)'],
+    });
+    // Only skipped links: a clear error naming them.
+    const e = await appError(src.read('{out,dangling}.md', ctx));
+    expect(e.code).toBe('NOT_FOUND');
+    expect(e.message).toBe("no readable file matches '{out,dangling}.md': skipped dangling.md (a link to nothing), out.md (a link that leads outside the workspace)");
   });
 
   it('missing files, folders, binaries and no match are clear errors', async () => {

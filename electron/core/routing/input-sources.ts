@@ -6,7 +6,9 @@
  *   placeholders expanded; each file read inside the workspace only (workspace.ts refuses
  *   `..`, absolute paths and symlinks out). A glob reads every match in sorted order;
  *   hidden names (a leading '.') are not matched by `*` or `**`, and binary files a glob
- *   matches are skipped. Several files are joined, each under a `==> PATH <==` line.
+ *   matches are skipped, and so are symbolic links it matches that lead outside the
+ *   workspace, to nothing or to a folder (listed in `skipped`). Several files are joined,
+ *   each under a `==> PATH <==` line.
  * - `variable:NAME`: the owner's buffer, whole (BufferStore.readAll).
  * - `url:URL`: an HTTP GET through the same transport and host rules as fetch_url.
  *
@@ -34,6 +36,8 @@ export interface InputContent {
   count: number;
   /** Workspace paths of the files read, or the URL fetched; empty for a buffer. */
   paths: string[];
+  /** Matches of a glob left out, each `PATH (why)`: symbolic links that lead outside, to nothing or to a folder. */
+  skipped?: string[];
 }
 
 export interface InputReadContext {
@@ -75,6 +79,13 @@ export interface FileSourceOptions {
 
 type FileRead = { text: string } | { binary: true };
 
+/** Why a symbolic link a glob matched is left out, by the error reading it gave. */
+const LINK_SKIPPED: Partial<Record<string, string>> = {
+  FORBIDDEN: 'a link that leads outside the workspace',
+  NOT_FOUND: 'a link to nothing',
+  VALIDATION_FAILED: 'a link to a folder or to something that is not a file',
+};
+
 export class FileInputSource implements InputSource {
   readonly scheme = 'file';
   private readonly maxFiles: number;
@@ -106,10 +117,19 @@ export class FileInputSource implements InputSource {
     const matches = await this.glob(ws, pattern, scan.base, ctx.signal);
     const parts: string[] = [];
     const paths: string[] = [];
+    const skipped: string[] = [];
     let total = 0;
-    for (const rel of matches) {
+    for (const { rel, link } of matches) {
       aborted(ctx.signal);
-      const r = await this.readFile(ws, rel, this.maxChars - total);
+      let r: FileRead;
+      try {
+        r = await this.readFile(ws, rel, this.maxChars - total);
+      } catch (e) {
+        const why = link && isAppError(e) ? LINK_SKIPPED[e.code] : undefined;
+        if (!why) throw e;
+        skipped.push(`${rel} (${why})`);
+        continue;
+      }
       if ('binary' in r) continue;
       const part = `==> ${rel} <==\n${r.text}${r.text === '' || r.text.endsWith('\n') ? '' : '\n'}`;
       total += part.length;
@@ -117,12 +137,15 @@ export class FileInputSource implements InputSource {
       parts.push(part);
       paths.push(rel);
     }
+    if (paths.length === 0 && skipped.length > 0) {
+      throw new AppError('NOT_FOUND', `no readable file matches ${q(pattern)}: skipped ${skipped.join(', ')}`, { skipped });
+    }
     if (paths.length === 0) throw new AppError('UNSUPPORTED_MEDIA_TYPE', `the files matching ${q(pattern)} are not text files`);
-    return { text: parts.join('\n'), count: paths.length, paths };
+    return { text: parts.join('\n'), count: paths.length, paths, ...(skipped.length > 0 ? { skipped } : {}) };
   }
 
-  /** The workspace-relative files matching `pattern`, sorted. */
-  private async glob(ws: string, pattern: string, base: string, signal: AbortSignal | undefined): Promise<string[]> {
+  /** The workspace-relative files (and symbolic links) matching `pattern`, sorted. */
+  private async glob(ws: string, pattern: string, base: string, signal: AbortSignal | undefined): Promise<{ rel: string; link: boolean }[]> {
     let isMatch: (p: string) => boolean;
     try {
       isMatch = picomatch(pattern, { dot: false });
@@ -130,7 +153,7 @@ export class FileInputSource implements InputSource {
       throw new AppError('VALIDATION_FAILED', `invalid pattern ${q(pattern)}: ${(e as Error).message}`);
     }
     const root = await resolveInWorkspace(ws, base === '' ? '.' : base, { allowRoot: true });
-    const found: string[] = [];
+    const found: { rel: string; link: boolean }[] = [];
     let entries = 0;
     const walk = async (abs: string, rel: string, depth: number): Promise<void> => {
       aborted(signal);
@@ -149,7 +172,7 @@ export class FileInputSource implements InputSource {
         if (d.isDirectory()) {
           if (!d.name.startsWith('.') && depth < INPUT_GLOB_MAX_DEPTH) await walk(path.join(abs, d.name), childRel, depth + 1);
         } else if ((d.isFile() || d.isSymbolicLink()) && isMatch(childRel)) {
-          found.push(childRel);
+          found.push({ rel: childRel, link: d.isSymbolicLink() });
           if (found.length > this.maxFiles) {
             throw new AppError('PAYLOAD_TOO_LARGE', `${q(pattern)} matches more than ${formatCount(this.maxFiles)} files: narrow the pattern`, { limit: this.maxFiles });
           }
@@ -158,7 +181,7 @@ export class FileInputSource implements InputSource {
     };
     await walk(root.abs, root.rel, 0);
     if (found.length === 0) throw new AppError('NOT_FOUND', `no file in the workspace matches ${q(pattern)}`);
-    return found.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    return found.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
   }
 
   /** One text file inside the workspace (symlinks followed only when they stay inside). */

@@ -149,4 +149,19 @@ describe('WorkspaceOutputRouter', () => {
     // At the limit it goes through.
     expect(await router.route({ ...tool(), content: 'x'.repeat(10), destination: { kind: 'variable', name: 'big' } })).not.toBeNull();
   });
+
+  it('an aborted signal: CANCELLED and nothing written', async () => {
+    const { router, buffers, ws } = await setup();
+    const ac = new AbortController();
+    ac.abort();
+    for (const destination of [{ kind: 'variable', name: 'v' } as const, { kind: 'file', path: 'f.txt' } as const]) {
+      const e = await appError(router.route({ ...tool(), content: 'x', destination, signal: ac.signal }));
+      expect(e.code).toBe('CANCELLED');
+      expect(e.message).toBe('cancelled');
+    }
+    expect(buffers.writes).toEqual([]);
+    expect(await fs.readdir(ws)).toEqual([]);
+    // A live signal goes through.
+    expect(await router.route({ ...tool(), content: 'x', destination: { kind: 'variable', name: 'v' }, signal: new AbortController().signal })).not.toBeNull();
+  });
 });

@@ -6,6 +6,7 @@
  * - discard: nothing is written; a manifest with target discard.
  * - variable:NAME: BufferStore.write for the request's owner.
  * - file:PATH: placeholders expanded, then writeWorkspaceFile (confined to the workspace).
+ * An aborted `signal` (a cancelled step) makes route throw CANCELLED before it writes.
  * The write mode defaults to append. The manifest names the destination as resolved: the
  * numbered name for write-mode=new, the expanded path for a file.
  */
@@ -58,6 +59,8 @@ export class WorkspaceOutputRouter implements OutputRouter {
       totalChars: req.content.length,
       paths: req.label.paths ?? [],
     };
+    // Checked last, just before the write: a cancelled step writes nothing.
+    if (req.signal?.aborted) throw new AppError('CANCELLED', 'cancelled');
     switch (dest.kind) {
       case 'discard':
         return buildManifest({ ...common, destination: 'discard', target: { kind: 'discard' } });

@@ -71,6 +71,8 @@ export interface RouteRequest {
   label: { kind: 'tool' | 'input'; name: string; count?: number; paths?: string[] };
   /** What wrote the buffer: `tool:readfile`, `input:file:notes.md`. */
   source: string;
+  /** When aborted before anything is written, route throws AppError CANCELLED and writes nothing. */
+  signal?: AbortSignal;
 }
 
 export interface OutputRouter {

@@ -171,6 +171,33 @@ describe('WorkflowRunner', () => {
     expect(runner.cancel(runId)).toBe(false);
   });
 
+  it('reports cancelled only once the step\'s runner has settled (a runner that is slow to stop)', async () => {
+    const { runner, routing, progress } = await setup({ 'workflows/w.md': '## Slow\n@model none\n@input file:x.md' });
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    let started = false;
+    let wrote = false;
+    routing.directives.run = async (parsed) => {
+      started = true;
+      await gate;
+      wrote = true;
+      return { outcomes: [], tools: [], modelNone: parsed.modelNone, prompt: '' };
+    };
+    const { runId } = await runner.start('workflows/w.md');
+    await expect.poll(() => started).toBe(true);
+    expect(runner.cancel(runId)).toBe(true);
+    expect(runner.cancel(runId)).toBe(false);
+    await new Promise((r) => setTimeout(r, 20));
+    expect(runner.get(runId).status).toBe('running');
+    expect(progress.some((p) => p.status === 'cancelled')).toBe(false);
+    release();
+    const run = await runner.settled(runId);
+    expect(wrote).toBe(true);
+    expect(run.status).toBe('cancelled');
+    expect(run.steps.map((s) => s.status)).toEqual(['cancelled']);
+    expect(progress.filter((p) => p.status === 'cancelled')).toHaveLength(1);
+  });
+
   it('cancels the runs of a conversation that is deleted', async () => {
     const { runner, routing, conversations } = await setup({ 'workflows/w.md': '## Wait\n@model none\n@input wait:x' });
     const c = conversations.create();

@@ -6,6 +6,10 @@
  * exist, a step without `@model none` is skipped after its directives ran. A step whose
  * directives fail ends the run (later steps usually build on it); the steps after it stay
  * pending.
+ *
+ * Cancel aborts the step's signal (the directive runner stops reading and the router refuses
+ * to write); the run is reported cancelled only once the step's runner has settled, so
+ * nothing of a cancelled run is written after it says it ended.
  */
 import { AppError } from '../../../shared/errors';
 import type { DirectiveOutcome } from '../../../shared/model/conversation';
@@ -36,6 +40,8 @@ interface RunState {
   sources: WorkflowStepSource[];
   controller: AbortController;
   settled: Promise<void>;
+  /** Cancel was asked: the run ends cancelled as soon as the current step's runner settles. */
+  cancelling: boolean;
   /** When the current step started (Date.now()). */
   stepStartedAt: number;
 }
@@ -82,7 +88,7 @@ export class WorkflowRunner {
       startedAt: this.deps.now().toISOString(),
       steps: file.steps.map((s) => ({ title: s.title, status: 'pending', outcomes: [] })),
     };
-    const state: RunState = { run, sources: file.steps, controller: new AbortController(), settled: Promise.resolve(), stepStartedAt: 0 };
+    const state: RunState = { run, sources: file.steps, controller: new AbortController(), settled: Promise.resolve(), cancelling: false, stepStartedAt: 0 };
     this.runs.set(runId, state);
     const initial = structuredClone(run);
     this.emit(state);
@@ -102,25 +108,33 @@ export class WorkflowRunner {
   }
 
   /**
-   * Aborts the current step and marks it and every step after it cancelled. false when the
-   * run had already ended.
+   * Aborts the current step; once its runner has settled, it and every step after it are
+   * marked cancelled and the run ends cancelled (see the file comment). false when the run
+   * had already ended or was already being cancelled.
    */
   cancel(runId: string): boolean {
     const state = this.state(runId);
-    const { run } = state;
-    if (run.status !== 'running') return false;
+    if (state.run.status !== 'running' || state.cancelling) return false;
+    state.cancelling = true;
     state.controller.abort(new AppError('CANCELLED', CANCELLED_BY_USER));
+    return true;
+  }
+
+  /** Marks the current step (if any) and the pending ones cancelled, and ends the run. */
+  private endCancelled(state: RunState): void {
+    const { run } = state;
     const current = run.steps.findIndex((s) => s.status === 'running');
     for (const s of run.steps) {
       if (s.status === 'running' || s.status === 'pending') s.status = 'cancelled';
     }
     if (current >= 0) {
       const step = run.steps[current]!;
+      step.outcomes = [];
+      delete step.error;
       step.durationMs = Date.now() - state.stepStartedAt;
     }
     this.finish(state, 'cancelled');
     if (current >= 0) this.notice(state, current);
-    return true;
   }
 
   /** Cancels every running run (the core is closing). */
@@ -157,13 +171,14 @@ export class WorkflowRunner {
     try {
       for (let i = 0; i < sources.length; i++) {
         if (run.status !== 'running') return;
+        if (state.cancelling) return this.endCancelled(state);
         const step = run.steps[i]!;
         step.status = 'running';
         const t0 = (state.stepStartedAt = Date.now());
         this.emit(state);
         const result = await this.runStep(state, sources[i]!);
-        // A cancel while the step ran has already settled the step and the run.
-        if (run.status !== 'running') return;
+        // A cancel while the step ran: its runner has settled now, so the run can say it ended.
+        if (state.cancelling) return this.endCancelled(state);
         Object.assign(step, result, { durationMs: Date.now() - t0 });
         this.emit(state);
         this.notice(state, i);
@@ -171,7 +186,8 @@ export class WorkflowRunner {
       }
       this.finish(state, 'done');
     } catch (e) {
-      if (run.status === 'running') {
+      if (run.status === 'running' && state.cancelling) this.endCancelled(state);
+      else if (run.status === 'running') {
         const current = run.steps.find((s) => s.status === 'running');
         if (current) Object.assign(current, { status: 'error', error: toErrorInfo(e, 'workflows.run') });
         this.finish(state, 'error');
@@ -184,7 +200,8 @@ export class WorkflowRunner {
   private async runStep(state: RunState, source: WorkflowStepSource): Promise<Pick<Step, 'status' | 'outcomes' | 'error'>> {
     const signal = state.controller.signal;
     try {
-      const r = await abortable(this.deps.routing.directives.run(source.parsed, { ownerId: state.run.ownerId, signal }), signal);
+      // Awaited to the end even when cancelled: the run reports cancelled only once nothing more can be written.
+      const r = await this.deps.routing.directives.run(source.parsed, { ownerId: state.run.ownerId, signal });
       const failed = r.outcomes.find((o) => o.error);
       if (failed) return { status: 'error', outcomes: r.outcomes, error: failed.error! };
       if (r.modelNone) return { status: 'done', outcomes: r.outcomes };
@@ -225,17 +242,4 @@ export class WorkflowRunner {
       // The conversation is gone (its runs are being cancelled) or the store is closed.
     }
   }
-}
-
-/** A runner that ignores its signal still cannot hold a cancelled run. */
-function abortable<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    p.then(
-      (v) => (signal.removeEventListener('abort', onAbort), resolve(v)),
-      (e) => (signal.removeEventListener('abort', onAbort), reject(e)),
-    );
-  });
 }

@@ -67,6 +67,22 @@ describe('AnthropicModelClient', () => {
     expect(got.body.tools).toEqual([{ name: 'lookup', description: 'looks up', input_schema: schema }]);
   });
 
+  it('refuses a tool_use block without a name', async () => {
+    const ev = (type: string, data: object) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
+    const body = [
+      ev('message_start', { message: { id: 'm', type: 'message', role: 'assistant', model: 'claude-test', content: [], stop_reason: null, usage: { input_tokens: 1, output_tokens: 0 } } }),
+      ev('content_block_start', { index: 0, content_block: { type: 'tool_use', id: 'toolu_1', input: {} } }),
+      ev('content_block_delta', { index: 0, delta: { type: 'input_json_delta', partial_json: '{"q":"a"}' } }),
+      ev('content_block_stop', { index: 0 }),
+      ev('message_delta', { delta: { stop_reason: 'tool_use' }, usage: { output_tokens: 3 } }),
+      ev('message_stop', {}),
+    ].join('');
+    server.script([{ kind: 'raw', body, contentType: 'text/event-stream' }]);
+    const e = await failure(client().step(request, () => undefined, new AbortController().signal));
+    expect(e.code).toBe('VALIDATION_FAILED');
+    expect(e.message).toContain('tool call #1 has no name');
+  });
+
   it('ends a plain answer with stop reason end', async () => {
     server.script([{ kind: 'text', text: 'Hi!' }]);
     const r = await client().step({ ...request, tools: [] }, () => undefined, new AbortController().signal);

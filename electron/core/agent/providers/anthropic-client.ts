@@ -124,8 +124,11 @@ export class AnthropicModelClient implements ModelClient {
 
     const toolCalls: ModelToolCall[] = [...blocks.entries()]
       .sort(([a], [b]) => a - b)
-      // A tool_use with no input deltas has the input {}.
-      .map(([, b]) => ({ callId: b.id, name: b.name, argsText: b.args === '' ? '{}' : b.args }));
+      .map(([index, b]) => {
+        if (typeof b.name !== 'string' || !b.name) throw streamInvalid(baseUrl, `tool call #${index + 1} has no name`);
+        // A tool_use with no input deltas has the input {}.
+        return { callId: b.id, name: b.name, argsText: b.args === '' ? '{}' : b.args };
+      });
     const usage = inputTokens !== undefined || outputTokens !== undefined ? { ...(inputTokens !== undefined ? { inputTokens } : {}), ...(outputTokens !== undefined ? { outputTokens } : {}) } : undefined;
     return { text, toolCalls, ...(usage ? { usage } : {}), stopReason: stopReasonOf(stop, toolCalls.length) };
   }

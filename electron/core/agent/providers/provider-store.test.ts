@@ -143,4 +143,22 @@ describe('keyHost and checkBaseUrl', () => {
     expect(keyHost('http://[::1]:11434/v1')).toBe('[::1]');
     expect(checkBaseUrl(' http://127.0.0.1:11434/v1/ ')).toBe('http://127.0.0.1:11434/v1');
   });
+
+  it('refuses a base URL with a query string or a fragment, even an empty one', () => {
+    for (const [url, rule] of [
+      ['https://api.example.com/v1?key=abc', 'query'],
+      ['https://api.example.com/v1?', 'query'],
+      ['https://api.example.com/v1#top', 'hash'],
+      ['https://api.example.com/v1#', 'hash'],
+    ] as const) {
+      let err: unknown;
+      try {
+        checkBaseUrl(url);
+      } catch (e) {
+        err = e;
+      }
+      expect(err, url).toMatchObject({ code: 'VALIDATION_FAILED' });
+      expect(JSON.stringify(err), url).toContain(rule);
+    }
+  });
 });

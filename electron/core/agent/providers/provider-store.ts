@@ -78,7 +78,11 @@ export function checkBaseUrl(raw: string): string {
   if (url.username || url.password) {
     throw violationError({ field: 'baseUrl', rule: 'credentials', message: 'put the key in the key field, not in the URL' });
   }
-  if (url.hash) throw violationError({ field: 'baseUrl', rule: 'hash', message: 'the base URL cannot have a #fragment' });
+  // Request paths are appended to the base URL: a query or fragment would end up in the middle.
+  if (url.hash || raw.includes('#')) throw violationError({ field: 'baseUrl', rule: 'hash', message: 'the base URL cannot have a #fragment: remove it' });
+  if (url.search || raw.includes('?')) {
+    throw violationError({ field: 'baseUrl', rule: 'query', message: 'the base URL cannot have a ?query: give the address up to its path, such as https://host/v1' });
+  }
   return url.toString().replace(/\/+$/, '');
 }
 
