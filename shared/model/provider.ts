@@ -30,7 +30,7 @@ export const ProviderInputSchema = z
     name: z.string().trim().min(1, 'a name is required').max(100),
     kind: ProviderKindSchema,
     baseUrl: z.string().url('a URL such as http://127.0.0.1:11434/v1').max(2048),
-    /** A new key; null removes the stored one; absent keeps it. */
+    /** A new key; null removes the stored one; absent or blank keeps it (but a change of host without a new key removes it). */
     apiKey: z.string().max(16 * 1024).nullable().optional(),
   })
   .strict();

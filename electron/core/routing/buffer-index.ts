@@ -119,8 +119,11 @@ function checkInt(v: number | undefined, field: string, min: number, how: string
   return v;
 }
 
-/** Lines start..end (1-based, inclusive; the end clamped to the last line) as an exact slice; refusals say how to ask (`how`). */
-export async function readLineRange(contentPath: string, m: Meta, start: number | undefined, end: number | undefined, how: string): Promise<BufferRead> {
+/**
+ * Lines start..end (1-based, inclusive; the end clamped to the last line) as an exact slice; refusals say how to ask (`how`).
+ * `fh` is the content file opened when `m` was taken (the caller closes it): offsets and bytes always agree.
+ */
+export async function readLineRange(fh: FileHandle, m: Meta, start: number | undefined, end: number | undefined, how: string): Promise<BufferRead> {
   const s = checkInt(start, 'startLine', 1, how);
   const e = checkInt(end, 'endLine', 1, how);
   const lines = totalLines(m);
@@ -132,23 +135,18 @@ export async function readLineRange(contentPath: string, m: Meta, start: number 
     throw new AppError('VALIDATION_FAILED', `startLine ${fmt(s)} is past the end: buffer ${q(m.name)} has ${fmt(lines)} line${lines === 1 ? '' : 's'}`, { field: 'startLine', totalLines: lines });
   }
   const last = Math.min(e, lines);
-  const fh = await fs.open(contentPath, 'r');
-  try {
-    const a = await lineStart(fh, m, s);
-    const b = last >= lines ? { byte: m.bytes, char: m.chars } : await lineStart(fh, m, last + 1);
-    const chars = b.char - a.char;
-    if (chars > BUFFER_READ_MAX_CHARS) {
-      throw new AppError('VALIDATION_FAILED', `lines ${fmt(s)}-${fmt(last)} hold ${fmt(chars)} characters: a read returns at most ${fmt(BUFFER_READ_MAX_CHARS)}; ask for fewer lines, or use offset and length`, { field: 'endLine' });
-    }
-    const text = (await bytesAt(fh, a.byte, b.byte)).toString('utf8');
-    return { text, offset: a.char, startLine: s, endLine: text === '' ? s - 1 : last, totalChars: m.chars, totalLines: lines };
-  } finally {
-    await fh.close();
+  const a = await lineStart(fh, m, s);
+  const b = last >= lines ? { byte: m.bytes, char: m.chars } : await lineStart(fh, m, last + 1);
+  const chars = b.char - a.char;
+  if (chars > BUFFER_READ_MAX_CHARS) {
+    throw new AppError('VALIDATION_FAILED', `lines ${fmt(s)}-${fmt(last)} hold ${fmt(chars)} characters: a read returns at most ${fmt(BUFFER_READ_MAX_CHARS)}; ask for fewer lines, or use offset and length`, { field: 'endLine' });
   }
+  const text = (await bytesAt(fh, a.byte, b.byte)).toString('utf8');
+  return { text, offset: a.char, startLine: s, endLine: text === '' ? s - 1 : last, totalChars: m.chars, totalLines: lines };
 }
 
-/** `length` characters from character `offset`, with the lines they are on. */
-export async function readCharRange(contentPath: string, m: Meta, offset: number | undefined, length: number | undefined, how: string): Promise<BufferRead> {
+/** `length` characters from character `offset`, with the lines they are on (`fh` as for readLineRange). */
+export async function readCharRange(fh: FileHandle, m: Meta, offset: number | undefined, length: number | undefined, how: string): Promise<BufferRead> {
   const o = checkInt(offset, 'offset', 0, how);
   const n = checkInt(length, 'length', 1, how);
   if (n > BUFFER_READ_MAX_CHARS) {
@@ -159,19 +157,14 @@ export async function readCharRange(contentPath: string, m: Meta, offset: number
   }
   const lines = totalLines(m);
   const cp = checkpointBefore(m, 0, o);
-  const fh = await fs.open(contentPath, 'r');
-  try {
-    // Every character is at most 3 bytes per UTF-16 unit: this many bytes from the checkpoint hold the range.
-    const raw = await bytesAt(fh, cp.byte, Math.min(m.bytes, cp.byte + (o - cp.char + n) * 3 + 4));
-    const decoded = raw.subarray(0, utf8CutBefore(raw, raw.length)).toString('utf8');
-    const from = o - cp.char;
-    const text = decoded.slice(from, from + n);
-    const startLine = cp.line + countNewlines(decoded, 0, from);
-    const endLine = text === '' ? startLine - 1 : startLine + countNewlines(text, 0, text.length - 1);
-    return { text, offset: o, startLine, endLine, totalChars: m.chars, totalLines: lines };
-  } finally {
-    await fh.close();
-  }
+  // Every character is at most 3 bytes per UTF-16 unit: this many bytes from the checkpoint hold the range.
+  const raw = await bytesAt(fh, cp.byte, Math.min(m.bytes, cp.byte + (o - cp.char + n) * 3 + 4));
+  const decoded = raw.subarray(0, utf8CutBefore(raw, raw.length)).toString('utf8');
+  const from = o - cp.char;
+  const text = decoded.slice(from, from + n);
+  const startLine = cp.line + countNewlines(decoded, 0, from);
+  const endLine = text === '' ? startLine - 1 : startLine + countNewlines(text, 0, text.length - 1);
+  return { text, offset: o, startLine, endLine, totalChars: m.chars, totalLines: lines };
 }
 
 /** The last checkpoint (origin included) whose field f (0 char, 1 byte, 2 line) is <= v, or < v when strict. */

@@ -13,6 +13,9 @@
  *   searched with one global multiline RegExp.
  * - Line numbers, line starts and ends come from the checkpoints and positional reads, so
  *   the work around a match is bounded whatever the size of the buffer or its lines.
+ * - The file is read through job.fd (opened by the store with the metadata; the worker
+ *   never opens or closes it). Should it hold fewer bytes than indexed (an edit by hand in
+ *   place), the answer is code 'ECHANGED' (CONFLICT: search again).
  */
 /** `W` is the current window: bytes [start, end) of the file in `buf`; bytes() reads any others. */
 export const WORKER_SOURCE = String.raw`
@@ -48,7 +51,12 @@ function search(job) {
   const size = job.bytes;
   const cps = job.checkpoints;
   const ncp = cps.length / 3;
-  const fd = fs.openSync(job.path, 'r');
+  const fd = job.fd;
+  if (fs.fstatSync(fd).size < size) {
+    const e = new Error('the buffer changed during the search, search again');
+    e.code = 'ECHANGED';
+    throw e;
+  }
   const W = { buf: Buffer.alloc(0), start: 0, end: 0 };
 
   /** Bytes [a, b) of the file, from the window when it holds them. */
@@ -164,14 +172,10 @@ function search(job) {
     return true;
   }
 
-  try {
-    if (!job.regex && job.caseSensitive) searchBytes();
-    else if (job.literal) searchLiteralLines();
-    else searchRegex();
-    return { matches, more, scannedChars: more ? charOf(stoppedAt) : job.totalChars };
-  } finally {
-    fs.closeSync(fd);
-  }
+  if (!job.regex && job.caseSensitive) searchBytes();
+  else if (job.literal) searchLiteralLines();
+  else searchRegex();
+  return { matches, more, scannedChars: more ? charOf(stoppedAt) : job.totalChars };
 
   function fill(at, pos, want) {
     let done = 0;

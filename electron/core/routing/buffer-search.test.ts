@@ -4,6 +4,8 @@
  * the index has many checkpoints, and read in tiny windows so matches and lines straddle
  * window edges. Then the hostile cases: a catastrophic regex, cancellation.
  */
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BufferMatch, BufferSearchResult } from '../../../shared/model/routing';
 import { escapeRegExp } from '../tools/safe-regex';
@@ -236,6 +238,18 @@ describe('buffer search refuses and stops what it must', () => {
     const done = new AbortController();
     done.abort();
     expect((await appError(s.search('o', 'evil', { query: 'a', signal: done.signal }))).code).toBe('CANCELLED');
+  });
+
+  it('refuses with CONFLICT when the content file holds fewer bytes than indexed (cut by hand mid-search)', async () => {
+    const dir = await tempDir();
+    const s = await store({
+      dataDir: dir,
+      afterSnapshot: () => fs.truncate(path.join(dir, 'buffers', 'o', 'buf-cut.txt'), 3),
+    });
+    await s.write('o', 'cut', 'one\ntwo\nthree\n', 'replace', 't');
+    const e = await appError(s.search('o', 'cut', { query: 'three' }));
+    expect(e.code).toBe('CONFLICT');
+    expect(e.message).toBe('the buffer changed during the search, search again');
   });
 
   it('refuses bad queries and options before searching', async () => {

@@ -3,9 +3,13 @@
  *
  * The search runs in a worker thread (worker_threads, code passed with `eval: true` as in
  * ../tools/safe-regex.ts, so the bundled app needs no extra file) that reads the file itself
- * by path in 4 MiB windows: the main thread never holds the buffer, and a pattern that
+ * in 4 MiB windows: the main thread never holds the buffer, and a pattern that
  * backtracks forever (`(a+)+$` on a long 'aaaa…b' line) is stopped by terminating the
  * worker when the time budget runs out (TIMEOUT) or the caller's signal fires (CANCELLED).
+ * The worker reads through a descriptor the store opened with the metadata (worker threads
+ * share the process's descriptors), never by path, so a buffer replaced meanwhile cannot
+ * pair new bytes with the old index. A search settles only once its worker is done with the
+ * descriptor (answered, or terminated and exited): the caller may close it then.
  *
  * - A case-sensitive substring is searched as bytes (Buffer.indexOf on the UTF-8 of the
  *   query): nothing is decoded except around matches. Other searches decode windows cut at
@@ -29,8 +33,8 @@ import { WORKER_SOURCE } from './buffer-search-worker';
 import { BUFFER_SEARCH_TIME_BUDGET_MS } from './limits';
 
 export interface FileSearchJob {
-  /** The buffer's content file, and how many of its bytes to search (the indexed size). */
-  path: string;
+  /** A descriptor on the buffer's content file (open until the search settles), and how many of its bytes to search (the indexed size). */
+  fd: number;
   bytes: number;
   totalChars: number;
   totalLines: number;
@@ -206,14 +210,18 @@ export class BufferSearcher {
         worker.off('exit', onExit);
         signal?.removeEventListener('abort', onAbort);
         this.running.delete(worker);
-        if (keep) this.release(worker);
-        else void worker.terminate();
-        fn();
+        if (keep) {
+          this.release(worker);
+          fn();
+        } else {
+          // Settled once the worker has stopped: it never reads the descriptor after the caller closes it.
+          void worker.terminate().then(fn, fn);
+        }
       };
       const onMessage = (reply: Reply) =>
         finish(() => {
           if (reply.ok) resolve(reply.value);
-          else if (reply.code === 'ENOENT') reject(new AppError('NOT_FOUND', 'the buffer was deleted during the search'));
+          else if (reply.code === 'ECHANGED') reject(new AppError('CONFLICT', 'the buffer changed during the search, search again'));
           else reject(new AppError('VALIDATION_FAILED', `the search failed: ${reply.message}`, { field: 'query' }));
         }, true);
       const onError = (e: Error) =>

@@ -300,3 +300,91 @@ describe('FileBufferStore: delete, export, list', () => {
     ]);
   });
 });
+
+describe('FileBufferStore: a read sees the buffer as it was when it started', () => {
+  // The old content: numbered lines over many checkpoints. The new one: other lines, longer,
+  // so the old index over the new bytes would give other text, other line numbers and
+  // bytes past the old size.
+  const oldText = Array.from({ length: 3000 }, (_, i) => `old ${i + 1} ${'x'.repeat(40)}\n`).join('');
+  const newText = Array.from({ length: 6000 }, (_, i) => `NEW-${i + 1}-${'é'.repeat(i % 7)}\n`).join('');
+
+  /** A store whose next read, once it has its snapshot, finds the buffer replaced by newText. */
+  async function racing() {
+    let armed = false;
+    let replaced = 0;
+    const ctx = await setup({
+      searchWindowBytes: 4096,
+      afterSnapshot: async (ownerId, name) => {
+        if (!armed) return;
+        armed = false;
+        await ctx.store.write(ownerId, name, newText, 'replace', 'racer');
+        replaced++;
+      },
+    });
+    const next = async () => {
+      await ctx.store.write('conv-1', 'big', oldText, 'replace', 's');
+      armed = true;
+    };
+    return { ...ctx, next, replaced: () => replaced };
+  }
+
+  it('read, readAll and export return only the old content when a replace lands mid-read', async () => {
+    const { store, ws, next, replaced } = await racing();
+
+    await next();
+    expect(await store.read('conv-1', 'big', { startLine: 2000, endLine: 2002 })).toEqual({
+      text: lineSlice(oldText, 2000, 2002),
+      offset: oldText.indexOf('old 2000 '),
+      startLine: 2000,
+      endLine: 2002,
+      totalChars: oldText.length,
+      totalLines: 3000,
+    });
+    await next();
+    const at = oldText.length - 120;
+    expect(await store.read('conv-1', 'big', { offset: at, length: 500 })).toMatchObject({ text: oldText.slice(at), offset: at, endLine: 3000, totalLines: 3000 });
+    await next();
+    expect(await store.readAll('conv-1', 'big')).toBe(oldText);
+    await next();
+    expect(await store.export('conv-1', 'big', 'snap.md', 'replace')).toEqual({ path: 'snap.md', chars: oldText.length });
+    expect(await fs.readFile(path.join(ws, 'snap.md'), 'utf8')).toBe(oldText);
+
+    // Each replace did land, and later reads see it.
+    expect(replaced()).toBe(4);
+    expect(await store.readAll('conv-1', 'big')).toBe(newText);
+  });
+
+  it('search finds only the old content, with its line numbers and context, when a replace lands mid-search', async () => {
+    const { store, next, replaced } = await racing();
+    const line = (n: number) => `old ${n} ${'x'.repeat(40)}`;
+
+    await next();
+    const bytes = await store.search('conv-1', 'big', { query: 'old 2999 ', contextLines: 1 });
+    expect(bytes).toEqual({ matches: [{ line: 2999, column: 0, length: 9, text: line(2999), before: [line(2998)], after: [line(3000)] }], more: false, scannedChars: oldText.length });
+    await next();
+    const re = await store.search('conv-1', 'big', { query: '^old 15\\d\\d x', regex: true, maxMatches: 3 });
+    expect(re.matches.map((m) => [m.line, m.text])).toEqual([1500, 1501, 1502].map((n) => [n, line(n)]));
+    await next();
+    const ci = await store.search('conv-1', 'big', { query: 'OLD 3000 X', caseSensitive: false });
+    expect(ci.matches.map((m) => m.line)).toEqual([3000]);
+    await next();
+    expect((await store.search('conv-1', 'big', { query: 'NEW-' })).matches).toEqual([]);
+
+    expect(replaced()).toBe(4);
+    expect((await store.search('conv-1', 'big', { query: 'NEW-6000-' })).matches.map((m) => m.line)).toEqual([6000]);
+  });
+
+  it('a buffer deleted mid-read is still read whole from the snapshot', async () => {
+    let armed = true;
+    const ctx = await setup({
+      afterSnapshot: async (ownerId, name) => {
+        if (!armed) return;
+        armed = false;
+        await ctx.store.delete(ownerId, name);
+      },
+    });
+    await ctx.store.write('conv-1', 'gone', oldText, 'replace', 's');
+    expect(await ctx.store.readAll('conv-1', 'gone')).toBe(oldText);
+    expect((await appError(ctx.store.readAll('conv-1', 'gone'))).code).toBe('NOT_FOUND');
+  });
+});

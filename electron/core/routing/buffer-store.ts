@@ -19,12 +19,17 @@
  *   `results-2`, `results-3`...). An append only indexes the new text. Strings are encoded
  *   piece by piece (file-writer.ts), so writing 100 MB costs about 1 MiB of extra memory.
  * - Writes of one owner are serialised in this process; a read sees the buffer as it was
- *   when it started.
+ *   when it started: read, readAll, search and export take the metadata and open the
+ *   content file together under the owner's lock, then read only through that handle (the
+ *   search worker uses its descriptor), never by path. A replace renames a new file over
+ *   the path and an append only adds bytes past the recorded size, so the handle keeps
+ *   exactly the bytes the metadata describes until it is closed.
  * - deleteOwner (a deleted conversation) remembers the owner for the life of the store:
  *   a later write to it (a cancelled step still finishing) fails with NOT_FOUND instead of
  *   bringing its folder back.
  */
 import fs from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../../../shared/errors';
 import { BUFFER_NAME_RE, type BufferInfo, type BufferRead, type BufferSearchResult, type WriteMode } from '../../../shared/model/routing';
@@ -82,6 +87,8 @@ export interface FileBufferStoreOptions {
   maxBytes?: number;
   /** The largest buffer readAll hands over; default BUFFER_READ_ALL_MAX_CHARS (tests make it small). */
   readAllMaxChars?: number;
+  /** Called when a read has taken its snapshot of a buffer and released the lock, before it reads the content (tests change the buffer there). */
+  afterSnapshot?: (ownerId: string, name: string) => Promise<void> | void;
 }
 
 export class FileBufferStore implements BufferStore {
@@ -189,6 +196,32 @@ export class FileBufferStore implements BufferStore {
     const m = await this.withLock(ownerId, () => this.loadMeta(ownerId, name));
     if (!m) throw new AppError('NOT_FOUND', `there is no buffer ${q(name)}`, { name });
     return m;
+  }
+
+  /**
+   * The buffer as it is now: its metadata and its content file opened, both under the owner's
+   * lock (see the file comment). The caller reads only through `fh` and closes it.
+   */
+  private async snapshot(ownerId: string, name: string): Promise<{ m: Meta; fh: FileHandle }> {
+    const f = this.files(ownerId, name);
+    const snap = await this.withLock(ownerId, async () => {
+      const m = await this.loadMeta(ownerId, name);
+      if (!m) return undefined;
+      try {
+        return { m, fh: await fs.open(f.content, 'r') };
+      } catch (e) {
+        if (errnoOf(e) === 'ENOENT' || errnoOf(e) === 'ENOTDIR') return undefined;
+        throw this.ioError('read', name, e);
+      }
+    });
+    if (!snap) throw new AppError('NOT_FOUND', `there is no buffer ${q(name)}`, { name });
+    try {
+      await this.opts.afterSnapshot?.(ownerId, name);
+    } catch (e) {
+      await snap.fh.close();
+      throw e;
+    }
+    return snap;
   }
 
   private ioError(action: string, name: string, e: unknown): AppError {
@@ -334,20 +367,22 @@ export class FileBufferStore implements BufferStore {
       `or offset and length (characters, at most ${fmt(BUFFER_READ_MAX_CHARS)})`;
     if (byLines && byChars) throw new AppError('VALIDATION_FAILED', `give either a line range or offset and length, not both: ${how}`);
     if (!byLines && !byChars) throw new AppError('VALIDATION_FAILED', `a buffer is read by range, never whole: ${how}`);
-    const m = await this.require(ownerId, name);
-    const f = this.files(ownerId, name);
-    if (byLines) return readLineRange(f.content, m, r.startLine, r.endLine, how);
-    return readCharRange(f.content, m, r.offset, r.length, how);
+    const { m, fh } = await this.snapshot(ownerId, name);
+    try {
+      if (byLines) return await readLineRange(fh, m, r.startLine, r.endLine, how);
+      return await readCharRange(fh, m, r.offset, r.length, how);
+    } finally {
+      await fh.close();
+    }
   }
 
   async readAll(ownerId: string, name: string): Promise<string> {
-    const m = await this.require(ownerId, name);
-    const max = this.opts.readAllMaxChars ?? BUFFER_READ_ALL_MAX_CHARS;
-    if (m.chars > max) {
-      throw new AppError('PAYLOAD_TOO_LARGE', `buffer ${q(name)} holds ${fmt(m.chars)} characters: at most ${fmt(max)} can be used whole; read it by range with buffer_ops instead`, { name, chars: m.chars });
-    }
-    const fh = await fs.open(this.files(ownerId, name).content, 'r');
+    const { m, fh } = await this.snapshot(ownerId, name);
     try {
+      const max = this.opts.readAllMaxChars ?? BUFFER_READ_ALL_MAX_CHARS;
+      if (m.chars > max) {
+        throw new AppError('PAYLOAD_TOO_LARGE', `buffer ${q(name)} holds ${fmt(m.chars)} characters: at most ${fmt(max)} can be used whole; read it by range with buffer_ops instead`, { name, chars: m.chars });
+      }
       return (await bytesAt(fh, 0, m.bytes)).toString('utf8');
     } finally {
       await fh.close();
@@ -366,50 +401,53 @@ export class FileBufferStore implements BufferStore {
     compileRegex(pattern, `gm${caseSensitive ? '' : 'i'}`);
     const contextLines = boundedInt(o.contextLines, 'contextLines', 0, BUFFER_SEARCH_MAX_CONTEXT_LINES, 0);
     const maxMatches = boundedInt(o.maxMatches, 'maxMatches', 1, BUFFER_SEARCH_MAX_MATCHES, BUFFER_SEARCH_DEFAULT_MATCHES);
-    const m = await this.require(ownerId, name);
-    return this.searcher.search(
-      {
-        path: this.files(ownerId, name).content,
-        bytes: m.bytes,
-        totalChars: m.chars,
-        totalLines: totalLines(m),
-        checkpoints: [0, 0, 1, ...m.checkpoints],
-        query: o.query,
-        pattern,
-        asciiPattern: isAsciiPattern(pattern),
-        literal: regex && caseSensitive ? (requiredLiteral(pattern) ?? undefined) : undefined,
-        regex,
-        caseSensitive,
-        contextLines,
-        maxMatches,
-        maxLineChars: BUFFER_SEARCH_MAX_LINE_CHARS,
-        windowBytes: this.opts.searchWindowBytes,
-      },
-      o.signal,
-    );
+    const { m, fh } = await this.snapshot(ownerId, name);
+    try {
+      // The searcher settles only once the worker is done with the descriptor: closing it then is safe.
+      return await this.searcher.search(
+        {
+          fd: fh.fd,
+          bytes: m.bytes,
+          totalChars: m.chars,
+          totalLines: totalLines(m),
+          checkpoints: [0, 0, 1, ...m.checkpoints],
+          query: o.query,
+          pattern,
+          asciiPattern: isAsciiPattern(pattern),
+          literal: regex && caseSensitive ? (requiredLiteral(pattern) ?? undefined) : undefined,
+          regex,
+          caseSensitive,
+          contextLines,
+          maxMatches,
+          maxLineChars: BUFFER_SEARCH_MAX_LINE_CHARS,
+          windowBytes: this.opts.searchWindowBytes,
+        },
+        o.signal,
+      );
+    } finally {
+      await fh.close();
+    }
   }
 
   async export(ownerId: string, name: string, workspacePath: string, mode: WriteMode): Promise<{ path: string; chars: number }> {
-    const m = await this.require(ownerId, name);
-    const contentPath = this.files(ownerId, name).content;
+    const { m, fh: src } = await this.snapshot(ownerId, name);
     const body: WriteBody = {
       chars: m.chars,
       writeTo: async (out) => {
-        const src = await fs.open(contentPath, 'r');
-        try {
-          const buf = Buffer.allocUnsafe(Math.min(COPY_CHUNK_BYTES, Math.max(1, m.bytes)));
-          for (let p = 0; p < m.bytes; ) {
-            const { bytesRead } = await src.read(buf, 0, Math.min(buf.length, m.bytes - p), p);
-            if (bytesRead <= 0) break;
-            await writeFully(out, buf, bytesRead);
-            p += bytesRead;
-          }
-        } finally {
-          await src.close();
+        const buf = Buffer.allocUnsafe(Math.min(COPY_CHUNK_BYTES, Math.max(1, m.bytes)));
+        for (let p = 0; p < m.bytes; ) {
+          const { bytesRead } = await src.read(buf, 0, Math.min(buf.length, m.bytes - p), p);
+          if (bytesRead <= 0) break;
+          await writeFully(out, buf, bytesRead);
+          p += bytesRead;
         }
       },
     };
-    return writeWorkspaceBody(this.workspaceDir(), workspacePath, body, mode ?? 'append');
+    try {
+      return await writeWorkspaceBody(this.workspaceDir(), workspacePath, body, mode ?? 'append');
+    } finally {
+      await src.close();
+    }
   }
 
   async delete(ownerId: string, name: string): Promise<void> {

@@ -121,6 +121,17 @@ describe('AnthropicModelClient', () => {
     ctl.abort();
     expect((await failure(p)).code).toBe('CANCELLED');
   });
+
+  it('a stream that stalls after the headers: UNAVAILABLE after the idle time, the request abandoned', async () => {
+    server.script([{ kind: 'text', text: 'one two three', chunks: 3, chunkDelayMs: 5_000 }]);
+    const idle = new AnthropicModelClient({ baseUrl: server.url, key: () => KEY, redact: (t) => t, idleTimeoutMs: 300 });
+    const started = Date.now();
+    const e = await failure(idle.step(request, () => undefined, new AbortController().signal));
+    expect(e.code).toBe('UNAVAILABLE');
+    expect(e.message).toContain('the provider stopped sending for 300 ms');
+    expect(Date.now() - started).toBeLessThan(4_000);
+    await expect.poll(() => server.requests[0]!.aborted).toBe(true);
+  });
 });
 
 describe('toAnthropicMessages', () => {

@@ -9,6 +9,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import type { MessageCreateParamsStreaming, MessageParam, RawMessageStreamEvent, Tool } from '@anthropic-ai/sdk/resources/messages/messages';
 import type { ModelClient, ModelMessage, ModelRequest, ModelStepResult, ModelToolCall, ModelToolSpec } from '../types';
 import { cancelled, providerError, streamEndedEarly, streamInvalid } from './errors';
+import { IdleTimer, STREAM_IDLE_TIMEOUT_MS } from './idle-timer';
 import { LIST_MODELS_TIMEOUT_MS, NO_KEY_PLACEHOLDER, STEP_TIMEOUT_MS, type ClientConnection } from './openai-client';
 
 /** Anthropic requires max_tokens; used when the request names none. */
@@ -63,10 +64,13 @@ export class AnthropicModelClient implements ModelClient {
     if (system) params.system = system;
     if (req.tools.length > 0) params.tools = toAnthropicTools(req.tools);
 
+    // The library's timeout covers the headers only; the idle timer covers the stream.
+    const idle = new IdleTimer(this.conn.idleTimeoutMs ?? STREAM_IDLE_TIMEOUT_MS, signal);
     let stream: AsyncIterable<RawMessageStreamEvent>;
     try {
-      stream = await this.sdk(STEP_TIMEOUT_MS).messages.create(params, { signal });
+      stream = await this.sdk(STEP_TIMEOUT_MS).messages.create(params, { signal: idle.signal });
     } catch (e) {
+      idle.stop();
       throw providerError(e, { ...ctx, during: 'connect' });
     }
 
@@ -77,8 +81,10 @@ export class AnthropicModelClient implements ModelClient {
     let stopped = false;
     const blocks = new Map<number, { id: string; name: string; args: string }>();
     let events = 0;
+    idle.touch();
     try {
       for await (const ev of stream) {
+        idle.touch();
         events++;
         switch (ev?.type) {
           case 'message_start':
@@ -116,9 +122,13 @@ export class AnthropicModelClient implements ModelClient {
         }
       }
     } catch (e) {
+      if (idle.fired && !signal.aborted) throw idle.error(baseUrl);
       throw providerError(e, { ...ctx, during: 'stream' });
+    } finally {
+      idle.stop();
     }
     if (signal.aborted) throw cancelled();
+    if (idle.fired) throw idle.error(baseUrl);
     if (events === 0) throw streamInvalid(baseUrl, 'no event of the messages API arrived');
     if (!stopped && !stop) throw streamEndedEarly(baseUrl, 'no stop reason arrived');
 

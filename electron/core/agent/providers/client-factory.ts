@@ -17,6 +17,8 @@ export interface ProviderClientsOptions {
   secrets: SecretStore;
   /** For tests: the fetch the client libraries use. */
   fetch?: typeof fetch;
+  /** How long a streamed reply may stay silent (default STREAM_IDLE_TIMEOUT_MS, 120 s). */
+  idleTimeoutMs?: number;
 }
 
 export class ProviderClients implements ModelClientFactory {
@@ -37,6 +39,7 @@ export class ProviderClients implements ModelClientFactory {
       key: () => this.keyFor(providerId, p.baseUrl),
       redact: this.redact,
       ...(this.opts.fetch ? { fetch: this.opts.fetch } : {}),
+      ...(this.opts.idleTimeoutMs !== undefined ? { idleTimeoutMs: this.opts.idleTimeoutMs } : {}),
     };
     const client = p.kind === 'anthropic' ? new AnthropicModelClient(conn) : new OpenAIModelClient(conn);
     this.cache.set(providerId, { version, client });

@@ -253,6 +253,26 @@ describe('OpenAIModelClient', () => {
       await expect.poll(() => server.requests[0]!.aborted).toBe(true);
     });
 
+    it('a stream that stalls after the headers: UNAVAILABLE after the idle time, the request abandoned', async () => {
+      server.script([{ kind: 'text', text: 'one two three', chunks: 3, chunkDelayMs: 5_000 }]);
+      const idle = new OpenAIModelClient({ baseUrl: server.url, key: () => KEY, redact, idleTimeoutMs: 300 });
+      const started = Date.now();
+      const e = await failure(idle.step(request, () => undefined, new AbortController().signal));
+      expect(e.code).toBe('UNAVAILABLE');
+      expect(e.message).toContain('the provider stopped sending for 300 ms');
+      expect(e.details).toMatchObject({ reason: 'stream-idle', idleMs: 300 });
+      expect(Date.now() - started).toBeLessThan(4_000);
+      expect(server.requests.length).toBe(1);
+      await expect.poll(() => server.requests[0]!.aborted).toBe(true);
+    });
+
+    it('the idle time restarts on every chunk and does not count the wait for the headers', async () => {
+      server.script([{ kind: 'delay', ms: 600, then: { kind: 'text', text: 'a b c d e f', chunks: 6, chunkDelayMs: 150 } }]);
+      const idle = new OpenAIModelClient({ baseUrl: server.url, key: () => KEY, redact, idleTimeoutMs: 400 });
+      const r = await idle.step(request, () => undefined, new AbortController().signal);
+      expect(r.text).toBe('a b c d e f');
+    });
+
     it('a model list refused with 401: UNAUTHORIZED', async () => {
       server.failModels({ status: 401 });
       const e = await failure(client().listModels());

@@ -9,6 +9,7 @@ import type { ChatCompletionChunk, ChatCompletionCreateParamsStreaming, ChatComp
 import { AppError } from '../../../../shared/errors';
 import type { ModelClient, ModelMessage, ModelRequest, ModelStepResult, ModelToolCall, ModelToolSpec } from '../types';
 import { cancelled, providerError, streamEndedEarly, streamInvalid } from './errors';
+import { IdleTimer, STREAM_IDLE_TIMEOUT_MS } from './idle-timer';
 
 export interface ClientConnection {
   baseUrl: string;
@@ -18,6 +19,8 @@ export interface ClientConnection {
   redact: (text: string) => string;
   /** For tests. */
   fetch?: typeof fetch;
+  /** How long a streamed reply may stay silent after its headers (default STREAM_IDLE_TIMEOUT_MS). */
+  idleTimeoutMs?: number;
 }
 
 /** Sent when no key is stored: the library requires one, local servers ignore it. */
@@ -71,10 +74,13 @@ export class OpenAIModelClient implements ModelClient {
       else params.max_tokens = req.maxOutputTokens;
     }
 
+    // The library's timeout covers the headers only; the idle timer covers the stream.
+    const idle = new IdleTimer(this.conn.idleTimeoutMs ?? STREAM_IDLE_TIMEOUT_MS, signal);
     let stream: AsyncIterable<ChatCompletionChunk>;
     try {
-      stream = await this.sdk(STEP_TIMEOUT_MS).chat.completions.create(params, { signal });
+      stream = await this.sdk(STEP_TIMEOUT_MS).chat.completions.create(params, { signal: idle.signal });
     } catch (e) {
+      idle.stop();
       throw providerError(e, { ...ctx, during: 'connect' });
     }
 
@@ -83,8 +89,10 @@ export class OpenAIModelClient implements ModelClient {
     let usage: ModelStepResult['usage'];
     const calls = new Map<number, { id: string; name: string; args: string }>();
     let chunks = 0;
+    idle.touch();
     try {
       for await (const chunk of stream) {
+        idle.touch();
         chunks++;
         if (!chunk || typeof chunk !== 'object') throw streamInvalid(baseUrl, 'a chunk is not an object');
         if (chunk.usage) usage = { inputTokens: count(chunk.usage.prompt_tokens), outputTokens: count(chunk.usage.completion_tokens) };
@@ -106,10 +114,14 @@ export class OpenAIModelClient implements ModelClient {
         if (choice.finish_reason) finish = choice.finish_reason;
       }
     } catch (e) {
+      if (idle.fired && !signal.aborted) throw idle.error(baseUrl);
       throw providerError(e, { ...ctx, during: 'stream' });
+    } finally {
+      idle.stop();
     }
     // The library ends the iteration quietly when the signal aborts.
     if (signal.aborted) throw cancelled();
+    if (idle.fired) throw idle.error(baseUrl);
     if (chunks === 0) throw streamInvalid(baseUrl, 'no event of the chat API arrived');
     if (!finish) throw streamEndedEarly(baseUrl, 'no finish reason arrived');
 

@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { AppError } from '../../../../shared/errors';
 import type { Problem } from '../../../../shared/model/app-info';
 import { KeyFileCipher } from '../../secrets/cipher';
@@ -77,6 +77,48 @@ describe('ProviderStore', () => {
     const withKey = await store.save(p.id, { name: 'A', kind: 'openai-compatible', baseUrl: 'https://api.openai.com/v1', apiKey: KEY });
     expect(withKey.hasKey).toBe(true);
     expect(secrets.list()[0]!.hosts).toEqual(['api.openai.com']);
+  });
+
+  it("an empty key ('') keeps the stored key on the same host and removes it when the host changes", async () => {
+    const { secrets, store } = await setup();
+    const p = await store.save(undefined, { name: 'A', kind: 'openai-compatible', baseUrl: 'https://api.openai.com/v1', apiKey: KEY });
+    const kept = await store.save(p.id, { name: 'A2', kind: 'openai-compatible', baseUrl: 'https://api.openai.com/v1/', apiKey: '  ' });
+    expect(kept.hasKey).toBe(true);
+    expect(secrets.resolve(keyName(p.id), 'api.openai.com')).toBe(KEY);
+    const moved = await store.save(p.id, { name: 'A2', kind: 'openai-compatible', baseUrl: 'https://openrouter.ai/api/v1', apiKey: '' });
+    expect(moved.hasKey).toBe(false);
+    expect(secrets.list()).toEqual([]);
+  });
+
+  it('a providers.json that cannot be written leaves the old key in place', async () => {
+    const { dataDir, secrets, store } = await setup();
+    const p = await store.save(undefined, { name: 'A', kind: 'openai-compatible', baseUrl: 'https://api.openai.com/v1', apiKey: KEY });
+    // A directory where the file should be: replacing it fails.
+    const file = path.join(dataDir, PROVIDERS_FILE_NAME);
+    await fs.rm(file);
+    await fs.mkdir(path.join(file, 'blocker'), { recursive: true });
+    for (const baseUrl of ['https://api.openai.com/v1', 'https://openrouter.ai/api/v1']) {
+      await errorOf(store.save(p.id, { name: 'B', kind: 'openai-compatible', baseUrl, apiKey: 'sk-new-0123456789' }));
+      expect(store.get(p.id)).toEqual(p);
+      expect(secrets.list()).toEqual([expect.objectContaining({ name: keyName(p.id), hosts: ['api.openai.com'] })]);
+      expect(secrets.resolve(keyName(p.id), 'api.openai.com')).toBe(KEY);
+    }
+    await errorOf(store.save(undefined, { name: 'C', kind: 'openai-compatible', baseUrl: 'https://api.openai.com/v1', apiKey: 'sk-new-0123456789' }));
+    expect(store.list()).toEqual([p]);
+    expect(secrets.list().length).toBe(1);
+  });
+
+  it('a key that cannot be stored undoes the change of the file', async () => {
+    const { dataDir, secrets, store } = await setup();
+    const p = await store.save(undefined, { name: 'A', kind: 'openai-compatible', baseUrl: 'https://api.openai.com/v1', apiKey: KEY });
+    const before = await fs.readFile(path.join(dataDir, PROVIDERS_FILE_NAME), 'utf8');
+    const set = vi.spyOn(secrets, 'set').mockRejectedValue(new AppError('UNAVAILABLE', 'cannot write secrets.json'));
+    expect((await errorOf(store.save(p.id, { name: 'B', kind: 'openai-compatible', baseUrl: 'https://openrouter.ai/api/v1', apiKey: 'sk-new-0123456789' }))).code).toBe('UNAVAILABLE');
+    expect((await errorOf(store.save(undefined, { name: 'C', kind: 'openai-compatible', baseUrl: 'https://openrouter.ai/api/v1', apiKey: 'sk-new-0123456789' }))).code).toBe('UNAVAILABLE');
+    set.mockRestore();
+    expect(store.list()).toEqual([p]);
+    expect(await fs.readFile(path.join(dataDir, PROVIDERS_FILE_NAME), 'utf8')).toBe(before);
+    expect(secrets.resolve(keyName(p.id), 'api.openai.com')).toBe(KEY);
   });
 
   it('keeps the models when only the name changes, forgets them when the server changes', async () => {

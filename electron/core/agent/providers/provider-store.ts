@@ -118,7 +118,10 @@ export class ProviderStore {
     return p;
   }
 
-  /** Adds (no id) or changes a provider. The key: a string sets it, null removes it, absent keeps it. */
+  /**
+   * Adds (no id) or changes a provider. The key: a string sets it, null removes it, absent
+   * or '' keeps it, unless the base URL moves to another host, which removes it.
+   */
   save(id: string | undefined, input: ProviderInput): Promise<Provider> {
     return this.serial(async () => {
       const baseUrl = checkBaseUrl(input.baseUrl);
@@ -139,15 +142,32 @@ export class ProviderStore {
       const name = keyName(next.id);
       const had = this.hasKey(next.id);
       const hostChanged = old !== undefined && keyHost(old.baseUrl) !== keyHost(baseUrl);
-      const apiKey = typeof input.apiKey === 'string' ? input.apiKey.trim() : input.apiKey;
+      // An empty key field is "no new key", like an absent one.
+      const trimmed = typeof input.apiKey === 'string' ? input.apiKey.trim() : input.apiKey;
+      const apiKey = trimmed === '' ? undefined : trimmed;
 
-      if (typeof apiKey === 'string' && apiKey !== '') await secrets.set(name, apiKey, [keyHost(baseUrl)]);
+      // A new key needs a usable secret store: find out before anything is written.
+      if (typeof apiKey === 'string') {
+        const locked = secrets.lockedReason();
+        if (locked) throw locked;
+      }
+      // The file first, then the key: the secret store cannot give the old key back, so a
+      // failure must leave it untouched. A key that cannot be stored undoes the file.
       const items = new Map(this.items).set(next.id, next);
-      try {
-        await this.write(items);
-      } catch (e) {
-        if (!old && typeof apiKey === 'string' && apiKey !== '') await secrets.delete(name).catch(() => undefined);
-        throw e;
+      await this.write(items);
+      if (typeof apiKey === 'string') {
+        try {
+          await secrets.set(name, apiKey, [keyHost(baseUrl)]);
+        } catch (e) {
+          try {
+            await this.write(this.items);
+          } catch {
+            // The file keeps the change; the old key stays bound to the old host only.
+            this.items = items;
+            this.changed([next.id]);
+          }
+          throw e;
+        }
       }
       this.items = items;
       if (had && (apiKey === null || (apiKey === undefined && hostChanged))) await secrets.delete(name).catch(() => undefined);
