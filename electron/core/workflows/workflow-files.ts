@@ -48,7 +48,7 @@ export async function readWorkflowFile(workspaceDir: string, given: string): Pro
   const rel = given.replace(/\\/g, '/').replace(/^(\.\/)+/, '');
   const problem = workspacePathProblem(rel, 'workflow paths');
   if (problem) throw new AppError('VALIDATION_FAILED', problem, { path: given });
-  if (!/^workflows\/.+\.md$/i.test(rel)) throw new AppError('VALIDATION_FAILED', notInWorkflowsFolder(given), { path: given });
+  if (!/^workflows\/[^/]+\.md$/i.test(rel)) throw new AppError('VALIDATION_FAILED', notInWorkflowsFolder(given), { path: given });
 
   let real: string;
   let root: string;

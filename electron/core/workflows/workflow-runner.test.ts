@@ -216,7 +216,7 @@ describe('WorkflowRunner', () => {
     expect(() => runner.cancel('nope')).toThrow(expect.objectContaining({ code: 'NOT_FOUND' }));
     await expect(runner.start('workflows/ok.md', 'no-such-conversation')).rejects.toMatchObject({ code: 'NOT_FOUND' });
     await expect(runner.start('workflows/missing.md')).rejects.toMatchObject({ code: 'NOT_FOUND' });
-    for (const p of ['../x.md', '/etc/passwd', 'other/x.md', 'workflows/ok.txt', 'workflows/../other/x.md']) {
+    for (const p of ['../x.md', '/etc/passwd', 'other/x.md', 'workflows/ok.txt', 'workflows/../other/x.md', 'workflows/nested/x.md']) {
       await expect(runner.start(p)).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
     }
     await expect(runner.start('workflows/link.md')).rejects.toMatchObject({ code: 'FORBIDDEN' });
