@@ -35,20 +35,16 @@ import { AppError } from '../../../shared/errors';
 import { BUFFER_NAME_RE, type BufferInfo, type BufferRead, type BufferSearchResult, type WriteMode } from '../../../shared/model/routing';
 import type { EventBus } from '../events';
 import { q } from '../tools/args';
-import { compileRegex, escapeRegExp } from '../tools/safe-regex';
 import { bytesAt, emptyMeta, Indexer, isMeta, readCharRange, readLineRange, rebuildMeta, totalLines, type Meta } from './buffer-index';
-import { BufferSearcher, isAsciiPattern, requiredLiteral } from './buffer-search';
+import { BufferSearcher } from './buffer-search';
+import { searchPlan } from './buffer-search-plan';
 import { numberedName, replaceAtomically, stringBody, writeFully, writeString, writeWorkspaceBody, type WriteBody } from './file-writer';
 import {
   BUFFER_MAX_BYTES,
   BUFFER_READ_ALL_MAX_CHARS,
   BUFFER_READ_MAX_CHARS,
   BUFFER_READ_MAX_LINES,
-  BUFFER_SEARCH_DEFAULT_MATCHES,
-  BUFFER_SEARCH_MAX_CONTEXT_LINES,
   BUFFER_SEARCH_MAX_LINE_CHARS,
-  BUFFER_SEARCH_MAX_MATCHES,
-  BUFFER_SEARCH_MAX_QUERY_CHARS,
   BUFFERS_PER_OWNER_MAX,
 } from './limits';
 import type { BufferReadRange, BufferSearchOptions, BufferStore, BufferWriteResult } from './types';
@@ -390,17 +386,7 @@ export class FileBufferStore implements BufferStore {
   }
 
   async search(ownerId: string, name: string, opts: BufferSearchOptions): Promise<BufferSearchResult> {
-    const o = opts ?? ({} as BufferSearchOptions);
-    if (typeof o.query !== 'string' || o.query === '') throw new AppError('VALIDATION_FAILED', 'query is required: the text (or regular expression) to search for', { field: 'query' });
-    if (o.query.length > BUFFER_SEARCH_MAX_QUERY_CHARS) throw new AppError('VALIDATION_FAILED', `query may be at most ${fmt(BUFFER_SEARCH_MAX_QUERY_CHARS)} characters`, { field: 'query' });
-    if (/[\r\n]/.test(o.query)) throw new AppError('VALIDATION_FAILED', 'query may not contain a line break: the search works line by line', { field: 'query' });
-    const regex = o.regex === true;
-    const caseSensitive = o.caseSensitive !== false;
-    const pattern = regex ? o.query : escapeRegExp(o.query);
-    // Compiled here first so a syntax error is a clear VALIDATION_FAILED (compiling never backtracks).
-    compileRegex(pattern, `gm${caseSensitive ? '' : 'i'}`);
-    const contextLines = boundedInt(o.contextLines, 'contextLines', 0, BUFFER_SEARCH_MAX_CONTEXT_LINES, 0);
-    const maxMatches = boundedInt(o.maxMatches, 'maxMatches', 1, BUFFER_SEARCH_MAX_MATCHES, BUFFER_SEARCH_DEFAULT_MATCHES);
+    const plan = searchPlan(opts);
     const { m, fh } = await this.snapshot(ownerId, name);
     try {
       // The searcher settles only once the worker is done with the descriptor: closing it then is safe.
@@ -411,18 +397,11 @@ export class FileBufferStore implements BufferStore {
           totalChars: m.chars,
           totalLines: totalLines(m),
           checkpoints: [0, 0, 1, ...m.checkpoints],
-          query: o.query,
-          pattern,
-          asciiPattern: isAsciiPattern(pattern),
-          literal: regex && caseSensitive ? (requiredLiteral(pattern) ?? undefined) : undefined,
-          regex,
-          caseSensitive,
-          contextLines,
-          maxMatches,
+          ...plan,
           maxLineChars: BUFFER_SEARCH_MAX_LINE_CHARS,
           windowBytes: this.opts.searchWindowBytes,
         },
-        o.signal,
+        opts?.signal,
       );
     } finally {
       await fh.close();
@@ -486,12 +465,4 @@ export class FileBufferStore implements BufferStore {
   async close(): Promise<void> {
     await this.searcher.close();
   }
-}
-
-function boundedInt(v: unknown, field: string, min: number, max: number, fallback: number): number {
-  if (v === undefined || v === null) return fallback;
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) {
-    throw new AppError('VALIDATION_FAILED', `${field} must be a whole number from ${fmt(min)} to ${fmt(max)}`, { field });
-  }
-  return v;
 }
