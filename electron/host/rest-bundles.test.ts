@@ -4,15 +4,12 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
-import http from 'node:http';
 import path from 'node:path';
 import { v4, v7 } from 'uuid';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RegistryChange } from '../../shared/model/tool';
-import { createCore, type Core } from '../core/app';
-import { RESOURCES_DIR, useTempDirs } from '../core/test-helpers/temp-dir';
-import { startHttpHost, type HttpHost } from './http';
-import { restRoutes } from './rest';
+import { RESOURCES_DIR } from '../core/test-helpers/temp-dir';
+import { useRestHost, type Reply } from './test-helpers/rest-host';
 
 const FILES = '01941f29-7c00-7445-bfe3-19d44c6cadc8';
 const TEXT = '01941f29-7c05-75d4-b8b8-8211af0864fb';
@@ -24,52 +21,7 @@ const BUILTINS: [string, string][] = readdirSync(path.join(RESOURCES_DIR, 'bundl
   .sort((a, b) => (a[0] < b[0] ? -1 : 1));
 const BUILTIN_IDS = BUILTINS.map(([id]) => id);
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Json = any;
-interface Reply {
-  status: number;
-  headers: http.IncomingHttpHeaders;
-  body: Json;
-}
-
-const tempDir = useTempDirs();
-const running: { host: HttpHost; core: Core }[] = [];
-afterEach(async () => {
-  for (const r of running.splice(0)) await stop(r);
-});
-
-async function stop(r: { host: HttpHost; core: Core }): Promise<void> {
-  await r.host.close();
-  await r.core.close();
-}
-
-/** A core and its host with the REST routes on `dataDir` (a fresh folder by default). */
-async function start(dataDir?: string) {
-  const dir = dataDir ?? (await tempDir());
-  const core = await createCore({ dataDir: dir, resourcesDir: RESOURCES_DIR, host: 'headless', watch: false });
-  const host = await startHttpHost({ core, staticDir: path.join(dir, 'no-static'), routes: restRoutes(core) });
-  const r = { host, core };
-  running.push(r);
-  const token = (await fs.readFile(host.tokenFile, 'utf8')).trim();
-  const raw = (method: string, p: string, headers: Record<string, string>, body?: string) => send(host.port, method, p, headers, body);
-  /** A call as a script makes it: the bearer token, JSON in and out. */
-  const api = (method: string, p: string, body?: unknown): Promise<Reply> =>
-    raw(method, p, { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body === undefined ? undefined : JSON.stringify(body));
-  return { core, host, dir, token, api, raw, stop: () => stop(running.splice(running.indexOf(r), 1)[0]!) };
-}
-
-function send(port: number, method: string, p: string, headers: Record<string, string>, body?: string): Promise<Reply> {
-  return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, method, path: p, headers: { Host: `127.0.0.1:${port}`, ...headers } }, (res) => {
-      let text = '';
-      res.on('data', (d) => (text += d));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: text ? JSON.parse(text) : undefined }));
-    });
-    req.on('error', reject);
-    if (body !== undefined) req.write(body);
-    req.end();
-  });
-}
+const start = useRestHost();
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const bundle = (over: Record<string, unknown> = {}) => ({ slug: 'demo', displayName: 'Demo', isEnabled: true, description: 'For tests.', ...over });

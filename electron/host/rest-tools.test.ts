@@ -2,57 +2,20 @@
  * The REST API under /tools, tools side: tool versions, lists, search and invoke, over
  * real HTTP on 127.0.0.1 (seed 004, "API Surface" and "Behavioral Rules").
  */
-import fs from 'node:fs/promises';
-import http from 'node:http';
-import path from 'node:path';
 import { v7 } from 'uuid';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createCore, type Core } from '../core/app';
-import { RESOURCES_DIR, useTempDirs } from '../core/test-helpers/temp-dir';
-import { startHttpHost, type HttpHost } from './http';
-import { restRoutes } from './rest';
+import { describe, expect, it } from 'vitest';
+import { localToolBody } from '../core/store/test-helpers/fixtures';
+import { useRestHost, type Reply } from './test-helpers/rest-host';
 
 const FILES = '01941f29-7c00-7445-bfe3-19d44c6cadc8';
 const MATH = '01941f29-7c0f-7ad2-912a-3744428a5066';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Json = any;
-interface Reply {
-  status: number;
-  headers: http.IncomingHttpHeaders;
-  body: Json;
-}
+const startHost = useRestHost();
 
-const tempDir = useTempDirs();
-const running: { host: HttpHost; core: Core }[] = [];
-afterEach(async () => {
-  for (const r of running.splice(0)) {
-    await r.host.close();
-    await r.core.close();
-  }
-});
-
-/** A core and its host with the REST routes, and `api()` to call it as a script would. */
+/** A core and its host with the REST routes, `api()` to call it as a script would, and `newBundle()`. */
 async function start() {
-  const dataDir = await tempDir();
-  const core = await createCore({ dataDir, resourcesDir: RESOURCES_DIR, host: 'headless', watch: false });
   // The test tools' function: registered like a built-in.
-  core.functions.register('test.echo', async (_ctx, args) => String(args.text));
-  const host = await startHttpHost({ core, staticDir: path.join(dataDir, 'no-static'), routes: restRoutes(core) });
-  running.push({ host, core });
-  const token = (await fs.readFile(host.tokenFile, 'utf8')).trim();
-  const api = (method: string, p: string, body?: unknown): Promise<Reply> =>
-    new Promise((resolve, reject) => {
-      const headers = { Host: `127.0.0.1:${host.port}`, Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
-      const req = http.request({ host: '127.0.0.1', port: host.port, method, path: p, headers }, (res) => {
-        let text = '';
-        res.on('data', (d) => (text += d));
-        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: JSON.parse(text) }));
-      });
-      req.on('error', reject);
-      if (body !== undefined) req.write(JSON.stringify(body));
-      req.end();
-    });
+  const { core, api } = await startHost(undefined, (c) => c.functions.register('test.echo', async (_ctx, args) => String(args.text)));
   /** A new user bundle; returns its id. */
   const newBundle = async (over: Record<string, unknown> = {}): Promise<string> => {
     const id = v7();
@@ -66,19 +29,7 @@ async function start() {
 const toolPath = (bundleId: string, slug: string, version: string) =>
   `/tools/bundles/${bundleId}/tools/${encodeURIComponent(slug)}/version/${encodeURIComponent(version)}`;
 
-function localTool(over: Record<string, unknown> = {}) {
-  return {
-    displayName: 'Echo',
-    description: 'Returns its input.',
-    tags: ['test'],
-    type: 'local',
-    argSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
-    outputSchema: { type: 'string' },
-    local: { functionId: 'test.echo' },
-    isEnabled: true,
-    ...over,
-  };
-}
+const localTool = localToolBody;
 
 const httpTool = (urlTemplate: string) => ({ ...localTool(), local: undefined, type: 'http', http: { method: 'GET', urlTemplate } });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
