@@ -3,41 +3,16 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseDirectives } from '../../../shared/directives/parser';
 import type { DirectiveError } from '../../../shared/directives/types';
-import { AppError } from '../../../shared/errors';
-import type { BufferInfo, WriteMode } from '../../../shared/model/routing';
 import type { ToolView } from '../../../shared/model/tool';
+import { MemoryBuffers } from '../test-helpers/memory-buffers';
 import { useTempDirs } from '../test-helpers/temp-dir';
 import { appError } from '../tools/test-context';
 import { DirectiveRunnerImpl, resolveToolName, type ToolCandidate } from './directive-runner';
 import { FileInputSource, VariableInputSource, inputSourceMap } from './input-sources';
 import { WorkspaceOutputRouter } from './router';
-import type { BufferStore, BufferWriteResult } from './types';
+import type { BufferStore } from './types';
 
 const tempDir = useTempDirs();
-
-/** Buffers in memory, with the write modes of the real store. */
-class MemoryBuffers implements Partial<BufferStore> {
-  readonly data = new Map<string, string>();
-  writes = 0;
-
-  async write(ownerId: string, name: string, content: string, mode: WriteMode, source: string): Promise<BufferWriteResult> {
-    this.writes++;
-    let target = name;
-    if (mode === 'new') for (let n = 2; this.data.has(`${ownerId}/${target}`); n++) target = `${name}-${n}`;
-    const key = `${ownerId}/${target}`;
-    const old = this.data.get(key) ?? '';
-    const next = mode === 'append' && old !== '' ? `${old}${old.endsWith('\n') ? '' : '\n'}${content}` : content;
-    this.data.set(key, next);
-    const info: BufferInfo = { ownerId, name: target, chars: next.length, bytes: next.length, lines: 1, createdAt: '', updatedAt: '', source };
-    return { name: target, info };
-  }
-
-  async readAll(ownerId: string, name: string): Promise<string> {
-    const v = this.data.get(`${ownerId}/${name}`);
-    if (v === undefined) throw new AppError('NOT_FOUND', `no buffer '${name}'`);
-    return v;
-  }
-}
 
 let nextId = 0;
 function tool(bundleSlug: string, slug: string, version = '1.0.0', bundleId = `bundle-${bundleSlug}`): ToolCandidate {
@@ -96,7 +71,7 @@ describe('DirectiveRunner: refusals before anything is written', () => {
     const errors = (e.details as { errors: DirectiveError[] }).errors;
     expect(errors.map((x) => x.message)).toContainEqual(expect.stringContaining(message));
     for (const x of errors) expect(x.line).toBe(3);
-    expect(buffers.writes).toBe(0);
+    expect(buffers.writes).toHaveLength(0);
     expect(await listAll(ws)).toEqual(before);
   });
 
@@ -171,7 +146,7 @@ describe('DirectiveRunner: running', () => {
         '[input routed] 1 file -> discard (total 5 chars)\npaths: myfile3',
       ].join('\n\n'),
     );
-    expect(buffers.writes).toBe(0);
+    expect(buffers.writes).toHaveLength(0);
   });
 
   it('cuts inlined text past the inline limit', async () => {
@@ -200,7 +175,7 @@ describe('DirectiveRunner: running', () => {
     const ac = new AbortController();
     ac.abort();
     expect((await appError(runner.run(parseDirectives('@input file:myfile1 (output=variable:x)'), { ownerId: 'c', signal: ac.signal }))).code).toBe('CANCELLED');
-    expect(buffers.writes).toBe(0);
+    expect(buffers.writes).toHaveLength(0);
   });
 
   it('one tool named two ways: the last output= written wins, in document order', async () => {
@@ -228,7 +203,7 @@ describe('DirectiveRunner: running', () => {
     const r2 = new DirectiveRunnerImpl({ ...(runner as unknown as { deps: ConstructorParameters<typeof DirectiveRunnerImpl>[0] }).deps, sources });
     const e = await appError(r2.run(parseDirectives('@input slow:x (output=variable:v)'), { ownerId: 'c', signal: ac.signal }));
     expect(e.code).toBe('CANCELLED');
-    expect(buffers.writes).toBe(0);
+    expect(buffers.writes).toHaveLength(0);
   });
 
   it('a text without directives is its own prompt', async () => {

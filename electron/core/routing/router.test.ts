@@ -1,38 +1,13 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { AppError } from '../../../shared/errors';
-import type { BufferInfo, WriteMode } from '../../../shared/model/routing';
+import { MemoryBuffers } from '../test-helpers/memory-buffers';
 import { useTempDirs } from '../test-helpers/temp-dir';
 import { appError } from '../tools/test-context';
 import { WorkspaceOutputRouter } from './router';
-import type { BufferStore, BufferWriteResult } from './types';
+import type { BufferStore } from './types';
 
 const tempDir = useTempDirs();
-
-/** Buffers in memory, with the write modes of the real store. */
-class MemoryBuffers implements Partial<BufferStore> {
-  readonly data = new Map<string, string>();
-  readonly writes: { ownerId: string; name: string; content: string; mode: WriteMode; source: string }[] = [];
-
-  async write(ownerId: string, name: string, content: string, mode: WriteMode, source: string): Promise<BufferWriteResult> {
-    this.writes.push({ ownerId, name, content, mode, source });
-    let target = name;
-    if (mode === 'new') for (let n = 2; this.data.has(`${ownerId}/${target}`); n++) target = `${name}-${n}`;
-    const key = `${ownerId}/${target}`;
-    const old = this.data.get(key) ?? '';
-    const next = mode === 'append' && old !== '' ? `${old}${old.endsWith('\n') ? '' : '\n'}${content}` : content;
-    this.data.set(key, next);
-    const info: BufferInfo = { ownerId, name: target, chars: next.length, bytes: next.length, lines: 1, createdAt: '', updatedAt: '', source };
-    return { name: target, info };
-  }
-
-  async readAll(ownerId: string, name: string): Promise<string> {
-    const v = this.data.get(`${ownerId}/${name}`);
-    if (v === undefined) throw new AppError('NOT_FOUND', `no buffer '${name}'`);
-    return v;
-  }
-}
 
 const at = new Date(2026, 10, 22, 9, 30, 0);
 
