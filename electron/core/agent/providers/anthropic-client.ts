@@ -9,7 +9,8 @@ import Anthropic from '@anthropic-ai/sdk';
 import type { MessageCreateParamsStreaming, MessageParam, RawMessageStreamEvent, Tool } from '@anthropic-ai/sdk/resources/messages/messages';
 import type { ModelClient, ModelMessage, ModelRequest, ModelStepResult, ModelToolCall, ModelToolSpec } from '../types';
 import { cancelled, providerError, streamEndedEarly, streamInvalid } from './errors';
-import { IdleTimer, STREAM_IDLE_TIMEOUT_MS } from './idle-timer';
+import { STREAM_IDLE_TIMEOUT_MS } from './idle-timer';
+import { readStream } from './read-stream';
 import { LIST_MODELS_TIMEOUT_MS, NO_KEY_PLACEHOLDER, STEP_TIMEOUT_MS, type ClientConnection } from './openai-client';
 
 /** Anthropic requires max_tokens; used when the request names none. */
@@ -64,28 +65,15 @@ export class AnthropicModelClient implements ModelClient {
     if (system) params.system = system;
     if (req.tools.length > 0) params.tools = toAnthropicTools(req.tools);
 
-    // The library's timeout covers the headers only; the idle timer covers the stream.
-    const idle = new IdleTimer(this.conn.idleTimeoutMs ?? STREAM_IDLE_TIMEOUT_MS, signal);
-    let stream: AsyncIterable<RawMessageStreamEvent>;
-    try {
-      stream = await this.sdk(STEP_TIMEOUT_MS).messages.create(params, { signal: idle.signal });
-    } catch (e) {
-      idle.stop();
-      throw providerError(e, { ...ctx, during: 'connect' });
-    }
-
     let text = '';
     let stop: string | null | undefined;
     let inputTokens: number | undefined;
     let outputTokens: number | undefined;
     let stopped = false;
     const blocks = new Map<number, { id: string; name: string; args: string }>();
-    let events = 0;
-    idle.touch();
-    try {
-      for await (const ev of stream) {
-        idle.touch();
-        events++;
+    await readStream<RawMessageStreamEvent>(
+      (sig) => this.sdk(STEP_TIMEOUT_MS).messages.create(params, { signal: sig }),
+      (ev) => {
         switch (ev?.type) {
           case 'message_start':
             inputTokens = count(ev.message?.usage?.input_tokens) ?? inputTokens;
@@ -120,16 +108,9 @@ export class AnthropicModelClient implements ModelClient {
           default:
             break;
         }
-      }
-    } catch (e) {
-      if (idle.fired && !signal.aborted) throw idle.error(baseUrl);
-      throw providerError(e, { ...ctx, during: 'stream' });
-    } finally {
-      idle.stop();
-    }
-    if (signal.aborted) throw cancelled();
-    if (idle.fired) throw idle.error(baseUrl);
-    if (events === 0) throw streamInvalid(baseUrl, 'no event of the messages API arrived');
+      },
+      { ...ctx, idleMs: this.conn.idleTimeoutMs ?? STREAM_IDLE_TIMEOUT_MS, api: 'messages' },
+    );
     if (!stopped && !stop) throw streamEndedEarly(baseUrl, 'no stop reason arrived');
 
     const toolCalls: ModelToolCall[] = [...blocks.entries()]

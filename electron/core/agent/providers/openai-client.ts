@@ -9,7 +9,8 @@ import type { ChatCompletionChunk, ChatCompletionCreateParamsStreaming, ChatComp
 import { AppError } from '../../../../shared/errors';
 import type { ModelClient, ModelMessage, ModelRequest, ModelStepResult, ModelToolCall, ModelToolSpec } from '../types';
 import { cancelled, providerError, streamEndedEarly, streamInvalid } from './errors';
-import { IdleTimer, STREAM_IDLE_TIMEOUT_MS } from './idle-timer';
+import { STREAM_IDLE_TIMEOUT_MS } from './idle-timer';
+import { readStream } from './read-stream';
 
 export interface ClientConnection {
   baseUrl: string;
@@ -74,55 +75,34 @@ export class OpenAIModelClient implements ModelClient {
       else params.max_tokens = req.maxOutputTokens;
     }
 
-    // The library's timeout covers the headers only; the idle timer covers the stream.
-    const idle = new IdleTimer(this.conn.idleTimeoutMs ?? STREAM_IDLE_TIMEOUT_MS, signal);
-    let stream: AsyncIterable<ChatCompletionChunk>;
-    try {
-      stream = await this.sdk(STEP_TIMEOUT_MS).chat.completions.create(params, { signal: idle.signal });
-    } catch (e) {
-      idle.stop();
-      throw providerError(e, { ...ctx, during: 'connect' });
-    }
-
     let text = '';
     let finish: string | null | undefined;
     let usage: ModelStepResult['usage'];
     const calls = new Map<number, { id: string; name: string; args: string }>();
-    let chunks = 0;
-    idle.touch();
-    try {
-      for await (const chunk of stream) {
-        idle.touch();
-        chunks++;
-        if (!chunk || typeof chunk !== 'object') throw streamInvalid(baseUrl, 'a chunk is not an object');
-        if (chunk.usage) usage = { inputTokens: count(chunk.usage.prompt_tokens), outputTokens: count(chunk.usage.completion_tokens) };
-        const choice = Array.isArray(chunk.choices) ? chunk.choices[0] : undefined;
-        if (!choice) continue;
-        const delta = choice.delta ?? {};
-        if (typeof delta.content === 'string' && delta.content.length > 0) {
-          text += delta.content;
-          onText(delta.content);
-        }
-        for (const tc of delta.tool_calls ?? []) {
-          const index = typeof tc.index === 'number' ? tc.index : calls.size;
-          const acc = calls.get(index) ?? { id: '', name: '', args: '' };
-          if (tc.id) acc.id = tc.id;
-          if (tc.function?.name) acc.name += tc.function.name;
-          if (tc.function?.arguments) acc.args += tc.function.arguments;
-          calls.set(index, acc);
-        }
-        if (choice.finish_reason) finish = choice.finish_reason;
-      }
-    } catch (e) {
-      if (idle.fired && !signal.aborted) throw idle.error(baseUrl);
-      throw providerError(e, { ...ctx, during: 'stream' });
-    } finally {
-      idle.stop();
-    }
-    // The library ends the iteration quietly when the signal aborts.
-    if (signal.aborted) throw cancelled();
-    if (idle.fired) throw idle.error(baseUrl);
-    if (chunks === 0) throw streamInvalid(baseUrl, 'no event of the chat API arrived');
+    await readStream<ChatCompletionChunk>(
+      (sig) => this.sdk(STEP_TIMEOUT_MS).chat.completions.create(params, { signal: sig }),
+      (chunk) => {
+          if (!chunk || typeof chunk !== 'object') throw streamInvalid(baseUrl, 'a chunk is not an object');
+          if (chunk.usage) usage = { inputTokens: count(chunk.usage.prompt_tokens), outputTokens: count(chunk.usage.completion_tokens) };
+          const choice = Array.isArray(chunk.choices) ? chunk.choices[0] : undefined;
+          if (!choice) return;
+          const delta = choice.delta ?? {};
+          if (typeof delta.content === 'string' && delta.content.length > 0) {
+            text += delta.content;
+            onText(delta.content);
+          }
+          for (const tc of delta.tool_calls ?? []) {
+            const index = typeof tc.index === 'number' ? tc.index : calls.size;
+            const acc = calls.get(index) ?? { id: '', name: '', args: '' };
+            if (tc.id) acc.id = tc.id;
+            if (tc.function?.name) acc.name += tc.function.name;
+            if (tc.function?.arguments) acc.args += tc.function.arguments;
+            calls.set(index, acc);
+          }
+          if (choice.finish_reason) finish = choice.finish_reason;
+      },
+      { ...ctx, idleMs: this.conn.idleTimeoutMs ?? STREAM_IDLE_TIMEOUT_MS, api: 'chat' },
+    );
     if (!finish) throw streamEndedEarly(baseUrl, 'no finish reason arrived');
 
     const toolCalls: ModelToolCall[] = [...calls.entries()]
