@@ -14,7 +14,7 @@ describe('destinationFromText', () => {
     for (const [text, message] of [
       ['variable:', 'output: variable: needs a buffer name (variable:NAME)'],
       ['file:../x', "output: file destinations must be relative to the workspace: '..' may not leave it (got '../x')"],
-      ['file:out/{week}.md', 'output: unknown placeholder {week}: use {today}, {date}, {now}, {time}, {yyyy}, {mm}, {dd}'],
+      ['file:out/{week}.md', 'output: unknown placeholder {week}: use {today}, {date}, {now}, {time}, {yyyy}, {mm}, {dd}, {yesterday}, {tomorrow}, {this-week}, {last-week}, {this-month}, {last-month}, {day-name}, {month-name}'],
       ['elsewhere', "output: unknown destination 'elsewhere': use inline, discard, variable:NAME or file:PATH"],
     ]) {
       const e = await appError(async () => destinationFromText(text));
