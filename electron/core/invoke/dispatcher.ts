@@ -252,23 +252,22 @@ export class InvokeDispatcher {
     return tool;
   }
 
-  /** Saved tool versions never change, so their validators are kept with them; a draft's are keyed by its schema text. */
-  private issues(tool: ToolView, which: 'args' | 'output', value: unknown) {
-    if (tool.id !== DRAFT_ID) return this.schemas.checkTool(tool, which, value);
-    const schema = which === 'args' ? tool.argSchema : tool.outputSchema;
-    return this.schemas.check(`draft:${JSON.stringify(schema)}`, schema, value);
-  }
-
-  private checkArgs(tool: ToolView, args: unknown): Record<string, unknown> {
-    const issues = this.issues(tool, 'args', args);
-    if (issues.length) {
-      throw new AppError('VALIDATION_FAILED', `the arguments do not match ${tool.slug}'s argSchema: ${describeIssues(issues)}`, { phase: 'args', issues });
+  /**
+   * Checks arguments against a tool's argSchema as a call would, without running anything;
+   * answers them with the schema's defaults filled in (the caller's object is left as it was).
+   * VALIDATION_FAILED names each path that does not match.
+   */
+  checkArgs(tool: ToolView, args: unknown): Record<string, unknown> {
+    // Saved tool versions never change, so their validators are kept with them; a draft's are keyed by its schema text.
+    const r = tool.id !== DRAFT_ID ? this.schemas.checkToolArgs(tool, args) : this.schemas.checkArgs(`draft:${JSON.stringify(tool.argSchema)}`, tool.argSchema, args);
+    if (r.issues.length) {
+      throw new AppError('VALIDATION_FAILED', `the arguments do not match ${tool.slug}'s argSchema: ${describeIssues(r.issues)}`, { phase: 'args', issues: r.issues });
     }
-    return args as Record<string, unknown>;
+    return r.value as Record<string, unknown>;
   }
 
   private checkOutput(tool: ToolView, value: unknown): void {
-    const issues = this.issues(tool, 'output', value);
+    const issues = tool.id !== DRAFT_ID ? this.schemas.checkOutput(tool, value) : this.schemas.check(`draft:${JSON.stringify(tool.outputSchema)}`, tool.outputSchema, value);
     if (issues.length) {
       throw new AppError('VALIDATION_FAILED', `${tool.slug} returned a result that does not match its outputSchema: ${describeIssues(issues)}`, {
         phase: 'output',

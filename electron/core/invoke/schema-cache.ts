@@ -3,6 +3,10 @@
  * bounded cache. Tool versions are immutable, so a tool id names one schema for good.
  * A saved tool's validators are also pinned to the tool object itself, so a repeated call
  * finds them without building a key.
+ *
+ * Arguments are checked with ajv's useDefaults: a property the caller left out takes its
+ * schema `default` (nested objects too). ajv fills in place, so it fills a copy, and only
+ * for schemas that declare a default at all.
  */
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import { AJV_OPTIONS } from '../store/schema-check';
@@ -23,13 +27,29 @@ export interface SavedSchemas {
 }
 
 interface Pinned {
-  args?: ValidateFunction;
+  args?: ArgsValidator;
   output?: ValidateFunction;
 }
 
+interface ArgsValidator {
+  validate: ValidateFunction;
+  /** The schema declares a `default` somewhere, so a call's arguments are copied before checking. */
+  fills: boolean;
+}
+
+/** The issues, and the arguments with the schema's defaults filled in (a copy when any were declared). */
+export interface ArgsCheck {
+  issues: readonly SchemaIssue[];
+  value: unknown;
+}
+
+const ARGS_AJV_OPTIONS = { ...AJV_OPTIONS, useDefaults: true } as const;
+
 export class SchemaCache {
   private readonly ajv = new Ajv2020(AJV_OPTIONS);
+  private readonly argsAjv = new Ajv2020(ARGS_AJV_OPTIONS);
   private readonly cache = new Map<string, ValidateFunction>();
+  private readonly argsCache = new Map<string, ArgsValidator>();
   private readonly pinned = new WeakMap<object, Pinned>();
 
   /** Validates `value` against the schema cached under `key`; returns the issues, empty when valid. */
@@ -38,32 +58,84 @@ export class SchemaCache {
     return validate(value) ? NO_ISSUES : issuesOf(validate.errors ?? []);
   }
 
-  /** Validates `value` against a saved tool version's argSchema or outputSchema. */
-  checkTool(tool: SavedSchemas, which: 'args' | 'output', value: unknown): readonly SchemaIssue[] {
+  /** Validates arguments against the argSchema cached under `key`, filling the schema's defaults into a copy. */
+  checkArgs(key: string, schema: object, value: unknown): ArgsCheck {
+    return runArgs(this.argsValidator(key, schema), value);
+  }
+
+  /** Validates `value` against a saved tool version's outputSchema. */
+  checkOutput(tool: SavedSchemas, value: unknown): readonly SchemaIssue[] {
+    const p = this.pin(tool);
+    const validate = (p.output ??= this.validator(`${tool.id}:output`, tool.outputSchema));
+    return validate(value) ? NO_ISSUES : issuesOf(validate.errors ?? []);
+  }
+
+  /** Validates a saved tool version's arguments, filling its argSchema's defaults into a copy. */
+  checkToolArgs(tool: SavedSchemas, value: unknown): ArgsCheck {
+    const p = this.pin(tool);
+    return runArgs((p.args ??= this.argsValidator(`${tool.id}:args`, tool.argSchema)), value);
+  }
+
+  private pin(tool: SavedSchemas): Pinned {
     let p = this.pinned.get(tool);
     if (!p) {
       p = {};
       this.pinned.set(tool, p);
     }
-    const validate = which === 'args' ? (p.args ??= this.validator(`${tool.id}:args`, tool.argSchema)) : (p.output ??= this.validator(`${tool.id}:output`, tool.outputSchema));
-    return validate(value) ? NO_ISSUES : issuesOf(validate.errors ?? []);
+    return p;
   }
 
   private validator(key: string, schema: object): ValidateFunction {
     const hit = this.cache.get(key);
     if (hit) return hit;
-    let validate: ValidateFunction;
-    try {
-      validate = this.ajv.compile(schema);
-    } catch {
-      // Two tools may declare the same $id; compile such a schema on its own instance.
-      validate = new Ajv2020(AJV_OPTIONS).compile(schema);
-    }
-    // Bounded: past the cap the oldest compiled entry goes (a recompile is the only cost).
-    if (this.cache.size >= MAX_ENTRIES) this.cache.delete(this.cache.keys().next().value as string);
-    this.cache.set(key, validate);
+    const validate = compile(this.ajv, AJV_OPTIONS, schema);
+    bounded(this.cache, key, validate);
     return validate;
   }
+
+  private argsValidator(key: string, schema: object): ArgsValidator {
+    const hit = this.argsCache.get(key);
+    if (hit) return hit;
+    const v = { validate: compile(this.argsAjv, ARGS_AJV_OPTIONS, schema), fills: declaresDefault(schema) };
+    bounded(this.argsCache, key, v);
+    return v;
+  }
+}
+
+function compile(ajv: Ajv2020, options: typeof AJV_OPTIONS, schema: object): ValidateFunction {
+  try {
+    return ajv.compile(schema);
+  } catch {
+    // Two tools may declare the same $id; compile such a schema on its own instance.
+    return new Ajv2020(options).compile(schema);
+  }
+}
+
+/** Bounded: past the cap the oldest compiled entry goes (a recompile is the only cost). */
+function bounded<V>(cache: Map<string, V>, key: string, value: V): void {
+  if (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value as string);
+  cache.set(key, value);
+}
+
+function runArgs(v: ArgsValidator, value: unknown): ArgsCheck {
+  // ajv writes the defaults into the value it checks: never into the caller's object.
+  const copy = v.fills && typeof value === 'object' && value !== null ? structuredClone(value) : value;
+  return v.validate(copy) ? { issues: NO_ISSUES, value: copy } : { issues: issuesOf(v.validate.errors ?? []), value };
+}
+
+/** Whether a `default` keyword appears anywhere in the schema (a property named "default" counts too: it only costs a copy). */
+export function declaresDefault(schema: unknown): boolean {
+  const stack: unknown[] = [schema];
+  while (stack.length) {
+    const node = stack.pop();
+    if (typeof node !== 'object' || node === null) continue;
+    if (Array.isArray(node)) stack.push(...(node as unknown[]));
+    else {
+      if (Object.prototype.hasOwnProperty.call(node, 'default')) return true;
+      stack.push(...Object.values(node));
+    }
+  }
+  return false;
 }
 
 export function issuesOf(errors: ErrorObject[]): SchemaIssue[] {
