@@ -40,8 +40,8 @@ export class Deadlines {
     this.lanes.get(ms)?.delete(entry);
   }
 
-  private tick(): void {
-    const now = performance.now();
+  /** Fires every deadline passed at `now`; the timer calls it each TICK_MS (tests call it with a clock of their own). */
+  tick(now: number = performance.now()): void {
     const due: DeadlineEntry[] = [];
     for (const [ms, lane] of this.lanes) {
       for (const [entry, at] of lane) {

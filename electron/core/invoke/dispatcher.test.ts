@@ -50,7 +50,7 @@ const seen: AbortSignal[] = [];
 
 const noTransport = {} as Transport;
 
-async function setup(backends?: Partial<Record<'http', Backend>>) {
+async function setup(backends?: Partial<Record<'http', Backend>>, now?: () => Date) {
   const dataDir = await tempDir();
   const events = new EventBus();
   const store = new ToolStore({ dataDir, resourcesDir: RESOURCES_DIR, problems: new ProblemLog(events, () => new Date()), usageFlushMs: 10 });
@@ -64,6 +64,7 @@ async function setup(backends?: Partial<Record<'http', Backend>>) {
     localFunctions: { get: (id) => FUNCTIONS[id] },
     localContext: () => ({ workspaceDir: dataDir, now: () => new Date(), transport: noTransport, allowedHosts: () => [] }),
     backends,
+    now,
     defaultTimeoutMs: 5_000,
   });
   const bundleId = uuidv7();
@@ -131,10 +132,11 @@ describe('InvokeDispatcher', () => {
   });
 
   it('times out a tool that never answers, and cancels on request', async () => {
-    const { call, dispatcher } = await setup();
-    const t0 = Date.now();
-    expect(await call('hang', { text: 'a' }, { timeoutMs: 200 })).toMatchObject({ ok: false, error: { code: 'TIMEOUT' } });
-    expect(Date.now() - t0).toBeLessThan(2_000);
+    const { call, dispatcher, log } = await setup();
+    const timedOut = await call('hang', { text: 'a' }, { timeoutMs: 200 });
+    expect(timedOut).toMatchObject({ ok: false, error: { code: 'TIMEOUT' }, attempts: 1 });
+    expect(dispatcher.runningIds()).toEqual([]);
+    expect(log.get(timedOut.invocationId)).toMatchObject({ ok: false, error: { code: 'TIMEOUT' } });
 
     const invocationId = uuidv7();
     const pending = call('hang', { text: 'a' }, { invocationId });
@@ -194,13 +196,12 @@ describe('InvokeDispatcher', () => {
   });
 
   it('accepts a local function that answers without a promise, and logs when and how long', async () => {
-    const { call, log } = await setup();
-    const before = Date.now();
+    const clock = new Date('2026-03-01T10:00:00.000Z');
+    const { call, log } = await setup(undefined, () => clock);
     const o = await call('sync', { text: 'now' });
     expect(o).toMatchObject({ ok: true, value: { echo: 'now' } });
     const record = log.get(o.invocationId)!;
-    expect(Date.parse(record.startedAt)).toBeGreaterThanOrEqual(before - 1);
-    expect(Date.parse(record.startedAt)).toBeLessThanOrEqual(Date.now());
+    expect(record.startedAt).toBe(clock.toISOString());
     expect(record.durationMs).toBeGreaterThanOrEqual(0);
   });
 
