@@ -167,6 +167,27 @@ describe('parseDirectives: grammar', () => {
     expect(only(r, 'input')[0]).toMatchObject({ source: { scheme: 'file', value: 'old notes/a b.md' }, params: { output: { kind: 'variable', name: 'x' } } });
   });
 
+  it('an @input path may hold parentheses, quoted or not; the parameters open after a blank or with name=', () => {
+    for (const text of ['@input file:notes/a(b).md (output=variable:v)', '@input file:"notes/a(b).md" (output=variable:v)', '@input file:notes/a(b).md(output=variable:v)']) {
+      const r = parseDirectives(text);
+      expect(r.errors, text).toEqual([]);
+      expect(only(r, 'input')[0], text).toMatchObject({ source: { scheme: 'file', value: 'notes/a(b).md' }, params: { output: { kind: 'variable', name: 'v' } } });
+    }
+    expect(only(parseDirectives('@input file:(draft).md'), 'input')[0]!.source).toEqual({ scheme: 'file', value: '(draft).md' });
+    const plain = only(parseDirectives('@input file:a(1)(2).md  # two'), 'input')[0]!;
+    expect(plain.source).toEqual({ scheme: 'file', value: 'a(1)(2).md' });
+    expect(plain.params).toEqual({});
+    expect(only(parseDirectives('@input file:a.md ( output = discard )'), 'input')[0]!.params).toEqual({ output: { kind: 'discard' } });
+  });
+
+  it('an @input source records which parts of its value were quoted', () => {
+    expect(only(parseDirectives('@input file:"a*.md"'), 'input')[0]!.source).toEqual({ scheme: 'file', value: 'a*.md', quoted: [[0, 5]] });
+    expect(only(parseDirectives('@input "file:a*.md"'), 'input')[0]!.source).toEqual({ scheme: 'file', value: 'a*.md', quoted: [[0, 5]] });
+    expect(only(parseDirectives('@input file:"my notes"/*.md'), 'input')[0]!.source).toEqual({ scheme: 'file', value: 'my notes/*.md', quoted: [[0, 8]] });
+    expect(only(parseDirectives('@input file:x/"[1]"/"{a,b}".md'), 'input')[0]!.source).toEqual({ scheme: 'file', value: 'x/[1]/{a,b}.md', quoted: [[2, 5], [6, 11]] });
+    expect(only(parseDirectives('@input file:a*.md'), 'input')[0]!.source).toEqual({ scheme: 'file', value: 'a*.md' });
+  });
+
   it('a value keeps a # inside parentheses', () => {
     const r = parseDirectives('@tools a(output=file:notes#1.md)');
     expect(r.tools[0]!.output).toEqual({ kind: 'file', path: 'notes#1.md' });
@@ -184,7 +205,7 @@ describe('parseDirectives: grammar', () => {
     expect(r.errors.map((e) => e.message)).toEqual([expect.stringContaining("unexpected '1'")]);
     const ok = parseDirectives('@input query:"select 1"');
     expect(ok.errors).toEqual([]);
-    expect(only(ok, 'input')[0]!.source).toEqual({ scheme: 'query', value: 'select 1' });
+    expect(only(ok, 'input')[0]!.source).toEqual({ scheme: 'query', value: 'select 1', quoted: [[0, 8]] });
   });
 
   it('handles CRLF line ends', () => {

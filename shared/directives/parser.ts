@@ -10,19 +10,23 @@
  *   tool tokens separated by commas. A `@tools` line that ends with a comma continues on the
  *   next line; a tool token (its name and its parentheses) stays on one line.
  * - `@input SCHEME:VALUE (output=..., write-mode=...)`: one source, parameters optional.
+ *   The parameters open with a `(` after a blank or one followed by `name=`; any other `(`
+ *   belongs to the source (`file:a(b).md`). The quoted parts of a source are recorded.
  * - `@model none` or `@model NAME`.
  * - Outside parentheses, `#` starts a comment that runs to the end of the line.
  * - A value may be double-quoted, wholly or in part (`file:"notes (1).md"`); inside quotes
  *   `\"` is a quote and `\\` a backslash.
  */
 import { BUFFER_NAME_RE, WriteModeSchema, type WriteMode } from '../model/routing';
-import type { AggregatedTool, Directive, DirectiveError, HighlightSpan, ParsedText, RouteParams, Span, ToolToken } from './types';
-import { classifyDestination, isSpace, lexValue, SCHEME_RE, show, trimBlankLines, workspacePathProblem } from './values';
+import type { AggregatedTool, Directive, DirectiveError, HighlightSpan, InputSourceValue, ParsedText, RouteParams, Span, ToolToken } from './types';
+import { classifyDestination, isSpace, lexValue, SCHEME_RE, show, trimBlankLines, workspacePathProblem, type QuotedRanges } from './values';
 
 const DIRECTIVE_RE = /^[ \t]*@(tools|input|model)(?=\s|$)/;
 const FENCE_RE = /^[ \t]{0,3}(`{3,}|~{3,})/;
 const NAME_CHAR = /[\p{L}\p{N}_.-]/u;
 const KEY_CHAR = /[A-Za-z0-9_-]/;
+/** What follows a `(` that opens a parameter list: blanks, then `name=` or `)`. */
+const PARAMS_OPEN_RE = /^\([ \t]*(?:[A-Za-z0-9_-]+[ \t]*=|\))/;
 const PARAM_HELP = 'output= or write-mode=';
 const WRITE_MODES = WriteModeSchema.options;
 
@@ -261,9 +265,11 @@ class DirectiveParser {
       this.error(at, kwEnd, '@input needs a source, e.g. @input file:notes.md');
       return;
     }
-    const lexed = lexValue(this.text, pos, line.end, (c) => isSpace(c) || c === '(');
+    // A `(` after a blank, or one followed by `name=`, opens the parameters; any other is part of the source (`file:a(b).md`).
+    const opensParams = (c: string, at: number): boolean => c === '(' && (isSpace(this.text[at - 1]) || PARAMS_OPEN_RE.test(this.text.slice(at, line.end)));
+    const lexed = lexValue(this.text, pos, line.end, (c, at) => isSpace(c) || opensParams(c, at));
     if (lexed.error) return this.error(pos, lexed.end, lexed.error);
-    const source = this.checkSource(lexed.value, pos, lexed.end);
+    const source = this.checkSource(lexed.value, pos, lexed.end, lexed.quoted);
     let end = lexed.end;
     let params: RouteParams = {};
     const open = this.skipSpace(end, line.end);
@@ -276,7 +282,7 @@ class DirectiveParser {
     if (source) this.directives.push({ kind: 'input', source, params, span: this.span(at, end), raw: this.text.slice(at, end) });
   }
 
-  checkSource(raw: string, start: number, end: number): { scheme: string; value: string } | undefined {
+  checkSource(raw: string, start: number, end: number, quoted: QuotedRanges | undefined): InputSourceValue | undefined {
     const m = SCHEME_RE.exec(raw);
     if (!m) {
       this.error(start, end, `@input source ${show(raw)} needs a scheme: file:PATH, variable:NAME or url:URL`);
@@ -293,7 +299,10 @@ class DirectiveParser {
       return undefined;
     }
     this.highlight(start, end, 'source');
-    return { scheme, value };
+    // The quoted ranges, moved from the whole raw text to the value after `scheme:`.
+    const offset = scheme.length + 1;
+    const inValue = (quoted ?? []).map(([a, b]): [number, number] => [Math.max(a - offset, 0), b - offset]).filter(([a, b]) => b > a);
+    return inValue.length > 0 ? { scheme, value, quoted: inValue } : { scheme, value };
   }
 
   parseModel(line: Line, at: number, kwEnd: number): void {

@@ -33,13 +33,22 @@ export type Directive =
   | { kind: 'tools'; tools: ToolToken[]; span: Span; raw: string }
   | {
       kind: 'input';
-      /** `file`, `variable`, `url`, or any other scheme (an unknown one is reported by the runner, not the parser). */
-      source: { scheme: string; value: string };
+      source: InputSourceValue;
       params: RouteParams;
       span: Span;
       raw: string;
     }
   | { kind: 'model'; model: string; span: Span; raw: string };
+
+/** The source of an `@input`: `SCHEME:VALUE`. */
+export interface InputSourceValue {
+  /** `file`, `variable`, `url`, or any other scheme (an unknown one is reported by the runner, not the parser). */
+  scheme: string;
+  /** Unquoted. */
+  value: string;
+  /** Ranges [start, end) of `value` that were written inside double quotes: a `file:` path reads them as they are, never as a pattern. */
+  quoted?: [number, number][];
+}
 
 /** A tool after aggregating every `@tools` line: the last output=/write-mode= given for it wins. */
 export interface AggregatedTool extends RouteParams {

@@ -46,14 +46,23 @@ export function classifyDestination(v: string): Check<Destination> {
   return { ok: false, message: `unknown destination kind ${show(`${kind}:`)}: use ${DESTINATION_HELP}` };
 }
 
+/** Ranges [start, end) of a value that were written inside double quotes. */
+export type QuotedRanges = [number, number][];
+
 export interface Lexed {
   value: string;
   end: number;
   error?: string;
+  /** The parts of `value` written inside quotes (absent when none was). */
+  quoted?: QuotedRanges;
 }
 
-/** Reads a value up to a stop character (outside quotes) or `end`; outer unquoted blanks are dropped. */
-export function lexValue(text: string, pos: number, end: number, stop: (ch: string) => boolean): Lexed {
+/**
+ * Reads a value up to a stop character (outside quotes) or `end`; outer unquoted blanks are dropped.
+ * `stop` is asked about each unquoted character with its position in `text`.
+ */
+export function lexValue(text: string, pos: number, end: number, stop: (ch: string, pos: number) => boolean): Lexed {
+  const quoted: QuotedRanges = [];
   let out = '';
   let lead = true;
   let keep = 0; // length of `out` that trailing-blank trimming must not cut (quoted text)
@@ -61,6 +70,7 @@ export function lexValue(text: string, pos: number, end: number, stop: (ch: stri
     const ch = text[pos]!;
     if (ch === '"') {
       pos++;
+      const from = out.length;
       let closed = false;
       while (pos < end) {
         const c = text[pos]!;
@@ -79,9 +89,10 @@ export function lexValue(text: string, pos: number, end: number, stop: (ch: stri
       if (!closed) return { value: out, end, error: 'unterminated quote: close it with "' };
       lead = false;
       keep = out.length;
+      if (keep > from) quoted.push([from, keep]);
       continue;
     }
-    if (stop(ch)) break;
+    if (stop(ch, pos)) break;
     if (!(lead && isSpace(ch))) {
       out += ch;
       lead = false;
@@ -90,7 +101,9 @@ export function lexValue(text: string, pos: number, end: number, stop: (ch: stri
   }
   let cut = out.length;
   while (cut > keep && isSpace(out[cut - 1])) cut--;
-  return { value: out.slice(0, cut), end: pos };
+  const lexed: Lexed = { value: out.slice(0, cut), end: pos };
+  if (quoted.length > 0) lexed.quoted = quoted;
+  return lexed;
 }
 
 /**

@@ -117,6 +117,30 @@ describe('DirectiveRunner: running', () => {
     expect(r.prompt).toBe(r.outcomes.map((o) => o.manifest!.text).join('\n\n'));
   });
 
+  it('paths with parentheses, quoted or not; a quoted pattern character is literal; notes/a finds notes/a.md', async () => {
+    const { runner, buffers, ws } = await setup();
+    await fs.writeFile(path.join(ws, 'notes', 'a(b).md'), 'paren');
+    await fs.writeFile(path.join(ws, 'notes', 'ab.md'), 'no paren');
+    await fs.writeFile(path.join(ws, 'notes', '*.md'), 'star');
+    await fs.writeFile(path.join(ws, 'notes', 'a.md'), 'note a');
+    const text = [
+      '@input file:notes/a(b).md (output=variable:v)',
+      '@input file:"notes/a(b).md" (output=variable:w)',
+      '@input file:"notes/*.md" (output=variable:star)',
+      '@input file:notes/a (output=variable:a)',
+      '@model none',
+    ].join('\n');
+    const r = await runner.run(parseDirectives(text), ctx);
+    expect(r.outcomes.map((o) => o.error)).toEqual([undefined, undefined, undefined, undefined]);
+    expect([...buffers.data.entries()]).toEqual([
+      ['conv1/v', 'paren'],
+      ['conv1/w', 'paren'],
+      ['conv1/star', 'star'],
+      ['conv1/a', 'note a'],
+    ]);
+    expect(r.outcomes.map((o) => o.manifest!.text.split('\n')[1])).toEqual(['paths: notes/a(b).md', 'paths: notes/a(b).md', 'paths: notes/*.md', 'paths: notes/a.md']);
+  });
+
   it('glob matches left out (a dangling symbolic link) are named under the manifest and in the prompt', async () => {
     const { runner, ws } = await setup();
     await fs.symlink(path.join(ws, 'gone'), path.join(ws, 'notes', '2026-01-04'));

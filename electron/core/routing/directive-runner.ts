@@ -134,7 +134,8 @@ export class DirectiveRunnerImpl implements DirectiveRunner {
       const name = `${d.source.scheme}:${d.source.value}`;
       try {
         const source = this.deps.sources.get(d.source.scheme.toLowerCase())!;
-        const content = await source.read(d.source.value, { ownerId: ctx.ownerId, now: this.deps.now(), signal: ctx.signal });
+        const readCtx = { ownerId: ctx.ownerId, now: this.deps.now(), signal: ctx.signal };
+        const content = await source.read(d.source.value, readCtx, d.source.quoted ? { quoted: d.source.quoted } : {});
         const dest = d.params.output;
         const manifest =
           dest && dest.kind !== 'inline'

@@ -77,6 +77,32 @@ describe('FileInputSource', () => {
     expect(e.message).toBe("no readable file matches '{out,dangling}.md': skipped dangling.md (a link to nothing), out.md (a link that leads outside the workspace)");
   });
 
+  it('parentheses in a path name the file; quoted parts are read as written, never as a pattern', async () => {
+    const { ws } = await workspace({ 'notes/a(b).md': 'paren', 'notes/ab.md': 'no paren', 'notes/*.md': 'star', 'notes/x.md': 'x', 'my (old) notes/1.md': 'one', 'my (old) notes/2.md': 'two' });
+    const src = new FileInputSource({ workspaceDir: () => ws });
+    // Unquoted: parentheses are no pattern group, so only the file with them matches.
+    expect(await src.read('notes/a(b).md', ctx)).toEqual({ text: 'paren', count: 1, paths: ['notes/a(b).md'] });
+    // Quoted whole: a literal path even with pattern characters in it.
+    expect(await src.read('notes/a(b).md', ctx, { quoted: [[0, 13]] })).toEqual({ text: 'paren', count: 1, paths: ['notes/a(b).md'] });
+    expect(await src.read('notes/*.md', ctx, { quoted: [[0, 10]] })).toEqual({ text: 'star', count: 1, paths: ['notes/*.md'] });
+    // Quoted in part: the quoted folder is literal, the unquoted `*` a pattern.
+    const r = await src.read('my (old) notes/*.md', ctx, { quoted: [[0, 14]] });
+    expect(r).toMatchObject({ count: 2, paths: ['my (old) notes/1.md', 'my (old) notes/2.md'] });
+    // An unquoted pattern still works next to parentheses.
+    expect((await src.read('notes/a(*).md', ctx)).paths).toEqual(['notes/a(b).md']);
+    expect(await appError(src.read('notes/"*".md', ctx, { quoted: [[6, 9]] }))).toMatchObject({ code: 'NOT_FOUND' });
+  });
+
+  it('a name that does not exist is read with .md added, and the result names the real file', async () => {
+    const { ws } = await workspace({ 'notes/a.md': 'note a', 'notes/b': 'plain b', 'notes/b.md': 'md b', 'journal/2026-01-02.md': 'today' });
+    const src = new FileInputSource({ workspaceDir: () => ws });
+    expect(await src.read('notes/a', ctx)).toEqual({ text: 'note a', count: 1, paths: ['notes/a.md'] });
+    // The name as written wins when it exists.
+    expect(await src.read('notes/b', ctx)).toEqual({ text: 'plain b', count: 1, paths: ['notes/b'] });
+    expect(await src.read('journal/{today}', ctx)).toEqual({ text: 'today', count: 1, paths: ['journal/2026-01-02.md'] });
+    expect(await appError(src.read('notes/c', ctx))).toMatchObject({ code: 'NOT_FOUND', message: "neither 'notes/c' nor 'notes/c.md' exists in the workspace" });
+  });
+
   it('missing files, folders, binaries and no match are clear errors', async () => {
     const { ws } = await workspace({ 'dir/x.md': 'x', 'bin.dat': Buffer.from([1, 0, 2]), 'only.bin': Buffer.from([0]) });
     const src = new FileInputSource({ workspaceDir: () => ws });

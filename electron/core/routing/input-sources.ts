@@ -46,12 +46,18 @@ export interface InputReadContext {
   signal?: AbortSignal;
 }
 
+/** How the value was written. */
+export interface InputValueOptions {
+  /** Ranges [start, end) of the value written inside double quotes: read as they are, never as a pattern. */
+  quoted?: readonly (readonly [number, number])[];
+}
+
 export interface InputSource {
   /** Lowercase, without the colon: `file`. */
   readonly scheme: string;
   /** What makes a value fail before anything runs (an unknown placeholder), or null. */
   check?(value: string): string | null;
-  read(value: string, ctx: InputReadContext): Promise<InputContent>;
+  read(value: string, ctx: InputReadContext, opts?: InputValueOptions): Promise<InputContent>;
 }
 
 export type InputSources = ReadonlyMap<string, InputSource>;
@@ -86,6 +92,27 @@ const LINK_SKIPPED: Partial<Record<string, string>> = {
   VALIDATION_FAILED: 'a link to a folder or to something that is not a file',
 };
 
+/** Characters a pattern gives a meaning to; written inside quotes they match themselves. */
+const GLOB_SPECIAL = /[*?[\]{}()!+@\\]/;
+
+/**
+ * The text of a file source as a picomatch pattern: quoted characters escaped, and
+ * parentheses everywhere (patterns have `*`, `**`, `?`, `[...]` and `{a,b}`, no groups), so
+ * `notes/a(b).md` names that file. `start` is the part's offset in the source's value.
+ */
+function escapeLiterals(part: string, start: number, quoted: readonly (readonly [number, number])[]): string {
+  let out = '';
+  for (let i = 0; i < part.length; i++) {
+    const ch = part[i]!;
+    const at = start + i;
+    const inQuotes = quoted.some(([a, b]) => at >= a && at < b);
+    out += (inQuotes && GLOB_SPECIAL.test(ch)) || ch === '(' || ch === ')' ? `\\${ch}` : ch;
+  }
+  return out;
+}
+
+const unescapeGlob = (s: string): string => s.replace(/\\(.)/g, '$1');
+
 export class FileInputSource implements InputSource {
   readonly scheme = 'file';
   private readonly maxFiles: number;
@@ -103,18 +130,15 @@ export class FileInputSource implements InputSource {
     return unknown.length > 0 ? unknownPlaceholderMessage(unknown[0]!) : null;
   }
 
-  async read(value: string, ctx: InputReadContext): Promise<InputContent> {
-    const pattern = expandPlaceholders(value, ctx.now).replace(/^(\.\/)+/, '');
-    const problem = workspacePathProblem(pattern, 'file sources');
-    if (problem) throw new AppError('FORBIDDEN', problem, { path: pattern });
+  async read(value: string, ctx: InputReadContext, opts: InputValueOptions = {}): Promise<InputContent> {
+    const literal = expandPlaceholders(value, ctx.now).replace(/^(\.\/)+/, '');
+    const problem = workspacePathProblem(literal, 'file sources');
+    if (problem) throw new AppError('FORBIDDEN', problem, { path: literal });
     const ws = this.opts.workspaceDir();
+    const pattern = expandPlaceholders(value, ctx.now, (part, start) => escapeLiterals(part, start, opts.quoted ?? [])).replace(/^(\.\/)+/, '');
     const scan = picomatch.scan(pattern);
-    if (!scan.isGlob) {
-      const r = await this.readFile(ws, pattern, this.maxChars);
-      if ('binary' in r) throw new AppError('UNSUPPORTED_MEDIA_TYPE', `${q(pattern)} is not a text file`);
-      return { text: r.text, count: 1, paths: [pattern] };
-    }
-    const matches = await this.glob(ws, pattern, scan.base, ctx.signal);
+    if (!scan.isGlob) return this.readNamed(ws, literal);
+    const matches = await this.glob(ws, pattern, literal, unescapeGlob(scan.base), ctx.signal);
     const parts: string[] = [];
     const paths: string[] = [];
     const skipped: string[] = [];
@@ -133,24 +157,42 @@ export class FileInputSource implements InputSource {
       if ('binary' in r) continue;
       const part = `==> ${rel} <==\n${r.text}${r.text === '' || r.text.endsWith('\n') ? '' : '\n'}`;
       total += part.length;
-      if (total > this.maxChars) throw tooLarge(`file:${pattern}`, total, this.maxChars);
+      if (total > this.maxChars) throw tooLarge(`file:${literal}`, total, this.maxChars);
       parts.push(part);
       paths.push(rel);
     }
     if (paths.length === 0 && skipped.length > 0) {
-      throw new AppError('NOT_FOUND', `no readable file matches ${q(pattern)}: skipped ${skipped.join(', ')}`, { skipped });
+      throw new AppError('NOT_FOUND', `no readable file matches ${q(literal)}: skipped ${skipped.join(', ')}`, { skipped });
     }
-    if (paths.length === 0) throw new AppError('UNSUPPORTED_MEDIA_TYPE', `the files matching ${q(pattern)} are not text files`);
+    if (paths.length === 0) throw new AppError('UNSUPPORTED_MEDIA_TYPE', `the files matching ${q(literal)} are not text files`);
     return { text: parts.join('\n'), count: paths.length, paths, ...(skipped.length > 0 ? { skipped } : {}) };
   }
 
+  /** A file named without a pattern; `notes/a` that does not exist reads `notes/a.md`, as notes are often named. */
+  private async readNamed(ws: string, rel: string): Promise<InputContent> {
+    let read: { r: FileRead; rel: string };
+    try {
+      read = { r: await this.readFile(ws, rel, this.maxChars), rel };
+    } catch (e) {
+      const withMd = `${rel}.md`;
+      if (!(isAppError(e) && e.code === 'NOT_FOUND') || /\.md$/i.test(rel) || rel.endsWith('/')) throw e;
+      try {
+        read = { r: await this.readFile(ws, withMd, this.maxChars), rel: withMd };
+      } catch (e2) {
+        throw isAppError(e2) && e2.code === 'NOT_FOUND' ? new AppError('NOT_FOUND', `neither ${q(rel)} nor ${q(withMd)} exists in the workspace`) : e2;
+      }
+    }
+    if ('binary' in read.r) throw new AppError('UNSUPPORTED_MEDIA_TYPE', `${q(read.rel)} is not a text file`);
+    return { text: read.r.text, count: 1, paths: [read.rel] };
+  }
+
   /** The workspace-relative files (and symbolic links) matching `pattern`, sorted. */
-  private async glob(ws: string, pattern: string, base: string, signal: AbortSignal | undefined): Promise<{ rel: string; link: boolean }[]> {
+  private async glob(ws: string, pattern: string, shown: string, base: string, signal: AbortSignal | undefined): Promise<{ rel: string; link: boolean }[]> {
     let isMatch: (p: string) => boolean;
     try {
       isMatch = picomatch(pattern, { dot: false });
     } catch (e) {
-      throw new AppError('VALIDATION_FAILED', `invalid pattern ${q(pattern)}: ${(e as Error).message}`);
+      throw new AppError('VALIDATION_FAILED', `invalid pattern ${q(shown)}: ${(e as Error).message}`);
     }
     const root = await resolveInWorkspace(ws, base === '' ? '.' : base, { allowRoot: true });
     const found: { rel: string; link: boolean }[] = [];
@@ -166,7 +208,7 @@ export class FileInputSource implements InputSource {
       }
       for (const d of list) {
         if (++entries > this.maxEntries) {
-          throw new AppError('PAYLOAD_TOO_LARGE', `${q(pattern)} looks through more than ${formatCount(this.maxEntries)} entries: narrow the pattern`);
+          throw new AppError('PAYLOAD_TOO_LARGE', `${q(shown)} looks through more than ${formatCount(this.maxEntries)} entries: narrow the pattern`);
         }
         const childRel = rel === '.' ? d.name : `${rel}/${d.name}`;
         if (d.isDirectory()) {
@@ -174,13 +216,13 @@ export class FileInputSource implements InputSource {
         } else if ((d.isFile() || d.isSymbolicLink()) && isMatch(childRel)) {
           found.push({ rel: childRel, link: d.isSymbolicLink() });
           if (found.length > this.maxFiles) {
-            throw new AppError('PAYLOAD_TOO_LARGE', `${q(pattern)} matches more than ${formatCount(this.maxFiles)} files: narrow the pattern`, { limit: this.maxFiles });
+            throw new AppError('PAYLOAD_TOO_LARGE', `${q(shown)} matches more than ${formatCount(this.maxFiles)} files: narrow the pattern`, { limit: this.maxFiles });
           }
         }
       }
     };
     await walk(root.abs, root.rel, 0);
-    if (found.length === 0) throw new AppError('NOT_FOUND', `no file in the workspace matches ${q(pattern)}`);
+    if (found.length === 0) throw new AppError('NOT_FOUND', `no file in the workspace matches ${q(shown)}`);
     return found.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
   }
 
