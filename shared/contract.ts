@@ -209,7 +209,10 @@ export const operations = {
   'conversations.setTools': { input: z.object({ id: Key, tools: ToolSelectionSchema.nullable() }).strict(), output: ConversationSchema },
   /** Stops the conversation's running turn: the model's stream and its running tools. */
   'chat.stop': { input: z.object({ conversationId: Key }).strict(), output: z.object({ stopped: z.boolean() }).strict() },
-  /** Answers a model's call that waits for approval; `args` replaces the model's arguments (edited by the user). */
+  /**
+   * Answers a model's call that waits for approval; `args` replaces the model's arguments (edited by the user).
+   * Edited arguments that do not match the tool's argSchema are VALIDATION_FAILED and the call keeps waiting.
+   */
   'approvals.respond': {
     input: z.object({ conversationId: Key, invocationId: Key, decision: ApprovalDecisionSchema, args: z.unknown().optional() }).strict(),
     output: z.object({ accepted: z.boolean() }).strict(),

@@ -71,6 +71,7 @@ export const chatStrings = {
     edited: 'Edited: the tool runs with these arguments.',
     notAccepted: 'This call no longer waits for an answer (the turn ended or was stopped).',
     failed: 'Could not send the answer:',
+    invalidArgs: 'These arguments do not fit the tool; correct them and answer again:',
   },
   turn: {
     stop: 'Stop',

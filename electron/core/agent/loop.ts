@@ -20,7 +20,7 @@ import type { AgentLoop, ModelClientFactory, TurnRequest } from './types';
 export interface AgentLoopDeps {
   conversations: ConversationStore;
   clients: ModelClientFactory;
-  dispatcher: Pick<InvokeDispatcher, 'invoke' | 'cancel'>;
+  dispatcher: Pick<InvokeDispatcher, 'invoke' | 'cancel' | 'checkArgs'>;
   registry: { store: Pick<ToolStore, 'allTools' | 'isUsable' | 'bundleById'> };
   routing: RoutingServices;
   approvals: ApprovalStore;

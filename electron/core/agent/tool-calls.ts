@@ -41,8 +41,14 @@ interface CallContext {
 
 type KindHandler = (mt: ModelTool, call: ModelToolCall, args: unknown, invocationId: string) => Promise<void>;
 
+interface Waiting {
+  resolve: (a: ApprovalAnswer) => void;
+  /** Throws VALIDATION_FAILED when edited arguments do not match the tool's argSchema. */
+  check: (args: unknown) => void;
+}
+
 export class ToolCallRunner {
-  private readonly waiting = new Map<string, (a: ApprovalAnswer) => void>();
+  private readonly waiting = new Map<string, Waiting>();
   private readonly running = new Set<string>();
   /** The handlers by tool kind; the kinds without one are answered with kindNotHandled. */
   private readonly handlers: Partial<Record<ToolKind, KindHandler>> = {
@@ -101,11 +107,17 @@ export class ToolCallRunner {
     });
   }
 
+  /**
+   * Answers a call waiting for approval. Edited arguments going with an allowing answer are
+   * checked first: ones that do not match the tool's argSchema throw VALIDATION_FAILED and
+   * the call keeps waiting, so the user can correct them on the card.
+   */
   respond(invocationId: string, answer: ApprovalAnswer): boolean {
     const w = this.waiting.get(invocationId);
     if (!w) return false;
+    if (answer.decision !== 'cancelled' && answer.decision !== 'deny' && answer.args !== undefined) w.check(answer.args);
     this.waiting.delete(invocationId);
-    w(answer);
+    w.resolve(answer);
     return true;
   }
 
@@ -122,7 +134,7 @@ export class ToolCallRunner {
     let decision: ApprovalDecision | undefined;
     if (tool.requiresApproval && !deps.approvals.allows(tool.id, conversationId)) {
       this.finish(this.card(mt, call, args, invocationId, { status: 'awaiting-approval' }));
-      const answer = signal.aborted ? ({ decision: 'cancelled' } as const) : await this.approval(invocationId);
+      const answer = signal.aborted ? ({ decision: 'cancelled' } as const) : await this.approval(invocationId, (edited) => this.checkEdited(mt, edited));
       if (answer.decision === 'cancelled') {
         this.finish(this.card(mt, call, args, invocationId, { status: 'cancelled', error: { code: 'CANCELLED', message: approvalCancelled } }));
         return;
@@ -189,8 +201,15 @@ export class ToolCallRunner {
     this.finish(this.card(mt, call, args, invocationId, { status: 'ok', durationMs: 0 }));
   }
 
-  private approval(invocationId: string): Promise<ApprovalAnswer> {
-    return new Promise((resolve) => this.waiting.set(invocationId, resolve));
+  private approval(invocationId: string, check: Waiting['check']): Promise<ApprovalAnswer> {
+    return new Promise((resolve) => this.waiting.set(invocationId, { resolve, check }));
+  }
+
+  /** Edited arguments as the call would check them: an object, a valid routing choice, the tool's argSchema. */
+  private checkEdited(mt: ModelTool, edited: unknown): void {
+    if (typeof edited !== 'object' || edited === null || Array.isArray(edited)) throw new AppError('VALIDATION_FAILED', argsNotObject, { phase: 'args' });
+    const split = splitModelArgs(edited, mt.routing);
+    this.ctx.deps.dispatcher.checkArgs(mt.tool!, split.args);
   }
 
   private card(mt: ModelTool, call: ModelToolCall, args: unknown, invocationId: string, state: Partial<ToolCard> & Pick<ToolCard, 'status'>): ToolCard {

@@ -86,9 +86,13 @@ export function ApprovalForm({ conversationId, invocationId, args }: { conversat
         ))}
       </div>
       {problem && (
-        <p className="field-error" role="alert">
+        <p className="field-error" role="alert" data-testid="approval-problem">
           {problem === 'not-accepted' ? (
             s.approval.notAccepted
+          ) : problem.code === 'VALIDATION_FAILED' ? (
+            <>
+              {s.approval.invalidArgs} {problem.message}
+            </>
           ) : (
             <>
               {s.approval.failed} <code className="error-code">{problem.code}</code> {problem.message}
