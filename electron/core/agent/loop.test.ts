@@ -161,13 +161,11 @@ describe('the agent loop', () => {
   it('runs the calls of one step concurrently', async () => {
     const { h, send, toolRows } = await setup();
     h.models.script = [{ toolCalls: [call('slow', { ms: 250, text: 'a' }), call('slow', { ms: 250, text: 'b' })] }, { text: 'both done' }];
-    const t0 = performance.now();
     await send('go');
-    const elapsed = performance.now() - t0;
     expect(spans).toHaveLength(2);
+    // Each call started before the other ended: they ran side by side, not one after the other.
     const [a, b] = spans as [{ start: number; end: number }, { start: number; end: number }];
     expect(a.start < b.end && b.start < a.end).toBe(true);
-    expect(elapsed).toBeLessThan(480);
     expect(toolRows().filter((m) => m.tool!.status === 'ok')).toHaveLength(2);
   });
 
@@ -281,10 +279,10 @@ describe('the agent loop', () => {
     h.models.script = [{ toolCalls: [call('slow', { ms: 10_000 })] }, { text: 'never' }];
     const sent = send('slow please');
     await until(() => toolRows().find((m) => m.tool!.status === 'running'));
-    const t0 = performance.now();
     expect(h.loop.stop(c.id)).toBe(true);
     await sent;
-    expect(performance.now() - t0).toBeLessThan(2_000);
+    // The tool's own signal fired, and its 10 s of work never finished.
+    expect(spans).toEqual([expect.objectContaining({ aborted: true, end: 0 })]);
     expect(toolRows().at(-1)!.tool).toMatchObject({ status: 'cancelled', error: { code: 'CANCELLED' } });
     expect(rows().at(-1)).toMatchObject({ role: 'notice', text: STOPPED_NOTICE });
     expect(turns.at(-1)).toBe('stopped');

@@ -99,14 +99,15 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-/** When each `slow` call ran, to measure overlap. */
-export const spans: { start: number; end: number }[] = [];
+/** When each `slow` call ran, to measure overlap, and whether its signal fired. */
+export const spans: { start: number; end: number; aborted?: boolean }[] = [];
 
 const FUNCTIONS: Record<string, LocalFunction> = {
   'test.echo': async (_ctx, args) => ({ echo: args.text }),
   'test.slow': async (_ctx, args, signal) => {
-    const span = { start: performance.now(), end: 0 };
+    const span: (typeof spans)[number] = { start: performance.now(), end: 0 };
     spans.push(span);
+    signal.addEventListener('abort', () => (span.aborted = true), { once: true });
     await sleep(Number(args.ms ?? 100), signal);
     span.end = performance.now();
     return { echo: String(args.text ?? '') };
