@@ -125,11 +125,14 @@ describe('AnthropicModelClient', () => {
   it('a stream that stalls after the headers: UNAVAILABLE after the idle time, the request abandoned', async () => {
     server.script([{ kind: 'text', text: 'one two three', chunks: 3, chunkDelayMs: 5_000 }]);
     const idle = new AnthropicModelClient({ baseUrl: server.url, key: () => KEY, redact: (t) => t, idleTimeoutMs: 300 });
-    const started = Date.now();
-    const e = await failure(idle.step(request, () => undefined, new AbortController().signal));
+    const chunks: string[] = [];
+    const e = await failure(idle.step(request, (c) => chunks.push(c), new AbortController().signal));
     expect(e.code).toBe('UNAVAILABLE');
     expect(e.message).toContain('the provider stopped sending for 300 ms');
-    expect(Date.now() - started).toBeLessThan(4_000);
+    expect(e.details).toMatchObject({ reason: 'stream-idle', idleMs: 300 });
+    // Given up after the first chunk, not after waiting out the stream: one request, the rest never read.
+    expect(chunks.join('')).not.toContain('three');
+    expect(server.requests.length).toBe(1);
     await expect.poll(() => server.requests[0]!.aborted).toBe(true);
   });
 });
