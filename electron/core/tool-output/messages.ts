@@ -1,0 +1,62 @@
+/**
+ * The exact texts and the schema of oversized tool outputs (seed 001, §2, §2a, §2b). They are
+ * reproduced character for character: tests assert them as written here.
+ */
+
+export const TOOL_OUTPUT_NAME = 'tool_output';
+
+export type ExtractionMode = 'auto' | 'full-chunked' | 'read-grep' | 'truncate';
+export const EXTRACTION_MODES: readonly ExtractionMode[] = ['auto', 'full-chunked', 'read-grep', 'truncate'];
+
+/** §2b, exactly. */
+export const TOOL_OUTPUT_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['handle', 'extract'],
+  properties: {
+    handle: {
+      type: 'string',
+      minLength: 1,
+      description: 'UUID handle of the stored tool output (provided in the tool-result message: tool_output(handle = "<uuid>", ...)).',
+    },
+    extract: {
+      type: 'string',
+      minLength: 1,
+      description: 'Provide precise, detailed instructions about what you need from the tool output (be specific, include keys/fields/sections if known).',
+    },
+    mode: {
+      type: 'string',
+      enum: ['auto', 'full-chunked', 'read-grep', 'truncate'],
+      description:
+        'Optional override. auto=module decides; full-chunked=LLM chunk+reduce; read-grep=dynamic sub-agent with Read/Grep; truncate=keeps top and bottom, truncates in the middle.',
+    },
+  },
+} as const;
+
+export const TOOL_OUTPUT_DESCRIPTION =
+  'Extracts what you need from a tool output that was too large to show you. Use the handle given in the tool result, and say precisely what to extract.';
+
+/** §2a: what the model receives instead of an oversized result. */
+export function tooLargeMessage(stats: { bytes: number; lines: number; tokens: number }, handle: string): string {
+  return (
+    `Tool output is too large (${stats.bytes} bytes, ${stats.lines} lines, ${stats.tokens} tokens).\n` +
+    `Call tool_output(handle = "${handle}", extract = "what to extract").\n` +
+    'Provide precise and detailed instructions in `extract` about what you are looking for.'
+  );
+}
+
+/** §2, success (exact). */
+export function successText(toolName: string, handle: string, mode: string, abstract: string): string {
+  return `ABSTRACT FROM TOOL OUTPUT ${toolName} WITH HANDLE ${handle}, STRATEGY:${mode}:\n\n${abstract}`;
+}
+
+/** §2, failure (exact). */
+export function failureText(toolName: string, handle: string, mode: string, error: string): string {
+  return `TOOL_OUTPUT FAILED FOR ${toolName} WITH HANDLE ${handle}, STRATEGY:${mode}:\n\n${error}`;
+}
+
+/** The explicit warning a truncate result starts with. */
+export function truncateWarning(reason: string | undefined, keptBytes: number, totalBytes: number): string {
+  const why = reason ? `the requested strategy could not run (${reason}), so ` : '';
+  return `WARNING: ${why}this is a truncated view: the top and bottom of the output are kept and the middle is cut (${keptBytes} of ${totalBytes} bytes shown). Nothing was extracted by a model.`;
+}

@@ -1,0 +1,277 @@
+/**
+ * The store of oversized tool outputs (seed 001, §1 and decisions 1, 2, 9, 10, 13).
+ *
+ * One folder per conversation session, `toolsmith-<sessionId>`, under a base folder set in
+ * Settings (default: the OS temp folder). Each stored output is one file whose name is a
+ * random UUID: the handle. The file holds exactly the output's bytes. Metadata (bytes, lines,
+ * tokens, tool, verbatim arguments JSON, created) is kept in memory with a sparse line index
+ * (the buffers' checkpoints) so Read and Grep jump to any line without reading the whole file.
+ *
+ * Lifetime: an output is kept until its session ends (no TTL, no caps: decision 2 and 13);
+ * `endSession` removes the folder, `close` removes every folder this store made (on exit), and
+ * `sweep` removes folders left by a process that is gone (at start). A folder is ours only
+ * when it holds the marker file `.toolsmith-tool-output` naming the process that made it.
+ */
+import { randomUUID } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
+import { AppError } from '../../../shared/errors';
+import { Indexer } from '../routing/buffer-index';
+import type { TokenCounter } from './tokens';
+
+export const MARKER_FILE = '.toolsmith-tool-output';
+const FOLDER_PREFIX = 'toolsmith-';
+const HANDLE_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+export interface StoredOutput {
+  handle: string;
+  sessionId: string;
+  toolName: string;
+  toolId?: string;
+  /** The call's arguments as verbatim JSON (decision 17). */
+  argsJson: string;
+  bytes: number;
+  lines: number;
+  chars: number;
+  tokens: number;
+  /** Whether `tokens` was counted by a tokenizer (true) or estimated. */
+  tokensExact: boolean;
+  createdAt: string;
+  /** Flat [char, byte, line, ...] checkpoints, as the buffers keep them. */
+  checkpoints: number[];
+  newlines: number;
+}
+
+export type OutputSource = string | Uint8Array | AsyncIterable<Uint8Array | string>;
+
+export interface ToolOutputStoreOptions {
+  /** The base folder, read at each new session (Settings may change it). */
+  baseDir: () => string;
+  tokens: TokenCounter;
+  now?: () => Date;
+  /** The pid written in the marker; a folder whose pid is alive is not swept. */
+  pid?: number;
+}
+
+export function isHandle(s: unknown): s is string {
+  return typeof s === 'string' && HANDLE_RE.test(s);
+}
+
+function sessionFolderName(sessionId: string): string {
+  const safe = sessionId.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 80);
+  if (!safe) throw new AppError('VALIDATION_FAILED', 'a tool-output session needs an id');
+  return FOLDER_PREFIX + safe;
+}
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+async function* chunksOf(src: OutputSource): AsyncIterable<Uint8Array | string> {
+  if (typeof src === 'string' || src instanceof Uint8Array) {
+    yield src;
+    return;
+  }
+  yield* src;
+}
+
+export class ToolOutputStore {
+  private readonly outputs = new Map<string, StoredOutput>();
+  /** sessionId -> folder path, for the sessions this store opened. */
+  private readonly folders = new Map<string, string>();
+  private readonly listeners = new Set<(sessionId: string) => void>();
+
+  constructor(private readonly opts: ToolOutputStoreOptions) {}
+
+  /** Called whenever a session's set of outputs changes (created, deleted, ended). */
+  onChange(fn: (sessionId: string) => void): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+
+  private changed(sessionId: string): void {
+    for (const fn of this.listeners) fn(sessionId);
+  }
+
+  /** The session's folder (made on first use, with its marker). */
+  async folder(sessionId: string): Promise<string> {
+    const known = this.folders.get(sessionId);
+    if (known) return known;
+    const dir = path.join(this.opts.baseDir(), sessionFolderName(sessionId));
+    await fs.mkdir(dir, { recursive: true, mode: 0o700 });
+    await fs.writeFile(path.join(dir, MARKER_FILE), JSON.stringify({ pid: this.opts.pid ?? process.pid, sessionId }) + '\n', { mode: 0o600 });
+    this.folders.set(sessionId, dir);
+    return dir;
+  }
+
+  /**
+   * Stores an output (a string, bytes, or a stream of chunks written as they come, never
+   * held whole) and answers its metadata. The bytes on disk are exactly the source's.
+   */
+  async put(sessionId: string, source: OutputSource, meta: { toolName: string; toolId?: string; argsJson: string }, signal?: AbortSignal): Promise<StoredOutput> {
+    const dir = await this.folder(sessionId);
+    const handle = randomUUID();
+    const file = path.join(dir, handle);
+    const counts = { chars: 0, bytes: 0, newlines: 0, endsWithNewline: false, checkpoints: [] as number[] };
+    const ix = new Indexer(counts);
+    const decoder = new StringDecoder('utf8');
+    const tok = this.opts.tokens.start();
+    const fh = await fs.open(file, 'wx', 0o600);
+    let rawBytes = 0;
+    let ok = false;
+    try {
+      for await (const piece of chunksOf(source)) {
+        if (signal?.aborted) throw new AppError('CANCELLED', 'storing the tool output was cancelled');
+        const bytes = typeof piece === 'string' ? Buffer.from(piece, 'utf8') : piece;
+        if (bytes.byteLength === 0) continue;
+        await fh.write(bytes);
+        rawBytes += bytes.byteLength;
+        // The index counts decoded text (the decoder holds back a partial character), so its
+        // checkpoints fall on character boundaries; the byte count is the raw one.
+        const text = decoder.write(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+        if (text) {
+          ix.add(text, Buffer.byteLength(text));
+          tok.add(text);
+        }
+      }
+      const tail = decoder.end();
+      if (tail) {
+        ix.add(tail, Buffer.byteLength(tail));
+        tok.add(tail);
+      }
+      ok = true;
+    } finally {
+      await fh.close();
+      if (!ok) await fs.rm(file, { force: true });
+    }
+    const t = tok.end();
+    const stored: StoredOutput = {
+      handle,
+      sessionId,
+      toolName: meta.toolName,
+      ...(meta.toolId ? { toolId: meta.toolId } : {}),
+      argsJson: meta.argsJson,
+      bytes: rawBytes,
+      chars: counts.chars,
+      newlines: counts.newlines,
+      lines: counts.newlines + (counts.chars > 0 && !counts.endsWithNewline ? 1 : 0),
+      tokens: t.tokens,
+      tokensExact: t.exact,
+      createdAt: (this.opts.now?.() ?? new Date()).toISOString(),
+      checkpoints: counts.checkpoints,
+    };
+    this.outputs.set(handle, stored);
+    this.changed(sessionId);
+    return stored;
+  }
+
+  /** The output under a handle; NOT_FOUND with a clear message when unknown or its session ended. */
+  require(handle: string, sessionId?: string): StoredOutput {
+    const o = isHandle(handle) ? this.outputs.get(handle) : undefined;
+    if (!o || (sessionId !== undefined && o.sessionId !== sessionId)) {
+      throw new AppError('NOT_FOUND', `no stored tool output has the handle "${String(handle).slice(0, 80)}": it is unknown, or its conversation's session ended (handles last until then)`);
+    }
+    return o;
+  }
+
+  get(handle: string): StoredOutput | undefined {
+    return isHandle(handle) ? this.outputs.get(handle) : undefined;
+  }
+
+  /** The stored file's path (inside the session's folder). */
+  filePath(o: StoredOutput): string {
+    const dir = this.folders.get(o.sessionId);
+    if (!dir) throw new AppError('NOT_FOUND', `the session of handle ${o.handle} has ended`);
+    return path.join(dir, o.handle);
+  }
+
+  list(sessionId?: string): StoredOutput[] {
+    const all = [...this.outputs.values()].filter((o) => sessionId === undefined || o.sessionId === sessionId);
+    return all.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
+  }
+
+  isEmpty(sessionId: string): boolean {
+    for (const o of this.outputs.values()) if (o.sessionId === sessionId) return false;
+    return true;
+  }
+
+  /** Reads a byte range of a stored output (for viewers): at most `length` bytes from `offset`. */
+  async readBytes(handle: string, offset: number, length: number): Promise<Buffer> {
+    const o = this.require(handle);
+    const fh = await fs.open(this.filePath(o), 'r');
+    try {
+      const n = Math.max(0, Math.min(length, o.bytes - offset));
+      const buf = Buffer.alloc(n);
+      if (n > 0) await fh.read(buf, 0, n, offset);
+      return buf;
+    } finally {
+      await fh.close();
+    }
+  }
+
+  /** The whole stored text, for callers that need it in memory (bounded by the caller). */
+  stream(handle: string): NodeJS.ReadableStream {
+    return createReadStream(this.filePath(this.require(handle)));
+  }
+
+  async delete(handle: string): Promise<void> {
+    const o = this.require(handle);
+    await fs.rm(this.filePath(o), { force: true });
+    this.outputs.delete(handle);
+    this.changed(o.sessionId);
+  }
+
+  /** The session ended (conversation closed or deleted): its folder and handles go. */
+  async endSession(sessionId: string): Promise<void> {
+    const dir = this.folders.get(sessionId) ?? path.join(this.opts.baseDir(), sessionFolderName(sessionId));
+    for (const [h, o] of this.outputs) if (o.sessionId === sessionId) this.outputs.delete(h);
+    this.folders.delete(sessionId);
+    await fs.rm(dir, { recursive: true, force: true });
+    this.changed(sessionId);
+  }
+
+  /** On exit: every folder this store made is removed. */
+  async close(): Promise<void> {
+    const ids = [...this.folders.keys()];
+    await Promise.all(ids.map((id) => this.endSession(id)));
+  }
+
+  /**
+   * At start: removes the folders under the base that carry our marker and whose process is
+   * gone (a crash or a kill left them). Folders of a running Toolsmith, and anything without
+   * the marker, are left alone. Answers how many were removed.
+   */
+  async sweep(): Promise<number> {
+    const base = this.opts.baseDir();
+    let names: string[];
+    try {
+      names = await fs.readdir(base);
+    } catch {
+      return 0;
+    }
+    let removed = 0;
+    for (const name of names) {
+      if (!name.startsWith(FOLDER_PREFIX)) continue;
+      const dir = path.join(base, name);
+      if ([...this.folders.values()].includes(dir)) continue;
+      let marker: { pid?: unknown };
+      try {
+        marker = JSON.parse(await fs.readFile(path.join(dir, MARKER_FILE), 'utf8')) as { pid?: unknown };
+      } catch {
+        continue;
+      }
+      const pid = typeof marker.pid === 'number' ? marker.pid : undefined;
+      if (pid !== undefined && pid !== (this.opts.pid ?? process.pid) && pidAlive(pid)) continue;
+      await fs.rm(dir, { recursive: true, force: true });
+      removed++;
+    }
+    return removed;
+  }
+}
