@@ -21,6 +21,17 @@ describe('parseAllowedHost', () => {
     expect(parseAllowedHost('api.example.com').port).toBeUndefined();
   });
 
+  it("reads 'private:' before an entry as the private-network mark (but 'private:8080' as a host and port)", () => {
+    expect(parseAllowedHost('api.example.com')).toMatchObject({ private: false });
+    expect(parseAllowedHost('private:nas.lan')).toMatchObject({ host: 'nas.lan', private: true, wildcard: false });
+    expect(parseAllowedHost('private:*.corp.example:8443')).toMatchObject({ host: 'corp.example', private: true, wildcard: true, port: 8443 });
+    expect(parseAllowedHost('private:[::1]:8080')).toMatchObject({ host: '[::1]', private: true, ip: true, port: 8080 });
+    expect(parseAllowedHost('private:8080')).toMatchObject({ host: 'private', port: 8080, private: false });
+    expect(() => parseAllowedHost('private:')).toThrow("has no host after 'private:'");
+    expect(AllowedHostSchema.safeParse('private:*.corp.example:8443').success).toBe(true);
+    expect(AllowedHostSchema.safeParse('private:[::1]').success).toBe(true);
+  });
+
   it.each([
     ['', 'is empty'],
     ['*.127.0.0.1', 'wildcard over an IP'],

@@ -12,8 +12,10 @@
  * - Hosts are normalised the way WHATWG URL does (lowercase, IDN to punycode, IPv4 in any
  *   spelling to a dotted quad, IPv6 compressed), then one trailing dot is dropped, on both
  *   the entry and the URL: `Example.COM.` and `example.com` are the same host.
- * - An *exact* match (a non-wildcard entry) is what lets a host reach a private, loopback or
- *   link-local address (see lookup.ts); a wildcard never does.
+ * - `private:` before an entry (`private:nas.lan`, `private:*.corp.example:8443`) marks it as a
+ *   private-network host: only such an entry, an IP address listed as such, or `localhost`
+ *   (loopback answers only) lets a host reach a private, loopback or link-local address (see
+ *   lookup.ts). A name listed without the mark must resolve to public addresses.
  */
 import { AppError } from '../../../../shared/errors';
 import { ipLiteralOfHostname } from './ip';
@@ -28,7 +30,12 @@ export interface HostRule {
   port?: number;
   /** The entry names an IP address. */
   ip: boolean;
+  /** Marked `private:`: the host may resolve to private, loopback or link-local addresses. */
+  private: boolean;
 }
+
+/** The mark before an entry for a host on a private network (a NAS, an intranet, a local server). */
+export const PRIVATE_PREFIX = 'private:';
 
 export interface HostProblem {
   entry: string;
@@ -43,6 +50,12 @@ export function parseAllowedHost(entry: string): HostRule {
   const problem = (why: string) => new AppError('VALIDATION_FAILED', `allowed host '${entry}' ${why}`, { field: 'allowedHosts', entry });
   let rest = entry.trim();
   if (!rest) throw problem('is empty');
+  // `private:8080` is the host `private` on port 8080, not a mark.
+  const marked = rest.toLowerCase().startsWith(PRIVATE_PREFIX) && !/^\d+$/.test(rest.slice(PRIVATE_PREFIX.length));
+  if (marked) {
+    rest = rest.slice(PRIVATE_PREFIX.length);
+    if (!rest) throw problem(`has no host after '${PRIVATE_PREFIX}'`);
+  }
   let wildcard = false;
   if (rest.startsWith('*.')) {
     wildcard = true;
@@ -82,7 +95,7 @@ export function parseAllowedHost(entry: string): HostRule {
   if (!host || host.startsWith('.') || host.endsWith('.') || host.includes('..')) throw problem('has an empty label');
   const ip = ipLiteralOfHostname(host) !== undefined;
   if (wildcard && ip) throw problem("is a wildcard over an IP address; list the address itself without '*.'");
-  return { entry, host, wildcard, ...(port !== undefined ? { port } : {}), ip };
+  return { entry, host, wildcard, ...(port !== undefined ? { port } : {}), ip, private: marked };
 }
 
 /** Parses every entry; bad entries are reported, not thrown, and allow nothing. */
@@ -131,16 +144,28 @@ export function matchHost(rules: readonly HostRule[], hostname: string, port: nu
   const host = normaliseHostname(hostname);
   let wild: HostRule | undefined;
   for (const r of rules) {
-    if (!portAllowed(r, port, protocol)) continue;
-    if (!r.wildcard && r.host === host) return r;
-    if (r.wildcard && !wild && host.length > r.host.length + 1 && host.endsWith('.' + r.host) && !host.startsWith('[')) wild = r;
+    if (!ruleMatches(r, host, port, protocol)) continue;
+    if (!r.wildcard) return r;
+    wild ??= r;
   }
   return wild;
+}
+
+function ruleMatches(r: HostRule, host: string, port: number, protocol: string): boolean {
+  if (!portAllowed(r, port, protocol)) return false;
+  if (!r.wildcard) return r.host === host;
+  return host.length > r.host.length + 1 && host.endsWith('.' + r.host) && !host.startsWith('[');
 }
 
 /** True when a non-wildcard entry names this very host (and allows this port). */
 export function isExactlyAllowed(rules: readonly HostRule[], hostname: string, port: number, protocol: string): boolean {
   return matchHost(rules, hostname, port, protocol)?.wildcard === false;
+}
+
+/** True when an entry marked `private:` allows this host and port. */
+export function isPrivateAllowed(rules: readonly HostRule[], hostname: string, port: number, protocol: string): boolean {
+  const host = normaliseHostname(hostname);
+  return rules.some((r) => r.private && ruleMatches(r, host, port, protocol));
 }
 
 /**

@@ -42,14 +42,28 @@ describe('assertAnswersAllowed', () => {
       e = err as AppError;
     }
     expect(e?.code).toBe('FORBIDDEN');
-    expect(e?.message).toBe("'a.test' resolves to a private address (10.0.0.5), refused unless 'a.test' is allowed exactly; add 'a.test:8080' in Settings → Allowed hosts if you trust it");
+    expect(e?.message).toBe("'a.test' resolves to a private address (10.0.0.5), refused unless 'a.test' is marked as a private-network host; add 'private:a.test:8080' in Settings → Allowed hosts if you trust it");
     expect(e?.details).toMatchObject({ host: 'a.test', port: 8080, address: '10.0.0.5', kind: 'private' });
   });
 
-  it('lets any answer through for a host allowed exactly (that host and port)', () => {
-    expect(() => assertAnswersAllowed(dest('nas.lan'), [{ address: '192.168.1.10', family: 4 }], rules('nas.lan'))).not.toThrow();
-    expect(() => assertAnswersAllowed(dest('nas.lan.'), [{ address: '192.168.1.10', family: 4 }], rules('NAS.lan'))).not.toThrow();
-    expect(() => assertAnswersAllowed(dest('nas.lan', 8080), [{ address: '192.168.1.10', family: 4 }], rules('nas.lan', '*.lan:8080'))).toThrow(/private/);
+  it('lets any answer through for a host marked private: (that host and port), not for one merely listed exactly', () => {
+    const lan = [{ address: '192.168.1.10', family: 4 }];
+    expect(() => assertAnswersAllowed(dest('nas.lan'), lan, rules('private:nas.lan'))).not.toThrow();
+    expect(() => assertAnswersAllowed(dest('nas.lan.'), lan, rules('private:NAS.lan'))).not.toThrow();
+    expect(() => assertAnswersAllowed(dest('a.nas.lan', 8443), lan, rules('private:*.nas.lan:8443'))).not.toThrow();
+    expect(() => assertAnswersAllowed(dest('nas.lan'), lan, rules('nas.lan'))).toThrow(/private address \(192\.168\.1\.10\), refused unless 'nas\.lan' is marked as a private-network host; add 'private:nas\.lan'/);
+    expect(() => assertAnswersAllowed(dest('nas.lan', 8080), lan, rules('private:nas.lan', '*.lan:8080'))).toThrow(/private/);
+    // An exact entry beside the private: wildcard does not take the mark away.
+    expect(() => assertAnswersAllowed(dest('a.nas.lan'), lan, rules('a.nas.lan', 'private:*.nas.lan'))).not.toThrow();
+  });
+
+  it('lets localhost listed exactly resolve to loopback only', () => {
+    const r = rules('localhost:3000');
+    expect(() => assertAnswersAllowed(dest('localhost', 3000), [{ address: '127.0.0.1', family: 4 }, { address: '::1', family: 6 }], r)).not.toThrow();
+    expect(() => assertAnswersAllowed(dest('LOCALHOST.', 3000), [{ address: '127.0.0.1', family: 4 }], r)).not.toThrow();
+    expect(() => assertAnswersAllowed(dest('localhost', 3000), [{ address: '127.0.0.1', family: 4 }, { address: '10.0.0.5', family: 4 }], r)).toThrow(/private address/);
+    expect(() => assertAnswersAllowed(dest('localhost', 3000), [{ address: '169.254.169.254', family: 4 }], r)).toThrow(/link-local/);
+    expect(() => assertAnswersAllowed(dest('localhost', 3000), [{ address: '127.0.0.1', family: 4 }], rules('*.localhost:3000', 'private:x.test:3000'))).toThrow(/loopback/);
   });
 });
 
@@ -84,10 +98,11 @@ describe('resolveAll and resolveAndCheck', () => {
     expect(await resolveAll(single, 'one.test')).toEqual([{ address: '93.184.216.34', family: 4 }]);
   });
 
-  it('refuses a name that resolves privately under a wildcard, allows it exactly', async () => {
+  it('refuses a name that resolves privately under a wildcard or listed exactly, allows it marked private:', async () => {
     const lookup = fakeLookup({ 'meta.test': '169.254.169.254', 'pub.test': ['93.184.216.34', '2606:4700::1'] });
     expect((await rejection(resolveAndCheck(dest('meta.test'), rules('*.test'), lookup))).message).toContain('link-local address (169.254.169.254)');
-    expect(await resolveAndCheck(dest('meta.test'), rules('meta.test'), lookup)).toEqual([{ address: '169.254.169.254', family: 4 }]);
+    expect((await rejection(resolveAndCheck(dest('meta.test'), rules('meta.test'), lookup))).message).toContain('link-local address (169.254.169.254)');
+    expect(await resolveAndCheck(dest('meta.test'), rules('private:meta.test'), lookup)).toEqual([{ address: '169.254.169.254', family: 4 }]);
     expect(await resolveAndCheck(dest('pub.test'), rules('*.test'), lookup)).toHaveLength(2);
     expect(await resolveAndCheck(dest('8.8.8.8'), rules('8.8.8.8'), lookup)).toEqual([]);
   });
@@ -152,10 +167,10 @@ describe('createGuardedLookup', () => {
       expect(server.accepted).toBe(0);
     });
 
-    it('connects when the host is allowed exactly', async () => {
+    it('connects when the host is marked private:', async () => {
       const lookup = fakeLookup({ 'loop.test': '127.0.0.1' });
-      await connect(createGuardedLookup(rules(`loop.test:${server.port}`), server.port, 'http:', lookup), true);
-      await connect(createGuardedLookup(rules(`loop.test:${server.port}`), server.port, 'http:', lookup), false);
+      await connect(createGuardedLookup(rules(`private:loop.test:${server.port}`), server.port, 'http:', lookup), true);
+      await connect(createGuardedLookup(rules(`private:loop.test:${server.port}`), server.port, 'http:', lookup), false);
       await new Promise((r) => setTimeout(r, 50));
       expect(server.accepted).toBe(2);
     });

@@ -1,8 +1,10 @@
 /**
- * DNS with the address rule: a host may resolve to a non-public address (loopback, private,
- * link-local, CGNAT, unspecified, multicast, reserved; see ip.ts) only when that exact host
- * and port are in the allowed hosts. A host reached through a wildcard entry must resolve to
- * public addresses only, and every answer counts: one non-public address refuses the lot.
+ * DNS with the address rule: a name may resolve to a non-public address (loopback, private,
+ * link-local, CGNAT, unspecified, multicast, reserved; see ip.ts) only when an entry marked
+ * `private:` allows it (`private:nas.lan`, `private:*.corp.example`). `localhost` listed
+ * exactly may resolve to loopback addresses only. Any other name, listed exactly or through a
+ * wildcard, must resolve to public addresses only, and every answer counts: one non-public
+ * address refuses the lot. An IP address (a URL's literal host) is allowed when it is listed.
  *
  * `createGuardedLookup` is given to the socket (`net.connect({ lookup })`), so the check is
  * made on the very answer the socket connects to: a DNS answer that turns private between a
@@ -11,7 +13,7 @@
 import dns from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import { AppError } from '../../../../shared/errors';
-import { isExactlyAllowed, normaliseHostname, type HostRule } from './hosts';
+import { isExactlyAllowed, isPrivateAllowed, normaliseHostname, PRIVATE_PREFIX, type HostRule } from './hosts';
 import { classifyAddress, describeKind, ipLiteralOfHostname, type AddressClass } from './ip';
 
 export type { LookupFunction };
@@ -31,7 +33,7 @@ export interface Destination {
   protocol: string;
 }
 
-/** FORBIDDEN: `host` resolved to (or is) a non-public address and is not allowed exactly. */
+/** FORBIDDEN: `host` resolved to (or is) a non-public address it may not reach. */
 export function nonPublicError(dest: Destination, cls: AddressClass, literal: boolean): AppError {
   const host = normaliseHostname(dest.hostname);
   const entry = dest.port === defaultPortOf(dest.protocol) ? host : `${host}:${dest.port}`;
@@ -39,20 +41,22 @@ export function nonPublicError(dest: Destination, cls: AddressClass, literal: bo
   const shown = cls.embeddedIpv4 ? `${cls.address}, which is ${cls.embeddedIpv4}` : cls.address;
   const message = literal
     ? `'${host}' is ${what} (${shown}), refused unless '${entry}' is allowed exactly; add '${entry}' in Settings → Allowed hosts if you trust it`
-    : `'${host}' resolves to ${what} (${shown}), refused unless '${host}' is allowed exactly; add '${entry}' in Settings → Allowed hosts if you trust it`;
+    : `'${host}' resolves to ${what} (${shown}), refused unless '${host}' is marked as a private-network host; add '${PRIVATE_PREFIX}${entry}' in Settings → Allowed hosts if you trust it`;
   return new AppError('FORBIDDEN', message, { host, port: dest.port, address: cls.address, kind: cls.kind });
 }
 
 /**
- * Throws FORBIDDEN when any answer is not a public address and the host is not allowed
- * exactly (a non-wildcard entry for this host and port). An answer that is not an IP at all
- * is refused too.
+ * Throws FORBIDDEN when any answer is not a public address, unless an entry marked
+ * `private:` allows this host and port; `localhost` allowed exactly may resolve to loopback
+ * addresses (only). An answer that is not an IP at all is refused too.
  */
 export function assertAnswersAllowed(dest: Destination, answers: readonly LookupAnswer[], rules: readonly HostRule[]): void {
-  if (isExactlyAllowed(rules, dest.hostname, dest.port, dest.protocol)) return;
+  if (isPrivateAllowed(rules, dest.hostname, dest.port, dest.protocol)) return;
+  const loopbackOnly = normaliseHostname(dest.hostname) === 'localhost' && isExactlyAllowed(rules, dest.hostname, dest.port, dest.protocol);
   for (const a of answers) {
     const cls = classifyAddress(a.address) ?? { address: String(a.address), family: 4, kind: 'reserved', range: 'invalid' };
-    if (cls.kind !== 'public') throw nonPublicError(dest, cls, false);
+    if (cls.kind === 'public' || (loopbackOnly && cls.kind === 'loopback')) continue;
+    throw nonPublicError(dest, cls, false);
   }
 }
 

@@ -104,7 +104,7 @@ describe('HttpTransport: hosts', () => {
       res.end('hello');
     });
     const t = new HttpTransport({ lookup: lookupTable() });
-    const r = await t.send(req(`http://allowed.test:${s.port}/ok#frag`), [`allowed.test:${s.port}`]);
+    const r = await t.send(req(`http://allowed.test:${s.port}/ok#frag`), [`private:allowed.test:${s.port}`]);
     expect(r.status).toBe(200);
     expect(r.headers['x-reply']).toBe('yes');
     expect(text(r.body)).toBe('hello');
@@ -118,7 +118,7 @@ describe('HttpTransport: hosts', () => {
     async (host) => {
       const s = await server(ok);
       const t = new HttpTransport({ lookup: lookupTable() });
-      const e = await refused(t.send(req(`http://${host}:${s.port}/`), [`localhost:${s.port}`, `*.test:${s.port}`, `allowed.test:${s.port}`]), 'FORBIDDEN', 'is not in the allowed hosts; add it in Settings → Allowed hosts');
+      const e = await refused(t.send(req(`http://${host}:${s.port}/`), [`localhost:${s.port}`, `*.test:${s.port}`, `private:allowed.test:${s.port}`]), 'FORBIDDEN', 'is not in the allowed hosts; add it in Settings → Allowed hosts');
       expect(e.message).toMatch(/^host '(127\.0\.0\.1|\[::ffff:7f00:1\]|0\.0\.0\.0):\d+'/);
       await settle();
       expect(s.accepted).toBe(0);
@@ -153,19 +153,46 @@ describe('HttpTransport: hosts', () => {
     const s = await server(ok);
     const lookup = lookupTable();
     const t = new HttpTransport({ lookup });
-    const e = await refused(t.send(req(`http://${name}:${s.port}/`), [`*.test:${s.port}`]), 'FORBIDDEN', `'${name}' resolves to ${what}, refused unless '${name}' is allowed exactly`);
-    expect(e.message).toContain(`add '${name}:${s.port}' in Settings → Allowed hosts`);
+    const e = await refused(t.send(req(`http://${name}:${s.port}/`), [`*.test:${s.port}`]), 'FORBIDDEN', `'${name}' resolves to ${what}, refused unless '${name}' is marked as a private-network host`);
+    expect(e.message).toContain(`add 'private:${name}:${s.port}' in Settings → Allowed hosts`);
     await settle();
     expect(s.accepted).toBe(0);
   });
 
-  it('lets a name that resolves to loopback through when it is allowed exactly', async () => {
+  it('lets a name that resolves to loopback through only when its entry is marked private:', async () => {
     const s = await server(ok);
     const t = new HttpTransport({ lookup: lookupTable() });
     await refused(t.send(req(`http://loop.test:${s.port}/`), [`*.test:${s.port}`]), 'FORBIDDEN');
+    // Listed exactly but not marked: a name must resolve to public addresses.
+    await refused(
+      t.send(req(`http://loop.test:${s.port}/`), [`loop.test:${s.port}`]),
+      'FORBIDDEN',
+      `'loop.test' resolves to a loopback address (127.0.0.1), refused unless 'loop.test' is marked as a private-network host; add 'private:loop.test:${s.port}'`,
+    );
     await settle();
     expect(s.accepted).toBe(0);
-    expect((await t.send(req(`http://loop.test:${s.port}/`), [`*.test:${s.port}`, `loop.test:${s.port}`])).status).toBe(200);
+    expect((await t.send(req(`http://loop.test:${s.port}/`), [`*.test:${s.port}`, `private:loop.test:${s.port}`])).status).toBe(200);
+    expect((await t.send(req(`http://loop.test:${s.port}/`), [`private:*.test:${s.port}`])).status).toBe(200);
+    expect(s.accepted).toBeGreaterThan(0);
+  });
+
+  it('refuses an exactly listed name whose answer turns to loopback (rebinding), or that resolves to the metadata address', async () => {
+    const s = await server(ok);
+    const lookup = lookupTable({ 'rebind.test': { turns: ['93.184.216.34', '127.0.0.1'] } });
+    const t = new HttpTransport({ lookup });
+    await refused(t.send(req(`http://rebind.test:${s.port}/`), [`rebind.test:${s.port}`]), 'FORBIDDEN', "'rebind.test' resolves to a loopback address (127.0.0.1)");
+    expect(lookup.calls['rebind.test']).toBe(2);
+    await refused(t.send(req(`http://meta.test:${s.port}/`), [`meta.test:${s.port}`]), 'FORBIDDEN', "'meta.test' resolves to a link-local address (169.254.169.254)");
+    await settle();
+    expect(s.accepted).toBe(0);
+  });
+
+  it('lets localhost listed exactly reach loopback, and nothing else private', async () => {
+    const s = await server(ok);
+    const t = new HttpTransport({ lookup: lookupTable({ localhost: ['127.0.0.1'], 'localhost.': ['127.0.0.1'] }) });
+    expect((await t.send(req(`http://localhost:${s.port}/`), [`localhost:${s.port}`])).status).toBe(200);
+    const lan = new HttpTransport({ lookup: lookupTable({ localhost: ['10.0.0.5'] }) });
+    await refused(lan.send(req(`http://localhost:${s.port}/`), [`localhost:${s.port}`]), 'FORBIDDEN', "'localhost' resolves to a private address (10.0.0.5)");
     expect(s.accepted).toBe(1);
   });
 
@@ -192,7 +219,7 @@ describe('HttpTransport: hosts', () => {
     const s = await server(ok);
     const lookup = lookupTable();
     const t = new HttpTransport({ lookup });
-    const allowed = [`allowed.test:${s.port}`];
+    const allowed = [`private:allowed.test:${s.port}`];
     await refused(t.send(req(`http://allowed.test.evil.test:${s.port}/`), allowed), 'FORBIDDEN', `host 'allowed.test.evil.test:${s.port}' is not in the allowed hosts`);
     await refused(t.send(req(`http://evil@allowed.test:${s.port}/`), allowed), 'FORBIDDEN', 'user info');
     await refused(t.send(req(`http://evil:pw@allowed.test:${s.port}/`), allowed), 'FORBIDDEN', 'user info');
@@ -209,11 +236,11 @@ describe('HttpTransport: hosts', () => {
   it("treats 'allowed.test.' as 'allowed.test': allowed when that host is allowed exactly, refused otherwise", async () => {
     const s = await server(echo);
     const t = new HttpTransport({ lookup: lookupTable() });
-    await refused(t.send(req(`http://allowed.test.:${s.port}/`), [`other.test:${s.port}`]), 'FORBIDDEN', `host 'allowed.test:${s.port}' is not in the allowed hosts`);
+    await refused(t.send(req(`http://allowed.test.:${s.port}/`), [`private:other.test:${s.port}`]), 'FORBIDDEN', `host 'allowed.test:${s.port}' is not in the allowed hosts`);
     await refused(t.send(req(`http://allowed.test.:${s.port}/`), [`*.test:${s.port}`]), 'FORBIDDEN', 'resolves to a loopback address');
     await settle();
     expect(s.accepted).toBe(0);
-    const r = await t.send(req(`http://ALLOWED.test.:${s.port}/`), [`allowed.test:${s.port}`]);
+    const r = await t.send(req(`http://ALLOWED.test.:${s.port}/`), [`private:allowed.test:${s.port}`]);
     expect(r.status).toBe(200);
     expect(s.accepted).toBe(1);
   });
@@ -247,8 +274,8 @@ describe('HttpTransport: redirects', () => {
     const b = await server(ok);
     const a = await server(redirectTo(`http://127.0.0.1:${b.port}/`));
     const t = new HttpTransport({ lookup: lookupTable() });
-    await refused(t.send(req(`http://a.test:${a.port}/`), [`a.test:${a.port}`, `*.test:${b.port}`]), 'FORBIDDEN', `host '127.0.0.1:${b.port}' is not in the allowed hosts`);
-    await refused(t.send(req(`http://a.test:${a.port}/`), [`a.test:${a.port}`, `localhost:${b.port}`]), 'FORBIDDEN');
+    await refused(t.send(req(`http://a.test:${a.port}/`), [`private:a.test:${a.port}`, `*.test:${b.port}`]), 'FORBIDDEN', `host '127.0.0.1:${b.port}' is not in the allowed hosts`);
+    await refused(t.send(req(`http://a.test:${a.port}/`), [`private:a.test:${a.port}`, `localhost:${b.port}`]), 'FORBIDDEN');
     await settle();
     expect(a.accepted).toBeGreaterThan(0);
     expect(b.accepted).toBe(0);
@@ -258,7 +285,7 @@ describe('HttpTransport: redirects', () => {
     const b = await server(ok);
     const a = await server(redirectTo(`http://b.test:${b.port}/`));
     const t = new HttpTransport({ lookup: lookupTable() });
-    await refused(t.send(req(`http://a.test:${a.port}/`), [`a.test:${a.port}`, `*.test:${b.port}`]), 'FORBIDDEN', "'b.test' resolves to a loopback address");
+    await refused(t.send(req(`http://a.test:${a.port}/`), [`private:a.test:${a.port}`, `*.test:${b.port}`]), 'FORBIDDEN', "'b.test' resolves to a loopback address");
     await settle();
     expect(b.accepted).toBe(0);
   });
@@ -270,8 +297,8 @@ describe('HttpTransport: redirects', () => {
       res.end();
     });
     const t = new HttpTransport({ lookup: lookupTable() });
-    await refused(t.send(req(`http://a.test:${a.port}/`), [`a.test:${a.port}`]), 'FORBIDDEN', `host 'evil.test:${b.port}' is not in the allowed hosts`);
-    await refused(t.send(req(`http://a.test:${a.port}/file`), [`a.test:${a.port}`, '*.test']), 'FORBIDDEN', "the scheme 'file' is refused");
+    await refused(t.send(req(`http://a.test:${a.port}/`), [`private:a.test:${a.port}`]), 'FORBIDDEN', `host 'evil.test:${b.port}' is not in the allowed hosts`);
+    await refused(t.send(req(`http://a.test:${a.port}/file`), [`private:a.test:${a.port}`, '*.test']), 'FORBIDDEN', "the scheme 'file' is refused");
     await settle();
     expect(b.accepted).toBe(0);
   });
@@ -281,7 +308,7 @@ describe('HttpTransport: redirects', () => {
     const a = await server(redirectTo(`http://b.test:${b.port}/landing?x=1`));
     const t = new HttpTransport({ lookup: lookupTable() });
     const headers = { Authorization: 'Bearer SECRET', Cookie: 'sid=1', 'X-Api-Key': 'k', 'X-Auth-Token': 't', 'X-Custom': 'kept', Host: 'evil.example' };
-    const r = await t.send(req(`http://a.test:${a.port}/start`, { headers }), [`a.test:${a.port}`, `b.test:${b.port}`]);
+    const r = await t.send(req(`http://a.test:${a.port}/start`, { headers }), [`private:a.test:${a.port}`, `private:b.test:${b.port}`]);
     expect(r.status).toBe(200);
     expect(r.finalUrl).toBe(`http://b.test:${b.port}/landing?x=1`);
     expect(r.redirects).toEqual([`http://b.test:${b.port}/landing?x=1`]);
@@ -298,7 +325,7 @@ describe('HttpTransport: redirects', () => {
   it('keeps Authorization on a same-origin redirect (relative Location)', async () => {
     const s = await server((req, res, body) => (req.url === '/start' ? redirectTo('/end')(req, res, body) : echo(req, res, body)));
     const t = new HttpTransport({ lookup: lookupTable() });
-    const r = await t.send(req(`http://a.test:${s.port}/start`, { headers: { authorization: 'Bearer SECRET' } }), [`a.test:${s.port}`]);
+    const r = await t.send(req(`http://a.test:${s.port}/start`, { headers: { authorization: 'Bearer SECRET' } }), [`private:a.test:${s.port}`]);
     expect(JSON.parse(text(r.body)).headers.authorization).toBe('Bearer SECRET');
     expect(r.redirects).toEqual([`http://a.test:${s.port}/end`]);
   });
@@ -307,7 +334,7 @@ describe('HttpTransport: redirects', () => {
     const s = await server((req, res, body) => (req.url!.startsWith('/r') ? redirectTo('/echo', Number(req.url!.slice(2)))(req, res, body) : echo(req, res, body)));
     const t = new HttpTransport({ lookup: lookupTable() });
     const post = (status: number, method = 'POST') =>
-      t.send(req(`http://a.test:${s.port}/r${status}`, { method, body: Buffer.from('payload'), headers: { 'content-type': 'text/plain' } }), [`a.test:${s.port}`]).then((r) => JSON.parse(text(r.body)));
+      t.send(req(`http://a.test:${s.port}/r${status}`, { method, body: Buffer.from('payload'), headers: { 'content-type': 'text/plain' } }), [`private:a.test:${s.port}`]).then((r) => JSON.parse(text(r.body)));
     for (const status of [301, 302, 303]) {
       const seen = await post(status);
       expect(seen, String(status)).toMatchObject({ method: 'GET', body: '' });
@@ -325,20 +352,20 @@ describe('HttpTransport: redirects', () => {
       res.end();
     });
     const t = new HttpTransport({ lookup: lookupTable() });
-    const e = await refused(t.send(req(`http://a.test:${s.port}/loop/0`, { maxRedirects: 10 }), [`a.test:${s.port}`]), 'UNAVAILABLE', `'a.test:${s.port}' redirected more than 10 times`);
+    const e = await refused(t.send(req(`http://a.test:${s.port}/loop/0`, { maxRedirects: 10 }), [`private:a.test:${s.port}`]), 'UNAVAILABLE', `'a.test:${s.port}' redirected more than 10 times`);
     expect(e.details).toMatchObject({ reason: 'too-many-redirects', limit: 10 });
     expect(s.requests).toHaveLength(11);
     s.requests.length = 0;
-    await refused(t.send(req(`http://a.test:${s.port}/loop/0`, { maxRedirects: 1000 }), [`a.test:${s.port}`]), 'UNAVAILABLE', 'more than 10 times');
+    await refused(t.send(req(`http://a.test:${s.port}/loop/0`, { maxRedirects: 1000 }), [`private:a.test:${s.port}`]), 'UNAVAILABLE', 'more than 10 times');
     expect(s.requests).toHaveLength(11);
     s.requests.length = 0;
-    await refused(t.send(req(`http://a.test:${s.port}/loop/0`, { maxRedirects: 0 }), [`a.test:${s.port}`]), 'UNAVAILABLE', 'more than 0 times');
+    await refused(t.send(req(`http://a.test:${s.port}/loop/0`, { maxRedirects: 0 }), [`private:a.test:${s.port}`]), 'UNAVAILABLE', 'more than 0 times');
     expect(s.requests).toHaveLength(1);
   });
 
   it('reads no body for HEAD, whatever Content-Length says', async () => {
     const s = await server((_req, res) => res.writeHead(200, { 'content-length': String(1024 * MiB) }).end());
-    const r = await new HttpTransport({ lookup: lookupTable() }).send(req(`http://a.test:${s.port}/`, { method: 'HEAD', maxResponseBytes: 10 }), [`a.test:${s.port}`]);
+    const r = await new HttpTransport({ lookup: lookupTable() }).send(req(`http://a.test:${s.port}/`, { method: 'HEAD', maxResponseBytes: 10 }), [`private:a.test:${s.port}`]);
     expect(r.status).toBe(200);
     expect(r.body.byteLength).toBe(0);
     expect(r.headers['content-length']).toBe(String(1024 * MiB));
@@ -349,7 +376,7 @@ describe('HttpTransport: redirects', () => {
       res.statusCode = 304;
       res.end();
     });
-    const r = await new HttpTransport({ lookup: lookupTable() }).send(req(`http://a.test:${s.port}/`), [`a.test:${s.port}`]);
+    const r = await new HttpTransport({ lookup: lookupTable() }).send(req(`http://a.test:${s.port}/`), [`private:a.test:${s.port}`]);
     expect(r.status).toBe(304);
   });
 });
@@ -360,7 +387,7 @@ describe('HttpTransport: bytes', () => {
     const s = await server(handler);
     const t = new HttpTransport({ lookup: lookupTable() });
     const started = Date.now();
-    const e = await refused(t.send(req(`http://a.test:${s.port}/`, { maxResponseBytes: MiB }), [`a.test:${s.port}`]), 'PAYLOAD_TOO_LARGE', `over this tool's limit of ${MiB} bytes (limits.maxResponseBytes); reading stopped there`);
+    const e = await refused(t.send(req(`http://a.test:${s.port}/`, { maxResponseBytes: MiB }), [`private:a.test:${s.port}`]), 'PAYLOAD_TOO_LARGE', `over this tool's limit of ${MiB} bytes (limits.maxResponseBytes); reading stopped there`);
     expect(e.details).toMatchObject({ limit: MiB, stage: 'plain' });
     await state.closed;
     expect(state.sent).toBeLessThan(64 * MiB);
@@ -371,7 +398,7 @@ describe('HttpTransport: bytes', () => {
     const { state, handler } = zeros(1024 * MiB, true);
     const s = await server(handler);
     const t = new HttpTransport({ lookup: lookupTable() });
-    await refused(t.send(req(`http://a.test:${s.port}/`, { maxResponseBytes: MiB }), [`a.test:${s.port}`]), 'PAYLOAD_TOO_LARGE', `is ${1024 * MiB} bytes (Content-Length), over this tool's limit`);
+    await refused(t.send(req(`http://a.test:${s.port}/`, { maxResponseBytes: MiB }), [`private:a.test:${s.port}`]), 'PAYLOAD_TOO_LARGE', `is ${1024 * MiB} bytes (Content-Length), over this tool's limit`);
     await state.closed;
     expect(state.sent).toBeLessThan(64 * MiB);
   });
@@ -379,8 +406,8 @@ describe('HttpTransport: bytes', () => {
   it('takes a body of exactly maxResponseBytes, refuses one byte more', async () => {
     const s = await server((req, res) => res.end(Buffer.alloc(Number(req.url!.slice(1)), 0x61)));
     const t = new HttpTransport({ lookup: lookupTable() });
-    expect((await t.send(req(`http://a.test:${s.port}/1000`, { maxResponseBytes: 1000 }), [`a.test:${s.port}`])).body.byteLength).toBe(1000);
-    await refused(t.send(req(`http://a.test:${s.port}/1001`, { maxResponseBytes: 1000 }), [`a.test:${s.port}`]), 'PAYLOAD_TOO_LARGE');
+    expect((await t.send(req(`http://a.test:${s.port}/1000`, { maxResponseBytes: 1000 }), [`private:a.test:${s.port}`])).body.byteLength).toBe(1000);
+    await refused(t.send(req(`http://a.test:${s.port}/1001`, { maxResponseBytes: 1000 }), [`private:a.test:${s.port}`]), 'PAYLOAD_TOO_LARGE');
   });
 
   describe('compressed bodies', () => {
@@ -404,7 +431,7 @@ describe('HttpTransport: bytes', () => {
       });
       const t = new HttpTransport({ lookup: lookupTable() });
       const before = process.memoryUsage().rss;
-      const e = await refused(t.send(req(`http://a.test:${s.port}/`, { maxResponseBytes: MiB }), [`a.test:${s.port}`]), 'PAYLOAD_TOO_LARGE', 'once decompressed');
+      const e = await refused(t.send(req(`http://a.test:${s.port}/`, { maxResponseBytes: MiB }), [`private:a.test:${s.port}`]), 'PAYLOAD_TOO_LARGE', 'once decompressed');
       expect(e.details).toMatchObject({ stage: 'decompressed' });
       expect(sent).toBeLessThan(MiB);
       expect(process.memoryUsage().rss - before).toBeLessThan(100 * MiB);
@@ -428,7 +455,7 @@ describe('HttpTransport: bytes', () => {
       });
       const t = new HttpTransport({ lookup: lookupTable() });
       for (const name of Object.keys(variants)) {
-        const r = await t.send(req(`http://a.test:${s.port}/${name}`), [`a.test:${s.port}`]);
+        const r = await t.send(req(`http://a.test:${s.port}/${name}`), [`private:a.test:${s.port}`]);
         expect(text(r.body), name).toBe(body.toString());
         if (name !== 'identity') expect(r.headers['content-encoding'], name).toBeUndefined();
       }
@@ -442,7 +469,7 @@ describe('HttpTransport: bytes', () => {
         else res.writeHead(200, { 'content-encoding': 'zstd' }).end('raw-bytes');
       });
       const t = new HttpTransport({ lookup: lookupTable() });
-      const allowed = [`a.test:${s.port}`];
+      const allowed = [`private:a.test:${s.port}`];
       await refused(t.send(req(`http://a.test:${s.port}/corrupt`), allowed), 'UNAVAILABLE', 'could not be decompressed (gzip)');
       await refused(t.send(req(`http://a.test:${s.port}/triple`), allowed), 'UNAVAILABLE', 'encoded 3 times');
       const r = await t.send(req(`http://a.test:${s.port}/zstd`), allowed);
@@ -454,7 +481,7 @@ describe('HttpTransport: bytes', () => {
   it('refuses a request body over 64 MiB before connecting', async () => {
     const s = await server(ok);
     const t = new HttpTransport({ lookup: lookupTable() });
-    await refused(t.send(req(`http://a.test:${s.port}/`, { method: 'POST', body: new Uint8Array(MAX_REQUEST_BODY_BYTES + 1) }), [`a.test:${s.port}`]), 'PAYLOAD_TOO_LARGE', 'at most 67108864 bytes (64 MiB)');
+    await refused(t.send(req(`http://a.test:${s.port}/`, { method: 'POST', body: new Uint8Array(MAX_REQUEST_BODY_BYTES + 1) }), [`private:a.test:${s.port}`]), 'PAYLOAD_TOO_LARGE', 'at most 67108864 bytes (64 MiB)');
     await settle();
     expect(s.accepted).toBe(0);
   });
@@ -464,7 +491,7 @@ describe('HttpTransport: bytes', () => {
     const t = new HttpTransport({ lookup: lookupTable(), userAgent: 'Toolsmith-test' });
     const r = await t.send(
       req(`http://a.test:${s.port}/p?q=1`, { method: 'post', body: Buffer.from('{"a":1}'), headers: { 'Content-Type': 'application/json', 'Content-Length': '999', Connection: 'close', Host: 'evil.example' } }),
-      [`a.test:${s.port}`],
+      [`private:a.test:${s.port}`],
     );
     const seen = JSON.parse(text(r.body));
     expect(seen).toMatchObject({ method: 'POST', url: '/p?q=1', body: '{"a":1}' });
@@ -473,7 +500,7 @@ describe('HttpTransport: bytes', () => {
 
   it('returns a 503 as a response: retrying is the caller’s job', async () => {
     const s = await server((_req, res) => res.writeHead(503, { 'retry-after': '1' }).end('busy'));
-    const r = await new HttpTransport({ lookup: lookupTable() }).send(req(`http://a.test:${s.port}/`), [`a.test:${s.port}`]);
+    const r = await new HttpTransport({ lookup: lookupTable() }).send(req(`http://a.test:${s.port}/`), [`private:a.test:${s.port}`]);
     expect(r.status).toBe(503);
     expect(text(r.body)).toBe('busy');
     expect(s.requests).toHaveLength(1);
@@ -487,7 +514,7 @@ describe('HttpTransport: time, cancellation and network errors', () => {
     servers.push(s);
     const t = new HttpTransport({ lookup: lookupTable() });
     const started = Date.now();
-    const e = await refused(t.send(req(`http://a.test:${s.port}/`, { timeoutMs: 300 }), [`a.test:${s.port}`]), 'TIMEOUT', `no complete response from 'a.test:${s.port}' within 300 ms`);
+    const e = await refused(t.send(req(`http://a.test:${s.port}/`, { timeoutMs: 300 }), [`private:a.test:${s.port}`]), 'TIMEOUT', `no complete response from 'a.test:${s.port}' within 300 ms`);
     expect(e.details).toMatchObject({ timeoutMs: 300 });
     expect(Date.now() - started).toBeLessThan(3_000);
     expect(s.accepted).toBe(1);
@@ -502,7 +529,7 @@ describe('HttpTransport: time, cancellation and network errors', () => {
       res.on('close', () => clearInterval(iv));
     });
     const t = new HttpTransport({ lookup: lookupTable() });
-    await refused(t.send(req(`http://a.test:${s.port}/`, { timeoutMs: 300 }), [`a.test:${s.port}`]), 'TIMEOUT');
+    await refused(t.send(req(`http://a.test:${s.port}/`, { timeoutMs: 300 }), [`private:a.test:${s.port}`]), 'TIMEOUT');
   });
 
   it('cancels: before starting (no connection) and mid-request', async () => {
@@ -511,13 +538,13 @@ describe('HttpTransport: time, cancellation and network errors', () => {
     const t = new HttpTransport({ lookup: lookupTable() });
     const pre = new AbortController();
     pre.abort();
-    await refused(t.send(req(`http://a.test:${s.port}/`, { signal: pre.signal }), [`a.test:${s.port}`]), 'CANCELLED', 'the request was cancelled');
+    await refused(t.send(req(`http://a.test:${s.port}/`, { signal: pre.signal }), [`private:a.test:${s.port}`]), 'CANCELLED', 'the request was cancelled');
     await settle();
     expect(s.accepted).toBe(0);
     const mid = new AbortController();
     setTimeout(() => mid.abort(), 100);
     const started = Date.now();
-    await refused(t.send(req(`http://a.test:${s.port}/`, { signal: mid.signal, timeoutMs: 10_000 }), [`a.test:${s.port}`]), 'CANCELLED');
+    await refused(t.send(req(`http://a.test:${s.port}/`, { signal: mid.signal, timeoutMs: 10_000 }), [`private:a.test:${s.port}`]), 'CANCELLED');
     expect(Date.now() - started).toBeLessThan(3_000);
   });
 
@@ -550,7 +577,7 @@ describe('HttpTransport.stream', () => {
     const t = new HttpTransport({ lookup: lookupTable() });
     const chunks: string[] = [];
     const started = Date.now();
-    const head = await t.stream(req(`http://a.test:${s.port}/`, { timeoutMs: 500 }), [`a.test:${s.port}`], (c) => chunks.push(text(c)));
+    const head = await t.stream(req(`http://a.test:${s.port}/`, { timeoutMs: 500 }), [`private:a.test:${s.port}`], (c) => chunks.push(text(c)));
     expect(Date.now() - started).toBeGreaterThan(500);
     expect(head).toMatchObject({ status: 200, finalUrl: `http://a.test:${s.port}/`, redirects: [] });
     expect(head.headers['content-type']).toBe('text/event-stream');
@@ -565,12 +592,12 @@ describe('HttpTransport.stream', () => {
     });
     const t = new HttpTransport({ lookup: lookupTable() });
     const got: string[] = [];
-    await refused(t.stream(req(`http://a.test:${quiet.port}/`, { timeoutMs: 300 }), [`a.test:${quiet.port}`], (c) => got.push(text(c))), 'TIMEOUT', 'no data');
+    await refused(t.stream(req(`http://a.test:${quiet.port}/`, { timeoutMs: 300 }), [`private:a.test:${quiet.port}`], (c) => got.push(text(c))), 'TIMEOUT', 'no data');
     expect(got).toEqual(['data: 1\n\n']);
     const { handler, state } = zeros(1024 * MiB, false);
     const big = await server(handler);
     let n = 0;
-    await refused(t.stream(req(`http://a.test:${big.port}/`, { maxResponseBytes: MiB }), [`a.test:${big.port}`], (c) => (n += c.byteLength)), 'PAYLOAD_TOO_LARGE');
+    await refused(t.stream(req(`http://a.test:${big.port}/`, { maxResponseBytes: MiB }), [`private:a.test:${big.port}`], (c) => (n += c.byteLength)), 'PAYLOAD_TOO_LARGE');
     expect(n).toBeLessThanOrEqual(MiB);
     await state.closed;
     expect(state.sent).toBeLessThan(64 * MiB);
@@ -589,7 +616,7 @@ describe('HttpTransport.stream', () => {
     const t = new HttpTransport({ lookup: lookupTable() });
     const boom = new TypeError('parser broke');
     await expect(
-      t.stream(req(`http://a.test:${s.port}/`), [`a.test:${s.port}`], () => {
+      t.stream(req(`http://a.test:${s.port}/`), [`private:a.test:${s.port}`], () => {
         throw boom;
       }),
     ).rejects.toBe(boom);
@@ -599,7 +626,7 @@ describe('HttpTransport.stream', () => {
     const s = await server(sse);
     const t = new HttpTransport({ lookup: lookupTable() });
     await refused(
-      t.stream(req(`http://a.test:${s.port}/`), [`a.test:${s.port}`], () => {
+      t.stream(req(`http://a.test:${s.port}/`), [`private:a.test:${s.port}`], () => {
         throw new AppError('CANCELLED', 'enough');
       }),
       'CANCELLED',
@@ -618,18 +645,18 @@ describe('HttpTransport over https', () => {
   it('verifies the certificate against the name, with the same host rules', async () => {
     const s = await tlsServer(echo);
     const t = new HttpTransport({ lookup: lookupTable(), extraCa: TEST_CERT });
-    const r = await t.send(req(`https://a.test:${s.port}/secure`), [`a.test:${s.port}`]);
+    const r = await t.send(req(`https://a.test:${s.port}/secure`), [`private:a.test:${s.port}`]);
     expect(r.status).toBe(200);
     expect(JSON.parse(text(r.body)).url).toBe('/secure');
     await refused(t.send(req(`https://loop.test:${s.port}/`), [`*.test:${s.port}`]), 'FORBIDDEN', 'resolves to a loopback address');
     expect(s.accepted).toBe(1);
     // The certificate does not name loop.test: allowed exactly, it is reached and refused by TLS.
-    await refused(t.send(req(`https://loop.test:${s.port}/`), [`loop.test:${s.port}`]), 'UNAVAILABLE', `the secure connection to 'loop.test:${s.port}' failed (ERR_TLS_CERT_ALTNAME_INVALID)`);
+    await refused(t.send(req(`https://loop.test:${s.port}/`), [`private:loop.test:${s.port}`]), 'UNAVAILABLE', `the secure connection to 'loop.test:${s.port}' failed (ERR_TLS_CERT_ALTNAME_INVALID)`);
   });
 
   it('refuses an untrusted certificate', async () => {
     const s = await tlsServer(ok);
-    const e = await refused(new HttpTransport({ lookup: lookupTable() }).send(req(`https://a.test:${s.port}/`), [`a.test:${s.port}`]), 'UNAVAILABLE', 'the secure connection');
+    const e = await refused(new HttpTransport({ lookup: lookupTable() }).send(req(`https://a.test:${s.port}/`), [`private:a.test:${s.port}`]), 'UNAVAILABLE', 'the secure connection');
     expect(e.details).toMatchObject({ cause: expect.stringMatching(/SELF_SIGNED|UNABLE_TO_VERIFY/) });
   });
 
@@ -637,7 +664,7 @@ describe('HttpTransport over https', () => {
     const plain = await server(echo);
     const s = await tlsServer(redirectTo(`http://a.test:${plain.port}/down`));
     const t = new HttpTransport({ lookup: lookupTable(), extraCa: [TEST_CERT] });
-    const r = await t.send(req(`https://a.test:${s.port}/`, { headers: { authorization: 'Bearer SECRET' } }), [`a.test:${s.port}`, `a.test:${plain.port}`]);
+    const r = await t.send(req(`https://a.test:${s.port}/`, { headers: { authorization: 'Bearer SECRET' } }), [`private:a.test:${s.port}`, `private:a.test:${plain.port}`]);
     expect(r.finalUrl).toBe(`http://a.test:${plain.port}/down`);
     expect(s.requests[0]!.headers.authorization).toBe('Bearer SECRET');
     expect(plain.requests[0]!.headers.authorization).toBeUndefined();
