@@ -2,9 +2,10 @@
  * The HTTP back-end of a tool: a request built from templates. Pure (no Node, no DOM), so
  * the editor checks placeholders with the same code the core uses to refuse a save.
  *
- * Placeholders: `${name}` or `${a.b.c}` (a dotted path into the call's arguments) and
- * `${secret:NAME}` (a named secret, sent only to the hosts it is bound to). `$${` writes a
- * literal `${`. Placeholders may stand in path segments, query values, header values and
+ * Placeholders: `${name}` or `${a.b.c}` (a dotted path into the call's arguments),
+ * `${name?}` (an optional argument: the query value, header, form field or JSON property
+ * that holds it is left out when it is not given) and `${secret:NAME}` (a named secret,
+ * sent only to the hosts it is bound to). `$${` writes a literal `${`. Placeholders may stand in path segments, query values, header values and
  * the body — never in the scheme, user info, host or port, nor in a query key or fragment.
  */
 import { z } from 'zod';
@@ -25,7 +26,10 @@ export const HttpAuthSchema = z.discriminatedUnion('kind', [
   /** An API key in a header or a query parameter. */
   z.object({ kind: z.literal('apiKey'), in: z.enum(['header', 'query']), name: z.string().min(1).max(128), secret: SecretName }).strict(),
   z.object({ kind: z.literal('bearer'), secret: SecretName }).strict(),
-  z.object({ kind: z.literal('basic'), username: z.string().max(256), passwordSecret: SecretName }).strict(),
+  /** `usernameSecret` sends a secret as the user name (an API key as the user, e.g. Stripe); the password may then be empty. */
+  z
+    .object({ kind: z.literal('basic'), username: z.string().max(256).default(''), usernameSecret: SecretName.optional(), passwordSecret: SecretName.optional() })
+    .strict(),
   /**
    * HMAC request signing: the signature of `${method}\n${path-and-query}\n${timestamp}\n${sha256(body) hex}`
    * in `header` (hex or base64), the timestamp (unix seconds) in `timestampHeader`.
@@ -68,11 +72,29 @@ export const HttpLimitsSchema = z
   .strict();
 export type HttpLimits = z.infer<typeof HttpLimitsSchema>;
 
+/**
+ * How a form field whose value is an array or object is written (OpenAPI's `style` and
+ * `explode`): `deepObject` as `name[key]=v` / `name[0][key]=v`; `form` exploded as one pair
+ * per item (`name=a&name=b`, an object's own `key=v` pairs), not exploded as `name=a,b`;
+ * `spaceDelimited` / `pipeDelimited` join an array with ' ' or '|'. A field with no entry
+ * writes an array or object as JSON text.
+ */
+export const FormEncodingSchema = z
+  .object({ style: z.enum(['form', 'deepObject', 'spaceDelimited', 'pipeDelimited']).default('form'), explode: z.boolean().default(true) })
+  .strict();
+export type FormEncoding = z.infer<typeof FormEncodingSchema>;
+
 export const HttpBodySchema = z.discriminatedUnion('kind', [
   /** A JSON value whose strings may hold placeholders; a string that is exactly one placeholder takes the argument's JSON value. */
   z.object({ kind: z.literal('json'), template: z.unknown() }).strict(),
   z.object({ kind: z.literal('text'), template: Template, contentType: z.string().max(256).default('text/plain; charset=utf-8') }).strict(),
-  z.object({ kind: z.literal('form'), fields: z.record(z.string().max(256), Template) }).strict(),
+  z.object({ kind: z.literal('form'), fields: z.record(z.string().max(256), Template), encoding: z.record(z.string().max(256), FormEncodingSchema).optional() }).strict(),
+  /**
+   * multipart/form-data: one part per field. A field named in `files` is sent as a file: its
+   * value is its text, or `{ base64, filename?, contentType? }` (an array of them sends several
+   * files). Other fields are text; an object or array is written as JSON.
+   */
+  z.object({ kind: z.literal('multipart'), fields: z.record(z.string().max(256), Template), files: z.array(z.string().max(256)).max(100).default([]) }).strict(),
 ]);
 export type HttpBody = z.infer<typeof HttpBodySchema>;
 
@@ -88,7 +110,8 @@ export const FullHttpSpecSchema = z
     /** Total time for all attempts, back-off included. */
     totalTimeoutMs: z.number().int().min(100).max(30 * 60_000).default(120_000),
     successCodes: z.array(z.number().int().min(100).max(599)).max(100).default([200, 201, 202, 203, 204, 206]),
-    responseMode: z.enum(['json', 'text', 'sse']).default('json'),
+    /** binary: the body as `{ contentType, sizeBytes, base64 }`, never decoded as text. */
+    responseMode: z.enum(['json', 'text', 'sse', 'binary']).default('json'),
     /** Makes a non-idempotent method retryable: sent as the Idempotency-Key header. */
     idempotencyKey: Template.optional(),
     limits: HttpLimitsSchema.default(HttpLimitsSchema.parse({})),
@@ -98,7 +121,7 @@ export type FullHttpSpec = z.infer<typeof FullHttpSpecSchema>;
 
 // ---- placeholders ------------------------------------------------------------------------
 
-export type Placeholder = { kind: 'arg'; path: string[] } | { kind: 'secret'; name: string };
+export type Placeholder = { kind: 'arg'; path: string[]; optional?: true } | { kind: 'secret'; name: string };
 export type TemplatePart = { text: string } | { placeholder: Placeholder; raw: string };
 
 const ARG_PATH = /^[A-Za-z_$][\w$-]*(\.[A-Za-z_$0-9][\w$-]*)*$/;
@@ -137,8 +160,10 @@ function parsePlaceholder(inner: string): Placeholder {
     if (!SecretName.safeParse(name).success) throw new TemplateError(`'\${${inner}}' does not name a secret: use letters, digits, _ . -`);
     return { kind: 'secret', name };
   }
-  if (!ARG_PATH.test(inner)) throw new TemplateError(`'\${${inner}}' is not an argument name or a dotted path like \${user.id}`);
-  return { kind: 'arg', path: inner.split('.') };
+  const optional = inner.endsWith('?');
+  const name = optional ? inner.slice(0, -1) : inner;
+  if (!ARG_PATH.test(name)) throw new TemplateError(`'\${${inner}}' is not an argument name or a dotted path like \${user.id} (or \${user.id?} when optional)`);
+  return optional ? { kind: 'arg', path: name.split('.'), optional: true } : { kind: 'arg', path: name.split('.') };
 }
 
 export class TemplateError extends Error {
@@ -175,14 +200,30 @@ export function urlTemplateProblems(urlTemplate: string): SpecProblem[] {
     const key = pair.split('=')[0] ?? '';
     if (key.includes('${')) problems.push({ field, rule: 'placeholder-location', message: `placeholders may not stand in a query key: '${key}'` });
   }
+  const variables = serverVariablesIn(urlTemplate);
+  if (variables.length) {
+    problems.push({ field, rule: 'server-variable', message: `fill in the server variable${variables.length > 1 ? 's' : ''} ${variables.map((v) => `{${v}}`).join(', ')} (e.g. your own domain) before the tool can be used` });
+  }
   for (const t of [path, query]) {
     try {
-      parseTemplate(t);
+      const parts = parseTemplate(t);
+      if (t === path && parts.some((p) => 'placeholder' in p && p.placeholder.kind === 'arg' && p.placeholder.optional)) {
+        problems.push({ field, rule: 'placeholder-location', message: 'an optional placeholder (${name?}) may not stand in the path: a path segment cannot be left out' });
+      }
     } catch (e) {
       problems.push({ field, rule: 'template', message: (e as Error).message });
     }
   }
   return problems;
+}
+
+/**
+ * The OpenAPI server variables (`{name}`, not `${name}`) a URL template still holds: an
+ * imported tool keeps them until its user fills them in (a host cannot be a placeholder).
+ */
+export function serverVariablesIn(urlTemplate: string): string[] {
+  const literal = urlTemplate.replace(/\$\$\{/g, '').replace(/\$\{[^}]*\}/g, '');
+  return [...new Set([...literal.matchAll(/\{([^{}\s/?#]{1,128})\}/g)].map((m) => m[1]!))];
 }
 
 /** Every placeholder problem of a spec, each on its field. */
@@ -201,7 +242,13 @@ export function httpSpecProblems(spec: FullHttpSpec): SpecProblem[] {
     check(`http.headers.${k}`, v);
   }
   if (spec.body?.kind === 'text') check('http.body.template', spec.body.template);
-  if (spec.body?.kind === 'form') for (const [k, v] of Object.entries(spec.body.fields)) check(`http.body.fields.${k}`, v);
+  if (spec.body?.kind === 'form' || spec.body?.kind === 'multipart') for (const [k, v] of Object.entries(spec.body.fields)) check(`http.body.fields.${k}`, v);
+  if (spec.body?.kind === 'multipart') {
+    for (const f of spec.body.files) if (!Object.hasOwn(spec.body.fields, f)) problems.push({ field: 'http.body.files', rule: 'unknown-field', message: `'${f}' is not one of the body's fields` });
+  }
+  if (spec.auth.kind === 'basic' && !spec.auth.usernameSecret && !spec.auth.passwordSecret) {
+    problems.push({ field: 'http.auth', rule: 'basic-secret', message: 'basic auth needs passwordSecret, usernameSecret or both' });
+  }
   if (spec.body?.kind === 'json') walkStrings(spec.body.template, (s) => check('http.body.template', s));
   if (spec.body && (spec.method === 'GET' || spec.method === 'HEAD')) problems.push({ field: 'http.body', rule: 'no-body', message: `${spec.method} requests have no body` });
   if (spec.idempotencyKey) check('http.idempotencyKey', spec.idempotencyKey);

@@ -539,3 +539,17 @@ describe('maxCallsPerMinute', () => {
     expect((await run(s, spec, {}, { rateLimiter, toolId: 'tool-2' })).error).toBeUndefined();
   });
 });
+
+describe('binary responses', () => {
+  it("responseMode 'binary' returns the bytes as base64 with their type and size, never decoded as text", async () => {
+    const bytes = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0xff, 0xfe, 0x0a]);
+    const s = await server((_req, res) => {
+      res.writeHead(200, { 'content-type': 'image/png' });
+      res.end(bytes);
+    });
+    const r = await run(s, { urlTemplate: `http://127.0.0.1:${s.port}/widget.png`, responseMode: 'binary' });
+    expect(r.error).toBeUndefined();
+    expect(r.outcome!.value).toEqual({ contentType: 'image/png', sizeBytes: 8, base64: bytes.toString('base64') });
+    expect(r.outcome!.http.bodyText).toBeUndefined();
+  });
+});

@@ -63,7 +63,7 @@ export interface HttpToolExchange extends HttpExchange {
 }
 
 export interface HttpToolOutcome {
-  /** json: the parsed body (null when empty); text: the body; sse: the list of events. */
+  /** json: the parsed body (null when empty); text: the body; sse: the list of events; binary: { contentType, sizeBytes, base64 }. */
   value: unknown;
   attempts: number;
   http: HttpToolExchange;
@@ -104,7 +104,7 @@ export async function executeHttpTool(spec: FullHttpSpec, args: Record<string, u
   /** The exchange as shown: with a response, or (after a failure before one) the last request sent. */
   const describe = (o?: AttemptOutcome): HttpToolExchange | HttpExchange | undefined => {
     if (!o && !lastRequest) return undefined;
-    const text = o ? decode(o.body) : undefined;
+    const text = o && spec.responseMode !== 'binary' ? decode(o.body) : undefined;
     return {
       method: spec.method,
       url: sensitive.redact(o?.finalUrl ?? lastRequest!.url),
@@ -274,6 +274,8 @@ function tooLarge(spec: FullHttpSpec): AppError {
 
 function readValue(spec: FullHttpSpec, o: AttemptOutcome, http: HttpToolExchange, attempts: number, sensitive: Sensitive): unknown {
   if (spec.responseMode === 'sse') return (o.events ?? []).map((e) => redactEvent(e, sensitive));
+  // Bytes stay bytes: never decoded as text.
+  if (spec.responseMode === 'binary') return { contentType: header(o.headers, 'content-type') ?? 'application/octet-stream', sizeBytes: o.body.byteLength, base64: Buffer.from(o.body).toString('base64') };
   const text = decode(o.body);
   if (spec.responseMode === 'text') return sensitive.redact(text);
   if (spec.method === 'HEAD' || text.trim() === '') return null;

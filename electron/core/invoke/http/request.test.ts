@@ -127,3 +127,65 @@ describe('Sensitive', () => {
     expect(s.redactHeaders({ Authorization: 'Basic abc', 'x-api-token': 'zzz', 'X-Other': 'has tok123' })).toEqual({ Authorization: '[redacted]', 'x-api-token': '[redacted]', 'X-Other': 'has [redacted]' });
   });
 });
+
+describe('optional parts, form styles and multipart', () => {
+  it('an optional header not given is not sent; a JSON body that is only an optional placeholder sends no body', () => {
+    const req = buildRequest(spec({ method: 'POST', urlTemplate: 'https://api.example.com/a', headers: { 'X-Opt': '${opt?}', 'X-Req': '${req}' }, body: { kind: 'json', template: '${body?}' } }), { req: 'r' }, resolver(), new Sensitive());
+    expect(req.headers).not.toHaveProperty('X-Opt');
+    expect(req.headers['X-Req']).toBe('r');
+    expect(req.body).toBeUndefined();
+    expect(req.headers).not.toHaveProperty('Content-Type');
+  });
+
+  it('form fields follow their style: deepObject nests as a[b][0][c]=v, form explodes arrays, optional fields left out', () => {
+    const req = buildRequest(
+      spec({
+        method: 'POST',
+        urlTemplate: 'https://api.example.com/v1/checkout/sessions',
+        body: {
+          kind: 'form',
+          fields: { mode: '${mode}', line_items: '${line_items?}', expand: '${expand?}', metadata: '${metadata?}', events: '${events?}', plain: '${plain?}', csv: '${csv?}' },
+          encoding: { line_items: { style: 'deepObject', explode: true }, expand: { style: 'deepObject', explode: true }, metadata: { style: 'deepObject', explode: true }, events: { style: 'form', explode: true }, csv: { style: 'form', explode: false } },
+        },
+      }),
+      { mode: 'payment', line_items: [{ price: 'price_1', quantity: 2, adjustable_quantity: { enabled: true } }], expand: ['customer'], events: ['a', 'b'], plain: { x: 1 }, csv: ['x', 'y'] },
+      resolver(),
+      new Sensitive(),
+    );
+    expect(req.headers['Content-Type']).toBe('application/x-www-form-urlencoded');
+    expect(decodeURIComponent(decode(req.body))).toBe(
+      'mode=payment&line_items[0][price]=price_1&line_items[0][quantity]=2&line_items[0][adjustable_quantity][enabled]=true&expand[0]=customer&events=a&events=b&plain={"x":1}&csv=x,y',
+    );
+  });
+
+  it('multipart: text fields, JSON fields and files (text or base64) that a real form-data parser reads back', async () => {
+    const req = buildRequest(
+      spec({
+        method: 'POST',
+        urlTemplate: 'https://api.example.com/files',
+        body: { kind: 'multipart', fields: { purpose: '${purpose}', meta: '${meta}', file: '${file}', note: '${note?}', 'we"ird': '${w}' }, files: ['file'] },
+      }),
+      { purpose: 'fine-tune', meta: { a: 1 }, file: { base64: Buffer.from([0, 1, 2, 255]).toString('base64'), filename: 'data.bin', contentType: 'application/x-thing' }, w: 'q' },
+      resolver(),
+      new Sensitive(),
+    );
+    const type = req.headers['Content-Type']!;
+    expect(type).toMatch(/^multipart\/form-data; boundary=/);
+    const form = await new Response(req.body, { headers: { 'content-type': type } }).formData();
+    expect(form.get('purpose')).toBe('fine-tune');
+    expect(form.get('meta')).toBe('{"a":1}');
+    expect(form.has('note')).toBe(false);
+    expect(form.get('we"ird')).toBe('q');
+    expect(new TextDecoder().decode(req.body)).toContain('name="we%22ird"');
+    const file = form.get('file') as File;
+    expect(file.name).toBe('data.bin');
+    expect(file.type).toBe('application/x-thing');
+    expect([...new Uint8Array(await file.arrayBuffer())]).toEqual([0, 1, 2, 255]);
+  });
+
+  it('multipart: a file that is neither text nor { base64 } is refused clearly', () => {
+    expect(() =>
+      buildRequest(spec({ method: 'POST', urlTemplate: 'https://api.example.com/f', body: { kind: 'multipart', fields: { file: '${file}' }, files: ['file'] } }), { file: { data: 1 } }, resolver(), new Sensitive()),
+    ).toThrow(/needs its bytes as base64/);
+  });
+});

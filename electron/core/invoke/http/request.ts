@@ -7,7 +7,8 @@
 import { AppError } from '../../../../shared/errors';
 import { IDEMPOTENT_METHODS, type FullHttpSpec } from '../../../../shared/model/http-spec';
 import type { Redact, SecretResolver } from '../types';
-import { checkHeaderValue, formEncode, normalHostname, renderHeaderValue, renderJson, renderText, renderUrl, templateOrigin, type RenderEnv } from './template';
+import { renderForm, renderMultipart } from './body';
+import { checkHeaderValue, formEncode, isOmitted, normalHostname, renderHeaderValue, renderJson, renderText, renderUrl, templateOrigin, type RenderEnv } from './template';
 
 /** A request ready for the transport (before auth is applied). */
 export interface BuiltRequest {
@@ -149,6 +150,7 @@ export function buildRequest(spec: FullHttpSpec, args: Record<string, unknown>, 
   for (const [name, template] of Object.entries(spec.headers)) {
     if (!TOKEN.test(name)) throw new AppError('VALIDATION_FAILED', `'${name}' is not a valid header name`, { field: 'http.headers' });
     if (RESERVED_HEADERS.has(name.toLowerCase())) throw new AppError('VALIDATION_FAILED', `the header '${name}' is set by the transport and may not be set by a tool`, { field: 'http.headers' });
+    if (isOmitted(template, env, `http.headers.${name}`)) continue;
     setHeader(headers, name, renderHeaderValue(name, template, env));
   }
   if (spec.idempotencyKey) setHeader(headers, 'Idempotency-Key', renderHeaderValue('Idempotency-Key', spec.idempotencyKey, env));
@@ -159,23 +161,29 @@ export function buildRequest(spec: FullHttpSpec, args: Record<string, unknown>, 
   let body: Uint8Array | undefined;
   if (spec.body) {
     if (spec.method === 'GET' || spec.method === 'HEAD') throw new AppError('VALIDATION_FAILED', `${spec.method} requests have no body`, { field: 'http.body' });
-    let text: string;
+    let bytes: Uint8Array | undefined;
     let contentType: string;
     if (spec.body.kind === 'json') {
-      text = JSON.stringify(renderJson(spec.body.template, env)) ?? 'null';
+      // A template that is only an optional placeholder, not given: no body.
+      const value = renderJson(spec.body.template, env);
+      bytes = value === undefined ? undefined : new TextEncoder().encode(JSON.stringify(value) ?? 'null');
       contentType = 'application/json';
     } else if (spec.body.kind === 'text') {
-      text = renderText(spec.body.template, env, 'http.body.template');
+      bytes = new TextEncoder().encode(renderText(spec.body.template, env, 'http.body.template'));
       contentType = spec.body.contentType;
+    } else if (spec.body.kind === 'multipart') {
+      ({ bytes, contentType } = renderMultipart(spec.body, env));
     } else {
-      text = Object.entries(spec.body.fields)
-        .map(([k, t]) => `${formEncode(k)}=${formEncode(renderText(t, env, `http.body.fields.${k}`))}`)
-        .join('&');
+      bytes = new TextEncoder().encode(renderForm(spec.body, env));
       contentType = 'application/x-www-form-urlencoded';
     }
-    checkHeaderValue('Content-Type', contentType);
-    if (headerKey(headers, 'content-type') === undefined) headers['Content-Type'] = contentType;
-    body = new TextEncoder().encode(text);
+    if (bytes) {
+      checkHeaderValue('Content-Type', contentType);
+      // multipart: the boundary is ours, so our Content-Type wins.
+      if (spec.body.kind === 'multipart') setHeader(headers, 'Content-Type', contentType);
+      else if (headerKey(headers, 'content-type') === undefined) headers['Content-Type'] = contentType;
+      body = bytes;
+    }
   }
   return { method: spec.method, url, hostname: origin.hostname, headers, ...(body ? { body } : {}) };
 }

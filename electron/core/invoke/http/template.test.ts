@@ -214,3 +214,39 @@ describe('property: no value can change the host or add a path segment', () => {
     );
   });
 });
+
+describe('optional placeholders (${name?})', () => {
+  it('a query pair or inline query pair holding one that was not given (or null) is left out', () => {
+    const q = { limit: '${limit?}', status: '${status}' };
+    expect(renderUrl('https://api.example.com/pets?sort=${sort?}&x=1', q, env({ status: 'sold' }))).toBe('https://api.example.com/pets?x=1&status=sold');
+    expect(renderUrl('https://api.example.com/pets', q, env({ status: 'sold', limit: null }))).toBe('https://api.example.com/pets?status=sold');
+    expect(renderUrl('https://api.example.com/pets?sort=${sort?}', q, env({ status: 'sold', limit: 0, sort: 'name' }))).toBe('https://api.example.com/pets?sort=name&limit=0&status=sold');
+  });
+
+  it('a required placeholder not given is still refused, naming it', () => {
+    expect(refused(() => renderUrl('https://api.example.com/pets', { status: '${status}' }, env({}))).message).toMatch(/\$\{status\} names an argument that was not given/);
+  });
+
+  it('in a JSON body, the property or array item is left out; a given null stays', () => {
+    const template = { data: { name: '${name}', notes: '${notes?}', tags: ['${tag?}', 'fixed'], due: 'on ${due?}', parent: '${parent?}' } };
+    expect(renderJson(template, env({ name: 'n', parent: null }))).toEqual({ data: { name: 'n', tags: ['fixed'], parent: null } });
+    expect(renderJson(template, env({ name: 'n', notes: 'x', tag: 't', due: 'monday' }))).toEqual({ data: { name: 'n', notes: 'x', tags: ['t', 'fixed'], due: 'on monday' } });
+    expect(renderJson('${body?}', env({}))).toBeUndefined();
+  });
+
+  it('in a text body it renders as an empty string', () => {
+    expect(renderText('a${x?}b', env({}), 'http.body.template')).toBe('ab');
+  });
+
+  it('a dotted optional path is missing when any step is missing', () => {
+    expect(renderUrl('https://api.example.com/', { q: '${filter.name?}' }, env({ filter: {} }))).toBe('https://api.example.com/');
+    expect(renderUrl('https://api.example.com/', { q: '${filter.name?}' }, env({ filter: { name: 'a' } }))).toBe('https://api.example.com/?q=a');
+  });
+});
+
+describe('server variables in the URL', () => {
+  it('a host that still holds {var} is refused with a message naming it', () => {
+    const e = refused(() => templateOrigin('https://{your-domain}.atlassian.net/rest/api/3/${id}'));
+    expect(e.message).toMatch(/server variable \{your-domain\}.*fill it in/);
+  });
+});

@@ -19,9 +19,15 @@
  * (also when they only appear after percent-decoding) and so are lone UTF-16 surrogates.
  * A path that names no argument is VALIDATION_FAILED naming the placeholder. Error messages
  * name the placeholder and the problem, never the value (it could be a secret).
+ *
+ * Optional placeholders (`${name?}`): when the argument is not given, what holds it is left
+ * out — the query pair, the header, the form field, the JSON property or array item (a JSON
+ * body that is only that placeholder sends no body); in a text body it renders as ''. In
+ * the query, headers and form fields a null counts as not given (it has no string form); in
+ * a JSON body a null is sent as null. They may not stand in the path.
  */
 import { AppError } from '../../../../shared/errors';
-import { parseTemplate, TemplateError, type Placeholder, type TemplatePart } from '../../../../shared/model/http-spec';
+import { parseTemplate, serverVariablesIn, TemplateError, type Placeholder, type TemplatePart } from '../../../../shared/model/http-spec';
 
 /** Bytes one header value may have once rendered. */
 export const MAX_HEADER_VALUE_BYTES = 8 * 1024;
@@ -46,6 +52,28 @@ export function parseOrRefuse(template: string, field: string): TemplatePart[] {
     if (e instanceof TemplateError) throw new AppError('VALIDATION_FAILED', `${field}: ${e.message}`, { field });
     throw e;
   }
+}
+
+/** Whether an argument placeholder's value is absent (not given, or undefined). */
+function argMissing(path: string[], env: RenderEnv): boolean {
+  let cur: unknown = env.args;
+  for (const key of path) {
+    if (cur === null || typeof cur !== 'object' || !Object.hasOwn(cur, key)) return true;
+    cur = (cur as Record<string, unknown>)[key];
+  }
+  return cur === undefined;
+}
+
+/** Whether an optional placeholder is not given (null counts as not given when `nullIsMissing`). */
+export function optionalMissing(p: Placeholder, env: RenderEnv, nullIsMissing: boolean): boolean {
+  if (p.kind !== 'arg' || !p.optional) return false;
+  if (argMissing(p.path, env)) return true;
+  return nullIsMissing && placeholderValue({ kind: 'arg', path: p.path }, '', env) === null;
+}
+
+/** Whether a template holds an optional placeholder that was not given: what holds it is then left out. */
+export function isOmitted(template: string, env: RenderEnv, field: string, nullIsMissing = true): boolean {
+  return parseOrRefuse(template, field).some((p) => 'placeholder' in p && optionalMissing(p.placeholder, env, nullIsMissing));
 }
 
 /** The raw value of a placeholder: an argument (any JSON value) or a secret (a string). */
@@ -200,11 +228,13 @@ export function renderUrlQuery(queryTemplate: string, env: RenderEnv): string {
       const key = pair.slice(0, eq);
       if (key.includes('${')) throw new AppError('VALIDATION_FAILED', `http.urlTemplate: placeholders may not stand in a query key: '${key}'`, { field: 'http.urlTemplate' });
       let value = '';
+      if (isOmitted(pair.slice(eq + 1), env, 'http.urlTemplate')) return '';
       for (const p of parseOrRefuse(pair.slice(eq + 1), 'http.urlTemplate')) {
         value += 'text' in p ? p.text : formEncode(scalarString(placeholderValue(p.placeholder, p.raw, env), p.raw, 'query'));
       }
       return `${key}=${value}`;
     })
+    .filter((pair) => pair !== '')
     .join('&');
 }
 
@@ -229,12 +259,18 @@ export function checkHeaderValue(name: string, value: string): void {
   }
 }
 
-/** A text body (or a form field): interpolation, objects written as JSON. */
+/** A text body (or a form field): interpolation, objects written as JSON; an optional placeholder not given is ''. */
 export function renderText(template: string, env: RenderEnv, field: string): string {
   let out = '';
-  for (const p of parseOrRefuse(template, field)) out += 'text' in p ? p.text : textString(placeholderValue(p.placeholder, p.raw, env));
+  for (const p of parseOrRefuse(template, field)) {
+    if ('text' in p) out += p.text;
+    else if (!optionalMissing(p.placeholder, env, false)) out += textString(placeholderValue(p.placeholder, p.raw, env));
+  }
   return out;
 }
+
+/** Marks a JSON template value left out (an optional placeholder not given). */
+const OMIT = Symbol('omit');
 
 /**
  * A JSON body: walks the template; a string that is exactly one placeholder becomes the
@@ -246,19 +282,24 @@ export function renderJson(template: unknown, env: RenderEnv): unknown {
     if (depth > 256) throw new AppError('VALIDATION_FAILED', 'http.body.template is nested too deeply', { field: 'http.body.template' });
     if (typeof v === 'string') {
       const parts = parseOrRefuse(v, 'http.body.template');
+      if (parts.some((p) => 'placeholder' in p && optionalMissing(p.placeholder, env, false))) return OMIT;
       const only = parts.length === 1 ? parts[0] : undefined;
       if (only && 'placeholder' in only) return structuredClone(placeholderValue(only.placeholder, only.raw, env));
       return renderText(v, env, 'http.body.template');
     }
-    if (Array.isArray(v)) return v.map((x) => walk(x, depth + 1));
+    if (Array.isArray(v)) return v.map((x) => walk(x, depth + 1)).filter((x) => x !== OMIT);
     if (v && typeof v === 'object') {
       const out: Record<string, unknown> = {};
-      for (const [k, x] of Object.entries(v)) Object.defineProperty(out, k, { value: walk(x, depth + 1), enumerable: true, writable: true, configurable: true });
+      for (const [k, x] of Object.entries(v)) {
+        const value = walk(x, depth + 1);
+        if (value !== OMIT) Object.defineProperty(out, k, { value, enumerable: true, writable: true, configurable: true });
+      }
       return out;
     }
     return v;
   };
-  return walk(template, 0);
+  const out = walk(template, 0);
+  return out === OMIT ? undefined : out;
 }
 
 // ---- the whole URL -----------------------------------------------------------------------
@@ -292,6 +333,10 @@ export function templateOrigin(urlTemplate: string): TemplateOrigin {
     throw new AppError('VALIDATION_FAILED', 'placeholders may not stand in the scheme, user info, host or port; put them in the path or the query', { field });
   }
   if (authority.includes('@')) throw new AppError('VALIDATION_FAILED', 'user info (user:password@) is not allowed in the URL; use the auth settings', { field });
+  const variables = serverVariablesIn(urlTemplate);
+  if (variables.length) {
+    throw new AppError('VALIDATION_FAILED', `the URL still holds the server variable ${variables.map((v) => `{${v}}`).join(', ')}: fill it in (e.g. your own domain) in the tool's URL`, { field, variables });
+  }
   let base: URL;
   try {
     base = new URL(`${scheme}://${authority}/`);
@@ -314,6 +359,7 @@ export function renderUrl(urlTemplate: string, query: Record<string, string>, en
   const inline = renderUrlQuery(t.queryTemplate, env);
   if (inline) pairs.push(inline);
   for (const [key, template] of Object.entries(query)) {
+    if (isOmitted(template, env, `http.query.${key}`)) continue;
     pairs.push(`${formEncode(key)}=${formEncode(renderPlain(template, env, 'query', `http.query.${key}`))}`);
   }
   const text = `${t.origin}${path}${pairs.length ? `?${pairs.join('&')}` : ''}`;

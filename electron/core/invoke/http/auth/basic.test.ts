@@ -16,4 +16,11 @@ describe('basic', () => {
     expect(() => applyBasic({ kind: 'basic', username: 'a:b', passwordSecret: 'P' }, { method: 'GET', url: 'https://api.example.com/', headers: {} }, authContext({ P: 'x' }))).toThrowError(/':'/);
     expect(() => applyBasic({ kind: 'basic', username: 'a', passwordSecret: 'P' }, { method: 'GET', url: 'https://api.example.com/', headers: {} }, authContext({ P: 'x\ny' }))).toThrowError(/control/);
   });
+
+  it('usernameSecret sends the secret as the user name with an empty password (an API key as the user)', () => {
+    const ctx = authContext({ K: 'sk_test_123' });
+    const out = applyBasic({ kind: 'basic', username: '', usernameSecret: 'K' }, { method: 'GET', url: 'https://api.example.com/', headers: {} }, ctx);
+    expect(out.headers).toEqual({ Authorization: `Basic ${Buffer.from('sk_test_123:').toString('base64')}` });
+    expect(ctx.sensitive.redact(out.headers.Authorization!)).toBe('Basic [redacted]');
+  });
 });

@@ -11,11 +11,16 @@ export function applyBasic(auth: Extract<HttpAuth, { kind: 'basic' }>, req: Auth
   if (auth.username.includes(':') || hasControl(auth.username)) {
     throw new AppError('VALIDATION_FAILED', "a Basic auth user name may not contain ':' or control characters", { field: 'http.auth.username' });
   }
-  const password = secretFor(ctx, auth.passwordSecret);
+  const password = auth.passwordSecret ? secretFor(ctx, auth.passwordSecret) : '';
   if (hasControl(password)) {
     throw new AppError('VALIDATION_FAILED', `the secret '${auth.passwordSecret}' contains control characters and cannot be a Basic auth password`, { secret: auth.passwordSecret });
   }
-  const credentials = basicCredentials(auth.username, password);
+  // An API key as the user name (usernameSecret), as some APIs take it.
+  const username = auth.usernameSecret ? secretFor(ctx, auth.usernameSecret) : auth.username;
+  if (auth.usernameSecret && (username.includes(':') || hasControl(username))) {
+    throw new AppError('VALIDATION_FAILED', `the secret '${auth.usernameSecret}' contains ':' or control characters and cannot be a Basic auth user name`, { secret: auth.usernameSecret });
+  }
+  const credentials = basicCredentials(username, password);
   ctx.sensitive.add(credentials);
   return withHeader(req, 'Authorization', `Basic ${credentials}`);
 }
