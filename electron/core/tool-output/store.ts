@@ -74,12 +74,32 @@ function pidAlive(pid: number): boolean {
   }
 }
 
+/** String pieces of at most this many UTF-16 units: a big string is written in slices, never copied whole. */
+const STRING_SLICE = 1 << 20;
+
 async function* chunksOf(src: OutputSource): AsyncIterable<Uint8Array | string> {
-  if (typeof src === 'string' || src instanceof Uint8Array) {
+  if (typeof src === 'string') {
+    for (let i = 0; i < src.length; ) {
+      let j = Math.min(src.length, i + STRING_SLICE);
+      // Never split a surrogate pair.
+      if (j < src.length && (src.charCodeAt(j - 1) & 0xfc00) === 0xd800) j--;
+      yield src.slice(i, j);
+      i = j;
+    }
+    return;
+  }
+  if (src instanceof Uint8Array) {
     yield src;
     return;
   }
   yield* src;
+}
+
+async function writeAll(fh: fs.FileHandle, bytes: Uint8Array): Promise<void> {
+  for (let done = 0; done < bytes.byteLength; ) {
+    const { bytesWritten } = await fh.write(bytes, done, bytes.byteLength - done);
+    done += bytesWritten;
+  }
 }
 
 export class ToolOutputStore {
@@ -123,29 +143,48 @@ export class ToolOutputStore {
     const ix = new Indexer(counts);
     const decoder = new StringDecoder('utf8');
     const tok = this.opts.tokens.start();
+    /** The index is fed pieces of at most 16 Ki characters, so checkpoints stay ~64 KiB apart. */
+    const index = (text: string, bytes: number) => {
+      tok.add(text);
+      if (text.length <= 16 * 1024) {
+        ix.add(text, bytes);
+        return;
+      }
+      for (let i = 0; i < text.length; ) {
+        let j = Math.min(text.length, i + 16 * 1024);
+        if (j < text.length && (text.charCodeAt(j - 1) & 0xfc00) === 0xd800) j--;
+        const part = text.slice(i, j);
+        ix.add(part, Buffer.byteLength(part));
+        i = j;
+      }
+    };
     const fh = await fs.open(file, 'wx', 0o600);
     let rawBytes = 0;
     let ok = false;
     try {
       for await (const piece of chunksOf(source)) {
         if (signal?.aborted) throw new AppError('CANCELLED', 'storing the tool output was cancelled');
-        const bytes = typeof piece === 'string' ? Buffer.from(piece, 'utf8') : piece;
-        if (bytes.byteLength === 0) continue;
-        await fh.write(bytes);
-        rawBytes += bytes.byteLength;
+        if (typeof piece === 'string') {
+          if (piece === '') continue;
+          // Text needs no decoding; bytes held back by the decoder (an odd mix) come first.
+          const held = decoder.end();
+          if (held) index(held, Buffer.byteLength(held));
+          const bytes = Buffer.from(piece, 'utf8');
+          await writeAll(fh, bytes);
+          rawBytes += bytes.byteLength;
+          index(piece, bytes.byteLength);
+          continue;
+        }
+        if (piece.byteLength === 0) continue;
+        await writeAll(fh, piece);
+        rawBytes += piece.byteLength;
         // The index counts decoded text (the decoder holds back a partial character), so its
         // checkpoints fall on character boundaries; the byte count is the raw one.
-        const text = decoder.write(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
-        if (text) {
-          ix.add(text, Buffer.byteLength(text));
-          tok.add(text);
-        }
+        const text = decoder.write(Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength));
+        if (text) index(text, Buffer.byteLength(text));
       }
       const tail = decoder.end();
-      if (tail) {
-        ix.add(tail, Buffer.byteLength(tail));
-        tok.add(tail);
-      }
+      if (tail) index(tail, Buffer.byteLength(tail));
       ok = true;
     } finally {
       await fh.close();

@@ -1,0 +1,102 @@
+/**
+ * Oversized tool outputs.
+ *
+ *   (a) storing a 200 MB output (TOOL_OUTPUT_BENCH_MB) in the handle store, from a string, vs
+ *       fs.writeFile of the same bytes                                         — target 1.3
+ *   (b) the same from a stream of 64 KiB chunks (as an HTTP body arrives)       — target 1.3
+ *   (c) read-grep's Grep over it vs `grep -c` (rare pattern, ~100 lines)        — target 2
+ *   (d) tokens a model receives for a 5 MB result: the oversized message vs inline (estimate)
+ *
+ * Medians of 5 runs after a warm-up; the files are in the page cache for both sides.
+ */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { BufferSearcher } from '../electron/core/routing/buffer-search';
+import { runGrepTool } from '../electron/core/tool-output/read-grep';
+import { tooLargeMessage } from '../electron/core/tool-output/messages';
+import { ToolOutputStore } from '../electron/core/tool-output/store';
+import { estimateCounter } from '../electron/core/tool-output/tokens';
+import { DEFAULT_POLICY } from '../electron/core/tool-output/types';
+import { median, result, type BenchResult } from './harness';
+import { payloadOf } from './route.bench';
+
+const MB = 1024 * 1024;
+
+function grepCount(args: string[]): Promise<number> {
+  return new Promise((resolve, reject) => {
+    execFile('grep', args, { maxBuffer: 1024 * 1024 }, (err, stdout) => {
+      if (err && (err as { code?: unknown }).code !== 1) reject(err);
+      else resolve(Number(String(stdout).trim()));
+    });
+  });
+}
+
+async function timed(n: number, op: () => Promise<unknown>): Promise<number> {
+  await op();
+  const xs: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t0 = performance.now();
+    await op();
+    xs.push(performance.now() - t0);
+  }
+  return median(xs);
+}
+
+export async function run(opts: { mb?: number; reps?: number } = {}): Promise<BenchResult[]> {
+  const mb = opts.mb ?? Number(process.env.TOOL_OUTPUT_BENCH_MB ?? 200);
+  const reps = opts.reps ?? Number(process.env.TOOL_OUTPUT_BENCH_REPS ?? 5);
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'toolsmith-tool-output-bench-'));
+  const store = new ToolOutputStore({ baseDir: () => dir, tokens: estimateCounter });
+  const results: BenchResult[] = [];
+  try {
+    const payload = payloadOf(mb * MB);
+    const bytes = Buffer.from(payload);
+    const size = (bytes.length / MB).toFixed(0);
+    const plain = path.join(dir, 'plain.txt');
+    const putString = async () => {
+      const o = await store.put('bench', payload, { toolName: 'bench', argsJson: '{}' });
+      await store.delete(o.handle);
+    };
+    const putStream = async () => {
+      async function* chunks() {
+        for (let i = 0; i < bytes.length; i += 64 * 1024) yield bytes.subarray(i, i + 64 * 1024);
+      }
+      const o = await store.put('bench', chunks(), { toolName: 'bench', argsJson: '{}' });
+      await store.delete(o.handle);
+    };
+    const writeFile = async () => {
+      await fs.writeFile(plain, payload);
+      await fs.rm(plain);
+    };
+    const base = await timed(reps, writeFile);
+    results.push(result(`store a ${size} MB output (string) vs fs.writeFile`, 'ms', await timed(reps, putString), base, 1.3, 'ours also counts lines, characters and tokens and builds the line index'));
+    results.push(result(`store a ${size} MB output (64 KiB chunks) vs fs.writeFile`, 'ms', await timed(reps, putStream), base, 1.3));
+
+    const o = await store.put('bench', payload, { toolName: 'bench', argsJson: '{}' });
+    await fs.writeFile(plain, payload);
+    const searcher = new BufferSearcher();
+    const ctx = { store, output: o, extract: '', policy: DEFAULT_POLICY, nonce: 'x', signal: new AbortController().signal, tokens: estimateCounter, searcher };
+    const grepArgs = ['-c', '-F', 'NEEDLE', plain];
+    let grepped: number;
+    try {
+      grepped = await grepCount(grepArgs);
+    } catch (e) {
+      results.push(result(`Grep over ${size} MB vs grep -c`, 'ms', NaN, NaN, 2, `grep is not available here: ${(e as Error).message}`));
+      return results;
+    }
+    const ours = await runGrepTool(ctx, { file: o.handle, pattern: 'NEEDLE', regex: false, maxMatches: 500 });
+    const found = Number(/^(\d+) matching lines/.exec(ours)?.[1] ?? 0);
+    if (found !== Math.min(grepped, 500)) throw new Error(`Grep found ${found} lines, grep -c ${grepped}`);
+    results.push(result(`Grep over ${size} MB vs grep -c`, 'ms', await timed(reps, () => runGrepTool(ctx, { file: o.handle, pattern: 'NEEDLE', regex: false, maxMatches: 500 })), await timed(reps, () => grepCount(grepArgs)), 2, `${grepped} matching lines`));
+
+    const five = await store.put('bench', payload.slice(0, 5 * MB), { toolName: 'bench', argsJson: '{}' });
+    const msgTokens = estimateCounter.count(tooLargeMessage(five, five.handle)).tokens;
+    results.push(result('tokens the model receives for a 5 MB result: oversized message vs inline', 'tokens', msgTokens, five.tokens, undefined, `estimated at 4 bytes a token (${estimateCounter.name})`));
+    return results;
+  } finally {
+    await store.close();
+    await fs.rm(dir, { recursive: true, force: true });
+  }
+}
