@@ -124,12 +124,13 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     log,
     redact,
     localFunctions: functions,
-    localContext: () => ({ workspaceDir: workspaceDir(), now, transport, allowedHosts }),
+    localContext: () => ({ workspaceDir: workspaceDir(), now, transport, allowedHosts, regexTimeLimitMs: settings.get().regexTimeLimitMs }),
     backends: { http: httpBackend({ transport, allowedHosts, secrets, redact, rateLimiter: new RateLimiter() }) },
     now,
   });
 
-  const routing = createRoutingServices({ dataDir, workspaceDir, events, registry, transport, allowedHosts, now });
+  const regexTimeLimitMs = () => settings.get().regexTimeLimitMs;
+  const routing = createRoutingServices({ dataDir, workspaceDir, events, registry, transport, allowedHosts, now, regexTimeLimitMs });
   late.routing = routing;
   const conversations = ConversationStore.open({ file: path.join(dataDir, 'conversations.sqlite'), now, problems: (p) => problems.report(p), onChange: (c) => events.emit('conversations.changed', c) });
   const workflows = new WorkflowRunner({ workspaceDir, routing, conversations, events, now });

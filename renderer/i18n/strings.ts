@@ -59,6 +59,10 @@ export const en = {
     modelRouting: 'Tools whose results a model may route',
     modelRoutingHelp:
       'One per line: a tool slug (readfile) or bundle/slug. A model calling one of these tools may send its result to a buffer or a workspace file itself (it sees output and write_mode parameters). An @tools line with output= always wins.',
+    limitsSection: 'Limits',
+    regexTimeLimit: 'Regular expression time limit (seconds)',
+    regexTimeLimitHelp:
+      'How long one regular expression search (grep, regex-extract, a buffer search) may run. A pattern that backtracks without end is stopped at this limit with a TIMEOUT. From 0.1 to 60 seconds; 4 by default.',
     allowedHostsHelp: 'One per line. HTTP tools may reach only these hosts, e.g. api.example.com or *.example.com:8443.',
     save: 'Save',
     saving: 'Saving…',

@@ -99,7 +99,7 @@ export function isThenable(x: unknown): x is PromiseLike<unknown> {
 }
 
 /** Every field of LocalToolContext, named: a field added there must be added here (this fails to compile otherwise). */
-type ContextFields = 'workspaceDir' | 'signal' | 'now' | 'transport' | 'allowedHosts' | 'ownerId' | 'emit';
+type ContextFields = 'workspaceDir' | 'signal' | 'now' | 'transport' | 'allowedHosts' | 'regexTimeLimitMs' | 'ownerId' | 'emit';
 const allContextFieldsCopied: [keyof LocalToolContext] extends [ContextFields] ? ([ContextFields] extends [keyof LocalToolContext] ? true : never) : never = true;
 void allContextFieldsCopied;
 
@@ -110,6 +110,7 @@ export function localContext(base: Omit<LocalToolContext, 'signal'>, call: Call)
     now: base.now,
     transport: base.transport,
     allowedHosts: base.allowedHosts,
+    regexTimeLimitMs: base.regexTimeLimitMs,
     get signal() {
       return call.signal;
     },

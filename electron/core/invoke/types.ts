@@ -66,6 +66,8 @@ export interface LocalToolContext {
   /** For fetch_url: the same transport and host rules as HTTP tools. */
   transport: Transport;
   allowedHosts: () => AllowedHosts;
+  /** How long one regular expression search may run (Settings' regexTimeLimitMs); absent: the tool's own default. */
+  regexTimeLimitMs?: number;
   /** Whose buffers the call may use: the conversation or workflow run it runs in (absent for the tester and the REST API). */
   ownerId?: string;
   /** Streams partial output (e.g. progress); optional for the caller to show. */

@@ -178,8 +178,8 @@ const WORKER_LIMITS = { maxOldGenerationSizeMb: 1024, maxYoungGenerationSizeMb: 
 type Reply = { ok: true; value: BufferSearchResult } | { ok: false; message: string; code?: string };
 
 export interface BufferSearcherOptions {
-  /** Time budget of one search; default BUFFER_SEARCH_TIME_BUDGET_MS. */
-  timeoutMs?: number;
+  /** Time budget of one search, or where to read it when each search starts (Settings' regexTimeLimitMs); default BUFFER_SEARCH_TIME_BUDGET_MS. */
+  timeoutMs?: number | (() => number);
   /** How long an idle worker is kept for the next search. */
   idleMs?: number;
 }
@@ -196,7 +196,8 @@ export class BufferSearcher {
   search(job: FileSearchJob, signal?: AbortSignal): Promise<BufferSearchResult> {
     if (signal?.aborted) return Promise.reject(new AppError('CANCELLED', 'the search was cancelled'));
     if (this.closed) return Promise.reject(new AppError('UNAVAILABLE', 'the buffer store is closed'));
-    const budget = Math.max(1, this.opts.timeoutMs ?? BUFFER_SEARCH_TIME_BUDGET_MS);
+    const t = this.opts.timeoutMs;
+    const budget = Math.max(1, (typeof t === 'function' ? t() : t) ?? BUFFER_SEARCH_TIME_BUDGET_MS);
     const worker = this.take();
     this.running.add(worker);
     return new Promise<BufferSearchResult>((resolve, reject) => {

@@ -75,8 +75,8 @@ export interface FileBufferStoreOptions {
   now: () => Date;
   /** Receives 'buffers.changed' after each write and delete. */
   events?: EventBus;
-  /** Time budget of one search (tests shorten it). */
-  searchTimeoutMs?: number;
+  /** Time budget of one search, or where to read it (Settings' regexTimeLimitMs; tests shorten it). */
+  searchTimeoutMs?: number | (() => number);
   /** Bytes a search reads at a time (tests make it small). */
   searchWindowBytes?: number;
   /** The most bytes a buffer may hold; default BUFFER_MAX_BYTES (tests make it small). */

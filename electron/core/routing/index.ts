@@ -16,6 +16,8 @@ export interface RoutingDeps {
   transport: Transport;
   allowedHosts: () => AllowedHosts;
   now: () => Date;
+  /** The time limit of one buffer search (Settings' regexTimeLimitMs). */
+  regexTimeLimitMs?: () => number;
 }
 
 export interface RoutingServices {
@@ -26,7 +28,7 @@ export interface RoutingServices {
 
 export function createRoutingServices(deps: RoutingDeps): RoutingServices {
   const { dataDir, workspaceDir, now, events, transport, allowedHosts } = deps;
-  const buffers = new FileBufferStore({ dataDir, workspaceDir, now, events });
+  const buffers = new FileBufferStore({ dataDir, workspaceDir, now, events, searchTimeoutMs: deps.regexTimeLimitMs });
   const router = new WorkspaceOutputRouter({ buffers, workspaceDir, now });
   const sources = inputSourceMap([
     new FileInputSource({ workspaceDir }),

@@ -3,6 +3,7 @@
  * routed payloads"). Internal constants, not user settings. Each block belongs to one part
  * of routing; every constant says what it bounds.
  */
+import { REGEX_TIME_LIMIT_DEFAULT_MS } from '../../../shared/model/settings';
 
 // ---- buffers (buffer-store.ts, buffer-search.ts, buffer-ops.ts, the Inspect screen) ---------
 
@@ -21,8 +22,8 @@ export const BUFFER_READ_ALL_MAX_CHARS = 128 * 1024 * 1024;
 /** The largest a buffer may grow (bytes on disk, UTF-8); a write past it is PAYLOAD_TOO_LARGE. */
 export const BUFFER_MAX_BYTES = 1024 * 1024 * 1024;
 
-/** Time budget of one buffer search (regex or substring); past it the search stops with TIMEOUT. */
-export const BUFFER_SEARCH_TIME_BUDGET_MS = 10_000;
+/** Time budget of one buffer search (regex or substring) when none is given; past it the search stops with TIMEOUT. The app passes Settings' regexTimeLimitMs. */
+export const BUFFER_SEARCH_TIME_BUDGET_MS = REGEX_TIME_LIMIT_DEFAULT_MS;
 
 /** Matches a search returns when the caller does not say; the most it may ask for. */
 export const BUFFER_SEARCH_DEFAULT_MATCHES = 100;

@@ -12,7 +12,7 @@ import writeFileAtomic from 'write-file-atomic';
 import { AppError } from '../../../shared/errors';
 import type { LocalFunction, LocalToolContext } from '../invoke/types';
 import { argsOf, boolArg, checkAborted, enumArg, intArg, optInt, optString, q, reqString } from './args';
-import { compileRegex, escapeRegExp, withRegexSession, type GrepFile, type GrepMatch } from './safe-regex';
+import { compileRegex, escapeRegExp, REGEX_TIME_BUDGET_MS, withRegexSession, type GrepFile, type GrepMatch } from './safe-regex';
 import { utf8CutBefore, utf8SkipContinuation } from './utf8';
 import { fsError, joinRel, resolveInWorkspace, type WorkspacePath } from './workspace';
 
@@ -50,7 +50,7 @@ export const DEFAULT_FILES_LIMITS: FilesLimits = {
   grepMaxFileBytes: 4 * MiB,
   grepMaxTotalBytes: 64 * MiB,
   grepMaxLineChars: 500,
-  regexTimeoutMs: 3000,
+  regexTimeoutMs: REGEX_TIME_BUDGET_MS,
   writeMaxFileBytes: 64 * MiB,
   maxDepth: 32,
 };
@@ -426,7 +426,7 @@ function makeGrep(limits: FilesLimits): LocalFunction {
     let filesSkipped = 0;
     let totalBytes = 0;
 
-    return withRegexSession({ timeoutMs: limits.regexTimeoutMs, signal: sig }, async (session) => {
+    return withRegexSession({ timeoutMs: ctx?.regexTimeLimitMs ?? limits.regexTimeoutMs, signal: sig }, async (session) => {
       let batch: GrepFile[] = [];
       let batchBytes = 0;
       const flush = async (): Promise<boolean> => {

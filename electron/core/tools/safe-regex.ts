@@ -15,10 +15,11 @@
  */
 import { Worker } from 'node:worker_threads';
 import { AppError } from '../../../shared/errors';
+import { REGEX_TIME_LIMIT_DEFAULT_MS } from '../../../shared/model/settings';
 import { q } from './args';
 
-/** Default time budget of one call's regex work (all batches together). */
-export const REGEX_TIME_BUDGET_MS = 3000;
+/** Default time budget of one call's regex work (all batches together); the app passes Settings' regexTimeLimitMs through the tool context. */
+export const REGEX_TIME_BUDGET_MS = REGEX_TIME_LIMIT_DEFAULT_MS;
 export const PATTERN_MAX_LENGTH = 1000;
 
 export interface GrepFile {

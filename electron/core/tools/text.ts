@@ -98,7 +98,7 @@ function makeRegexExtract(limits: TextLimits): LocalFunction {
       throw new AppError('VALIDATION_FAILED', 'group must be a group number (0 = the whole match) or a group name', { field: 'group' });
     }
     const sig = [ctx?.signal, signal].filter((s): s is AbortSignal => s instanceof AbortSignal);
-    return withRegexSession({ timeoutMs: limits.regexTimeoutMs, signal: sig.length ? AbortSignal.any(sig) : undefined }, (s) =>
+    return withRegexSession({ timeoutMs: ctx?.regexTimeLimitMs ?? limits.regexTimeoutMs, signal: sig.length ? AbortSignal.any(sig) : undefined }, (s) =>
       s.run({ kind: 'extract', pattern, flags, text, group, maxMatches, maxChars: EXTRACT_MAX_CHARS }),
     );
   };

@@ -13,10 +13,20 @@ interface Draft {
   workspaceDir: string;
   allowedHosts: string;
   modelRouting: string;
+  /** Seconds, as typed. */
+  regexTimeLimit: string;
 }
 
 const lines = (text: string) => text.split('\n').map((h) => h.trim()).filter(Boolean);
-const toDraft = (s: Settings): Draft => ({ theme: s.theme, workspaceDir: s.workspaceDir, allowedHosts: s.allowedHosts.join('\n'), modelRouting: s.modelRouting.join('\n') });
+const toDraft = (s: Settings): Draft => ({
+  theme: s.theme,
+  workspaceDir: s.workspaceDir,
+  allowedHosts: s.allowedHosts.join('\n'),
+  modelRouting: s.modelRouting.join('\n'),
+  regexTimeLimit: String(s.regexTimeLimitMs / 1000),
+});
+/** Seconds as typed to whole milliseconds; NaN when not a number (the core refuses it with the field's bounds). */
+const toMs = (seconds: string): number => (seconds.trim() === '' ? Number.NaN : Math.round(Number(seconds.trim()) * 1000));
 
 export function SettingsScreen() {
   const settings = useOp('settings.get', {});
@@ -45,6 +55,7 @@ export function SettingsScreen() {
         workspaceDir: draft.workspaceDir.trim(),
         allowedHosts: lines(draft.allowedHosts),
         modelRouting: lines(draft.modelRouting),
+        regexTimeLimitMs: toMs(draft.regexTimeLimit),
       },
       { onSuccess: (next) => setDraft(toDraft(next)) },
     );
@@ -132,6 +143,30 @@ export function SettingsScreen() {
           {fieldError('modelRouting') && (
             <p id="routing-error" className="field-error" role="alert" data-testid="settings-routing-error">
               {fieldError('modelRouting')}
+            </p>
+          )}
+        </fieldset>
+        <fieldset>
+          <legend>{t.settings.limitsSection}</legend>
+          <label htmlFor="regex-time-limit">{t.settings.regexTimeLimit}</label>
+          <input
+            id="regex-time-limit"
+            data-testid="settings-regex-time-limit"
+            type="number"
+            min={0.1}
+            max={60}
+            step={0.1}
+            value={draft.regexTimeLimit}
+            aria-describedby="regex-time-limit-help regex-time-limit-error"
+            aria-invalid={!!fieldError('regexTimeLimitMs')}
+            onChange={(e) => setDraft({ ...draft, regexTimeLimit: e.target.value })}
+          />
+          <p id="regex-time-limit-help" className="help">
+            {t.settings.regexTimeLimitHelp}
+          </p>
+          {fieldError('regexTimeLimitMs') && (
+            <p id="regex-time-limit-error" className="field-error" role="alert" data-testid="settings-regex-time-limit-error">
+              {fieldError('regexTimeLimitMs')}
             </p>
           )}
         </fieldset>
