@@ -55,7 +55,7 @@ describe('bad files in the data folder', () => {
         ['corrupt-file', rel('wrongschema')],
         ['corrupt-file', rel('badslug')],
         ['corrupt-file', path.join('bundles', bundleId, 'tools', 'copy-of-good.json')],
-        ['corrupt-file', path.join('bundles', brokenBundle)],
+        ['corrupt-file', path.join('bundles', brokenBundle, 'bundle.json')],
         ['corrupt-file', path.join('overrides', `${TEXT_BUNDLE}.json`)],
         ['corrupt-file', 'usage.json'],
         ['invalid-config', path.join('bundles', 'notes')],
@@ -68,10 +68,16 @@ describe('bad files in the data folder', () => {
     expect(byPath.get(rel('wrongschema'))!.message).toMatch(/^tool file: does not match the tool schema/);
     expect(byPath.get(rel('badslug'))!.message).toMatch(/slug may contain letters, digits and '-' only: got 'bad_slug'/);
     expect(byPath.get(path.join('bundles', bundleId, 'tools', 'copy-of-good.json'))!.message).toMatch(/file name does not match its slug and version/);
-    expect(byPath.get(path.join('bundles', brokenBundle))!.message).toMatch(/^bundle.json: not valid JSON.*set aside together$/);
+    // A damaged bundle.json is left in place; its tools stay listed under a placeholder.
+    expect(byPath.get(path.join('bundles', brokenBundle, 'bundle.json'))).toMatchObject({
+      message: expect.stringMatching(/^damaged bundle: bundle.json: not valid JSON.*listed under a placeholder bundle \(disabled\)/),
+      movedTo: undefined,
+    });
+    expect(again.store.getBundle(brokenBundle)).toMatchObject({ slug: 'damaged-bundle', isEnabled: false });
+    expect(again.store.getTool(brokenBundle, 'inside', '1').slug).toBe('inside');
 
     // Everything moved is kept, byte for byte, under quarantine/.
-    for (const p of reported.filter((r) => r.kind === 'corrupt-file')) {
+    for (const p of reported.filter((r) => r.movedTo !== undefined)) {
       expect(p.movedTo).toMatch(new RegExp(`^${dataDir}/quarantine/[^/]+/${p.path.replace(/[.]/g, '\\.')}$`));
       await expect(fs.stat(p.movedTo!)).resolves.toBeTruthy();
     }
@@ -86,9 +92,24 @@ describe('bad files in the data folder', () => {
     expect(await filesUnder(tools)).toEqual(['README.txt', toolFileName('good', '1')]);
     await again.store.close();
 
-    // Set-aside files are never loaded again.
+    // Set-aside files are never loaded again, but are reported again (with why) while they are in quarantine/.
     const third = await openStore(dataDir, { resourcesDir: REPO_RESOURCES });
-    expect(third.problems.list().map((p) => p.kind)).toEqual(['invalid-config']);
+    const moved = reported.filter((r) => r.movedTo !== undefined);
+    expect(moved).toHaveLength(8);
+    const thirdReport = third.problems.list();
+    expect(thirdReport.filter((p) => p.movedTo).map((p) => [p.path, p.movedTo, p.message]).sort()).toEqual(
+      moved.map((p) => [path.join(dataDir, p.path), p.movedTo, `${p.message}; it is still in quarantine/ (delete it there once dealt with)`]).sort(),
+    );
+    expect(thirdReport.filter((p) => !p.movedTo).map((p) => path.relative(dataDir, p.path)).sort()).toEqual(
+      [path.join('bundles', brokenBundle, 'bundle.json'), path.join('bundles', 'notes')].sort(),
+    );
+    expect(third.store.listTools({ bundleIds: [bundleId] }).items.map((t) => t.slug)).toEqual(['good']);
+    await third.store.close();
+
+    // Once an entry is deleted from quarantine/, it is no longer reported.
+    await fs.rm(path.join(dataDir, 'quarantine'), { recursive: true });
+    const fourth = await openStore(dataDir, { resourcesDir: REPO_RESOURCES });
+    expect(fourth.problems.list().filter((p) => p.movedTo)).toEqual([]);
   });
 
   it('reload() sets aside a file broken while the store was open', async () => {
@@ -103,7 +124,7 @@ describe('bad files in the data folder', () => {
     expect(problems.list()[0]).toMatchObject({ kind: 'corrupt-file', message: expect.stringMatching(/^tool file: not valid JSON/) });
   });
 
-  it('a bundle folder with tools but no bundle.json is set aside whole; an empty leftover is skipped', async () => {
+  it('a bundle folder with tools but no bundle.json keeps its tools listed under a placeholder; an empty leftover is skipped', async () => {
     const dataDir = path.join(await tempDir(), 'data');
     const first = await openStore(dataDir);
     const lost = newId();
@@ -116,8 +137,17 @@ describe('bad files in the data folder', () => {
 
     const { store, problems } = await openStore(dataDir);
     expect(problems.list().map((p) => [p.kind, path.relative(dataDir, p.path), p.message])).toEqual([
-      ['corrupt-file', path.join('bundles', lost), 'bundle.json is missing; the bundle folder and its 1 tool file(s) were set aside together'],
+      [
+        'corrupt-file',
+        path.join('bundles', lost, 'bundle.json'),
+        'damaged bundle: bundle.json is missing; it is left in place and its 1 tool(s) are listed under a placeholder bundle (disabled) until it is fixed by hand or replaced by a PUT of the bundle',
+      ],
     ]);
-    expect(store.listBundles({ includeDisabled: true, includeDeleted: true }).items).toEqual([]);
+    expect(store.listBundles({ includeDisabled: true, includeDeleted: true }).items.map((b) => [b.id, b.slug, b.isEnabled])).toEqual([[lost, 'damaged-bundle', false]]);
+    expect(store.listTools({ includeDisabled: true }).items.map((t) => t.slug)).toEqual(['echo']);
+    // A PUT of the bundle repairs it; the tool is kept.
+    await store.putBundle(lost, bundleBody());
+    expect(store.getBundle(lost)).toMatchObject({ slug: 'demo', isEnabled: true });
+    expect(store.listTools().items.map((t) => t.slug)).toEqual(['echo']);
   });
 });

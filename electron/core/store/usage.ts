@@ -6,14 +6,21 @@
  * counts to the file under the 'usage' lock (read, add, write atomically), so several
  * processes recording calls at once lose nothing. A failed flush keeps the counts for
  * the next one. Usage is a metric: counts not yet flushed when a process is killed are lost.
+ *
+ * Counts never read as going backwards: a batch being written is still counted until the
+ * file that holds it is in `stored`, and a reload waits for the write in progress (it
+ * could otherwise read the file from before it). A usage.json that cannot be read (a
+ * folder in the way, permission denied) is reported; counting goes on in memory and the
+ * writes are retried.
  */
 import { z } from 'zod';
 import { ToolUsageSchema, type ToolUsage } from '../../../shared/model/tool';
 import { checkUuidV7 } from '../../../shared/model/validation';
-import { readJsonFile, replaceFile, toFileText, type StoreFs } from './durable-fs';
+import { replaceFile, toFileText, type StoreFs } from './durable-fs';
 import { firstIssueMessage } from './input';
 import type { LockSet } from './locks';
 import type { ProblemSink, Quarantine } from './quarantine';
+import { readDataFile } from './read-data';
 
 const UsageFileSchema = z.object({ version: z.literal(1), tools: z.record(z.string(), ToolUsageSchema) }).strict();
 type UsageFile = z.infer<typeof UsageFileSchema>;
@@ -46,6 +53,8 @@ export class UsageLedger {
   /** As last read from or written to the file. */
   private stored = new Map<string, ToolUsage>();
   private pending = new Map<string, Pending>();
+  /** The batch being written: still counted by get() until `stored` holds it. */
+  private inFlight = new Map<string, Pending>();
   private timer: NodeJS.Timeout | undefined;
   private flushing: Promise<void> = Promise.resolve();
   /** Set while flushes fail, so a broken disk is reported once, not on every retry. */
@@ -53,8 +62,14 @@ export class UsageLedger {
 
   constructor(private readonly d: UsageDeps) {}
 
+  /** Reads the file again (after the write in progress, if any). A file that cannot be read keeps the counts known so far. */
   async load(): Promise<void> {
-    this.stored = new Map(Object.entries((await this.readFile()).tools));
+    const run = this.flushing.then(async () => {
+      const file = await this.readFile();
+      if (file) this.stored = new Map(Object.entries(file.tools));
+    });
+    this.flushing = run.catch(() => undefined);
+    await run;
   }
 
   /** Counts one call; returns at once. */
@@ -72,8 +87,9 @@ export class UsageLedger {
   get(toolId: string): ToolUsage {
     const s = this.stored.get(toolId);
     const p = this.pending.get(toolId);
-    const lastCalledAt = later(s?.lastCalledAt, lastOf(p));
-    const callCount = (s?.callCount ?? 0) + (p?.count ?? 0);
+    const f = this.inFlight.get(toolId);
+    const lastCalledAt = later(later(s?.lastCalledAt, lastOf(p)), lastOf(f));
+    const callCount = (s?.callCount ?? 0) + (p?.count ?? 0) + (f?.count ?? 0);
     return lastCalledAt === undefined ? { callCount } : { callCount, lastCalledAt };
   }
 
@@ -107,10 +123,13 @@ export class UsageLedger {
   private async writePending(): Promise<void> {
     if (this.pending.size === 0) return;
     const batch = this.pending;
+    this.inFlight = batch;
     this.pending = new Map();
     try {
       await this.d.locks.withLock('usage', 'the usage file', async (guard) => {
         const file = await this.readFile();
+        // Never write over a file that could not be read: its counts would be lost.
+        if (!file) throw new Error(`${this.d.file} cannot be read`);
         for (const [id, p] of batch) {
           const s = file.tools[id];
           const lastCalledAt = later(s?.lastCalledAt, lastOf(p));
@@ -118,9 +137,11 @@ export class UsageLedger {
         }
         await replaceFile(this.d.fs, this.d.file, toFileText(file), guard);
         this.stored = new Map(Object.entries(file.tools));
+        this.inFlight = new Map();
       });
       this.failing = false;
     } catch (e) {
+      this.inFlight = new Map();
       for (const [id, p] of batch) {
         const q = this.pending.get(id);
         this.pending.set(id, { count: p.count + (q?.count ?? 0), lastAt: q && q.lastAt > p.lastAt ? q.lastAt : p.lastAt });
@@ -133,10 +154,18 @@ export class UsageLedger {
     }
   }
 
-  /** The file as it is on disk; a corrupt one is set aside and counting starts again. */
-  private async readFile(): Promise<UsageFile> {
-    const r = await readJsonFile(this.d.fs, this.d.file);
+  /**
+   * The file as it is on disk; a corrupt one is set aside and counting starts again.
+   * Undefined when it cannot be read (reported): a write then fails and is retried.
+   */
+  private async readFile(): Promise<UsageFile | undefined> {
+    const r = await readDataFile(this.d.fs, this.d.file);
     if (r.kind === 'missing') return { version: 1, tools: {} };
+    if (r.kind === 'unreadable') {
+      if (!this.failing) this.d.problems.report({ kind: 'io-error', path: this.d.file, message: `usage counts cannot be read (${r.message}); calls are still counted and saving is retried` });
+      this.failing = true;
+      return undefined;
+    }
     let why: string;
     if (r.kind === 'ok') {
       const parsed = UsageFileSchema.safeParse(r.value);
