@@ -19,10 +19,10 @@ import { parseInput } from './input';
 import { StoreLayout } from './layout';
 import { listBundles, listTools, toolView } from './listing';
 import { DEFAULT_LOCK_SETTINGS, LockSet, type LockSettings } from './locks';
-import { readBundleOnDisk, readToolOnDisk } from './on-disk';
+import { readBundleOnDisk, readBundleToReplace, readToolOnDisk } from './on-disk';
 import { Quarantine, type ProblemSink } from './quarantine';
 import { isReapable, reapBundle } from './reaper';
-import { bundleRecord, toolRecord } from './records';
+import { bundleRecord, extraOf, recordText, toolRecord, withExtra } from './records';
 import { assertBundleActive, builtInReadOnly, bundleNotFound, storeClosed, toolExists, toolNotFound } from './refusals';
 import { bundleLockKey, readOverride, scanRegistry, type ScanDeps } from './scan';
 import { checkSchemaCompiles } from './schema-check';
@@ -43,6 +43,8 @@ export interface ToolStoreOptions {
   lock?: Partial<LockSettings>;
   /** Debounce of usage writes. */
   usageFlushMs?: number;
+  /** How long a file that fails to load must be unchanged before it is set aside (see scan.ts). */
+  settleMs?: number;
 }
 
 export class ToolStore {
@@ -133,11 +135,11 @@ export class ToolStore {
     const builtin = this.builtins.get(bundleId);
     if (builtin) throw builtInReadOnly(builtin.config, 'replacing it');
     return this.writeBundle(bundleId, async (guard) => {
-      const current = await readBundleOnDisk(this.fs, this.layout, bundleId);
+      const current = await readBundleToReplace(this.fs, this.layout, bundleId, this.quarantine);
       const stamp = this.now().toISOString();
       const slug = nfc(input.slug);
       const structural = !current || current.slug !== slug || current.displayName !== input.displayName || current.description !== input.description;
-      const next = bundleRecord({
+      const next = bundleRecord(withExtra({
         id: bundleId,
         slug,
         displayName: input.displayName,
@@ -146,11 +148,11 @@ export class ToolStore {
         isBuiltIn: false,
         createdAt: current?.createdAt ?? stamp,
         modifiedAt: current && !structural ? current.modifiedAt : stamp,
-      });
+      }, extraOf(current)));
       const file = this.layout.bundleFile(bundleId);
       await attempt('write', file, async () => {
         await this.fs.mkdir(this.layout.toolsDir(bundleId), { recursive: true });
-        await replaceFile(this.fs, file, toFileText(next), guard);
+        await replaceFile(this.fs, file, recordText(next), guard);
       });
       this.catalog.setBundle(next);
       this.changes.emit({ kind: 'bundle', op: 'put', id: bundleId });
@@ -174,7 +176,7 @@ export class ToolStore {
       const next = bundleRecord({ ...current, isEnabled });
       if (current.isEnabled !== isEnabled) {
         const file = this.layout.bundleFile(bundleId);
-        await attempt('write', file, () => replaceFile(this.fs, file, toFileText(next), guard));
+        await attempt('write', file, () => replaceFile(this.fs, file, recordText(next), guard));
       }
       this.catalog.setBundle(next);
       this.changes.emit({ kind: 'bundle', op: 'patch', id: bundleId });
@@ -196,7 +198,7 @@ export class ToolStore {
       }
       const next = bundleRecord({ ...current, softDeletedAt: this.now().toISOString() });
       const file = this.layout.bundleFile(bundleId);
-      await attempt('write', file, () => replaceFile(this.fs, file, toFileText(next), guard));
+      await attempt('write', file, () => replaceFile(this.fs, file, recordText(next), guard));
       this.catalog.setBundle(next);
       this.changes.emit({ kind: 'bundle', op: 'delete', id: bundleId });
       return next;
@@ -314,7 +316,7 @@ export class ToolStore {
       const current = await readToolOnDisk(this.fs, file);
       if (!current) throw toolNotFound(k.bundleId, k.slug, k.version);
       const next = toolRecord({ ...current, isEnabled });
-      if (current.isEnabled !== isEnabled) await attempt('write', file, () => replaceFile(this.fs, file, toFileText(next), guard));
+      if (current.isEnabled !== isEnabled) await attempt('write', file, () => replaceFile(this.fs, file, recordText(next), guard));
       this.catalog.setBundle(bundle);
       this.catalog.setTool(next);
       this.changes.emit({ kind: 'tool', op: 'patch', id: next.id, bundleId: k.bundleId });
@@ -364,7 +366,7 @@ export class ToolStore {
 
   private scanDeps(): ScanDeps {
     const { layout, fs, locks, quarantine, builtins, reportedOnce } = this;
-    return { layout, fs, locks, quarantine, problems: this.opts.problems, builtins, reportedOnce };
+    return { layout, fs, locks, quarantine, problems: this.opts.problems, builtins, reportedOnce, settleMs: this.opts.settleMs };
   }
 
   private assertOpen(): void {
@@ -385,7 +387,7 @@ export class ToolStore {
 
   private async writeOverride(b: BuiltinBundle, next: Override, guard: CommitGuard, toolId?: string): Promise<{ bundle: Bundle; tools: Tool[] }> {
     const file = this.layout.overrideFile(b.config.id);
-    await attempt('write', file, () => replaceFile(this.fs, file, toFileText(next), guard));
+    await attempt('write', file, () => replaceFile(this.fs, file, recordText(next), guard));
     const applied = applyOverride(b, next);
     this.catalog.setBundle(applied.bundle);
     for (const t of applied.tools) this.catalog.setTool(t);
