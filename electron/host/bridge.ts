@@ -1,9 +1,12 @@
 /**
  * What the preload exposes as `window.toolsmith`: `call` and `on`, for contract names only.
  * Written without Electron so it can be tested; preload.ts passes ipcRenderer in.
+ * It imports the contract's names, never its schemas: the preload must stay small and
+ * free of zod (the core validates every call anyway). scripts/preload-size.test.ts checks.
  */
-import { isEventName, isOpName, type ContractClient, type EventName } from '../../shared/contract';
-import { fail, type Result } from '../../shared/errors';
+import type { ContractClient, EventName } from '../../shared/contract';
+import { isEventName, isOpName } from '../../shared/contract-names';
+import type { Result } from '../../shared/errors';
 
 export const CALL_CHANNEL = 'toolsmith:call';
 export const EVENT_CHANNEL = 'toolsmith:event';
@@ -24,7 +27,8 @@ export function createBridge(ipc: IpcRendererLike): ContractClient {
   return {
     call(name, input) {
       if (!isOpName(name)) {
-        return Promise.resolve(fail('VALIDATION_FAILED', `unknown operation '${String(name)}'`) as Result<never>);
+        const refused = { ok: false, error: { code: 'VALIDATION_FAILED', message: `unknown operation '${String(name)}'` } } as const;
+        return Promise.resolve(refused as Result<never>);
       }
       return ipc.invoke(CALL_CHANNEL, name, input) as Promise<never>;
     },
