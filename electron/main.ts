@@ -10,6 +10,7 @@ import { createCore, type Core } from './core/app';
 import { resolveDataDir } from './core/data-dir';
 import { describeSafeStorageBackend, type SecretCipher } from './core/secrets/cipher';
 import { registerIpcHost } from './host/ipc';
+import { closeBeforeQuit } from './host/quit';
 import { APP_HOST, APP_SCHEME, isAppUrl, isSafeExternalUrl, securityHeaders } from './host/security';
 import { contentTypeFor } from './host/static-files';
 import { buildWindowOptions } from './host/window-options';
@@ -121,11 +122,10 @@ app.on('window-all-closed', () => {
   if (process.platform !== 'darwin') app.quit();
 });
 
-app.on('will-quit', () => {
-  void core?.close();
-});
-
-start().catch((e: unknown) => {
+const starting = start().catch((e: unknown) => {
   console.error('Toolsmith could not start:', e);
   app.exit(1);
 });
+
+// Quitting waits for the core (still starting, or started) to close: turns stopped, stores flushed; then exits.
+app.on('before-quit', closeBeforeQuit({ close: () => starting.then(() => core?.close()), exit: (code) => app.exit(code) }));
