@@ -1,8 +1,15 @@
 // `npm start`: build, then open the Electron window; where Electron's binary is missing and
-// cannot be fetched, say so and serve the same UI headless at a printed address.
+// cannot be fetched, or its copy of better-sqlite3 cannot be built for Electron's ABI, say so
+// and serve the same UI headless at a printed address. (electron-native.mjs keeps Electron's
+// build of the native module apart from Node's, which the tests and the headless host use.)
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { decideStart, fallbackMessage, prepareElectronApp } from './electron-native.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 const args = process.argv.slice(2);
 const skipBuild = args.includes('--no-build');
@@ -14,24 +21,24 @@ if (!skipBuild) {
 }
 
 const electron = findElectron();
-if (electron.ok) {
-  const child = spawn(electron.path, ['dist-electron/main.mjs', ...passThrough], { stdio: 'inherit' });
+const native = electron.ok ? await prepareNative(electron.path) : { ok: false, reason: 'no Electron' };
+const decision = decideStart({ electron, native });
+if (decision.mode === 'electron') {
+  const child = spawn(electron.path, [decision.appDir, ...passThrough], { stdio: 'inherit' });
   child.on('exit', (code) => process.exit(code ?? 0));
 } else {
-  console.log(
-    [
-      '',
-      'Electron could not be started on this machine, so Toolsmith is starting its headless host',
-      'instead: the same app, served to your browser from 127.0.0.1. Electron downloads its binary',
-      'on first start, and that failed here' + (electron.reason ? ` (${electron.reason})` : '') + '.',
-      'To get the desktop window, run `npx install-electron` where the download is possible, or set',
-      'ELECTRON_OVERRIDE_DIST_PATH to a folder holding an Electron 45 binary.',
-      '',
-    ].join('\n'),
-  );
+  console.log(fallbackMessage(decision));
   const child = spawn(process.execPath, ['dist-electron/serve.mjs', ...passThrough], { stdio: 'inherit' });
   for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
   child.on('exit', (code) => process.exit(code ?? 0));
+}
+
+async function prepareNative(electronPath) {
+  try {
+    return await prepareElectronApp({ root, electronPath });
+  } catch (e) {
+    return { ok: false, reason: e instanceof Error ? e.message : String(e) };
+  }
 }
 
 /** Resolving the `electron` package fetches the binary when missing; any failure means no shell. */
