@@ -57,6 +57,15 @@ test('a new user adds a provider, picks a model, approves its tool call and read
   await expect(approval.getByTestId('approval-args')).toHaveValue(/hello from the model/);
   await screenshot(page, 'agent-2-approval');
   expect(await fs.stat(path.join(workspace, 'e2e-agent', 'hello.txt')).catch(() => null)).toBeNull();
+  // Edited arguments that do not fit writefile's schema stay on the card with what is wrong.
+  const args = approval.getByTestId('approval-args');
+  const original = await args.inputValue();
+  await args.fill('{"path": 5, "content": "x"}');
+  await approval.getByTestId('approval-allow-once').click();
+  await expect(approval.getByTestId('approval-problem')).toContainText('/path must be string');
+  await expect(approval).toBeVisible();
+  expect(await fs.stat(path.join(workspace, 'e2e-agent', 'hello.txt')).catch(() => null)).toBeNull();
+  await args.fill(original);
   await approval.getByTestId('approval-allow-once').click();
 
   await expect(page.getByTestId('message-list')).toContainText('I wrote e2e-agent/hello.txt for you.');
