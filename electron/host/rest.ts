@@ -20,25 +20,37 @@ interface Route {
   input(params: Params, query: URLSearchParams, body: unknown): unknown;
   /** Status for a successful answer (default 200). */
   created?: number;
+  /** The only fields the body may have, when the body is merged with the path's keys (which it must not override). */
+  bodyFields?: readonly string[];
 }
 
-function route(method: Route['method'], path: string, op: OpName, input: Route['input'], created?: number): Route {
+function route(method: Route['method'], path: string, op: OpName, input: Route['input'], created?: number, bodyFields?: readonly string[]): Route {
   const keys: string[] = [];
   const source = path.replace(/\{(\w+)\}/g, (_m, k: string) => {
     keys.push(k);
     return '([^/]+)';
   });
-  return { method, pattern: new RegExp(`^${source}$`), keys, op, input, created };
+  return { method, pattern: new RegExp(`^${source}$`), keys, op, input, created, bodyFields };
+}
+
+/** A PATCH body is exactly `{"isEnabled": ...}`. */
+const PATCH_FIELDS = ['isEnabled'] as const;
+
+/** The fields of `body` a route does not take, e.g. `bundleId` in a PATCH body (the path says which bundle). */
+function unknownBodyFields(r: Route, body: unknown): string[] {
+  if (!r.bodyFields || !body || typeof body !== 'object' || Array.isArray(body)) return [];
+  return Object.keys(body).filter((k) => !r.bodyFields!.includes(k));
 }
 
 const bool = (q: URLSearchParams, k: string) => (q.has(k) ? q.get(k) : undefined);
 const num = (q: URLSearchParams, k: string) => (q.has(k) ? q.get(k) : undefined);
-/** `?bundleIDs=a,b` and `?bundleIDs=a&bundleIDs=b` both work. */
+/** `?tags=a,b` and `?tags=a&tags=b` both work; an empty value is no filter. */
 const list = (q: URLSearchParams, k: string) => {
   const values = q.getAll(k).flatMap((v) => v.split(',')).filter(Boolean);
-  // `?bundleIDs=` (empty) means no filter, not "match nothing".
   return values.length ? values : undefined;
 };
+/** Like list(), but `?bundleIDs=` (present, empty) is the empty set of ids: it matches nothing. */
+const ids = (q: URLSearchParams, k: string) => list(q, k) ?? (q.has(k) ? [] : undefined);
 const obj = (body: unknown) => (body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : { body });
 
 const TOOL = '/tools/bundles/{bundleID}/tools/{toolSlug}/version/{version}';
@@ -46,7 +58,7 @@ const toolKey = (p: Params) => ({ bundleId: p.bundleID, slug: p.toolSlug, versio
 
 export const ROUTES: Route[] = [
   route('GET', '/tools/bundles', 'bundles.list', (_p, q) => ({
-    bundleIds: list(q, 'bundleIDs'),
+    bundleIds: ids(q, 'bundleIDs'),
     includeDisabled: bool(q, 'includeDisabled'),
     includeDeleted: bool(q, 'includeDeleted'),
     pageSize: num(q, 'pageSize'),
@@ -54,16 +66,16 @@ export const ROUTES: Route[] = [
   })),
   route('GET', '/tools/bundles/{bundleID}', 'bundles.get', (p) => ({ bundleId: p.bundleID })),
   route('PUT', '/tools/bundles/{bundleID}', 'bundles.put', (p, _q, b) => ({ bundleId: p.bundleID, body: b })),
-  route('PATCH', '/tools/bundles/{bundleID}', 'bundles.patch', (p, _q, b) => ({ ...obj(b), bundleId: p.bundleID })),
+  route('PATCH', '/tools/bundles/{bundleID}', 'bundles.patch', (p, _q, b) => ({ ...obj(b), bundleId: p.bundleID }), undefined, PATCH_FIELDS),
   route('DELETE', '/tools/bundles/{bundleID}', 'bundles.delete', (p) => ({ bundleId: p.bundleID })),
   route('PUT', TOOL, 'tools.put', (p, _q, b) => ({ ...toolKey(p), body: b }), 201),
-  route('PATCH', TOOL, 'tools.patch', (p, _q, b) => ({ ...obj(b), ...toolKey(p) })),
+  route('PATCH', TOOL, 'tools.patch', (p, _q, b) => ({ ...obj(b), ...toolKey(p) }), undefined, PATCH_FIELDS),
   route('DELETE', TOOL, 'tools.delete', (p) => toolKey(p)),
   route('GET', TOOL, 'tools.get', (p) => toolKey(p)),
   route('POST', `${TOOL}/invoke`, 'tools.invoke', (p, _q, b) => ({ ...obj(b), ...toolKey(p) })),
   route('GET', '/tools/tools', 'tools.list', (_p, q) => ({
     tags: list(q, 'tags'),
-    bundleIds: list(q, 'bundleIDs'),
+    bundleIds: ids(q, 'bundleIDs'),
     includeDisabled: bool(q, 'includeDisabled'),
     pageSize: num(q, 'recommendedPageSize') ?? num(q, 'pageSize'),
     pageToken: q.get('pageToken') ?? undefined,
@@ -74,6 +86,8 @@ export const ROUTES: Route[] = [
     pageSize: num(q, 'pageSize'),
     pageToken: q.get('pageToken') ?? undefined,
   })),
+  // What the app found wrong in its data folder (as the app.problems operation).
+  route('GET', '/tools/problems', 'app.problems', () => ({})),
 ];
 
 /** Handles `/tools/...`; returns false for any other path. */
@@ -114,6 +128,18 @@ export function restRoutes(core: Core) {
         reply(res, 400, fail('VALIDATION_FAILED', `body is not valid JSON: ${(e as Error).message}`));
         return true;
       }
+    }
+    const extra = unknownBodyFields(r, body);
+    if (extra.length > 0) {
+      const names = extra.map((k) => `'${k}'`).join(', ');
+      reply(
+        res,
+        400,
+        fail('VALIDATION_FAILED', `invalid input for '${r.op}': the body may only have ${r.bodyFields!.map((k) => `'${k}'`).join(', ')}; unknown field(s) ${names}`, {
+          issues: extra.map((k) => ({ path: `body.${k}`, message: 'unknown field' })),
+        }),
+      );
+      return true;
     }
     const input = JSON.parse(JSON.stringify(r.input(params, url.searchParams, body))) as unknown;
     const result = await core.router.call(r.op, input, { transport: 'http' });
