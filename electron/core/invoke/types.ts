@@ -22,6 +22,17 @@ export type Redact = (text: string) => string;
 /** The hosts a tool may reach: exact names, `*.example.com`, optional `:port`; from Settings. */
 export type AllowedHosts = readonly string[];
 
+/** A secret a request carries: the transport keeps it off every hop to a host it is not bound to. */
+export interface CarriedSecret {
+  /** The secret's name (for error messages; never the value). */
+  name: string;
+  value: string;
+  /** Header names made from it without holding its value as such (Basic auth, a signature): dropped with it. */
+  headers: readonly string[];
+  /** Whether it may be sent to `host` (lowercase, no port, IPv6 in brackets). */
+  boundTo(host: string): boolean;
+}
+
 export interface TransportRequest {
   method: string;
   url: string;
@@ -32,6 +43,12 @@ export interface TransportRequest {
   maxRedirects: number;
   maxResponseBytes: number;
   signal: AbortSignal;
+  /**
+   * The secrets in this request. On each hop, a header holding one (or made from it) is
+   * dropped, and a URL or a re-sent body holding one is refused, when the hop's host is not
+   * one the secret is bound to.
+   */
+  secrets?: readonly CarriedSecret[];
 }
 
 export interface TransportResponse {
@@ -47,7 +64,8 @@ export interface TransportResponse {
 /**
  * One HTTP exchange under the host rules: the allowlist on the first URL and on every
  * redirect hop, private/loopback/link-local addresses refused at DNS lookup time unless the
- * exact host is allowlisted, Authorization dropped across hosts, bounded in bytes and time.
+ * entry allows them (an IP listed, `private:`, `localhost`), credentials dropped across
+ * origins and secrets kept to their hosts on every hop, bounded in bytes and time.
  * Errors are AppErrors: FORBIDDEN (host), TIMEOUT, PAYLOAD_TOO_LARGE, UNAVAILABLE (network), CANCELLED.
  */
 export interface Transport {

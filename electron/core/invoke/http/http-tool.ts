@@ -205,6 +205,7 @@ async function transfer(
     maxRedirects: spec.limits.maxRedirects,
     maxResponseBytes: spec.limits.maxResponseBytes,
     signal: attemptAbort.signal,
+    secrets: sensitive.carried.list(),
   };
   try {
     if (spec.responseMode !== 'sse') {

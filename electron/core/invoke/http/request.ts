@@ -7,6 +7,7 @@
 import { AppError } from '../../../../shared/errors';
 import { IDEMPOTENT_METHODS, type FullHttpSpec } from '../../../../shared/model/http-spec';
 import type { Redact, SecretResolver } from '../types';
+import { CarriedSecrets, secretNamesIn } from './carried-secrets';
 import { renderForm, renderMultipart } from './body';
 import { checkHeaderValue, formEncode, isOmitted, normalHostname, renderHeaderValue, renderJson, renderText, renderUrl, templateOrigin, type RenderEnv } from './template';
 
@@ -49,6 +50,8 @@ export class Sensitive {
   private readonly strings = new Set<string>();
   private readonly headerNames = new Set<string>(SENSITIVE_HEADERS);
   private sorted: string[] | undefined;
+  /** The secrets put into the request by name, for the transport to keep them to their hosts. */
+  readonly carried = new CarriedSecrets();
 
   constructor(private readonly redactFn: Redact = (t) => t) {}
 
@@ -112,6 +115,7 @@ export function renderEnv(args: Record<string, unknown>, secrets: SecretResolver
     secret: (name) => {
       const value = secrets.resolve(name, hostname);
       sensitive.add(value);
+      sensitive.carried.add(name, value, secrets);
       return value;
     },
   };
@@ -152,6 +156,7 @@ export function buildRequest(spec: FullHttpSpec, args: Record<string, unknown>, 
     if (RESERVED_HEADERS.has(name.toLowerCase())) throw new AppError('VALIDATION_FAILED', `the header '${name}' is set by the transport and may not be set by a tool`, { field: 'http.headers' });
     if (isOmitted(template, env, `http.headers.${name}`)) continue;
     setHeader(headers, name, renderHeaderValue(name, template, env));
+    for (const secret of secretNamesIn(template)) sensitive.carried.header(secret, name);
   }
   if (spec.idempotencyKey) setHeader(headers, 'Idempotency-Key', renderHeaderValue('Idempotency-Key', spec.idempotencyKey, env));
 

@@ -4,6 +4,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AppError, type ErrorCode } from '../../../../shared/errors';
 import type { TransportRequest } from '../types';
 import { TEST_CERT, fakeLookup, freePort, startHttpServer, startHttpsServer, startRawServer, type Handler, type TestServer } from './test-servers';
+import { ResponseBudget } from './budget';
 import { HttpTransport, MAX_REQUEST_BODY_BYTES } from './transport';
 
 const MiB = 1024 * 1024;
@@ -555,6 +556,75 @@ describe('HttpTransport: time, cancellation and network errors', () => {
     expect(e.details).toMatchObject({ cause: 'ECONNREFUSED' });
     const d = await refused(t.send(req('http://nowhere.test/'), ['nowhere.test']), 'UNAVAILABLE', "could not resolve 'nowhere.test' (ENOTFOUND)");
     expect(d.details).toMatchObject({ cause: 'ENOTFOUND' });
+  });
+});
+
+describe('HttpTransport: calls sharing a pool', () => {
+  it("one call's failure never touches another's: concurrent calls on the same pool, to the same and other hosts, finish", async () => {
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    const slow = await server(async (_req, res) => {
+      res.writeHead(200);
+      res.write('first half, ');
+      await released;
+      res.end('second half');
+    });
+    const bad = await server((req, res) => {
+      if (req.url === '/big') res.end(Buffer.alloc(2 * MiB));
+      else if (req.url === '/corrupt') res.writeHead(200, { 'content-encoding': 'gzip' }).end('not gzip at all');
+      else res.writeHead(200).write('never ends');
+    });
+    const t = new HttpTransport({ lookup: lookupTable() });
+    const allowed = [`private:a.test:${slow.port}`, `private:b.test:${bad.port}`];
+    const chunks: string[] = [];
+    const streaming = t.stream(req(`http://a.test:${slow.port}/stream`), allowed, (c) => chunks.push(text(c)));
+    const sending = t.send(req(`http://a.test:${slow.port}/send`), allowed);
+    while (slow.requests.length < 2) await settle();
+    // Meanwhile, on the same pool (same allowlist and timeout): too large, corrupt, cancelled.
+    await refused(t.send(req(`http://b.test:${bad.port}/big`), allowed), 'PAYLOAD_TOO_LARGE');
+    await refused(t.send(req(`http://b.test:${bad.port}/corrupt`), allowed), 'UNAVAILABLE', 'could not be decompressed');
+    const ac = new AbortController();
+    const cancelled = t.send(req(`http://b.test:${bad.port}/hang`, { signal: ac.signal }), allowed);
+    while (bad.requests.length < 3) await settle();
+    ac.abort();
+    await refused(cancelled, 'CANCELLED');
+    release();
+    expect(text((await sending).body)).toBe('first half, second half');
+    await streaming;
+    expect(chunks.join('')).toBe('first half, second half');
+    // And the pool still serves new calls.
+    expect((await t.send(req(`http://b.test:${bad.port}/big`, { maxResponseBytes: 4 * MiB }), allowed)).body.byteLength).toBe(2 * MiB);
+  });
+});
+
+describe('HttpTransport: the shared response budget', () => {
+  it('stops a call that would take the bodies held by all calls past the budget, and gives bytes back when calls end', async () => {
+    const budget = new ResponseBudget(MiB);
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    const s = await server(async (req, res) => {
+      res.writeHead(200);
+      if (req.url === '/held') {
+        res.write(Buffer.alloc(600 * 1024, 0x61));
+        await released;
+        res.end(Buffer.alloc(100 * 1024, 0x61));
+      } else res.end(Buffer.alloc(700 * 1024, 0x62));
+    });
+    const t = new HttpTransport({ lookup: lookupTable(), responseBudget: budget });
+    const allowed = [`private:a.test:${s.port}`];
+    const held = t.send(req(`http://a.test:${s.port}/held`), allowed);
+    while (budget.inUse < 600 * 1024) await settle();
+    const e = await refused(t.send(req(`http://a.test:${s.port}/other`), allowed), 'PAYLOAD_TOO_LARGE', 'responses being read at the same time already hold');
+    expect(e.details).toMatchObject({ stage: 'budget', budget: MiB });
+    expect((e.details as { readBytes: number }).readBytes).toBeLessThanOrEqual(MiB - 600 * 1024);
+    expect(budget.inUse).toBe(600 * 1024);
+    release();
+    expect((await held).body.byteLength).toBe(700 * 1024);
+    expect(budget.inUse).toBe(0);
+    // With the budget free again, the same call is read whole; a failed call gives its bytes back too.
+    expect((await t.send(req(`http://a.test:${s.port}/other`), allowed)).body.byteLength).toBe(700 * 1024);
+    await refused(t.send(req(`http://a.test:${s.port}/other`, { maxResponseBytes: 1000 }), allowed), 'PAYLOAD_TOO_LARGE', "over this tool's limit");
+    expect(budget.inUse).toBe(0);
   });
 });
 

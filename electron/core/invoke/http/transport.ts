@@ -9,7 +9,8 @@
  *   private between the two is refused at connect time. IP literals are checked in the
  *   connector, as sockets do not look them up.
  * - On a redirect to another origin (scheme, host or port), Authorization, Proxy-Authorization,
- *   Cookie and any header whose name suggests a credential are dropped for good.
+ *   Cookie and any header whose name suggests a credential are dropped for good, whatever
+ *   the secrets' bindings.
  * - Bytes: a request body over 64 MiB is refused; the response body is counted on the wire
  *   and after decompression (gzip, deflate, br; stacked at most twice), and the exchange stops
  *   as soon as either count passes the limit, without reading the rest.
@@ -17,21 +18,31 @@
  *   final headers within `timeoutMs`, then never wait more than `timeoutMs` between chunks.
  * - Connections are kept alive in a pool per allowlist (and timeout): every socket was checked
  *   against those rules when it connected, so a reused one is as safe; a changed allowlist
- *   gets a fresh pool, and a pool unused for a minute is closed.
+ *   gets a fresh pool, and a pool no call has used for a minute is closed. A failed call
+ *   closes its own connection only: the pool and the calls sharing it carry on.
+ * - Secrets: on every hop, a secret the request carries (TransportRequest.secrets) is kept off
+ *   a host it is not bound to (carried-secrets.ts).
+ * - Memory: the bodies `send` holds, all calls together, stay within a shared budget
+ *   (budget.ts); past it a call stops with PAYLOAD_TOO_LARGE.
  */
-import { Readable, pipeline, type Transform } from 'node:stream';
 import tls from 'node:tls';
-import zlib from 'node:zlib';
 import { Agent, buildConnector, request, type Dispatcher } from 'undici';
 import { AppError } from '../../../../shared/errors';
 import type { AllowedHosts, Transport, TransportRequest, TransportResponse } from '../types';
+import { budgetExceeded, sharedResponseBudget, ResponseBudget } from './budget';
+import { guardHop } from './carried-secrets';
 import { assertUrlAllowed, effectivePort, hostLabel, matchHost, parseAllowedHosts, type HostRule } from './hosts';
 import { assertLiteralAllowed, createGuardedLookup, resolveAndCheck, systemLookup, type LookupFunction } from './lookup';
+import { contentEncodings, countBytes, decoded, KNOWN_ENCODINGS, tooLarge } from './response-body';
 
 /** The largest request body the transport sends, whatever a tool's own limit says. */
 export const MAX_REQUEST_BODY_BYTES = 64 * 1024 * 1024;
 /** The most redirects followed, whatever the request asks. */
 export const MAX_REDIRECTS = 10;
+/** A pool with no call running is closed after this long. */
+const POOL_IDLE_MS = 60_000;
+/** Pools kept at most; past it, idle ones are closed (never one a call is using). */
+const MAX_POOLS = 16;
 
 export interface HttpTransportOptions {
   /** The resolver the sockets use (and the pre-check); `dns.lookup` by default. Tests inject one. */
@@ -40,6 +51,8 @@ export interface HttpTransportOptions {
   userAgent?: string;
   /** Certificate authorities to trust besides Node's own roots (a company root; tests). */
   extraCa?: string | readonly string[];
+  /** The bytes of response bodies `send` may hold, all calls together; the process-wide budget by default. */
+  responseBudget?: ResponseBudget;
 }
 
 type Headers = Record<string, string>;
@@ -51,64 +64,98 @@ const DROPPED_HEADERS: ReadonlySet<string> = new Set(['host', 'content-length', 
 const CREDENTIAL_HEADER = /^(authorization|proxy-authorization|cookie)$|auth|token|secret|api[-_]?key|session|signature|password|credential/i;
 /** Dropped when a redirect turns the request into a GET without a body. */
 const BODY_HEADERS = ['content-type', 'content-encoding', 'content-language', 'content-location', 'content-md5', 'digest'];
-const KNOWN_ENCODINGS: ReadonlySet<string> = new Set(['gzip', 'x-gzip', 'deflate', 'br']);
+
+interface Pool {
+  agent: Agent;
+  /** Calls using it now: it is never closed under them. */
+  active: number;
+  idle?: NodeJS.Timeout;
+}
 
 export class HttpTransport implements Transport {
-  private readonly pools = new Map<string, { agent: Agent; idle: NodeJS.Timeout }>();
+  private readonly pools = new Map<string, Pool>();
   private readonly lookup: LookupFunction;
   private readonly userAgent: string;
   private readonly secureContext: tls.SecureContext | undefined;
+  private readonly budget: ResponseBudget;
 
   constructor(options: HttpTransportOptions = {}) {
     this.lookup = options.lookup ?? systemLookup;
     this.userAgent = options.userAgent ?? 'Toolsmith';
     const extra = typeof options.extraCa === 'string' ? [options.extraCa] : [...(options.extraCa ?? [])];
     this.secureContext = extra.length > 0 ? tls.createSecureContext({ ca: [...tls.rootCertificates, ...extra] }) : undefined;
+    this.budget = options.responseBudget ?? sharedResponseBudget;
   }
 
   async send(req: TransportRequest, allowed: AllowedHosts): Promise<TransportResponse> {
     const chunks: Buffer[] = [];
-    const head = await this.exchange(req, allowed, (c) => chunks.push(c), false);
-    return { ...head, body: Buffer.concat(chunks) };
+    let held = 0;
+    try {
+      const head = await this.exchange(req, allowed, (c, url) => {
+        if (!this.budget.take(c.length)) throw budgetExceeded(hostLabel(url), this.budget, held);
+        held += c.length;
+        chunks.push(c);
+      });
+      const body = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, held);
+      return { ...head, body };
+    } finally {
+      chunks.length = 0;
+      this.budget.give(held);
+    }
   }
 
   stream(req: TransportRequest, allowed: AllowedHosts, onChunk: (chunk: Uint8Array) => void): Promise<Omit<TransportResponse, 'body'>> {
-    return this.exchange(req, allowed, onChunk, true);
+    return this.exchange(req, allowed, (c) => {
+      try {
+        onChunk(c);
+      } catch (e) {
+        throw new CallerError(e);
+      }
+    }, true);
   }
 
-  /** The keep-alive pool for one allowlist and timeout. */
-  private pool(allowed: AllowedHosts, rules: readonly HostRule[], timeoutMs: number): Agent {
+  /** The keep-alive pool for one allowlist and timeout, held for one call (`release` when it ends). */
+  private acquire(allowed: AllowedHosts, rules: readonly HostRule[], timeoutMs: number): { agent: Agent; release: () => void } {
     const key = `${timeoutMs}\n${[...allowed].sort().join('\n')}`;
-    let entry = this.pools.get(key);
-    if (!entry) {
-      entry = { agent: createAgent(rules, this.lookup, timeoutMs, this.secureContext), idle: setTimeout(() => undefined, 0) };
-      this.pools.set(key, entry);
-      while (this.pools.size > 16) this.dropKey(this.pools.keys().next().value as string);
+    let pool = this.pools.get(key);
+    if (!pool) {
+      pool = { agent: createAgent(rules, this.lookup, timeoutMs, this.secureContext), active: 0 };
+      this.pools.set(key, pool);
+      for (const [k, p] of this.pools) if (this.pools.size > MAX_POOLS && p.active === 0 && p !== pool) this.closePool(k);
     }
-    clearTimeout(entry.idle);
-    entry.idle = setTimeout(() => this.dropKey(key), 60_000);
-    entry.idle.unref();
-    return entry.agent;
+    const held = pool;
+    clearTimeout(held.idle);
+    held.active++;
+    let released = false;
+    return {
+      agent: held.agent,
+      release: () => {
+        if (released) return;
+        released = true;
+        held.active--;
+        if (held.active > 0 || this.pools.get(key) !== held) return;
+        held.idle = setTimeout(() => this.closePool(key), POOL_IDLE_MS);
+        held.idle.unref();
+      },
+    };
   }
 
-  private dropPool(allowed: AllowedHosts, timeoutMs: number): void {
-    this.dropKey(`${timeoutMs}\n${[...allowed].sort().join('\n')}`);
-  }
-
-  private dropKey(key: string): void {
-    const entry = this.pools.get(key);
-    if (!entry) return;
+  private closePool(key: string): void {
+    const pool = this.pools.get(key);
+    if (!pool || pool.active > 0) return;
     this.pools.delete(key);
-    clearTimeout(entry.idle);
-    void entry.agent.destroy().catch(() => undefined);
+    clearTimeout(pool.idle);
+    void pool.agent.close().catch(() => undefined);
   }
 
-  /** Closes every pooled connection. */
+  /** Closes every pooled connection (calls still running on them fail). */
   async close(): Promise<void> {
-    await Promise.all([...this.pools.keys()].map((k) => this.dropKey(k)));
+    const pools = [...this.pools.values()];
+    this.pools.clear();
+    await Promise.all(pools.map((p) => (clearTimeout(p.idle), p.agent.destroy().catch(() => undefined))));
   }
 
-  private async exchange(req: TransportRequest, allowed: AllowedHosts, onChunk: (chunk: Buffer) => void, streaming: boolean): Promise<Omit<TransportResponse, 'body'>> {
+  private async exchange(req: TransportRequest, allowed: AllowedHosts, onChunk: (chunk: Buffer, url: URL) => void, streaming = false): Promise<Omit<TransportResponse, 'body'>> {
     if (req.signal.aborted) throw cancelled();
     if (req.body && req.body.byteLength > MAX_REQUEST_BODY_BYTES) {
       throw new AppError('PAYLOAD_TOO_LARGE', `the request body is ${req.body.byteLength} bytes; the transport sends at most ${MAX_REQUEST_BODY_BYTES} bytes (64 MiB)`, {
@@ -131,7 +178,8 @@ export class HttpTransport implements Transport {
       timer = setTimeout(() => ctl.abort(new AppError('TIMEOUT', `${what} from '${hostLabel(url)}' within ${timeoutMs} ms; the server may be slow or down (raise the tool's timeoutMs if it is just slow)`, { host: hostLabel(url), timeoutMs })), timeoutMs);
     };
     arm(streaming ? 'no response headers' : 'no complete response');
-    const agent = this.pool(allowed, rules, timeoutMs);
+    const pool = this.acquire(allowed, rules, timeoutMs);
+    let res: Dispatcher.ResponseData | undefined;
     let failed = false;
 
     try {
@@ -139,12 +187,13 @@ export class HttpTransport implements Transport {
       let body: Uint8Array | undefined = req.body;
       const headers = requestHeaders(req.headers, this.userAgent);
       const redirects: string[] = [];
-      let res: Dispatcher.ResponseData;
+      let from: { url: URL; status: number } | undefined;
       for (;;) {
         assertUrlAllowed(url, rules);
+        guardHop(req.secrets, { url, headers, body, ...(from ? { from } : {}) });
         await untilAborted(resolveAndCheck({ hostname: url.hostname, port: effectivePort(url), protocol: url.protocol }, rules, this.lookup), ctl.signal);
         res = await request(url.href, {
-          dispatcher: agent,
+          dispatcher: pool.agent,
           method: method as Dispatcher.HttpMethod,
           headers,
           ...(body ? { body } : {}),
@@ -178,6 +227,7 @@ export class HttpTransport implements Transport {
           for (const name of BODY_HEADERS) delete headers[name];
         }
         redirects.push(next.href);
+        from = { url, status: res.statusCode };
         url = next;
       }
 
@@ -191,15 +241,13 @@ export class HttpTransport implements Transport {
       const wireLimit = decode ? maxResponseBytes + Math.ceil(maxResponseBytes / 100) + 64 * 1024 : maxResponseBytes;
       const declared = Number(responseHeaders['content-length']);
       const bodyless = method === 'HEAD' || res.statusCode === 204 || res.statusCode === 304;
-      if (!bodyless && Number.isFinite(declared) && declared > wireLimit) {
-        res.body.destroy();
-        throw tooLarge(url, maxResponseBytes, decode ? 'compressed' : 'plain', declared);
-      }
+      if (!bodyless && Number.isFinite(declared) && declared > wireLimit) throw tooLarge(url, maxResponseBytes, decode ? 'compressed' : 'plain', declared);
 
-      let source: AsyncIterable<Buffer> = countBytes(res.body, wireLimit, () => tooLarge(url, maxResponseBytes, decode ? 'compressed' : 'plain'), streaming ? () => arm('no data') : undefined);
+      const final = url;
+      let source: AsyncIterable<Buffer> = countBytes(res.body, wireLimit, () => tooLarge(final, maxResponseBytes, decode ? 'compressed' : 'plain'), streaming ? () => arm('no data') : undefined);
       if (decode) {
         for (const enc of [...encodings].reverse()) {
-          source = countBytes(decoded(source, enc, url), wireLimit, () => tooLarge(url, maxResponseBytes, 'decompressed'));
+          source = countBytes(decoded(source, enc, final), wireLimit, () => tooLarge(final, maxResponseBytes, 'decompressed'));
         }
         delete responseHeaders['content-encoding'];
         delete responseHeaders['content-length'];
@@ -208,11 +256,7 @@ export class HttpTransport implements Transport {
       for await (const chunk of source) {
         total += chunk.length;
         if (total > maxResponseBytes) throw tooLarge(url, maxResponseBytes, decode ? 'decompressed' : 'plain');
-        try {
-          onChunk(chunk);
-        } catch (e) {
-          throw new CallerError(e);
-        }
+        onChunk(chunk, url);
       }
       return { status: res.statusCode, headers: responseHeaders, finalUrl: url.href, redirects };
     } catch (e) {
@@ -224,8 +268,12 @@ export class HttpTransport implements Transport {
     } finally {
       clearTimeout(timer);
       req.signal.removeEventListener('abort', onCallerAbort);
-      // A failed or cancelled exchange may leave a half-read socket: drop the pool.
-      if (failed) this.dropPool(allowed, timeoutMs);
+      // A failed exchange closes its own connection (an unread or half-read body), never the pool's others.
+      if (failed) {
+        if (!ctl.signal.aborted) ctl.abort(cancelled());
+        res?.body.destroy();
+      }
+      pool.release();
     }
   }
 }
@@ -290,72 +338,6 @@ function flattenHeaders(h: Record<string, string | string[] | undefined>): Heade
   const out: Headers = {};
   for (const [k, v] of Object.entries(h)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
   return out;
-}
-
-function contentEncodings(v: string | undefined): string[] {
-  return (v ?? '')
-    .split(',')
-    .map((s) => s.trim().toLowerCase())
-    .filter((s) => s && s !== 'identity');
-}
-
-/** Yields the chunks of `source`, throwing `over()` once more than `limit` bytes went by. */
-async function* countBytes(source: AsyncIterable<Buffer | Uint8Array>, limit: number, over: () => AppError, onChunk?: () => void): AsyncGenerator<Buffer> {
-  let n = 0;
-  for await (const chunk of source) {
-    n += chunk.length;
-    if (n > limit) throw over();
-    onChunk?.();
-    yield Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-  }
-}
-
-/** Decodes one content encoding, pulling from `source` only as fast as the output is read. */
-async function* decoded(source: AsyncIterable<Buffer>, encoding: string, url: URL): AsyncGenerator<Buffer> {
-  const it = source[Symbol.asyncIterator]();
-  const first = await it.next();
-  if (first.done) return;
-  const flush = { finishFlush: zlib.constants.Z_SYNC_FLUSH };
-  let z: Transform;
-  if (encoding === 'br') z = zlib.createBrotliDecompress({ finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH });
-  else if (encoding === 'deflate') z = (first.value[0]! & 0x0f) === 0x08 ? zlib.createInflate(flush) : zlib.createInflateRaw(flush);
-  else z = zlib.createGunzip(flush);
-  const input = Readable.from(
-    (async function* () {
-      try {
-        yield first.value;
-        for (;;) {
-          const r = await it.next();
-          if (r.done) return;
-          yield r.value;
-        }
-      } finally {
-        await it.return?.();
-      }
-    })(),
-  );
-  pipeline(input, z, () => undefined);
-  try {
-    for await (const chunk of z) yield chunk as Buffer;
-  } catch (e) {
-    if (e instanceof AppError) throw e;
-    throw new AppError('UNAVAILABLE', `the response from '${hostLabel(url)}' could not be decompressed (${encoding}): ${(e as Error).message}`, { encoding });
-  } finally {
-    z.destroy();
-    input.destroy();
-  }
-}
-
-type Stage = 'plain' | 'compressed' | 'decompressed';
-
-function tooLarge(url: URL, limit: number, stage: Stage, declared?: number): AppError {
-  const where = hostLabel(url);
-  const how = stage === 'compressed' ? ' even compressed' : stage === 'decompressed' ? ' once decompressed' : '';
-  const message =
-    declared !== undefined
-      ? `the response from '${where}' is ${declared} bytes${stage === 'compressed' ? ' compressed' : ''} (Content-Length), over this tool's limit of ${limit} bytes (limits.maxResponseBytes); it was not read`
-      : `the response from '${where}' is over this tool's limit of ${limit} bytes${how} (limits.maxResponseBytes); reading stopped there (raise the limit if you need all of it)`;
-  return new AppError('PAYLOAD_TOO_LARGE', message, { limit, stage, ...(declared !== undefined ? { declared } : {}) });
 }
 
 function cancelled(): AppError {

@@ -10,6 +10,7 @@ export function applyApiKey(auth: Extract<HttpAuth, { kind: 'apiKey' }>, req: Au
     checkHeaderName(auth.name, 'http.auth.name');
     checkSecretHeader(auth.name, value, auth.secret);
     ctx.sensitive.addHeaderName(auth.name);
+    ctx.sensitive.carried.header(auth.secret, auth.name);
     return withHeader(req, auth.name, value);
   }
   if (/[\r\n\0]/.test(value)) throw new AppError('VALIDATION_FAILED', `the secret '${auth.secret}' contains CR, LF or NUL and cannot be sent`, { secret: auth.secret });

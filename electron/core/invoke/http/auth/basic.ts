@@ -22,6 +22,7 @@ export function applyBasic(auth: Extract<HttpAuth, { kind: 'basic' }>, req: Auth
   }
   const credentials = basicCredentials(username, password);
   ctx.sensitive.add(credentials);
+  for (const name of [auth.passwordSecret, auth.usernameSecret]) if (name) ctx.sensitive.carried.header(name, 'Authorization');
   return withHeader(req, 'Authorization', `Basic ${credentials}`);
 }
 

@@ -7,5 +7,6 @@ export function applyBearer(auth: Extract<HttpAuth, { kind: 'bearer' }>, req: Au
   const token = secretFor(ctx, auth.secret);
   const value = `Bearer ${token}`;
   checkSecretHeader('Authorization', value, auth.secret);
+  ctx.sensitive.carried.header(auth.secret, 'Authorization');
   return withHeader(req, 'Authorization', value);
 }

@@ -27,6 +27,7 @@ export interface AuthContext {
 export function secretFor(ctx: AuthContext, name: string, hostname = ctx.hostname): string {
   const value = ctx.secrets.resolve(name, hostname);
   ctx.sensitive.add(value);
+  ctx.sensitive.carried.add(name, value, ctx.secrets);
   return value;
 }
 

@@ -30,6 +30,7 @@ export function applyHmac(auth: Extract<HttpAuth, { kind: 'hmac' }>, req: AuthRe
   checkHeaderName(auth.timestampHeader, 'http.auth.timestampHeader');
   const key = secretFor(ctx, auth.secret);
   const timestamp = Math.floor(ctx.now() / 1000);
+  ctx.sensitive.carried.header(auth.secret, auth.header);
   const signature = hmacSignature(key, auth.algorithm, auth.encoding, hmacStringToSign(req.method, req.url, timestamp, req.body));
   return withHeader(withHeader(req, auth.timestampHeader, String(timestamp)), auth.header, signature);
 }
