@@ -16,6 +16,7 @@ import { workflowHandlers } from './handlers/workflow-handlers';
 import { ConversationStore } from './chat/conversation-store';
 import { createRoutingServices, type RoutingServices } from './routing';
 import { WorkflowRunner } from './workflows/workflow-runner';
+import { agentStepTurns } from './workflows/model-steps';
 import { ApprovalStore } from './agent/approvals';
 import { createAgentLoop } from './agent/loop';
 import { ProviderClients } from './agent/providers/client-factory';
@@ -133,7 +134,6 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   const routing = createRoutingServices({ dataDir, workspaceDir, events, registry, transport, allowedHosts, now, regexTimeLimitMs });
   late.routing = routing;
   const conversations = ConversationStore.open({ file: path.join(dataDir, 'conversations.sqlite'), now, problems: (p) => problems.report(p), onChange: (c) => events.emit('conversations.changed', c) });
-  const workflows = new WorkflowRunner({ workspaceDir, routing, conversations, events, now });
 
   const providers = await ProviderStore.open({ dataDir, secrets, now, problems: (p) => problems.report(p), onChange: (ids) => events.emit('providers.changed', { ids }) });
   const clients = new ProviderClients({ providers, secrets });
@@ -143,6 +143,9 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     if (c.kind === 'deleted') void approvals.forgetConversation(c.conversationId);
   });
   const agent = createAgentLoop({ conversations, clients, dispatcher, registry, routing, approvals, settings, events, now, redact });
+  // A workflow step for a model runs a turn of the agent loop; workflows get it as a function.
+  const runTurn = agentStepTurns({ agent, conversations, events });
+  const workflows = new WorkflowRunner({ workspaceDir, routing, conversations, events, now, runTurn, defaultModel: () => settings.get().defaultModel });
 
   const testCases = new TestCaseStore({ dataDir, now, problems: (p) => problems.report(p) });
 

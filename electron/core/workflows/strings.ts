@@ -4,7 +4,9 @@ import type { WorkflowRun } from '../../../shared/model/workflow';
 export const NO_STEPS = 'the workflow has no steps (a step starts with a "## " heading)';
 
 export const NO_MODEL_STEP =
-  'No model is set up yet, so this step was skipped after its directives ran. Add `@model none` to the step to run its directives only.';
+  'No model is set up, so this step was skipped after its directives ran: add a provider under Settings → Models and choose a model for the conversation (or a default model for new conversations), or add `@model none` to the step to run its directives only.';
+
+export const turnEndedWithout = (state: string) => `the model turn ended ${state === 'stopped' ? 'stopped' : 'with an error'} without saying why`;
 
 export const CANCELLED_BY_USER = 'cancelled by the user';
 
@@ -25,7 +27,7 @@ const STATUS_WORDS: Record<WorkflowRun['steps'][number]['status'], string> = {
   running: 'running',
   done: 'done',
   error: 'failed',
-  skipped: 'skipped (no model is set up yet)',
+  skipped: 'skipped (no model is set up)',
   cancelled: 'cancelled',
   'waiting-for-model': 'waiting for a model',
 };

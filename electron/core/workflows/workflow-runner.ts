@@ -2,10 +2,14 @@
  * Lists and runs workflows (Markdown files of steps in `<workspace>/workflows`), with
  * progress events and cancellation. A run answers at once and goes on in the background,
  * one step after another: each step's directives run through the DirectiveRunner with the
- * run's buffers (its conversation's, else its own, keyed by the run id). Until models
- * exist, a step without `@model none` is skipped after its directives ran. A step whose
- * directives fail ends the run (later steps usually build on it); the steps after it stay
- * pending.
+ * run's buffers (its conversation's, else its own, keyed by the run id). A step without
+ * `@model none` then asks a model: its prompt becomes a user message of the run's
+ * conversation and a model turn answers it (./model-steps.ts), with the step's `@tools`
+ * and their output=. A run started on its own that has such steps gets a conversation of
+ * its own when a default model is set. With no model, such a step is skipped after its
+ * directives ran, with a note saying how to set one up. A step whose directives fail, or
+ * whose turn fails, ends the run (later steps usually build on it); the steps after it
+ * stay pending.
  *
  * Cancel aborts the step's signal (the directive runner stops reading and the router refuses
  * to write); the run is reported cancelled only once the step's runner has settled, so
@@ -13,6 +17,7 @@
  */
 import { AppError } from '../../../shared/errors';
 import type { DirectiveOutcome } from '../../../shared/model/conversation';
+import type { ModelRef } from '../../../shared/model/provider';
 import type { WorkflowRun, WorkflowSummary } from '../../../shared/model/workflow';
 import type { ConversationStore } from '../chat/conversation-store';
 import { describeDirectiveErrors, refusalErrors } from '../chat/directive-errors';
@@ -21,6 +26,8 @@ import { uuidv7 } from '../ids';
 import { toErrorInfo } from '../router';
 import type { RoutingServices } from '../routing';
 import { WORKFLOW_FINISHED_RUNS_KEPT } from '../routing/limits';
+import type { DirectiveRunResult } from '../routing/types';
+import type { RunStepTurn } from './model-steps';
 import { parseWorkflow, summaryOf, type WorkflowFile, type WorkflowFileError, type WorkflowStepSource } from './workflow-file';
 import { listWorkflowFiles, readWorkflowFile } from './workflow-files';
 import { CANCELLED_BY_USER, NO_MODEL_STEP, NO_STEPS, moreErrors, runNotFound, stepDirectiveError, stepNotice } from './strings';
@@ -31,6 +38,10 @@ export interface WorkflowRunnerDeps {
   conversations: ConversationStore;
   events: EventBus;
   now: () => Date;
+  /** Runs a model turn for a step (app.ts builds it from the agent loop); absent: steps for a model are skipped. */
+  runTurn?: RunStepTurn;
+  /** The model of a run started on its own (Settings' default model). */
+  defaultModel?: () => ModelRef | null | undefined;
 }
 
 type Step = WorkflowRun['steps'][number];
@@ -76,6 +87,11 @@ export class WorkflowRunner {
     if (file.steps.length === 0) throw new AppError('VALIDATION_FAILED', NO_STEPS, { path: rel });
     if (file.error) throw new AppError('VALIDATION_FAILED', file.error, { path: rel, errors: file.errors });
     if (conversationId !== undefined) this.deps.conversations.get(conversationId);
+    // A run on its own whose steps ask a model runs in a conversation of its own, with the default model.
+    const defaultModel = this.deps.defaultModel?.();
+    if (conversationId === undefined && this.deps.runTurn && defaultModel && file.steps.some((s) => !s.parsed.modelNone)) {
+      conversationId = this.deps.conversations.create(file.title, defaultModel).id;
+    }
 
     const runId = uuidv7(this.deps.now().getTime());
     const run: WorkflowRun = {
@@ -123,9 +139,9 @@ export class WorkflowRunner {
   /** Marks the current step (if any) and the pending ones cancelled, and ends the run. */
   private endCancelled(state: RunState): void {
     const { run } = state;
-    const current = run.steps.findIndex((s) => s.status === 'running');
+    const current = run.steps.findIndex((s) => s.status === 'running' || s.status === 'waiting-for-model');
     for (const s of run.steps) {
-      if (s.status === 'running' || s.status === 'pending') s.status = 'cancelled';
+      if (s.status === 'running' || s.status === 'waiting-for-model' || s.status === 'pending') s.status = 'cancelled';
     }
     if (current >= 0) {
       const step = run.steps[current]!;
@@ -188,7 +204,7 @@ export class WorkflowRunner {
     } catch (e) {
       if (run.status === 'running' && state.cancelling) this.endCancelled(state);
       else if (run.status === 'running') {
-        const current = run.steps.find((s) => s.status === 'running');
+        const current = run.steps.find((s) => s.status === 'running' || s.status === 'waiting-for-model');
         if (current) Object.assign(current, { status: 'error', error: toErrorInfo(e, 'workflows.run') });
         this.finish(state, 'error');
       }
@@ -205,8 +221,7 @@ export class WorkflowRunner {
       const failed = r.outcomes.find((o) => o.error);
       if (failed) return { status: 'error', outcomes: r.outcomes, error: failed.error! };
       if (r.modelNone) return { status: 'done', outcomes: r.outcomes };
-      const noModel: DirectiveOutcome = { directive: '@model', error: { code: 'UNAVAILABLE', message: NO_MODEL_STEP } };
-      return { status: 'skipped', outcomes: [...r.outcomes, noModel] };
+      return await this.modelStep(state, source, r);
     } catch (e) {
       if (signal.aborted) return { status: 'cancelled', outcomes: [] };
       const errors = refusalErrors(e);
@@ -215,6 +230,38 @@ export class WorkflowRunner {
         : toErrorInfo(e, 'workflows.run');
       return { status: 'error', outcomes: [], error };
     }
+  }
+
+  /** The model's part of a step, once its directives ran: a turn in the run's conversation. */
+  private async modelStep(state: RunState, source: WorkflowStepSource, r: DirectiveRunResult): Promise<Pick<Step, 'status' | 'outcomes' | 'error'>> {
+    const { run } = state;
+    const cid = run.conversationId;
+    const base = cid !== undefined ? (this.deps.conversations.get(cid).model ?? this.deps.defaultModel?.()) : undefined;
+    // `@model NAME` picks another model of the same provider.
+    const model = base && (r.model ? { providerId: base.providerId, model: r.model } : base);
+    if (!this.deps.runTurn || cid === undefined || !model) {
+      const noModel: DirectiveOutcome = { directive: '@model', error: { code: 'UNAVAILABLE', message: NO_MODEL_STEP } };
+      return { status: 'skipped', outcomes: [...r.outcomes, noModel] };
+    }
+    // Only directives, nothing inlined: there is nothing to ask (as for a chat message).
+    if (source.parsed.prompt.trim() === '' && !r.outcomes.some((o) => o.inlineText !== undefined)) return { status: 'done', outcomes: r.outcomes };
+
+    const step = run.steps.find((s) => s.status === 'running')!;
+    step.status = 'waiting-for-model';
+    this.emit(state);
+    const directiveTools = r.tools.map((t) => ({ toolId: t.tool.id, ...(t.output ? { output: t.output } : {}), ...(t.writeMode ? { writeMode: t.writeMode } : {}) }));
+    const turn = await this.deps.runTurn({
+      conversationId: cid,
+      model,
+      text: source.body,
+      prompt: r.prompt,
+      outcomes: r.outcomes,
+      directiveTools,
+      signal: state.controller.signal,
+    });
+    if (turn.state === 'done') return { status: 'done', outcomes: r.outcomes };
+    if (state.controller.signal.aborted) return { status: 'cancelled', outcomes: [] };
+    return { status: 'error', outcomes: r.outcomes, error: turn.error };
   }
 
   private finish(state: RunState, status: WorkflowRun['status']): void {
