@@ -7,6 +7,12 @@
  * - an existing file is replaced with rename(temp, final).
  * The folder is fsynced afterwards so an acknowledged write survives a power cut.
  *
+ * Under a lock (locks.ts) the temp file is written in the holder's fence folder, which
+ * exists only while the lock is the holder's: a holder that was paused past the stale
+ * time and lost its lock finds its fence gone, so its rename or link fails (ENOENT) and
+ * nothing is committed, however long it slept and wherever the pause fell. A removal is
+ * fenced the same way: the file is first renamed into the fence, then unlinked.
+ *
  * Every store (bundles and tools, secrets, test cases, settings) writes through these, not
  * through write-file-atomic: it has no exclusive create, its temp names cannot be told from
  * other files by the sweep, and its fs cannot be swapped to inject disk-full and permission
@@ -23,8 +29,21 @@ export type StoreFs = Pick<typeof fsp, 'open' | 'rename' | 'link' | 'unlink' | '
 
 export const nodeFs: StoreFs = fsp;
 
-/** Called right before a commit; throws when the lock protecting the write was lost. */
-export type CommitGuard = () => void;
+/** A folder that exists only while the lock is held (see locks.ts). */
+export interface Fence {
+  readonly dir: string;
+  /** The error a write gets when the fence is gone: the lock was taken over. */
+  lost(): AppError;
+}
+
+/**
+ * Called right before a commit; throws when the lock protecting the write is known to be
+ * lost. With a fence, the commit itself also fails once the lock is lost.
+ */
+export interface CommitGuard {
+  (): void;
+  readonly fence?: Fence;
+}
 
 /** The target of an exclusive create already exists. */
 export class AlreadyExists extends Error {
@@ -63,9 +82,9 @@ async function unlinkQuietly(fs: StoreFs, file: string): Promise<void> {
   await fs.unlink(file).catch(() => undefined);
 }
 
-/** Writes a complete, fsynced temp file beside `finalPath` and returns its path. */
-async function writeTemp(fs: StoreFs, finalPath: string, text: string): Promise<string> {
-  const temp = tempPathFor(finalPath);
+/** Writes a complete, fsynced temp file in `dir` for `finalPath` and returns its path. */
+async function writeTemp(fs: StoreFs, finalPath: string, text: string, dir = path.dirname(finalPath)): Promise<string> {
+  const temp = path.join(dir, path.basename(tempPathFor(finalPath)));
   let handle: Awaited<ReturnType<StoreFs['open']>> | undefined;
   try {
     handle = await fs.open(temp, 'wx', 0o644);
@@ -96,50 +115,89 @@ export async function fsyncDir(fs: StoreFs, dir: string): Promise<void> {
 
 const NO_HARD_LINKS = new Set(['ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EPERM', 'EXDEV']);
 
+/** A failed step on a fenced path: when the fence is gone, the lock was lost and that is the error. */
+async function fenceLost(fs: StoreFs, guard: CommitGuard, e: unknown): Promise<unknown> {
+  if (guard.fence && errnoOf(e) === 'ENOENT' && !(await exists(fs, guard.fence.dir).catch(() => true))) return guard.fence.lost();
+  return e;
+}
+
+/**
+ * Writes the temp file and runs `commit(temp)`: in the fence when there is one, else beside
+ * the target. When the fence is on another device than the target (EXDEV), the write is
+ * done again beside the target, guarded by the lock's heartbeat only.
+ */
+async function staged(fs: StoreFs, finalPath: string, text: string, guard: CommitGuard, commit: (temp: string) => Promise<void>): Promise<void> {
+  const fence = guard.fence;
+  if (fence) {
+    const temp = await writeTemp(fs, finalPath, text, fence.dir).catch(async (e) => {
+      throw await fenceLost(fs, guard, e);
+    });
+    try {
+      guard();
+      await commit(temp);
+      return;
+    } catch (e) {
+      if (errnoOf(e) !== 'EXDEV') throw await fenceLost(fs, guard, e);
+    } finally {
+      await unlinkQuietly(fs, temp);
+    }
+  }
+  const temp = await writeTemp(fs, finalPath, text);
+  try {
+    guard();
+    await commit(temp);
+  } finally {
+    await unlinkQuietly(fs, temp);
+  }
+}
+
 /**
  * Commits a new file; throws AlreadyExists if the name is taken. On a file system
  * without hard links (FAT, some network shares) it falls back to a rename after an
  * existence check, which is then only as exclusive as the bundle lock.
  */
 export async function createExclusive(fs: StoreFs, finalPath: string, text: string, guard: CommitGuard): Promise<void> {
-  const temp = await writeTemp(fs, finalPath, text);
-  try {
-    guard();
+  await staged(fs, finalPath, text, guard, async (temp) => {
     try {
       await fs.link(temp, finalPath);
     } catch (e) {
       if (errnoOf(e) === 'EEXIST') throw new AlreadyExists(finalPath);
-      if (!NO_HARD_LINKS.has(errnoOf(e) ?? '')) throw e;
+      if (!NO_HARD_LINKS.has(errnoOf(e) ?? '') || (errnoOf(e) === 'EXDEV' && guard.fence)) throw e;
       if (await exists(fs, finalPath)) throw new AlreadyExists(finalPath);
       guard();
       await fs.rename(temp, finalPath);
     }
-  } finally {
-    await unlinkQuietly(fs, temp);
-  }
+  });
   await fsyncDir(fs, path.dirname(finalPath));
 }
 
 /** Replaces (or creates) a file atomically. */
 export async function replaceFile(fs: StoreFs, finalPath: string, text: string, guard: CommitGuard): Promise<void> {
-  const temp = await writeTemp(fs, finalPath, text);
-  try {
-    guard();
-    await fs.rename(temp, finalPath);
-  } catch (e) {
-    await unlinkQuietly(fs, temp);
-    throw e;
-  }
+  await staged(fs, finalPath, text, guard, (temp) => fs.rename(temp, finalPath));
   await fsyncDir(fs, path.dirname(finalPath));
 }
 
 /** Removes a file for good (the folder is fsynced after); false when it was not there. */
 export async function removeFile(fs: StoreFs, file: string, guard: CommitGuard): Promise<boolean> {
   guard();
+  let doomed = file;
+  if (guard.fence) {
+    // Moved into the fence first, so a holder that lost its lock cannot remove a newer file.
+    doomed = path.join(guard.fence.dir, path.basename(tempPathFor(file)));
+    try {
+      await fs.rename(file, doomed);
+    } catch (e) {
+      const why = await fenceLost(fs, guard, e);
+      if (why !== e) throw why;
+      if (errnoOf(e) === 'ENOENT') return false;
+      if (errnoOf(e) !== 'EXDEV') throw e;
+      doomed = file;
+    }
+  }
   try {
-    await fs.unlink(file);
+    await fs.unlink(doomed);
   } catch (e) {
-    if (errnoOf(e) === 'ENOENT') return false;
+    if (errnoOf(e) === 'ENOENT' && doomed === file) return false;
     throw e;
   }
   await fsyncDir(fs, path.dirname(file));

@@ -6,7 +6,7 @@
  *   <data>/bundles/<bundleId>/tools/<name>.json      one tool version per file
  *   <data>/overrides/<bundleId>.json                 isEnabled of a built-in bundle and its tools
  *   <data>/usage.json                                call counts, apart from the tools
- *   <data>/locks/<key>.lock/                         proper-lockfile's lock folders
+ *   <data>/locks/<key>.lock/                         lock folders (owner.json, fence; see locks.ts)
  *   <data>/quarantine/<stamp>/<relative path>        files set aside as corrupt; never loaded
  *
  * Ids are validated lowercase UUIDv7s before they name a folder, so no path can escape.

@@ -2,7 +2,8 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useTempDirs } from '../test-helpers/temp-dir';
-import { REAP_AFTER_MS } from './reaper';
+import { REAP_AFTER_MS, startReaper } from './reaper';
+import { ManualTimers } from './test-helpers/manual-timers';
 import { bundleBody, filesUnder, localToolBody, newId, openStore, rejection, storeWithBundle, TestClock } from './test-helpers/fixtures';
 
 const tempDir = useTempDirs();
@@ -44,5 +45,48 @@ describe('reaper', () => {
     clock.advance(REAP_AFTER_MS);
     expect(await store.reap()).toEqual([]);
     expect((await fs.stat(path.join(dataDir, 'bundles', bundleId, 'bundle.json'))).isFile()).toBe(true);
+  });
+});
+
+describe('reaper schedule', () => {
+  it('reaps at start, then every interval, never two runs at once, and stops', async () => {
+    const timers = new ManualTimers();
+    let runs = 0;
+    let finish!: () => void;
+    const reap = () => {
+      runs++;
+      return new Promise<void>((r) => (finish = r));
+    };
+    const stop = startReaper(reap, 3_600_000, undefined, timers);
+    expect(runs).toBe(1);
+    timers.advance(3_600_000);
+    // The first run has not ended: the second is skipped, not stacked.
+    expect(runs).toBe(1);
+    finish();
+    await Promise.resolve();
+    await Promise.resolve();
+    timers.advance(3_600_000);
+    expect(runs).toBe(2);
+    finish();
+    stop();
+    timers.advance(10 * 3_600_000);
+    expect(runs).toBe(2);
+    expect(timers.pending).toBe(0);
+  });
+
+  it('a failed run is reported and the next one still happens', async () => {
+    const timers = new ManualTimers();
+    const errors: unknown[] = [];
+    let runs = 0;
+    const stop = startReaper(async () => {
+      runs++;
+      throw new Error('disk gone');
+    }, 1000, (e) => errors.push(e), timers);
+    await new Promise((r) => setImmediate(r));
+    timers.advance(1000);
+    await new Promise((r) => setImmediate(r));
+    expect(runs).toBe(2);
+    expect(errors.map((e) => (e as Error).message)).toEqual(['disk gone', 'disk gone']);
+    stop();
   });
 });

@@ -3,24 +3,18 @@
  * clean up. A temp file names its writer's pid: it is removed when that process is
  * gone, or when it is older than an hour (the pid may have been reused). A live
  * writer's temp file is left alone, so opening a store never breaks another process's
- * write in progress.
+ * write in progress. Temp files written under a lock are in its lock folder instead
+ * (locks.ts), which goes with the lock: `LockSet.clearDeadLocks()` on open, or the next
+ * writer's takeover.
  */
 import path from 'node:path';
-import { errnoOf, listDir, type StoreFs } from './durable-fs';
+import { listDir, type StoreFs } from './durable-fs';
 import { tempFileOwner, type StoreLayout } from './layout';
+import { isProcessAlive } from './process-identity';
+
+export { isProcessAlive };
 
 const MAX_TEMP_AGE_MS = 60 * 60 * 1000;
-
-export function isProcessAlive(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    // EPERM: it exists but belongs to someone else.
-    return errnoOf(e) === 'EPERM';
-  }
-}
 
 /** The folders our temp files can be in. */
 async function tempFolders(layout: StoreLayout, fs: StoreFs): Promise<string[]> {

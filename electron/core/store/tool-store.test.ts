@@ -159,8 +159,9 @@ describe('tools', () => {
     expect(store.listTools({ includeDisabled: true }).items).toEqual([]);
   });
 
-  it('refuses hostile schemas through the API in well under a second, writing nothing', async () => {
+  it('refuses hostile schemas through the API by rule, before taking the lock or writing anything', async () => {
     const { store, dataDir, bundleId } = await withBundle();
+    const locksTaken = store.lockActivity().acquired;
     let deep: Record<string, unknown> = { type: 'object' };
     for (let k = 0; k < 10_000; k++) deep = { type: 'object', properties: { a: deep } };
     const hostile: [Record<string, unknown>, string][] = [
@@ -170,11 +171,11 @@ describe('tools', () => {
       [{ http: { method: 'GET', urlTemplate: 'https://x/', body: deep }, type: 'http', local: undefined }, 'max-depth'],
     ];
     for (const [over, rule] of hostile) {
-      const started = performance.now();
       const e = await rejection(() => store.putTool(bundleId, 'hostile', '1', localToolBody(over)));
-      expect(performance.now() - started).toBeLessThan(500);
       expect(e).toMatchObject({ code: 'VALIDATION_FAILED', details: { rule } });
     }
+    // Refused by the bounded checks (schema-check.ts), before any disk work.
+    expect(store.lockActivity().acquired).toBe(locksTaken);
     expect(await filesUnder(path.join(dataDir, 'bundles', bundleId, 'tools'))).toEqual([]);
     expect(await rejection(store.putTool(newId(), 'echo', '1', localToolBody()))).toMatchObject({ code: 'NOT_FOUND' });
   });

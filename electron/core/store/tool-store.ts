@@ -18,7 +18,7 @@ import { AlreadyExists, attempt, createExclusive, exists, nodeFs, removeFile, re
 import { parseInput } from './input';
 import { StoreLayout } from './layout';
 import { listBundles, listTools, toolView } from './listing';
-import { DEFAULT_LOCK_SETTINGS, LockSet, type LockSettings } from './locks';
+import { DEFAULT_LOCK_SETTINGS, LockSet, type LockActivity, type LockSettings } from './locks';
 import { readBundleOnDisk, readBundleToReplace, readToolOnDisk } from './on-disk';
 import { Quarantine, type ProblemSink } from './quarantine';
 import { isReapable, reapBundle } from './reaper';
@@ -78,7 +78,7 @@ export class ToolStore {
     });
   }
 
-  /** Sweeps dead writers' temp files, loads the built-ins and every user bundle, reports problems. Unchanged tool files come from `cache` (see tool-files.ts). */
+  /** Sweeps dead writers' temp files and this machine's dead processes' locks, loads the built-ins and every user bundle, reports problems. Unchanged tool files come from `cache` (see tool-files.ts). */
   async open(opts: { cache?: ToolFileCache } = {}): Promise<void> {
     if (this.state !== 'new') throw new AppError('UNAVAILABLE', 'a tool store can be opened once');
     await attempt('create', this.layout.bundlesDir, async () => {
@@ -86,6 +86,7 @@ export class ToolStore {
       await this.fs.mkdir(this.layout.overridesDir, { recursive: true });
     });
     await sweepTempFiles(this.layout, this.fs);
+    await this.locks.clearDeadLocks();
     this.builtins = await loadBuiltins(this.fs, this.opts.resourcesDir, this.opts.problems);
     this.catalog = await scanRegistry({ ...this.scanDeps(), cache: opts.cache });
     await this.ledger.load();
@@ -349,6 +350,11 @@ export class ToolStore {
 
   usage(toolId: string): ToolUsage {
     return this.ledger.get(checkUuidV7(toolId, 'toolId'));
+  }
+
+  /** What this store's locks did (acquired, waited, took over from dead or stale holders): for tests and diagnostics. */
+  lockActivity(): LockActivity {
+    return structuredClone(this.locks.activity);
   }
 
   /** Writes pending usage counts now (they are otherwise written after a short delay). */

@@ -20,7 +20,7 @@ export async function bundleWorker(outDir: string): Promise<string> {
     format: 'esm',
     target: 'node20',
     logLevel: 'warning',
-    // Bundled CommonJS dependencies (proper-lockfile) call require().
+    // Bundled CommonJS dependencies call require().
     banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
   });
   return outfile;
