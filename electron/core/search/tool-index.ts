@@ -57,6 +57,23 @@ export interface OpenOptions {
    * rebuild() and rebuildInBatches() record the name. Leave it out to skip the check.
    */
   docFormat?: string;
+  /**
+   * When the file cannot be used (SQLITE_IOERR, e.g. another process's index half deleted
+   * under it; or it cannot be opened at all), open a private in-memory index instead of
+   * failing: `privateReason` then says why, and the caller rebuilds it from the files.
+   * A corrupt file is still replaced on disk (see schema.ts).
+   */
+  privateFallback?: boolean;
+}
+
+/**
+ * True for SQLite failures that mean the index file itself cannot be trusted or reached
+ * (I/O error, corruption, a file that is not a database, or that cannot be opened): the
+ * caller should go on with a private index rebuilt from the files, not fail.
+ */
+export function isIndexFileFailure(e: unknown): boolean {
+  const code = (e as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' && /^SQLITE_(IOERR|CORRUPT|NOTADB|CANTOPEN)/.test(code);
 }
 
 interface KeyCols {
@@ -90,6 +107,8 @@ export class ToolIndex {
   private readonly s: ReturnType<ToolIndex['prepareStatements']>;
   private readonly inCache = new Map<string, Database.Statement>();
   private readonly sourceCache = new Map<string, OrderedSource<never>>();
+  /** Set when this is a private in-memory index standing in for a file that could not be used (see OpenOptions). */
+  privateReason: string | undefined;
 
   private constructor(
     db: DB,
@@ -107,12 +126,29 @@ export class ToolIndex {
    * docs are not of `opts.docFormat`.
    */
   static open(dbPath: string | ':memory:', opts: OpenOptions = {}): ToolIndex {
+    try {
+      return ToolIndex.openFile(dbPath, opts);
+    } catch (e) {
+      if (!opts.privateFallback || dbPath === ':memory:') throw e;
+      const index = ToolIndex.openFile(':memory:', opts);
+      index._needsRebuild = true;
+      index.privateReason = (e as Error).message;
+      return index;
+    }
+  }
+
+  private static openFile(dbPath: string, opts: OpenOptions): ToolIndex {
     const opened = openDatabase(dbPath);
-    const staleDocs = opts.docFormat !== undefined && getMeta(opened.db, 'docFormat') !== opts.docFormat;
-    const index = new ToolIndex(opened.db, opened.needsRebuild || staleDocs, opts.docFormat);
-    // Re-tokenising keeps the stored records: pointless when they are to be rebuilt from the files anyway.
-    if (opened.needsReindex && !index.needsRebuild) index.reindexFromStoredRows();
-    return index;
+    try {
+      const staleDocs = opts.docFormat !== undefined && getMeta(opened.db, 'docFormat') !== opts.docFormat;
+      const index = new ToolIndex(opened.db, opened.needsRebuild || staleDocs, opts.docFormat);
+      // Re-tokenising keeps the stored records: pointless when they are to be rebuilt from the files anyway.
+      if (opened.needsReindex && !index.needsRebuild) index.reindexFromStoredRows();
+      return index;
+    } catch (e) {
+      opened.db.close();
+      throw e;
+    }
   }
 
   /** True when the index was recreated or a batched rebuild did not finish: the caller should rebuild from the files. */
