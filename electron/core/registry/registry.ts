@@ -10,13 +10,12 @@ import type { RegistryChange, ToolView } from '../../../shared/model/tool';
 import type { SearchHit } from '../../../shared/contract';
 import type { EventBus } from '../events';
 import type { ProblemLog } from '../problems';
-import { ToolIndex } from '../search/tool-index';
+import { isIndexFileFailure, ToolIndex } from '../search/tool-index';
 import type { IndexedTool } from '../search/types';
 import { startReaper } from '../store/reaper';
 import { toolDocFormat } from '../store/tool-files';
 import { ToolStore } from '../store/tool-store';
 import { indexedFiles, syncIndex, toIndexed, type IndexedFile } from './index-sync';
-import { ReloadDebounce } from './reload-debounce';
 
 export interface RegistryOptions {
   dataDir: string;
@@ -27,10 +26,8 @@ export interface RegistryOptions {
   isLocalFunctionKnown?: (functionId: string) => boolean;
   /** Watch the data folder for other processes' writes (default true). */
   watch?: boolean;
-  /** Debounce of the watcher: a reload runs this long after the last event ... */
+  /** Debounce of the watcher. */
   watchDebounceMs?: number;
-  /** ... but at most this long after the first one, however busy another writer is (default 1,000). */
-  watchMaxWaitMs?: number;
   reapEveryMs?: number;
 }
 
@@ -39,7 +36,7 @@ export class Registry {
   private index!: ToolIndex;
   private watcher: FSWatcher | null = null;
   private stopReaper: () => void = () => undefined;
-  private readonly reloads: ReloadDebounce;
+  private reloadTimer: NodeJS.Timeout | null = null;
   private reloading: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly opts: RegistryOptions) {
@@ -50,13 +47,6 @@ export class Registry {
       now: opts.now,
       isLocalFunctionKnown: opts.isLocalFunctionKnown,
     });
-    this.reloads = new ReloadDebounce(
-      () => {
-        this.reloading = this.reloading.then(() => this.store.reload()).catch((e) => console.warn('reload failed:', e));
-      },
-      opts.watchDebounceMs ?? 250,
-      opts.watchMaxWaitMs ?? 1000,
-    );
   }
 
   /**
@@ -66,7 +56,8 @@ export class Registry {
   async open(): Promise<void> {
     const indexDir = path.join(this.opts.dataDir, 'index');
     await fs.mkdir(indexDir, { recursive: true });
-    this.index = ToolIndex.open(path.join(indexDir, 'tools.sqlite'), { docFormat: toolDocFormat() });
+    this.index = ToolIndex.open(path.join(indexDir, 'tools.sqlite'), { docFormat: toolDocFormat(), privateFallback: true });
+    if (this.index.privateReason) this.reportPrivateIndex(this.index.privateReason);
     const known = this.index.needsRebuild ? new Map<string, IndexedFile>() : indexedFiles(this.index);
     try {
       await this.store.open({ cache: known });
@@ -82,7 +73,7 @@ export class Registry {
 
   async close(): Promise<void> {
     this.stopReaper();
-    this.reloads.cancel();
+    if (this.reloadTimer) clearTimeout(this.reloadTimer);
     await this.watcher?.close();
     await this.reloading;
     await this.store.close();
@@ -109,7 +100,7 @@ export class Registry {
     nextPageToken?: string;
     recommendedPageSize: number;
   } {
-    const r = this.index.search(input);
+    const r = this.withIndex(() => this.index.search(input));
     const items: SearchHit[] = [];
     for (const hit of r.items) {
       const tool = this.store.toolById(hit.id);
@@ -118,8 +109,50 @@ export class Registry {
     return { items, nextPageToken: r.nextPageToken, recommendedPageSize: r.recommendedPageSize };
   }
 
+  /** A reload that failed is reported (the next change on disk tries again). */
+  private reloadFailed(e: unknown): void {
+    console.warn('reload failed:', e);
+    this.opts.problems.report({ kind: 'io-error', path: this.opts.dataDir, message: `other processes' changes could not be read: ${(e as Error).message}; the next change tries again` });
+  }
+
+  private reportPrivateIndex(reason: string): void {
+    this.opts.problems.report({
+      kind: 'io-error',
+      path: path.join(this.opts.dataDir, 'index', 'tools.sqlite'),
+      message: `the search index cannot be used (${reason}); this process searches a private index rebuilt from the tool files until it restarts`,
+    });
+  }
+
+  /**
+   * Runs `fn` on the index; when the index file fails under it (SQLITE_IOERR: another
+   * process's index half deleted, a disk error), goes on with a private in-memory index
+   * rebuilt from the store, says so, and runs `fn` again.
+   */
+  private withIndex<T>(fn: () => T): T {
+    try {
+      return fn();
+    } catch (e) {
+      if (!isIndexFileFailure(e) || this.index.privateReason) throw e;
+      try {
+        this.index.close();
+      } catch {
+        // It is being replaced because it failed.
+      }
+      this.index = ToolIndex.open(':memory:', { docFormat: toolDocFormat() });
+      this.index.privateReason = (e as Error).message;
+      this.index.rebuild(this.store.allTools().map((t) => this.indexed(t, this.store.bundleById(t.bundleId))));
+      this.reportPrivateIndex(this.index.privateReason);
+      return fn();
+    }
+  }
+
   /** Keeps the index in step with each change, and tells the windows. */
   private onChange(c: RegistryChange): void {
+    this.withIndex(() => this.indexChange(c));
+    this.opts.events.emit('store.changed', c);
+  }
+
+  private indexChange(c: RegistryChange): void {
     if (c.kind === 'tool') {
       const tool = this.store.toolById(c.id);
       if (tool) this.index.upsert(this.indexed(tool, this.store.bundleById(tool.bundleId)));
@@ -134,10 +167,9 @@ export class Registry {
         for (const id of this.index.ids()) if (this.index.get(id)?.bundleId === c.id) this.index.remove(id);
       }
     }
-    this.opts.events.emit('store.changed', c);
   }
 
-  /** Another process may write the data folder: rescan (debounced, see reload-debounce.ts) when it does. */
+  /** Another process may write the data folder: rescan (debounced) when it does. */
   private startWatching(): void {
     const roots = [path.join(this.opts.dataDir, 'bundles'), path.join(this.opts.dataDir, 'overrides')];
     this.watcher = watch(roots, {
@@ -145,7 +177,15 @@ export class Registry {
       ignored: (p) => /\.tmp-|\/locks\/|\.lock$/.test(p),
       depth: 3,
     });
-    this.watcher.on('all', () => this.reloads.trigger());
+    this.watcher.on('all', () => this.scheduleReload());
     this.watcher.on('error', (e) => console.warn('watcher:', e));
+  }
+
+  private scheduleReload(): void {
+    if (this.reloadTimer) clearTimeout(this.reloadTimer);
+    this.reloadTimer = setTimeout(() => {
+      this.reloadTimer = null;
+      this.reloading = this.reloading.then(() => this.store.reload()).catch((e) => this.reloadFailed(e));
+    }, this.opts.watchDebounceMs ?? 250);
   }
 }
