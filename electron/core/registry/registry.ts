@@ -16,6 +16,7 @@ import { startReaper } from '../store/reaper';
 import { toolDocFormat } from '../store/tool-files';
 import { ToolStore } from '../store/tool-store';
 import { indexedFiles, syncIndex, toIndexed, type IndexedFile } from './index-sync';
+import { ReloadDebounce } from './reload-debounce';
 
 export interface RegistryOptions {
   dataDir: string;
@@ -26,8 +27,10 @@ export interface RegistryOptions {
   isLocalFunctionKnown?: (functionId: string) => boolean;
   /** Watch the data folder for other processes' writes (default true). */
   watch?: boolean;
-  /** Debounce of the watcher. */
+  /** Debounce of the watcher: a reload runs this long after the last event ... */
   watchDebounceMs?: number;
+  /** ... but at most this long after the first one, however busy another writer is (default 1,000). */
+  watchMaxWaitMs?: number;
   reapEveryMs?: number;
 }
 
@@ -36,7 +39,7 @@ export class Registry {
   private index!: ToolIndex;
   private watcher: FSWatcher | null = null;
   private stopReaper: () => void = () => undefined;
-  private reloadTimer: NodeJS.Timeout | null = null;
+  private readonly reloads: ReloadDebounce;
   private reloading: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly opts: RegistryOptions) {
@@ -47,6 +50,13 @@ export class Registry {
       now: opts.now,
       isLocalFunctionKnown: opts.isLocalFunctionKnown,
     });
+    this.reloads = new ReloadDebounce(
+      () => {
+        this.reloading = this.reloading.then(() => this.store.reload()).catch((e) => this.reloadFailed(e));
+      },
+      opts.watchDebounceMs ?? 250,
+      opts.watchMaxWaitMs ?? 1000,
+    );
   }
 
   /**
@@ -73,7 +83,7 @@ export class Registry {
 
   async close(): Promise<void> {
     this.stopReaper();
-    if (this.reloadTimer) clearTimeout(this.reloadTimer);
+    this.reloads.cancel();
     await this.watcher?.close();
     await this.reloading;
     await this.store.close();
@@ -169,7 +179,7 @@ export class Registry {
     }
   }
 
-  /** Another process may write the data folder: rescan (debounced) when it does. */
+  /** Another process may write the data folder: rescan (debounced, see reload-debounce.ts) when it does. */
   private startWatching(): void {
     const roots = [path.join(this.opts.dataDir, 'bundles'), path.join(this.opts.dataDir, 'overrides')];
     this.watcher = watch(roots, {
@@ -177,15 +187,7 @@ export class Registry {
       ignored: (p) => /\.tmp-|\/locks\/|\.lock$/.test(p),
       depth: 3,
     });
-    this.watcher.on('all', () => this.scheduleReload());
+    this.watcher.on('all', () => this.reloads.trigger());
     this.watcher.on('error', (e) => console.warn('watcher:', e));
-  }
-
-  private scheduleReload(): void {
-    if (this.reloadTimer) clearTimeout(this.reloadTimer);
-    this.reloadTimer = setTimeout(() => {
-      this.reloadTimer = null;
-      this.reloading = this.reloading.then(() => this.store.reload()).catch((e) => this.reloadFailed(e));
-    }, this.opts.watchDebounceMs ?? 250);
   }
 }
