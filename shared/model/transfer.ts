@@ -18,6 +18,18 @@ export const ImportReportSchema = z
   .strict();
 export type ImportReport = z.infer<typeof ImportReportSchema>;
 
+/** A variable in the servers' URLs (`{tenant}`): the user fills it before the tools are saved. */
+export const OpenApiServerVariableSchema = z
+  .object({
+    name: z.string(),
+    /** The document's default, pre-filled; absent when the document's host is itself a placeholder (your-domain). */
+    default: z.string().optional(),
+    enum: z.array(z.string()).optional(),
+    description: z.string().optional(),
+  })
+  .strict();
+export type OpenApiServerVariable = z.infer<typeof OpenApiServerVariableSchema>;
+
 /** One operation of an OpenAPI document, proposed as an HTTP tool. */
 export const OpenApiOperationSchema = z
   .object({
@@ -28,6 +40,8 @@ export const OpenApiOperationSchema = z
     slug: z.string(),
     /** A ToolPutBody for this operation, ready to save (or to edit first). */
     tool: z.record(z.string(), z.unknown()),
+    /** The inputs the document gives the operation (parameters and body properties) and the arguments the tool has. */
+    inputs: z.object({ document: z.number().int(), arguments: z.number().int() }).strict(),
     warnings: z.array(z.string()),
   })
   .strict();
@@ -41,6 +55,10 @@ export const OpenApiImportSchema = z
     /** Hosts to add to Settings → Allowed hosts for these tools to run. */
     hostsProposal: z.array(z.string()),
     operations: z.array(OpenApiOperationSchema),
+    /** Variables in the servers' URLs, kept as `{name}` in each tool's urlTemplate and hostsProposal until filled. */
+    serverVariables: z.array(OpenApiServerVariableSchema),
+    /** Operations that were not proposed, and why (e.g. OPTIONS, which no HTTP tool sends). */
+    skipped: z.array(z.object({ key: z.string(), reason: z.string() }).strict()),
   })
   .strict();
 export type OpenApiImport = z.infer<typeof OpenApiImportSchema>;

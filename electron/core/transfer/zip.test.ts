@@ -167,9 +167,10 @@ describe('refused archives change nothing', () => {
   it('an entry that declares 1 GiB is refused before anything is inflated', async () => {
     const s = await emptyStore();
     const zip = patch(archive({ [BUNDLE_MANIFEST]: manifest(), 'tools/big@1.json': localToolBody() }), 'tools/big@1.json', UNCOMPRESSED_SIZE, 1024 ** 3);
-    const t0 = performance.now();
+    const heap0 = process.memoryUsage().arrayBuffers;
     await expectRefused(s.store, s.dataDir, zip, 'tools/big@1.json', /declares 1073741824 bytes uncompressed; at most 16 MiB/);
-    expect(performance.now() - t0).toBeLessThan(2000);
+    // Refused from the header: nothing near the declared size was allocated.
+    expect(process.memoryUsage().arrayBuffers - heap0).toBeLessThan(16 * 1024 * 1024);
   });
 
   it('20 MiB of zeros (declared honestly) is over the 16 MiB entry cap', async () => {
@@ -183,10 +184,8 @@ describe('refused archives change nothing', () => {
     const s = await emptyStore();
     const honest = archive({ [BUNDLE_MANIFEST]: manifest(), 'tools/bomb@1.json': new Uint8Array(60 * 1024 * 1024) });
     const zip = patch(honest, 'tools/bomb@1.json', UNCOMPRESSED_SIZE, 1000);
-    const t0 = performance.now();
     const heap0 = process.memoryUsage().arrayBuffers;
     await expectRefused(s.store, s.dataDir, zip, 'tools/bomb@1.json', /inflates to more than the 1000 bytes its header declares/);
-    expect(performance.now() - t0).toBeLessThan(2000);
     expect(process.memoryUsage().arrayBuffers - heap0).toBeLessThan(64 * 1024 * 1024);
   });
 
