@@ -11,6 +11,7 @@ const WORKLOADS: Record<string, () => Promise<{ run(): Promise<BenchResult[]> }>
   invoke: () => import('./invoke.bench'),
   route: () => import('./route.bench'),
   'buffer-search': () => import('./buffer-search.bench'),
+  'http-memory': () => import('./http-memory.bench'),
   'tool-output': () => import('./tool-output.bench'),
 };
 
