@@ -1,7 +1,8 @@
 /**
  * Writes shared/contract-names.ts: the contract's operation and event names without their
  * schemas, for the preload (which must not carry zod). `npx tsx scripts/contract-names.ts`
- * after adding or removing an operation or event; shared/contract-names.test.ts fails until then.
+ * (or `npm run build`) after adding or removing an operation or event, and commit the file:
+ * scripts/preload-size.test.ts fails while it is stale.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -40,7 +41,13 @@ export function isEventName(name: unknown): name is EventName {
 `;
 }
 
+// `npm run build` runs this too, so a built preload always knows every operation; the file
+// is written only when the names changed.
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  fs.writeFileSync(NAMES_FILE, renderContractNames());
-  console.log(`wrote ${path.relative(process.cwd(), NAMES_FILE)}: ${operationNames.length} operations, ${eventNames.length} events`);
+  const text = renderContractNames();
+  const current = fs.existsSync(NAMES_FILE) ? fs.readFileSync(NAMES_FILE, 'utf8') : '';
+  if (current !== text) {
+    fs.writeFileSync(NAMES_FILE, text);
+    console.log(`wrote ${path.relative(process.cwd(), NAMES_FILE)}: ${operationNames.length} operations, ${eventNames.length} events`);
+  }
 }
