@@ -10,10 +10,12 @@ import { v7 as uuidv7 } from 'uuid';
 import { describe, expect, it } from 'vitest';
 import { createCore, type Core } from '../app';
 import { RESOURCES_DIR, useTempDirs } from '../test-helpers/temp-dir';
+import type { ToolPutBody } from '../../../shared/model/tool';
 import { localToolBody } from '../store/test-helpers/fixtures';
 
 const tempDir = useTempDirs();
 const bundle = { slug: 'demo', displayName: 'Demo', isEnabled: true, description: '' };
+const toolBody = (over: Record<string, unknown> = {}) => localToolBody(over) as ToolPutBody;
 
 async function core(dataDir: string, watch: boolean): Promise<Core> {
   return createCore({ dataDir, resourcesDir: RESOURCES_DIR, host: 'headless', watch });
@@ -31,7 +33,7 @@ describe('a data folder with unreadable entries', () => {
     const setup = await core(dir, false);
     const bundleId = uuidv7();
     await ok(setup.call('bundles.put', { bundleId, body: bundle }));
-    await ok(setup.call('tools.put', { bundleId, slug: 'first', version: '1', body: localToolBody() }));
+    await ok(setup.call('tools.put', { bundleId, slug: 'first', version: '1', body: toolBody() }));
     await setup.close();
     await fs.mkdir(path.join(dir, 'bundles', bundleId, 'tools', 'x.json'));
     await fs.mkdir(path.join(dir, 'bundles', uuidv7(), 'bundle.json'), { recursive: true });
@@ -43,11 +45,11 @@ describe('a data folder with unreadable entries', () => {
         ['io-error', 'bundle.json'],
         ['io-error', 'x.json'],
       ]);
-      await ok(b.call('tools.put', { bundleId, slug: 'second', version: '1', body: localToolBody() }));
+      await ok(b.call('tools.put', { bundleId, slug: 'second', version: '1', body: toolBody() }));
       await expect
         .poll(async () => (await a.call('tools.get', { bundleId, slug: 'second', version: '1' })).ok, { timeout: 10_000, interval: 50 })
         .toBe(true);
-      await ok(b.call('tools.put', { bundleId, slug: 'third', version: '1', body: localToolBody() }));
+      await ok(b.call('tools.put', { bundleId, slug: 'third', version: '1', body: toolBody() }));
       await expect
         .poll(async () => (await a.call('tools.get', { bundleId, slug: 'third', version: '1' })).ok, { timeout: 10_000, interval: 50 })
         .toBe(true);
@@ -87,7 +89,7 @@ describe('a half-deleted search index', () => {
     const setup = await core(dir, false);
     const bundleId = uuidv7();
     await ok(setup.call('bundles.put', { bundleId, body: bundle }));
-    await ok(setup.call('tools.put', { bundleId, slug: 'grab-page', version: '1', body: localToolBody({ displayName: 'Grab page' }) }));
+    await ok(setup.call('tools.put', { bundleId, slug: 'grab-page', version: '1', body: toolBody({ displayName: 'Grab page' }) }));
     await setup.close();
 
     const dbFile = path.join(dir, 'index', 'tools.sqlite');
