@@ -4,10 +4,12 @@
  *
  * What is covered, for each secret value V:
  * - V itself;
- * - V URL-encoded: encodeURIComponent (upper- and lowercase %XX) and form encoding
- *   (URLSearchParams: space as '+');
+ * - V URL-encoded: encodeURIComponent, and every byte as %XX (each in upper- or lowercase
+ *   hex), and form encoding (URLSearchParams: space as '+');
+ * - V's UTF-8 bytes in hex, lowercase or uppercase;
  * - V as written inside a JSON string (quotes, backslashes, newlines escaped);
- * - V in base64: standard and URL-safe alphabets, with and without '=' padding;
+ * - V in base64: standard and URL-safe alphabets, with and without '=' padding, also
+ *   URL-encoded (as in a query string);
  * - V inside a longer base64 text, such as HTTP Basic auth's base64(`user:password`) when the
  *   password is a secret, whatever the user name: every run of base64 characters long
  *   enough to hold the shortest secret (4n/3 characters for n bytes) is decoded, at each of
@@ -16,8 +18,8 @@
  *   secret that contains a shorter one is redacted whole, never half.
  *
  * Not covered: values derived from a secret (HMAC signatures, OAuth access tokens the
- * provider returns — those are not the secret), hex or other encodings, base64 broken
- * across lines, a secret split across two texts redacted separately.
+ * provider returns — those are not the secret), hex in mixed case or with separators, other
+ * encodings, base64 broken across lines, a secret split across two texts redacted separately.
  *
  * Values shorter than 4 characters are not redacted: replacing every 'ab' or '123' in a
  * text would shred it (and the `[redacted]` marks would point at where the value sits),
@@ -35,20 +37,33 @@ export const REDACT_MIN_LENGTH = 4;
 /** Shortest run of base64 characters decoded to look for a secret inside (4 bytes). */
 const B64_RUN_MIN = 6;
 
+/** Percent-encoding of every byte, `%XX` in upper case. */
+function percentAll(value: string): string {
+  return Buffer.from(value, 'utf8').toString('hex').toUpperCase().replace(/../g, '%$&');
+}
+
+/** Both hex cases of the `%XX` escapes in a URL-encoded text. */
+function bothCases(uri: string): string[] {
+  return [uri, uri.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase())];
+}
+
 /** The forms of a value the redactor looks for (not counting base64 inside longer base64). */
 export function encodingsOf(value: string): string[] {
   const forms = new Set<string>([value]);
-  const uri = encodeURIComponent(value);
-  forms.add(uri);
-  forms.add(uri.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase()));
+  for (const f of bothCases(encodeURIComponent(value))) forms.add(f);
+  for (const f of bothCases(percentAll(value))) forms.add(f);
   forms.add(new URLSearchParams([['', value]]).toString().slice(1));
   forms.add(JSON.stringify(value).slice(1, -1));
+  const hex = Buffer.from(value, 'utf8').toString('hex');
+  forms.add(hex);
+  forms.add(hex.toUpperCase());
   const b64 = Buffer.from(value, 'utf8').toString('base64');
   const b64url = Buffer.from(value, 'utf8').toString('base64url');
-  forms.add(b64);
-  forms.add(b64.replace(/=+$/, ''));
-  forms.add(b64url);
-  forms.add(b64url + '='.repeat(b64.length - b64url.length));
+  for (const f of [b64, b64.replace(/=+$/, ''), b64url, b64url + '='.repeat(b64.length - b64url.length)]) {
+    forms.add(f);
+    // base64 in a URL: '+', '/' and '=' percent-encoded.
+    for (const g of bothCases(encodeURIComponent(f))) forms.add(g);
+  }
   return [...forms];
 }
 
