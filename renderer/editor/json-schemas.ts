@@ -131,7 +131,7 @@ export const HTTP_AUTH_SCHEMA: Schema = {
       additionalProperties: false,
     },
     { properties: { kind: { const: 'bearer' }, secret: secretName }, required: ['secret'], additionalProperties: false },
-    { properties: { kind: { const: 'basic' }, username: { type: 'string' }, passwordSecret: secretName }, required: ['username', 'passwordSecret'], additionalProperties: false },
+    { properties: { kind: { const: 'basic' }, username: { type: 'string' }, usernameSecret: secretName, passwordSecret: secretName }, additionalProperties: false },
     {
       properties: {
         kind: { const: 'hmac' },
@@ -164,11 +164,20 @@ export const HTTP_BODY_SCHEMA: Schema = {
   $schema: 'http://json-schema.org/draft-07/schema#',
   type: 'object',
   required: ['kind'],
-  properties: { kind: { enum: ['json', 'text', 'form'] } },
+  properties: { kind: { enum: ['json', 'text', 'form', 'multipart'] } },
   oneOf: [
     { properties: { kind: { const: 'json' }, template: true }, additionalProperties: false },
     { properties: { kind: { const: 'text' }, template: { type: 'string' }, contentType: { type: 'string' } }, required: ['template'], additionalProperties: false },
-    { properties: { kind: { const: 'form' }, fields: templateMap }, required: ['fields'], additionalProperties: false },
+    {
+      properties: {
+        kind: { const: 'form' },
+        fields: templateMap,
+        encoding: { type: 'object', additionalProperties: { type: 'object', properties: { style: { enum: ['form', 'deepObject', 'spaceDelimited', 'pipeDelimited'] }, explode: { type: 'boolean' } }, additionalProperties: false } },
+      },
+      required: ['fields'],
+      additionalProperties: false,
+    },
+    { properties: { kind: { const: 'multipart' }, fields: templateMap, files: { type: 'array', items: { type: 'string' } } }, required: ['fields'], additionalProperties: false },
   ],
 };
 

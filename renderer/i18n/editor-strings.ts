@@ -95,7 +95,7 @@ export const editorStrings = {
       argSchema: 'Must be an object schema: "type": "object" at its top level.',
     },
     types: { local: 'Local function', http: 'HTTP request', sequence: 'Sequence of tools' },
-    responseModes: { json: 'JSON', text: 'Text', sse: 'Server-sent events' },
+    responseModes: { json: 'JSON', text: 'Text', sse: 'Server-sent events', binary: 'Binary (bytes as base64)' },
     save: 'Save tool',
     saveHint: 'Ctrl+S saves.',
     saved: (slug: string, version: string) => `Saved +${slug} version ${version}.`,

@@ -11,8 +11,8 @@ import { labelViolation } from '../../../../shared/model/validation';
 import { editorStrings } from '../../../i18n/editor-strings';
 
 export type HttpMethod = (typeof HTTP_METHODS)[number];
-export type ResponseMode = 'json' | 'text' | 'sse';
-export const RESPONSE_MODES: readonly ResponseMode[] = ['json', 'text', 'sse'];
+export type ResponseMode = 'json' | 'text' | 'sse' | 'binary';
+export const RESPONSE_MODES: readonly ResponseMode[] = ['json', 'text', 'sse', 'binary'];
 export const TOOL_TYPES: readonly ToolType[] = ['http', 'local', 'sequence'];
 
 export interface ToolDraft {

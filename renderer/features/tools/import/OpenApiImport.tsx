@@ -8,6 +8,10 @@
  * openapi-run.ts), and the panel says how many tools were created before the cancel and
  * lists them: every tool written is one the person is shown.
  *
+ * Before saving, the person fills the servers' variables (pre-filled with the document's
+ * defaults) and may clear optional arguments per operation; operations the document has
+ * but no tool can send (OPTIONS, ...) are listed with why.
+ *
  *   <OpenApiImport bundleId={bundleId} />
  */
 import { useQueryClient } from '@tanstack/react-query';
@@ -21,6 +25,7 @@ import { BusyButton } from '../BusyButton';
 import { HostsProposal, useAddAllowedHosts } from './allowed-hosts';
 import { createdCount, runImport, type RunOutcome, type RunProgress } from './openapi-run';
 import { OpenApiOperations } from './OpenApiOperations';
+import { prepareImport } from './openapi-prepare';
 
 export interface OpenApiImportProps {
   bundleId: string;
@@ -42,6 +47,9 @@ export function OpenApiImport({ bundleId }: OpenApiImportProps) {
   const [text, setText] = useState('');
   const [doc, setDoc] = useState<OpenApiDoc | null>(null);
   const [selected, setSelected] = useState<Set<string>>(new Set());
+  /** Optional arguments cleared, by operation key. */
+  const [dropped, setDropped] = useState<Map<string, Set<string>>>(new Map());
+  const [variables, setVariables] = useState<Record<string, string>>({});
   const [wantHosts, setWantHosts] = useState(true);
   const [error, setError] = useState<string | null>(null);
   const [parsing, setParsing] = useState(false);
@@ -92,6 +100,8 @@ export function OpenApiImport({ bundleId }: OpenApiImportProps) {
       setDoc(next);
       setCancelNote(null);
       setSelected(new Set(next.operations.map((o) => o.key)));
+      setDropped(new Map());
+      setVariables(Object.fromEntries(next.serverVariables.map((v) => [v.name, v.default ?? ''])));
       setWantHosts(true);
       setResults([]);
       setProgress(null);
@@ -141,9 +151,33 @@ export function OpenApiImport({ bundleId }: OpenApiImportProps) {
     [],
   );
 
+  const toggleArg = useCallback(
+    (key: string, name: string, keep: boolean) =>
+      setDropped((prev) => {
+        const next = new Map(prev);
+        const set = new Set(next.get(key));
+        if (keep) set.delete(name);
+        else set.add(name);
+        next.set(key, set);
+        return next;
+      }),
+    [],
+  );
+
   const importSelected = async () => {
     if (!doc || step.current) return;
-    const chosen = doc.operations.filter((o) => selected.has(o.key));
+    let prepared: ReturnType<typeof prepareImport>;
+    try {
+      prepared = prepareImport(
+        doc.operations.filter((o) => selected.has(o.key)),
+        doc.hostsProposal,
+        dropped,
+        variables,
+      );
+    } catch (err) {
+      return setError(errorMessage(err));
+    }
+    const chosen = prepared.operations;
     if (chosen.length === 0) return;
     const ctrl = new AbortController();
     step.current = ctrl;
@@ -154,7 +188,7 @@ export function OpenApiImport({ bundleId }: OpenApiImportProps) {
     setCancelling(false);
     setProgress({ done: 0, total: chosen.length, outcomes: [] });
     try {
-      if (wantHosts) await addHosts(doc.hostsProposal);
+      if (wantHosts) await addHosts(prepared.hosts);
       const run = await runImport(chosen, putOne, ctrl.signal, setProgress);
       setResults(run.outcomes);
       if (run.cancelled) setCancelNote(s.openapi.cancelled(createdCount(run.outcomes), run.notStarted));
@@ -236,11 +270,49 @@ export function OpenApiImport({ bundleId }: OpenApiImportProps) {
           <h3 id={`${id}-doc`}>
             {s.openapi.heading(doc.title, doc.version)} <span className="muted">{s.openapi.operations(doc.operations.length)}</span>
           </h3>
+          {doc.skipped.length > 0 && (
+            <details className="import-skipped" data-testid="openapi-skipped">
+              <summary>{s.openapi.skippedTitle(doc.skipped.length)}</summary>
+              <ul>
+                {doc.skipped.map((k) => (
+                  <li key={k.key}>
+                    <code>{k.key}</code>: {k.reason}
+                  </li>
+                ))}
+              </ul>
+            </details>
+          )}
           {doc.operations.length === 0 ? (
             <p className="muted">{s.openapi.noOperations}</p>
           ) : (
             <>
               {/* The choices and the Import button come before the list, which may be a thousand rows long. */}
+              {doc.serverVariables.length > 0 && (
+                <fieldset className="import-variables" data-testid="openapi-variables" disabled={running}>
+                  <legend>{s.openapi.variablesTitle}</legend>
+                  <p className="help">{s.openapi.variablesHelp}</p>
+                  {doc.serverVariables.map((v) => (
+                    <label key={v.name} className="import-variable">
+                      <code>{`{${v.name}}`}</code>
+                      <input
+                        data-testid={`openapi-variable-${v.name}`}
+                        value={variables[v.name] ?? ''}
+                        list={v.enum ? `${id}-enum-${v.name}` : undefined}
+                        aria-invalid={(variables[v.name] ?? '').trim() === '' ? true : undefined}
+                        onChange={(e) => setVariables((prev) => ({ ...prev, [v.name]: e.target.value }))}
+                      />
+                      {v.enum && (
+                        <datalist id={`${id}-enum-${v.name}`}>
+                          {v.enum.map((x) => (
+                            <option key={x} value={x} />
+                          ))}
+                        </datalist>
+                      )}
+                      {v.description && <span className="help">{v.description}</span>}
+                    </label>
+                  ))}
+                </fieldset>
+              )}
               <HostsProposal hosts={doc.hostsProposal} checked={wantHosts} onChange={setWantHosts} testId="openapi-add-hosts" />
               <div className="form-actions">
                 <button type="button" disabled={running} onClick={() => setSelected(new Set(doc.operations.map((o) => o.key)))}>
@@ -280,7 +352,7 @@ export function OpenApiImport({ bundleId }: OpenApiImportProps) {
                   </ul>
                 </section>
               )}
-              <OpenApiOperations operations={doc.operations} selected={selected} locked={running} onToggle={toggle} />
+              <OpenApiOperations operations={doc.operations} selected={selected} dropped={dropped} locked={running} onToggle={toggle} onToggleArg={toggleArg} />
             </>
           )}
         </section>

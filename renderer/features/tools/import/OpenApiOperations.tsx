@@ -6,20 +6,26 @@
  *   keyboard user and what follows the list.
  * - Memoised: a long import updates its progress once per tool, and re-rendering a thousand
  *   rows each time would cost more than saving the tools.
+ * - Each operation shows how many arguments it has for the document's inputs, and (folded)
+ *   its optional arguments, each with a checkbox to keep it or leave it out.
  */
 import { memo, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { argumentsOf } from '../../../../shared/model/openapi-proposal';
 import type { OpenApiOperation } from '../../../../shared/model/transfer';
 import { importStrings as s } from '../../../i18n/import-strings';
 
 export interface OpenApiOperationsProps {
   operations: readonly OpenApiOperation[];
   selected: ReadonlySet<string>;
+  /** Optional arguments cleared, by operation key. */
+  dropped: ReadonlyMap<string, ReadonlySet<string>>;
   /** While an import runs, the choice is fixed. */
   locked: boolean;
   onToggle: (key: string, on: boolean) => void;
+  onToggleArg: (key: string, name: string, keep: boolean) => void;
 }
 
-export const OpenApiOperations = memo(function OpenApiOperations({ operations, selected, locked, onToggle }: OpenApiOperationsProps) {
+export const OpenApiOperations = memo(function OpenApiOperations({ operations, selected, dropped, locked, onToggle, onToggleArg }: OpenApiOperationsProps) {
   const [active, setActive] = useState(0);
   const listRef = useRef<HTMLUListElement>(null);
   const hintId = useId();
@@ -58,7 +64,11 @@ export const OpenApiOperations = memo(function OpenApiOperations({ operations, s
               <code>{op.path}</code>
               <span className="import-op-summary">{op.summary}</span>
               <code className="muted">{op.slug}</code>
+              <span className="muted" data-testid={`openapi-inputs-${op.slug}`}>
+                {s.openapi.inputs(op.inputs.arguments, op.inputs.document)}
+              </span>
             </label>
+            <OptionalArgs op={op} dropped={dropped.get(op.key)} locked={locked} onToggleArg={onToggleArg} />
             {op.warnings.length > 0 && (
               <ul className="import-warnings" aria-label={s.openapi.warnings}>
                 {op.warnings.map((w, k) => (
@@ -72,3 +82,24 @@ export const OpenApiOperations = memo(function OpenApiOperations({ operations, s
     </>
   );
 });
+
+function OptionalArgs({ op, dropped, locked, onToggleArg }: { op: OpenApiOperation; dropped: ReadonlySet<string> | undefined; locked: boolean; onToggleArg: OpenApiOperationsProps['onToggleArg'] }) {
+  const optional = argumentsOf(op.tool).filter((a) => !a.required);
+  if (optional.length === 0) return null;
+  const kept = optional.filter((a) => !dropped?.has(a.name)).length;
+  return (
+    <details className="import-args" data-testid={`openapi-args-${op.slug}`}>
+      <summary>{s.openapi.optionalArgs(kept, optional.length)}</summary>
+      <p className="help">{s.openapi.optionalHint}</p>
+      <ul>
+        {optional.map((a) => (
+          <li key={a.name}>
+            <label title={a.description}>
+              <input type="checkbox" checked={!dropped?.has(a.name)} disabled={locked} aria-label={s.openapi.keepArg(a.name)} onChange={(e) => onToggleArg(op.key, a.name, e.target.checked)} /> <code>{a.name}</code>
+            </label>
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
