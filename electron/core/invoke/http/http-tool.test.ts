@@ -1,6 +1,6 @@
 /**
  * executeHttpTool end to end: the real HttpTransport against real servers on 127.0.0.1.
- * Every test that fails checks the failure is bounded (attempts, time) and clear, and the
+ * Every test that fails checks the failure is bounded (attempts, connections) and clear, and the
  * secret checks search every output (outcome, error, logs, events) for the secret value
  * in each form it could take.
  */
@@ -46,7 +46,6 @@ interface Run {
   logs: string[];
   events: unknown[];
   sleeps: number[];
-  ms: number;
 }
 
 async function run(s: { port: number }, spec: Partial<FullHttpSpec> & { urlTemplate: string }, args: Record<string, unknown> = {}, extra: Partial<HttpToolContext> = {}): Promise<Run> {
@@ -69,15 +68,13 @@ async function run(s: { port: number }, spec: Partial<FullHttpSpec> & { urlTempl
     tokenCache: new OAuth2TokenCache(),
     ...extra,
   };
-  const t0 = Date.now();
-  const r: Run = { logs, events, sleeps, ms: 0 };
+  const r: Run = { logs, events, sleeps };
   try {
     r.outcome = await executeHttpTool(FullHttpSpecSchema.parse({ method: 'GET', ...spec }), args, ctx);
   } catch (e) {
     if (!(e instanceof AppError)) throw e;
     r.error = e;
   }
-  r.ms = Date.now() - t0;
   const everything = JSON.stringify([r.outcome, r.error?.message, r.error?.details, logs, events]);
   for (const f of SECRET_FORMS) expect(everything, `secret form '${f}' leaked`).not.toContain(f);
   return r;
@@ -160,7 +157,6 @@ describe('hostile placeholder values', () => {
     it(`path segment value ${label}: ${expected === 'refused' ? 'refused before sending' : expected === 'too large' ? 'PAYLOAD_TOO_LARGE before sending' : 'one encoded segment'}`, async () => {
       const s = await server(echo);
       const r = await run(s, { urlTemplate: `http://127.0.0.1:${s.port}/files/\${name}/meta` }, { name: value });
-      expect(r.ms).toBeLessThan(2_000);
       if (expected === 'refused' || expected === 'too large') {
         expect(r.error?.code).toBe(expected === 'refused' ? 'VALIDATION_FAILED' : 'PAYLOAD_TOO_LARGE');
         expect(r.error?.message).toContain(expected === 'refused' ? '${name}' : 'bytes');
@@ -243,8 +239,8 @@ describe('retries', () => {
       { sleep: undefined, random: () => 1, retry: { baseDelayMs: 100 } },
     );
     expect(r.error?.code).toBe('UNAVAILABLE');
-    expect(r.ms).toBeLessThan(1_600);
     expect(s.requests.length).toBeLessThan(11);
+    expect(r.error?.details).toMatchObject({ attempts: s.requests.length });
     expect(r.error?.message).toMatch(/no time left|gave up/);
   });
 
@@ -254,7 +250,6 @@ describe('retries', () => {
     expect(r.error?.code).toBe('RATE_LIMITED');
     expect(r.error?.message).toContain('retry after 3600 s');
     expect(r.error?.details).toMatchObject({ status: 429, attempts: 1, retryAfterMs: 3_600_000 });
-    expect(r.ms).toBeLessThan(2_000);
     expect(s.requests).toHaveLength(1);
   });
 
@@ -282,8 +277,11 @@ describe('retries', () => {
     servers.push(raw);
     const r = await run(raw, { urlTemplate: `http://127.0.0.1:${raw.port}/x`, timeoutMs: 300, totalTimeoutMs: 1_000, limits: { maxRetries: 5, maxSentBytes: 1 << 20, maxResponseBytes: 1 << 20, maxRedirects: 5 } }, {}, { sleep: undefined });
     expect(r.error?.code).toBe('TIMEOUT');
-    expect(r.ms).toBeLessThan(1_800);
+    // At most one connection per allowed attempt (1 + maxRetries), each closed by the client when it gave up.
     expect((r.error?.details as { attempts: number }).attempts).toBeGreaterThanOrEqual(1);
+    expect(held.length).toBeGreaterThanOrEqual(1);
+    expect(held.length).toBeLessThanOrEqual(6);
+    await Promise.all(held.map((sock) => new Promise((done) => (sock.destroyed ? done(undefined) : sock.once('close', done).resume()))));
   });
 
   it('a closed port is UNAVAILABLE after the retries, without the secret in the message', async () => {
@@ -385,7 +383,8 @@ describe('status codes and bodies', () => {
     setTimeout(() => ac.abort(), 100);
     const r = await run(s, { urlTemplate: `http://127.0.0.1:${s.port}/` }, {}, { signal: ac.signal });
     expect(r.error?.code).toBe('CANCELLED');
-    expect(r.ms).toBeLessThan(1_500);
+    expect(r.error?.details).toMatchObject({ attempts: 1 });
+    expect(s.requests).toHaveLength(1);
   });
 });
 
@@ -460,26 +459,29 @@ describe('auth through the tool', () => {
 
 describe('SSE', () => {
   it('streams events to onEvent as they arrive; the value is the list of events', async () => {
+    // The server writes the next event only once the caller has seen the previous one: a
+    // client that waited for the whole body would never get it (and the call would time out).
+    const seen: ((v: unknown) => void)[] = [];
+    const delivered = (n: number) => new Promise((r) => (seen[n] = r));
     const s = await server(async (_req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const first = delivered(0);
       res.write('data: {"delta":"Hel"}\n\n');
-      await sleepReal(150);
+      await first;
+      const second = delivered(1);
       res.write('event: delta\nid: 2\ndata: {"delta":"lo"}\n\n');
-      await sleepReal(150);
+      await second;
       res.end('data: [DONE]\n\n');
     });
-    const seenAt: number[] = [];
-    const t0 = Date.now();
     const events: unknown[] = [];
-    const r = await run(s, { urlTemplate: `http://127.0.0.1:${s.port}/stream`, responseMode: 'sse' }, {}, {
+    const r = await run(s, { urlTemplate: `http://127.0.0.1:${s.port}/stream`, responseMode: 'sse', totalTimeoutMs: 10_000 }, {}, {
       onEvent: (e) => {
+        seen[events.length]?.(undefined);
         events.push(e);
-        seenAt.push(Date.now() - t0);
       },
     });
     expect(r.outcome?.value).toEqual([{ data: '{"delta":"Hel"}' }, { event: 'delta', id: '2', data: '{"delta":"lo"}' }, { data: '[DONE]' }]);
     expect(events[0]).toEqual({ kind: 'sse', data: { data: '{"delta":"Hel"}' } });
-    expect(seenAt[0]!).toBeLessThan(seenAt[2]! - 200);
     expect(s.requests[0]!.headers.accept).toBe('text/event-stream');
     expect(r.outcome?.http.bodyText).toContain('[DONE]');
     expect(r.outcome?.http.sizeBytes).toBe(Buffer.byteLength('data: {"delta":"Hel"}\n\nevent: delta\nid: 2\ndata: {"delta":"lo"}\n\ndata: [DONE]\n\n'));
@@ -498,7 +500,7 @@ describe('SSE', () => {
     const r = await run(s, { urlTemplate: `http://127.0.0.1:${s.port}/stream`, responseMode: 'sse', totalTimeoutMs: 800 });
     stop = true;
     expect(r.error?.code).toBe('TIMEOUT');
-    expect(r.ms).toBeLessThan(1_500);
+    expect(r.error?.message).toContain('totalTimeoutMs = 800 ms');
     expect(r.events.length).toBeGreaterThan(3);
   });
 

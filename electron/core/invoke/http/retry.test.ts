@@ -167,8 +167,8 @@ describe('runWithRetries', () => {
     expect(((await p.catch((x: unknown) => x)) as AppError).code).toBe('CANCELLED');
   });
 
-  it('with the real sleep, waits roughly the back-off', async () => {
-    const t0 = Date.now();
+  it('with the real sleep, waits the back-off before the next attempt', async () => {
+    const marks: string[] = [];
     const r = await runWithRetries<R>({
       retryable: true,
       maxRetries: 1,
@@ -176,10 +176,18 @@ describe('runWithRetries', () => {
       baseDelayMs: 60,
       random: () => 1,
       signal: new AbortController().signal,
-      attempt: async (n) => ({ status: n === 1 ? 500 : 200 }),
+      attempt: async (n) => {
+        marks.push(`attempt ${n}`);
+        return { status: n === 1 ? 500 : 200 };
+      },
       judge: (x) => ({ retry: isRetryableStatus(x.status) }),
+      onRetry: ({ delayMs }) => {
+        marks.push(`wait ${delayMs}`);
+        // A timer due halfway through the wait fires before the next attempt starts.
+        setTimeout(() => marks.push('halfway'), delayMs / 2);
+      },
     });
     expect(r.attempts).toBe(2);
-    expect(Date.now() - t0).toBeGreaterThanOrEqual(55);
+    expect(marks).toEqual(['attempt 1', 'wait 60', 'halfway', 'attempt 2']);
   });
 });

@@ -387,12 +387,10 @@ describe('HttpTransport: bytes', () => {
     const { state, handler } = zeros(1024 * MiB, false);
     const s = await server(handler);
     const t = new HttpTransport({ lookup: lookupTable() });
-    const started = Date.now();
     const e = await refused(t.send(req(`http://a.test:${s.port}/`, { maxResponseBytes: MiB }), [`private:a.test:${s.port}`]), 'PAYLOAD_TOO_LARGE', `over this tool's limit of ${MiB} bytes (limits.maxResponseBytes); reading stopped there`);
     expect(e.details).toMatchObject({ limit: MiB, stage: 'plain' });
     await state.closed;
     expect(state.sent).toBeLessThan(64 * MiB);
-    expect(Date.now() - started).toBeLessThan(10_000);
   });
 
   it('refuses a 1 GB body announced by Content-Length before reading it', async () => {
@@ -430,12 +428,17 @@ describe('HttpTransport: bytes', () => {
         sent = payload.length;
         res.end(payload);
       });
-      const t = new HttpTransport({ lookup: lookupTable() });
-      const before = process.memoryUsage().rss;
-      const e = await refused(t.send(req(`http://a.test:${s.port}/`, { maxResponseBytes: MiB }), [`private:a.test:${s.port}`]), 'PAYLOAD_TOO_LARGE', 'once decompressed');
+      const budget = new ResponseBudget(64 * MiB);
+      const t = new HttpTransport({ lookup: lookupTable(), responseBudget: budget });
+      const allowed = [`private:a.test:${s.port}`];
+      const e = await refused(t.send(req(`http://a.test:${s.port}/`, { maxResponseBytes: MiB }), allowed), 'PAYLOAD_TOO_LARGE', 'once decompressed');
       expect(e.details).toMatchObject({ stage: 'decompressed' });
       expect(sent).toBeLessThan(MiB);
-      expect(process.memoryUsage().rss - before).toBeLessThan(100 * MiB);
+      expect(budget.inUse).toBe(0);
+      // Streamed, the decoded bytes handed over stop at the limit.
+      let delivered = 0;
+      await refused(t.stream(req(`http://a.test:${s.port}/`, { maxResponseBytes: MiB }), allowed, (c) => (delivered += c.byteLength)), 'PAYLOAD_TOO_LARGE', 'once decompressed');
+      expect(delivered).toBeLessThanOrEqual(MiB);
     });
 
     it('decodes gzip, zlib deflate, raw deflate, br and two stacked encodings', async () => {
@@ -514,10 +517,8 @@ describe('HttpTransport: time, cancellation and network errors', () => {
     const s = await startRawServer((sock) => sockets.push(sock));
     servers.push(s);
     const t = new HttpTransport({ lookup: lookupTable() });
-    const started = Date.now();
     const e = await refused(t.send(req(`http://a.test:${s.port}/`, { timeoutMs: 300 }), [`private:a.test:${s.port}`]), 'TIMEOUT', `no complete response from 'a.test:${s.port}' within 300 ms`);
     expect(e.details).toMatchObject({ timeoutMs: 300 });
-    expect(Date.now() - started).toBeLessThan(3_000);
     expect(s.accepted).toBe(1);
     // The transport closed its side: the server sees the connection end.
     await new Promise((r) => sockets[0]!.once('close', r).resume());
@@ -533,8 +534,9 @@ describe('HttpTransport: time, cancellation and network errors', () => {
     await refused(t.send(req(`http://a.test:${s.port}/`, { timeoutMs: 300 }), [`private:a.test:${s.port}`]), 'TIMEOUT');
   });
 
-  it('cancels: before starting (no connection) and mid-request', async () => {
-    const s = await startRawServer(() => undefined);
+  it('cancels: before starting (no connection) and mid-request (the connection is closed)', async () => {
+    const sockets: net.Socket[] = [];
+    const s = await startRawServer((sock) => sockets.push(sock));
     servers.push(s);
     const t = new HttpTransport({ lookup: lookupTable() });
     const pre = new AbortController();
@@ -543,10 +545,12 @@ describe('HttpTransport: time, cancellation and network errors', () => {
     await settle();
     expect(s.accepted).toBe(0);
     const mid = new AbortController();
-    setTimeout(() => mid.abort(), 100);
-    const started = Date.now();
-    await refused(t.send(req(`http://a.test:${s.port}/`, { signal: mid.signal, timeoutMs: 10_000 }), [`private:a.test:${s.port}`]), 'CANCELLED');
-    expect(Date.now() - started).toBeLessThan(3_000);
+    const sending = t.send(req(`http://a.test:${s.port}/`, { signal: mid.signal, timeoutMs: 10_000 }), [`private:a.test:${s.port}`]);
+    while (sockets.length === 0) await settle();
+    mid.abort();
+    await refused(sending, 'CANCELLED');
+    expect(s.accepted).toBe(1);
+    await new Promise((r) => sockets[0]!.once('close', r).resume());
   });
 
   it('reports a refused connection and a name that does not resolve as UNAVAILABLE with the cause', async () => {
@@ -646,9 +650,8 @@ describe('HttpTransport.stream', () => {
     const s = await server(sse);
     const t = new HttpTransport({ lookup: lookupTable() });
     const chunks: string[] = [];
-    const started = Date.now();
+    // The server takes 8 × 100 ms to send it all, longer than timeoutMs: each gap is shorter.
     const head = await t.stream(req(`http://a.test:${s.port}/`, { timeoutMs: 500 }), [`private:a.test:${s.port}`], (c) => chunks.push(text(c)));
-    expect(Date.now() - started).toBeGreaterThan(500);
     expect(head).toMatchObject({ status: 200, finalUrl: `http://a.test:${s.port}/`, redirects: [] });
     expect(head.headers['content-type']).toBe('text/event-stream');
     expect(chunks.join('')).toBe(Array.from({ length: 8 }, (_, i) => `data: ${i}\n\n`).join(''));
