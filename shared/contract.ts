@@ -6,7 +6,8 @@ import { PageSize, PageToken, QueryBool } from './model/query';
 import { TestCaseSchema, TestRunSummarySchema } from './model/testcase';
 import { ImportReportSchema, MAX_IMPORT_ZIP_BYTES, OpenApiImportSchema } from './model/transfer';
 import { SettingsPatchSchema, SettingsSchema } from './model/settings';
-import { ContextSectionSchema, ConversationSchema, DirectiveOutcomeSchema, MessageSchema, TitleSchema } from './model/conversation';
+import { ContextSectionSchema, ConversationSchema, DirectiveOutcomeSchema, ExtractionInfoSchema, MessageSchema, TitleSchema } from './model/conversation';
+import { OversizedChoiceSchema } from './model/settings';
 import {
   BufferInfoSchema,
   BufferNameSchema,
@@ -54,6 +55,22 @@ export type SecretInfo = z.infer<typeof SecretInfoSchema>;
 
 export const SearchHitSchema = z.object({ tier: z.enum(['prefix', 'word', 'fuzzy', 'recent']), tool: ToolViewSchema }).strict();
 export type SearchHit = z.infer<typeof SearchHitSchema>;
+
+export const StoredOutputSchema = z
+  .object({
+    handle: z.string(),
+    conversationId: z.string(),
+    toolName: z.string(),
+    toolId: z.string().optional(),
+    argsJson: z.string(),
+    bytes: z.number().int().min(0),
+    lines: z.number().int().min(0),
+    tokens: z.number().int().min(0),
+    tokensExact: z.boolean(),
+    createdAt: z.string(),
+  })
+  .strict();
+export type StoredOutputSummary = z.infer<typeof StoredOutputSchema>;
 
 export const operations = {
   'app.info': { input: Empty, output: AppInfoSchema },
@@ -259,6 +276,24 @@ export const operations = {
   },
   'buffers.delete': { input: z.object({ ownerId: Key, name: BufferNameSchema }).strict(), output: z.object({ deleted: z.literal(true) }).strict() },
 
+  // Oversized tool outputs (seed 001): the handles of a conversation, for Inspect → Stored outputs.
+  'toolOutputs.list': { input: z.object({ conversationId: Key.optional() }).strict(), output: z.array(StoredOutputSchema) },
+  'toolOutputs.read': {
+    input: z.object({ handle: Key, startLine: z.number().int().min(1).optional(), endLine: z.number().int().min(1).optional() }).strict(),
+    output: BufferReadSchema,
+  },
+  /** Runs an extraction by hand, with the conversation's model (none: auto truncates). */
+  'toolOutputs.extract': {
+    input: z.object({ handle: Key, extract: z.string().min(1).max(20_000), mode: z.enum(['auto', 'full-chunked', 'read-grep', 'truncate']).optional() }).strict(),
+    output: z.object({ text: z.string(), isError: z.boolean(), extraction: ExtractionInfoSchema.optional() }).strict(),
+  },
+  'toolOutputs.delete': { input: z.object({ handle: Key }).strict(), output: z.object({ deleted: z.literal(true) }).strict() },
+  /** The gate's choice for an oversized result, changed on its card (a new row for the call); `remember` makes it the tool's default. */
+  'toolOutputs.choose': {
+    input: z.object({ conversationId: Key, invocationId: Key, choice: OversizedChoiceSchema, remember: z.boolean().optional() }).strict(),
+    output: MessageSchema,
+  },
+
   // The workspace folder, for the Files inspector.
   'workspace.list': { input: z.object({ path: z.string().max(4096).optional() }).strict(), output: z.array(WorkspaceEntrySchema) },
   'workspace.read': {
@@ -292,6 +327,8 @@ export const events = {
   /** Conversations were added, renamed, deleted, or got messages. */
   'conversations.changed': z.object({ conversationId: z.string(), kind: z.enum(['created', 'renamed', 'deleted', 'messages', 'context']) }).strict(),
   'buffers.changed': z.object({ ownerId: z.string(), names: z.array(z.string()) }).strict(),
+  /** A conversation's stored outputs changed (one stored, deleted, or its session ended). */
+  'toolOutputs.changed': z.object({ conversationId: z.string() }).strict(),
   /** Text a model is streaming into an assistant row (appended chunks; the row is stored when the step ends). */
   'chat.delta': z.object({ conversationId: z.string(), turnId: z.string(), messageId: z.string(), text: z.string() }).strict(),
   /** An agent turn started or ended. */

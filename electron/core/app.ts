@@ -19,6 +19,8 @@ import { WorkflowRunner } from './workflows/workflow-runner';
 import { agentStepTurns } from './workflows/model-steps';
 import { ApprovalStore } from './agent/approvals';
 import { createAgentLoop } from './agent/loop';
+import { toolOutputHandlers } from './handlers/tool-output-handlers';
+import { ToolOutputService } from './tool-output/service';
 import { ProviderClients } from './agent/providers/client-factory';
 import { ProviderStore } from './agent/providers/provider-store';
 import { agentHandlers } from './handlers/agent-handlers';
@@ -142,7 +144,14 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   events.on('conversations.changed', (c) => {
     if (c.kind === 'deleted') void approvals.forgetConversation(c.conversationId);
   });
-  const agent = createAgentLoop({ conversations, clients, dispatcher, registry, routing, approvals, settings, events, now, redact });
+  // Oversized tool outputs (seed 001): folders a crashed run left are swept at start.
+  const toolOutputs = new ToolOutputService({ settings: () => settings.get().toolOutputs, now, router: routing.router });
+  await toolOutputs.sweep();
+  toolOutputs.store.onChange((conversationId) => events.emit('toolOutputs.changed', { conversationId }));
+  events.on('conversations.changed', (c) => {
+    if (c.kind === 'deleted') void toolOutputs.endSession(c.conversationId);
+  });
+  const agent = createAgentLoop({ conversations, clients, dispatcher, registry, routing, approvals, settings, events, now, redact, toolOutputs });
   // A workflow step for a model runs a turn of the agent loop; workflows get it as a function.
   const runTurn = agentStepTurns({ agent, conversations, events });
   const workflows = new WorkflowRunner({ workspaceDir, routing, conversations, events, now, runTurn, defaultModel: () => settings.get().defaultModel });
@@ -173,11 +182,12 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     ...secretsHandlers(secrets),
     ...testcaseHandlers({ store: testCases, dispatcher, toolStore: registry.store }),
     ...transferHandlers({ store: registry.store }),
-    ...chatHandlers({ conversations, routing, dispatcher, registry, events, now, settings, agent }),
+    ...chatHandlers({ conversations, routing, dispatcher, registry, events, now, settings, agent, toolOutputs }),
     ...bufferHandlers({ routing, workspaceDir, openPath: config.openPath }),
     ...workflowHandlers(workflows),
     ...providerHandlers({ providers, clients }),
     ...agentHandlers({ conversations, loop: agent, approvals, providers }),
+    ...toolOutputHandlers({ toolOutputs, conversations, clients, settings, routing }),
   });
 
   const router = createRouter(handlers);
@@ -205,6 +215,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
         await registry.close();
         log.close();
         conversations.close();
+        await toolOutputs.close();
       })();
       return closing;
     },

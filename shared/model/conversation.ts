@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ErrorInfoSchema } from '../errors';
 import { ManifestSchema } from './routing';
 import { ApprovalDecisionSchema, ModelRefSchema, ToolSelectionSchema, UsageSchema } from './provider';
+import { OversizedChoiceSchema } from './settings';
 
 export const ConversationSchema = z
   .object({
@@ -27,6 +28,46 @@ export const ContextSectionSchema = z
   .strict();
 export type ContextSection = z.infer<typeof ContextSectionSchema>;
 
+/** An oversized result (seed 001): its size, its share of the model's window, and what the gate did with it. */
+export const StoredOutputInfoSchema = z
+  .object({
+    /** The handle of the stored output (choice handle or inline). */
+    handle: z.string().optional(),
+    /** The registry tool that produced it (its remembered choice is keyed by this id). */
+    toolId: z.string().optional(),
+    bytes: z.number().int().min(0),
+    lines: z.number().int().min(0),
+    tokens: z.number().int().min(0),
+    /** false: the token figure is an estimate. */
+    tokensExact: z.boolean(),
+    /** Over the bytes cap, or it would overflow what is left of the model's window. */
+    reason: z.enum(['bytes', 'tokens']),
+    choice: OversizedChoiceSchema,
+    /** tokens / contextTokens. */
+    share: z.number().min(0).optional(),
+    contextTokens: z.number().int().min(0).optional(),
+  })
+  .strict();
+export type StoredOutputInfo = z.infer<typeof StoredOutputInfoSchema>;
+
+/** What a `tool_output` call did: the strategy, its chunks and model calls, and a fallback with its reason. */
+export const ExtractionInfoSchema = z
+  .object({
+    handle: z.string(),
+    requested: z.string(),
+    used: z.string(),
+    why: z.string().optional(),
+    chunks: z.number().int().min(0).optional(),
+    modelCalls: z.number().int().min(0),
+    tokensIn: z.number().int().min(0),
+    tokensOut: z.number().int().min(0),
+    durationMs: z.number().min(0),
+    notFound: z.boolean(),
+    fallback: z.object({ from: z.string(), reason: z.string() }).strict().optional(),
+  })
+  .strict();
+export type ExtractionInfo = z.infer<typeof ExtractionInfoSchema>;
+
 /** A tool call shown as a card: run from the `+` palette (source user) or by a model. */
 export const ToolCardSchema = z
   .object({
@@ -50,6 +91,10 @@ export const ToolCardSchema = z
     callId: z.string().optional(),
     /** How the user answered an approval request (the args may have been edited first). */
     decision: ApprovalDecisionSchema.optional(),
+    /** The result was oversized: what the gate did with it. */
+    stored: StoredOutputInfoSchema.optional(),
+    /** A `tool_output` call: how the extraction went. */
+    extraction: ExtractionInfoSchema.optional(),
   })
   .strict();
 export type ToolCard = z.infer<typeof ToolCardSchema>;

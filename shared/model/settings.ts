@@ -16,6 +16,47 @@ export const REGEX_TIME_LIMIT_MIN_MS = 100;
 export const REGEX_TIME_LIMIT_MAX_MS = 60_000;
 export const REGEX_TIME_LIMIT_DEFAULT_MS = 4_000;
 
+/** What happens to an oversized tool result (seed 001): kept as a handle (default), inline anyway, routed to a buffer, or dropped. */
+export const OversizedChoiceSchema = z.enum(['handle', 'inline', 'buffer', 'drop']);
+export type OversizedChoice = z.infer<typeof OversizedChoiceSchema>;
+
+/** A model's window, when its provider does not say: context and output budget, in tokens. */
+export const ModelWindowSchema = z
+  .object({ contextTokens: z.number().int().min(512).max(100_000_000), maxOutputTokens: z.number().int().min(16).max(10_000_000) })
+  .strict();
+export type ModelWindow = z.infer<typeof ModelWindowSchema>;
+
+/** Oversized tool outputs: the store, the gate and the extraction policy (docs/large-outputs.md). */
+export const ToolOutputSettingsSchema = z
+  .object({
+    /** The folder the per-conversation `toolsmith-<id>` folders go in; empty: the OS temp folder. */
+    baseDir: z.string().max(4096),
+    /** A result over this many bytes is oversized (or one that would overflow the model's window). */
+    maxResultBytes: z.number().int().min(1024).max(1024 * 1024 * 1024),
+    /** The window assumed for a model with no entry in `models`. */
+    defaultWindow: ModelWindowSchema,
+    /** Per model, keyed `providerId/model` or just `model`. */
+    models: z.record(z.string().min(1).max(300), ModelWindowSchema),
+    maxChunksForFullMode: z.number().int().min(1).max(1000),
+    avgLineBytesForFullMode: z.number().int().min(1).max(100_000_000),
+    overlapPercent: z.number().int().min(0).max(50),
+    /** Per tool id: what the gate does with its oversized results (absent: keep as a handle). */
+    perTool: z.record(z.string().min(1).max(300), OversizedChoiceSchema),
+  })
+  .strict();
+export type ToolOutputSettings = z.infer<typeof ToolOutputSettingsSchema>;
+
+export const DEFAULT_TOOL_OUTPUT_SETTINGS: ToolOutputSettings = {
+  baseDir: '',
+  maxResultBytes: 256 * 1024,
+  defaultWindow: { contextTokens: 32_768, maxOutputTokens: 4_096 },
+  models: {},
+  maxChunksForFullMode: 1,
+  avgLineBytesForFullMode: 1000,
+  overlapPercent: 10,
+  perTool: {},
+};
+
 export const SettingsSchema = z
   .object({
     theme: ThemeSchema,
@@ -28,6 +69,7 @@ export const SettingsSchema = z
     modelRouting: z.array(z.string().regex(/^([A-Za-z0-9][A-Za-z0-9_.-]*\/)?[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'a tool slug, or bundle/slug').max(300)).max(1000),
     /** How long one regular expression search (grep, regex-extract, a buffer search) may run before it is stopped with TIMEOUT. */
     regexTimeLimitMs: z.number().int().min(REGEX_TIME_LIMIT_MIN_MS).max(REGEX_TIME_LIMIT_MAX_MS),
+    toolOutputs: ToolOutputSettingsSchema,
   })
   .strict();
 export type Settings = z.infer<typeof SettingsSchema>;
@@ -39,6 +81,7 @@ export const DEFAULT_SETTINGS: Settings = {
   defaultModel: null,
   modelRouting: [],
   regexTimeLimitMs: REGEX_TIME_LIMIT_DEFAULT_MS,
+  toolOutputs: DEFAULT_TOOL_OUTPUT_SETTINGS,
 };
 
 /** A settings change: any subset of the fields. */

@@ -29,6 +29,8 @@ export interface AgentLoopDeps {
   now: () => Date;
   /** Applied to everything the model is given and every error shown (the secret store's redactor). */
   redact?: Redact;
+  /** Oversized tool outputs (seed 001): the gate and `tool_output`. Absent: results pass whole. */
+  toolOutputs?: import('../tool-output/service').ToolOutputService;
   /** Steps a turn may take (default 12). */
   maxSteps?: number;
 }

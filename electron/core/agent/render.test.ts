@@ -43,3 +43,25 @@ describe('renderForModel', () => {
     ]);
   });
 });
+
+describe('oversized results', () => {
+  const base = { invocationId: 'inv-1', bundleId: 'b', slug: 'readfile', version: '1', displayName: 'Read file', args: { path: 'big.log' } };
+  const stored = { handle: '0b8f0b1e-1d5a-4c47-9f5e-3f3b1a2c4d5e', bytes: 5000, lines: 10, tokens: 1250, tokensExact: false, reason: 'bytes' as const, choice: 'handle' as const };
+  const row = (tool: object, id: string) => ({ id, conversationId: 'c', role: 'tool' as const, createdAt: '2026-01-01T00:00:00.000Z', text: '', tool: { status: 'ok' as const, source: 'user' as const, ...base, ...tool } });
+
+  it('a stored result is told as the exact oversized message, and only a call\'s latest row counts', () => {
+    const first = row({ value: 'preview', valueTruncated: true, stored }, 'm1');
+    const out = renderForModel({ rows: [first], system: '', redact: (t) => t });
+    expect(out[0]!.text).toContain('Tool output is too large (5000 bytes, 10 lines, 1250 tokens).\nCall tool_output(handle = "0b8f0b1e-1d5a-4c47-9f5e-3f3b1a2c4d5e", extract = "what to extract").');
+    const inline = row({ value: 'preview', valueTruncated: true, stored: { ...stored, choice: 'inline' } }, 'm2');
+    const both = renderForModel({ rows: [first, inline], system: '', redact: (t) => t, storedText: () => 'THE WHOLE TEXT' });
+    expect(both).toHaveLength(1);
+    expect(both[0]!.text).toContain('THE WHOLE TEXT');
+    expect(both[0]!.text).not.toContain('Tool output is too large');
+    const gone = renderForModel({ rows: [inline], system: '', redact: (t) => t, storedText: () => undefined });
+    expect(gone[0]!.text).toContain('is no longer stored');
+    const { handle: _h, ...noHandle } = stored;
+    const dropped = renderForModel({ rows: [row({ stored: { ...noHandle, choice: 'drop' } }, 'm3')], system: '', redact: (t) => t });
+    expect(dropped[0]!.text).toContain('was dropped by the user\'s setting');
+  });
+});

@@ -11,6 +11,7 @@
  */
 import type { ToolCard } from '../../../shared/model/conversation';
 import type { TimelineRow } from '../chat/conversation-store';
+import { droppedMessage, expiredMessage, tooLargeMessage } from '../tool-output/messages';
 import type { ModelMessage } from './types';
 
 export type Redact = (text: string) => string;
@@ -24,9 +25,13 @@ export interface RenderInput {
   /** The context sections' text (empty: no system message). */
   system: string;
   redact: Redact;
+  /** The whole text of a stored output (an oversized result the user chose to give inline). */
+  storedText?: StoredText;
 }
 
-export function renderForModel({ rows, system, redact }: RenderInput): ModelMessage[] {
+export type StoredText = (handle: string) => string | undefined;
+
+export function renderForModel({ rows, system, redact, storedText }: RenderInput): ModelMessage[] {
   const out: ModelMessage[] = [];
   if (system.trim()) out.push({ role: 'system', text: redact(system) });
 
@@ -35,18 +40,25 @@ export function renderForModel({ rows, system, redact }: RenderInput): ModelMess
   const latest = new Map<string, ToolCard>();
   for (const r of rows) if (r.role === 'tool' && r.tool?.source === 'model' && r.tool.callId) latest.set(callKeyOf(r.turnId, r.tool.callId), r.tool);
 
+  // A call the user ran may have later rows (the gate's choice changed on its card): only its latest counts.
+  const lastUserRow = new Map<string, number>();
+  rows.forEach((r, i) => {
+    if (r.role === 'tool' && r.tool && r.tool.source !== 'model') lastUserRow.set(r.tool.invocationId, i);
+  });
+
   const pushUser = (text: string) => {
     const last = out.at(-1);
     if (last?.role === 'user') last.text = `${last.text}\n\n${text}`;
     else out.push({ role: 'user', text });
   };
 
-  for (const r of rows) {
+  for (const [i, r] of rows.entries()) {
     if (r.role === 'user') {
       const text = r.prompt ?? r.text;
       if (text.trim()) pushUser(redact(text));
     } else if (r.role === 'tool' && r.tool && r.tool.source !== 'model') {
-      const note = userToolNote(r.tool);
+      if (lastUserRow.get(r.tool.invocationId) !== i) continue;
+      const note = userToolNote(r.tool, storedText);
       if (note) pushUser(redact(note));
     } else if (r.role === 'assistant') {
       const calls = r.toolCalls ?? [];
@@ -58,7 +70,7 @@ export function renderForModel({ rows, system, redact }: RenderInput): ModelMess
       });
       for (const c of calls) {
         const card = latest.get(callKeyOf(r.turnId, c.callId));
-        const { text, isError } = card ? resultText(card) : { text: UNFINISHED_TEXT, isError: true };
+        const { text, isError } = card ? resultText(card, storedText) : { text: UNFINISHED_TEXT, isError: true };
         out.push({ role: 'tool', callId: c.callId, name: c.name, text: redact(text), ...(isError ? { isError: true } : {}) });
       }
     }
@@ -69,10 +81,11 @@ export function renderForModel({ rows, system, redact }: RenderInput): ModelMess
 const callKeyOf = (turnId: string | undefined, callId: string): string => `${turnId ?? ''}\u0000${callId}`;
 
 /** What a call's latest row tells the model. */
-export function resultText(card: ToolCard): { text: string; isError: boolean } {
+export function resultText(card: ToolCard, storedText?: StoredText): { text: string; isError: boolean } {
   switch (card.status) {
     case 'ok':
       if (card.manifest) return { text: card.manifest.text, isError: false };
+      if (card.stored) return { text: oversizedText(card.stored, storedText), isError: false };
       return { text: valueText(card), isError: false };
     case 'error':
       return { text: card.error?.message ?? 'the call failed', isError: true };
@@ -85,6 +98,13 @@ export function resultText(card: ToolCard): { text: string; isError: boolean } {
   }
 }
 
+/** An oversized result as the gate left it (seed 001, §2a). */
+function oversizedText(s: NonNullable<ToolCard['stored']>, storedText?: StoredText): string {
+  if (s.choice === 'drop' || !s.handle) return droppedMessage(s);
+  if (s.choice === 'inline') return storedText?.(s.handle) ?? expiredMessage(s.handle);
+  return tooLargeMessage(s, s.handle);
+}
+
 function valueText(card: ToolCard): string {
   if (card.value === undefined) return 'ok';
   const text = typeof card.value === 'string' ? card.value : (JSON.stringify(card.value) ?? '');
@@ -92,9 +112,9 @@ function valueText(card: ToolCard): string {
 }
 
 /** A tool the user ran themselves, as the model is told of it (a running one is not). */
-function userToolNote(card: ToolCard): string | null {
+function userToolNote(card: ToolCard, storedText?: StoredText): string | null {
   if (card.status === 'running' || card.status === 'awaiting-approval') return null;
   const args = JSON.stringify(card.args ?? {});
-  const { text } = resultText(card);
+  const { text } = resultText(card, storedText);
   return `[the user ran the tool ${card.slug} with ${args}]\n${text}`;
 }

@@ -20,6 +20,7 @@ import type { Registry } from '../registry/registry';
 import { createRoutingServices } from '../routing';
 import { ToolStore } from '../store/tool-store';
 import { ApprovalStore } from './approvals';
+import { ToolOutputService } from '../tool-output/service';
 import { createAgentLoop } from './loop';
 import type { ModelClient, ModelClientFactory, ModelRequest, ModelStepResult } from './types';
 
@@ -113,6 +114,7 @@ const FUNCTIONS: Record<string, LocalFunction> = {
     return { echo: String(args.text ?? '') };
   },
   'test.leak': async () => ({ echo: `the key is ${SECRET}` }),
+  'test.big': async (_ctx, args) => ({ echo: 'line of output\n'.repeat(Number(args.lines ?? 1000)) }),
 };
 
 const objectOut = { type: 'object', properties: { echo: { type: 'string' } } };
@@ -152,12 +154,13 @@ export interface Harness {
   routing: ReturnType<typeof createRoutingServices>;
   workspace: string;
   settings: Settings;
+  toolOutputs?: ToolOutputService;
   tools: Record<string, ToolView>;
   bundleId: string;
   close(): Promise<void>;
 }
 
-export async function harness(dir: string, opts: { maxSteps?: number } = {}): Promise<Harness> {
+export async function harness(dir: string, opts: { maxSteps?: number; toolOutputs?: boolean } = {}): Promise<Harness> {
   const resources = path.join(dir, 'resources');
   await fs.mkdir(path.join(resources, 'bundles'), { recursive: true });
   const workspace = path.join(dir, 'workspace');
@@ -186,12 +189,14 @@ export async function harness(dir: string, opts: { maxSteps?: number } = {}): Pr
     guarded: await store.putTool(bundleId, 'guarded', '1', body('guarded', 'test.echo', textArgs, { requiresApproval: true })),
     rich: await store.putTool(bundleId, 'rich', '1', body('rich', 'test.echo', RICH_SCHEMA)),
     leak: await store.putTool(bundleId, 'leak', '1', body('leak', 'test.leak', { type: 'object' })),
+    big: await store.putTool(bundleId, 'big', '1', body('big', 'test.big', { type: 'object', properties: { lines: { type: 'integer' } } })),
   };
   const registry = { store } as unknown as Registry;
   const routing = createRoutingServices({ dataDir: dir, workspaceDir: () => workspace, events, registry, transport: {} as Transport, allowedHosts: () => [], now });
   const conversations = ConversationStore.open({ file: path.join(dir, 'conversations.sqlite'), now, onChange: (c) => events.emit('conversations.changed', c) });
   const approvals = await ApprovalStore.open({ dataDir: dir, now, onChange: () => events.emit('approvals.changed', {}) });
-  const settings: Settings = { ...DEFAULT_SETTINGS, modelRouting: [] };
+  const settings: Settings = { ...DEFAULT_SETTINGS, modelRouting: [], toolOutputs: { ...DEFAULT_SETTINGS.toolOutputs, baseDir: path.join(dir, 'outputs'), maxResultBytes: 4096 } };
+  const toolOutputs = opts.toolOutputs ? new ToolOutputService({ settings: () => settings.toolOutputs, router: routing.router }) : undefined;
   const models = new FakeModels();
   const loop = createAgentLoop({
     conversations,
@@ -205,8 +210,9 @@ export async function harness(dir: string, opts: { maxSteps?: number } = {}): Pr
     now,
     redact,
     maxSteps: opts.maxSteps,
+    ...(toolOutputs ? { toolOutputs } : {}),
   });
-  const chat = new ChatService({ conversations, routing, dispatcher, registry, now, agent: loop });
+  const chat = new ChatService({ conversations, routing, dispatcher, registry, now, agent: loop, ...(toolOutputs ? { toolOutputs } : {}) });
   return {
     dir,
     models,
@@ -219,10 +225,12 @@ export async function harness(dir: string, opts: { maxSteps?: number } = {}): Pr
     routing,
     workspace,
     settings,
+    ...(toolOutputs ? { toolOutputs } : {}),
     tools,
     bundleId,
     async close() {
       loop.stopAll();
+      await toolOutputs?.close();
       await store.close();
       log.close();
       conversations.close();

@@ -12,6 +12,7 @@
  * | ask-master     | yes          | yes           | no            | input+answer  | yes              | block, then continue       |
  * | root           | yes          | no            | no            | task payload  | no               | entry point                |
  */
+import { TOOL_OUTPUT_DESCRIPTION, TOOL_OUTPUT_NAME, TOOL_OUTPUT_SCHEMA } from '../tool-output/messages';
 import type { ModelToolSpec } from './types';
 
 export type ToolKind = 'function' | 'non-function' | 'handoff' | 'agent-as-tool' | 'ask-master' | 'root';
@@ -91,3 +92,13 @@ export const NON_FUNCTION_TOOLS: readonly ModelOnlyTool[] = [
 /** What the model is told when it calls a tool of a kind this version cannot handle yet. */
 export const kindNotHandled = (name: string, kind: ToolKind) =>
   `the tool '${name}' is a ${kind} tool, and ${kind} calls cannot run in this version of Toolsmith; go on without it`;
+
+/**
+ * `tool_output` (seed 001): a function tool only the model has, offered while the
+ * conversation has stored outputs and not on the turn's last step (decisions 14, 15).
+ */
+export const TOOL_OUTPUT_TOOL: ModelOnlyTool = {
+  kind: 'function',
+  displayName: 'Tool output',
+  spec: { name: TOOL_OUTPUT_NAME, description: TOOL_OUTPUT_DESCRIPTION, parameters: TOOL_OUTPUT_SCHEMA },
+};

@@ -24,7 +24,9 @@ import type { AgentLoopDeps } from './loop';
 import { approvalCancelled, argsNotObject, malformedArgs, unknownToolError } from './strings';
 import { MODEL_TOOLS_BUNDLE, kindNotHandled, turnGoesOn, type ToolKind } from './tool-behavior';
 import type { ModelTool, ModelToolSet } from './tools-for-model';
-import type { ModelToolCall } from './types';
+import { TOOL_OUTPUT_NAME } from '../tool-output/messages';
+import type { ModelRef } from '../../../shared/model/provider';
+import type { ModelClient, ModelToolCall } from './types';
 
 export type CallAction = 'continue' | 'stop';
 
@@ -37,6 +39,11 @@ interface CallContext {
   turnId: string;
   signal: AbortSignal;
   append: (m: NewMessage) => void;
+  /** The turn's model and client: the gate sizes results by its window; tool_output extracts with it. */
+  model?: ModelRef;
+  client?: () => ModelClient | undefined;
+  /** Tokens the conversation takes now (the last step's input figure). */
+  usedTokens?: () => number | undefined;
 }
 
 type KindHandler = (mt: ModelTool, call: ModelToolCall, args: unknown, invocationId: string) => Promise<void>;
@@ -71,7 +78,7 @@ export class ToolCallRunner {
       this.finish(this.card(mt, call, call.argsText, invocationId, { status: 'error', error: args.error }));
       return 'continue';
     }
-    const handler = this.handlers[mt.kind];
+    const handler = mt.modelOnly && mt.kind === 'function' ? this.modelOnlyHandler(mt) : this.handlers[mt.kind];
     if (!handler) {
       this.finish(this.card(mt, call, args.value, invocationId, { status: 'error', error: { code: 'NOT_IMPLEMENTED', message: kindNotHandled(mt.name, mt.kind) } }));
       return 'continue';
@@ -171,7 +178,8 @@ export class ToolCallRunner {
     }
 
     let card: ToolCard = { ...cardOf(tool, split.args, outcome, 'model'), callId: call.callId, ...(decision ? { decision } : {}) };
-    if (outcome.ok && split.destination.kind !== 'inline') {
+    if (outcome.ok && split.destination.kind === 'inline') card = await this.gate(card, tool, split.args, outcome.value);
+    else if (outcome.ok && split.destination.kind !== 'inline') {
       try {
         const manifest = await deps.routing.router.route({
           ownerId: conversationId,
@@ -194,6 +202,66 @@ export class ToolCallRunner {
       }
     }
     this.finish(card);
+  }
+
+  /**
+   * The gate (seed 001): a result that fits stays whole on its card; an oversized one is
+   * stored behind a handle, routed to a buffer, dropped or kept inline, as the tool's choice says.
+   */
+  private async gate(card: ToolCard, tool: NonNullable<ModelTool['tool']>, args: unknown, value: unknown): Promise<ToolCard> {
+    const { deps, conversationId, signal } = this.ctx;
+    if (!deps.toolOutputs) return card;
+    const used = this.ctx.usedTokens?.();
+    try {
+      return await deps.toolOutputs.gateCard(card, { conversationId, tool, args, value, ...(this.ctx.model ? { model: this.ctx.model } : {}), ...(used !== undefined ? { usedTokens: used } : {}) }, signal);
+    } catch (e) {
+      const error = this.errorOf(e);
+      return { ...card, status: error.code === 'CANCELLED' ? 'cancelled' : 'error', error };
+    }
+  }
+
+  private modelOnlyHandler(mt: ModelTool): KindHandler | undefined {
+    if (mt.name !== TOOL_OUTPUT_NAME || !this.ctx.deps.toolOutputs) return undefined;
+    return (m, call, args, id) => this.runToolOutput(m, call, args, id);
+  }
+
+  /** `tool_output`: extracts from a stored output with the turn's model; the answer is the exact text of §2. */
+  private async runToolOutput(mt: ModelTool, call: ModelToolCall, args: unknown, invocationId: string): Promise<void> {
+    const { deps, conversationId, signal } = this.ctx;
+    const outputs = deps.toolOutputs!;
+    this.finish(this.card(mt, call, args, invocationId, { status: 'running' }));
+    const started = performance.now();
+    const model = outputs.extractionModel(this.ctx.client?.(), this.ctx.model);
+    let answer;
+    try {
+      answer = await outputs.run(conversationId, args, model, signal);
+    } catch (e) {
+      const error = this.errorOf(e);
+      this.finish(this.card(mt, call, args, invocationId, { status: error.code === 'CANCELLED' ? 'cancelled' : 'error', error, durationMs: performance.now() - started }));
+      return;
+    }
+    const r = answer.report;
+    const extraction = r
+      ? {
+          handle: answer.handle!,
+          requested: r.requested,
+          used: r.used,
+          ...(r.why ? { why: r.why } : {}),
+          ...(r.chunks !== undefined ? { chunks: r.chunks } : {}),
+          modelCalls: r.modelCalls,
+          tokensIn: r.tokensIn,
+          tokensOut: r.tokensOut,
+          durationMs: r.durationMs,
+          notFound: r.notFound,
+          ...(r.fallback ? { fallback: r.fallback } : {}),
+        }
+      : undefined;
+    const durationMs = Math.round((performance.now() - started) * 1000) / 1000;
+    if (answer.isError) {
+      this.finish(this.card(mt, call, args, invocationId, { status: 'error', error: { code: 'VALIDATION_FAILED', message: answer.text }, durationMs }));
+      return;
+    }
+    this.finish(this.card(mt, call, args, invocationId, { status: 'ok', value: answer.text, durationMs, ...(extraction ? { extraction } : {}) }));
   }
 
   /** A non-function tool: the input is logged, nothing runs. */

@@ -12,6 +12,8 @@ import { evaluateContext, systemText } from './context';
 import type { AgentLoopDeps } from './loop';
 import { renderForModel, type Redact } from './render';
 import { STOPPED_NOTICE, loopCallError, loopNotice, modelFailedNotice, providerMissing, stepLimitNotice, turnFailedNotice } from './strings';
+import { TOOL_OUTPUT_NAME } from '../tool-output/messages';
+import { NON_FUNCTION_TOOLS, TOOL_OUTPUT_TOOL } from './tool-behavior';
 import { ToolCallRunner, type ApprovalAnswer } from './tool-calls';
 import { toolsForModel, usableTools } from './tools-for-model';
 import type { ModelClient, ModelStepResult, ModelToolCall, TurnRequest } from './types';
@@ -30,6 +32,9 @@ export class Turn {
   private stopped = false;
   /** The keys of the latest calls, across steps, for loop detection. */
   private readonly recent: string[] = [];
+  private client: ModelClient | undefined;
+  /** The last step's input tokens: what the conversation takes of the model's window. */
+  private usedTokens: number | undefined;
 
   constructor(
     private readonly deps: AgentLoopDeps,
@@ -42,6 +47,9 @@ export class Turn {
       turnId: this.id,
       signal: this.abort.signal,
       append: (m) => this.append(m),
+      model: req.model,
+      client: () => this.client,
+      usedTokens: () => this.usedTokens,
     });
   }
 
@@ -89,11 +97,13 @@ export class Turn {
       // The message's `@tools` lines come last: their routing wins over the sections'.
       directiveTools: [...context.tools, ...(this.req.directiveTools ?? [])],
       modelRouting: settings.get().modelRouting,
+      ...(this.deps.toolOutputs ? { modelOnly: [...NON_FUNCTION_TOOLS, TOOL_OUTPUT_TOOL] } : {}),
     });
 
     let client: ModelClient;
     try {
       client = clients.forProvider(this.req.model.providerId);
+      this.client = client;
     } catch (e) {
       const error = this.errorOf(e);
       this.notice(providerMissing(error.message), error);
@@ -103,7 +113,11 @@ export class Turn {
     const maxSteps = this.deps.maxSteps ?? DEFAULT_MAX_STEPS;
     for (let step = 0; step < maxSteps; step++) {
       if (this.stopped) return 'stopped';
-      const messages = renderForModel({ rows: conversations.timeline(cid), system, redact: this.redact });
+      const outputs = this.deps.toolOutputs;
+      const messages = renderForModel({ rows: conversations.timeline(cid), system, redact: this.redact, ...(outputs ? { storedText: (h: string) => outputs.inlineText(h) } : {}) });
+      // tool_output is offered while the conversation has stored outputs, never on the last step.
+      const offerToolOutput = !!outputs && outputs.hasOutputs(cid) && step < maxSteps - 1;
+      const specs = tools.specs().filter((t) => t.name !== TOOL_OUTPUT_NAME || offerToolOutput);
       const messageId = uuidv7();
       let streamed = '';
       let result: ModelStepResult;
@@ -112,7 +126,7 @@ export class Turn {
       const stepSignal = linkedSignal(this.abort.signal);
       try {
         result = await client.step(
-          { model: this.req.model.model, messages, tools: tools.specs() },
+          { model: this.req.model.model, messages, tools: specs },
           (chunk) => {
             if (this.stopped || !chunk) return;
             streamed += chunk;
@@ -136,6 +150,7 @@ export class Turn {
         return 'stopped';
       }
 
+      if (result.usage?.inputTokens !== undefined) this.usedTokens = result.usage.inputTokens + (result.usage.outputTokens ?? 0);
       const calls = withCallIds(result.toolCalls, `${this.id.slice(-8)}_${step + 1}`);
       this.append({
         id: messageId,

@@ -12,63 +12,9 @@
  *   answers or the step limit; everything appended to the timeline (the messages table).
  */
 import type { ErrorInfo } from '../../../shared/errors';
-import type { ModelRef, Usage } from '../../../shared/model/provider';
+import type { ModelRef } from '../../../shared/model/provider';
 
-/** What a model is given: the conversation rendered from the timeline. */
-export type ModelMessage =
-  | { role: 'system'; text: string }
-  | { role: 'user'; text: string }
-  | { role: 'assistant'; text: string; toolCalls?: ModelToolCall[] }
-  | { role: 'tool'; callId: string; name: string; text: string; isError?: boolean };
-
-export interface ModelToolCall {
-  /** The id the model gave the call. */
-  callId: string;
-  /** The tool's name as the model saw it (see ModelToolSpec.name). */
-  name: string;
-  /** The arguments as the model sent them: JSON text (it may be malformed). */
-  argsText: string;
-}
-
-/** A tool as the model sees it: the whole JSON Schema (enum, items, nested objects). */
-export interface ModelToolSpec {
-  /** Unique in the request; letters, digits, _ and - (providers' rules): the slug, or bundle__slug when two share one. */
-  name: string;
-  description: string;
-  parameters: unknown;
-}
-
-export interface ModelRequest {
-  model: string;
-  messages: ModelMessage[];
-  tools: ModelToolSpec[];
-  maxOutputTokens?: number;
-}
-
-export interface ModelStepResult {
-  text: string;
-  toolCalls: ModelToolCall[];
-  usage?: Usage;
-  /** end: the model answered; tools: it wants tool results; length: cut at the token limit. */
-  stopReason: 'end' | 'tools' | 'length' | 'other';
-}
-
-export interface ModelClient {
-  /** Lists the provider's models (the connection test). */
-  listModels(signal?: AbortSignal): Promise<string[]>;
-  /**
-   * One step, streamed: `onText` gets text chunks as they arrive. Failures are AppErrors with
-   * a message a user can act on: UNAUTHORIZED (401/403), RATE_LIMITED (429), UNAVAILABLE
-   * (down, 5xx, a stream cut midway), VALIDATION_FAILED (a reply that is not what the API
-   * promises), CANCELLED (the signal).
-   */
-  step(req: ModelRequest, onText: (chunk: string) => void, signal: AbortSignal): Promise<ModelStepResult>;
-}
-
-export interface ModelClientFactory {
-  /** NOT_FOUND for an unknown provider. */
-  forProvider(providerId: string): ModelClient;
-}
+export type { ModelClient, ModelClientFactory, ModelMessage, ModelRequest, ModelStepResult, ModelToolCall, ModelToolSpec } from '../llm/types';
 
 export interface TurnRequest {
   conversationId: string;

@@ -30,6 +30,8 @@ export interface ChatServiceDeps {
   dispatcher: Pick<InvokeDispatcher, 'invoke'>;
   registry: Pick<Registry, 'store'>;
   now: () => Date;
+  /** Oversized tool outputs: the gate a `+` run's result passes before a model may see it. */
+  toolOutputs?: Pick<import('../tool-output/service').ToolOutputService, 'gateCard'>;
   /** The agent loop: a message for a model starts a turn (absent: the no-model notice). */
   agent?: Pick<AgentLoopService, 'reserve'>;
 }
@@ -145,6 +147,11 @@ export class ChatService {
     });
     let card: ToolCard = cardOf(tool, req.args, outcome, 'user');
     let text = outcome.ok ? '' : outcome.error.message;
+    if (outcome.ok && destination.kind === 'inline' && this.deps.toolOutputs) {
+      const model = conversations.get(req.conversationId).model;
+      card = await this.deps.toolOutputs.gateCard(card, { conversationId: req.conversationId, tool, args: req.args, value: outcome.value, ...(model ? { model } : {}) });
+      text = card.manifest?.text ?? '';
+    }
 
     if (outcome.ok && destination.kind !== 'inline') {
       try {

@@ -30,6 +30,8 @@ export interface ChatHandlerDeps {
   now: () => Date;
   /** New conversations start with Settings' defaultModel. */
   settings?: Pick<SettingsStore, 'get'>;
+  /** Oversized tool outputs: the gate of `+` runs. */
+  toolOutputs?: import('../tool-output/service').ToolOutputService;
   /** The agent loop: messages for a model start turns; a deleted conversation's turn stops. */
   agent?: Pick<AgentLoopService, 'reserve' | 'stop' | 'runningTurnId'>;
 }

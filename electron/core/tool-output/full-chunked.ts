@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs/promises';
 import { bytesAt } from '../routing/buffer-index';
-import type { ModelMessage } from '../agent/types';
+import type { ModelMessage } from '../llm/types';
 import { ChunkBudgetError, planChunks, toCharBoundary } from './chunking';
 import { isNotFound, parseFinalReport } from './final-report';
 import { mapPrompt, reducePrompt } from './prompts';

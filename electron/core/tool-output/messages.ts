@@ -60,3 +60,13 @@ export function truncateWarning(reason: string | undefined, keptBytes: number, t
   const why = reason ? `the requested strategy could not run (${reason}), so ` : '';
   return `WARNING: ${why}this is a truncated view: the top and bottom of the output are kept and the middle is cut (${keptBytes} of ${totalBytes} bytes shown). Nothing was extracted by a model.`;
 }
+
+/** What the model is told of an oversized result the user's setting drops. */
+export function droppedMessage(stats: { bytes: number; lines: number; tokens: number }): string {
+  return `Tool output was too large (${stats.bytes} bytes, ${stats.lines} lines, ${stats.tokens} tokens) and was dropped by the user's setting for this tool: it is not available.`;
+}
+
+/** What the model is told when a stored output it should see whole is gone (its session ended). */
+export function expiredMessage(handle: string): string {
+  return `Tool output ${handle} is no longer stored (its conversation's session ended): run the tool again if you need it.`;
+}

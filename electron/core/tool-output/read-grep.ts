@@ -7,7 +7,7 @@
  */
 import fs from 'node:fs/promises';
 import { AppError, isAppError } from '../../../shared/errors';
-import type { ModelMessage, ModelToolSpec } from '../agent/types';
+import type { ModelMessage, ModelToolSpec } from '../llm/types';
 import { readLineRange, type Meta } from '../routing/buffer-index';
 import { searchPlan } from '../routing/buffer-search-plan';
 import { isNotFound, parseFinalReport } from './final-report';

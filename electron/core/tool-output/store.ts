@@ -13,7 +13,7 @@
  * when it holds the marker file `.toolsmith-tool-output` naming the process that made it.
  */
 import { randomUUID } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { createReadStream, readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
@@ -253,6 +253,11 @@ export class ToolOutputStore {
     } finally {
       await fh.close();
     }
+  }
+
+  /** The whole stored text, read at once (for an `inline` choice the user made). */
+  readTextSync(handle: string): string {
+    return readFileSync(this.filePath(this.require(handle)), 'utf8');
   }
 
   /** The whole stored text, for callers that need it in memory (bounded by the caller). */

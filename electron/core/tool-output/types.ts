@@ -1,6 +1,6 @@
 /** The seams of extraction: the model it may call, its policy, and what a strategy answers. */
 import type { BufferSearcher } from '../routing/buffer-search';
-import type { ModelClient } from '../agent/types';
+import type { ModelClient } from '../llm/types';
 import type { ExtractionMode } from './messages';
 import type { StoredOutput, ToolOutputStore } from './store';
 import type { TokenCounter } from './tokens';

@@ -1,0 +1,81 @@
+/**
+ * The agent loop with the gate (seed 001): tool_output is listed only while the conversation
+ * has stored outputs, never on the last step, and works when the model calls several tools in
+ * one step; results that fit pass whole.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { useTempDirs } from '../test-helpers/temp-dir';
+import { call, harness, type Harness } from './test-support';
+import type { ModelRequest } from './types';
+
+const tempDir = useTempDirs();
+const open: Harness[] = [];
+afterEach(async () => {
+  for (const h of open.splice(0)) await h.close();
+});
+
+const MODEL = { providerId: 'p1', model: 'm1' };
+const names = (r: ModelRequest) => r.tools.map((t) => t.name);
+
+async function setup(maxSteps: number) {
+  const h = await harness(await tempDir(), { maxSteps, toolOutputs: true });
+  open.push(h);
+  const c = h.conversations.create(undefined, MODEL);
+  const send = async (text: string) => {
+    await h.chat.send(c.id, text);
+    await h.loop.settled(c.id);
+  };
+  return { h, c, send };
+}
+
+describe('tool_output in the agent loop', () => {
+  it('is offered once an output is stored, not on the last step; several calls in one step work', async () => {
+    const { h, c, send } = await setup(4);
+    let handle = '';
+    h.models.script = [
+      // Step 1: two calls at once, one oversized (15 KB > the 4 KiB cap), one small.
+      { toolCalls: [call('big', { lines: 1000 }), call('echo', { text: 'small' })] },
+      // Step 2: the model extracts and echoes again, in one step.
+      (req) => {
+        const told = req.messages.filter((m) => m.role === 'tool').map((m) => m.text);
+        handle = /handle = "([0-9a-f-]{36})"/.exec(told.join('\n'))![1]!;
+        return { toolCalls: [call('tool_output', { handle, extract: 'how many lines', mode: 'truncate' }), call('echo', { text: 'again' })] };
+      },
+      { toolCalls: [call('echo', { text: 'third' })] },
+      { text: 'done' },
+    ];
+    await send('go');
+    const reqs = h.models.requests;
+    expect(reqs).toHaveLength(4);
+    expect(names(reqs[0]!)).not.toContain('tool_output');
+    expect(names(reqs[1]!)).toContain('tool_output');
+    expect(names(reqs[2]!)).toContain('tool_output');
+    // The last step (4 of 4): not offered (decision 14).
+    expect(names(reqs[3]!)).not.toContain('tool_output');
+    const results = reqs[2]!.messages.filter((m) => m.role === 'tool').map((m) => m.text);
+    expect(results.some((t) => t.startsWith(`ABSTRACT FROM TOOL OUTPUT big WITH HANDLE ${handle}, STRATEGY:truncate:\n\nWARNING:`))).toBe(true);
+    expect(results).toContain('{"echo":"again"}');
+    // The small result reached the model whole, the big one as the message.
+    const step2 = reqs[1]!.messages.filter((m) => m.role === 'tool').map((m) => m.text);
+    expect(step2).toContain('{"echo":"small"}');
+    // Stored as routing writes it: the object as indented JSON.
+    const stored = JSON.stringify({ echo: 'line of output\n'.repeat(1000) }, null, 2);
+    expect(step2.find((t) => t.startsWith('Tool output is too large'))).toMatch(
+      new RegExp(`^Tool output is too large \\(${Buffer.byteLength(stored)} bytes, 3 lines, ${Math.ceil(Buffer.byteLength(stored) / 4)} tokens\\)\\.`),
+    );
+    const card = h.conversations.messages(c.id).find((m) => m.tool?.slug === 'tool_output' && m.tool.status === 'ok')!.tool!;
+    expect(card.extraction).toMatchObject({ handle, requested: 'truncate', used: 'truncate', modelCalls: 0 });
+  });
+
+  it('a result over the model\'s free window is oversized even under the bytes cap', async () => {
+    const { h, send } = await setup(3);
+    h.settings.toolOutputs = { ...h.settings.toolOutputs, maxResultBytes: 10_000_000, defaultWindow: { contextTokens: 2000, maxOutputTokens: 500 } };
+    h.models.script = [{ toolCalls: [call('big', { lines: 600 })] }, { text: 'ok' }];
+    await send('go');
+    const told = h.models.requests[1]!.messages.filter((m) => m.role === 'tool').map((m) => m.text)[0]!;
+    const bytes = Buffer.byteLength(JSON.stringify({ echo: 'line of output\n'.repeat(600) }, null, 2));
+    // Under the bytes cap; its tokens (bytes / 4) overflow the 1,500 free tokens of the window.
+    expect(bytes).toBeLessThan(10_000_000);
+    expect(told).toMatch(new RegExp(`^Tool output is too large \\(${bytes} bytes, 3 lines, ${Math.ceil(bytes / 4)} tokens\\)`));
+  });
+});

@@ -1,0 +1,207 @@
+/**
+ * Oversized tool outputs as the app uses them: the store under Settings' base folder, the gate
+ * applied to a tool's result before it reaches a model (a model's call, or a `+` run the model
+ * sees later), and `tool_output` runs with the conversation's model. Built once in app.ts.
+ *
+ * A result the gate lets through stays whole on its card (no blind cut). An oversized one is
+ * handled as the tool's remembered choice says (Settings → Tool outputs, or the card's menu):
+ * - handle (default): stored; the card keeps a preview and the handle; the model is told §2a;
+ * - inline: stored, and given to the model whole anyway;
+ * - buffer: routed to the conversation's buffer named after the tool (a manifest);
+ * - drop: nothing is kept; the model is told it was dropped.
+ */
+import os from 'node:os';
+import type { ToolCard, StoredOutputInfo } from '../../../shared/model/conversation';
+import type { ModelRef } from '../../../shared/model/provider';
+import type { OversizedChoice, ToolOutputSettings } from '../../../shared/model/settings';
+import type { ModelClient } from '../llm/types';
+import type { OutputRouter } from '../routing/types';
+import { routedText } from '../routing/tool-text';
+import type { ToolView } from '../../../shared/model/tool';
+import { gate } from './gate';
+import { ToolOutputStore } from './store';
+import { estimateCounter, type TokenCounter } from './tokens';
+import { ToolOutputRunner, type ToolOutputAnswer } from './tool-output-tool';
+import { DEFAULT_POLICY, type ExtractionModel, type ExtractionPolicy } from './types';
+
+/** Characters of an oversized result its card keeps to show. */
+export const PREVIEW_CHARS = 2000;
+
+export interface ToolOutputServiceOptions {
+  settings: () => ToolOutputSettings;
+  /** Where a `buffer` choice routes to (the conversation's buffers). */
+  router?: Pick<OutputRouter, 'route'>;
+  tokens?: TokenCounter;
+  now?: () => Date;
+}
+
+export interface GateRequest {
+  conversationId: string;
+  toolId: string;
+  toolName: string;
+  args: unknown;
+  /** The result as text (a string as is, else its routed text). */
+  text: string;
+  model?: ModelRef;
+  /** Tokens the conversation already takes (the last step's input figure). */
+  usedTokens?: number;
+}
+
+export type GateOutcome =
+  | { kind: 'pass' }
+  | { kind: 'stored'; info: StoredOutputInfo; preview: string }
+  | { kind: 'buffer'; info: StoredOutputInfo }
+  | { kind: 'drop'; info: StoredOutputInfo };
+
+export class ToolOutputService {
+  readonly store: ToolOutputStore;
+  readonly runner: ToolOutputRunner;
+  readonly tokens: TokenCounter;
+
+  constructor(private readonly opts: ToolOutputServiceOptions) {
+    this.tokens = opts.tokens ?? estimateCounter;
+    this.store = new ToolOutputStore({ baseDir: () => opts.settings().baseDir || os.tmpdir(), tokens: this.tokens, ...(opts.now ? { now: opts.now } : {}) });
+    this.runner = new ToolOutputRunner({ store: this.store, tokens: this.tokens });
+  }
+
+  /** The model's window: Settings' entry for `providerId/model`, then for `model`, then the default. */
+  windowFor(model: ModelRef | undefined): { contextTokens: number; maxOutputTokens: number } {
+    const s = this.opts.settings();
+    if (!model) return s.defaultWindow;
+    return s.models[`${model.providerId}/${model.model}`] ?? s.models[model.model] ?? s.defaultWindow;
+  }
+
+  policy(): ExtractionPolicy {
+    const s = this.opts.settings();
+    return { ...DEFAULT_POLICY, maxChunksForFullMode: s.maxChunksForFullMode, avgLineBytesForFullMode: s.avgLineBytesForFullMode, overlapPercent: s.overlapPercent };
+  }
+
+  choiceFor(toolId: string): OversizedChoice {
+    return this.opts.settings().perTool[toolId] ?? 'handle';
+  }
+
+  extractionModel(client: ModelClient | undefined, model: ModelRef | undefined): ExtractionModel | undefined {
+    if (!client || !model) return undefined;
+    return { client, model: model.model, ...this.windowFor(model) };
+  }
+
+  /** Whether `tool_output` is offered in this conversation (decision 15: while its store is non-empty). */
+  hasOutputs(conversationId: string): boolean {
+    return !this.store.isEmpty(conversationId);
+  }
+
+  /** The gate: passes a result, or stores / routes / drops it as the tool's choice says. */
+  async gate(req: GateRequest, signal?: AbortSignal): Promise<GateOutcome> {
+    const bytes = Buffer.byteLength(req.text);
+    const s = this.opts.settings();
+    // Counting tokens of a huge text costs: below the cap, the count decides; above it, bytes already do.
+    const tokens = this.tokens.count(req.text);
+    const w = this.windowFor(req.model);
+    const d = gate({ bytes, tokens: tokens.tokens }, { maxBytes: s.maxResultBytes, contextTokens: w.contextTokens, maxOutputTokens: w.maxOutputTokens, ...(req.usedTokens !== undefined ? { usedTokens: req.usedTokens } : {}) });
+    if (!d.oversized) return { kind: 'pass' };
+    const choice = this.choiceFor(req.toolId);
+    const lines = countLines(req.text);
+    const info: StoredOutputInfo = {
+      toolId: req.toolId,
+      bytes,
+      lines,
+      tokens: tokens.tokens,
+      tokensExact: tokens.exact,
+      reason: d.reason!,
+      choice,
+      ...(d.share !== undefined ? { share: d.share } : {}),
+      contextTokens: w.contextTokens,
+    };
+    if (choice === 'buffer') return { kind: 'buffer', info };
+    if (choice === 'drop') return { kind: 'drop', info };
+    const stored = await this.store.put(req.conversationId, req.text, { toolName: req.toolName, toolId: req.toolId, argsJson: argsJson(req.args) }, signal);
+    return { kind: 'stored', info: { ...info, handle: stored.handle }, preview: req.text.slice(0, PREVIEW_CHARS) };
+  }
+
+  /**
+   * A finished call's card through the gate: a result that fits stays whole on the card (no
+   * cut); an oversized one is stored, routed to the tool's buffer, or dropped, as its choice says.
+   * Used by the agent loop (a model's calls) and the `+` palette (results the model sees later).
+   */
+  async gateCard(
+    card: ToolCard,
+    req: { conversationId: string; tool: Pick<ToolView, 'id' | 'slug' | 'outputSchema'>; args: unknown; value: unknown; model?: ModelRef; usedTokens?: number },
+    signal?: AbortSignal,
+  ): Promise<ToolCard> {
+    // Stored as routing would write it: a string as is, a text property (readfile's content), else indented JSON.
+    const text = routedText(req.value, req.tool);
+    const g = await this.gate(
+      { conversationId: req.conversationId, toolId: req.tool.id, toolName: req.tool.slug, args: req.args, text, ...(req.model ? { model: req.model } : {}), ...(req.usedTokens !== undefined ? { usedTokens: req.usedTokens } : {}) },
+      signal,
+    );
+    if (g.kind === 'pass') {
+      const { valueTruncated: _cut, ...rest } = card;
+      return req.value === undefined ? rest : { ...rest, value: req.value };
+    }
+    const gated = gatedCard(card, g);
+    if (g.kind !== 'buffer' || !this.opts.router) return gated;
+    const manifest = await this.opts.router.route({
+      ownerId: req.conversationId,
+      content: text,
+      destination: { kind: 'variable', name: oversizedBufferName(req.tool.slug) },
+      writeMode: 'replace',
+      label: { kind: 'tool', name: req.tool.slug },
+      source: `tool:${req.tool.slug}`,
+      ...(signal ? { signal } : {}),
+    });
+    return manifest ? { ...gated, manifest } : gated;
+  }
+
+  /** Runs `tool_output` for a conversation with its model (none: auto truncates). */
+  run(conversationId: string, args: unknown, model: ExtractionModel | undefined, signal: AbortSignal): Promise<ToolOutputAnswer> {
+    return this.runner.run(conversationId, args, model, signal, this.policy());
+  }
+
+  /** The whole text of a stored output, for an `inline` choice; undefined once its session ended. */
+  inlineText(handle: string): string | undefined {
+    const o = this.store.get(handle);
+    if (!o) return undefined;
+    return this.store.readTextSync(handle);
+  }
+
+  async endSession(conversationId: string): Promise<void> {
+    this.runner.forget(conversationId);
+    await this.store.endSession(conversationId);
+  }
+
+  sweep(): Promise<number> {
+    return this.store.sweep();
+  }
+
+  close(): Promise<void> {
+    return this.store.close();
+  }
+}
+
+export function countLines(text: string): number {
+  if (text === '') return 0;
+  let n = 0;
+  for (let i = -1; (i = text.indexOf('\n', i + 1)) >= 0; ) n++;
+  return text.endsWith('\n') ? n : n + 1;
+}
+
+function argsJson(args: unknown): string {
+  try {
+    return JSON.stringify(args ?? {}) ?? '{}';
+  } catch {
+    return '{}';
+  }
+}
+
+/** The card of an oversized result, as the gate left it. */
+export function gatedCard(card: ToolCard, g: Exclude<GateOutcome, { kind: 'pass' }>): ToolCard {
+  const { value: _v, valueTruncated: _t, ...rest } = card;
+  if (g.kind === 'stored') return { ...rest, value: g.preview, valueTruncated: true, stored: g.info };
+  return { ...rest, stored: g.info };
+}
+
+/** The buffer an oversized result goes to when its tool's choice is `buffer`. */
+export function oversizedBufferName(slug: string): string {
+  const base = slug.replace(/[^A-Za-z0-9_.-]/g, '_').replace(/^[.-]+/, '');
+  return `${base || 'tool'}-output`.slice(0, 128);
+}
