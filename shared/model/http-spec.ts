@@ -218,11 +218,13 @@ export function urlTemplateProblems(urlTemplate: string): SpecProblem[] {
 }
 
 /**
- * The OpenAPI server variables (`{name}`, not `${name}`) a URL template still holds: an
- * imported tool keeps them until its user fills them in (a host cannot be a placeholder).
+ * The OpenAPI server variables (`{name}`, not `${name}`) a URL template still holds before
+ * its query: an imported tool keeps them until its user fills them in (a host cannot be a
+ * placeholder).
  */
 export function serverVariablesIn(urlTemplate: string): string[] {
-  const literal = urlTemplate.replace(/\$\$\{/g, '').replace(/\$\{[^}]*\}/g, '');
+  // Only before the query: a query value may hold literal braces (`?q={a}`).
+  const literal = urlTemplate.replace(/\$\$\{/g, '').replace(/\$\{[^}]*\}/g, '').split(/[?#]/)[0]!;
   return [...new Set([...literal.matchAll(/\{([^{}\s/?#]{1,128})\}/g)].map((m) => m[1]!))];
 }
 

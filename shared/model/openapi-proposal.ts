@@ -103,8 +103,11 @@ export function fillVariables(text: string, values: Readonly<Record<string, stri
     if (value === '') throw new Error(`fill in the server variable {${name}} (e.g. your own domain)`);
     if (!VALUE.test(value)) throw new Error(`the value of {${name}} may hold only letters, digits, '.', '_', '~' and '-'`);
   }
-  // Only text outside ${...} placeholders holds variables.
-  return text.replace(/(\$\$\{|\$\{[^}]*\}|\{([^{}\s/?#]{1,128})\})/g, (m, _all, name: string | undefined) => (name !== undefined && Object.hasOwn(values, name) ? values[name]!.trim() : m));
+  // Only text before the query and outside ${...} placeholders holds variables.
+  const q = text.search(/[?#]/);
+  const head = q >= 0 ? text.slice(0, q) : text;
+  const tail = q >= 0 ? text.slice(q) : '';
+  return head.replace(/(\$\$\{|\$\{[^}]*\}|\{([^{}\s/?#]{1,128})\})/g, (m, _all, name: string | undefined) => (name !== undefined && Object.hasOwn(values, name) ? values[name]!.trim() : m)) + tail;
 }
 
 /** A copy of the tool with its URL's server variables filled in. */

@@ -249,4 +249,8 @@ describe('server variables in the URL', () => {
     const e = refused(() => templateOrigin('https://{your-domain}.atlassian.net/rest/api/3/${id}'));
     expect(e.message).toMatch(/server variable \{your-domain\}.*fill it in/);
   });
+
+  it('braces in a query value are not server variables', () => {
+    expect(renderUrl('https://api.example.com/graphql?q={viewer}', {}, env({}))).toBe('https://api.example.com/graphql?q={viewer}');
+  });
 });
