@@ -90,12 +90,15 @@ describe('responses, descriptions, skipped methods', () => {
       '/img.png': { get: { operationId: 'getImage', responses: { '200': { description: 'x', content: { 'image/png': { schema: { type: 'string', format: 'binary' } } } } } } },
       '/stream': { post: { summary: 'Stream it', description: '', responses: { '200': { description: 'x', content: { 'text/event-stream': {} } } } } },
       '/any': { options: { responses: {} }, trace: { responses: {} } },
+      '/speech': { post: { responses: { '200': { description: 'x', content: { 'application/octet-stream': {}, 'text/event-stream': {} } } } } },
     }),
   );
 
   it('a binary response is kept as bytes; an event stream is sse', () => {
     expect(r.operations[0]!.tool).toMatchObject({ http: { responseMode: 'binary' }, outputSchema: { type: 'object', properties: { base64: { type: 'string' } } } });
     expect(http(r.operations[1]!).responseMode).toBe('sse');
+    // Audio bytes, or their event stream when asked: bytes.
+    expect(http(r.operations.find((o) => o.path === '/speech')!).responseMode).toBe('binary');
   });
 
   it('an empty description falls back to the summary; no summary falls back to the operationId', () => {

@@ -64,8 +64,10 @@ export function responseMode(ctx: Ctx, op: Json, warnings: string[]): Mode {
   }
   if (types.some((t) => t.includes('json'))) return 'json';
   if (types.length === 0) return picked.length ? 'text' : 'json';
-  if (types.every((t) => t === 'text/event-stream')) return 'sse';
-  if (types.every((t) => !isTextual(t) && t !== 'text/event-stream')) return 'binary';
+  // An event stream beside another type is the streaming variant: the other type decides.
+  const plain = types.filter((t) => t !== 'text/event-stream');
+  if (plain.length === 0) return 'sse';
+  if (plain.every((t) => !isTextual(t))) return 'binary';
   return 'text';
 }
 
