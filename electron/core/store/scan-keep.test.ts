@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { useTempDirs } from '../test-helpers/temp-dir';
 import { nodeFs, type StoreFs } from './durable-fs';
 import { toolFileName } from './layout';
-import { bundleBody, filesUnder, localToolBody, newId, openStore, rejection, storeWithBundle } from './test-helpers/fixtures';
+import { bundleBody, filesUnder, localToolBody, newId, openStore, rejection, REPO_RESOURCES, storeWithBundle } from './test-helpers/fixtures';
 
 const tempDir = useTempDirs();
 const isRoot = process.getuid?.() === 0;
@@ -77,6 +77,16 @@ describe('entries that cannot be read', () => {
     } finally {
       await fsp.chmod(f.file('echo'), 0o644);
     }
+  });
+
+  it('an override file that cannot be read is reported; the built-in defaults are used and a PATCH is refused', async () => {
+    const dataDir = path.join(await tempDir(), 'data');
+    const TEXT = '01941f29-7c05-75d4-b8b8-8211af0864fb';
+    await fsp.mkdir(path.join(dataDir, 'overrides', `${TEXT}.json`), { recursive: true });
+    const { store, problems } = await openStore(dataDir, { resourcesDir: REPO_RESOURCES });
+    expect(problems.list().map((p) => [p.kind, path.relative(dataDir, p.path)])).toEqual([['io-error', path.join('overrides', `${TEXT}.json`)]]);
+    expect(store.getBundle(TEXT).isEnabled).toBe(true);
+    expect(await rejection(store.patchBundle(TEXT, { isEnabled: false }))).toMatchObject({ code: 'UNAVAILABLE' });
   });
 
   it('while one exists, reload() keeps picking up other writes and reports it once', async () => {

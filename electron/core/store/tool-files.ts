@@ -21,7 +21,7 @@
  *   a write racing the read leaves a fingerprint older than the content, never newer.
  * - The doc format. A doc is the record as the current validation produced it; when the
  *   validation changes, old docs must not be trusted. toolDocFormat() names the format:
- *   TOOL_DOC_VERSION (bump it when checkToolFile in scan.ts changes what it accepts) plus
+ *   TOOL_DOC_VERSION (bump it when checkToolFile in scan-folder.ts changes what it accepts) plus
  *   a hash of ToolSchema's JSON Schema (so a new field, default or enum value in
  *   shared/model/tool.ts changes the format by itself). The index is rebuilt from the
  *   files when the format of its docs differs.
@@ -68,7 +68,7 @@ export interface ToolFileCache {
 /** A fingerprint is trusted only when the file's mtime was this much older than its stat. */
 export const SETTLE_MS = 2000;
 
-/** Bump when what checkToolFile (scan.ts) accepts or returns changes. */
+/** Bump when what checkToolFile (scan-folder.ts) accepts or returns changes (a file it serves with a problem is never cached). */
 const TOOL_DOC_VERSION = 1;
 
 let format: string | undefined;
