@@ -6,6 +6,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { v7 as uuidv7 } from 'uuid';
 import { describe, expect, it } from 'vitest';
 import { createCore, type Core } from '../app';
@@ -110,6 +111,37 @@ describe('a half-deleted search index', () => {
       }
     } finally {
       holder.stop();
+    }
+  });
+
+  it('a running host whose index file fails under it answers searches from a private index and says so', async () => {
+    const dir = await tempDir();
+    const host = await core(dir, false);
+    try {
+      const bundleId = uuidv7();
+      await ok(host.call('bundles.put', { bundleId, body: bundle }));
+      for (let i = 0; i < 20; i++) await ok(host.call('tools.put', { bundleId, slug: `page-${i}`, version: '1', body: toolBody() }));
+      // Another connection moves every page into the file, changes one, and the file is cut short under the host.
+      const dbFile = path.join(dir, 'index', 'tools.sqlite');
+      const other = new Database(dbFile);
+      other.pragma('wal_checkpoint(TRUNCATE)');
+      other.pragma('wal_autocheckpoint = 0');
+      other.prepare("INSERT INTO meta (key, value) VALUES ('other', '1') ON CONFLICT (key) DO UPDATE SET value = excluded.value").run();
+      await fs.truncate(dbFile, 4096);
+      try {
+        const found = await ok(host.call('tools.search', { q: 'page-1', includeDisabled: true }));
+        expect(found.items.map((h) => h.tool.slug)).toContain('page-1');
+        const problems = await ok(host.call('app.problems', {}));
+        expect(problems.map((p) => [p.kind, path.relative(dir, p.path)])).toEqual([['io-error', path.join('index', 'tools.sqlite')]]);
+        expect(problems[0]!.message).toMatch(/^the search index cannot be used \(.+\); this process searches a private index rebuilt from the tool files/);
+        // Writes keep the private index in step.
+        await ok(host.call('tools.put', { bundleId, slug: 'later', version: '1', body: toolBody() }));
+        expect((await ok(host.call('tools.search', { q: 'later', includeDisabled: true }))).items.map((h) => h.tool.slug)).toEqual(['later']);
+      } finally {
+        other.close();
+      }
+    } finally {
+      await host.close();
     }
   });
 });
