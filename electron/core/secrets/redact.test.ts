@@ -113,6 +113,16 @@ describe('createRedactor', () => {
     expect(rv(`?t=${b64InUrl}&u=${b64InUrl.replace(/%[0-9A-F]{2}/g, (m) => m.toLowerCase())}`)).toBe(`?t=${REDACTED}&u=${REDACTED}`);
   });
 
+  it('handles a base64-like run of many MiB (no stack overflow) and finds a secret far into it', () => {
+    const key = `${KEY}0`; // 21 bytes: its base64 has no '=' to end the run
+    const r = createRedactor(() => [key]);
+    const long = 'a'.repeat(12 << 20);
+    expect(r(`x ${long} y`)).toBe(`x ${long} y`);
+    // The secret's base64 at a 4-character boundary deep inside the run, across a 1 MiB window edge.
+    const inner = `${'A'.repeat((1 << 20) - 8)}${Buffer.from(key).toString('base64')}${'A'.repeat(1 << 20)}`;
+    expect(r(`Basic ${inner} end`)).toBe(`Basic ${REDACTED} end`);
+  });
+
   it('lists the encodings it covers', () => {
     expect(encodingsOf('a b/c')).toEqual(
       expect.arrayContaining(['a b/c', 'a%20b%2Fc', 'a%20b%2fc', 'a+b%2Fc', Buffer.from('a b/c').toString('base64')]),

@@ -79,7 +79,7 @@ function longEnough(v: string): boolean {
 export function createRedactor(values: () => readonly string[]): Redact {
   let lastRef: readonly string[] | undefined;
   let lastCopy: string[] = [];
-  let state: { text: Matcher; bytes: Matcher; runs: RegExp; minRun: number } | undefined;
+  let state: { text: Matcher; bytes: Matcher; minRun: number; overlap: number; runStart: RegExp } | undefined;
 
   const current = () => {
     const vals = values();
@@ -91,13 +91,12 @@ export function createRedactor(values: () => readonly string[]): Redact {
     const bytes = usable.map((v) => Buffer.from(v, 'utf8').toString('latin1'));
     // n bytes anywhere in a decoded stream are covered by at least 4n/3 base64 characters.
     const shortest = bytes.reduce((m, b) => Math.min(m, b.length), Number.MAX_SAFE_INTEGER);
+    const longest = bytes.reduce((m, b) => Math.max(m, b.length), 0);
     const minRun = Math.max(B64_RUN_MIN, Math.ceil((4 * Math.min(shortest, 1_000_000)) / 3));
-    state = {
-      text: new Matcher(usable.flatMap(encodingsOf)),
-      bytes: new Matcher(bytes),
-      runs: new RegExp(`[A-Za-z0-9+/_-]{${minRun},}={0,2}`, 'g'),
-      minRun,
-    };
+    // Enough base64 characters to hold the longest secret at any alignment, a multiple of 4.
+    const overlap = 4 * Math.ceil((Math.ceil((4 * longest) / 3) + 8) / 4);
+    const runStart = new RegExp(`[A-Za-z0-9+/_-]{${minRun}}`, 'g');
+    state = { text: new Matcher(usable.flatMap(encodingsOf)), bytes: new Matcher(bytes), minRun, overlap, runStart };
     lastRef = vals;
     lastCopy = [...vals];
     return state;
@@ -124,20 +123,52 @@ function sameList(a: readonly string[], b: readonly string[]): boolean {
 /** [start, end) in UTF-16 units. */
 type Span = [number, number];
 
-/** Adds every run of base64 characters whose decoded bytes contain a secret. */
-function findInBase64(text: string, st: { bytes: Matcher; runs: RegExp; minRun: number }, spans: Span[]): void {
-  const { runs, bytes, minRun } = st;
-  runs.lastIndex = 0;
-  for (let m = runs.exec(text); m; m = runs.exec(text)) {
-    const run = m[0].replace(/=+$/, '');
-    for (let offset = 0; offset < 4 && run.length - offset >= minRun; offset++) {
-      const decoded = Buffer.from(run.slice(offset), 'base64').toString('latin1');
-      if (bytes.has(decoded)) {
-        spans.push([m.index, m.index + m[0].length]);
-        break;
-      }
+/** Characters of a base64 run (both alphabets). */
+const B64_CHAR = new Uint8Array(128);
+for (const c of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_-') B64_CHAR[c.charCodeAt(0)] = 1;
+/** Long runs are decoded a window at a time (a multiple of 4 characters), windows overlapping by `overlap`. */
+const B64_WINDOW = 1 << 20;
+
+function isB64(c: number): boolean {
+  return c < 128 && B64_CHAR[c] === 1;
+}
+
+/**
+ * Adds every run of base64 characters (with up to two '=' after it) whose decoded bytes, at
+ * one of the 4 alignments, contain a secret. Runs are found by a plain scan (a regular
+ * expression would overflow the stack on a run of several MiB).
+ */
+function findInBase64(text: string, st: { bytes: Matcher; minRun: number; overlap: number; runStart: RegExp }, spans: Span[]): void {
+  const n = text.length;
+  const { runStart } = st;
+  let i = 0;
+  while (i < n) {
+    // The next stretch of minRun base64 characters (a fixed-length pattern: no backtracking), then the rest of its run.
+    runStart.lastIndex = i;
+    const m = runStart.exec(text);
+    if (!m) return;
+    const start = m.index;
+    i = start + st.minRun;
+    while (i < n && isB64(text.charCodeAt(i))) i++;
+    const end = i;
+    let pad = 0;
+    while (pad < 2 && i < n && text.charCodeAt(i) === 61) {
+      i++;
+      pad++;
     }
+    if (runHolds(text, start, end, st)) spans.push([start, end + pad]);
   }
+}
+
+function runHolds(text: string, start: number, end: number, st: { bytes: Matcher; minRun: number; overlap: number }): boolean {
+  for (let w = start; w < end; w += B64_WINDOW) {
+    const wEnd = Math.min(end, w + B64_WINDOW + st.overlap);
+    for (let offset = 0; offset < 4 && wEnd - (w + offset) >= st.minRun; offset++) {
+      if (st.bytes.has(Buffer.from(text.slice(w + offset, wEnd), 'base64').toString('latin1'))) return true;
+    }
+    if (wEnd === end) break;
+  }
+  return false;
 }
 
 function replaceSpans(text: string, spans: Span[]): string {
@@ -177,6 +208,8 @@ class Matcher {
   private readonly groups: (string[] | undefined)[] = [undefined];
   /** The nearest node on the fail chain that has a group, or -1. */
   private readonly dict: number[] = [-1];
+  /** 1 for a code unit that starts some pattern: from the root, the scan skips the others in a tight loop. */
+  private readonly starts = new Uint8Array(65536);
 
   constructor(patterns: readonly string[]) {
     const unique = [...new Set(patterns)].filter((p) => p.length > 0);
@@ -188,6 +221,7 @@ class Matcher {
 
   private insert(p: string): void {
     let node = 0;
+    this.starts[p.charCodeAt(0)] = 1;
     const n = Math.min(p.length, PREFIX);
     for (let i = 0; i < n; i++) {
       const c = p.charCodeAt(i);
@@ -227,7 +261,13 @@ class Matcher {
   /** Calls `hit(start, end)` for the longest pattern at each start where a pattern occurs; stops when it returns true. */
   private scan(text: string, hit: (start: number, end: number) => boolean): void {
     let state = 0;
-    for (let i = 0; i < text.length; i++) {
+    const starts = this.starts;
+    const n = text.length;
+    for (let i = 0; i < n; i++) {
+      if (state === 0) {
+        while (i < n && starts[text.charCodeAt(i)] === 0) i++;
+        if (i === n) return;
+      }
       const c = text.charCodeAt(i);
       let to = this.next[state]!.get(c);
       while (to === undefined && state !== 0) {
