@@ -122,12 +122,17 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   const transport = config.transport ?? new HttpTransport();
   const allowedHosts = () => settings.get().allowedHosts;
   const log = InvocationLog.open(path.join(dataDir, 'invocations.sqlite'));
+  // Oversized tool outputs (seed 001): folders a crashed run left are swept at start. A
+  // `buffer` choice routes through the routing services (built below, used only at call time).
+  const toolOutputs = new ToolOutputService({ settings: () => settings.get().toolOutputs, now, router: { route: (r) => routing.router.route(r) } });
+  await toolOutputs.sweep();
   const dispatcher = new InvokeDispatcher({
     store: registry.store,
     log,
     redact,
     localFunctions: functions,
     localContext: () => ({ workspaceDir: workspaceDir(), now, transport, allowedHosts, regexTimeLimitMs: settings.get().regexTimeLimitMs }),
+    resolveHandle: (handle, ownerId) => toolOutputs.resolveHandle(handle, ownerId),
     backends: { http: httpBackend({ transport, allowedHosts, secrets, redact, rateLimiter: new RateLimiter() }) },
     now,
   });
@@ -144,9 +149,6 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   events.on('conversations.changed', (c) => {
     if (c.kind === 'deleted') void approvals.forgetConversation(c.conversationId);
   });
-  // Oversized tool outputs (seed 001): folders a crashed run left are swept at start.
-  const toolOutputs = new ToolOutputService({ settings: () => settings.get().toolOutputs, now, router: routing.router });
-  await toolOutputs.sweep();
   toolOutputs.store.onChange((conversationId) => events.emit('toolOutputs.changed', { conversationId }));
   events.on('conversations.changed', (c) => {
     if (c.kind === 'deleted') void toolOutputs.endSession(c.conversationId);

@@ -277,7 +277,7 @@ export class ToolCallRunner {
   private checkEdited(mt: ModelTool, edited: unknown): void {
     if (typeof edited !== 'object' || edited === null || Array.isArray(edited)) throw new AppError('VALIDATION_FAILED', argsNotObject, { phase: 'args' });
     const split = splitModelArgs(edited, mt.routing);
-    this.ctx.deps.dispatcher.checkArgs(mt.tool!, split.args);
+    this.ctx.deps.dispatcher.checkArgs(mt.tool!, split.args, this.ctx.conversationId);
   }
 
   private card(mt: ModelTool, call: ModelToolCall, args: unknown, invocationId: string, state: Partial<ToolCard> & Pick<ToolCard, 'status'>): ToolCard {

@@ -5,6 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { useTempDirs } from '../test-helpers/temp-dir';
+import { gptCounter } from '../tool-output/tokens';
 import { call, harness, type Harness } from './test-support';
 import type { ModelRequest } from './types';
 
@@ -61,7 +62,7 @@ describe('tool_output in the agent loop', () => {
     // Stored as routing writes it: the object as indented JSON.
     const stored = JSON.stringify({ echo: 'line of output\n'.repeat(1000) }, null, 2);
     expect(step2.find((t) => t.startsWith('Tool output is too large'))).toMatch(
-      new RegExp(`^Tool output is too large \\(${Buffer.byteLength(stored)} bytes, 3 lines, ${Math.ceil(Buffer.byteLength(stored) / 4)} tokens\\)\\.`),
+      new RegExp(`^Tool output is too large \\(${Buffer.byteLength(stored)} bytes, 3 lines, ${gptCounter(false).count(stored).tokens} tokens\\)\\.`),
     );
     const card = h.conversations.messages(c.id).find((m) => m.tool?.slug === 'tool_output' && m.tool.status === 'ok')!.tool!;
     expect(card.extraction).toMatchObject({ handle, requested: 'truncate', used: 'truncate', modelCalls: 0 });
@@ -73,9 +74,12 @@ describe('tool_output in the agent loop', () => {
     h.models.script = [{ toolCalls: [call('big', { lines: 600 })] }, { text: 'ok' }];
     await send('go');
     const told = h.models.requests[1]!.messages.filter((m) => m.role === 'tool').map((m) => m.text)[0]!;
-    const bytes = Buffer.byteLength(JSON.stringify({ echo: 'line of output\n'.repeat(600) }, null, 2));
-    // Under the bytes cap; its tokens (bytes / 4) overflow the 1,500 free tokens of the window.
+    const text = JSON.stringify({ echo: 'line of output\n'.repeat(600) }, null, 2);
+    const bytes = Buffer.byteLength(text);
+    const tokens = gptCounter(false).count(text).tokens;
+    // Under the bytes cap; its tokens overflow the 1,500 free tokens of the window.
     expect(bytes).toBeLessThan(10_000_000);
-    expect(told).toMatch(new RegExp(`^Tool output is too large \\(${bytes} bytes, 3 lines, ${Math.ceil(bytes / 4)} tokens\\)`));
+    expect(tokens).toBeGreaterThan(1500);
+    expect(told).toMatch(new RegExp(`^Tool output is too large \\(${bytes} bytes, 3 lines, ${tokens} tokens\\)`));
   });
 });

@@ -4,6 +4,7 @@
  * caller's cancellation, validate the result against outputSchema, answer
  * {ok, value} | {ok: false, error}, log a record, and count the call asynchronously.
  */
+import { resolveHandleArgs, type HandleResolver } from './handle-args';
 import { AppError, type ErrorInfo } from '../../../shared/errors';
 import type { HttpExchange, InvocationSource } from '../../../shared/model/invocation';
 import { ToolPutBodySchema, type ToolView } from '../../../shared/model/tool';
@@ -75,6 +76,8 @@ export interface DispatcherOptions {
   backends?: Partial<Record<ToolView['type'], Backend>>;
   now?: () => Date;
   defaultTimeoutMs?: number;
+  /** Pass by handle: resolves `{"$handle": "<uuid>"}` arguments to a stored output's text (./handle-args.ts). */
+  resolveHandle?: HandleResolver;
 }
 
 const DEFAULT_TIMEOUT_MS = 60_000;
@@ -138,7 +141,7 @@ export class InvokeDispatcher {
     try {
       const tool = resolve(req);
       call.tool = tool;
-      const args = this.checkArgs(tool, req.args);
+      const args = this.checkArgs(tool, req.args, req.ownerId);
       if (outer?.aborted) call.handleEvent();
       else this.start(call, tool, args);
     } catch (e) {
@@ -254,10 +257,12 @@ export class InvokeDispatcher {
 
   /**
    * Checks arguments against a tool's argSchema as a call would, without running anything;
-   * answers them with the schema's defaults filled in (the caller's object is left as it was).
+   * answers them with the schema's defaults filled in (the caller's object is left as it was)
+   * and handle references (`{"$handle": …}`) replaced by the stored output they name.
    * VALIDATION_FAILED names each path that does not match.
    */
-  checkArgs(tool: ToolView, args: unknown): Record<string, unknown> {
+  checkArgs(tool: ToolView, given: unknown, ownerId?: string): Record<string, unknown> {
+    const args = resolveHandleArgs(given, ownerId, this.opts.resolveHandle);
     // Saved tool versions never change, so their validators are kept with them; a draft's are keyed by its schema text.
     const r = tool.id !== DRAFT_ID ? this.schemas.checkToolArgs(tool, args) : this.schemas.checkArgs(`draft:${JSON.stringify(tool.argSchema)}`, tool.argSchema, args);
     if (r.issues.length) {

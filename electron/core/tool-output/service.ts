@@ -11,6 +11,7 @@
  * - drop: nothing is kept; the model is told it was dropped.
  */
 import os from 'node:os';
+import { AppError } from '../../../shared/errors';
 import type { ToolCard, StoredOutputInfo } from '../../../shared/model/conversation';
 import type { ModelRef } from '../../../shared/model/provider';
 import type { OversizedChoice, ToolOutputSettings } from '../../../shared/model/settings';
@@ -20,7 +21,7 @@ import { routedText } from '../routing/tool-text';
 import type { ToolView } from '../../../shared/model/tool';
 import { gate } from './gate';
 import { ToolOutputStore } from './store';
-import { estimateCounter, type TokenCounter } from './tokens';
+import { gptCounter, isOpenAiFamily, type TokenCounter } from './tokens';
 import { ToolOutputRunner, type ToolOutputAnswer } from './tool-output-tool';
 import { DEFAULT_POLICY, type ExtractionModel, type ExtractionPolicy } from './types';
 
@@ -29,9 +30,10 @@ export const PREVIEW_CHARS = 2000;
 
 export interface ToolOutputServiceOptions {
   settings: () => ToolOutputSettings;
+  /** Default: gpt-tokenizer, exact for OpenAI families and an estimate elsewhere. */
+  tokens?: (model: ModelRef | undefined) => TokenCounter;
   /** Where a `buffer` choice routes to (the conversation's buffers). */
   router?: Pick<OutputRouter, 'route'>;
-  tokens?: TokenCounter;
   now?: () => Date;
 }
 
@@ -56,12 +58,19 @@ export type GateOutcome =
 export class ToolOutputService {
   readonly store: ToolOutputStore;
   readonly runner: ToolOutputRunner;
-  readonly tokens: TokenCounter;
+  private readonly counters: (model: ModelRef | undefined) => TokenCounter;
 
   constructor(private readonly opts: ToolOutputServiceOptions) {
-    this.tokens = opts.tokens ?? estimateCounter;
-    this.store = new ToolOutputStore({ baseDir: () => opts.settings().baseDir || os.tmpdir(), tokens: this.tokens, ...(opts.now ? { now: opts.now } : {}) });
-    this.runner = new ToolOutputRunner({ store: this.store, tokens: this.tokens });
+    const exact = gptCounter(true);
+    const estimate = gptCounter(false);
+    this.counters = opts.tokens ?? ((m) => (m && isOpenAiFamily(m.model) ? exact : estimate));
+    this.store = new ToolOutputStore({ baseDir: () => opts.settings().baseDir || os.tmpdir(), tokens: estimate, ...(opts.now ? { now: opts.now } : {}) });
+    this.runner = new ToolOutputRunner({ store: this.store, tokens: estimate });
+  }
+
+  /** The token counter for a model: exact for OpenAI families, an estimate (said so) elsewhere. */
+  tokensFor(model: ModelRef | undefined): TokenCounter {
+    return this.counters(model);
   }
 
   /** The model's window: Settings' entry for `providerId/model`, then for `model`, then the default. */
@@ -94,8 +103,8 @@ export class ToolOutputService {
   async gate(req: GateRequest, signal?: AbortSignal): Promise<GateOutcome> {
     const bytes = Buffer.byteLength(req.text);
     const s = this.opts.settings();
-    // Counting tokens of a huge text costs: below the cap, the count decides; above it, bytes already do.
-    const tokens = this.tokens.count(req.text);
+    const counter = this.tokensFor(req.model);
+    const tokens = counter.count(req.text);
     const w = this.windowFor(req.model);
     const d = gate({ bytes, tokens: tokens.tokens }, { maxBytes: s.maxResultBytes, contextTokens: w.contextTokens, maxOutputTokens: w.maxOutputTokens, ...(req.usedTokens !== undefined ? { usedTokens: req.usedTokens } : {}) });
     if (!d.oversized) return { kind: 'pass' };
@@ -114,7 +123,7 @@ export class ToolOutputService {
     };
     if (choice === 'buffer') return { kind: 'buffer', info };
     if (choice === 'drop') return { kind: 'drop', info };
-    const stored = await this.store.put(req.conversationId, req.text, { toolName: req.toolName, toolId: req.toolId, argsJson: argsJson(req.args) }, signal);
+    const stored = await this.store.put(req.conversationId, req.text, { toolName: req.toolName, toolId: req.toolId, argsJson: argsJson(req.args) }, signal, counter);
     return { kind: 'stored', info: { ...info, handle: stored.handle }, preview: req.text.slice(0, PREVIEW_CHARS) };
   }
 
@@ -162,6 +171,17 @@ export class ToolOutputService {
     const o = this.store.get(handle);
     if (!o) return undefined;
     return this.store.readTextSync(handle);
+  }
+
+  /**
+   * Pass by handle: the text of a stored output for an argument `{"$handle": …}`. Only the
+   * conversation that holds it may pass it; NOT_FOUND otherwise, or once its session ended.
+   */
+  resolveHandle(handle: string, ownerId: string | undefined): string {
+    if (ownerId === undefined) {
+      throw new AppError('NOT_FOUND', `the handle ${String(handle).slice(0, 80)} can only be passed by a call of the conversation that holds it`);
+    }
+    return this.store.readTextSync(this.store.require(handle, ownerId).handle);
   }
 
   async endSession(conversationId: string): Promise<void> {

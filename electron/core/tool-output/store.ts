@@ -135,14 +135,14 @@ export class ToolOutputStore {
    * Stores an output (a string, bytes, or a stream of chunks written as they come, never
    * held whole) and answers its metadata. The bytes on disk are exactly the source's.
    */
-  async put(sessionId: string, source: OutputSource, meta: { toolName: string; toolId?: string; argsJson: string }, signal?: AbortSignal): Promise<StoredOutput> {
+  async put(sessionId: string, source: OutputSource, meta: { toolName: string; toolId?: string; argsJson: string }, signal?: AbortSignal, tokens: TokenCounter = this.opts.tokens): Promise<StoredOutput> {
     const dir = await this.folder(sessionId);
     const handle = randomUUID();
     const file = path.join(dir, handle);
     const counts = { chars: 0, bytes: 0, newlines: 0, endsWithNewline: false, checkpoints: [] as number[] };
     const ix = new Indexer(counts);
     const decoder = new StringDecoder('utf8');
-    const tok = this.opts.tokens.start();
+    const tok = tokens.start();
     /** The index is fed pieces of at most 16 Ki characters, so checkpoints stay ~64 KiB apart. */
     const index = (text: string, bytes: number) => {
       tok.add(text);

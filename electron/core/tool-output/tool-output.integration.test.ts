@@ -4,8 +4,12 @@
  * tool_output, extracts with read-grep, and the store's folders go with the session.
  */
 import fs from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { v7 } from 'uuid';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { httpToolBody } from '../store/test-helpers/fixtures';
 import { useAgentCore } from '../test-helpers/agent-core';
 import { useTempDirs } from '../test-helpers/temp-dir';
 import { nonceOf } from '../test-helpers/tool-output-kit';
@@ -120,5 +124,54 @@ describe('oversized tool outputs in a model turn', () => {
     expect(dropped.tool!.stored!.handle).toBeUndefined();
     await expect(call('toolOutputs.choose', { conversationId: conv.id, invocationId: first.tool!.invocationId, choice: 'inline' })).rejects.toThrow(/was not kept/);
     expect(await call('toolOutputs.list', { conversationId: conv.id })).toEqual([]);
+  });
+
+  it('passes a stored output by handle into writefile and into an HTTP body, never through the model', async () => {
+    const { call, core, conv } = await setup();
+    const readfile = (await call('tools.search', { q: 'readfile' })).items[0]!.tool;
+    const run = await call('chat.runTool', { conversationId: conv.id, bundleId: readfile.bundleId, slug: 'readfile', version: readfile.version, args: { path: 'big.log', maxBytes: 10_485_760 } });
+    const handle = run.tool!.stored!.handle!;
+    const writefile = (await call('tools.search', { q: 'writefile' })).items.find((h) => h.tool.slug === 'writefile')!.tool;
+    const wrote = await call('chat.runTool', { conversationId: conv.id, bundleId: writefile.bundleId, slug: 'writefile', version: writefile.version, args: { path: 'copy.log', content: { $handle: handle } } });
+    expect(wrote.tool!.status).toBe('ok');
+    expect((await fs.readFile(path.join(core.workspaceDir(), 'copy.log'))).equals(await fs.readFile(path.join(core.workspaceDir(), 'big.log')))).toBe(true);
+    // The card keeps the reference as given, not 5 MB.
+    expect(wrote.tool!.args).toEqual({ path: 'copy.log', content: { $handle: handle } });
+
+    // Into an HTTP body: a local server counts the bytes it received.
+    let received = 0;
+    const server = http.createServer((req, res) => {
+      req.on('data', (c: Buffer) => (received += c.length));
+      req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}'));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const port = (server.address() as AddressInfo).port;
+    try {
+      await call('settings.set', { allowedHosts: [`127.0.0.1:${port}`] });
+      const bundleId = v7();
+      await call('bundles.put', { bundleId, body: { slug: 'upload', displayName: 'Upload', description: '', isEnabled: true } });
+      await call('tools.put', {
+        bundleId,
+        slug: 'post',
+        version: '1',
+        body: httpToolBody({
+          argSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+          outputSchema: {},
+          http: { method: 'POST', urlTemplate: `http://127.0.0.1:${port}/upload`, body: { kind: 'text', template: '${text}', contentType: 'text/plain' }, limits: { maxSentBytes: 64 * 1024 * 1024, maxResponseBytes: 1 << 20, maxRetries: 0, maxRedirects: 0 } },
+        }) as never,
+      });
+      const posted = await call('chat.runTool', { conversationId: conv.id, bundleId, slug: 'post', version: '1', args: { text: { $handle: handle } } });
+      expect(posted.tool!.status).toBe('ok');
+      expect(received).toBe((await fs.stat(path.join(core.workspaceDir(), 'big.log'))).size);
+    } finally {
+      await new Promise<void>((r) => server.close(() => r()));
+    }
+
+    // An unknown handle, and one of another conversation, are refused clearly.
+    const other = await call('conversations.create', {});
+    const refused = await call('chat.runTool', { conversationId: other.id, bundleId: writefile.bundleId, slug: 'writefile', version: writefile.version, args: { path: 'x.log', content: { $handle: handle } } });
+    expect(refused.tool!.status).toBe('error');
+    expect(refused.tool!.error!.message).toMatch(/no stored tool output has the handle/);
+    await expect(fs.stat(path.join(core.workspaceDir(), 'x.log'))).rejects.toMatchObject({ code: 'ENOENT' });
   });
 });
