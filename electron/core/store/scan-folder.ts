@@ -149,7 +149,11 @@ async function readTool(d: FolderDeps, bundleId: string, file: string, st: FileS
 
 function bundleState(r: DataFile, bundleId: string, hasTools: boolean, file: string): Pick<FolderContents, 'bundle' | 'damaged' | 'notices'> {
   if (r.kind === 'missing') return hasTools ? { damaged: { message: 'bundle.json is missing', unreadable: false }, notices: [] } : { notices: [] };
-  if (r.kind === 'unreadable') return { damaged: { message: `bundle.json cannot be read (${r.message})`, unreadable: true }, notices: [] };
+  if (r.kind === 'unreadable') {
+    // Without tools there is nothing to serve (e.g. a stray file named like a bundle id): reported only.
+    if (!hasTools) return { notices: [unreadableNotice(file, 'bundle.json', r.message)] };
+    return { damaged: { message: `bundle.json cannot be read (${r.message})`, unreadable: true }, notices: [] };
+  }
   if (r.kind === 'corrupt') return { damaged: { message: `bundle.json: ${r.message}`, unreadable: false }, notices: [] };
   const checked = checkBundleFile(r.value, bundleId);
   if ('problem' in checked) return { damaged: { message: `bundle.json ${checked.problem}`, unreadable: false }, notices: [] };

@@ -42,7 +42,13 @@ describe('entries that cannot be read', () => {
       ].sort(),
     );
     expect(problems.list().find((p) => p.path.endsWith('x.json'))!.message).toBe('tool file cannot be read (it is a folder, not a file); it is skipped until it can be');
-    expect(problems.list().find((p) => p.path.endsWith('bundle.json'))!.message).toMatch(/^damaged bundle: bundle.json cannot be read \(.*\(EISDIR\)\)/);
+    expect(problems.list().find((p) => p.path.endsWith('bundle.json'))!.message).toMatch(/^bundle.json cannot be read \(.*\(EISDIR\)\); it is skipped until it can be$/);
+    // A stray file named like a bundle id is reported the same way, and lists no bundle.
+    const stray = newId();
+    await fsp.writeFile(path.join(f.dataDir, 'bundles', stray), 'not a folder');
+    await store.reload();
+    expect(problems.list().at(-1)).toMatchObject({ kind: 'io-error', path: path.join(f.dataDir, 'bundles', stray, 'bundle.json') });
+    expect(store.listBundles({ includeDisabled: true, includeDeleted: true }).items.map((b) => b.id)).toEqual([f.bundleId]);
     expect(store.listTools().items.map((t) => t.slug).sort()).toEqual(['echo', 'other']);
     // Nothing was moved.
     expect(await fsp.stat(path.join(f.toolsDir, 'x.json'))).toBeTruthy();
