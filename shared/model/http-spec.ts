@@ -103,6 +103,8 @@ export const FullHttpSpecSchema = z
     method: z.enum(HTTP_METHODS),
     urlTemplate: z.string().min(1).max(8192),
     query: z.record(z.string().min(1).max(256), Template).default({}),
+    /** How a query parameter whose value is an array or object is written (as form fields are; see FormEncodingSchema). */
+    queryEncoding: z.record(z.string().min(1).max(256), FormEncodingSchema).optional(),
     headers: z.record(z.string().min(1).max(256), Template).default({}),
     body: HttpBodySchema.optional(),
     auth: HttpAuthSchema.default({ kind: 'none' }),

@@ -8,6 +8,7 @@ const tool = {
     method: 'POST',
     urlTemplate: 'https://api.example.com/tasks/${id}',
     query: { opt_fields: '${fields?}' },
+    queryEncoding: { opt_fields: { style: 'form', explode: false } },
     headers: { 'X-Trace': '${trace?}' },
     body: { kind: 'json', template: { data: { name: '${name}', notes: '${notes?}', tags: ['${notes?}', 'x'] } } },
   },
@@ -17,7 +18,7 @@ describe('dropArguments', () => {
   it('removes optional arguments from argSchema and from every query value, header and JSON property that holds them', () => {
     const out = dropArguments(tool, ['notes', 'fields', 'trace', 'name']);
     expect(argumentsOf(out).map((a) => a.name)).toEqual(['id', 'name', 'file']);
-    expect(out.http).toMatchObject({ query: {}, headers: {}, body: { kind: 'json', template: { data: { name: '${name}', tags: ['x'] } } } });
+    expect(out.http).toMatchObject({ query: {}, queryEncoding: {}, headers: {}, body: { kind: 'json', template: { data: { name: '${name}', tags: ['x'] } } } });
     // Required arguments are kept; the input is not changed.
     expect(tool.http.query).toEqual({ opt_fields: '${fields?}' });
   });

@@ -74,7 +74,9 @@ export function dropArguments(tool: Json, dropNames: Iterable<string>): Json {
   const out: Json = { ...tool, argSchema: { ...schema, properties } };
   if (isObject(tool.http)) {
     const http: Json = { ...tool.http };
+    const queryGone = new Set(Object.entries(isObject(http.query) ? http.query : {}).filter(([, v]) => names(v, drop)).map(([k]) => k));
     for (const k of ['query', 'headers'] as const) if (isObject(http[k])) http[k] = withoutKeys(http[k], (_k, v) => names(v, drop));
+    if (isObject(http.queryEncoding)) http.queryEncoding = withoutKeys(http.queryEncoding, (k) => queryGone.has(k));
     const body = http.body;
     if (isObject(body)) {
       if (body.kind === 'json') {

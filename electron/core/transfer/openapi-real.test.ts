@@ -280,6 +280,11 @@ describe.skipIf(!existsSync(DIR))('eight real OpenAPI documents', () => {
     expect(keys).toContain('line_items[0][price]');
     expect(keys).toContain('expand[0]');
     expect(seen.headers.authorization).toBe(`Basic ${Buffer.from('k-STRIPE_API_KEY:').toString('base64')}`);
+    // A query array with style deepObject: expand[0]=...
+    const list = result.operations.find((x) => x.key === 'GET /v1/charges')!;
+    expect((list.tool.http as Json).queryEncoding).toMatchObject({ expand: { style: 'deepObject', explode: true } });
+    const got = await send(atEcho(list, result));
+    expect(decodeURIComponent(got.url)).toContain('expand[0]=x1');
   });
 
   it('Jira: the placeholder host becomes a server variable that must be filled', () => {

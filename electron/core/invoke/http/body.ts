@@ -4,9 +4,7 @@
  * - Form (application/x-www-form-urlencoded): each field is rendered from its template; a
  *   field holding an optional placeholder that was not given (or is null) is left out. A
  *   field with an `encoding` entry whose template is exactly one placeholder writes an array
- *   or object the OpenAPI way (`style`/`explode`, see FormEncodingSchema): `deepObject` as
- *   `name[key]=v` and `name[0][key]=v` at any depth, `form` exploded as one pair per item,
- *   not exploded as `name=a,b`, `spaceDelimited` / `pipeDelimited` joined by ' ' or '|'.
+ *   or object the OpenAPI way (styles.ts).
  * - Multipart (multipart/form-data, RFC 7578): one part per field, in the fields' order. A
  *   file field takes text (sent as UTF-8) or `{ base64, filename?, contentType? }`, or an
  *   array of them (one part each). Names and file names are escaped as browsers do (`"`,
@@ -14,47 +12,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import { AppError } from '../../../../shared/errors';
-import type { FormEncoding, HttpBody } from '../../../../shared/model/http-spec';
-import { formEncode, isOmitted, parseOrRefuse, placeholderValue, renderText, textString, type RenderEnv } from './template';
+import type { HttpBody } from '../../../../shared/model/http-spec';
+import { fieldValue, styledPairs } from './styles';
+import { formEncode, isOmitted, renderText, textString, type RenderEnv } from './template';
 
 type FormBody = Extract<HttpBody, { kind: 'form' }>;
 type MultipartBody = Extract<HttpBody, { kind: 'multipart' }>;
-
-/** Levels of a deepObject value written at most. */
-const MAX_DEPTH = 32;
-
-/** The argument's own value when the template is exactly one placeholder; otherwise its rendered text. */
-function fieldValue(template: string, env: RenderEnv, field: string): unknown {
-  const parts = parseOrRefuse(template, field);
-  const only = parts.length === 1 ? parts[0] : undefined;
-  if (only && 'placeholder' in only) return placeholderValue(only.placeholder, only.raw, env);
-  return renderText(template, env, field);
-}
-
-/** `[name, value]` pairs for one field written with an OpenAPI style. */
-export function styledPairs(name: string, value: unknown, enc: FormEncoding): [string, string][] {
-  if (value === null || typeof value !== 'object') return [[name, textString(value)]];
-  if (enc.style === 'deepObject') {
-    const out: [string, string][] = [];
-    const walk = (prefix: string, v: unknown, depth: number) => {
-      if (depth > MAX_DEPTH) throw new AppError('VALIDATION_FAILED', `the form field '${name}' is nested too deeply`, { field: `http.body.fields.${name}` });
-      if (v === null || typeof v !== 'object') out.push([prefix, textString(v)]);
-      else if (Array.isArray(v)) v.forEach((x, i) => walk(`${prefix}[${i}]`, x, depth + 1));
-      else for (const [k, x] of Object.entries(v)) walk(`${prefix}[${k}]`, x, depth + 1);
-    };
-    walk(name, value, 0);
-    return out;
-  }
-  const item = (x: unknown) => (x !== null && typeof x === 'object' ? JSON.stringify(x) : textString(x));
-  const delimiter = enc.style === 'spaceDelimited' ? ' ' : enc.style === 'pipeDelimited' ? '|' : ',';
-  if (Array.isArray(value)) {
-    if (enc.style === 'form' && enc.explode) return value.map((x) => [name, item(x)]);
-    return [[name, value.map(item).join(delimiter)]];
-  }
-  const entries = Object.entries(value);
-  if (enc.style === 'form' && enc.explode) return entries.map(([k, x]) => [k, item(x)]);
-  return [[name, entries.flatMap(([k, x]) => [k, item(x)]).join(delimiter)]];
-}
 
 /** The x-www-form-urlencoded text of a form body. */
 export function renderForm(body: FormBody, env: RenderEnv): string {

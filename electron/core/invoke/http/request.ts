@@ -147,7 +147,7 @@ export function buildRequest(spec: FullHttpSpec, args: Record<string, unknown>, 
   for (const s of secrets.values()) sensitive.add(s);
   const origin = templateOrigin(spec.urlTemplate);
   const env = renderEnv(args, secrets, origin.hostname, sensitive);
-  const url = renderUrl(spec.urlTemplate, spec.query, env);
+  const url = renderUrl(spec.urlTemplate, spec.query, env, spec.queryEncoding);
   if (normalHostname(new URL(url).hostname) !== origin.hostname) throw new AppError('VALIDATION_FAILED', 'the rendered URL would change the host: refused', { field: 'http.urlTemplate' });
 
   const headers: Record<string, string> = {};

@@ -254,3 +254,22 @@ describe('server variables in the URL', () => {
     expect(renderUrl('https://api.example.com/graphql?q={viewer}', {}, env({}))).toBe('https://api.example.com/graphql?q={viewer}');
   });
 });
+
+describe('query parameters with a style (queryEncoding)', () => {
+  it('writes arrays and objects as deepObject, exploded or joined; optional ones not given are left out', () => {
+    const query = { expand: '${expand?}', created: '${created?}', opt_fields: '${opt_fields?}', ids: '${ids?}', skip: '${skip?}' };
+    const enc = {
+      expand: { style: 'deepObject', explode: true },
+      created: { style: 'deepObject', explode: true },
+      opt_fields: { style: 'form', explode: false },
+      ids: { style: 'form', explode: true },
+      skip: { style: 'form', explode: true },
+    } as const;
+    const url = renderUrl('https://api.example.com/v1/charges', query, env({ expand: ['customer', 'invoice'], created: { gte: 5 }, opt_fields: ['name', 'notes'], ids: [1, 2] }), enc);
+    expect(decodeURIComponent(url)).toBe('https://api.example.com/v1/charges?expand[0]=customer&expand[1]=invoice&created[gte]=5&opt_fields=name,notes&ids=1&ids=2');
+  });
+
+  it('refuses CR or LF inside a styled value, naming the placeholder', () => {
+    expect(refused(() => renderUrl('https://api.example.com/', { tags: '${tags}' }, env({ tags: ['a\r\nb'] }), { tags: { style: 'form', explode: true } })).message).toMatch(/\$\{tags\}/);
+  });
+});

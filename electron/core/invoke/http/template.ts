@@ -5,7 +5,8 @@
  *   `/`, a `?` or a `#`. A value that is empty, `.` or `..`, or that decodes (once or
  *   repeatedly, e.g. `%2e%2e`, `%252e%252e`, `..%2f`) to a dot segment, or whose segment as a
  *   whole would be empty or a dot segment, is refused.
- * - Query value: application/x-www-form-urlencoded (URLSearchParams) encoding.
+ * - Query value: application/x-www-form-urlencoded (URLSearchParams) encoding; a query
+ *   parameter listed in `queryEncoding` writes an array or object with its style (styles.ts).
  * - Header value: the plain string; CR, LF, NUL and every other control character except
  *   TAB are refused, as are characters outside printable ASCII and values over
  *   MAX_HEADER_VALUE_BYTES.
@@ -27,7 +28,8 @@
  * a JSON body a null is sent as null. They may not stand in the path.
  */
 import { AppError } from '../../../../shared/errors';
-import { parseTemplate, serverVariablesIn, TemplateError, type Placeholder, type TemplatePart } from '../../../../shared/model/http-spec';
+import { parseTemplate, serverVariablesIn, TemplateError, type FormEncoding, type Placeholder, type TemplatePart } from '../../../../shared/model/http-spec';
+import { fieldValue, styledPairs } from './styles';
 
 /** Bytes one header value may have once rendered. */
 export const MAX_HEADER_VALUE_BYTES = 8 * 1024;
@@ -352,15 +354,24 @@ export function templateOrigin(urlTemplate: string): TemplateOrigin {
  * fragments are never sent). Checks the result still has the template's origin, no user
  * info, and exactly the path segments the template has; refuses URLs over MAX_URL_BYTES.
  */
-export function renderUrl(urlTemplate: string, query: Record<string, string>, env: RenderEnv): string {
+export function renderUrl(urlTemplate: string, query: Record<string, string>, env: RenderEnv, queryEncoding?: Record<string, FormEncoding>): string {
   const t = templateOrigin(urlTemplate);
   const { path, segments } = t.pathTemplate ? renderPath(t.pathTemplate, env) : { path: '/', segments: 2 };
   const pairs: string[] = [];
   const inline = renderUrlQuery(t.queryTemplate, env);
   if (inline) pairs.push(inline);
   for (const [key, template] of Object.entries(query)) {
-    if (isOmitted(template, env, `http.query.${key}`)) continue;
-    pairs.push(`${formEncode(key)}=${formEncode(renderPlain(template, env, 'query', `http.query.${key}`))}`);
+    const field = `http.query.${key}`;
+    if (isOmitted(template, env, field)) continue;
+    const enc = queryEncoding && Object.hasOwn(queryEncoding, key) ? queryEncoding[key] : undefined;
+    if (!enc) {
+      pairs.push(`${formEncode(key)}=${formEncode(renderPlain(template, env, 'query', field))}`);
+      continue;
+    }
+    // An array or object written with its style; every value checked as a query value is.
+    const parts = parseOrRefuse(template, field);
+    const raw = parts.length === 1 && 'placeholder' in parts[0]! ? parts[0].raw : template;
+    for (const [k, v] of styledPairs(key, fieldValue(template, env, field), enc)) pairs.push(`${formEncode(k)}=${formEncode(scalarString(v, raw, 'query'))}`);
   }
   const text = `${t.origin}${path}${pairs.length ? `?${pairs.join('&')}` : ''}`;
   let u: URL;

@@ -6,7 +6,8 @@
  * - urlTemplate: the operation's (else the path's, else the document's) first absolute
  *   server URL, its variables kept as `{name}` to be filled, + the path, `{p}` → `${p}`;
  * - every parameter and body property is an argument: required ones `${name}`, optional ones
- *   `${name?}` (left out of the request when not given). Query → `http.query`, header →
+ *   `${name?}` (left out of the request when not given). Query → `http.query` (an array or
+ *   object keeps its schema and its style in `http.queryEncoding`), header →
  *   `http.headers`, cookie → one Cookie header (optional cookies are left out: one header
  *   holds them all); the body as body.ts builds it;
  * - responseMode: json when a success response is JSON; sse when it is only an event
@@ -18,6 +19,7 @@
  * - the argSchema is kept within the size budget (budget.ts).
  */
 import { escapeTemplateText, slugify, uniqueSlug } from '../../../../shared/model/curl';
+import type { FormEncoding } from '../../../../shared/model/http-spec';
 import type { JsonSchemaObject } from '../../../../shared/model/tool';
 import { ToolPutBodySchema } from '../../../../shared/model/tool';
 import type { OpenApiOperation } from '../../../../shared/model/transfer';
@@ -27,7 +29,7 @@ import { AJV_OPTIONS } from '../../store/schema-check';
 import { fitBudget } from './budget';
 import { buildBody } from './body';
 import { own, str, type Ctx, type Json } from './document';
-import { Args, paramSchema, paramsOf } from './params';
+import { Args, paramSchema, paramsOf, queryEncodingOf } from './params';
 import { authOf } from './security';
 import { hostOf, serverUrls, type Servers } from './servers';
 
@@ -152,6 +154,7 @@ export function buildOperation(ctx: Ctx, o: OperationInput): OpenApiOperation {
   for (const name of pathParams.keys()) warnings.push(`the path parameter '${name}' is not in the path: left out`);
 
   const query: Record<string, string> = {};
+  const queryEncoding: Record<string, FormEncoding> = {};
   const headers: Record<string, string> = {};
   const cookies: string[] = [];
   for (const p of params) {
@@ -170,9 +173,12 @@ export function buildOperation(ctx: Ctx, o: OperationInput): OpenApiOperation {
       warnings.push(`the cookie parameter '${p.name.slice(0, 64)}' was left out (${p.required ? 'a cookie cannot have that name' : 'optional cookies share one header'})`);
       continue;
     }
-    const placeholder = args.add(p.name, paramSchema(ctx, p, budget, warnings), p.required);
-    if (p.in === 'query') query[p.name] = placeholder;
-    else if (p.in === 'header') headers[p.name] = placeholder;
+    const encoding = queryEncodingOf(ctx, p, budget);
+    const placeholder = args.add(p.name, paramSchema(ctx, p, budget, warnings, encoding !== undefined), p.required);
+    const set = (o: Record<string, unknown>, value: unknown) => Object.defineProperty(o, p.name, { value, enumerable: true, writable: true, configurable: true });
+    if (encoding) set(queryEncoding, encoding);
+    if (p.in === 'query') set(query, placeholder);
+    else if (p.in === 'header') set(headers, placeholder);
     else cookies.push(`${p.name}=${placeholder}`);
   }
 
@@ -217,6 +223,7 @@ export function buildOperation(ctx: Ctx, o: OperationInput): OpenApiOperation {
       method: METHOD,
       urlTemplate: `${escapeTemplateText(base)}${urlPath.startsWith('/') ? urlPath : `/${urlPath}`}${literalQuery ? `?${escapeTemplateText(literalQuery)}` : ''}`,
       query,
+      ...(Object.keys(queryEncoding).length ? { queryEncoding } : {}),
       headers,
       ...(built.body ? { body: built.body } : {}),
       auth,

@@ -2,6 +2,7 @@
  * Parameters (path, query, header, cookie) and the argument list an operation is built into.
  */
 import { toArgName } from '../../../../shared/model/curl';
+import type { FormEncoding } from '../../../../shared/model/http-spec';
 import type { JsonSchemaObject } from '../../../../shared/model/tool';
 import { isObject, own, str, type Ctx, type Json } from './document';
 import { convertSchema, type SchemaBudget } from './schema';
@@ -51,8 +52,31 @@ export function paramsOf(ctx: Ctx, pathItem: Json, op: Json, warnings: string[])
   return [...byKey.values()];
 }
 
-/** A parameter's argument schema: scalars as they are; arrays and objects become one string. */
-export function paramSchema(ctx: Ctx, p: Param, budget: SchemaBudget, warnings: string[]): JsonSchemaObject {
+const STYLES = new Set(['form', 'deepObject', 'spaceDelimited', 'pipeDelimited']);
+
+/**
+ * How a query parameter that is an array or object is written (its `style`, `explode`;
+ * OpenAPI's default `form`, exploded), or undefined for a scalar or serialised content.
+ */
+export function queryEncodingOf(ctx: Ctx, p: Param, budget: SchemaBudget): FormEncoding | undefined {
+  if (p.in !== 'query' || own(p.raw, 'schema') === undefined) return undefined;
+  if (!isStructured(convertSchema(ctx, own(p.raw, 'schema'), budget))) return undefined;
+  const style = str(own(p.raw, 'style'));
+  const st = (style && STYLES.has(style) ? style : 'form') as FormEncoding['style'];
+  const explode = own(p.raw, 'explode');
+  return { style: st, explode: typeof explode === 'boolean' ? explode : st === 'form' };
+}
+
+/** An array or object, or a union that may be one (Stripe's `created`: a range object or an integer). */
+function isStructured(schema: JsonSchemaObject, depth = 0): boolean {
+  const t = schema.type;
+  if (t === 'array' || t === 'object' || (Array.isArray(t) && (t.includes('array') || t.includes('object')))) return true;
+  if (t === undefined && (schema.properties !== undefined || schema.items !== undefined)) return true;
+  return depth < 4 && ['anyOf', 'oneOf'].some((k) => Array.isArray(schema[k]) && (schema[k] as JsonSchemaObject[]).some((x) => isObject(x) && isStructured(x, depth + 1)));
+}
+
+/** A parameter's argument schema: scalars as they are; arrays and objects become one string unless `keepStructured` (a query parameter with its style). */
+export function paramSchema(ctx: Ctx, p: Param, budget: SchemaBudget, warnings: string[], keepStructured = false): JsonSchemaObject {
   let raw = own(p.raw, 'schema');
   const content = own(p.raw, 'content');
   if (raw === undefined && isObject(content)) {
@@ -60,9 +84,8 @@ export function paramSchema(ctx: Ctx, p: Param, budget: SchemaBudget, warnings: 
     raw = isObject(first) ? own(first, 'schema') : undefined;
   }
   let schema = convertSchema(ctx, raw, budget);
-  const t = schema.type;
-  const structured = t === 'array' || t === 'object' || (Array.isArray(t) && (t.includes('array') || t.includes('object'))) || (t === undefined && (schema.properties !== undefined || schema.items !== undefined));
-  if (structured || isObject(content)) {
+  const structured = isStructured(schema);
+  if ((structured && !keepStructured) || isObject(content)) {
     warnings.push(`the ${p.in} parameter '${p.name}' is ${structured ? 'an array or object' : 'serialised content'}: it is sent as one string (e.g. comma-separated values)`);
     schema = { type: 'string' };
   }
