@@ -14,4 +14,5 @@ export const INVALIDATES: { [E in EventName]: OpName[] } = {
   'chat.turn': ['conversations.get'],
   'providers.changed': ['providers.list'],
   'approvals.changed': ['approvals.list'],
+  'toolOutputs.changed': ['toolOutputs.list', 'toolOutputs.read'],
 };

@@ -8,8 +8,8 @@ function screenFromHash(): Screen {
   return (SCREENS as readonly string[]).includes(h ?? '') ? (h as Screen) : 'chat';
 }
 
-/** What the Inspect screen shows: a buffer of a conversation or run, or a workspace file. */
-export type InspectTarget = { kind: 'buffer'; ownerId: string; name: string } | { kind: 'file'; path: string };
+/** What the Inspect screen shows: a buffer of a conversation or run, a workspace file, or a stored output. */
+export type InspectTarget = { kind: 'buffer'; ownerId: string; name: string } | { kind: 'file'; path: string } | { kind: 'output'; handle: string };
 
 interface UiState {
   screen: Screen;

@@ -1,13 +1,18 @@
 /**
  * A tool call in the conversation: the tool (display name and slug), its arguments
  * (folded), status and duration, then its value, the manifest of where the value was
- * routed, or its error. A model's call waiting for approval shows the approval form.
+ * routed, or its error. A model's call waiting for approval shows the approval form. An
+ * oversized result shows what the gate did with it (StoredGate); a tool_output call, its
+ * extraction.
  */
 import type { ToolCard as ToolCardData } from '../../../shared/model/conversation';
 import { chatStrings as s } from '../../i18n/chat-strings';
+import { outputStrings } from '../../i18n/output-strings';
 import { ApprovalForm } from './ApprovalForm';
+import { ExtractionView } from './ExtractionView';
 import { formatDuration, valueText } from './format';
 import { ManifestView } from './ManifestLink';
+import { StoredGate } from './StoredGate';
 import { ValueView } from './ValueView';
 
 const STATUS_CLASS: Record<ToolCardData['status'], string> = {
@@ -21,6 +26,7 @@ const STATUS_CLASS: Record<ToolCardData['status'], string> = {
 
 export function ToolCard({ card, conversationId }: { card: ToolCardData; conversationId?: string }) {
   const awaiting = card.status === 'awaiting-approval';
+  const stored = card.stored;
   const noArgs = card.args === undefined || (typeof card.args === 'object' && card.args !== null && Object.keys(card.args).length === 0);
   return (
     <article
@@ -62,6 +68,8 @@ export function ToolCard({ card, conversationId }: { card: ToolCardData; convers
           <span className="spinner" aria-hidden="true" /> {s.card.running}
         </p>
       )}
+      {stored && <StoredGate info={stored} invocationId={card.invocationId} {...(conversationId ? { conversationId } : {})} />}
+      {card.extraction && <ExtractionView x={card.extraction} />}
       {card.manifest && <ManifestView manifest={card.manifest} />}
       {card.error && (
         <div className="result-error" role="alert" data-testid="tool-card-error">
@@ -70,7 +78,15 @@ export function ToolCard({ card, conversationId }: { card: ToolCardData; convers
           </p>
         </div>
       )}
-      {!card.manifest && !card.error && card.status !== 'running' && !awaiting && card.status !== 'denied' && <ValueView value={card.value} truncated={card.valueTruncated} />}
+      {stored
+        ? !card.manifest &&
+          card.value !== undefined && (
+            <div className="stored-preview">
+              <p className="muted small">{outputStrings.gate.preview}</p>
+              <ValueView value={card.value} />
+            </div>
+          )
+        : !card.manifest && !card.error && card.status !== 'running' && !awaiting && card.status !== 'denied' && <ValueView value={card.value} truncated={card.valueTruncated} />}
     </article>
   );
 }

@@ -36,6 +36,39 @@ describe('foldTimeline', () => {
     expect((items[2] as { card: ToolCard }).card.status).toBe('running');
   });
 
+  it('a choice changed on an oversized result is the card\'s whole result: a dropped preview or a manifest no longer routed goes', () => {
+    const stored = { bytes: 5_000_000, lines: 60_000, tokens: 1_200_000, tokensExact: false, reason: 'bytes' as const };
+    const manifest = {
+      kind: 'tool' as const,
+      name: 'echo',
+      destination: 'variable:echo-output',
+      target: { kind: 'variable' as const, ownerId: 'c', name: 'echo-output' },
+      writeMode: 'replace' as const,
+      count: 1,
+      totalChars: 5_000_000,
+      paths: [],
+      text: '[tool routed] echo -> variable:echo-output (5 MB)',
+    };
+    const result = card({ invocationId: 'i1', status: 'ok', value: 'preview…', valueTruncated: true, stored: { ...stored, handle: 'h', choice: 'handle' } });
+    const routed: ToolCard = { ...result, stored: { ...stored, handle: 'h', choice: 'buffer' }, manifest };
+    const back = { ...result, stored: { ...stored, handle: 'h', choice: 'handle' as const } };
+    const dropped = card({ invocationId: 'i1', status: 'ok', stored: { ...stored, choice: 'drop' } });
+    const fold = (...cards: ToolCard[]) => (foldTimeline(cards.map((c) => row({ role: 'tool', tool: c })))[0] as { card: ToolCard }).card;
+
+    expect(fold(card({ invocationId: 'i1', status: 'running' }), result)).toMatchObject({ value: 'preview…', stored: { choice: 'handle', handle: 'h' } });
+    expect(fold(result, routed).manifest).toEqual(manifest);
+    // Back to a handle: the manifest of the earlier row is not the result any more.
+    const again = fold(result, routed, back);
+    expect(again.manifest).toBeUndefined();
+    expect(again.value).toBe('preview…');
+    // Dropped: no handle, and the preview goes with it.
+    const gone = fold(result, dropped);
+    expect(gone.stored).toEqual({ ...stored, choice: 'drop' });
+    expect(gone.value).toBeUndefined();
+    expect(gone.valueTruncated).toBeUndefined();
+    expect(gone.args).toEqual({ a: 1 });
+  });
+
   it('puts the usage of a turn after its last row', () => {
     const rows = [
       row({ role: 'user', text: 'q', turnId: 't1' }),

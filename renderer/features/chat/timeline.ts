@@ -1,8 +1,8 @@
 /**
  * The conversation's timeline as the chat shows it: rows are only ever appended, so a
  * model's tool call is several 'tool' rows with one invocationId (running or awaiting
- * approval, then the result); they fold into one card showing the latest state, at the
- * place of the first row. After a turn's last row comes what its steps cost.
+ * approval, then the result, then any change of what the gate did with an oversized result);
+ * they fold into one card showing the latest state, at the place of the first row. After a turn's last row comes what its steps cost.
  */
 import type { Message, ToolCard } from '../../../shared/model/conversation';
 
@@ -47,8 +47,7 @@ export function foldTimeline(messages: readonly Message[]): TimelineItem[] {
         items.push({ kind: 'tool', key: `tool-${id}`, message: m, card: m.tool, rows: 1 });
       } else {
         const prev = items[at] as Extract<TimelineItem, { kind: 'tool' }>;
-        // A later row may leave out what the first carried (the arguments, say).
-        items[at] = { ...prev, message: m, card: { ...prev.card, ...definedOnly(m.tool) }, rows: prev.rows + 1 };
+        items[at] = { ...prev, message: m, card: mergeCard(prev.card, m.tool), rows: prev.rows + 1 };
       }
       continue;
     }
@@ -69,6 +68,24 @@ export function foldTimeline(messages: readonly Message[]): TimelineItem[] {
     if (turnId) out.push({ kind: 'usage', key: `usage-${turnId}`, turnId, usage: usage.get(turnId)! });
   });
   return out;
+}
+
+/**
+ * A later row of a call over what came before: a later row may leave out what the first
+ * carried (the arguments, say). A row that says what the gate did with an oversized result
+ * (`stored`: the result, or a choice changed on the card) is the whole result: a value, a
+ * manifest it leaves out is gone (dropped, or no longer routed).
+ */
+export function mergeCard(prev: ToolCard, next: ToolCard): ToolCard {
+  const merged = { ...prev, ...definedOnly(next) };
+  if (!next.stored) return merged;
+  const { value: _v, valueTruncated: _t, manifest: _m, ...rest } = merged;
+  return {
+    ...rest,
+    ...(next.value !== undefined ? { value: next.value } : {}),
+    ...(next.valueTruncated !== undefined ? { valueTruncated: next.valueTruncated } : {}),
+    ...(next.manifest ? { manifest: next.manifest } : {}),
+  };
 }
 
 function definedOnly<T extends object>(o: T): Partial<T> {

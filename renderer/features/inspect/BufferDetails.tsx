@@ -23,7 +23,7 @@ export function BufferDetails({ info }: { info: BufferInfo }) {
         <GoToLine totalLines={info.lines} />
         <DeleteBuffer info={info} />
       </header>
-      <BufferViewer ownerId={info.ownerId} name={info.name} totalLines={info.lines} totalChars={info.chars} />
+      <BufferViewer source={{ kind: 'buffer', ownerId: info.ownerId, name: info.name }} label={s.viewer.label(info.name)} totalLines={info.lines} totalChars={info.chars} />
       <div className="buffer-tools">
         <BufferSearch ownerId={info.ownerId} name={info.name} />
         <BufferExport ownerId={info.ownerId} name={info.name} />

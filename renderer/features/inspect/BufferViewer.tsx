@@ -1,5 +1,5 @@
 /**
- * A buffer's text, virtualised: lines of a fixed height, only those on screen (plus some
+ * A buffer's (or a stored output's) text, virtualised: lines of a fixed height, only those on screen (plus some
  * overscan) in the DOM, read page by page as they scroll into view (useBufferPages). Opens
  * a 100 MB buffer as fast as a small one. Long lines scroll sideways and are drawn up to
  * MAX_DRAWN_CHARS; line numbers stay in view. A jump (go to line, a search result) scrolls
@@ -8,30 +8,36 @@
 import { useEffect, useLayoutEffect, useRef, useState, type CSSProperties } from 'react';
 import { inspectStrings as s } from '../../i18n/inspect-strings';
 import { useInspect } from './inspect-store';
-import { useBufferPages, type PageState } from './use-buffer-pages';
+import { useBufferPages, type PageSource, type PageState } from './use-buffer-pages';
 import { drawnLine, LINE_HEIGHT, MAX_DRAWN_CHARS, pageLinesFor, pageOf, scrollHeight, scrollTopForLine, visibleWindow, type Geometry } from './viewport';
 
 interface BufferViewerProps {
-  ownerId: string;
-  name: string;
+  /** A buffer, or a stored output (Inspect → Stored outputs). */
+  source: PageSource;
+  /** The accessible name of the viewer. */
+  label: string;
   /** From the buffer list; the pages read correct the line count if the buffer changed since. */
   totalLines: number;
   totalChars: number;
+  /** Whether go-to-line and search results (useInspect().jump) scroll this viewer; default true. */
+  followJump?: boolean;
+  testId?: string;
 }
 
-export function BufferViewer({ ownerId, name, totalLines: listedLines, totalChars }: BufferViewerProps) {
+export function BufferViewer({ source, label, totalLines: listedLines, totalChars, followJump = true, testId = 'buffer-viewer' }: BufferViewerProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
   const [viewportHeight, setViewportHeight] = useState(400);
   const [highlight, setHighlight] = useState<number | null>(null);
   const [readLines, setReadLines] = useState<number | null>(null);
-  const jump = useInspect((st) => st.jump);
+  const jumpRequest = useInspect((st) => st.jump);
+  const jump = followJump ? jumpRequest : null;
 
   const totalLines = readLines ?? listedLines;
   const geometry: Geometry = { totalLines, lineHeight: LINE_HEIGHT, viewportHeight };
   const pageLines = pageLinesFor(totalChars, totalLines);
   const win = visibleWindow(scrollTop, geometry);
-  const pages = useBufferPages(ownerId, name, totalLines, pageLines, win?.first ?? 1, win?.last ?? 0);
+  const pages = useBufferPages(source, totalLines, pageLines, win?.first ?? 1, win?.last ?? 0);
 
   // A page read tells the true line count (the list may be a moment behind the buffer).
   const firstLoaded = [...pages.values()].find((p) => p.status === 'ok' && !p.stale);
@@ -69,7 +75,7 @@ export function BufferViewer({ ownerId, name, totalLines: listedLines, totalChar
 
   if (totalLines === 0) {
     return (
-      <div className="buffer-viewer buffer-viewer-empty" data-testid="buffer-viewer" role="region" aria-label={s.viewer.label(name)}>
+      <div className="buffer-viewer buffer-viewer-empty" data-testid={testId} role="region" aria-label={label}>
         <p className="muted">{s.viewer.emptyBuffer}</p>
       </div>
     );
@@ -90,9 +96,9 @@ export function BufferViewer({ ownerId, name, totalLines: listedLines, totalChar
     <div
       ref={scrollRef}
       className="buffer-viewer"
-      data-testid="buffer-viewer"
+      data-testid={testId}
       role="region"
-      aria-label={s.viewer.label(name)}
+      aria-label={label}
       tabIndex={0}
       onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
       style={{ '--gutter': gutter, height } as CSSProperties}

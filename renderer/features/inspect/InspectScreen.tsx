@@ -1,7 +1,7 @@
 /**
  * The Inspect screen: tabs for the buffers of the open conversation, the workspace files,
  * stored outputs, memory and the timeline. A manifest's link (useUi().inspectTarget) picks
- * the tab and opens its buffer or file.
+ * the tab and opens its buffer or file; a stored output's link on a tool card, its handle.
  */
 import { useLayoutEffect, useRef, type KeyboardEvent } from 'react';
 import { EmptyState } from '../../components/EmptyState';
@@ -9,6 +9,7 @@ import { t } from '../../i18n/strings';
 import { useUi } from '../../stores/ui';
 import { BuffersTab } from './BuffersTab';
 import { FilesTab } from './FilesTab';
+import { OutputsTab } from './OutputsTab';
 import { TimelineTab } from './TimelineTab';
 import { INSPECT_TABS as TABS, useInspect } from './inspect-store';
 import './inspect.css';
@@ -65,6 +66,8 @@ export function InspectScreen() {
           <BuffersTab />
         ) : tab === 'files' ? (
           <FilesTab />
+        ) : tab === 'outputs' ? (
+          <OutputsTab />
         ) : tab === 'timeline' ? (
           <TimelineTab />
         ) : (

@@ -1,6 +1,6 @@
 /**
  * UI state of the Inspect screen, kept while the user visits other screens: the tab, the
- * buffer and the file open, the folders expanded, and the last inspector target handled
+ * buffer, the file and the stored output open, the folders expanded, and the last inspector target handled
  * (useUi().inspectTarget; a new target object is a new request, even for the same buffer).
  */
 import { create } from 'zustand';
@@ -30,6 +30,11 @@ interface InspectState {
   expanded: ReadonlySet<string>;
   openFile(path: string | null): void;
   toggleFolder(path: string, open?: boolean): void;
+  /** The stored output open in the Stored outputs tab, and whether that tab lists all conversations'. */
+  output: string | null;
+  selectOutput(handle: string | null): void;
+  allOutputs: boolean;
+  setAllOutputs(all: boolean): void;
   handledTarget: InspectTarget | null;
   /** Applies an inspector target once: switches the tab and opens the buffer or the file. */
   handleTarget(target: InspectTarget): void;
@@ -57,12 +62,18 @@ export const useInspect = create<InspectState>((set, get) => ({
     else expanded.delete(path);
     set({ expanded });
   },
+  output: null,
+  selectOutput: (output) => set({ output }),
+  allOutputs: false,
+  setAllOutputs: (allOutputs) => set({ allOutputs }),
   handledTarget: null,
   handleTarget(target) {
     if (get().handledTarget === target) return;
     set({ handledTarget: target });
     if (target.kind === 'buffer') {
       set({ tab: 'buffers', buffer: { ownerId: target.ownerId, name: target.name }, jump: null });
+    } else if (target.kind === 'output') {
+      set({ tab: 'outputs', output: target.handle });
     } else {
       set({ tab: 'files' });
       get().openFile(target.path);

@@ -1,13 +1,14 @@
 /**
- * The pages of a buffer the viewer needs, read with React Query ('buffers.read' by line
- * range, so a 'buffers.changed' event refreshes them). Only the pages on screen and a few
+ * The pages of a buffer (or a stored output) the viewer needs, read with React Query
+ * ('buffers.read' or 'toolOutputs.read' by line range, so a 'buffers.changed' or
+ * 'toolOutputs.changed' event refreshes them). Only the pages on screen and a few
  * recent ones are kept (retainPages); a page that leaves that set is dropped from the cache.
  */
 import { useQueries } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { callOrThrow, ContractError } from '../../api/client';
 import { queryKey, useApi } from '../../api/hooks';
-import { loadPage, type LoadedPage } from './page-loader';
+import { loadPage, type LoadedPage, type ReadRange } from './page-loader';
 import { MAX_DRAWN_CHARS, pageRange, pagesFor, retainPages } from './viewport';
 
 /** Pages asked for while scrolling fast are only fetched once the scroll rests this long. */
@@ -22,7 +23,30 @@ const tooLarge = (e: unknown) => e instanceof ContractError && e.info.code === '
 /** `stale`: the page as it was before the buffer grew, shown while it is read again. */
 export type PageState = { status: 'ok'; page: LoadedPage; stale: boolean } | { status: 'loading' } | { status: 'error'; error: ContractError };
 
-export function useBufferPages(ownerId: string, name: string, totalLines: number, pageLines: number, first: number, last: number): Map<number, PageState> {
+/** What the viewer reads: a buffer of an owner, or a stored output (read by line ranges only). */
+export type PageSource = { kind: 'buffer'; ownerId: string; name: string } | { kind: 'output'; handle: string };
+
+function readerOf(client: ReturnType<typeof useApi>['client'], source: PageSource, range: { startLine: number; endLine: number }) {
+  if (source.kind === 'buffer') {
+    const input = { ownerId: source.ownerId, name: source.name, startLine: range.startLine, endLine: range.endLine };
+    return {
+      key: queryKey('buffers.read', input),
+      read: (r: ReadRange) => callOrThrow(client, 'buffers.read', { ownerId: source.ownerId, name: source.name, ...r }),
+      tooLarge,
+    };
+  }
+  const input = { handle: source.handle, startLine: range.startLine, endLine: range.endLine };
+  return {
+    key: queryKey('toolOutputs.read', input),
+    read: (r: ReadRange) => {
+      if (!('startLine' in r)) throw new Error('a stored output is read by lines');
+      return callOrThrow(client, 'toolOutputs.read', { handle: source.handle, ...r });
+    },
+    tooLarge: () => false,
+  };
+}
+
+export function useBufferPages(source: PageSource, totalLines: number, pageLines: number, first: number, last: number): Map<number, PageState> {
   const { client } = useApi();
   const [kept, setKept] = useState<{ pageLines: number; pages: number[] }>({ pageLines, pages: [] });
   const needed = totalLines > 0 ? pagesFor(first, last, pageLines) : [];
@@ -46,12 +70,12 @@ export function useBufferPages(ownerId: string, name: string, totalLines: number
   const results = useQueries({
     queries: pages.map((p) => {
       const range = pageRange(p, pageLines, totalLines);
-      const input = { ownerId, name, startLine: range.startLine, endLine: range.endLine };
+      const reader = readerOf(client, source, range);
       return {
-        queryKey: queryKey('buffers.read', input),
+        queryKey: reader.key,
         queryFn: ({ signal }: { signal: AbortSignal }) =>
-          loadPage((range) => callOrThrow(client, 'buffers.read', { ownerId, name, ...range }), range.startLine, range.endLine, {
-            tooLarge,
+          loadPage(reader.read, range.startLine, range.endLine, {
+            tooLarge: reader.tooLarge,
             headChars: MAX_DRAWN_CHARS,
             chunkChars: CHUNK_CHARS,
             signal,

@@ -7,6 +7,7 @@ import { ProblemsList } from '../../components/ProblemsList';
 import { ApprovalsSection } from './ApprovalsSection';
 import { ProvidersSection } from './ProvidersSection';
 import { SecretsSection } from './SecretsSection';
+import { ToolOutputsSection } from './ToolOutputsSection';
 
 interface Draft {
   theme: Settings['theme'];
@@ -184,6 +185,7 @@ export function SettingsScreen() {
           )}
         </div>
       </form>
+      <ToolOutputsSection />
       <ProvidersSection />
       <ApprovalsSection />
       {info.data && (
