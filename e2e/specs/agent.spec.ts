@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { startScriptedModelServer, type ScriptedModelServer } from '../../electron/core/test-helpers/scripted-model-server';
+import { startScriptedModelServer, type ScriptedModelServer } from '../../electron/core/testing/scripted-model-server';
 import { expect, screenshot, test } from '../fixtures';
 
 let server: ScriptedModelServer;

@@ -178,6 +178,14 @@ test('a 5 MB result is stored behind a handle, extracted by the model, inspected
   await expect(rule.getByTestId('tool-outputs-rule-choice')).toHaveValue('buffer');
   await page.getByTestId('settings-tool-outputs').scrollIntoViewIfNeeded();
   await screenshot(page, 'large-6-settings');
+  // A value out of bounds is refused on its field; what was typed stays.
+  const chunks = page.getByTestId('tool-outputs-maxChunksForFullMode');
+  await chunks.fill('0');
+  await page.getByTestId('tool-outputs-save').click();
+  await expect(chunks).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByTestId('settings-tool-outputs').getByRole('alert')).toContainText(/1/);
+  await expect(chunks).toHaveValue('0');
+  await chunks.fill('1');
   await rule.getByTestId('tool-outputs-rule-forget').click();
   await page.getByTestId('tool-outputs-save').click();
   await expect(page.getByTestId('tool-outputs-saved')).toBeVisible();

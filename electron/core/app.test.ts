@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createCore } from './app';
-import { RESOURCES_DIR, useTempDirs } from './test-helpers/temp-dir';
+import { RESOURCES_DIR, useTempDirs } from './testing/temp-dir';
 
 const tempDir = useTempDirs();
 

@@ -13,7 +13,7 @@ import { transferHandlers } from './handlers/transfer-handlers';
 import { bufferHandlers } from './handlers/buffer-handlers';
 import { chatHandlers } from './handlers/chat-handlers';
 import { workflowHandlers } from './handlers/workflow-handlers';
-import { ConversationStore } from './chat/conversation-store';
+import { ConversationStore } from './timeline/conversation-store';
 import { createRoutingServices, type RoutingServices } from './routing';
 import { WorkflowRunner } from './workflows/workflow-runner';
 import { agentStepTurns } from './workflows/model-steps';

@@ -4,7 +4,7 @@ import { LIMITS } from '../../shared/limits';
 import { createCore } from './app';
 import { operationNames } from '../../shared/contract';
 import { createRouter, defineHandlers, type HandlerTable } from './router';
-import { RESOURCES_DIR, useTempDirs } from './test-helpers/temp-dir';
+import { RESOURCES_DIR, useTempDirs } from './testing/temp-dir';
 
 const tempDir = useTempDirs();
 

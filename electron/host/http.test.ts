@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { createCore, type Core } from '../core/app';
-import { RESOURCES_DIR, useTempDirs } from '../core/test-helpers/temp-dir';
+import { RESOURCES_DIR, useTempDirs } from '../core/testing/temp-dir';
 import { startHttpHost, type HttpHost } from './http';
 
 const tempDir = useTempDirs();

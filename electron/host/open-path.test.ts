@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { useTempDirs } from '../core/test-helpers/temp-dir';
+import { useTempDirs } from '../core/testing/temp-dir';
 import { headlessOpenPath, systemOpener } from './open-path';
 
 describe('the headless host opens files with the system opener', () => {

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { v4, v7 } from 'uuid';
 import { describe, expect, it } from 'vitest';
 import type { RegistryChange } from '../../shared/model/tool';
-import { RESOURCES_DIR } from '../core/test-helpers/temp-dir';
+import { RESOURCES_DIR } from '../core/testing/temp-dir';
 import { useRestHost, type Reply } from './test-helpers/rest-host';
 
 const FILES = '01941f29-7c00-7445-bfe3-19d44c6cadc8';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { operationNames } from '../../shared/contract';
 import { createCore } from '../core/app';
-import { RESOURCES_DIR, useTempDirs } from '../core/test-helpers/temp-dir';
+import { RESOURCES_DIR, useTempDirs } from '../core/testing/temp-dir';
 import { CALL_CHANNEL, EVENT_CHANNEL, createBridge, type IpcRendererLike } from './bridge';
 import { registerIpcHost, type IpcMainLike } from './ipc';
 import { contentSecurityPolicy, isAppUrl, isSafeExternalUrl } from './security';

@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { useAgentCore } from '../test-helpers/agent-core';
+import { useAgentCore } from '../testing/agent-core';
 import { STOPPED_NOTICE } from './strings';
 
 const start = useAgentCore();

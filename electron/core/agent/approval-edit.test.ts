@@ -6,8 +6,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { agentHandlers } from '../handlers/agent-handlers';
 import { createRouter, type HandlerTable } from '../router';
-import { useTempDirs } from '../test-helpers/temp-dir';
-import { call, harness, until, type Harness } from './test-support';
+import { useTempDirs } from '../testing/temp-dir';
+import { call, harness, until, type Harness } from '../testing/agent-harness';
 
 const tempDir = useTempDirs();
 const open: Harness[] = [];

@@ -1,8 +1,8 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { useTempDirs } from '../test-helpers/temp-dir';
-import { call, harness, type Harness } from './test-support';
+import { useTempDirs } from '../testing/temp-dir';
+import { call, harness, type Harness } from '../testing/agent-harness';
 
 const tempDir = useTempDirs();
 const open: Harness[] = [];

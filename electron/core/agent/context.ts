@@ -10,8 +10,8 @@
 import { parseDirectives } from '../../../shared/directives/parser';
 import type { Directive, ParsedText } from '../../../shared/directives/types';
 import type { DirectiveOutcome } from '../../../shared/model/conversation';
-import type { ConversationStore } from '../chat/conversation-store';
-import { errorOutcomes, refusalErrors } from '../chat/directive-errors';
+import type { ConversationStore } from '../timeline/conversation-store';
+import { errorOutcomes, refusalErrors } from '../timeline/directive-errors';
 import { toErrorInfo } from '../router';
 import type { RoutingServices } from '../routing';
 import type { DirectiveRunResult, ResolvedTool } from '../routing/types';

@@ -4,8 +4,8 @@
  * chat, the timeline intact (every row before it kept), and the next message works.
  */
 import { describe, expect, it } from 'vitest';
-import type { ScriptedReply } from '../test-helpers/scripted-model-server';
-import { useAgentCore } from '../test-helpers/agent-core';
+import type { ScriptedReply } from '../testing/scripted-model-server';
+import { useAgentCore } from '../testing/agent-core';
 
 const KEY = 'sk-fault-key-0123456789abcdef';
 const startCore = useAgentCore();

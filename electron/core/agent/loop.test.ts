@@ -3,11 +3,11 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../../shared/errors';
 import type { Message } from '../../../shared/model/conversation';
-import { DIRECTIVES_ONLY_NOTICE, NO_MODEL_NOTICE } from '../chat/strings';
-import { useTempDirs } from '../test-helpers/temp-dir';
-import { DENIED_TEXT } from './render';
+import { DIRECTIVES_ONLY_NOTICE, NO_MODEL_NOTICE } from '../timeline/strings';
+import { useTempDirs } from '../testing/temp-dir';
+import { DENIED_TEXT } from '../timeline/render';
 import { STOPPED_NOTICE, stepLimitNotice } from './strings';
-import { RICH_SCHEMA, SECRET, call, harness, spans, until, type Harness } from './test-support';
+import { RICH_SCHEMA, SECRET, call, harness, spans, until, type Harness } from '../testing/agent-harness';
 import type { ModelMessage, ModelRequest } from './types';
 
 const tempDir = useTempDirs();

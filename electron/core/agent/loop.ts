@@ -5,14 +5,14 @@
  */
 import { AppError } from '../../../shared/errors';
 import type { ApprovalDecision } from '../../../shared/model/provider';
-import type { ConversationStore } from '../chat/conversation-store';
+import type { ConversationStore } from '../timeline/conversation-store';
 import type { EventBus } from '../events';
 import type { InvokeDispatcher } from '../invoke/dispatcher';
 import type { ToolStore } from '../store/tool-store';
 import type { RoutingServices } from '../routing';
 import type { SettingsStore } from '../settings/settings-store';
 import type { ApprovalStore } from './approvals';
-import type { Redact } from './render';
+import type { Redact } from '../timeline/render';
 import { runningTurn } from './strings';
 import { Turn } from './turn';
 import type { AgentLoop, ModelClientFactory, TurnRequest } from './types';

@@ -4,9 +4,9 @@
  * one step; results that fit pass whole.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { useTempDirs } from '../test-helpers/temp-dir';
+import { useTempDirs } from '../testing/temp-dir';
 import { gptCounter } from '../tool-output/tokens';
-import { call, harness, type Harness } from './test-support';
+import { call, harness, type Harness } from '../testing/agent-harness';
 import type { ModelRequest } from './types';
 
 const tempDir = useTempDirs();

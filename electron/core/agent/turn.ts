@@ -5,12 +5,12 @@
  * (the conversation's messages); nothing is ever rewritten.
  */
 import { AppError, type ErrorInfo } from '../../../shared/errors';
-import type { NewMessage } from '../chat/conversation-store';
+import type { NewMessage } from '../timeline/conversation-store';
 import { uuidv7 } from '../ids';
 import { toErrorInfo } from '../router';
 import { evaluateContext, systemText } from './context';
 import type { AgentLoopDeps } from './loop';
-import { renderForModel, type Redact } from './render';
+import { renderForModel, type Redact } from '../timeline/render';
 import { STOPPED_NOTICE, loopCallError, loopNotice, modelFailedNotice, providerMissing, stepLimitNotice, turnFailedNotice } from './strings';
 import { TOOL_OUTPUT_NAME } from '../tool-output/messages';
 import { NON_FUNCTION_TOOLS, TOOL_OUTPUT_TOOL } from './tool-behavior';

@@ -15,13 +15,13 @@ import { toErrorInfo } from '../router';
 import type { RoutingServices } from '../routing';
 import { destinationFromText } from '../routing/destination';
 import type { DirectiveRunResult } from '../routing/types';
-import type { ConversationStore, NewMessage } from './conversation-store';
-import { directiveRefusal, refusalErrors } from './directive-errors';
-import { DIRECTIVES_ONLY_NOTICE, NO_MODEL_NOTICE, conversationGone, directivesFailed, routingFailed, turnNotStarted } from './strings';
+import type { ConversationStore, NewMessage } from '../timeline/conversation-store';
+import { directiveRefusal, refusalErrors } from '../timeline/directive-errors';
+import { DIRECTIVES_ONLY_NOTICE, NO_MODEL_NOTICE, conversationGone, directivesFailed, routingFailed, turnNotStarted } from '../timeline/strings';
 import { directiveTool, evaluateSections, type EvaluatedSection } from '../agent/context';
 import type { AgentLoopService, TurnReservation } from '../agent/loop';
 import type { ModelRef } from '../../../shared/model/provider';
-import { cardOf, inlineValue } from './tool-card';
+import { cardOf, inlineValue } from '../timeline/tool-card';
 import { routedText } from '../routing/tool-text';
 
 export interface ChatServiceDeps {

@@ -8,8 +8,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { OpInput, OpName, OpOutput } from '../../../shared/contract';
 import type { WorkflowRun } from '../../../shared/model/workflow';
 import { createCore, type Core } from '../app';
-import { RESOURCES_DIR, useTempDirs } from '../test-helpers/temp-dir';
-import { NO_MODEL_NOTICE } from './strings';
+import { RESOURCES_DIR, useTempDirs } from '../testing/temp-dir';
+import { NO_MODEL_NOTICE } from '../timeline/strings';
 
 const tempDir = useTempDirs();
 const cores: Core[] = [];

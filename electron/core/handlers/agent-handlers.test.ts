@@ -3,9 +3,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Provider } from '../../../shared/model/provider';
 import { ApprovalStore } from '../agent/approvals';
 import type { AgentLoop } from '../agent/types';
-import { ConversationStore } from '../chat/conversation-store';
+import { ConversationStore } from '../timeline/conversation-store';
 import { createRouter, type HandlerTable } from '../router';
-import { useTempDirs } from '../test-helpers/temp-dir';
+import { useTempDirs } from '../testing/temp-dir';
 import { agentHandlers } from './agent-handlers';
 
 const tempDir = useTempDirs();

@@ -2,7 +2,7 @@
 import { AppError } from '../../../shared/errors';
 import type { Provider } from '../../../shared/model/provider';
 import type { Handler } from '../router';
-import type { ConversationStore } from '../chat/conversation-store';
+import type { ConversationStore } from '../timeline/conversation-store';
 import type { ApprovalStore } from '../agent/approvals';
 import type { AgentLoop } from '../agent/types';
 

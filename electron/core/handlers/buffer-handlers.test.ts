@@ -5,7 +5,7 @@ import { operations, type OpName, type OpOutput } from '../../../shared/contract
 import type { CallContext } from '../router';
 import type { RoutingServices } from '../routing';
 import { FileBufferStore } from '../routing/buffer-store';
-import { useTempDirs } from '../test-helpers/temp-dir';
+import { useTempDirs } from '../testing/temp-dir';
 import { appError } from '../tools/test-context';
 import { bufferHandlers } from './buffer-handlers';
 

@@ -1,6 +1,6 @@
 /** Conversations, the chat's messages, the `+` palette's runs, context sections. */
 import { ChatService } from '../chat/chat-service';
-import type { ConversationStore } from '../chat/conversation-store';
+import type { ConversationStore } from '../timeline/conversation-store';
 import type { EventBus } from '../events';
 import type { InvokeDispatcher } from '../invoke/dispatcher';
 import type { Registry } from '../registry/registry';

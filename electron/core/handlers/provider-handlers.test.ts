@@ -6,8 +6,8 @@ import { ProviderStore } from '../agent/providers/provider-store';
 import type { CallContext } from '../router';
 import { KeyFileCipher } from '../secrets/cipher';
 import { SecretStore } from '../secrets/secret-store';
-import { startScriptedModelServer, type ScriptedModelServer } from '../test-helpers/scripted-model-server';
-import { useTempDirs } from '../test-helpers/temp-dir';
+import { startScriptedModelServer, type ScriptedModelServer } from '../testing/scripted-model-server';
+import { useTempDirs } from '../testing/temp-dir';
 import { detectLocalProviders } from '../agent/providers/detect';
 import { providerHandlers } from './provider-handlers';
 

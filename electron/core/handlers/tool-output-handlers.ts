@@ -10,7 +10,7 @@ import fs from 'node:fs/promises';
 import { AppError } from '../../../shared/errors';
 import type { StoredOutputSummary } from '../../../shared/contract';
 import type { ToolCard } from '../../../shared/model/conversation';
-import type { ConversationStore } from '../chat/conversation-store';
+import type { ConversationStore } from '../timeline/conversation-store';
 import type { ModelClientFactory } from '../llm/types';
 import type { Handler } from '../router';
 import type { RoutingServices } from '../routing';

@@ -5,7 +5,7 @@ import { AppError } from '../../../shared/errors';
 import { curlToTool, parseCurl } from '../../../shared/model/curl';
 import type { CallContext } from '../router';
 import { bundleBody, localToolBody, newId, openStore } from '../store/test-helpers/fixtures';
-import { useTempDirs } from '../test-helpers/temp-dir';
+import { useTempDirs } from '../testing/temp-dir';
 import { decodeBase64, transferHandlers } from './transfer-handlers';
 
 const tempDir = useTempDirs();

@@ -2,11 +2,11 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { WorkflowRun } from '../../../shared/model/workflow';
-import { ConversationStore } from '../chat/conversation-store';
+import { ConversationStore } from '../timeline/conversation-store';
 import { fakeRouting } from '../chat/test-support';
 import { EventBus } from '../events';
 import { createRouter, type HandlerTable } from '../router';
-import { useTempDirs } from '../test-helpers/temp-dir';
+import { useTempDirs } from '../testing/temp-dir';
 import { WorkflowRunner } from '../workflows/workflow-runner';
 import { workflowHandlers } from './workflow-handlers';
 

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { EventBus } from '../events';
 import { ProblemLog } from '../problems';
 import { ToolStore } from '../store/tool-store';
-import { RESOURCES_DIR, useTempDirs } from '../test-helpers/temp-dir';
+import { RESOURCES_DIR, useTempDirs } from '../testing/temp-dir';
 import { InvokeDispatcher } from './dispatcher';
 import { httpBackend } from './http-backend';
 import { RateLimiter } from './http/rate-limit';

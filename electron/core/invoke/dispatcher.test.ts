@@ -4,7 +4,7 @@ import { AppError } from '../../../shared/errors';
 import { EventBus } from '../events';
 import { ProblemLog } from '../problems';
 import { ToolStore } from '../store/tool-store';
-import { RESOURCES_DIR, useTempDirs } from '../test-helpers/temp-dir';
+import { RESOURCES_DIR, useTempDirs } from '../testing/temp-dir';
 import { InvokeDispatcher, type Backend, type BackendResult } from './dispatcher';
 import { InvocationLog } from './invocation-log';
 import type { LocalFunction, Transport } from './types';

@@ -7,15 +7,7 @@
 // ---- secrets -----------------------------------------------------------------------------
 
 /** Resolves `${secret:NAME}` for one destination; refuses a host the secret is not bound to. */
-export interface SecretResolver {
-  /** The secret's value for a request to `host` (lowercase, no port); throws FORBIDDEN if not bound to it, NOT_FOUND if unknown. */
-  resolve(name: string, host: string): string;
-  /** Every secret value currently known, to redact from anything shown or stored. */
-  values(): string[];
-}
-
-/** Replaces every known secret value in a text with `[redacted]`. */
-export type Redact = (text: string) => string;
+export type { Redact, SecretResolver } from '../secrets/types';
 
 // ---- the safe transport ------------------------------------------------------------------
 

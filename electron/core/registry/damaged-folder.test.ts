@@ -10,7 +10,7 @@ import Database from 'better-sqlite3';
 import { v7 as uuidv7 } from 'uuid';
 import { describe, expect, it } from 'vitest';
 import { createCore, type Core } from '../app';
-import { RESOURCES_DIR, useTempDirs } from '../test-helpers/temp-dir';
+import { RESOURCES_DIR, useTempDirs } from '../testing/temp-dir';
 import type { ToolPutBody } from '../../../shared/model/tool';
 import { localToolBody } from '../store/test-helpers/fixtures';
 

@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { EventBus } from '../events';
 import { ProblemLog } from '../problems';
 import { toolFileName } from '../store/layout';
-import { useTempDirs } from '../test-helpers/temp-dir';
+import { useTempDirs } from '../testing/temp-dir';
 import { Registry } from './registry';
 
 const tempDir = useTempDirs();

@@ -4,7 +4,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { describe, expect, it } from 'vitest';
 import type { RegistryChange } from '../../../shared/model/tool';
 import { createCore, type Core } from '../app';
-import { RESOURCES_DIR, useTempDirs } from '../test-helpers/temp-dir';
+import { RESOURCES_DIR, useTempDirs } from '../testing/temp-dir';
 
 const tempDir = useTempDirs();
 

@@ -4,7 +4,7 @@ import Ajv2020 from 'ajv/dist/2020.js';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { BuiltinToolConfig } from '../../../shared/model/tool';
 import { AJV_OPTIONS } from '../store/schema-check';
-import { RESOURCES_DIR, useTempDirs } from '../test-helpers/temp-dir';
+import { RESOURCES_DIR, useTempDirs } from '../testing/temp-dir';
 import { appError, testContext } from '../tools/test-context';
 import type { LocalFunction, LocalToolContext } from '../invoke/types';
 import { createBufferOpsFunction } from './buffer-ops';

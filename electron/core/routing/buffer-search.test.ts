@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { BufferMatch, BufferSearchResult } from '../../../shared/model/routing';
 import { escapeRegExp } from '../tools/safe-regex';
 import { appError } from '../tools/test-context';
-import { useTempDirs } from '../test-helpers/temp-dir';
+import { useTempDirs } from '../testing/temp-dir';
 import { REGEX_TIME_LIMIT_DEFAULT_MS } from '../../../shared/model/settings';
 import { isAsciiPattern, requiredLiteral } from './buffer-search';
 import { BUFFER_SEARCH_TIME_BUDGET_MS } from './limits';

@@ -7,7 +7,7 @@ import type { ToolView } from '../../../shared/model/tool';
 import { EventBus } from '../events';
 import type { Transport } from '../invoke/types';
 import type { Registry } from '../registry/registry';
-import { useTempDirs } from '../test-helpers/temp-dir';
+import { useTempDirs } from '../testing/temp-dir';
 import { createRoutingServices } from './index';
 
 const tempDir = useTempDirs();

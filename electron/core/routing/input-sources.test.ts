@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../shared/errors';
 import type { AllowedHosts, Transport, TransportRequest } from '../invoke/types';
-import { useTempDirs } from '../test-helpers/temp-dir';
+import { useTempDirs } from '../testing/temp-dir';
 import { appError } from '../tools/test-context';
 import { FileInputSource, UrlInputSource, VariableInputSource, inputSourceMap } from './input-sources';
 import type { BufferStore } from './types';

@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { useTempDirs } from '../test-helpers/temp-dir';
+import { useTempDirs } from '../testing/temp-dir';
 import { KeyedMutex, lockKey } from './path-lock';
 
 const tempDir = useTempDirs();

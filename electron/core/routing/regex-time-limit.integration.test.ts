@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { OpInput, OpName, OpOutput } from '../../../shared/contract';
 import { DEFAULT_SETTINGS, REGEX_TIME_LIMIT_DEFAULT_MS } from '../../../shared/model/settings';
 import { createCore, type Core } from '../app';
-import { RESOURCES_DIR, useTempDirs } from '../test-helpers/temp-dir';
+import { RESOURCES_DIR, useTempDirs } from '../testing/temp-dir';
 
 const tempDir = useTempDirs();
 const cores: Core[] = [];

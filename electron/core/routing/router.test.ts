@@ -1,8 +1,8 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MemoryBuffers } from '../test-helpers/memory-buffers';
-import { useTempDirs } from '../test-helpers/temp-dir';
+import { MemoryBuffers } from '../testing/memory-buffers';
+import { useTempDirs } from '../testing/temp-dir';
 import { appError } from '../tools/test-context';
 import { WorkspaceOutputRouter } from './router';
 import type { BufferStore } from './types';

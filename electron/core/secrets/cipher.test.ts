@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../shared/errors';
-import { useTempDirs } from '../test-helpers/temp-dir';
+import { useTempDirs } from '../testing/temp-dir';
 import { KEY_FILE_NAME, KeyFileCipher, SecretDecryptError, describeSafeStorageBackend, formatKeyFile, parseKeyFile } from './cipher';
 
 const tempDir = useTempDirs();

@@ -29,7 +29,7 @@
  * characters of each encoding, rebuilt only when the set of values changes), so the cost
  * grows with the text, not with the number of secrets.
  */
-import type { Redact } from '../invoke/types';
+import type { Redact } from './types';
 
 export const REDACTED = '[redacted]';
 /** Values with fewer characters (code points) than this are not redacted. */

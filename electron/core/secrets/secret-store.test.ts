@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../shared/errors';
 import type { Problem } from '../../../shared/model/app-info';
-import { useTempDirs } from '../test-helpers/temp-dir';
+import { useTempDirs } from '../testing/temp-dir';
 import { KEY_FILE_NAME, KeyFileCipher, type SecretCipher } from './cipher';
 import { SECRETS_FILE_NAME, SecretStore, type SecretStoreOptions } from './secret-store';
 

@@ -31,7 +31,7 @@ import type { Problem } from '../../../shared/model/app-info';
 import { AppError } from '../../../shared/errors';
 import { quote, violationError } from '../../../shared/model/validation';
 import { moveAside } from '../fs/atomic';
-import type { SecretResolver } from '../invoke/types';
+import type { SecretResolver } from './types';
 import { ioError, nodeFs, readJsonFile, toFileText } from '../store/durable-fs';
 import { SecretDecryptError, type SecretCipher } from './cipher';
 import { SECRET_HOSTS_MAX, hostMatches, normaliseBinding, normaliseRequestHost } from './hosts';

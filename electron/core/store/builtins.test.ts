@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { useTempDirs } from '../test-helpers/temp-dir';
+import { useTempDirs } from '../testing/temp-dir';
 import { loadBuiltins } from './builtins';
 import { nodeFs } from './durable-fs';
 import { bundleBody, filesUnder, localToolBody, openStore, rejection, REPO_RESOURCES } from './test-helpers/fixtures';

@@ -6,7 +6,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { useTempDirs } from '../test-helpers/temp-dir';
+import { useTempDirs } from '../testing/temp-dir';
 import { toolFileName } from './layout';
 import { raceSlug } from './test-helpers/worker-plan';
 import { startWorker } from './test-helpers/spawn-worker';

@@ -17,7 +17,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { toolKey } from '../../../shared/model/validation';
-import { useTempDirs } from '../test-helpers/temp-dir';
+import { useTempDirs } from '../testing/temp-dir';
 import { bundleBody, filesUnder, newId, openStore } from './test-helpers/fixtures';
 import { bundleWorker, startWorker } from './test-helpers/spawn-worker';
 

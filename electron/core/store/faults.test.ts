@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { useTempDirs } from '../test-helpers/temp-dir';
+import { useTempDirs } from '../testing/temp-dir';
 import { nodeFs, type StoreFs } from './durable-fs';
 import { toolFileName } from './layout';
 import { LockSet } from './locks';

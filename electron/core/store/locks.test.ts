@@ -7,7 +7,7 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { useTempDirs } from '../test-helpers/temp-dir';
+import { useTempDirs } from '../testing/temp-dir';
 import { nodeFs, replaceFile } from './durable-fs';
 import { LockSet, type OwnerRecord } from './locks';
 import { thisProcess } from './process-identity';

@@ -4,7 +4,7 @@
  * real child process here; scripts/store-trials.ts runs sixty. See test-helpers/paused-writer.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { useTempDirs } from '../test-helpers/temp-dir';
+import { useTempDirs } from '../testing/temp-dir';
 import { pausedWriterTrials } from './test-helpers/paused-writer';
 import { bundleWorker } from './test-helpers/spawn-worker';
 

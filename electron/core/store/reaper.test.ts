@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { useTempDirs } from '../test-helpers/temp-dir';
+import { useTempDirs } from '../testing/temp-dir';
 import { REAP_AFTER_MS, startReaper } from './reaper';
 import { ManualTimers } from './test-helpers/manual-timers';
 import { bundleBody, filesUnder, localToolBody, newId, openStore, rejection, storeWithBundle, TestClock } from './test-helpers/fixtures';

@@ -7,7 +7,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { useTempDirs } from '../test-helpers/temp-dir';
+import { useTempDirs } from '../testing/temp-dir';
 import { nodeFs, type StoreFs } from './durable-fs';
 import { toolFileName } from './layout';
 import { bundleBody, filesUnder, localToolBody, newId, openStore, rejection, REPO_RESOURCES, storeWithBundle } from './test-helpers/fixtures';

@@ -5,7 +5,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { useTempDirs } from '../test-helpers/temp-dir';
+import { useTempDirs } from '../testing/temp-dir';
 import { nodeFs, type StoreFs } from './durable-fs';
 import { toolFileName } from './layout';
 import { httpToolBody, localToolBody, openStore, storeWithBundle } from './test-helpers/fixtures';

@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isToolUsable, type RegistryChange } from '../../../shared/model/tool';
-import { useTempDirs } from '../test-helpers/temp-dir';
+import { useTempDirs } from '../testing/temp-dir';
 import { toolFileName } from './layout';
 import { bundleBody, filesUnder, httpToolBody, localToolBody, newId, openStore, rejection, storeWithBundle, TestClock } from './test-helpers/fixtures';
 

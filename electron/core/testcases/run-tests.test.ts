@@ -11,7 +11,7 @@ import type { LocalFunction, Transport } from '../invoke/types';
 import { ProblemLog } from '../problems';
 import { createRouter, type HandlerTable } from '../router';
 import { ToolStore } from '../store/tool-store';
-import { RESOURCES_DIR, useTempDirs } from '../test-helpers/temp-dir';
+import { RESOURCES_DIR, useTempDirs } from '../testing/temp-dir';
 import { TestCaseStore } from './test-case-store';
 import { assertionViolation, jsonEqual, runTestCases, selectJsonPath } from './run-tests';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nonceOf, report, systemOf, useToolOutputKit } from '../test-helpers/tool-output-kit';
+import { nonceOf, report, systemOf, useToolOutputKit } from '../testing/tool-output-kit';
 import { TOOL_OUTPUT_SCHEMA, tooLargeMessage } from './messages';
 import { DEFAULT_POLICY } from './types';
 

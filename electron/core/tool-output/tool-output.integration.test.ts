@@ -10,10 +10,10 @@ import { v7 } from 'uuid';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { httpToolBody } from '../store/test-helpers/fixtures';
-import { useAgentCore } from '../test-helpers/agent-core';
-import { useTempDirs } from '../test-helpers/temp-dir';
-import { nonceOf } from '../test-helpers/tool-output-kit';
-import type { RecordedRequest } from '../test-helpers/scripted-model-server';
+import { useAgentCore } from '../testing/agent-core';
+import { useTempDirs } from '../testing/temp-dir';
+import { nonceOf } from '../testing/tool-output-kit';
+import type { RecordedRequest } from '../testing/scripted-model-server';
 import { tooLargeMessage } from './messages';
 
 const start = useAgentCore();

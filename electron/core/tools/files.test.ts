@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REGEX_TIME_LIMIT_DEFAULT_MS } from '../../../shared/model/settings';
-import { useTempDirs } from '../test-helpers/temp-dir';
+import { useTempDirs } from '../testing/temp-dir';
 import { createFileFunctions } from './files';
 import { appError, call, testContext } from './test-context';
 

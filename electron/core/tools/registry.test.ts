@@ -16,7 +16,7 @@ import type { LocalFunction, LocalToolContext } from '../invoke/types';
 import { loadBuiltins, type BuiltinBundle } from '../store/builtins';
 import { nodeFs } from '../store/durable-fs';
 import { AJV_OPTIONS } from '../store/schema-check';
-import { RESOURCES_DIR, useTempDirs } from '../test-helpers/temp-dir';
+import { RESOURCES_DIR, useTempDirs } from '../testing/temp-dir';
 import { builtinFunctions, builtinRegistry, LocalFunctionRegistry } from './registry';
 import { FileBufferStore } from '../routing/buffer-store';
 import { AppError } from '../../../shared/errors';

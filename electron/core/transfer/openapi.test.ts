@@ -6,7 +6,7 @@ import { ToolPutBodySchema } from '../../../shared/model/tool';
 import type { OpenApiImport, OpenApiOperation } from '../../../shared/model/transfer';
 import { schemaCompileViolation } from '../store/schema-check';
 import { newId, openStore } from '../store/test-helpers/fixtures';
-import { useTempDirs } from '../test-helpers/temp-dir';
+import { useTempDirs } from '../testing/temp-dir';
 import { fillServerVariables } from '../../../shared/model/openapi-proposal';
 import { MAX_OPENAPI_BYTES, parseOpenApi } from './openapi';
 

@@ -7,7 +7,7 @@ import { nodeFs, type StoreFs } from '../store/durable-fs';
 import { toolFileName } from '../store/layout';
 import { bundleBody, filesUnder, httpToolBody, localToolBody, newId, openStore, rejection } from '../store/test-helpers/fixtures';
 import type { ToolStore } from '../store/tool-store';
-import { RESOURCES_DIR, useTempDirs } from '../test-helpers/temp-dir';
+import { RESOURCES_DIR, useTempDirs } from '../testing/temp-dir';
 import { BUNDLE_MANIFEST, entryNameProblem, exportBundle, importBundle, MAX_ENTRY_BYTES, toolPutBody } from './zip';
 
 const tempDir = useTempDirs();

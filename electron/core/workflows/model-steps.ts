@@ -10,7 +10,7 @@ import type { DirectiveOutcome } from '../../../shared/model/conversation';
 import type { ModelRef } from '../../../shared/model/provider';
 import type { AgentLoopService } from '../agent/loop';
 import type { TurnRequest } from '../agent/types';
-import type { ConversationStore } from '../chat/conversation-store';
+import type { ConversationStore } from '../timeline/conversation-store';
 import type { EventBus } from '../events';
 import { turnEndedWithout } from './strings';
 

@@ -6,7 +6,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { WorkflowRun } from '../../../shared/model/workflow';
-import { useAgentCore } from '../test-helpers/agent-core';
+import { useAgentCore } from '../testing/agent-core';
 import { NO_MODEL_STEP } from './strings';
 
 const start = useAgentCore();

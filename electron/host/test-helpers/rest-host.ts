@@ -8,7 +8,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { afterEach } from 'vitest';
 import { createCore, type Core } from '../../core/app';
-import { RESOURCES_DIR, useTempDirs } from '../../core/test-helpers/temp-dir';
+import { RESOURCES_DIR, useTempDirs } from '../../core/testing/temp-dir';
 import { startHttpHost, type HttpHost } from '../http';
 import { restRoutes } from '../rest';
 

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../../../shared/errors';
-import { startScriptedModelServer, type ScriptedModelServer } from '../../test-helpers/scripted-model-server';
+import { startScriptedModelServer, type ScriptedModelServer } from '../../testing/scripted-model-server';
 import type { ModelRequest } from '../types';
 import { AnthropicModelClient, anthropicBaseUrl, toAnthropicMessages } from './anthropic-client';
 

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startScriptedModelServer, type ScriptedModelServer } from '../../test-helpers/scripted-model-server';
+import { startScriptedModelServer, type ScriptedModelServer } from '../../testing/scripted-model-server';
 import { defaultCandidates, detectLocalProviders, sameServer } from './detect';
 
 const closers: (() => Promise<void>)[] = [];

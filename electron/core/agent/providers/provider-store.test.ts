@@ -5,7 +5,7 @@ import { AppError } from '../../../../shared/errors';
 import type { Problem } from '../../../../shared/model/app-info';
 import { KeyFileCipher } from '../../secrets/cipher';
 import { SecretStore } from '../../secrets/secret-store';
-import { useTempDirs } from '../../test-helpers/temp-dir';
+import { useTempDirs } from '../../testing/temp-dir';
 import { PROVIDERS_FILE_NAME, ProviderStore, checkBaseUrl, keyHost, keyName } from './provider-store';
 
 const tempDir = useTempDirs();

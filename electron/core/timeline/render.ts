@@ -10,9 +10,9 @@
  * Everything rendered passes through the redactor: no secret value reaches the model.
  */
 import type { ToolCard } from '../../../shared/model/conversation';
-import type { TimelineRow } from '../chat/conversation-store';
+import type { TimelineRow } from './conversation-store';
 import { droppedMessage, expiredMessage, tooLargeMessage } from '../tool-output/messages';
-import type { ModelMessage } from './types';
+import type { ModelMessage } from '../llm/types';
 
 export type Redact = (text: string) => string;
 

@@ -10,7 +10,7 @@ import { AppError } from '../../../shared/errors';
 import { DEFAULT_SETTINGS, type Settings } from '../../../shared/model/settings';
 import type { ToolView } from '../../../shared/model/tool';
 import { ChatService } from '../chat/chat-service';
-import { ConversationStore } from '../chat/conversation-store';
+import { ConversationStore } from '../timeline/conversation-store';
 import { EventBus } from '../events';
 import { InvokeDispatcher } from '../invoke/dispatcher';
 import { InvocationLog } from '../invoke/invocation-log';
@@ -19,10 +19,10 @@ import { ProblemLog } from '../problems';
 import type { Registry } from '../registry/registry';
 import { createRoutingServices } from '../routing';
 import { ToolStore } from '../store/tool-store';
-import { ApprovalStore } from './approvals';
+import { ApprovalStore } from '../agent/approvals';
 import { ToolOutputService } from '../tool-output/service';
-import { createAgentLoop } from './loop';
-import type { ModelClient, ModelClientFactory, ModelRequest, ModelStepResult } from './types';
+import { createAgentLoop } from '../agent/loop';
+import type { ModelClient, ModelClientFactory, ModelRequest, ModelStepResult } from '../agent/types';
 
 export const SECRET = 'sk-test-SECRET-value-0123456789';
 

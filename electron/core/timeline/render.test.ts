@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ToolCard } from '../../../shared/model/conversation';
-import type { TimelineRow } from '../chat/conversation-store';
+import type { TimelineRow } from './conversation-store';
 import { UNFINISHED_TEXT, renderForModel } from './render';
 
 const row = (r: Partial<TimelineRow> & Pick<TimelineRow, 'role'>): TimelineRow => ({ id: Math.random().toString(), conversationId: 'c', createdAt: 'x', text: '', ...r });

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Problem } from '../../../shared/model/app-info';
 import type { ToolCard } from '../../../shared/model/conversation';
-import { useTempDirs } from '../test-helpers/temp-dir';
+import { useTempDirs } from '../testing/temp-dir';
 import { ConversationStore, type ConversationChange } from './conversation-store';
 import { MIGRATIONS, migrate } from './migrations';
 import { APP_CLOSED_CALL, DEFAULT_TITLE } from './strings';
