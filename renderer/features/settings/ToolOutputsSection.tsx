@@ -75,7 +75,7 @@ export function ToolOutputsSection() {
     <section className="settings-section tool-outputs" aria-labelledby="tool-outputs-title" data-testid="settings-tool-outputs">
       <h2 id="tool-outputs-title">{s.title}</h2>
       <p className="help">{s.help}</p>
-      <form className="settings-form" onSubmit={onSubmit} aria-label={s.title}>
+      <form className="settings-form" onSubmit={onSubmit} aria-label={s.title} noValidate>
         <fieldset>
           <legend>{s.baseDir}</legend>
           <label htmlFor="to-baseDir" className="visually-hidden">
