@@ -74,3 +74,14 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   UNAVAILABLE: 503,
   INTERNAL: 500,
 };
+
+/**
+ * The wire form of any error: an AppError as it is; an AbortError as CANCELLED; anything else
+ * INTERNAL, named by where it happened (and logged, since nobody planned for it).
+ */
+export function toErrorInfo(e: unknown, where: string): ErrorInfo {
+  if (e instanceof AppError) return e.toInfo();
+  if (e instanceof Error && e.name === 'AbortError') return { code: 'CANCELLED', message: 'cancelled' };
+  console.error(`'${where}' failed:`, e);
+  return { code: 'INTERNAL', message: `'${where}' failed: ${e instanceof Error ? e.message : String(e)}` };
+}

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { operations, isOpName, type OpName, type OpOutput, type OpParsedInput } from '../../shared/contract';
-import { AppError, fail, type ErrorInfo, type Result } from '../../shared/errors';
+import { fail, toErrorInfo, type Result } from '../../shared/errors';
 import { LIMITS } from '../../shared/limits';
 
 /** Who is calling: transports fill this in; handlers may use it for auditing. */
@@ -73,13 +73,6 @@ export function createRouter(handlers: HandlerTable): Router {
   }
 
   return { call, callJson };
-}
-
-export function toErrorInfo(e: unknown, where: string): ErrorInfo {
-  if (e instanceof AppError) return e.toInfo();
-  if (e instanceof Error && e.name === 'AbortError') return { code: 'CANCELLED', message: 'cancelled' };
-  console.error(`'${where}' failed:`, e);
-  return { code: 'INTERNAL', message: `'${where}' failed: ${e instanceof Error ? e.message : String(e)}` };
 }
 
 function issuesOf(error: z.ZodError): { path: string; message: string }[] {

@@ -12,7 +12,7 @@ import type { Directive, ParsedText } from '../../../shared/directives/types';
 import type { DirectiveOutcome } from '../../../shared/model/conversation';
 import type { ConversationStore } from '../timeline/conversation-store';
 import { errorOutcomes, refusalErrors } from '../timeline/directive-errors';
-import { toErrorInfo } from '../router';
+import { toErrorInfo } from '../../../shared/errors';
 import type { RoutingServices } from '../routing';
 import type { DirectiveRunResult, ResolvedTool } from '../routing/types';
 import type { DirectiveTool } from './tools-for-model';

@@ -6,8 +6,8 @@
  */
 import { AppError, type ErrorInfo } from '../../../shared/errors';
 import type { NewMessage } from '../timeline/conversation-store';
-import { uuidv7 } from '../ids';
-import { toErrorInfo } from '../router';
+import { v7 as uuidv7 } from 'uuid';
+import { toErrorInfo } from '../../../shared/errors';
 import { evaluateContext, systemText } from './context';
 import type { AgentLoopDeps } from './loop';
 import { renderForModel, type Redact } from '../timeline/render';

@@ -1,7 +1,7 @@
 /** Invoking tools and reading the invocation log. */
 import { AppError } from '../../../shared/errors';
 import type { EventBus } from '../events';
-import { uuidv7 } from '../ids';
+import { v7 as uuidv7 } from 'uuid';
 import type { InvokeResult } from '../../../shared/contract';
 import type { InvokeDispatcher, InvokeOutcome } from '../invoke/dispatcher';
 import type { InvocationLog } from '../invoke/invocation-log';

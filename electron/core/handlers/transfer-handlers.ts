@@ -4,7 +4,7 @@
  * renderer (shared/model/curl.ts); what it proposes is saved with tools.put.
  */
 import { AppError } from '../../../shared/errors';
-import { uuidv7 } from '../ids';
+import { v7 as uuidv7 } from 'uuid';
 import type { Handler } from '../router';
 import type { ToolStore } from '../store/tool-store';
 import { parseOpenApi } from '../transfer/openapi';

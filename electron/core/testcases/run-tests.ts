@@ -11,7 +11,7 @@ import type { JsonSchemaObject } from '../../../shared/model/tool';
 import { quote, type RuleViolation } from '../../../shared/model/validation';
 import type { InvokeOutcome } from '../invoke/dispatcher';
 import { describeIssues, issuesOf } from '../invoke/schema-cache';
-import { toErrorInfo } from '../router';
+import { toErrorInfo } from '../../../shared/errors';
 import { AJV_OPTIONS } from '../store/schema-check';
 
 export interface RunTestsOptions {

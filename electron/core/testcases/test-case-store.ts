@@ -22,7 +22,7 @@ import type { Problem } from '../../../shared/model/app-info';
 import { TestCaseSchema, type Assertion, type TestCase } from '../../../shared/model/testcase';
 import { checkSlug, checkUuidV7, jsonViolation, nfc, quote, violationError } from '../../../shared/model/validation';
 import { moveAside } from '../fs/atomic';
-import { uuidv7 } from '../ids';
+import { v7 as uuidv7 } from 'uuid';
 import { attempt, nodeFs, readJsonFile, replaceFile, toFileText, type StoreFs } from '../store/durable-fs';
 import { assertionViolation } from './run-tests';
 

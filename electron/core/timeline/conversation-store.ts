@@ -14,7 +14,7 @@ import { AppError } from '../../../shared/errors';
 import type { Problem } from '../../../shared/model/app-info';
 import { TITLE_MAX, type ContextSection, type Conversation, type Message, type ToolCard } from '../../../shared/model/conversation';
 import type { ModelRef, ToolSelection } from '../../../shared/model/provider';
-import { uuidv7 } from '../ids';
+import { v7 as uuidv7 } from 'uuid';
 import { MIGRATIONS, NewerSchemaError, migrate } from './migrations';
 import { APP_CLOSED_CALL, AUTO_TITLE_MAX_CHARS, DEFAULT_TITLE, conversationNotFound, duplicateSectionId, newerDatabase } from './strings';
 
@@ -153,7 +153,7 @@ export class ConversationStore {
   /** `model`: the model it starts with (Settings' defaultModel). */
   create(title?: string, model?: ModelRef | null): Conversation {
     const at = this.now();
-    const id = uuidv7(at.getTime());
+    const id = uuidv7({ msecs: at.getTime() });
     const given = title?.trim();
     this.db
       .prepare('INSERT INTO conversations (id, title, title_source, created_at, updated_at, model) VALUES (?, ?, ?, ?, ?, ?)')

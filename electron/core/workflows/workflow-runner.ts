@@ -22,8 +22,8 @@ import type { WorkflowRun, WorkflowSummary } from '../../../shared/model/workflo
 import type { ConversationStore } from '../timeline/conversation-store';
 import { describeDirectiveErrors, refusalErrors } from '../timeline/directive-errors';
 import type { EventBus } from '../events';
-import { uuidv7 } from '../ids';
-import { toErrorInfo } from '../router';
+import { v7 as uuidv7 } from 'uuid';
+import { toErrorInfo } from '../../../shared/errors';
 import type { RoutingServices } from '../routing';
 import { WORKFLOW_FINISHED_RUNS_KEPT } from '../routing/limits';
 import type { DirectiveRunResult } from '../routing/types';
@@ -93,7 +93,7 @@ export class WorkflowRunner {
       conversationId = this.deps.conversations.create(file.title, defaultModel).id;
     }
 
-    const runId = uuidv7(this.deps.now().getTime());
+    const runId = uuidv7({ msecs: this.deps.now().getTime() });
     const run: WorkflowRun = {
       runId,
       path: rel,

@@ -12,7 +12,7 @@ import { queryKey, useOpMutation } from '../../api/hooks';
 import { QueryError } from '../../components/QueryError';
 import { chatStrings as s } from '../../i18n/chat-strings';
 import { useUi } from '../../stores/ui';
-import { uuidv7 } from '../tools/editor/uuid';
+import { v7 as uuidv7 } from 'uuid';
 import { OutcomeList } from './DirectiveOutcomes';
 import { useConversationDetail, type ConversationDetail } from './use-conversation';
 

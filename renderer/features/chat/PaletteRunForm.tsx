@@ -14,7 +14,7 @@ import { WriteModeSchema, type WriteMode } from '../../../shared/model/routing';
 import type { ToolView } from '../../../shared/model/tool';
 import { useApi, useOp } from '../../api/hooks';
 import { chatStrings as s } from '../../i18n/chat-strings';
-import { uuidv7 } from '../tools/editor/uuid';
+import { v7 as uuidv7 } from 'uuid';
 import { ArgsForm } from '../tools/tester/ArgsForm';
 import { initialValue, isPlainObject } from '../tools/tester/schema-form';
 import { formatDuration } from './format';

@@ -19,7 +19,7 @@ import { AppError } from '../../../../shared/errors';
 import { ProviderKindSchema, type Provider, type ProviderInput } from '../../../../shared/model/provider';
 import { violationError } from '../../../../shared/model/validation';
 import { moveAside } from '../../fs/atomic';
-import { uuidv7 } from '../../ids';
+import { v7 as uuidv7 } from 'uuid';
 import type { SecretStore } from '../../secrets/secret-store';
 import { attempt, nodeFs, readJsonFile, replaceFile, toFileText } from '../../store/durable-fs';
 
@@ -129,7 +129,7 @@ export class ProviderStore {
       const old = id === undefined ? undefined : this.items.get(id);
       if (id !== undefined && !old) throw notFound(id);
       const next: Stored = {
-        id: old?.id ?? uuidv7(this.opts.now().getTime()),
+        id: old?.id ?? uuidv7({ msecs: this.opts.now().getTime() }),
         name: input.name.trim(),
         kind: input.kind,
         baseUrl,

@@ -7,7 +7,7 @@ import { useOpMutation } from '../../../api/hooks';
 import { editorStrings } from '../../../i18n/editor-strings';
 import { BusyButton } from '../BusyButton';
 import { splitServerPath } from './tool-draft';
-import { uuidv7 } from './uuid';
+import { v7 as uuidv7 } from 'uuid';
 
 const s = editorStrings.bundle;
 
