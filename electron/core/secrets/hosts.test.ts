@@ -40,3 +40,11 @@ describe('secret host bindings', () => {
     expect(normaliseRequestHost('[::1]')).toBe('[::1]');
   });
 });
+
+describe('a binding written with the private: mark', () => {
+  it('is refused with a message that says what to write instead', () => {
+    const r = normaliseBinding('private:nas.lan');
+    expect(r).toMatchObject({ ok: false, violation: { rule: 'private' } });
+    expect(!r.ok && r.violation.message).toContain("write 'nas.lan'");
+  });
+});

@@ -20,6 +20,9 @@ export function normaliseBinding(input: unknown, field = 'hosts'): { ok: true; h
   const bad = (rule: string, message: string) => ({ ok: false as const, violation: { field, rule, message } });
   if (typeof input !== 'string') return bad('type', `a host must be a string: got ${input === null ? 'null' : typeof input}`);
   const raw = input.trim();
+  if (/^private:/i.test(raw)) {
+    return bad('private', `${quote(raw)}: a secret is bound to a host name; write ${quote(raw.slice(8))} (the private: mark belongs in Settings → Allowed hosts)`);
+  }
   if (!AllowedHostSchema.safeParse(raw).success) {
     return bad('host', `${quote(raw)} is not a host: write a host name such as api.example.com or *.example.com`);
   }
