@@ -14,7 +14,8 @@ import { bufferHandlers } from './handlers/buffer-handlers';
 import { chatHandlers } from './handlers/chat-handlers';
 import { workflowHandlers } from './handlers/workflow-handlers';
 import { ConversationStore } from './timeline/conversation-store';
-import { createRoutingServices, type RoutingServices } from './routing';
+import { createBufferStore, createRoutingServices } from './routing';
+import { registerBufferOps } from './routing/buffer-ops';
 import { WorkflowRunner } from './workflows/workflow-runner';
 import { agentStepTurns } from './workflows/model-steps';
 import { ApprovalStore } from './agent/approvals';
@@ -96,9 +97,11 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   await fs.mkdir(workspaceDir(), { recursive: true });
   const startedAt = now().toISOString();
 
-  // buffer_ops reaches the buffers late: they are built after the registry has opened.
-  const late: { routing?: RoutingServices } = {};
-  const functions = builtinRegistry({ buffers: () => late.routing?.buffers });
+  const regexTimeLimitMs = () => settings.get().regexTimeLimitMs;
+  // The buffers come first: buffer_ops, a built-in tool, works on them.
+  const buffers = createBufferStore({ dataDir, workspaceDir, events, now, regexTimeLimitMs });
+  const functions = builtinRegistry();
+  registerBufferOps(functions, buffers);
   const registry = new Registry({
     dataDir,
     resourcesDir: config.resourcesDir,
@@ -137,9 +140,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     now,
   });
 
-  const regexTimeLimitMs = () => settings.get().regexTimeLimitMs;
-  const routing = createRoutingServices({ dataDir, workspaceDir, events, registry, transport, allowedHosts, now, regexTimeLimitMs });
-  late.routing = routing;
+  const routing = createRoutingServices({ dataDir, workspaceDir, events, registry, transport, allowedHosts, now, regexTimeLimitMs, buffers });
   const conversations = ConversationStore.open({ file: path.join(dataDir, 'conversations.sqlite'), now, problems: (p) => problems.report(p), onChange: (c) => events.emit('conversations.changed', c) });
 
   const providers = await ProviderStore.open({ dataDir, secrets, now, problems: (p) => problems.report(p), onChange: (ids) => events.emit('providers.changed', { ids }) });

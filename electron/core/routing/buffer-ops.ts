@@ -36,6 +36,14 @@ function requireName(args: Args, field: string, why: string, maxLength = 200): s
   return v;
 }
 
+/** The functionId of the built-in tool buffers/buffer-ops. */
+export const BUFFER_OPS_FUNCTION_ID = 'buffers.ops';
+
+/** Registers buffer_ops on a function registry (the app does it; the tools folder knows nothing of buffers). */
+export function registerBufferOps(functions: { register(id: string, fn: LocalFunction): unknown }, buffers: BufferStore | (() => BufferStore | undefined)): void {
+  functions.register(BUFFER_OPS_FUNCTION_ID, createBufferOpsFunction(buffers));
+}
+
 export function createBufferOpsFunction(buffers: BufferStore | (() => BufferStore | undefined)): LocalFunction {
   const store = (): BufferStore => {
     const s = typeof buffers === 'function' ? buffers() : buffers;

@@ -20,15 +20,20 @@ export interface RoutingDeps {
   regexTimeLimitMs?: () => number;
 }
 
+/** The conversations' and workflow runs' buffers: built first, so buffer_ops can be registered before the registry opens. */
+export function createBufferStore(deps: Pick<RoutingDeps, 'dataDir' | 'workspaceDir' | 'events' | 'now' | 'regexTimeLimitMs'>): BufferStore {
+  return new FileBufferStore({ dataDir: deps.dataDir, workspaceDir: deps.workspaceDir, now: deps.now, events: deps.events, searchTimeoutMs: deps.regexTimeLimitMs });
+}
+
 export interface RoutingServices {
   buffers: BufferStore;
   router: OutputRouter;
   directives: DirectiveRunner;
 }
 
-export function createRoutingServices(deps: RoutingDeps): RoutingServices {
-  const { dataDir, workspaceDir, now, events, transport, allowedHosts } = deps;
-  const buffers = new FileBufferStore({ dataDir, workspaceDir, now, events, searchTimeoutMs: deps.regexTimeLimitMs });
+export function createRoutingServices(deps: RoutingDeps & { buffers?: BufferStore }): RoutingServices {
+  const { workspaceDir, now, transport, allowedHosts } = deps;
+  const buffers = deps.buffers ?? createBufferStore(deps);
   const router = new WorkspaceOutputRouter({ buffers, workspaceDir, now });
   const sources = inputSourceMap([
     new FileInputSource({ workspaceDir }),

@@ -17,6 +17,7 @@ import { loadBuiltins, type BuiltinBundle } from '../store/builtins';
 import { nodeFs } from '../store/durable-fs';
 import { AJV_OPTIONS } from '../store/schema-check';
 import { RESOURCES_DIR, useTempDirs } from '../testing/temp-dir';
+import { registerBufferOps } from '../routing/buffer-ops';
 import { builtinFunctions, builtinRegistry, LocalFunctionRegistry } from './registry';
 import { FileBufferStore } from '../routing/buffer-store';
 import { AppError } from '../../../shared/errors';
@@ -84,7 +85,9 @@ describe('the built-in configs', () => {
   });
 
   it('name only registered functions, and every built-in function is named by exactly one config', () => {
-    const fns = builtinFunctions();
+    // The app's registry: this folder's functions and routing's buffer_ops.
+    const fns = new Map(builtinFunctions());
+    registerBufferOps({ register: (id: string, fn: LocalFunction) => fns.set(id, fn) }, () => undefined);
     const named = tools.map((t) => {
       expect(t.type).toBe('local');
       return t.local!.functionId;
@@ -177,7 +180,8 @@ describe('sample calls of every built-in tool', () => {
     const buffers = new FileBufferStore({ dataDir: await tempDir(), workspaceDir: ws, now: () => new Date('2026-01-02T03:04:05Z') });
     await buffers.write('conversation-1', 'notes', 'first line\nsecond line\n', 'replace', 'test');
 
-    const fns = builtinFunctions({ buffers: () => buffers });
+    const fns = new Map(builtinFunctions());
+    registerBufferOps({ register: (id: string, fn: LocalFunction) => fns.set(id, fn) }, buffers);
     const ajv = new Ajv2020(AJV_OPTIONS);
     for (const t of tools) {
       const id = t.local!.functionId;

@@ -15,8 +15,6 @@ import { createMathFunctions } from './math';
 import { createTextFunctions } from './text';
 import { createTimeFunctions } from './time';
 import { createWebFunctions } from './web';
-import { createBufferOpsFunction } from '../routing/buffer-ops';
-import type { BufferStore } from '../routing/types';
 
 export class LocalFunctionRegistry {
   private readonly fns = new Map<string, LocalFunction>();
@@ -51,13 +49,12 @@ export class LocalFunctionRegistry {
   }
 }
 
-/** Every built-in function, under the functionId its config in resources/bundles names. */
-/** What some built-ins need from the core, bound late (the buffers exist after the registry opens). */
-export interface BuiltinDeps {
-  buffers?: () => BufferStore | undefined;
-}
-
-export function builtinFunctions(deps: BuiltinDeps = {}): Map<string, LocalFunction> {
+/**
+ * Every built-in function of this folder, under the functionId its config in resources/bundles
+ * names. buffer_ops (`buffers.ops`) is the routing folder's: the app registers it
+ * (routing/buffer-ops.ts, registerBufferOps).
+ */
+export function builtinFunctions(): Map<string, LocalFunction> {
   const files = createFileFunctions();
   const text = createTextFunctions();
   const time = createTimeFunctions();
@@ -78,11 +75,10 @@ export function builtinFunctions(deps: BuiltinDeps = {}): Map<string, LocalFunct
     ['time.date-math', time['date-math']],
     ['math.calc', math.calc],
     ['web.fetch-url', web['fetch-url']],
-    ['buffers.ops', createBufferOpsFunction(deps.buffers ?? (() => undefined))],
   ]);
 }
 
 /** A registry holding the built-in functions. */
-export function builtinRegistry(deps: BuiltinDeps = {}): LocalFunctionRegistry {
-  return new LocalFunctionRegistry(builtinFunctions(deps));
+export function builtinRegistry(): LocalFunctionRegistry {
+  return new LocalFunctionRegistry(builtinFunctions());
 }
