@@ -324,8 +324,19 @@ export const events = {
   /** Streamed output of a running invocation (SSE events, progress). */
   'invocation.event': z.object({ invocationId: z.string(), kind: z.string(), data: z.unknown() }).strict(),
   'secrets.changed': z.object({ names: z.array(z.string()) }).strict(),
-  /** Conversations were added, renamed, deleted, or got messages. */
-  'conversations.changed': z.object({ conversationId: z.string(), kind: z.enum(['created', 'renamed', 'deleted', 'messages', 'context']) }).strict(),
+  /**
+   * Conversations were added, renamed, deleted, or got messages. With kind 'messages': the rows
+   * added and the conversation as it is now (its count and updatedAt), so a window appends them
+   * instead of reading the conversation again.
+   */
+  'conversations.changed': z
+    .object({
+      conversationId: z.string(),
+      kind: z.enum(['created', 'renamed', 'deleted', 'messages', 'context']),
+      messages: z.array(MessageSchema).optional(),
+      conversation: ConversationSchema.optional(),
+    })
+    .strict(),
   'buffers.changed': z.object({ ownerId: z.string(), names: z.array(z.string()) }).strict(),
   /** A conversation's stored outputs changed (one stored, deleted, or its session ended). */
   'toolOutputs.changed': z.object({ conversationId: z.string() }).strict(),

@@ -2,7 +2,7 @@ import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type UseQueryO
 import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
 import { eventNames, type OpInput, type OpName, type OpOutput } from '../../shared/contract';
 import { callOrThrow, ContractError, type Api } from './client';
-import { INVALIDATES } from './invalidation';
+import { applyEvent } from './invalidation';
 import type { ConnectionState } from './ws-client';
 
 const ApiContext = createContext<Api | null>(null);
@@ -11,9 +11,7 @@ export function ApiProvider({ api, children }: { api: Api; children: ReactNode }
   const qc = useQueryClient();
   useEffect(() => {
     const offs = eventNames.map((name) =>
-      api.client.on(name, () => {
-        for (const op of INVALIDATES[name]) void qc.invalidateQueries({ queryKey: [op] });
-      }),
+      api.client.on(name, (payload) => applyEvent(qc, name, payload)),
     );
     // After a reconnect, anything may have changed while we were away.
     const offState = api.onState((s) => {

@@ -119,6 +119,20 @@ describe('ConversationStore', () => {
     expect(titles('  ')).toHaveLength(5);
   });
 
+  it("tells the rows it added and the conversation after them with each 'messages' change", async () => {
+    const { store, changes } = await openStore();
+    const c = store.create('Carried');
+    const added = store.addMessages(c.id, [
+      { role: 'user', text: 'one' },
+      { role: 'notice', text: 'two' },
+    ]);
+    const last = changes.at(-1)!;
+    expect(last).toEqual({ conversationId: c.id, kind: 'messages', messages: added, conversation: store.get(c.id) });
+    expect(last.conversation!.messageCount).toBe(2);
+    expect(last.messages!.map((m) => m.text)).toEqual(['one', 'two']);
+    expect(store.messages(c.id)).toEqual(added);
+  });
+
   it('names a new conversation by default, then after the first message; a chosen title stays', async () => {
     const { store, changes } = await openStore();
     const c = store.create();

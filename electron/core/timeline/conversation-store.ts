@@ -18,7 +18,13 @@ import { v7 as uuidv7 } from 'uuid';
 import { MIGRATIONS, NewerSchemaError, migrate } from './migrations';
 import { APP_CLOSED_CALL, AUTO_TITLE_MAX_CHARS, DEFAULT_TITLE, conversationNotFound, duplicateSectionId, newerDatabase } from './strings';
 
-export type ConversationChange = { conversationId: string; kind: 'created' | 'renamed' | 'deleted' | 'messages' | 'context' };
+/** With kind 'messages': the rows added and the conversation after them. */
+export type ConversationChange = {
+  conversationId: string;
+  kind: 'created' | 'renamed' | 'deleted' | 'messages' | 'context';
+  messages?: Message[];
+  conversation?: Conversation;
+};
 
 export interface ConversationStoreOptions {
   /** The SQLite file: `<data>/conversations.sqlite`. */
@@ -262,7 +268,7 @@ export class ConversationStore {
       return out;
     })();
     if (retitled) this.changed(conversationId, 'renamed');
-    this.changed(conversationId, 'messages');
+    this.opts.onChange?.({ conversationId, kind: 'messages', messages: stored, conversation: this.get(conversationId) });
     return stored;
   }
 

@@ -62,7 +62,8 @@ export function ChatScreen() {
       {
         onSuccess: (c) => {
           selectConversation(c.id);
-          void qc.invalidateQueries({ queryKey: ['conversations.list'] });
+          // The 'created' event reads the list again already: never a second read.
+          void qc.invalidateQueries({ queryKey: ['conversations.list'] }, { cancelRefetch: false });
           composer.current?.focus();
         },
         onSettled: () => {

@@ -78,7 +78,8 @@ function ConversationItem({ conversation: c, current, onSelect, next }: { conver
       openRef.current?.focus();
     }
   }, [editing]);
-  const refresh = () => void qc.invalidateQueries({ queryKey: ['conversations.list'] });
+  // The 'conversations.changed' event reads the list again already: never a second read.
+  const refresh = () => void qc.invalidateQueries({ queryKey: ['conversations.list'] }, { cancelRefetch: false });
 
   const save = (title: string, byKey: boolean) => {
     refocus.current = byKey;

@@ -53,8 +53,9 @@ export function ModelPicker({ conversation }: { conversation: Conversation | und
       const conversationId = await ensureConversation();
       const r = await client.call('conversations.setModel', { id: conversationId, model: parseModelValue(value) });
       if (!r.ok) setError(r.error);
-      void qc.invalidateQueries({ queryKey: ['conversations.get', { id: conversationId }] });
-      void qc.invalidateQueries({ queryKey: ['conversations.list'] });
+      // The 'conversations.changed' event reads both again already: never a second read.
+      void qc.invalidateQueries({ queryKey: ['conversations.get', { id: conversationId }] }, { cancelRefetch: false });
+      void qc.invalidateQueries({ queryKey: ['conversations.list'] }, { cancelRefetch: false });
     } catch (e) {
       setError({ code: 'UNAVAILABLE', message: (e as Error).message });
     } finally {

@@ -53,7 +53,7 @@ export function ToolSelectionControl({ conversation }: { conversation: Conversat
         setError(r.error);
         setLocal(null);
       }
-      void qc.invalidateQueries({ queryKey: ['conversations.get', { id: conversationId }] });
+      void qc.invalidateQueries({ queryKey: ['conversations.get', { id: conversationId }] }, { cancelRefetch: false });
     } catch (e) {
       setError({ code: 'UNAVAILABLE', message: (e as Error).message });
       setLocal(null);
