@@ -20,6 +20,7 @@ import { WorkflowRunner } from './workflows/workflow-runner';
 import { agentStepTurns } from './workflows/model-steps';
 import { ApprovalStore } from './agent/approvals';
 import { createAgentLoop } from './agent/loop';
+import { ChatService } from './chat/chat-service';
 import { toolOutputHandlers } from './handlers/tool-output-handlers';
 import { ToolOutputService } from './tool-output/service';
 import { ProviderClients } from './agent/providers/client-factory';
@@ -159,6 +160,8 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   const runTurn = agentStepTurns({ agent, conversations, events });
   const workflows = new WorkflowRunner({ workspaceDir, routing, conversations, events, now, runTurn, defaultModel: () => settings.get().defaultModel });
 
+  const chat = new ChatService({ conversations, routing, dispatcher, registry, now, agent, toolOutputs });
+
   const testCases = new TestCaseStore({ dataDir, now, problems: (p) => problems.report(p) });
 
   const handlers = defineHandlers({
@@ -185,7 +188,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     ...secretsHandlers(secrets),
     ...testcaseHandlers({ store: testCases, dispatcher, toolStore: registry.store }),
     ...transferHandlers({ store: registry.store }),
-    ...chatHandlers({ conversations, routing, dispatcher, registry, events, now, settings, agent, toolOutputs }),
+    ...chatHandlers({ conversations, routing, dispatcher, registry, events, now, settings, agent, toolOutputs, chat }),
     ...bufferHandlers({ routing, workspaceDir, openPath: config.openPath }),
     ...workflowHandlers(workflows),
     ...providerHandlers({ providers, clients }),

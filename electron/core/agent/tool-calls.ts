@@ -11,15 +11,12 @@
 import { AppError, isAppError, type ErrorInfo } from '../../../shared/errors';
 import type { ToolCard } from '../../../shared/model/conversation';
 import type { ApprovalDecision } from '../../../shared/model/provider';
-import { formatDestination } from '../../../shared/model/routing';
 import type { NewMessage } from '../timeline/conversation-store';
-import { routingFailed } from '../timeline/strings';
-import { cardOf, inlineValue } from '../timeline/tool-card';
+import { cardOf, routeOntoCard } from '../timeline/tool-card';
 import { v7 as uuidv7 } from 'uuid';
 import type { InvokeOutcome } from '../invoke/dispatcher';
 import { toErrorInfo } from '../../../shared/errors';
 import { splitModelArgs } from '../routing/model-routing';
-import { routedText } from '../routing/tool-text';
 import type { AgentLoopDeps } from './loop';
 import { approvalCancelled, argsNotObject, malformedArgs, unknownToolError } from './strings';
 import { MODEL_TOOLS_BUNDLE, kindNotHandled, turnGoesOn, type ToolKind } from './tool-behavior';
@@ -179,27 +176,8 @@ export class ToolCallRunner {
 
     let card: ToolCard = { ...cardOf(tool, split.args, outcome, 'model'), callId: call.callId, ...(decision ? { decision } : {}) };
     if (outcome.ok && split.destination.kind === 'inline') card = await this.gate(card, tool, split.args, outcome.value);
-    else if (outcome.ok && split.destination.kind !== 'inline') {
-      try {
-        const manifest = await deps.routing.router.route({
-          ownerId: conversationId,
-          content: routedText(outcome.value, tool),
-          destination: split.destination,
-          writeMode: split.writeMode,
-          label: { kind: 'tool', name: tool.slug },
-          source: `tool:${tool.slug}`,
-          signal,
-        });
-        if (manifest) {
-          const { value: _value, valueTruncated: _cut, ...rest } = card;
-          card = { ...rest, manifest };
-        }
-      } catch (e) {
-        const error = this.errorOf(e);
-        // Stopped before the result was written: nothing was written, the call is cancelled.
-        const status = error.code === 'CANCELLED' ? 'cancelled' : 'error';
-        card = { ...card, ...inlineValue(outcome.value), status, error: { ...error, message: routingFailed(formatDestination(split.destination), error.message) } };
-      }
+    else if (outcome.ok) {
+      card = await routeOntoCard(card, outcome.value, tool, { router: deps.routing.router, ownerId: conversationId, destination: split.destination, writeMode: split.writeMode, signal }, (e) => this.errorOf(e));
     }
     this.finish(card);
   }

@@ -7,7 +7,7 @@ import { parseDirectives } from '../../../shared/directives/parser';
 import type { ParsedText } from '../../../shared/directives/types';
 import { AppError, isAppError } from '../../../shared/errors';
 import type { DirectiveOutcome, Message, ToolCard } from '../../../shared/model/conversation';
-import { formatDestination, type WriteMode } from '../../../shared/model/routing';
+import type { WriteMode } from '../../../shared/model/routing';
 import { v7 as uuidv7 } from 'uuid';
 import type { InvokeDispatcher } from '../invoke/dispatcher';
 import type { Registry } from '../registry/registry';
@@ -17,12 +17,11 @@ import { destinationFromText } from '../routing/destination';
 import type { DirectiveRunResult } from '../routing/types';
 import type { ConversationStore, NewMessage } from '../timeline/conversation-store';
 import { directiveRefusal, refusalErrors } from '../timeline/directive-errors';
-import { DIRECTIVES_ONLY_NOTICE, NO_MODEL_NOTICE, conversationGone, directivesFailed, routingFailed, turnNotStarted } from '../timeline/strings';
+import { DIRECTIVES_ONLY_NOTICE, NO_MODEL_NOTICE, conversationGone, directivesFailed, turnNotStarted } from '../timeline/strings';
 import { directiveTool, evaluateSections, type EvaluatedSection } from '../agent/context';
 import type { AgentLoopService, TurnReservation } from '../agent/loop';
 import type { ModelRef } from '../../../shared/model/provider';
-import { cardOf, inlineValue } from '../timeline/tool-card';
-import { routedText } from '../routing/tool-text';
+import { cardOf, routeOntoCard } from '../timeline/tool-card';
 
 export interface ChatServiceDeps {
   conversations: ConversationStore;
@@ -154,27 +153,8 @@ export class ChatService {
     }
 
     if (outcome.ok && destination.kind !== 'inline') {
-      try {
-        const manifest = await routing.router.route({
-          ownerId: req.conversationId,
-          content: routedText(outcome.value, tool),
-          destination,
-          writeMode: req.writeMode,
-          label: { kind: 'tool', name: tool.slug },
-          source: `tool:${tool.slug}`,
-        });
-        if (manifest) {
-          // The payload now lives at its destination; the card keeps only the manifest.
-          const { value: _value, valueTruncated: _cut, ...rest } = card;
-          card = { ...rest, manifest };
-          text = manifest.text;
-        }
-      } catch (e) {
-        // The tool ran, so its value stays on the card (cut as usual) beside why it was not written.
-        const error = toErrorInfo(e, 'chat.runTool');
-        card = { ...card, ...inlineValue(outcome.value), status: 'error', error: { ...error, message: routingFailed(formatDestination(destination), error.message) } };
-        text = card.error!.message;
-      }
+      card = await routeOntoCard(card, outcome.value, tool, { router: routing.router, ownerId: req.conversationId, destination, writeMode: req.writeMode }, (e) => toErrorInfo(e, 'chat.runTool'));
+      text = card.manifest?.text ?? card.error?.message ?? '';
     }
     const [message] = await this.store(req.conversationId, [{ role: 'tool', text, tool: card }]);
     return message!;

@@ -14,6 +14,7 @@ import type { Transport } from '../invoke/types';
 import { ProblemLog } from '../problems';
 import { ToolStore } from '../store/tool-store';
 import { RESOURCES_DIR, useTempDirs } from '../testing/temp-dir';
+import { ChatService } from '../chat/chat-service';
 import { chatHandlers } from './chat-handlers';
 
 const tempDir = useTempDirs();
@@ -47,7 +48,8 @@ async function setup() {
     await store.putTool(bundleId, slug, '1', testToolBody(slug, fn));
   }
   const routing = fakeRouting(workspace);
-  const handlers = chatHandlers({ conversations, routing, dispatcher, registry: { store }, events, now: () => new Date() });
+  const chatDeps = { conversations, routing, dispatcher, registry: { store }, events, now: () => new Date() };
+  const handlers = chatHandlers({ ...chatDeps, chat: new ChatService(chatDeps) });
   const call = async <N extends keyof typeof handlers & OpName>(name: N, input: OpParsedInput<N>): Promise<OpOutput<N>> =>
     (await handlers[name](input as never, { transport: 'direct' })) as OpOutput<N>;
   const conversation = await call('conversations.create', {});

@@ -1,5 +1,5 @@
 /** Conversations, the chat's messages, the `+` palette's runs, context sections. */
-import { ChatService } from '../chat/chat-service';
+import type { ChatService } from '../chat/chat-service';
 import type { ConversationStore } from '../timeline/conversation-store';
 import type { EventBus } from '../events';
 import type { InvokeDispatcher } from '../invoke/dispatcher';
@@ -36,9 +36,9 @@ export interface ChatHandlerDeps {
   agent?: Pick<AgentLoopService, 'reserve' | 'stop' | 'runningTurnId'>;
 }
 
-export function chatHandlers(deps: ChatHandlerDeps): { [N in ChatOps]: Handler<N> } {
-  const { conversations, routing } = deps;
-  const chat = new ChatService(deps);
+/** The chat's operations over a ChatService the app built (app.ts is the one composition root). */
+export function chatHandlers(deps: ChatHandlerDeps & { chat: ChatService }): { [N in ChatOps]: Handler<N> } {
+  const { conversations, routing, chat } = deps;
   return {
     'conversations.list': (input) => conversations.list(input),
     'conversations.create': (input) => conversations.create(input.title, deps.settings?.get().defaultModel),
