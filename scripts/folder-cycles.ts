@@ -29,7 +29,9 @@ function folderOf(coreDir: string, file: string): string | undefined {
   const rel = path.relative(coreDir, file);
   if (rel.startsWith('..')) return undefined;
   const parts = rel.split(path.sep);
-  return parts.length > 1 ? parts[0]! : `./${parts[0]!.replace(/\.tsx?$/, '')}`;
+  // An import of a folder ('../routing') is an import of its index: the folder.
+  const isDir = fs.existsSync(file) && fs.statSync(file).isDirectory();
+  return parts.length > 1 || isDir ? parts[0]! : `./${parts[0]!.replace(/\.tsx?$/, '')}`;
 }
 
 /** The folder graph of a core directory (a file's imports, resolved relative to it). */
