@@ -7,7 +7,8 @@ import path from 'node:path';
 import { z } from 'zod';
 import type { Problem } from '../../../shared/model/app-info';
 import { ApprovalRuleSchema, type ApprovalRule } from '../../../shared/model/provider';
-import { moveAside, readJson } from '../fs/atomic';
+import { moveAside, readJson } from '../lib/json-file';
+import { SerialQueue } from '../lib/serial-queue';
 import { nodeFs, replaceFile, toFileText } from '../store/durable-fs';
 
 export interface ApprovalStoreOptions {
@@ -24,7 +25,7 @@ export type ApprovalScope = ApprovalRule['scope'];
 
 export class ApprovalStore {
   private rules: ApprovalRule[] = [];
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly queue = new SerialQueue();
 
   private constructor(
     private readonly opts: ApprovalStoreOptions,
@@ -80,7 +81,7 @@ export class ApprovalStore {
 
   /** Serialised, so two quick changes cannot interleave their writes. */
   private change<T>(fn: () => { next: ApprovalRule[]; result: T }): Promise<T> {
-    const run = this.queue.then(async () => {
+    return this.queue.run(async () => {
       const { next, result } = fn();
       if (next !== this.rules) {
         await replaceFile(nodeFs, this.file, toFileText({ version: 1, rules: next }), () => undefined);
@@ -89,8 +90,6 @@ export class ApprovalStore {
       }
       return result;
     });
-    this.queue = run.catch(() => undefined);
-    return run;
   }
 
   private async load(): Promise<void> {

@@ -9,6 +9,7 @@ import type { Bundle } from '../../../shared/model/bundle';
 import type { RegistryChange, ToolView } from '../../../shared/model/tool';
 import type { SearchHit } from '../../../shared/contract';
 import type { EventBus } from '../events';
+import { SerialQueue } from '../lib/serial-queue';
 import type { ProblemLog } from '../problems';
 import { isIndexFileFailure, ToolIndex } from '../search/tool-index';
 import type { IndexedTool } from '../search/types';
@@ -40,7 +41,7 @@ export class Registry {
   private watcher: FSWatcher | null = null;
   private stopReaper: () => void = () => undefined;
   private readonly reloads: ReloadDebounce;
-  private reloading: Promise<unknown> = Promise.resolve();
+  private readonly reloading = new SerialQueue();
 
   constructor(private readonly opts: RegistryOptions) {
     this.store = new ToolStore({
@@ -52,7 +53,7 @@ export class Registry {
     });
     this.reloads = new ReloadDebounce(
       () => {
-        this.reloading = this.reloading.then(() => this.store.reload()).catch((e) => this.reloadFailed(e));
+        this.reloading.run(() => this.store.reload()).catch((e) => this.reloadFailed(e));
       },
       opts.watchDebounceMs ?? 250,
       opts.watchMaxWaitMs ?? 1000,
@@ -85,7 +86,7 @@ export class Registry {
     this.stopReaper();
     this.reloads.cancel();
     await this.watcher?.close();
-    await this.reloading;
+    await this.reloading.idle();
     await this.store.close();
     this.index?.close();
   }

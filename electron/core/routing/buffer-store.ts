@@ -34,6 +34,7 @@ import path from 'node:path';
 import { AppError } from '../../../shared/errors';
 import { BUFFER_NAME_RE, type BufferInfo, type BufferRead, type BufferSearchResult, type WriteMode } from '../../../shared/model/routing';
 import type { EventBus } from '../events';
+import { KeyedQueue } from '../lib/serial-queue';
 import { q } from '../tools/args';
 import { bytesAt, emptyMeta, Indexer, isMeta, readCharRange, readLineRange, rebuildMeta, totalLines, type Meta } from './buffer-index';
 import { BufferSearcher } from './buffer-search';
@@ -91,7 +92,7 @@ export class FileBufferStore implements BufferStore {
   private readonly root: string;
   private readonly maxBytes: number;
   private readonly searcher: BufferSearcher;
-  private readonly locks = new Map<string, Promise<unknown>>();
+  private readonly locks = new KeyedQueue();
   /** Owners removed by deleteOwner: a late write (a cancelled step still finishing) must not bring their folder back. */
   private readonly deletedOwners = new Set<string>();
   /** Sidecars read or written by this process, by content path (checked against the file's size and mtime before use). */
@@ -126,16 +127,8 @@ export class FileBufferStore implements BufferStore {
     return typeof w === 'function' ? w() : w;
   }
 
-  private async withLock<T>(ownerId: string, fn: () => Promise<T>): Promise<T> {
-    const prev = this.locks.get(ownerId) ?? Promise.resolve();
-    const run = prev.then(fn, fn);
-    const tail = run.catch(() => undefined);
-    this.locks.set(ownerId, tail);
-    try {
-      return await run;
-    } finally {
-      if (this.locks.get(ownerId) === tail) this.locks.delete(ownerId);
-    }
+  private withLock<T>(ownerId: string, fn: () => Promise<T>): Promise<T> {
+    return this.locks.run(ownerId, fn);
   }
 
   private changed(ownerId: string, names: string[]): void {

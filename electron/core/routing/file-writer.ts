@@ -21,15 +21,17 @@
  * A string is encoded piece by piece into one reusable 1 MiB buffer, so writing a 100 MB
  * string costs about 1 MiB of extra memory, not a second copy of the payload.
  */
-import { randomBytes } from 'node:crypto';
 import { constants as FS } from 'node:fs';
 import fs, { type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../../../shared/errors';
 import type { WriteMode } from '../../../shared/model/routing';
+import { AlreadyExists, fsyncDir, linkExclusive, markedTempPath, writeFileAtomic, writeTemp } from '../lib/atomic-write';
+import { errnoOf } from '../lib/errno';
+import { KeyedQueue } from '../lib/serial-queue';
 import { q } from '../tools/args';
 import { fsError, resolveInWorkspace } from '../tools/workspace';
-import { KeyedMutex, lockKey } from './path-lock';
+import { lockKey } from './path-lock';
 
 /** O_NOFOLLOW where the platform has it (not on Windows): a symlink swapped in after the check is not followed. */
 const NOFOLLOW = FS.O_NOFOLLOW ?? 0;
@@ -42,7 +44,7 @@ const MAX_NUMBERED = 10_000;
  * One lock table per process: the file system it guards is shared by every caller, so
  * appends and replaces of one file through any writer in this process never interleave.
  */
-const fileLocks = new KeyedMutex();
+const fileLocks = new KeyedQueue();
 
 /** What to write: its size in characters, and how to put its bytes into an open file. */
 export interface WriteBody {
@@ -110,44 +112,13 @@ export function numberedName(base: string, n: number): string {
   return `${stem}-${n}${stem === base ? '' : ext}`;
 }
 
-function tempPath(abs: string): string {
-  return path.join(path.dirname(abs), `.${path.basename(abs).slice(0, 100)}.${randomBytes(6).toString('hex')}.toolsmith-tmp`);
-}
-
-function errnoOf(e: unknown): string | undefined {
-  return (e as NodeJS.ErrnoException | undefined)?.code;
-}
-
-/** Writes `body` to a fresh temp file beside `abs`, fsynced; returns its path. */
-async function writeTemp(abs: string, body: WriteBody): Promise<string> {
-  const tmp = tempPath(abs);
-  const fh = await fs.open(tmp, 'wx', 0o644);
-  try {
-    await body.writeTo(fh);
-    await fh.sync();
-  } catch (e) {
-    await fh.close().catch(() => undefined);
-    await fs.unlink(tmp).catch(() => undefined);
-    throw e;
-  }
-  await fh.close();
-  return tmp;
-}
+/** Temp files are named so buffer listings of the workspace can hide them (../lib/atomic-write.ts). */
+const TEMP = { tempPath: markedTempPath } as const;
 
 /** Replaces (or creates) `abs` atomically with `body`; a file replaced keeps its permission bits. */
 export async function replaceAtomically(abs: string, body: WriteBody): Promise<void> {
-  const old = await fs.stat(abs).catch(() => undefined);
-  const tmp = await writeTemp(abs, body);
-  try {
-    if (old?.isFile()) await fs.chmod(tmp, old.mode & 0o777);
-    await fs.rename(tmp, abs);
-  } catch (e) {
-    await fs.unlink(tmp).catch(() => undefined);
-    throw e;
-  }
+  await writeFileAtomic(abs, (fh) => body.writeTo(fh), { ...TEMP, keepMode: true });
 }
-
-const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'EXDEV', 'ENOSYS']);
 
 /**
  * Commits `body` under the first free name of `abs`, `abs-2`, `abs-3`... (numberedName),
@@ -160,7 +131,8 @@ export async function createNumbered(abs: string, body: WriteBody): Promise<stri
   // `OUT.md` does not take `out.md`. A name taken after all is caught by the exclusive create.
   const fold = process.platform === 'darwin' || process.platform === 'win32' ? (n: string) => n.toLowerCase() : (n: string) => n;
   const taken = new Set((await fs.readdir(dir).catch(() => [] as string[])).map(fold));
-  const tmp = await writeTemp(abs, body);
+  const content = (fh: FileHandle) => body.writeTo(fh);
+  const tmp = await writeTemp(abs, content, TEMP);
   try {
     for (let n = 1; n <= MAX_NUMBERED; n++) {
       const name = n === 1 ? base : numberedName(base, n);
@@ -168,28 +140,13 @@ export async function createNumbered(abs: string, body: WriteBody): Promise<stri
       if (taken.has(fold(name))) continue;
       const target = path.join(dir, name);
       try {
-        await fs.link(tmp, target);
-        return target;
+        await linkExclusive(tmp, target, content);
       } catch (e) {
-        if (errnoOf(e) === 'EEXIST') continue;
-        if (!NO_HARD_LINKS.has(errnoOf(e) ?? '')) throw e;
-        // No hard links on this file system: an exclusive create, then a copy of the temp file.
-        let out: FileHandle;
-        try {
-          out = await fs.open(target, FS.O_WRONLY | FS.O_CREAT | FS.O_EXCL | NOFOLLOW, 0o644);
-        } catch (e2) {
-          if (errnoOf(e2) === 'EEXIST') continue;
-          throw e2;
-        }
-        try {
-          await out.close();
-          await fs.copyFile(tmp, target);
-        } catch (e2) {
-          await fs.unlink(target).catch(() => undefined);
-          throw e2;
-        }
-        return target;
+        if (e instanceof AlreadyExists) continue;
+        throw e;
       }
+      await fsyncDir(dir);
+      return target;
     }
   } finally {
     await fs.unlink(tmp).catch(() => undefined);

@@ -2,30 +2,9 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useTempDirs } from '../testing/temp-dir';
-import { KeyedMutex, lockKey } from './path-lock';
+import { lockKey } from './path-lock';
 
 const tempDir = useTempDirs();
-
-describe('KeyedMutex', () => {
-  it('runs holders of one key one at a time, other keys freely, and releases after a failure', async () => {
-    const m = new KeyedMutex();
-    const log: string[] = [];
-    const step = (name: string, fail = false) => async () => {
-      log.push(`${name}:start`);
-      await new Promise((r) => setTimeout(r, 5));
-      log.push(`${name}:end`);
-      if (fail) throw new Error(name);
-    };
-    const a = m.run('k', step('a', true));
-    const b = m.run('k', step('b'));
-    const c = m.run('other', step('c'));
-    await expect(a).rejects.toThrow('a');
-    await Promise.all([b, c]);
-    expect(log.indexOf('a:end')).toBeLessThan(log.indexOf('b:start'));
-    expect(log.indexOf('c:start')).toBeLessThan(log.indexOf('a:end'));
-    expect(m.size).toBe(0);
-  });
-});
 
 describe('lockKey', () => {
   it('is the real path, lower-cased only where the file system ignores case', async () => {

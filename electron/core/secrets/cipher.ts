@@ -25,8 +25,9 @@ import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../../../shared/errors';
-import { errnoOf, fsyncDir, ioError, nodeFs } from '../store/durable-fs';
-import { tempPathFor } from '../store/layout';
+import { AlreadyExists } from '../lib/atomic-write';
+import { SerialQueue } from '../lib/serial-queue';
+import { errnoOf, ioError } from '../store/durable-fs';
 import { createPrivateFile } from './private-file';
 
 export type SecretCipherKind = 'aes-gcm-keyfile' | 'electron-safe-storage';
@@ -96,7 +97,7 @@ export class KeyFileCipher implements SecretCipher {
   private readonly platform: NodeJS.Platform;
   /** Only a successful load is kept, so a fixed file (chmod, restored backup) is picked up. */
   private loaded: Buffer | undefined;
-  private chain: Promise<unknown> = Promise.resolve();
+  private readonly loads = new SerialQueue();
 
   constructor(
     readonly dataDir: string,
@@ -142,7 +143,7 @@ export class KeyFileCipher implements SecretCipher {
   private key(create: boolean): Promise<Buffer> {
     if (this.loaded) return Promise.resolve(this.loaded);
     // Loads run one at a time, so a create and a read in this process cannot race.
-    const run = this.chain.then(async () => {
+    return this.loads.run(async () => {
       if (this.loaded) return this.loaded;
       const key = (await this.readKey()) ?? (create ? await this.createKey() : undefined);
       if (!key) {
@@ -155,8 +156,6 @@ export class KeyFileCipher implements SecretCipher {
       this.loaded = key;
       return key;
     });
-    this.chain = run.catch(() => undefined);
-    return run;
   }
 
   /** The key, or undefined when there is no key file. Throws on a loose mode or a damaged file. */
@@ -204,45 +203,20 @@ export class KeyFileCipher implements SecretCipher {
     await fsp.mkdir(this.dataDir, { recursive: true, mode: 0o700 }).catch((e) => {
       throw ioError('create the data folder', this.dataDir, e);
     });
-    const temp = tempPathFor(this.keyFile);
     try {
-      await createPrivateFile(temp, text);
-      let committed: boolean;
-      try {
-        await fsp.link(temp, this.keyFile);
-        committed = true;
-      } catch (e) {
-        if (errnoOf(e) === 'EEXIST') committed = false;
-        else if (NO_HARD_LINKS.has(errnoOf(e) ?? '')) {
-          // No hard links on this file system (FAT, some shares): an exclusive create of the final name.
-          committed = await createPrivateFile(this.keyFile, text).then(
-            () => true,
-            (e2: unknown) => {
-              if (errnoOf(e2) === 'EEXIST') return false;
-              throw e2;
-            },
-          );
-        } else throw e;
-      }
-      if (!committed) {
-        // Another process created a key first: use theirs.
-        const theirs = await this.readKey();
-        if (theirs) return theirs;
-        throw new AppError('UNAVAILABLE', `the secret key file ${this.keyFile} appeared and vanished while it was being created; try again`, {
-          path: this.keyFile,
-        });
-      }
+      await createPrivateFile(this.keyFile, text);
     } catch (e) {
-      throw ioError('create the secret key file', this.keyFile, e);
-    } finally {
-      await fsp.unlink(temp).catch(() => undefined);
+      if (!(e instanceof AlreadyExists)) throw ioError('create the secret key file', this.keyFile, e);
+      // Another process created a key first: use theirs.
+      const theirs = await this.readKey();
+      if (theirs) return theirs;
+      throw new AppError('UNAVAILABLE', `the secret key file ${this.keyFile} appeared and vanished while it was being created; try again`, {
+        path: this.keyFile,
+      });
     }
-    await fsyncDir(nodeFs, this.dataDir);
     return key;
   }
 }
-
-const NO_HARD_LINKS = new Set(['ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EPERM', 'EXDEV']);
 
 /** Linux's plaintext safeStorage backend: "encrypted" with a fixed, public password. */
 const PLAINTEXT_BACKEND = 'basic_text';

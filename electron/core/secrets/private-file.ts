@@ -1,36 +1,23 @@
 /**
- * Writes of files only the user may read (mode 0600): the key file and secrets.json.
- * durable-fs.ts writes its temp files with mode 0644, which would expose a key for a
- * moment, so these two helpers do the same dance with 0600 from the first byte.
+ * Writes of files only the user may read (mode 0600 from the first byte, whatever the
+ * umask): the key file and secrets.json. A plain atomic write makes its temp file 0644,
+ * which would expose a key for a moment.
  */
-import fsp from 'node:fs/promises';
-import path from 'node:path';
-import { fsyncDir, nodeFs } from '../store/durable-fs';
-import { tempPathFor } from '../store/layout';
+import { writeFileAtomic } from '../lib/atomic-write';
 
 export const PRIVATE_MODE = 0o600;
 
-/** Creates `file` exclusively ('wx'), mode exactly 0600 whatever the umask, complete and fsynced. */
-export async function createPrivateFile(file: string, text: string): Promise<void> {
-  const handle = await fsp.open(file, 'wx', PRIVATE_MODE);
-  try {
-    await handle.chmod(PRIVATE_MODE);
-    await handle.writeFile(text, 'utf8');
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
+const PRIVATE = { mode: PRIVATE_MODE, exactMode: true } as const;
+
+/**
+ * Creates `file` atomically, only if it does not exist (AlreadyExists otherwise): temp
+ * file, fsync, link, fsync of the folder. Without hard links, an exclusive create of the name.
+ */
+export function createPrivateFile(file: string, text: string): Promise<void> {
+  return writeFileAtomic(file, text, { ...PRIVATE, exclusive: true });
 }
 
 /** Replaces (or creates) `file` atomically with mode 0600: temp file, fsync, rename, fsync of the folder. */
-export async function replacePrivateFile(file: string, text: string): Promise<void> {
-  const temp = tempPathFor(file);
-  try {
-    await createPrivateFile(temp, text);
-    await fsp.rename(temp, file);
-  } catch (e) {
-    await fsp.unlink(temp).catch(() => undefined);
-    throw e;
-  }
-  await fsyncDir(nodeFs, path.dirname(file));
+export function replacePrivateFile(file: string, text: string): Promise<void> {
+  return writeFileAtomic(file, text, PRIVATE);
 }

@@ -30,9 +30,10 @@ import { z } from 'zod';
 import type { Problem } from '../../../shared/model/app-info';
 import { AppError } from '../../../shared/errors';
 import { quote, violationError } from '../../../shared/model/validation';
-import { moveAside } from '../fs/atomic';
+import { moveAside, readJson } from '../lib/json-file';
+import { SerialQueue } from '../lib/serial-queue';
 import type { SecretResolver } from './types';
-import { ioError, nodeFs, readJsonFile, toFileText } from '../store/durable-fs';
+import { ioError, toFileText } from '../store/durable-fs';
 import { SecretDecryptError, type SecretCipher } from './cipher';
 import { SECRET_HOSTS_MAX, hostMatches, normaliseBinding, normaliseRequestHost } from './hosts';
 import { replacePrivateFile } from './private-file';
@@ -100,7 +101,7 @@ export class SecretStore implements SecretResolver {
   private entries = new Map<string, Entry>();
   private opened = false;
   private locked: AppError | undefined;
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly queue = new SerialQueue();
   private valueCache: string[] | undefined;
 
   constructor(options: SecretStoreOptions) {
@@ -184,9 +185,7 @@ export class SecretStore implements SecretResolver {
   // ---- internals -------------------------------------------------------------------------
 
   private serial<T>(fn: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(fn);
-    this.queue = run.catch(() => undefined);
-    return run;
+    return this.queue.run(fn);
   }
 
   private usable(): void {
@@ -238,7 +237,7 @@ export class SecretStore implements SecretResolver {
     this.valueCache = undefined;
     let r;
     try {
-      r = await readJsonFile(nodeFs, this.file);
+      r = await readJson(this.file);
     } catch (e) {
       throw ioError('read', this.file, e);
     }

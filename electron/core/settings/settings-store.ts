@@ -1,14 +1,15 @@
 import path from 'node:path';
 import { DEFAULT_SETTINGS, SettingsSchema, type Settings, type SettingsPatch } from '../../../shared/model/settings';
 import type { EventBus } from '../events';
-import { moveAside, readJson } from '../fs/atomic';
+import { moveAside, readJson } from '../lib/json-file';
+import { SerialQueue } from '../lib/serial-queue';
 import { nodeFs, replaceFile, toFileText } from '../store/durable-fs';
 import type { ProblemLog } from '../problems';
 
 /** App settings in `<data>/settings.json`; every change is written atomically before it is acknowledged. */
 export class SettingsStore {
   private current: Settings = DEFAULT_SETTINGS;
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly queue = new SerialQueue();
   private readonly file: string;
 
   constructor(
@@ -41,15 +42,13 @@ export class SettingsStore {
 
   /** Serialised so two quick changes cannot interleave their writes. */
   set(patch: SettingsPatch): Promise<Settings> {
-    const run = this.queue.then(async () => {
+    return this.queue.run(async () => {
       const next = SettingsSchema.parse({ ...this.current, ...patch });
       await replaceFile(nodeFs, this.file, toFileText(next), () => undefined);
       this.current = next;
       this.events.emit('settings.changed', next);
       return next;
     });
-    this.queue = run.catch(() => undefined);
-    return run;
   }
 
   private async setAside(message: string): Promise<void> {

@@ -13,7 +13,8 @@ import { BuiltinBundleConfigSchema, type Bundle, type BuiltinBundleConfig } from
 import { BuiltinToolConfigSchema, type BuiltinToolConfig, type Tool } from '../../../shared/model/tool';
 import { nfc, toolKey, UuidV7Schema } from '../../../shared/model/validation';
 import { isDataFileName } from './layout';
-import { listDir, readJsonFile, type StoreFs } from './durable-fs';
+import { readJson } from '../lib/json-file';
+import { listDir, type StoreFs } from './durable-fs';
 import { firstIssueMessage } from './input';
 import type { ProblemSink } from './quarantine';
 import { bundleRecord, toolRecord } from './records';
@@ -37,7 +38,7 @@ export type Override = z.infer<typeof OverrideSchema>;
 export const EMPTY_OVERRIDE: Override = { tools: {} };
 
 async function readConfig<S extends z.ZodType>(fs: StoreFs, file: string, schema: S, problems: ProblemSink): Promise<z.output<S> | undefined> {
-  const r = await readJsonFile(fs, file);
+  const r = await readJson(file, fs);
   const fail = (message: string) => {
     problems.report({ kind: 'invalid-config', path: file, message: `built-in config: ${message}; it is not loaded` });
     return undefined;

@@ -1,6 +1,7 @@
 /**
- * The store's file writes. Every file always parses as its old or its new version:
- * a complete temp file is written and fsynced in the target folder, then
+ * The store's file writes, made with ../lib/atomic-write.ts. Every file always parses as
+ * its old or its new version: a complete temp file is written and fsynced in the target
+ * folder, then
  * - a new file is committed with link(temp, final), which fails with EEXIST when the
  *   name is taken: the uniqueness of <slug, version> holds even if two processes both
  *   believe they hold the bundle lock;
@@ -21,8 +22,10 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../../../shared/errors';
-import type { ReadJsonResult } from '../fs/atomic';
-import { tempPathFor } from './layout';
+import { AlreadyExists, fsyncDir as syncFolder, tempPathFor, writeFileAtomic, type AtomicWriteOptions } from '../lib/atomic-write';
+import { errnoOf } from '../lib/errno';
+
+export { AlreadyExists };
 
 /** The fs functions the store uses; tests pass wrappers that fail on purpose. */
 export type StoreFs = Pick<typeof fsp, 'open' | 'rename' | 'link' | 'unlink' | 'readFile' | 'readdir' | 'mkdir' | 'rmdir' | 'rm' | 'stat'>;
@@ -45,16 +48,7 @@ export interface CommitGuard {
   readonly fence?: Fence;
 }
 
-/** The target of an exclusive create already exists. */
-export class AlreadyExists extends Error {
-  constructor(readonly path: string) {
-    super(`${path} already exists`);
-  }
-}
-
-export function errnoOf(e: unknown): string | undefined {
-  return (e as NodeJS.ErrnoException | undefined)?.code;
-}
+export { errnoOf };
 
 const REASONS: Record<string, string> = {
   ENOSPC: 'the disk is full',
@@ -78,42 +72,10 @@ export function ioError(action: string, file: string, e: unknown): AppError {
   });
 }
 
-async function unlinkQuietly(fs: StoreFs, file: string): Promise<void> {
-  await fs.unlink(file).catch(() => undefined);
-}
-
-/** Writes a complete, fsynced temp file in `dir` for `finalPath` and returns its path. */
-async function writeTemp(fs: StoreFs, finalPath: string, text: string, dir = path.dirname(finalPath)): Promise<string> {
-  const temp = path.join(dir, path.basename(tempPathFor(finalPath)));
-  let handle: Awaited<ReturnType<StoreFs['open']>> | undefined;
-  try {
-    handle = await fs.open(temp, 'wx', 0o644);
-    await handle.writeFile(text, 'utf8');
-    await handle.sync();
-    await handle.close();
-    handle = undefined;
-    return temp;
-  } catch (e) {
-    await handle?.close().catch(() => undefined);
-    await unlinkQuietly(fs, temp);
-    throw e;
-  }
-}
-
 /** Makes a rename or link in `dir` durable. Some platforms cannot fsync a folder; that is fine. */
-export async function fsyncDir(fs: StoreFs, dir: string): Promise<void> {
-  let handle: Awaited<ReturnType<StoreFs['open']>> | undefined;
-  try {
-    handle = await fs.open(dir, 'r');
-    await handle.sync();
-  } catch {
-    // Windows and some network file systems refuse to open or fsync a folder.
-  } finally {
-    await handle?.close().catch(() => undefined);
-  }
+export function fsyncDir(fs: StoreFs, dir: string): Promise<void> {
+  return syncFolder(dir, fs);
 }
-
-const NO_HARD_LINKS = new Set(['ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EPERM', 'EXDEV']);
 
 /** A failed step on a fenced path: when the fence is gone, the lock was lost and that is the error. */
 async function fenceLost(fs: StoreFs, guard: CommitGuard, e: unknown): Promise<unknown> {
@@ -122,33 +84,25 @@ async function fenceLost(fs: StoreFs, guard: CommitGuard, e: unknown): Promise<u
 }
 
 /**
- * Writes the temp file and runs `commit(temp)`: in the fence when there is one, else beside
- * the target. When the fence is on another device than the target (EXDEV), the write is
- * done again beside the target, guarded by the lock's heartbeat only.
+ * An atomic write (../lib/atomic-write.ts) with its temp file in the fence when there is one,
+ * else beside the target; `guard` runs right before the commit. When the fence is on another
+ * device than the target (EXDEV), the write is done again beside the target, guarded by the
+ * lock's heartbeat only.
  */
-async function staged(fs: StoreFs, finalPath: string, text: string, guard: CommitGuard, commit: (temp: string) => Promise<void>): Promise<void> {
+async function fencedWrite(fs: StoreFs, finalPath: string, text: string, guard: CommitGuard, exclusive: boolean): Promise<void> {
+  // Without hard links an exclusive create falls back to a rename when the name is free:
+  // as exclusive as the bundle lock.
+  const opts: AtomicWriteOptions = { fs, beforeCommit: guard, exclusive, noLinks: 'rename' };
   const fence = guard.fence;
   if (fence) {
-    const temp = await writeTemp(fs, finalPath, text, fence.dir).catch(async (e) => {
-      throw await fenceLost(fs, guard, e);
-    });
     try {
-      guard();
-      await commit(temp);
+      await writeFileAtomic(finalPath, text, { ...opts, dir: fence.dir });
       return;
     } catch (e) {
       if (errnoOf(e) !== 'EXDEV') throw await fenceLost(fs, guard, e);
-    } finally {
-      await unlinkQuietly(fs, temp);
     }
   }
-  const temp = await writeTemp(fs, finalPath, text);
-  try {
-    guard();
-    await commit(temp);
-  } finally {
-    await unlinkQuietly(fs, temp);
-  }
+  await writeFileAtomic(finalPath, text, opts);
 }
 
 /**
@@ -157,24 +111,12 @@ async function staged(fs: StoreFs, finalPath: string, text: string, guard: Commi
  * existence check, which is then only as exclusive as the bundle lock.
  */
 export async function createExclusive(fs: StoreFs, finalPath: string, text: string, guard: CommitGuard): Promise<void> {
-  await staged(fs, finalPath, text, guard, async (temp) => {
-    try {
-      await fs.link(temp, finalPath);
-    } catch (e) {
-      if (errnoOf(e) === 'EEXIST') throw new AlreadyExists(finalPath);
-      if (!NO_HARD_LINKS.has(errnoOf(e) ?? '') || (errnoOf(e) === 'EXDEV' && guard.fence)) throw e;
-      if (await exists(fs, finalPath)) throw new AlreadyExists(finalPath);
-      guard();
-      await fs.rename(temp, finalPath);
-    }
-  });
-  await fsyncDir(fs, path.dirname(finalPath));
+  await fencedWrite(fs, finalPath, text, guard, true);
 }
 
 /** Replaces (or creates) a file atomically. */
 export async function replaceFile(fs: StoreFs, finalPath: string, text: string, guard: CommitGuard): Promise<void> {
-  await staged(fs, finalPath, text, guard, (temp) => fs.rename(temp, finalPath));
-  await fsyncDir(fs, path.dirname(finalPath));
+  await fencedWrite(fs, finalPath, text, guard, false);
 }
 
 /** Removes a file for good (the folder is fsynced after); false when it was not there. */
@@ -211,23 +153,6 @@ export async function exists(fs: StoreFs, file: string): Promise<boolean> {
   } catch (e) {
     if (errnoOf(e) === 'ENOENT') return false;
     throw e;
-  }
-}
-
-/** Like readJson in fs/atomic.ts, through the store's fs. */
-export async function readJsonFile(fs: StoreFs, file: string): Promise<ReadJsonResult> {
-  let text: string;
-  try {
-    text = await fs.readFile(file, 'utf8');
-  } catch (e) {
-    if (errnoOf(e) === 'ENOENT') return { kind: 'missing' };
-    throw e;
-  }
-  if (text.trim() === '') return { kind: 'corrupt', message: 'the file is empty' };
-  try {
-    return { kind: 'ok', value: JSON.parse(text) };
-  } catch (e) {
-    return { kind: 'corrupt', message: `not valid JSON: ${(e as Error).message}` };
   }
 }
 

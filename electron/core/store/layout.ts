@@ -11,9 +11,10 @@
  *
  * Ids are validated lowercase UUIDv7s before they name a folder, so no path can escape.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { nfc } from '../../../shared/model/validation';
+import { tempPathFor } from '../lib/atomic-write';
 
 export class StoreLayout {
   readonly bundlesDir: string;
@@ -74,13 +75,11 @@ function asciiHint(label: string, drop: RegExp, max: number): string {
 }
 
 /**
- * Temp files are hidden (leading dot), carry the writer's pid so the sweep can tell a
- * dead writer's leftovers from a live writer's work, and never end in `.json`.
+ * Temp files (../lib/atomic-write.ts's tempPathFor) are hidden (leading dot), carry the
+ * writer's pid so the sweep can tell a dead writer's leftovers from a live writer's work,
+ * and never end in `.json`.
  */
-export function tempPathFor(finalPath: string): string {
-  const dir = path.dirname(finalPath);
-  return path.join(dir, `.${path.basename(finalPath)}.tmp-${process.pid}-${randomBytes(6).toString('hex')}`);
-}
+export { tempPathFor };
 
 const TEMP_NAME = /^\..+\.tmp-(\d+)-[0-9a-f]{12}$/;
 

@@ -19,6 +19,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AppError } from '../../../shared/errors';
+import { KeyedQueue } from '../lib/serial-queue';
 import { errnoOf, ioError, type CommitGuard, type Fence } from './durable-fs';
 import { isOwnerGone, thisProcess, type ProcessIdentity } from './process-identity';
 
@@ -59,7 +60,7 @@ interface Verdict {
 
 export class LockSet {
   /** In-process queue per key, so this process does not poll against itself. */
-  private readonly tails = new Map<string, Promise<void>>();
+  private readonly queue = new KeyedQueue();
   private dirReady = false;
   readonly activity: LockActivity = { acquired: 0, waits: 0, takeovers: { 'owner-gone': 0, stale: 0 }, restored: 0 };
 
@@ -69,18 +70,8 @@ export class LockSet {
   ) {}
 
   /** Runs `fn` holding the lock `key`; `what` names the locked thing in errors. */
-  async withLock<T>(key: string, what: string, fn: (guard: CommitGuard) => Promise<T>): Promise<T> {
-    const previous = this.tails.get(key) ?? Promise.resolve();
-    let done!: () => void;
-    const tail = previous.then(() => new Promise<void>((resolve) => (done = resolve)));
-    this.tails.set(key, tail);
-    await previous;
-    try {
-      return await this.holdFileLock(key, what, fn);
-    } finally {
-      done();
-      if (this.tails.get(key) === tail) this.tails.delete(key);
-    }
+  withLock<T>(key: string, what: string, fn: (guard: CommitGuard) => Promise<T>): Promise<T> {
+    return this.queue.run(key, () => this.holdFileLock(key, what, fn));
   }
 
   /** Removes the locks of processes that are gone from this machine (and leftovers of takeovers); returns how many. */

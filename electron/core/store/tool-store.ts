@@ -11,6 +11,7 @@ import { AppError } from '../../../shared/errors';
 import { BundlePutBodySchema, EnabledPatchBodySchema, type Bundle, type ListBundlesQuery, type Page } from '../../../shared/model/bundle';
 import { isToolUsable, ToolPutBodySchema, type ListToolsQuery, type RegistryChange, type Tool, type ToolUsage, type ToolView } from '../../../shared/model/tool';
 import { checkSlug, checkUuidV7, checkVersion, nfc, toolKey } from '../../../shared/model/validation';
+import { SerialQueue } from '../lib/serial-queue';
 import { applyOverride, loadBuiltins, type BuiltinBundle, type Override } from './builtins';
 import { Catalog } from './catalog';
 import { ChangeFeed } from './change-feed';
@@ -58,7 +59,7 @@ export class ToolStore {
   private readonly changes = new ChangeFeed<RegistryChange>();
   private builtins = new Map<string, BuiltinBundle>();
   private catalog = new Catalog();
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly queue = new SerialQueue();
   private state: 'new' | 'open' | 'closed' = 'new';
 
   constructor(private readonly opts: ToolStoreOptions) {
@@ -382,9 +383,7 @@ export class ToolStore {
   /** One write at a time in this process; the caller's error is passed on. */
   private serial<T>(fn: () => Promise<T>): Promise<T> {
     this.assertOpen();
-    const run = this.queue.then(fn);
-    this.queue = run.catch(() => undefined);
-    return run;
+    return this.queue.run(fn);
   }
 
   private writeBundle<T>(bundleId: string, fn: (guard: CommitGuard) => Promise<T>): Promise<T> {

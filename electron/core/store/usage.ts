@@ -16,6 +16,7 @@
 import { z } from 'zod';
 import { ToolUsageSchema, type ToolUsage } from '../../../shared/model/tool';
 import { checkUuidV7 } from '../../../shared/model/validation';
+import { SerialQueue } from '../lib/serial-queue';
 import { replaceFile, toFileText, type StoreFs } from './durable-fs';
 import { firstIssueMessage } from './input';
 import type { LockSet } from './locks';
@@ -56,7 +57,8 @@ export class UsageLedger {
   /** The batch being written: still counted by get() until `stored` holds it. */
   private inFlight = new Map<string, Pending>();
   private timer: NodeJS.Timeout | undefined;
-  private flushing: Promise<void> = Promise.resolve();
+  /** Loads and writes of the file, one at a time. */
+  private readonly queue = new SerialQueue();
   /** Set while flushes fail, so a broken disk is reported once, not on every retry. */
   private failing = false;
 
@@ -64,12 +66,10 @@ export class UsageLedger {
 
   /** Reads the file again (after the write in progress, if any). A file that cannot be read keeps the counts known so far. */
   async load(): Promise<void> {
-    const run = this.flushing.then(async () => {
+    await this.queue.run(async () => {
       const file = await this.readFile();
       if (file) this.stored = new Map(Object.entries(file.tools));
     });
-    this.flushing = run.catch(() => undefined);
-    await run;
   }
 
   /** Counts one call; returns at once. */
@@ -96,8 +96,7 @@ export class UsageLedger {
   /** Writes the pending counts now. Never throws: a failure is reported and retried later. */
   flush(): Promise<void> {
     this.clearTimer();
-    this.flushing = this.flushing.then(() => this.writePending());
-    return this.flushing;
+    return this.queue.run(() => this.writePending());
   }
 
   async close(): Promise<void> {

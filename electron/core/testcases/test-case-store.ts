@@ -21,9 +21,10 @@ import { AppError } from '../../../shared/errors';
 import type { Problem } from '../../../shared/model/app-info';
 import { TestCaseSchema, type Assertion, type TestCase } from '../../../shared/model/testcase';
 import { checkSlug, checkUuidV7, jsonViolation, nfc, quote, violationError } from '../../../shared/model/validation';
-import { moveAside } from '../fs/atomic';
+import { moveAside, readJson } from '../lib/json-file';
+import { KeyedQueue } from '../lib/serial-queue';
 import { v7 as uuidv7 } from 'uuid';
-import { attempt, nodeFs, readJsonFile, replaceFile, toFileText, type StoreFs } from '../store/durable-fs';
+import { attempt, nodeFs, replaceFile, toFileText, type StoreFs } from '../store/durable-fs';
 import { assertionViolation } from './run-tests';
 
 export const TESTCASES_DIR_NAME = 'testcases';
@@ -77,8 +78,8 @@ export class TestCaseStore {
   private readonly problems: NonNullable<TestCaseStoreOptions['problems']>;
   private readonly newId: () => string;
   private readonly fs: StoreFs;
-  /** Per file: the tail of its queue of changes. */
-  private readonly queues = new Map<string, Promise<unknown>>();
+  /** Per file: its queue of changes. */
+  private readonly queues = new KeyedQueue();
 
   constructor(options: TestCaseStoreOptions) {
     this.dir = path.join(options.dataDir, TESTCASES_DIR_NAME);
@@ -152,7 +153,7 @@ export class TestCaseStore {
   }
 
   private async read(file: string): Promise<TestCase[]> {
-    const r = await attempt('read', file, () => readJsonFile(this.fs, file));
+    const r = await attempt('read', file, () => readJson(file, this.fs));
     if (r.kind === 'missing') return [];
     if (r.kind === 'ok') {
       const parsed = FileSchema.safeParse(r.value);
@@ -186,14 +187,7 @@ export class TestCaseStore {
   }
 
   private serial<T>(file: string, fn: () => Promise<T>): Promise<T> {
-    const run = (this.queues.get(file) ?? Promise.resolve()).then(fn);
-    const tail = run.catch(() => undefined);
-    this.queues.set(file, tail);
-    // Forget a file's queue once it has drained, so the map does not grow with every tool.
-    void tail.then(() => {
-      if (this.queues.get(file) === tail) this.queues.delete(file);
-    });
-    return run;
+    return this.queues.run(file, fn);
   }
 }
 

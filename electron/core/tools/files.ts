@@ -6,11 +6,10 @@
 import { constants as FS, type Dirent } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import picomatch from 'picomatch';
-import writeFileAtomic from 'write-file-atomic';
 import { AppError } from '../../../shared/errors';
 import type { LocalFunction, LocalToolContext } from '../invoke/types';
+import { AlreadyExists, markedTempPath, writeFileAtomic } from '../lib/atomic-write';
 import { argsOf, boolArg, checkAborted, enumArg, intArg, optInt, optString, q, reqString } from './args';
 import { compileRegex, escapeRegExp, REGEX_TIME_BUDGET_MS, withRegexSession, type GrepFile, type GrepMatch } from './safe-regex';
 import { utf8CutBefore, utf8SkipContinuation } from './utf8';
@@ -530,35 +529,16 @@ async function ensureParent(p: WorkspacePath, createFolders: boolean): Promise<v
   }
 }
 
+/** Temp files beside the target, named so workspace listings can hide them (../lib/atomic-write.ts). */
+const TEMP = { tempPath: markedTempPath } as const;
+
 /** Creates `abs` with `data`, atomically and only if it does not exist (temp file + link). */
 async function createExclusive(abs: string, data: Buffer, rel: string): Promise<void> {
-  const tmp = path.join(path.dirname(abs), `.${path.basename(abs).slice(0, 100)}.${randomBytes(6).toString('hex')}.toolsmith-tmp`);
-  const fh = await fs.open(tmp, 'wx', 0o644);
   try {
-    await fh.writeFile(data);
-    await fh.sync();
-  } finally {
-    await fh.close();
-  }
-  try {
-    await fs.link(tmp, abs);
+    await writeFileAtomic(abs, data, { ...TEMP, exclusive: true });
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST') throw new AppError('CONFLICT', `${q(rel)} already exists: use mode 'replace' to overwrite it`, { rule: 'exists' });
-    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EXDEV' && code !== 'ENOSYS') throw e;
-    // No hard links on this file system: an exclusive create, then the content.
-    const out = await fs.open(abs, 'wx', 0o644).catch((err: NodeJS.ErrnoException) => {
-      if (err.code === 'EEXIST') throw new AppError('CONFLICT', `${q(rel)} already exists: use mode 'replace' to overwrite it`, { rule: 'exists' });
-      throw err;
-    });
-    try {
-      await out.writeFile(data);
-      await out.sync();
-    } finally {
-      await out.close();
-    }
-  } finally {
-    await fs.unlink(tmp).catch(() => undefined);
+    if (e instanceof AlreadyExists) throw new AppError('CONFLICT', `${q(rel)} already exists: use mode 'replace' to overwrite it`, { rule: 'exists' });
+    throw e;
   }
 }
 
@@ -582,7 +562,7 @@ function makeWrite(limits: FilesLimits): LocalFunction {
       if (before && mode === 'create') throw new AppError('CONFLICT', `${q(p.rel)} already exists: use mode 'replace' to overwrite it`, { rule: 'exists' });
       await ensureParent(p, createFolders);
       if (mode === 'create') await createExclusive(p.abs, data, p.rel);
-      else await writeFileAtomic(p.abs, data, { fsync: true });
+      else await writeFileAtomic(p.abs, data, { ...TEMP, keepMode: true });
       return { path: p.rel, bytes: data.length, mode, created: before === undefined };
     } catch (e) {
       throw fsError(e, p.rel);

@@ -18,10 +18,11 @@ import type { Problem } from '../../../../shared/model/app-info';
 import { AppError } from '../../../../shared/errors';
 import { ProviderKindSchema, type Provider, type ProviderInput } from '../../../../shared/model/provider';
 import { violationError } from '../../../../shared/model/validation';
-import { moveAside } from '../../fs/atomic';
+import { moveAside, readJson } from '../../lib/json-file';
+import { SerialQueue } from '../../lib/serial-queue';
 import { v7 as uuidv7 } from 'uuid';
 import type { SecretStore } from '../../secrets/secret-store';
-import { attempt, nodeFs, readJsonFile, replaceFile, toFileText } from '../../store/durable-fs';
+import { attempt, nodeFs, replaceFile, toFileText } from '../../store/durable-fs';
 
 export const PROVIDERS_FILE_NAME = 'providers.json';
 const MODELS_MAX = 5000;
@@ -88,7 +89,7 @@ export function checkBaseUrl(raw: string): string {
 
 export class ProviderStore {
   private items = new Map<string, Stored>();
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly queue = new SerialQueue();
   readonly file: string;
 
   private constructor(private readonly opts: ProviderStoreOptions) {
@@ -224,9 +225,7 @@ export class ProviderStore {
   }
 
   private serial<T>(fn: () => Promise<T>): Promise<T> {
-    const run = this.queue.then(fn);
-    this.queue = run.catch(() => undefined);
-    return run;
+    return this.queue.run(fn);
   }
 
   private async write(items: Map<string, Stored>): Promise<void> {
@@ -235,7 +234,7 @@ export class ProviderStore {
   }
 
   private async load(): Promise<void> {
-    const r = await attempt('read', this.file, () => readJsonFile(nodeFs, this.file));
+    const r = await attempt('read', this.file, () => readJson(this.file));
     if (r.kind === 'missing') return;
     if (r.kind === 'corrupt') return this.setAside(r.message);
     const parsed = FileSchema.safeParse(r.value);

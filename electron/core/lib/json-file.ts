@@ -1,15 +1,16 @@
-/**
- * Small file helpers shared by the stores. Atomic writes live in ../store/durable-fs.ts
- * (temp file, fsync, rename, folder fsync), the one implementation every store uses.
- */
-import fs from 'node:fs/promises';
+/** Reading the JSON files the stores keep, and setting a bad one aside. */
+import fsp from 'node:fs/promises';
 
 export type ReadJsonResult =
   | { kind: 'missing' }
   | { kind: 'ok'; value: unknown }
   | { kind: 'corrupt'; message: string };
 
-export async function readJson(file: string): Promise<ReadJsonResult> {
+/** The fs functions these need; the store passes its own (tests inject faults through it). */
+export type JsonFs = Pick<typeof fsp, 'readFile' | 'rename'>;
+
+/** A JSON file: missing, parsed, or corrupt (empty, or not JSON) with the reason. Other read errors are thrown. */
+export async function readJson(file: string, fs: JsonFs = fsp): Promise<ReadJsonResult> {
   let text: string;
   try {
     text = await fs.readFile(file, 'utf8');
@@ -26,7 +27,7 @@ export async function readJson(file: string): Promise<ReadJsonResult> {
 }
 
 /** Moves a bad file aside (never deletes it) and returns where it went. */
-export async function moveAside(file: string, now: Date): Promise<string> {
+export async function moveAside(file: string, now: Date, fs: JsonFs = fsp): Promise<string> {
   const stamp = now.toISOString().replace(/[:.]/g, '-');
   const target = `${file}.corrupt-${stamp}`;
   await fs.rename(file, target);
