@@ -22,6 +22,7 @@ import { approvalCancelled, argsNotObject, malformedArgs, unknownToolError } fro
 import { MODEL_TOOLS_BUNDLE, kindNotHandled, turnGoesOn, type ToolKind } from './tool-behavior';
 import type { ModelTool, ModelToolSet } from './tools-for-model';
 import { TOOL_OUTPUT_NAME } from '../tool-output/messages';
+import { extractionInfo } from '../tool-output/tool-output-tool';
 import type { ModelRef } from '../../../shared/model/provider';
 import type { ModelClient, ModelToolCall } from './types';
 
@@ -219,21 +220,7 @@ export class ToolCallRunner {
       return;
     }
     const r = answer.report;
-    const extraction = r
-      ? {
-          handle: answer.handle!,
-          requested: r.requested,
-          used: r.used,
-          ...(r.why ? { why: r.why } : {}),
-          ...(r.chunks !== undefined ? { chunks: r.chunks } : {}),
-          modelCalls: r.modelCalls,
-          tokensIn: r.tokensIn,
-          tokensOut: r.tokensOut,
-          durationMs: r.durationMs,
-          notFound: r.notFound,
-          ...(r.fallback ? { fallback: r.fallback } : {}),
-        }
-      : undefined;
+    const extraction = r ? extractionInfo(answer.handle!, r) : undefined;
     const durationMs = Math.round((performance.now() - started) * 1000) / 1000;
     if (answer.isError) {
       this.finish(this.card(mt, call, args, invocationId, { status: 'error', error: { code: 'VALIDATION_FAILED', message: answer.text }, durationMs }));

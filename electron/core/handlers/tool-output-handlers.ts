@@ -18,6 +18,7 @@ import { readLineRange } from '../routing/buffer-index';
 import type { SettingsStore } from '../settings/settings-store';
 import { asMeta } from '../tool-output/read-grep';
 import { oversizedBufferName, type ToolOutputService } from '../tool-output/service';
+import { extractionInfo } from '../tool-output/tool-output-tool';
 import type { StoredOutput } from '../tool-output/store';
 
 type Ops = 'toolOutputs.list' | 'toolOutputs.read' | 'toolOutputs.extract' | 'toolOutputs.delete' | 'toolOutputs.choose';
@@ -80,23 +81,7 @@ export function toolOutputHandlers(deps: ToolOutputHandlerDeps): { [K in Ops]: H
       return {
         text: a.text,
         isError: a.isError,
-        ...(r
-          ? {
-              extraction: {
-                handle,
-                requested: r.requested,
-                used: r.used,
-                ...(r.why ? { why: r.why } : {}),
-                ...(r.chunks !== undefined ? { chunks: r.chunks } : {}),
-                modelCalls: r.modelCalls,
-                tokensIn: r.tokensIn,
-                tokensOut: r.tokensOut,
-                durationMs: r.durationMs,
-                notFound: r.notFound,
-                ...(r.fallback ? { fallback: r.fallback } : {}),
-              },
-            }
-          : {}),
+        ...(r ? { extraction: extractionInfo(handle, r) } : {}),
       };
     },
     'toolOutputs.delete': async ({ handle }) => {

@@ -130,7 +130,7 @@ export async function linkExclusive(temp: string, target: string, content: Conte
     if (!NO_HARD_LINKS.has(code) || (code === 'EXDEV' && path.dirname(temp) !== path.dirname(target))) throw e;
   }
   if (opts.noLinks === 'rename') {
-    if (await exists(fs, target)) throw new AlreadyExists(target);
+    if (await exists(target, fs)) throw new AlreadyExists(target);
     opts.beforeCommit?.();
     await fs.rename(temp, target);
     return;
@@ -187,7 +187,8 @@ export async function writeFileAtomic(target: string, content: Content, opts: At
   if (opts.syncDir !== false) await fsyncDir(path.dirname(target), fs);
 }
 
-async function exists(fs: AtomicFs, file: string): Promise<boolean> {
+/** Whether `file` exists; errors other than ENOENT are thrown. */
+export async function exists(file: string, fs: Pick<AtomicFs, 'stat'> = fsp): Promise<boolean> {
   try {
     await fs.stat(file);
     return true;

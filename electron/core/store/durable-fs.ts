@@ -22,7 +22,7 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../../../shared/errors';
-import { AlreadyExists, fsyncDir as syncFolder, tempPathFor, writeFileAtomic, type AtomicWriteOptions } from '../lib/atomic-write';
+import { AlreadyExists, exists as fileExists, fsyncDir as syncFolder, tempPathFor, writeFileAtomic, type AtomicWriteOptions } from '../lib/atomic-write';
 import { errnoOf } from '../lib/errno';
 
 export { AlreadyExists };
@@ -146,14 +146,9 @@ export async function removeFile(fs: StoreFs, file: string, guard: CommitGuard):
   return true;
 }
 
-export async function exists(fs: StoreFs, file: string): Promise<boolean> {
-  try {
-    await fs.stat(file);
-    return true;
-  } catch (e) {
-    if (errnoOf(e) === 'ENOENT') return false;
-    throw e;
-  }
+/** Whether `file` exists, through the store's fs. */
+export function exists(fs: StoreFs, file: string): Promise<boolean> {
+  return fileExists(file, fs);
 }
 
 /** Pretty, stable JSON: people read and diff these files. */

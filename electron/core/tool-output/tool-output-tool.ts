@@ -3,6 +3,7 @@
  * extraction run, and the answer in the exact success or failure text. Plain text, never JSON.
  */
 import { AppError } from '../../../shared/errors';
+import type { ExtractionInfo } from '../../../shared/model/conversation';
 import { BufferSearcher } from '../routing/buffer-search';
 import { extract } from './extract';
 import { newNonce } from './final-report';
@@ -17,6 +18,23 @@ export interface ToolOutputAnswer {
   report?: ExtractionReport & { why?: string };
   handle?: string;
   toolName?: string;
+}
+
+/** What an extraction did, as a tool card and the toolOutputs.extract answer show it. */
+export function extractionInfo(handle: string, r: ExtractionReport & { why?: string }): ExtractionInfo {
+  return {
+    handle,
+    requested: r.requested,
+    used: r.used,
+    ...(r.why ? { why: r.why } : {}),
+    ...(r.chunks !== undefined ? { chunks: r.chunks } : {}),
+    modelCalls: r.modelCalls,
+    tokensIn: r.tokensIn,
+    tokensOut: r.tokensOut,
+    durationMs: r.durationMs,
+    notFound: r.notFound,
+    ...(r.fallback ? { fallback: r.fallback } : {}),
+  };
 }
 
 export interface ToolOutputRunnerOptions {

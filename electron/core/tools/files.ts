@@ -294,6 +294,36 @@ interface WalkItem {
   depth: number;
 }
 
+/** One folder of a walk: its entries (up to the cap), whether it held more, and how to queue a sub-folder. */
+interface WalkStep<T extends WalkItem> {
+  folder: T;
+  entries: Dirent[];
+  more: boolean;
+  enter(item: T): void;
+}
+
+/**
+ * Walks folders breadth first from `root` (a cut-off walk still shows the top of the tree),
+ * reading each with readFolder; the caller queues the sub-folders it wants with `enter`. A
+ * sub-folder that vanished or cannot be read is passed over; the root's failure is thrown.
+ */
+async function* walkFolders<T extends WalkItem>(root: T, maxPerFolder: number, signal: AbortSignal | undefined): AsyncGenerator<WalkStep<T>> {
+  const queue: T[] = [root];
+  const enter = (item: T) => void queue.push(item);
+  for (let head = 0; head < queue.length; head++) {
+    checkAborted(signal);
+    const folder = queue[head]!;
+    let listing;
+    try {
+      listing = await readFolder(folder.abs, maxPerFolder);
+    } catch (e) {
+      if (head === 0) throw fsError(e, root.rel);
+      continue; // a sub-folder that vanished or cannot be read
+    }
+    yield { folder, entries: listing.entries, more: listing.more, enter };
+  }
+}
+
 // ---- list ------------------------------------------------------------------------------------
 
 interface ListEntry {
@@ -323,20 +353,9 @@ function makeList(limits: FilesLimits): LocalFunction {
     await requireFolder(p);
     const entries: ListEntry[] = [];
     let truncated = false;
-    // Breadth first: a cut-off listing still shows the top of the tree.
-    const queue: WalkItem[] = [{ abs: p.abs, rel: p.rel, depth: 1 }];
-    walk: for (let head = 0; head < queue.length; head++) {
-      checkAborted(sig);
-      const folder = queue[head]!;
-      let listing;
-      try {
-        listing = await readFolder(folder.abs, limits.listMaxPerFolder);
-      } catch (e) {
-        if (head === 0) throw fsError(e, p.rel);
-        continue; // a sub-folder that vanished or cannot be read
-      }
-      if (listing.more) truncated = true;
-      for (const d of listing.entries) {
+    walk: for await (const { folder, entries: listed, more, enter } of walkFolders<WalkItem>({ abs: p.abs, rel: p.rel, depth: 1 }, limits.listMaxPerFolder, sig)) {
+      if (more) truncated = true;
+      for (const d of listed) {
         if (entries.length >= maxEntries) {
           truncated = true;
           break walk;
@@ -355,7 +374,7 @@ function makeList(limits: FilesLimits): LocalFunction {
         entries.push(entry);
         // Symlinked folders are listed, never entered: they may lead outside, or loop.
         if (kind === 'folder' && recursive) {
-          if (folder.depth < maxDepth) queue.push({ abs, rel, depth: folder.depth + 1 });
+          if (folder.depth < maxDepth) enter({ abs, rel, depth: folder.depth + 1 });
           else truncated = true;
         }
       }
@@ -469,25 +488,16 @@ function makeGrep(limits: FilesLimits): LocalFunction {
         if (!st.isFile()) throw new AppError('VALIDATION_FAILED', `${q(p.rel)} is not a regular file or folder`);
         going = await addFile(p.abs, p.rel, path.posix.basename(p.rel));
       } else {
-        const queue: (WalkItem & { relToBase: string })[] = [{ abs: p.abs, rel: p.rel, relToBase: '', depth: 1 }];
-        for (let head = 0; head < queue.length && going; head++) {
-          checkAborted(sig);
-          const folder = queue[head]!;
-          let listing;
-          try {
-            listing = await readFolder(folder.abs, limits.listMaxPerFolder);
-          } catch (e) {
-            if (head === 0) throw fsError(e, p.rel);
-            continue;
-          }
-          if (listing.more) truncated = true;
-          for (const d of listing.entries) {
+        const root = { abs: p.abs, rel: p.rel, relToBase: '', depth: 1 };
+        for await (const { folder, entries, more, enter } of walkFolders(root, limits.listMaxPerFolder, sig)) {
+          if (more) truncated = true;
+          for (const d of entries) {
             const abs = path.join(folder.abs, d.name);
             const rel = joinRel(folder.rel, d.name);
             const relToBase = folder.relToBase === '' ? d.name : `${folder.relToBase}/${d.name}`;
             if (d.isDirectory()) {
               if (GREP_SKIPPED_FOLDERS.has(d.name)) continue;
-              if (folder.depth < limits.maxDepth) queue.push({ abs, rel, relToBase, depth: folder.depth + 1 });
+              if (folder.depth < limits.maxDepth) enter({ abs, rel, relToBase, depth: folder.depth + 1 });
               else truncated = true;
             } else if (d.isFile()) {
               // Symlinks are not followed: they may lead outside the workspace.
@@ -495,6 +505,7 @@ function makeGrep(limits: FilesLimits): LocalFunction {
               if (!going) break;
             }
           }
+          if (!going) break;
         }
       }
       if (going) await flush();
@@ -512,6 +523,14 @@ async function existing(abs: string): Promise<import('node:fs').Stats | undefine
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw e;
   }
+}
+
+/** The regular file at `p`, or undefined when there is none; a folder or anything else there is refused. */
+async function existingFile(p: WorkspacePath): Promise<import('node:fs').Stats | undefined> {
+  const st = await existing(p.abs);
+  if (st?.isDirectory()) throw new AppError('VALIDATION_FAILED', `${q(p.rel)} is a folder`);
+  if (st && !st.isFile()) throw new AppError('VALIDATION_FAILED', `${q(p.rel)} is not a regular file`);
+  return st;
 }
 
 async function ensureParent(p: WorkspacePath, createFolders: boolean): Promise<void> {
@@ -556,9 +575,7 @@ function makeWrite(limits: FilesLimits): LocalFunction {
     const p = await resolveInWorkspace(ctx?.workspaceDir, args.path);
     checkAborted(sig);
     try {
-      const before = await existing(p.abs);
-      if (before?.isDirectory()) throw new AppError('VALIDATION_FAILED', `${q(p.rel)} is a folder`);
-      if (before && !before.isFile()) throw new AppError('VALIDATION_FAILED', `${q(p.rel)} is not a regular file`);
+      const before = await existingFile(p);
       if (before && mode === 'create') throw new AppError('CONFLICT', `${q(p.rel)} already exists: use mode 'replace' to overwrite it`, { rule: 'exists' });
       await ensureParent(p, createFolders);
       if (mode === 'create') await createExclusive(p.abs, data, p.rel);
@@ -580,9 +597,7 @@ function makeAppend(limits: FilesLimits): LocalFunction {
     const p = await resolveInWorkspace(ctx?.workspaceDir, args.path);
     checkAborted(sig);
     try {
-      const before = await existing(p.abs);
-      if (before?.isDirectory()) throw new AppError('VALIDATION_FAILED', `${q(p.rel)} is a folder`);
-      if (before && !before.isFile()) throw new AppError('VALIDATION_FAILED', `${q(p.rel)} is not a regular file`);
+      const before = await existingFile(p);
       if (!before && !createIfMissing) throw new AppError('NOT_FOUND', `${q(p.rel)} does not exist in the workspace (set createIfMissing to create it)`);
       const data = Buffer.from((before && before.size > 0 ? separator : '') + content, 'utf8');
       const size0 = before?.size ?? 0;
