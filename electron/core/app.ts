@@ -137,7 +137,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     localFunctions: functions,
     localContext: () => ({ workspaceDir: workspaceDir(), now, transport, allowedHosts, regexTimeLimitMs: settings.get().regexTimeLimitMs }),
     resolveHandle: (handle, ownerId) => toolOutputs.resolveHandle(handle, ownerId),
-    backends: { http: httpBackend({ transport, allowedHosts, secrets, redact, rateLimiter: new RateLimiter() }) },
+    backends: { http: httpBackend({ transport, allowedHosts, secrets, redact, rateLimiter: new RateLimiter(), spillFor: (ownerId, meta) => toolOutputs.spillFor(ownerId, meta) }) },
     now,
   });
 

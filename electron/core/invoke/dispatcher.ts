@@ -5,6 +5,7 @@
  * {ok, value} | {ok: false, error}, log a record, and count the call asynchronously.
  */
 import { resolveHandleArgs, type HandleResolver } from './handle-args';
+import { isStoredOutputRef } from './stored-ref';
 import { AppError, type ErrorInfo } from '../../../shared/errors';
 import type { HttpExchange, InvocationSource } from '../../../shared/model/invocation';
 import { ToolPutBodySchema, type ToolView } from '../../../shared/model/tool';
@@ -272,6 +273,8 @@ export class InvokeDispatcher {
   }
 
   private checkOutput(tool: ToolView, value: unknown): void {
+    // A body written to the tool-output store as it arrived: nothing is held to check.
+    if (isStoredOutputRef(value)) return;
     const issues = tool.id !== DRAFT_ID ? this.schemas.checkOutput(tool, value) : this.schemas.check(`draft:${JSON.stringify(tool.outputSchema)}`, tool.outputSchema, value);
     if (issues.length) {
       throw new AppError('VALIDATION_FAILED', `${tool.slug} returned a result that does not match its outputSchema: ${describeIssues(issues)}`, {

@@ -18,12 +18,16 @@ import type { OversizedChoice, ToolOutputSettings } from '../../../shared/model/
 import type { ModelClient } from '../llm/types';
 import type { OutputRouter } from '../routing/types';
 import { routedText } from '../routing/tool-text';
+import { isStoredOutputRef, type ResponseSpill, type StoredOutputRefInfo } from '../invoke/stored-ref';
 import type { ToolView } from '../../../shared/model/tool';
 import { gate } from './gate';
 import { ToolOutputStore } from './store';
 import { gptCounter, isOpenAiFamily, type TokenCounter } from './tokens';
 import { ToolOutputRunner, type ToolOutputAnswer } from './tool-output-tool';
 import { DEFAULT_POLICY, type ExtractionModel, type ExtractionPolicy } from './types';
+
+/** A body is held in memory up to at least this many bytes before it goes to the store as it arrives. */
+export const SPILL_MIN_BYTES = 8 * 1024 * 1024;
 
 /** Characters of an oversized result its card keeps to show. */
 export const PREVIEW_CHARS = 2000;
@@ -137,6 +141,8 @@ export class ToolOutputService {
     req: { conversationId: string; tool: Pick<ToolView, 'id' | 'slug' | 'outputSchema'>; args: unknown; value: unknown; model?: ModelRef; usedTokens?: number },
     signal?: AbortSignal,
   ): Promise<ToolCard> {
+    // Written to the store as it arrived (an HTTP body too large for memory): already a handle.
+    if (isStoredOutputRef(req.value)) return this.refCard(card, req.value.$storedOutput, req.tool.id, req.model);
     // Stored as routing would write it: a string as is, a text property (readfile's content), else indented JSON.
     const text = routedText(req.value, req.tool);
     const g = await this.gate(
@@ -159,6 +165,47 @@ export class ToolOutputService {
       ...(signal ? { signal } : {}),
     });
     return manifest ? { ...gated, manifest } : gated;
+  }
+
+  /** The spill of an HTTP call of this conversation: bodies over the threshold go straight to its store. */
+  spillFor(conversationId: string, meta: { toolName: string; toolId: string; argsJson: string }): ResponseSpill {
+    return {
+      thresholdBytes: Math.max(SPILL_MIN_BYTES, this.opts.settings().maxResultBytes),
+      open: () => {
+        const sink = this.store.beginSync(conversationId, meta);
+        return {
+          write: (c) => sink.write(c),
+          finish: () => {
+            const o = sink.finish();
+            return { handle: o.handle, bytes: o.bytes, lines: o.lines, tokens: o.tokens, tokensExact: o.tokensExact };
+          },
+          discard: () => sink.discard(),
+        };
+      },
+    };
+  }
+
+  private refCard(card: ToolCard, ref: StoredOutputRefInfo, toolId: string, model: ModelRef | undefined): ToolCard {
+    const w = this.windowFor(model);
+    const { value: _v, valueTruncated: _t, ...rest } = card;
+    const s = this.opts.settings();
+    return {
+      ...rest,
+      value: ref.preview,
+      valueTruncated: true,
+      stored: {
+        handle: ref.handle,
+        toolId,
+        bytes: ref.bytes,
+        lines: ref.lines,
+        tokens: ref.tokens,
+        tokensExact: ref.tokensExact,
+        reason: ref.bytes > s.maxResultBytes ? 'bytes' : 'tokens',
+        choice: 'handle',
+        share: ref.tokens / w.contextTokens,
+        contextTokens: w.contextTokens,
+      },
+    };
   }
 
   /** Runs `tool_output` for a conversation with its model (none: auto truncates). */

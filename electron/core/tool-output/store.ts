@@ -13,7 +13,7 @@
  * when it holds the marker file `.toolsmith-tool-output` naming the process that made it.
  */
 import { randomUUID } from 'node:crypto';
-import { createReadStream, readFileSync } from 'node:fs';
+import { closeSync, createReadStream, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
@@ -42,6 +42,14 @@ export interface StoredOutput {
   /** Flat [char, byte, line, ...] checkpoints, as the buffers keep them. */
   checkpoints: number[];
   newlines: number;
+}
+
+/** A stored output being written as it arrives (see ToolOutputStore.beginSync). */
+export interface SyncSink {
+  handle: string;
+  write(chunk: Uint8Array): void;
+  finish(): StoredOutput;
+  discard(): void;
 }
 
 export type OutputSource = string | Uint8Array | AsyncIterable<Uint8Array | string>;
@@ -209,6 +217,78 @@ export class ToolOutputStore {
     this.outputs.set(handle, stored);
     this.changed(sessionId);
     return stored;
+  }
+
+  /**
+   * A stored output written as it arrives, synchronously (an HTTP body too large to hold in
+   * memory): each `write` goes to disk before the next chunk is read, so what is held is one
+   * chunk, whatever the size. `finish` answers the metadata; `discard` removes the file.
+   */
+  beginSync(sessionId: string, meta: { toolName: string; toolId?: string; argsJson: string }, tokens: TokenCounter = this.opts.tokens): SyncSink {
+    const dir = path.join(this.opts.baseDir(), sessionFolderName(sessionId));
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    writeFileSync(path.join(dir, MARKER_FILE), JSON.stringify({ pid: this.opts.pid ?? process.pid, sessionId }) + '\n', { mode: 0o600 });
+    this.folders.set(sessionId, dir);
+    const handle = randomUUID();
+    const file = path.join(dir, handle);
+    const fd = openSync(file, 'wx', 0o600);
+    const counts = { chars: 0, bytes: 0, newlines: 0, endsWithNewline: false, checkpoints: [] as number[] };
+    const ix = new Indexer(counts);
+    const decoder = new StringDecoder('utf8');
+    const tok = tokens.start();
+    let raw = 0;
+    let open = true;
+    const index = (text: string) => {
+      if (!text) return;
+      tok.add(text);
+      for (let i = 0; i < text.length; ) {
+        let j = Math.min(text.length, i + 16 * 1024);
+        if (j < text.length && (text.charCodeAt(j - 1) & 0xfc00) === 0xd800) j--;
+        const part = text.slice(i, j);
+        ix.add(part, Buffer.byteLength(part));
+        i = j;
+      }
+    };
+    const close = () => {
+      if (open) closeSync(fd);
+      open = false;
+    };
+    return {
+      handle,
+      write: (chunk) => {
+        if (!open) throw new AppError('CONFLICT', 'this stored output is already finished');
+        for (let done = 0; done < chunk.byteLength; ) done += writeSync(fd, chunk, done, chunk.byteLength - done);
+        raw += chunk.byteLength;
+        index(decoder.write(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)));
+      },
+      finish: () => {
+        index(decoder.end());
+        close();
+        const t = tok.end();
+        const stored: StoredOutput = {
+          handle,
+          sessionId,
+          toolName: meta.toolName,
+          ...(meta.toolId ? { toolId: meta.toolId } : {}),
+          argsJson: meta.argsJson,
+          bytes: raw,
+          chars: counts.chars,
+          newlines: counts.newlines,
+          lines: counts.newlines + (counts.chars > 0 && !counts.endsWithNewline ? 1 : 0),
+          tokens: t.tokens,
+          tokensExact: t.exact,
+          createdAt: (this.opts.now?.() ?? new Date()).toISOString(),
+          checkpoints: counts.checkpoints,
+        };
+        this.outputs.set(handle, stored);
+        this.changed(sessionId);
+        return stored;
+      },
+      discard: () => {
+        close();
+        rmSync(file, { force: true });
+      },
+    };
   }
 
   /** The output under a handle; NOT_FOUND with a clear message when unknown or its session ended. */

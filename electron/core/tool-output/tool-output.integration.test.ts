@@ -174,4 +174,52 @@ describe('oversized tool outputs in a model turn', () => {
     expect(refused.tool!.error!.message).toMatch(/no stored tool output has the handle/);
     await expect(fs.stat(path.join(core.workspaceDir(), 'x.log'))).rejects.toMatchObject({ code: 'ENOENT' });
   });
+
+  it('an HTTP body too large for memory streams straight into the store, byte for byte', async () => {
+    const { call, base, conv } = await setup();
+    // 20 MB of text, sent in 64 KiB pieces, each line numbered.
+    const line = (i: number) => `row ${i} ${'x'.repeat(60)}\n`;
+    const body = Buffer.from(Array.from({ length: 300_000 }, (_, i) => line(i)).join(''));
+    const server = http.createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      let i = 0;
+      const pump = () => {
+        while (i < body.length) {
+          const ok = res.write(body.subarray(i, i + 65_536));
+          i += 65_536;
+          if (!ok) return void res.once('drain', pump);
+        }
+        res.end();
+      };
+      pump();
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const port = (server.address() as AddressInfo).port;
+    try {
+      await call('settings.set', { allowedHosts: [`127.0.0.1:${port}`] });
+      const bundleId = v7();
+      await call('bundles.put', { bundleId, body: { slug: 'dump', displayName: 'Dump', description: '', isEnabled: true } });
+      await call('tools.put', {
+        bundleId,
+        slug: 'export',
+        version: '1',
+        body: httpToolBody({
+          argSchema: { type: 'object', properties: {} },
+          outputSchema: { type: 'string' },
+          http: { method: 'GET', urlTemplate: `http://127.0.0.1:${port}/export`, responseMode: 'text', limits: { maxSentBytes: 1 << 20, maxResponseBytes: 64 * 1024 * 1024, maxRetries: 0, maxRedirects: 0 } },
+        }) as never,
+      });
+      const m = await call('chat.runTool', { conversationId: conv.id, bundleId, slug: 'export', version: '1', args: {} });
+      expect(m.tool!.status).toBe('ok');
+      expect(m.tool!.stored).toMatchObject({ choice: 'handle', reason: 'bytes', bytes: body.length, lines: 300_000 });
+      expect(String(m.tool!.value).startsWith('row 0 xxx')).toBe(true);
+      const file = path.join(base, `toolsmith-${conv.id}`, m.tool!.stored!.handle!);
+      expect((await fs.readFile(file)).equals(body)).toBe(true);
+      // The tool's invocation record does not hold the body either.
+      const list = await call('toolOutputs.list', { conversationId: conv.id });
+      expect(list.map((o) => o.bytes)).toEqual([body.length]);
+    } finally {
+      await new Promise<void>((r) => server.close(() => r()));
+    }
+  });
 });

@@ -19,6 +19,7 @@ import type { HttpExchange } from '../../../../shared/model/invocation';
 import type { AllowedHosts, Redact, SecretResolver, Transport, TransportRequest } from '../types';
 import { applyAuth, defaultTokenCache, type OAuth2TokenCache } from './auth/index';
 import type { RateLimiter } from './rate-limit';
+import type { ResponseSpill, StoredOutputRef, StoredOutputRefInfo } from '../stored-ref';
 import { assertSentBytes, buildRequest, isRetryable, Sensitive } from './request';
 import { isRetryableStatus, runWithRetries, type StopReason } from './retry';
 import { SseCollector, type SseEvent } from './sse';
@@ -44,6 +45,8 @@ export interface HttpToolContext {
   tokenCache?: OAuth2TokenCache;
   /** One line per attempt and retry, already redacted. */
   log?: (line: string) => void;
+  /** A text or JSON body over the spill's threshold is written to the tool-output store as it arrives (never held whole). */
+  spill?: ResponseSpill;
   /** Back-off tuning (defaults in retry.ts). */
   retry?: { baseDelayMs?: number; maxDelayMs?: number; retryAfterCapMs?: number };
 }
@@ -76,6 +79,8 @@ interface AttemptOutcome {
   redirects: string[];
   /** The body (sse: only its first bytes, for the preview). */
   body: Uint8Array;
+  /** Set when the body went to the tool-output store: `body` is then its first bytes. */
+  spilled?: Omit<StoredOutputRefInfo, 'preview'>;
   /** Bytes of body received (decompressed). */
   sizeBytes: number;
   events?: SseEvent[];
@@ -208,6 +213,7 @@ async function transfer(
     secrets: sensitive.carried.list(),
   };
   try {
+    if (ctx.spill && (spec.responseMode === 'text' || spec.responseMode === 'json')) return await spillingAttempt(ctx.transport, treq, ctx, ctx.spill, spec, req.headers, attemptAbort);
     if (spec.responseMode !== 'sse') {
       const res = await ctx.transport.send(treq, ctx.allowedHosts);
       if (res.body.byteLength > spec.limits.maxResponseBytes) throw tooLarge(spec);
@@ -259,6 +265,74 @@ async function transfer(
   }
 }
 
+/**
+ * One attempt whose body is held in memory up to the spill's threshold and, past it, written to
+ * the tool-output store chunk by chunk (each write done before the next chunk is read).
+ */
+async function spillingAttempt(
+  transport: Transport,
+  treq: TransportRequest,
+  ctx: HttpToolContext,
+  spill: ResponseSpill,
+  spec: FullHttpSpec,
+  sentHeaders: Record<string, string>,
+  attemptAbort: AbortController,
+): Promise<AttemptOutcome> {
+  const kept: Uint8Array[] = [];
+  let keptBytes = 0;
+  let total = 0;
+  let sink: ReturnType<ResponseSpill['open']> | undefined;
+  let failure: unknown;
+  let head: Awaited<ReturnType<Transport['stream']>>;
+  try {
+    head = await transport.stream(treq, ctx.allowedHosts, (chunk) => {
+      if (failure) return;
+      try {
+        total += chunk.byteLength;
+        if (total > spec.limits.maxResponseBytes) throw tooLarge(spec);
+        if (sink) {
+          sink.write(chunk);
+          return;
+        }
+        kept.push(chunk);
+        keptBytes += chunk.byteLength;
+        if (keptBytes > spill.thresholdBytes) {
+          sink = spill.open();
+          for (const c of kept) sink.write(c);
+          // Only the first bytes stay, for the preview.
+          const headBytes = Buffer.concat(kept).subarray(0, PREVIEW_CHARS * 4);
+          kept.length = 0;
+          kept.push(headBytes);
+          keptBytes = headBytes.byteLength;
+        }
+      } catch (e) {
+        failure = e;
+        attemptAbort.abort();
+        throw e;
+      }
+    });
+  } catch (e) {
+    sink?.discard();
+    throw failure ?? e;
+  }
+  if (failure) {
+    sink?.discard();
+    throw failure;
+  }
+  const spilled = sink?.finish();
+  return {
+    status: head.status,
+    headers: head.headers,
+    finalUrl: head.finalUrl,
+    redirects: head.redirects,
+    body: kept.length === 1 ? kept[0]! : Buffer.concat(kept),
+    sizeBytes: total,
+    eventsDelivered: 0,
+    sentHeaders,
+    ...(spilled ? { spilled } : {}),
+  };
+}
+
 function redactEvent(e: SseEvent, sensitive: Sensitive): SseEvent {
   return {
     data: sensitive.redact(e.data),
@@ -274,6 +348,7 @@ function tooLarge(spec: FullHttpSpec): AppError {
 }
 
 function readValue(spec: FullHttpSpec, o: AttemptOutcome, http: HttpToolExchange, attempts: number, sensitive: Sensitive): unknown {
+  if (o.spilled) return { $storedOutput: { ...o.spilled, preview: sensitive.redact(decode(o.body).slice(0, PREVIEW_CHARS)) } } satisfies StoredOutputRef;
   if (spec.responseMode === 'sse') return (o.events ?? []).map((e) => redactEvent(e, sensitive));
   // Bytes stay bytes: never decoded as text.
   if (spec.responseMode === 'binary') return { contentType: header(o.headers, 'content-type') ?? 'application/octet-stream', sizeBytes: o.body.byteLength, base64: Buffer.from(o.body).toString('base64') };
