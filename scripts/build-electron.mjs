@@ -1,5 +1,7 @@
-// Bundles the main process, the preload and the headless entry with esbuild.
+// Bundles the main process, the preload, the headless entry and the core's worker threads with esbuild.
 import { build } from 'esbuild';
 import { electronBundles } from './electron-bundles.mjs';
+import { workerBundles } from './worker-bundles.mjs';
 
-await Promise.all(Object.values(electronBundles()).map((options) => build(options)));
+const outDir = 'dist-electron';
+await Promise.all([...Object.values(electronBundles(outDir)), ...Object.values(workerBundles(outDir))].map((options) => build(options)));

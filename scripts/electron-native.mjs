@@ -12,6 +12,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
+import { WORKERS } from './worker-bundles.mjs';
 
 export const APP_DIR_NAME = '.electron-app';
 export const MODULE = 'better-sqlite3';
@@ -163,9 +164,10 @@ function run(cmd, args, { cwd, env, timeoutMs }) {
   });
 }
 
-/** The built main and preload, beside the Electron build of the module, as an app Electron opens by folder. */
+/** The built main, preload and worker threads, beside the Electron build of the module, as an app Electron opens by folder. */
 function stageApp(root, appDir, distDir) {
-  for (const name of ['main.mjs', 'main.mjs.map', 'preload.cjs', 'preload.cjs.map']) {
+  const workers = Object.keys(WORKERS).flatMap((name) => [`${name}.cjs`, `${name}.cjs.map`]);
+  for (const name of ['main.mjs', 'main.mjs.map', 'preload.cjs', 'preload.cjs.map', ...workers]) {
     const from = path.join(distDir, name);
     if (fs.existsSync(from)) fs.copyFileSync(from, path.join(appDir, name));
   }

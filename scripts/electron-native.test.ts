@@ -110,6 +110,7 @@ describe('prepareElectronApp', () => {
     const distDir = tempDir();
     fs.writeFileSync(path.join(distDir, 'main.mjs'), '// main');
     fs.writeFileSync(path.join(distDir, 'preload.cjs'), '// preload');
+    fs.writeFileSync(path.join(distDir, 'buffer-search-worker.cjs'), '// worker');
     const moduleVersion = JSON.parse(fs.readFileSync(path.join(root, 'node_modules', 'better-sqlite3', 'package.json'), 'utf8')).version;
     const target = path.join(appDir, 'node_modules', 'better-sqlite3');
     fs.mkdirSync(path.join(target, 'build', 'Release'), { recursive: true });
@@ -123,6 +124,8 @@ describe('prepareElectronApp', () => {
     expect(fs.readFileSync(path.join(target, 'build', 'Release', 'better_sqlite3.node'), 'utf8')).toBe('electron build');
     expect(fs.readFileSync(path.join(appDir, 'main.mjs'), 'utf8')).toBe('// main');
     expect(fs.readFileSync(path.join(appDir, 'preload.cjs'), 'utf8')).toBe('// preload');
+    // The worker threads start from files beside main.mjs.
+    expect(fs.readFileSync(path.join(appDir, 'buffer-search-worker.cjs'), 'utf8')).toBe('// worker');
     expect(JSON.parse(fs.readFileSync(path.join(appDir, 'package.json'), 'utf8'))).toMatchObject({ productName: 'Toolsmith', type: 'module', main: 'main.mjs' });
 
     // Another Electron version: rebuilt (here the stand-in node-gyp fails, so the stale copy goes and the reason says so).

@@ -2,7 +2,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import picomatch from 'picomatch';
 import YAML from 'yaml';
+// @ts-expect-error -- a plain .mjs build script without types
+import { WORKERS } from './worker-bundles.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { author?: { name?: string; email?: string }; main: string };
@@ -10,6 +13,7 @@ const builder = YAML.parse(fs.readFileSync(path.join(root, 'electron-builder.yml
   linux?: { target?: string[]; maintainer?: string };
   extraMetadata?: { main?: string };
   files?: string[];
+  asarUnpack?: string[];
 };
 
 describe('packaging', () => {
@@ -23,5 +27,15 @@ describe('packaging', () => {
     expect(builder.extraMetadata?.main).toBe(pkg.main);
     expect(builder.files).toContain('dist-electron/**');
     expect(builder.files?.some((f) => f.includes('.electron-app'))).toBe(false);
+  });
+
+  it('packages the worker threads beside the main process, unpacked from app.asar so they start from plain files', () => {
+    const packaged = picomatch(builder.files!.filter((f) => !f.startsWith('!')));
+    const unpacked = picomatch(builder.asarUnpack ?? []);
+    for (const name of Object.keys(WORKERS as Record<string, string>)) {
+      const file = `${path.posix.dirname(pkg.main)}/${name}.cjs`;
+      expect(packaged(file), file).toBe(true);
+      expect(unpacked(file), file).toBe(true);
+    }
   });
 });

@@ -1,7 +1,8 @@
 /**
- * The code of the buffer-search worker (./buffer-search.ts runs it with `eval: true`), as a
- * string of plain, self-contained JavaScript: it receives a FileSearchJob and answers
- * `{ ok: true, value: BufferSearchResult }` or `{ ok: false, message, code }`.
+ * The buffer-search worker, a worker-thread entry (./buffer-search.ts starts it through
+ * ../tools/worker-entry.ts; the build emits it as buffer-search-worker.cjs beside the bundle).
+ * It receives a FileSearchJob and answers a BufferSearchReply: `{ ok: true, value }` or
+ * `{ ok: false, message, code }`. It imports nothing but Node's modules (and types).
  *
  * - Case-sensitive substring: Buffer.indexOf of the query's UTF-8 over 4 MiB windows that
  *   overlap by the query's length, so a match across two windows is found once.
@@ -17,18 +18,22 @@
  *   never opens or closes it). Should it hold fewer bytes than indexed (an edit by hand in
  *   place), the answer is code 'ECHANGED' (CONFLICT: search again).
  */
-/** `W` is the current window: bytes [start, end) of the file in `buf`; bytes() reads any others. */
-export const WORKER_SOURCE = String.raw`
-'use strict';
-const { parentPort } = require('node:worker_threads');
-const fs = require('node:fs');
-const bufferMod = require('node:buffer');
+import { isAscii } from 'node:buffer';
+import fs from 'node:fs';
+import { parentPort } from 'node:worker_threads';
+import type { BufferMatch, BufferSearchResult } from '../../../shared/model/routing';
+import type { FileSearchJob } from './buffer-search';
+
+export type BufferSearchReply = { ok: true; value: BufferSearchResult } | { ok: false; message: string; code?: string };
+
 const NL = 10;
 const BLOCK = 64 * 1024;
-const isAscii = bufferMod.isAscii || function (b) { for (let i = 0; i < b.length; i++) if (b[i] > 127) return false; return true; };
 
-function decode(b) { return isAscii(b) ? b.toString('latin1') : b.toString('utf8'); }
-function clip(s, max) {
+function decode(b: Buffer): string {
+  return isAscii(b) ? b.toString('latin1') : b.toString('utf8');
+}
+
+function clip(s: string, max: number): string {
   if (s.endsWith('\r')) s = s.slice(0, -1);
   if (s.length <= max) return s;
   let cut = s.slice(0, max);
@@ -36,31 +41,37 @@ function clip(s, max) {
   if (last >= 0xd800 && last <= 0xdbff) cut = cut.slice(0, -1);
   return cut + '\u2026';
 }
+
 /** The largest index <= end where b can be cut without splitting a UTF-8 character. */
-function utf8Cut(b, end) {
-  let i = end, back = 0;
-  while (i > 0 && back < 4 && (b[i - 1] & 0xc0) === 0x80) { i--; back++; }
+function utf8Cut(b: Buffer, end: number): number {
+  let i = end;
+  let back = 0;
+  while (i > 0 && back < 4 && (b[i - 1]! & 0xc0) === 0x80) {
+    i--;
+    back++;
+  }
   if (i === 0) return end;
-  const lead = b[i - 1];
+  const lead = b[i - 1]!;
   const need = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
   return need === back + 1 || need === 1 ? end : i - 1;
 }
 
-function search(job) {
+class ChangedError extends Error {
+  readonly code = 'ECHANGED';
+}
+
+/** Runs one search; `W` is the current window: bytes [start, end) of the file in `buf`, and bytes() reads any others. */
+export function search(job: FileSearchJob): BufferSearchResult {
   const WINDOW = job.windowBytes || 4 * 1024 * 1024;
   const size = job.bytes;
   const cps = job.checkpoints;
   const ncp = cps.length / 3;
   const fd = job.fd;
-  if (fs.fstatSync(fd).size < size) {
-    const e = new Error('the buffer changed during the search, search again');
-    e.code = 'ECHANGED';
-    throw e;
-  }
+  if (fs.fstatSync(fd).size < size) throw new ChangedError('the buffer changed during the search, search again');
   const W = { buf: Buffer.alloc(0), start: 0, end: 0 };
 
   /** Bytes [a, b) of the file, from the window when it holds them. */
-  function bytes(a, b) {
+  function bytes(a: number, b: number): Buffer {
     if (b > size) b = size;
     if (b <= a) return Buffer.alloc(0);
     if (a >= W.start && b <= W.end) return W.buf.subarray(a - W.start, b - W.start);
@@ -74,7 +85,7 @@ function search(job) {
     return done === out.length ? out : out.subarray(0, done);
   }
   /** Newlines in [a, b). */
-  function countNL(a, b) {
+  function countNL(a: number, b: number): number {
     let n = 0;
     for (let p = a; p < b; p += BLOCK) {
       const chunk = bytes(p, Math.min(b, p + BLOCK));
@@ -83,37 +94,47 @@ function search(job) {
     }
     return n;
   }
-  /** The index of the last checkpoint whose value at field f (0 char, 1 byte, 2 line) is <= v (or < v when strict). */
-  function cpBefore(f, v, strict) {
-    let lo = 0, hi = ncp - 1;
+  /** The checkpoint value at index i, field f (0 char, 1 byte, 2 line). */
+  const cp = (i: number, f: number): number => cps[i * 3 + f]!;
+  /** The index of the last checkpoint whose value at field f is <= v (or < v when strict). */
+  function cpBefore(f: number, v: number, strict: boolean): number {
+    let lo = 0;
+    let hi = ncp - 1;
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1;
-      const x = cps[mid * 3 + f];
-      if (strict ? x < v : x <= v) lo = mid; else hi = mid - 1;
+      const x = cp(mid, f);
+      if (strict ? x < v : x <= v) lo = mid;
+      else hi = mid - 1;
     }
     return lo;
   }
-  let cursorByte = 0, cursorLine = 1;
+  let cursorByte = 0;
+  let cursorLine = 1;
   /** The 1-based line holding byte pos. */
-  function lineOf(pos) {
+  function lineOf(pos: number): number {
     const i = cpBefore(1, pos, false);
-    let from = cps[i * 3 + 1], line = cps[i * 3 + 2];
-    if (cursorByte >= from && cursorByte <= pos) { from = cursorByte; line = cursorLine; }
+    let from = cp(i, 1);
+    let line = cp(i, 2);
+    if (cursorByte >= from && cursorByte <= pos) {
+      from = cursorByte;
+      line = cursorLine;
+    }
     line += countNL(from, pos);
-    cursorByte = pos; cursorLine = line;
+    cursorByte = pos;
+    cursorLine = line;
     return line;
   }
   /** The character offset of byte pos (a character boundary). */
-  function charOf(pos) {
+  function charOf(pos: number): number {
     const i = cpBefore(1, pos, false);
-    return cps[i * 3] + decode(bytes(cps[i * 3 + 1], pos)).length;
+    return cp(i, 0) + decode(bytes(cp(i, 1), pos)).length;
   }
   /** The byte where line L starts (L <= totalLines). */
-  function lineStartOf(L) {
+  function lineStartOf(L: number): number {
     if (L <= 1) return 0;
     const i = cpBefore(2, L, true);
-    let need = L - cps[i * 3 + 2];
-    for (let p = cps[i * 3 + 1]; p < size; p += BLOCK) {
+    let need = L - cp(i, 2);
+    for (let p = cp(i, 1); p < size; p += BLOCK) {
       const chunk = bytes(p, Math.min(size, p + BLOCK));
       let j = -1;
       while ((j = chunk.indexOf(NL, j + 1)) >= 0) if (--need === 0) return p + j + 1;
@@ -121,7 +142,7 @@ function search(job) {
     return size;
   }
   /** The start of the line (number L) holding byte pos. */
-  function startOfLine(pos, L) {
+  function startOfLine(pos: number, L: number): number {
     if (pos > W.start && pos <= W.end) {
       const j = W.buf.lastIndexOf(NL, pos - 1 - W.start);
       if (j >= 0) return W.start + j + 1;
@@ -129,7 +150,7 @@ function search(job) {
     return lineStartOf(L);
   }
   /** The byte of the "\n" ending line L (which holds byte pos), or size. */
-  function endOfLine(pos, L) {
+  function endOfLine(pos: number, L: number): number {
     if (pos >= W.start && pos < W.end) {
       const j = W.buf.indexOf(NL, pos - W.start);
       if (j >= 0 && W.start + j < W.end) return W.start + j;
@@ -138,23 +159,27 @@ function search(job) {
     return lineStartOf(L + 1) - 1;
   }
   const maxBytes = job.maxLineChars * 3 + 4;
-  function lineText(a, b) {
+  function lineText(a: number, b: number): string {
     if (b - a <= maxBytes) return clip(bytes(a, b).toString('utf8'), job.maxLineChars);
     const raw = bytes(a, a + maxBytes);
     return clip(raw.subarray(0, utf8Cut(raw, raw.length)).toString('utf8'), job.maxLineChars);
   }
 
-  const matches = [];
+  const matches: BufferMatch[] = [];
   let more = false;
   let stoppedAt = -1;
-  /** Records a match at byte pos of length chars; false when the caller should stop. */
-  function onMatch(pos, length, lineBreakAt) {
-    if (matches.length >= job.maxMatches) { more = true; stoppedAt = pos; return false; }
+  /** Records a match at byte pos of length chars (cut at lineBreakAt when >= 0); false when the caller should stop. */
+  function onMatch(pos: number, length: number, lineBreakAt: number): boolean {
+    if (matches.length >= job.maxMatches) {
+      more = true;
+      stoppedAt = pos;
+      return false;
+    }
     const line = lineOf(pos);
     const ls = startOfLine(pos, line);
     const le = endOfLine(pos, line);
     const column = pos - ls <= BLOCK ? decode(bytes(ls, pos)).length : charOf(pos) - charOf(ls);
-    const m = { line, column, length: lineBreakAt >= 0 ? lineBreakAt : length, text: lineText(ls, le), before: [], after: [] };
+    const m: BufferMatch = { line, column, length: lineBreakAt >= 0 ? lineBreakAt : length, text: lineText(ls, le), before: [], after: [] };
     let s = ls;
     for (let k = 1; k <= job.contextLines && line - k >= 1; k++) {
       const prevEnd = s - 1;
@@ -172,12 +197,8 @@ function search(job) {
     return true;
   }
 
-  if (!job.regex && job.caseSensitive) searchBytes();
-  else if (job.literal) searchLiteralLines();
-  else searchRegex();
-  return { matches, more, scannedChars: more ? charOf(stoppedAt) : job.totalChars };
-
-  function fill(at, pos, want) {
+  /** Reads up to `want` bytes at file position pos into W.buf at `at`; the count read. */
+  function fill(at: number, pos: number, want: number): number {
     let done = 0;
     while (done < want) {
       const n = fs.readSync(fd, W.buf, at + done, want - done, pos + done);
@@ -187,13 +208,14 @@ function search(job) {
     return done;
   }
 
-  function searchBytes() {
+  function searchBytes(): void {
     const qb = Buffer.from(job.query, 'utf8');
     W.buf = Buffer.allocUnsafe(Math.min(size, WINDOW) + qb.length);
     let nextAllowed = 0;
     for (let pos = 0; pos < size; pos += WINDOW) {
       const len = fill(0, pos, Math.min(WINDOW + qb.length - 1, size - pos));
-      W.start = pos; W.end = pos + len;
+      W.start = pos;
+      W.end = pos + len;
       const view = W.buf.subarray(0, len);
       const last = pos + len >= size;
       let i = 0;
@@ -209,21 +231,25 @@ function search(job) {
   }
 
   /** A pattern that holds a required literal and cannot match a line break: only lines holding the literal are run. */
-  function searchLiteralLines() {
-    const qb = Buffer.from(job.literal, 'utf8');
+  function searchLiteralLines(literal: string): void {
+    const qb = Buffer.from(literal, 'utf8');
     const re = new RegExp(job.pattern, 'gm');
     W.buf = Buffer.allocUnsafe(Math.min(size, WINDOW) + qb.length);
     let doneUpTo = 0;
     for (let pos = 0; pos < size; pos += WINDOW) {
       const len = fill(0, pos, Math.min(WINDOW + qb.length - 1, size - pos));
-      W.start = pos; W.end = pos + len;
+      W.start = pos;
+      W.end = pos + len;
       const view = W.buf.subarray(0, len);
       const last = pos + len >= size;
       let i = 0;
       while ((i = view.indexOf(qb, i)) >= 0) {
         if (i >= WINDOW && !last) break;
         const p = pos + i;
-        if (p < doneUpTo) { i++; continue; }
+        if (p < doneUpTo) {
+          i++;
+          continue;
+        }
         const line = lineOf(p);
         const ls = startOfLine(p, line);
         const le = endOfLine(p, line);
@@ -231,12 +257,15 @@ function search(job) {
         const byBytes = isAscii(lineBytes);
         const text = byBytes ? lineBytes.toString('latin1') : lineBytes.toString('utf8');
         re.lastIndex = 0;
-        let m, lastIdx = 0, lastByte = 0;
+        let m: RegExpExecArray | null;
+        let lastIdx = 0;
+        let lastByte = 0;
         while ((m = re.exec(text)) !== null) {
           const idx = m.index;
           if (m[0].length === 0) re.lastIndex = idx + 1;
           const b = byBytes ? idx : lastByte + Buffer.byteLength(text.slice(lastIdx, idx), 'utf8');
-          lastIdx = idx; lastByte = b;
+          lastIdx = idx;
+          lastByte = b;
           if (!onMatch(ls + b, m[0].length, -1)) return;
           if (re.lastIndex > text.length) break;
         }
@@ -247,11 +276,13 @@ function search(job) {
     }
   }
 
-  function searchRegex() {
+  function searchRegex(): void {
     const flags = 'gm' + (job.caseSensitive ? '' : 'i');
     const re = new RegExp(job.pattern, flags);
     W.buf = Buffer.allocUnsafe(Math.min(Math.max(size, 1), WINDOW));
-    let regionStart = 0, carry = 0, filePos = 0;
+    let regionStart = 0;
+    let carry = 0;
+    let filePos = 0;
     while (regionStart < size) {
       const n = fill(carry, filePos, Math.min(W.buf.length - carry, size - filePos));
       filePos += n;
@@ -267,14 +298,17 @@ function search(job) {
         carry = total;
         continue;
       }
-      W.start = regionStart; W.end = regionStart + total;
+      W.start = regionStart;
+      W.end = regionStart + total;
       const region = W.buf.subarray(0, regionEnd);
       // latin1: one character per byte, so a match's index is its byte offset.
       const byBytes = job.asciiPattern || isAscii(region);
       const text = byBytes ? region.toString('latin1') : region.toString('utf8');
       const endsWithNL = text.length > 0 && text.charCodeAt(text.length - 1) === NL;
       re.lastIndex = 0;
-      let m, lastIdx = 0, lastByte = 0;
+      let m: RegExpExecArray | null;
+      let lastIdx = 0;
+      let lastByte = 0;
       while ((m = re.exec(text)) !== null) {
         const idx = m.index;
         if (m[0].length === 0) {
@@ -285,7 +319,8 @@ function search(job) {
         }
         if (idx >= text.length && (endsWithNL || text.length === 0)) break;
         const b = byBytes ? idx : lastByte + Buffer.byteLength(text.slice(lastIdx, idx), 'utf8');
-        lastIdx = idx; lastByte = b;
+        lastIdx = idx;
+        lastByte = b;
         if (!onMatch(regionStart + b, m[0].length, m[0].indexOf('\n'))) return;
         if (re.lastIndex > text.length) break;
       }
@@ -295,15 +330,19 @@ function search(job) {
     }
   }
 
+  if (!job.regex && job.caseSensitive) searchBytes();
+  else if (job.literal) searchLiteralLines(job.literal);
+  else searchRegex();
+  return { matches, more, scannedChars: more ? charOf(stoppedAt) : job.totalChars };
 }
 
-parentPort.on('message', (job) => {
-  let reply;
+function reply(job: FileSearchJob): BufferSearchReply {
   try {
-    reply = { ok: true, value: search(job) };
+    return { ok: true, value: search(job) };
   } catch (e) {
-    reply = { ok: false, message: e && e.message ? String(e.message) : String(e), code: e && e.code ? String(e.code) : undefined };
+    const err = e as { message?: unknown; code?: unknown } | null | undefined;
+    return { ok: false, message: err?.message ? String(err.message) : String(e), code: err?.code ? String(err.code) : undefined };
   }
-  parentPort.postMessage(reply);
-});
-`;
+}
+
+parentPort?.on('message', (job: FileSearchJob) => parentPort!.postMessage(reply(job)));

@@ -1,8 +1,8 @@
 /**
  * Searching a buffer's file: substring or regular expression, line by line, with context.
  *
- * The search runs in a worker thread (worker_threads, code passed with `eval: true` as in
- * ../tools/safe-regex.ts, so the bundled app needs no extra file) that reads the file itself
+ * The search runs in a worker thread (./buffer-search-worker.ts, started through
+ * ../tools/worker-entry.ts: the build emits it beside the bundle) that reads the file itself
  * in 4 MiB windows: the main thread never holds the buffer, and a pattern that
  * backtracks forever (`(a+)+$` on a long 'aaaa…b' line) is stopped by terminating the
  * worker when the time budget runs out (TIMEOUT) or the caller's signal fires (CANCELLED).
@@ -25,11 +25,12 @@
  * One idle worker is kept (unreferenced, so it never keeps the process alive) for the next
  * search and ended after a short idle time.
  */
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { AppError } from '../../../shared/errors';
 import type { BufferSearchResult } from '../../../shared/model/routing';
 import { q } from '../tools/args';
-import { WORKER_SOURCE } from './buffer-search-worker';
+import { startWorker } from '../tools/worker-entry';
+import type { BufferSearchReply } from './buffer-search-worker';
 import { BUFFER_SEARCH_TIME_BUDGET_MS } from './limits';
 
 export interface FileSearchJob {
@@ -175,8 +176,6 @@ export function requiredLiteral(pattern: string): string | null {
 
 const WORKER_LIMITS = { maxOldGenerationSizeMb: 1024, maxYoungGenerationSizeMb: 64, stackSizeMb: 4 };
 
-type Reply = { ok: true; value: BufferSearchResult } | { ok: false; message: string; code?: string };
-
 export interface BufferSearcherOptions {
   /** Time budget of one search, or where to read it when each search starts (Settings' regexTimeLimitMs); default BUFFER_SEARCH_TIME_BUDGET_MS. */
   timeoutMs?: number | (() => number);
@@ -198,7 +197,12 @@ export class BufferSearcher {
     if (this.closed) return Promise.reject(new AppError('UNAVAILABLE', 'the buffer store is closed'));
     const t = this.opts.timeoutMs;
     const budget = Math.max(1, (typeof t === 'function' ? t() : t) ?? BUFFER_SEARCH_TIME_BUDGET_MS);
-    const worker = this.take();
+    let worker: Worker;
+    try {
+      worker = this.take();
+    } catch (e) {
+      return Promise.reject(new AppError('INTERNAL', `the search could not start: ${(e as Error).message}`));
+    }
     this.running.add(worker);
     return new Promise<BufferSearchResult>((resolve, reject) => {
       let settled = false;
@@ -219,7 +223,7 @@ export class BufferSearcher {
           void worker.terminate().then(fn, fn);
         }
       };
-      const onMessage = (reply: Reply) =>
+      const onMessage = (reply: BufferSearchReply) =>
         finish(() => {
           if (reply.ok) resolve(reply.value);
           else if (reply.code === 'ECHANGED') reject(new AppError('CONFLICT', 'the buffer changed during the search, search again'));
@@ -271,7 +275,7 @@ export class BufferSearcher {
       w.ref();
       return w;
     }
-    return new Worker(WORKER_SOURCE, { eval: true, resourceLimits: WORKER_LIMITS });
+    return startWorker(import.meta.url, 'buffer-search-worker', WORKER_LIMITS);
   }
 
   private readonly onIdleExit = () => {

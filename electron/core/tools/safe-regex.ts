@@ -4,8 +4,8 @@
  *
  * JavaScript's RegExp engine backtracks: `(a+)+$` against 'aaaa…ab' takes exponential time,
  * and a running match cannot be interrupted from the same thread. So every search with a
- * caller's pattern runs in a worker thread (worker_threads, code passed with `eval: true` so
- * the bundled app needs no extra file) under a time budget: when the budget runs out the
+ * caller's pattern runs in a worker thread (./safe-regex-worker.ts, started through
+ * ./worker-entry.ts: the build emits it beside the bundle) under a time budget: when the budget runs out the
  * worker is terminated, which stops the match wherever it is, and the call fails with
  * TIMEOUT naming the likely cause. The worker also has a heap limit, so a pattern that
  * makes huge results cannot exhaust the main process's memory.
@@ -13,10 +13,12 @@
  * The pattern is compiled on the calling thread first (compiling is not backtracking), so a
  * syntax error is a VALIDATION_FAILED with the engine's message, before any worker starts.
  */
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { AppError } from '../../../shared/errors';
 import { REGEX_TIME_LIMIT_DEFAULT_MS } from '../../../shared/model/settings';
 import { q } from './args';
+import type { RegexReply } from './safe-regex-worker';
+import { startWorker } from './worker-entry';
 
 /** Default time budget of one call's regex work (all batches together); the app passes Settings' regexTimeLimitMs through the tool context. */
 export const REGEX_TIME_BUDGET_MS = REGEX_TIME_LIMIT_DEFAULT_MS;
@@ -63,74 +65,6 @@ export function compileRegex(pattern: string, flags: string): RegExp {
   }
 }
 
-/**
- * The worker's code: plain JavaScript, self-contained. Lines are split on '\n' (a '\r'
- * before it is dropped); a trailing newline does not make an extra empty line.
- */
-const WORKER_SOURCE = String.raw`
-const { parentPort } = require('node:worker_threads');
-function clip(s, max) {
-  if (s.length <= max) return s;
-  let cut = s.slice(0, max);
-  const last = cut.charCodeAt(cut.length - 1);
-  if (last >= 0xd800 && last <= 0xdbff) cut = cut.slice(0, -1);
-  return cut + '…';
-}
-function grep(job) {
-  const re = new RegExp(job.pattern, job.flags.replace(/[gy]/g, ''));
-  const matches = [];
-  for (const f of job.files) {
-    const t = f.text;
-    let start = 0;
-    let line = 1;
-    while (start < t.length) {
-      let end = t.indexOf('\n', start);
-      if (end < 0) end = t.length;
-      let s = t.slice(start, end);
-      if (s.endsWith('\r')) s = s.slice(0, -1);
-      if (re.test(s)) {
-        if (matches.length >= job.maxMatches) return { matches, more: true };
-        matches.push({ path: f.path, line, text: clip(s, job.maxLineChars) });
-      }
-      start = end + 1;
-      line++;
-    }
-  }
-  return { matches, more: false };
-}
-function extract(job) {
-  const flags = job.flags.replace(/[gy]/g, '') + 'g';
-  const re = new RegExp(job.pattern, flags);
-  const unicode = flags.includes('u') || flags.includes('v');
-  const matches = [];
-  let chars = 0;
-  let m;
-  while ((m = re.exec(job.text)) !== null) {
-    if (m[0] === '') {
-      const i = re.lastIndex;
-      const c = job.text.charCodeAt(i);
-      re.lastIndex = i + (unicode && c >= 0xd800 && c <= 0xdbff ? 2 : 1);
-    }
-    const v = typeof job.group === 'number' ? m[job.group] : (m.groups ? m.groups[job.group] : undefined);
-    const s = v === undefined ? '' : v;
-    if (matches.length >= job.maxMatches || chars + s.length > job.maxChars) return { matches, truncated: true };
-    chars += s.length;
-    matches.push(s);
-    if (re.lastIndex > job.text.length) break;
-  }
-  return { matches, truncated: false };
-}
-parentPort.on('message', (job) => {
-  let reply;
-  try {
-    reply = { ok: true, value: job.kind === 'grep' ? grep(job) : extract(job) };
-  } catch (e) {
-    reply = { ok: false, message: e && e.message ? String(e.message) : String(e) };
-  }
-  parentPort.postMessage(reply);
-});
-`;
-
 const WORKER_LIMITS = { maxOldGenerationSizeMb: 512, maxYoungGenerationSizeMb: 64, stackSizeMb: 4 };
 
 export interface RegexRunOptions {
@@ -138,8 +72,6 @@ export interface RegexRunOptions {
   timeoutMs?: number;
   signal?: AbortSignal;
 }
-
-type Reply = { ok: true; value: unknown } | { ok: false; message: string };
 
 /**
  * One worker for the jobs of one call, with one deadline for all of them. Always close it
@@ -161,7 +93,12 @@ export class RegexSession {
     if (this.opts.signal?.aborted) return Promise.reject(new AppError('CANCELLED', 'the call was cancelled'));
     const remaining = this.deadline - Date.now();
     if (remaining <= 0) return Promise.reject(this.timeoutError(job.pattern));
-    const worker = (this.worker ??= new Worker(WORKER_SOURCE, { eval: true, resourceLimits: WORKER_LIMITS }));
+    let worker: Worker;
+    try {
+      worker = this.worker ??= startWorker(import.meta.url, 'safe-regex-worker', WORKER_LIMITS);
+    } catch (e) {
+      return Promise.reject(new AppError('INTERNAL', `the regular expression search could not start: ${(e as Error).message}`));
+    }
     return new Promise((resolve, reject) => {
       let settled = false;
       const finish = (fn: () => void) => {
@@ -178,7 +115,7 @@ export class RegexSession {
         this.worker = undefined;
         void worker.terminate();
       };
-      const onMessage = (reply: Reply) =>
+      const onMessage = (reply: RegexReply) =>
         finish(() => {
           if (reply.ok) resolve(reply.value);
           else reject(new AppError('VALIDATION_FAILED', `the regular expression failed: ${reply.message}`, { field: 'pattern' }));
