@@ -6,13 +6,13 @@ import type { OpName, OpOutput, OpParsedInput } from '../../../shared/contract';
 import { INLINE_VALUE_MAX_CHARS } from '../../../shared/model/conversation';
 import { ConversationStore, type ConversationChange } from '../timeline/conversation-store';
 import { NO_MODEL_NOTICE } from '../timeline/strings';
-import { TEST_FUNCTIONS, fakeRouting, newBundleId, testToolBody } from '../chat/test-support';
 import { EventBus } from '../events';
 import { InvokeDispatcher } from '../invoke/dispatcher';
 import { InvocationLog } from '../invoke/invocation-log';
 import type { Transport } from '../invoke/types';
 import { ProblemLog } from '../problems';
 import { ToolStore } from '../store/tool-store';
+import { TEST_FUNCTIONS, filesUnder, newBundleId, routingOnDisk, testToolBody } from '../testing/chat-fixtures';
 import { RESOURCES_DIR, useTempDirs } from '../testing/temp-dir';
 import { ChatService } from '../chat/chat-service';
 import { chatHandlers } from './chat-handlers';
@@ -47,13 +47,13 @@ async function setup() {
   for (const [slug, fn] of [['echo', 'test.echo'], ['text', 'test.text'], ['fail', 'test.fail'], ['hang', 'test.hang']] as const) {
     await store.putTool(bundleId, slug, '1', testToolBody(slug, fn));
   }
-  const routing = fakeRouting(workspace);
+  const routing = routingOnDisk({ dataDir, workspace, store, events });
   const chatDeps = { conversations, routing, dispatcher, registry: { store }, events, now: () => new Date() };
   const handlers = chatHandlers({ ...chatDeps, chat: new ChatService(chatDeps) });
   const call = async <N extends keyof typeof handlers & OpName>(name: N, input: OpParsedInput<N>): Promise<OpOutput<N>> =>
     (await handlers[name](input as never, { transport: 'direct' })) as OpOutput<N>;
   const conversation = await call('conversations.create', {});
-  return { call, routing, conversations, dispatcher, bundleId, workspace, changes, conversationId: conversation.id };
+  return { call, routing, conversations, dispatcher, bundleId, dataDir, workspace, changes, conversationId: conversation.id };
 }
 
 describe('chat.runTool', () => {
@@ -98,39 +98,54 @@ describe('chat.runTool', () => {
       output: 'variable:results',
       writeMode: 'replace',
     });
-    expect(routing.routed).toEqual([
-      {
-        ownerId: conversationId,
-        content: 'payload-payload-payload-',
-        destination: { kind: 'variable', name: 'results' },
+    expect(m.tool).toMatchObject({
+      status: 'ok',
+      manifest: {
+        kind: 'tool',
+        name: 'text',
+        destination: 'variable:results',
+        target: { kind: 'variable', ownerId: conversationId, name: 'results' },
         writeMode: 'replace',
-        label: { kind: 'tool', name: 'text' },
-        source: 'tool:text',
+        totalChars: 24,
+        text: '[tool routed] text -> variable:results (total 24 chars)',
       },
-    ]);
-    expect(m.tool).toMatchObject({ status: 'ok', manifest: { destination: 'variable:results', text: '[tool routed] text -> variable:results (total 24 chars)' } });
+    });
     expect(m.tool).not.toHaveProperty('value');
     expect(m.text).toBe(m.tool!.manifest!.text);
     const stored = JSON.stringify(conversations.messages(conversationId));
     expect(stored).not.toContain('payload-payload');
-    expect(routing.data.get(conversationId)?.get('results')).toBe('payload-payload-payload-');
+    expect(await routing.buffers.list(conversationId)).toEqual([expect.objectContaining({ ownerId: conversationId, name: 'results', chars: 24, source: 'tool:text' })]);
+    expect(await routing.buffers.readAll(conversationId, 'results')).toBe('payload-payload-payload-');
+
+    // replace: a second run leaves only its own value.
+    await call('chat.runTool', { conversationId, bundleId, slug: 'text', version: '1', args: { text: 'again' }, output: 'variable:results', writeMode: 'replace' });
+    expect(await routing.buffers.readAll(conversationId, 'results')).toBe('again');
   });
 
   it('routes strings as they are and other values as JSON, and keeps the value when output is inline', async () => {
     const { call, bundleId, conversationId, routing, workspace } = await setup();
-    await call('chat.runTool', { conversationId, bundleId, slug: 'text', version: '1', args: { text: 'plain' }, output: 'file:out/a.md' });
+    const toFile = await call('chat.runTool', { conversationId, bundleId, slug: 'text', version: '1', args: { text: 'plain' }, output: 'file:out/a.md' });
+    expect(toFile.text).toBe('[tool routed] text -> file:out/a.md (total 5 chars)');
     expect(await fs.readFile(path.join(workspace, 'out/a.md'), 'utf8')).toBe('plain');
     const inline = await call('chat.runTool', { conversationId, bundleId, slug: 'text', version: '1', args: { text: 'kept' }, output: 'inline' });
     expect(inline.tool).toMatchObject({ status: 'ok', value: 'kept' });
     await call('chat.runTool', { conversationId, bundleId, slug: 'echo', version: '1', args: { text: 'json' }, output: 'variable:j' });
-    expect(routing.data.get(conversationId)?.get('j')).toBe('{\n  "echo": "json"\n}');
-    expect(routing.routed).toHaveLength(2);
+    expect(await routing.buffers.readAll(conversationId, 'j')).toBe('{\n  "echo": "json"\n}');
+    // The inline run wrote nothing: one buffer, one file.
+    expect((await routing.buffers.list(conversationId)).map((b) => b.name)).toEqual(['j']);
+    expect(await filesUnder(workspace)).toEqual(['out/a.md']);
   });
 
   it('keeps the value on an error card when the destination refuses the write', async () => {
-    const { call, bundleId, conversationId } = await setup();
+    const { call, bundleId, conversationId, dataDir, workspace } = await setup();
+    // A folder of the workspace that is a link to a folder outside it: the router refuses to write through it.
+    const outside = path.join(dataDir, 'outside');
+    await fs.mkdir(outside);
+    await fs.symlink(outside, path.join(workspace, 'forbidden'));
     const m = await call('chat.runTool', { conversationId, bundleId, slug: 'text', version: '1', args: { text: 'still here' }, output: 'file:forbidden/x.md' });
     expect(m.tool).toMatchObject({ status: 'error', value: 'still here', error: { code: 'FORBIDDEN', message: expect.stringContaining('file:forbidden/x.md') } });
+    expect(m.text).toBe(m.tool!.error!.message);
+    expect(await filesUnder(outside)).toEqual([]);
   });
 
   it('refuses a bad destination before running anything', async () => {
@@ -158,14 +173,21 @@ describe('chat.runTool', () => {
 
 describe('chat.send', () => {
   it('refuses a message with directive errors, storing and running nothing', async () => {
-    const { call, conversationId, conversations, routing } = await setup();
+    const { call, conversationId, conversations, routing, workspace } = await setup();
+    await fs.writeFile(path.join(workspace, 'a.md'), 'alpha');
     await expect(call('chat.send', { conversationId, text: 'hello\n@input file:a.md (output=variable:)' })).rejects.toMatchObject({
       code: 'VALIDATION_FAILED',
       message: expect.stringContaining('line 2'),
       details: { errors: [expect.objectContaining({ line: 2, message: expect.any(String) })] },
     });
-    await expect(call('chat.send', { conversationId, text: '@tools nosuchtool\nhi' })).rejects.toMatchObject({ code: 'VALIDATION_FAILED', details: { errors: [expect.anything()] } });
-    expect(routing.runs).toHaveLength(1);
+    // An unknown tool refuses the whole message: its @input is not read, nothing is routed.
+    await expect(call('chat.send', { conversationId, text: '@tools nosuchtool\n@input file:a.md (output=variable:notes)\nhi' })).rejects.toMatchObject({
+      code: 'VALIDATION_FAILED',
+      message: expect.stringContaining("unknown tool 'nosuchtool'"),
+      details: { errors: [expect.objectContaining({ line: 1 })] },
+    });
+    expect(await routing.buffers.list(conversationId)).toEqual([]);
+    expect(await filesUnder(workspace)).toEqual(['a.md']);
     expect(conversations.messages(conversationId)).toEqual([]);
   });
 
@@ -175,9 +197,15 @@ describe('chat.send', () => {
     const added = await call('chat.send', { conversationId, text: '@model none\n@input file:a.md (output=variable:notes)\nSummarise' });
     expect(added).toHaveLength(1);
     expect(added[0]).toMatchObject({ role: 'user', text: '@model none\n@input file:a.md (output=variable:notes)\nSummarise' });
-    expect(added[0]!.outcomes).toEqual([{ directive: '@input file:a.md (output=variable:notes)', manifest: expect.objectContaining({ destination: 'variable:notes' }) }]);
-    expect(routing.runs[0]!.ctx).toEqual({ ownerId: conversationId });
-    expect(routing.data.get(conversationId)?.get('notes')).toBe('alpha');
+    expect(added[0]!.outcomes).toEqual([
+      {
+        directive: '@input file:a.md (output=variable:notes)',
+        manifest: expect.objectContaining({ destination: 'variable:notes', text: '[input routed] 1 file -> variable:notes (total 5 chars)\npaths: a.md' }),
+      },
+    ]);
+    // The buffer is the conversation's.
+    expect(await routing.buffers.list(conversationId)).toEqual([expect.objectContaining({ name: 'notes', source: 'input:file:a.md' })]);
+    expect(await routing.buffers.readAll(conversationId, 'notes')).toBe('alpha');
     expect(conversations.messages(conversationId)).toEqual(added);
     expect(conversations.get(conversationId).title).toBe('Summarise');
   });
@@ -207,17 +235,25 @@ describe('chat.send', () => {
 
 describe('conversations', () => {
   it('creates, lists, renames, gets and deletes (with its buffers)', async () => {
-    const { call, conversationId, routing } = await setup();
+    const { call, conversationId, routing, dataDir, workspace } = await setup();
     const other = await call('conversations.create', { title: 'Other' });
     expect((await call('conversations.list', {})).map((c) => c.id)).toEqual([other.id, conversationId]);
     expect((await call('conversations.list', { q: 'oth' })).map((c) => c.id)).toEqual([other.id]);
     await call('conversations.rename', { id: conversationId, title: 'Renamed' });
     await call('chat.send', { conversationId, text: 'x' });
+    await fs.writeFile(path.join(workspace, 'a.md'), 'alpha');
+    await call('chat.send', { conversationId, text: '@model none\n@input file:a.md (output=variable:kept)' });
+    await call('chat.send', { conversationId: other.id, text: '@model none\n@input file:a.md (output=variable:theirs)' });
     const got = await call('conversations.get', { id: conversationId });
-    expect(got).toMatchObject({ conversation: { title: 'Renamed', messageCount: 2 }, contextSections: [] });
-    expect(got.messages).toHaveLength(2);
+    expect(got).toMatchObject({ conversation: { title: 'Renamed', messageCount: 3 }, contextSections: [] });
+    expect(got.messages).toHaveLength(3);
+    expect((await routing.buffers.list(conversationId)).map((b) => b.name)).toEqual(['kept']);
     expect(await call('conversations.delete', { id: conversationId })).toEqual({ deleted: true });
-    expect(routing.deletedOwners).toEqual([conversationId]);
+    // Its buffers went with it (on disk too); the other conversation's stay.
+    expect(await routing.buffers.list(conversationId)).toEqual([]);
+    await expect(routing.buffers.readAll(conversationId, 'kept')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    expect((await filesUnder(path.join(dataDir, 'buffers'))).filter((f) => f.includes('kept'))).toEqual([]);
+    expect(await routing.buffers.readAll(other.id, 'theirs')).toBe('alpha');
     for (const op of ['conversations.get', 'conversations.delete', 'conversations.evaluateContext'] as const) {
       await expect(call(op, { id: conversationId })).rejects.toMatchObject({ code: 'NOT_FOUND' });
     }
@@ -241,10 +277,21 @@ describe('conversations', () => {
     });
     const r = await call('conversations.evaluateContext', { id: conversationId });
     expect(r.map((s) => s.sectionId)).toEqual(['a', 'c', 'd', 'e']);
-    expect(r[0]).toEqual({ sectionId: 'a', title: 'Rules', text: 'Follow these:\nbe brief', modelNone: false, outcomes: [{ directive: '@input file:rules.md', inlineText: 'be brief' }] });
-    expect(r[1]).toMatchObject({ modelNone: true, text: expect.stringContaining('[input routed]'), outcomes: [{ manifest: { destination: 'variable:big' } }] });
+    expect(r[0]).toEqual({
+      sectionId: 'a',
+      title: 'Rules',
+      text: 'Follow these:\n\n[input] file:rules.md\nbe brief',
+      modelNone: false,
+      outcomes: [{ directive: '@input file:rules.md', inlineText: 'be brief' }],
+    });
+    const manifest = '[input routed] 1 file -> variable:big (total 12 chars)\npaths: big.md';
+    expect(r[1]).toMatchObject({ modelNone: true, text: `Use the buffer.\n\n${manifest}`, outcomes: [{ manifest: { destination: 'variable:big', writeMode: 'replace', text: manifest } }] });
     expect(r[2]).toMatchObject({ text: 'ok line', outcomes: [{ directive: '@input file:x (write-mode=sideways)', error: { code: 'VALIDATION_FAILED', message: expect.stringMatching(/^line 2, column \d+: /) } }] });
-    expect(r[3]!.outcomes).toEqual([expect.objectContaining({ error: expect.objectContaining({ code: 'VALIDATION_FAILED' }) })]);
-    expect(routing.runs.every((x) => x.ctx.ownerId === conversationId)).toBe(true);
+    expect(r[3]!.outcomes).toEqual([expect.objectContaining({ error: expect.objectContaining({ code: 'VALIDATION_FAILED', message: expect.stringContaining("unknown tool 'nosuchtool'") }) })]);
+    // The routed input is a buffer of the conversation; evaluating again replaces it.
+    expect(await routing.buffers.readAll(conversationId, 'big')).toBe('lots of text');
+    await fs.writeFile(path.join(workspace, 'big.md'), 'less');
+    await call('conversations.evaluateContext', { id: conversationId });
+    expect(await routing.buffers.readAll(conversationId, 'big')).toBe('less');
   });
 });
