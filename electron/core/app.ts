@@ -128,7 +128,13 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   const log = InvocationLog.open(path.join(dataDir, 'invocations.sqlite'));
   // Oversized tool outputs (seed 001): folders a crashed run left are swept at start. A
   // `buffer` choice routes through the routing services (built below, used only at call time).
-  const toolOutputs = new ToolOutputService({ settings: () => settings.get().toolOutputs, now, router: { route: (r) => routing.router.route(r) } });
+  const toolOutputs = new ToolOutputService({
+    settings: () => settings.get().toolOutputs,
+    now,
+    redact,
+    onProblem: (message) => problems.report({ kind: 'io-error', path: settings.get().toolOutputs.baseDir || 'the temp folder', message }),
+    router: { route: (r) => routing.router.route(r) },
+  });
   await toolOutputs.sweep();
   const dispatcher = new InvokeDispatcher({
     store: registry.store,
@@ -153,7 +159,9 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   });
   toolOutputs.store.onChange((conversationId) => events.emit('toolOutputs.changed', { conversationId }));
   events.on('conversations.changed', (c) => {
-    if (c.kind === 'deleted') void toolOutputs.endSession(c.conversationId);
+    if (c.kind === 'deleted') {
+      toolOutputs.endSession(c.conversationId).catch((e: unknown) => problems.report({ kind: 'io-error', path: c.conversationId, message: `could not remove the stored outputs of a deleted conversation: ${(e as Error).message}` }));
+    }
   });
   const agent = createAgentLoop({ conversations, clients, dispatcher, registry, routing, approvals, settings, events, now, redact, toolOutputs });
   // A workflow step for a model runs a turn of the agent loop; workflows get it as a function.

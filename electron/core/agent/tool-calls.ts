@@ -28,6 +28,9 @@ import type { ModelClient, ModelToolCall } from './types';
 
 export type CallAction = 'continue' | 'stop';
 
+/** What the model is told when it calls tool_output where it is not offered (the last step, or nothing stored). */
+export const TOOL_OUTPUT_NOT_OFFERED = 'tool_output is not available now (this is the last step of the turn, or nothing is stored): answer with what you have';
+
 /** The user's answer to an approval request; `cancelled` when the turn stopped first. */
 export type ApprovalAnswer = { decision: ApprovalDecision; args?: unknown } | { decision: 'cancelled' };
 
@@ -42,6 +45,8 @@ interface CallContext {
   client?: () => ModelClient | undefined;
   /** Tokens the conversation takes now (the last step's input figure). */
   usedTokens?: () => number | undefined;
+  /** Whether tool_output is offered on this step (not on the last one, not while nothing is stored). */
+  toolOutputOffered?: () => boolean;
 }
 
 type KindHandler = (mt: ModelTool, call: ModelToolCall, args: unknown, invocationId: string) => Promise<void>;
@@ -170,6 +175,7 @@ export class ToolCallRunner {
         ownerId: conversationId,
         invocationId,
         signal,
+        ...(split.destination.kind !== 'inline' ? { keepInMemory: true } : {}),
       });
     } finally {
       this.running.delete(invocationId);
@@ -201,6 +207,10 @@ export class ToolCallRunner {
 
   private modelOnlyHandler(mt: ModelTool): KindHandler | undefined {
     if (mt.name !== TOOL_OUTPUT_NAME || !this.ctx.deps.toolOutputs) return undefined;
+    if (this.ctx.toolOutputOffered && !this.ctx.toolOutputOffered()) {
+      return async (m, call, args, id) =>
+        this.finish(this.card(m, call, args, id, { status: 'error', error: { code: 'CONFLICT', message: TOOL_OUTPUT_NOT_OFFERED } }));
+    }
     return (m, call, args, id) => this.runToolOutput(m, call, args, id);
   }
 

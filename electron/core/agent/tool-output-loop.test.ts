@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { useTempDirs } from '../testing/temp-dir';
 import { gptCounter } from '../tool-output/tokens';
 import { call, harness, type Harness } from '../testing/agent-harness';
+import { TOOL_OUTPUT_NOT_OFFERED } from './tool-calls';
 import type { ModelRequest } from './types';
 
 const tempDir = useTempDirs();
@@ -81,5 +82,23 @@ describe('tool_output in the agent loop', () => {
     expect(bytes).toBeLessThan(10_000_000);
     expect(tokens).toBeGreaterThan(1500);
     expect(told).toMatch(new RegExp(`^Tool output is too large \\(${bytes} bytes, 3 lines, ${tokens} tokens\\)`));
+  });
+
+  it('a tool_output call on the last step is refused, not run', async () => {
+    const { h, c, send } = await setup(2);
+    let handle = '';
+    h.models.script = [
+      { toolCalls: [call('big', { lines: 1000 })] },
+      (req) => {
+        handle = /handle = "([0-9a-f-]{36})"/.exec(req.messages.filter((m) => m.role === 'tool').map((m) => m.text).join('\n'))![1]!;
+        return { toolCalls: [call('tool_output', { handle, extract: 'x', mode: 'truncate' })] };
+      },
+    ];
+    await send('go');
+    expect(names(h.models.requests[1]!)).not.toContain('tool_output');
+    const card = h.conversations.messages(c.id).filter((m) => m.tool?.slug === 'tool_output').at(-1)!.tool!;
+    expect(card.status).toBe('error');
+    expect(card.error!.message).toBe(TOOL_OUTPUT_NOT_OFFERED);
+    expect(card.extraction).toBeUndefined();
   });
 });

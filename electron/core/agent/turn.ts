@@ -35,6 +35,8 @@ export class Turn {
   private client: ModelClient | undefined;
   /** The last step's input tokens: what the conversation takes of the model's window. */
   private usedTokens: number | undefined;
+  /** Whether tool_output is offered on the current step. */
+  private toolOutputOffered = false;
 
   constructor(
     private readonly deps: AgentLoopDeps,
@@ -50,6 +52,7 @@ export class Turn {
       model: req.model,
       client: () => this.client,
       usedTokens: () => this.usedTokens,
+      toolOutputOffered: () => this.toolOutputOffered,
     });
   }
 
@@ -117,6 +120,7 @@ export class Turn {
       const messages = renderForModel({ rows: conversations.timeline(cid), system, redact: this.redact, ...(outputs ? { storedText: (h: string) => outputs.inlineText(h) } : {}) });
       // tool_output is offered while the conversation has stored outputs, never on the last step.
       const offerToolOutput = !!outputs && outputs.hasOutputs(cid) && step < maxSteps - 1;
+      this.toolOutputOffered = offerToolOutput;
       const specs = tools.specs().filter((t) => t.name !== TOOL_OUTPUT_NAME || offerToolOutput);
       const messageId = uuidv7();
       let streamed = '';

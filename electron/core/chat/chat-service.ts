@@ -143,6 +143,7 @@ export class ChatService {
       source: 'user',
       ownerId: req.conversationId,
       invocationId: req.invocationId ?? uuidv7(),
+      ...(destination.kind !== 'inline' ? { keepInMemory: true } : {}),
     });
     let card: ToolCard = cardOf(tool, req.args, outcome, 'user');
     let text = outcome.ok ? '' : outcome.error.message;

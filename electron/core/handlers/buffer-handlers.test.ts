@@ -20,7 +20,7 @@ type Table = ReturnType<typeof bufferHandlers>;
 async function setup(openPath?: (p: string) => Promise<void>) {
   const dataDir = await tempDir();
   const ws = await fs.realpath(await tempDir());
-  const store = new FileBufferStore({ dataDir, workspaceDir: () => ws, now: () => new Date('2026-03-01T00:00:00Z'), searchTimeoutMs: 300 });
+  const store = new FileBufferStore({ dataDir, workspaceDir: () => ws, now: () => new Date('2026-03-01T00:00:00Z'), searchTimeoutMs: 2000 });
   stores.push(store);
   const routing = { buffers: store } as unknown as RoutingServices;
   const table = bufferHandlers({ routing, workspaceDir: () => ws, openPath });
@@ -57,7 +57,7 @@ describe('buffers.* handlers', () => {
     expect((await appError(call('buffers.read', { ownerId: 'conv-1', name: 'evil' }))).code).toBe('VALIDATION_FAILED');
     expect(await appError(call('buffers.search', { ownerId: 'conv-1', name: 'evil', query: '(a+)+$', regex: true }))).toMatchObject({
       code: 'TIMEOUT',
-      details: { field: 'query', timeoutMs: 300 },
+      details: { field: 'query', timeoutMs: 2000 },
     });
     expect((await appError(call('buffers.export', { ownerId: 'conv-1', name: 'evil', path: '../x.md' }))).code).toBe('FORBIDDEN');
     expect((await appError(call('buffers.delete', { ownerId: 'conv-1', name: 'nope' }))).code).toBe('NOT_FOUND');

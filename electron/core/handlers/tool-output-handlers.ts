@@ -58,7 +58,8 @@ export function toolOutputHandlers(deps: ToolOutputHandlerDeps): { [K in Ops]: H
       const end = endLine ?? start + READ_LINES - 1;
       const fh = await fs.open(toolOutputs.store.filePath(o), 'r');
       try {
-        return await readLineRange(fh, asMeta(o), start, Math.min(end, Math.max(1, o.lines)), 'toolOutputs.read');
+        const r = await readLineRange(fh, asMeta(o), start, Math.min(end, Math.max(1, o.lines)), 'toolOutputs.read');
+        return { ...r, text: toolOutputs.store.redact(r.text) };
       } finally {
         await fh.close();
       }

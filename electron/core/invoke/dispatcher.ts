@@ -36,6 +36,8 @@ export interface InvokeRequest {
   depth?: number;
   /** Whose buffers the call may use (a conversation or a workflow run): buffer_ops needs it. */
   ownerId?: string;
+  /** The result is routed or passed on, not shown: a large HTTP body is held in memory, never written to the tool-output store. */
+  keepInMemory?: boolean;
 }
 
 interface OutcomeBase {
@@ -60,6 +62,8 @@ export interface BackendCall {
   onEvent?: InvokeRequest['onEvent'];
   depth?: number;
   ownerId?: string;
+  /** The result is routed or passed on, not shown: a large HTTP body is held in memory, never written to the tool-output store. */
+  keepInMemory?: boolean;
   /** For composite tools: invoke another tool through this same dispatcher. */
   invoke: (req: InvokeRequest) => Promise<InvokeOutcome>;
 }
@@ -166,7 +170,7 @@ export class InvokeDispatcher {
     } else {
       const backend = tool.type === 'sequence' ? runSequence : this.opts.backends?.[tool.type];
       if (!backend) throw new AppError('NOT_IMPLEMENTED', `tools of type '${tool.type}' cannot run here`);
-      pending = backend({ tool, args, signal: call.signal, onEvent: req.onEvent, depth: req.depth, ownerId: req.ownerId, invoke: this.invokeNested });
+      pending = backend({ tool, args, signal: call.signal, onEvent: req.onEvent, depth: req.depth, ownerId: req.ownerId, keepInMemory: req.keepInMemory, invoke: this.invokeNested });
     }
     if (isThenable(pending)) pending.then((v) => this.succeed(call, v), (e: unknown) => this.fail(call, e));
     else this.succeed(call, pending);

@@ -17,7 +17,7 @@ export interface HttpBackendDeps {
 }
 
 export function httpBackend(deps: HttpBackendDeps): Backend {
-  return async ({ tool, args, signal, onEvent, ownerId }) => {
+  return async ({ tool, args, signal, onEvent, ownerId, depth, keepInMemory }) => {
     // Stored specs were checked when saved; parsing again fills defaults of older files.
     const spec = FullHttpSpecSchema.parse(tool.http);
     const o = await executeHttpTool(spec, args, {
@@ -29,7 +29,8 @@ export function httpBackend(deps: HttpBackendDeps): Backend {
       signal,
       toolId: tool.id,
       onEvent,
-      ...spillOf(deps, ownerId, tool.slug, tool.id, args),
+      // Only a result shown in a conversation goes to its store: not a sequence's step, not a routed one.
+      ...(keepInMemory || (depth ?? 0) > 0 ? {} : spillOf(deps, ownerId, tool.slug, tool.id, args)),
     });
     return { value: o.value, attempts: o.attempts, http: o.http };
   };

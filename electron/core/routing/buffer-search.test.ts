@@ -219,12 +219,13 @@ describe('requiredLiteral', () => {
 
 describe('buffer search refuses and stops what it must', () => {
   it('stops a catastrophic regex with TIMEOUT, then searches again normally', async () => {
-    const s = await store({ searchTimeoutMs: 400 });
+    // Room for a worker to start on a busy machine; the pattern would run for ages.
+    const s = await store({ searchTimeoutMs: 2000 });
     await s.write('o', 'evil', `${'a'.repeat(40_000)}b\nTODO\n`, 'replace', 't');
     const e = await appError(s.search('o', 'evil', { query: '(a+)+$', regex: true }));
     expect(e.code).toBe('TIMEOUT');
-    expect(e.message).toMatch(/ran longer than 400 ms and was stopped: it probably backtracks catastrophically/);
-    expect(e.details).toEqual({ field: 'query', timeoutMs: 400 });
+    expect(e.message).toMatch(/ran longer than 2000 ms and was stopped: it probably backtracks catastrophically/);
+    expect(e.details).toEqual({ field: 'query', timeoutMs: 2000 });
     expect((await s.search('o', 'evil', { query: 'TODO' })).matches[0]).toMatchObject({ line: 2, column: 0 });
   });
 

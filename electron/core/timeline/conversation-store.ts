@@ -365,7 +365,7 @@ function openOrReplace(opts: ConversationStoreOptions): Database.Database {
   }
 }
 
-/** Like fs/atomic's moveAside, synchronous, and taking the WAL and shared-memory files along. */
+/** Like lib/json-file's moveAside, synchronous, and taking the WAL and shared-memory files along. */
 function moveAsideSync(file: string, now: Date): string | undefined {
   const stamp = now.toISOString().replace(/[:.]/g, '-');
   const target = `${file}.corrupt-${stamp}`;

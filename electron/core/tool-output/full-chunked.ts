@@ -91,7 +91,7 @@ export async function runFullChunked(ctx: ExtractContext): Promise<StrategyResul
       const shift = Math.max(0, a0 - 4);
       const a = toCharBoundary(raw, a0 - shift);
       const b = b0 >= o.bytes ? raw.length : toCharBoundary(raw, b0 - shift);
-      const chunk = raw.subarray(a, b).toString('utf8');
+      const chunk = ctx.store.redact(raw.subarray(a, b).toString('utf8'));
       const system = mapPrompt({ toolName: o.toolName, argsJson: o.argsJson, stats: o, chunkIndex: i + 1, chunkTotal: n, overlapPercent: ctx.policy.overlapPercent, extract: ctx.extract, nonce: ctx.nonce });
       return reportCall(ctx, [{ role: 'system', text: system }, { role: 'user', text: chunk }], `chunk ${i + 1} of ${n}`, totals);
     });

@@ -92,7 +92,7 @@ export async function runReadTool(ctx: ExtractContext, args: Record<string, unkn
     const lines = r.text.split('\n');
     if (lines.length > 1 && lines[lines.length - 1] === '' ) lines.pop();
     const numbered = lines.map((l, i) => `${r.startLine + i}\t${l.length > 2000 ? l.slice(0, 2000) + '…' : l}`).join('\n');
-    return `${o.handle}: lines ${r.startLine}-${r.endLine} of ${r.totalLines}\n${numbered}`;
+    return ctx.store.redact(`${o.handle}: lines ${r.startLine}-${r.endLine} of ${r.totalLines}\n${numbered}`);
   } finally {
     await fh.close();
   }
@@ -120,7 +120,7 @@ export async function runGrepTool(ctx: ExtractContext, args: Record<string, unkn
       return [...before, `${mt.line}:\t${mt.text}`, ...after].join('\n');
     });
     const more = r.more ? `\n(more matches: raise maxMatches or narrow the pattern)` : '';
-    return `${r.matches.length} matching lines in ${o.handle}:\n${rows.join('\n')}${more}`;
+    return ctx.store.redact(`${r.matches.length} matching lines in ${o.handle}:\n${rows.join('\n')}${more}`);
   } finally {
     await fh.close();
   }

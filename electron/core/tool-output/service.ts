@@ -36,6 +36,10 @@ export interface ToolOutputServiceOptions {
   settings: () => ToolOutputSettings;
   /** Default: gpt-tokenizer, exact for OpenAI families and an estimate elsewhere. */
   tokens?: (model: ModelRef | undefined) => TokenCounter;
+  /** Removes secret values from stored text as it is read back (a body written as it arrived is stored as received). */
+  redact?: (text: string) => string;
+  /** What could not be cleaned up (reported, never fatal). */
+  onProblem?: (message: string) => void;
   /** Where a `buffer` choice routes to (the conversation's buffers). */
   router?: Pick<OutputRouter, 'route'>;
   now?: () => Date;
@@ -68,7 +72,13 @@ export class ToolOutputService {
     const exact = gptCounter(true);
     const estimate = gptCounter(false);
     this.counters = opts.tokens ?? ((m) => (m && isOpenAiFamily(m.model) ? exact : estimate));
-    this.store = new ToolOutputStore({ baseDir: () => opts.settings().baseDir || os.tmpdir(), tokens: estimate, ...(opts.now ? { now: opts.now } : {}) });
+    this.store = new ToolOutputStore({
+      baseDir: () => opts.settings().baseDir || os.tmpdir(),
+      tokens: estimate,
+      ...(opts.now ? { now: opts.now } : {}),
+      ...(opts.redact ? { redact: opts.redact } : {}),
+      ...(opts.onProblem ? { onProblem: opts.onProblem } : {}),
+    });
     this.runner = new ToolOutputRunner({ store: this.store, tokens: estimate });
   }
 

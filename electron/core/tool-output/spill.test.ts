@@ -20,9 +20,9 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => new Promise((r) => s.close(r))));
 });
 
-async function serve(body: Buffer): Promise<number> {
+async function serve(body: Buffer, status = 200): Promise<number> {
   const s = http.createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/plain' });
+    res.writeHead(status, { 'content-type': 'text/plain' });
     res.end(body);
   });
   servers.push(s);
@@ -30,8 +30,8 @@ async function serve(body: Buffer): Promise<number> {
   return (s.address() as AddressInfo).port;
 }
 
-async function run(body: Buffer, thresholdBytes: number) {
-  const port = await serve(body);
+async function run(body: Buffer, thresholdBytes: number, status = 200) {
+  const port = await serve(body, status);
   const store = new ToolOutputStore({ baseDir: () => tempBase, tokens: estimateCounter });
   const writes: number[] = [];
   const spill: ResponseSpill = {
@@ -74,6 +74,18 @@ describe('HTTP bodies spilled to the store', () => {
     const { o, store, writes } = await run(body, 256 * 1024);
     expect(o.value).toBe(body.toString());
     expect(writes).toEqual([]);
+    expect(store.list()).toEqual([]);
+  });
+
+  it('an error status is not kept: the body written so far is discarded', async () => {
+    tempBase = await tempDir();
+    const body = Buffer.from('upstream failed\n'.repeat(50_000));
+    await expect(run(body, 64 * 1024, 503)).rejects.toMatchObject({ code: expect.any(String) });
+    const store = new ToolOutputStore({ baseDir: () => tempBase, tokens: estimateCounter });
+    // Nothing but the folder's marker is left on disk.
+    const fsP = await import('node:fs/promises');
+    const left = (await fsP.readdir(`${tempBase}/toolsmith-conv`)).filter((n) => !n.startsWith('.'));
+    expect(left).toEqual([]);
     expect(store.list()).toEqual([]);
   });
 });

@@ -98,3 +98,55 @@ describe('ToolOutputStore', () => {
     expect(store.isEmpty('c')).toBe(true);
   });
 });
+
+describe('ToolOutputStore, hard cases', () => {
+  it('keeps its line index on the real bytes when the output is not valid UTF-8', async () => {
+    const { store } = await newStore();
+    // Latin-1 bytes (é = 0xe9 alone is not UTF-8), many lines, written in odd-sized chunks.
+    const lines = Array.from({ length: 30_000 }, (_, i) => `caf\u00e9 line ${i}\n`);
+    const bytes = Buffer.from(lines.join(''), 'latin1');
+    async function* pieces() {
+      for (let i = 0; i < bytes.length; i += 4099) yield bytes.subarray(i, i + 4099);
+    }
+    const o = await store.put('c', pieces(), { toolName: 't', argsJson: '{}' });
+    expect(o.bytes).toBe(bytes.length);
+    expect(o.lines).toBe(30_000);
+    const { readLineRange } = await import('../routing/buffer-index');
+    const { asMeta } = await import('./read-grep');
+    const fh = await fs.open(store.filePath(o), 'r');
+    try {
+      const r = await readLineRange(fh, asMeta(o), 25_001, 25_001, 'test');
+      expect(r.text).toBe('caf\ufffd line 25000\n');
+    } finally {
+      await fh.close();
+    }
+  });
+
+  it('stores nothing more for a session that ended (its conversation was deleted)', async () => {
+    const { base, store } = await newStore();
+    await store.put('gone', 'one', { toolName: 't', argsJson: '{}' });
+    await store.endSession('gone');
+    await expect(store.put('gone', 'two', { toolName: 't', argsJson: '{}' })).rejects.toMatchObject({ code: 'CANCELLED' });
+    expect(() => store.beginSync('gone', { toolName: 't', argsJson: '{}' })).toThrow(/was deleted/);
+    await expect(fs.stat(path.join(base, 'toolsmith-gone'))).rejects.toMatchObject({ code: 'ENOENT' });
+    expect(store.isEmpty('gone')).toBe(true);
+  });
+
+  it('a write begun before the session ended is not kept', async () => {
+    const { store } = await newStore();
+    const sink = store.beginSync('late', { toolName: 't', argsJson: '{}' });
+    sink.write(Buffer.from('partial body\n'));
+    await store.endSession('late');
+    expect(() => sink.finish()).toThrow(/was deleted/);
+    expect(store.list('late')).toEqual([]);
+  });
+
+  it('text read back passes through the redactor', async () => {
+    const base = await tempDir();
+    const store = new ToolOutputStore({ baseDir: () => base, tokens: estimateCounter, redact: (t) => t.replaceAll('sk-SECRET-123456', '[redacted]') });
+    const sink = store.beginSync('c', { toolName: 't', argsJson: '{}' });
+    sink.write(Buffer.from('the key is sk-SECRET-123456\n'));
+    const o = sink.finish();
+    expect(store.readTextSync(o.handle)).toBe('the key is [redacted]\n');
+  });
+});

@@ -16,9 +16,9 @@ import { randomUUID } from 'node:crypto';
 import { closeSync, createReadStream, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { StringDecoder } from 'node:string_decoder';
 import { AppError } from '../../../shared/errors';
 import { Indexer } from '../routing/buffer-index';
+import { utf8CutBefore } from '../tools/utf8';
 import type { TokenCounter } from './tokens';
 
 export const MARKER_FILE = '.toolsmith-tool-output';
@@ -61,6 +61,10 @@ export interface ToolOutputStoreOptions {
   now?: () => Date;
   /** The pid written in the marker; a folder whose pid is alive is not swept. */
   pid?: number;
+  /** What could not be cleaned up (reported, never fatal). */
+  onProblem?: (message: string) => void;
+  /** Applied to stored text as it is read back (a body written as it arrived was not redacted yet). */
+  redact?: (text: string) => string;
 }
 
 export function isHandle(s: unknown): s is string {
@@ -103,10 +107,53 @@ async function* chunksOf(src: OutputSource): AsyncIterable<Uint8Array | string> 
   yield* src;
 }
 
+/** Feeds the line index in pieces of at most 16 Ki characters (checkpoints stay ~64 KiB apart) and counts tokens. */
+function indexInto(ix: Indexer, tok: { add(text: string): void }): (text: string, rawBytes: number) => void {
+  return (text, rawBytes) => {
+    if (!text) return;
+    tok.add(text);
+    if (text.length <= 16 * 1024) {
+      ix.add(text, rawBytes);
+      return;
+    }
+    // Split the text; the raw bytes are spread by each part's encoded length, the last taking the rest.
+    let left = rawBytes;
+    for (let i = 0; i < text.length; ) {
+      let j = Math.min(text.length, i + 16 * 1024);
+      if (j < text.length && (text.charCodeAt(j - 1) & 0xfc00) === 0xd800) j--;
+      const part = text.slice(i, j);
+      const b = j >= text.length ? left : Math.min(left, Buffer.byteLength(part));
+      ix.add(part, b);
+      left -= b;
+      i = j;
+    }
+  };
+}
+
 async function writeAll(fh: fs.FileHandle, bytes: Uint8Array): Promise<void> {
   for (let done = 0; done < bytes.byteLength; ) {
     const { bytesWritten } = await fh.write(bytes, done, bytes.byteLength - done);
     done += bytesWritten;
+  }
+}
+
+/**
+ * Decodes bytes as they arrive, cut at complete UTF-8 characters, and says how many raw bytes
+ * each piece of text came from: the line index stays on the file's real byte offsets even when
+ * the bytes are not valid UTF-8 (an invalid byte decodes to U+FFFD, three bytes, but counts one).
+ */
+class ByteTextSplitter {
+  private carry: Buffer = Buffer.alloc(0);
+  constructor(private readonly emit: (text: string, rawBytes: number) => void) {}
+  write(chunk: Uint8Array): void {
+    const buf = this.carry.length ? Buffer.concat([this.carry, chunk]) : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    const cut = utf8CutBefore(buf, buf.length);
+    if (cut > 0) this.emit(buf.toString('utf8', 0, cut), cut);
+    this.carry = Buffer.from(buf.subarray(cut));
+  }
+  end(): void {
+    if (this.carry.length) this.emit(this.carry.toString('utf8'), this.carry.length);
+    this.carry = Buffer.alloc(0);
   }
 }
 
@@ -115,6 +162,8 @@ export class ToolOutputStore {
   /** sessionId -> folder path, for the sessions this store opened. */
   private readonly folders = new Map<string, string>();
   private readonly listeners = new Set<(sessionId: string) => void>();
+  /** Sessions that ended (conversation deleted): nothing is stored for them again. */
+  private readonly ended = new Set<string>();
 
   constructor(private readonly opts: ToolOutputStoreOptions) {}
 
@@ -144,28 +193,15 @@ export class ToolOutputStore {
    * held whole) and answers its metadata. The bytes on disk are exactly the source's.
    */
   async put(sessionId: string, source: OutputSource, meta: { toolName: string; toolId?: string; argsJson: string }, signal?: AbortSignal, tokens: TokenCounter = this.opts.tokens): Promise<StoredOutput> {
+    this.refuseEnded(sessionId);
     const dir = await this.folder(sessionId);
     const handle = randomUUID();
     const file = path.join(dir, handle);
     const counts = { chars: 0, bytes: 0, newlines: 0, endsWithNewline: false, checkpoints: [] as number[] };
     const ix = new Indexer(counts);
-    const decoder = new StringDecoder('utf8');
     const tok = tokens.start();
-    /** The index is fed pieces of at most 16 Ki characters, so checkpoints stay ~64 KiB apart. */
-    const index = (text: string, bytes: number) => {
-      tok.add(text);
-      if (text.length <= 16 * 1024) {
-        ix.add(text, bytes);
-        return;
-      }
-      for (let i = 0; i < text.length; ) {
-        let j = Math.min(text.length, i + 16 * 1024);
-        if (j < text.length && (text.charCodeAt(j - 1) & 0xfc00) === 0xd800) j--;
-        const part = text.slice(i, j);
-        ix.add(part, Buffer.byteLength(part));
-        i = j;
-      }
-    };
+    const index = indexInto(ix, tok);
+    const decoder = new ByteTextSplitter(index);
     const fh = await fs.open(file, 'wx', 0o600);
     let rawBytes = 0;
     let ok = false;
@@ -174,9 +210,8 @@ export class ToolOutputStore {
         if (signal?.aborted) throw new AppError('CANCELLED', 'storing the tool output was cancelled');
         if (typeof piece === 'string') {
           if (piece === '') continue;
-          // Text needs no decoding; bytes held back by the decoder (an odd mix) come first.
-          const held = decoder.end();
-          if (held) index(held, Buffer.byteLength(held));
+          // Text needs no decoding; bytes held back (an odd mix) come first.
+          decoder.end();
           const bytes = Buffer.from(piece, 'utf8');
           await writeAll(fh, bytes);
           rawBytes += bytes.byteLength;
@@ -186,17 +221,17 @@ export class ToolOutputStore {
         if (piece.byteLength === 0) continue;
         await writeAll(fh, piece);
         rawBytes += piece.byteLength;
-        // The index counts decoded text (the decoder holds back a partial character), so its
-        // checkpoints fall on character boundaries; the byte count is the raw one.
-        const text = decoder.write(Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength));
-        if (text) index(text, Buffer.byteLength(text));
+        decoder.write(piece);
       }
-      const tail = decoder.end();
-      if (tail) index(tail, Buffer.byteLength(tail));
+      decoder.end();
       ok = true;
     } finally {
       await fh.close();
       if (!ok) await fs.rm(file, { force: true });
+    }
+    if (this.ended.has(sessionId)) {
+      await fs.rm(file, { force: true });
+      throw new AppError('CANCELLED', `conversation ${sessionId} was deleted while its output was being stored`);
     }
     const t = tok.end();
     const stored: StoredOutput = {
@@ -225,30 +260,23 @@ export class ToolOutputStore {
    * chunk, whatever the size. `finish` answers the metadata; `discard` removes the file.
    */
   beginSync(sessionId: string, meta: { toolName: string; toolId?: string; argsJson: string }, tokens: TokenCounter = this.opts.tokens): SyncSink {
-    const dir = path.join(this.opts.baseDir(), sessionFolderName(sessionId));
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    writeFileSync(path.join(dir, MARKER_FILE), JSON.stringify({ pid: this.opts.pid ?? process.pid, sessionId }) + '\n', { mode: 0o600 });
-    this.folders.set(sessionId, dir);
+    this.refuseEnded(sessionId);
+    let dir = this.folders.get(sessionId);
+    if (!dir) {
+      dir = path.join(this.opts.baseDir(), sessionFolderName(sessionId));
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      writeFileSync(path.join(dir, MARKER_FILE), JSON.stringify({ pid: this.opts.pid ?? process.pid, sessionId }) + '\n', { mode: 0o600 });
+      this.folders.set(sessionId, dir);
+    }
     const handle = randomUUID();
     const file = path.join(dir, handle);
     const fd = openSync(file, 'wx', 0o600);
     const counts = { chars: 0, bytes: 0, newlines: 0, endsWithNewline: false, checkpoints: [] as number[] };
     const ix = new Indexer(counts);
-    const decoder = new StringDecoder('utf8');
     const tok = tokens.start();
+    const decoder = new ByteTextSplitter(indexInto(ix, tok));
     let raw = 0;
     let open = true;
-    const index = (text: string) => {
-      if (!text) return;
-      tok.add(text);
-      for (let i = 0; i < text.length; ) {
-        let j = Math.min(text.length, i + 16 * 1024);
-        if (j < text.length && (text.charCodeAt(j - 1) & 0xfc00) === 0xd800) j--;
-        const part = text.slice(i, j);
-        ix.add(part, Buffer.byteLength(part));
-        i = j;
-      }
-    };
     const close = () => {
       if (open) closeSync(fd);
       open = false;
@@ -259,11 +287,15 @@ export class ToolOutputStore {
         if (!open) throw new AppError('CONFLICT', 'this stored output is already finished');
         for (let done = 0; done < chunk.byteLength; ) done += writeSync(fd, chunk, done, chunk.byteLength - done);
         raw += chunk.byteLength;
-        index(decoder.write(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength)));
+        decoder.write(chunk);
       },
       finish: () => {
-        index(decoder.end());
+        decoder.end();
         close();
+        if (this.ended.has(sessionId)) {
+          rmSync(file, { force: true });
+          throw new AppError('CANCELLED', `conversation ${sessionId} was deleted while its output was being stored`);
+        }
         const t = tok.end();
         const stored: StoredOutput = {
           handle,
@@ -337,7 +369,12 @@ export class ToolOutputStore {
 
   /** The whole stored text, read at once (for an `inline` choice the user made). */
   readTextSync(handle: string): string {
-    return readFileSync(this.filePath(this.require(handle)), 'utf8');
+    return this.redact(readFileSync(this.filePath(this.require(handle)), 'utf8'));
+  }
+
+  /** Removes secret values from text read back from the store (identity without a redactor). */
+  redact(text: string): string {
+    return this.opts.redact ? this.opts.redact(text) : text;
   }
 
   /** The whole stored text, for callers that need it in memory (bounded by the caller). */
@@ -352,8 +389,13 @@ export class ToolOutputStore {
     this.changed(o.sessionId);
   }
 
-  /** The session ended (conversation closed or deleted): its folder and handles go. */
-  async endSession(sessionId: string): Promise<void> {
+  private refuseEnded(sessionId: string): void {
+    if (this.ended.has(sessionId)) throw new AppError('CANCELLED', `conversation ${sessionId} was deleted: its outputs are no longer kept`);
+  }
+
+  /** The session ended (conversation deleted): its folder and handles go, and nothing is stored for it again. */
+  async endSession(sessionId: string, final = true): Promise<void> {
+    if (final) this.ended.add(sessionId);
     const dir = this.folders.get(sessionId) ?? path.join(this.opts.baseDir(), sessionFolderName(sessionId));
     for (const [h, o] of this.outputs) if (o.sessionId === sessionId) this.outputs.delete(h);
     this.folders.delete(sessionId);
@@ -364,7 +406,7 @@ export class ToolOutputStore {
   /** On exit: every folder this store made is removed. */
   async close(): Promise<void> {
     const ids = [...this.folders.keys()];
-    await Promise.all(ids.map((id) => this.endSession(id)));
+    await Promise.all(ids.map((id) => this.endSession(id, false)));
   }
 
   /**
@@ -393,8 +435,13 @@ export class ToolOutputStore {
       }
       const pid = typeof marker.pid === 'number' ? marker.pid : undefined;
       if (pid !== undefined && pid !== (this.opts.pid ?? process.pid) && pidAlive(pid)) continue;
-      await fs.rm(dir, { recursive: true, force: true });
-      removed++;
+      try {
+        await fs.rm(dir, { recursive: true, force: true });
+        removed++;
+      } catch (e) {
+        // A folder that cannot go now (a file held open, a read-only mount) is left for the next start.
+        this.opts.onProblem?.(`could not remove the tool-output folder ${dir}: ${(e as Error).message}`);
+      }
     }
     return removed;
   }

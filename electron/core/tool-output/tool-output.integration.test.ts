@@ -215,9 +215,14 @@ describe('oversized tool outputs in a model turn', () => {
       expect(String(m.tool!.value).startsWith('row 0 xxx')).toBe(true);
       const file = path.join(base, `toolsmith-${conv.id}`, m.tool!.stored!.handle!);
       expect((await fs.readFile(file)).equals(body)).toBe(true);
-      // The tool's invocation record does not hold the body either.
       const list = await call('toolOutputs.list', { conversationId: conv.id });
       expect(list.map((o) => o.bytes)).toEqual([body.length]);
+      // Routed elsewhere (output=), the body is the value routed, never a stored reference.
+      const routed = await call('chat.runTool', { conversationId: conv.id, bundleId, slug: 'export', version: '1', args: {}, output: 'variable:dump' });
+      expect(routed.tool!.manifest!.text).toBe(`[tool routed] export -> variable:dump (total ${body.length.toLocaleString('en-US')} chars)`);
+      const page = await call('buffers.read', { ownerId: conv.id, name: 'dump', startLine: 299_999, endLine: 300_000 });
+      expect(page.text).toBe(line(299_998) + line(299_999));
+      expect((await call('toolOutputs.list', { conversationId: conv.id })).length).toBe(1);
     } finally {
       await new Promise<void>((r) => server.close(() => r()));
     }

@@ -22,7 +22,7 @@ export async function runTruncate(ctx: ExtractContext, reason?: string): Promise
   const fh = await fs.open(ctx.store.filePath(o), 'r');
   try {
     if (o.bytes <= budget) {
-      const all = (await bytesAt(fh, 0, o.bytes)).toString('utf8');
+      const all = ctx.store.redact((await bytesAt(fh, 0, o.bytes)).toString('utf8'));
       return { text: `${truncateWarning(reason, o.bytes, o.bytes)}\n\n${all}`, notFound: false, modelCalls: 0, tokensIn: 0, tokensOut: 0 };
     }
     const half = Math.floor(budget / 2);
@@ -32,8 +32,8 @@ export async function runTruncate(ctx: ExtractContext, reason?: string): Promise
     const tailRaw = await bytesAt(fh, Math.max(0, tailStart - 4), o.bytes);
     const tail = tailRaw.subarray(toCharBoundary(tailRaw, tailRaw.length - half));
     const cut = o.bytes - head.length - tail.length;
-    const headText = head.toString('utf8');
-    const tailText = tail.toString('utf8');
+    const headText = ctx.store.redact(head.toString('utf8'));
+    const tailText = ctx.store.redact(tail.toString('utf8'));
     const text =
       `${truncateWarning(reason, head.length + tail.length, o.bytes)}\n\n` +
       `${headText}\n\n[… ${cut} bytes cut from the middle …]\n\n${tailText}`;

@@ -319,7 +319,8 @@ async function spillingAttempt(
     sink?.discard();
     throw failure;
   }
-  const spilled = sink?.finish();
+  // Only a body the tool answers with is kept: an error status (or one to retry) is not.
+  const spilled = sink && spec.successCodes.includes(head.status) ? sink.finish() : (sink?.discard(), undefined);
   return {
     status: head.status,
     headers: head.headers,
