@@ -44,14 +44,17 @@ function loggingFs(fail?: { op: 'link' | 'rename' | 'write'; code: string }): At
       if (fail?.op === 'link') throw errno(fail.code);
       return fsp.link(from, to);
     },
-    unlink: (file) => fsp.unlink(file),
+    unlink: async (file) => {
+      calls.push(`unlink ${path.basename(String(file))}`);
+      return fsp.unlink(file);
+    },
     stat: ((file: string) => fsp.stat(file)) as AtomicFs['stat'],
   };
   return fs;
 }
 
 describe('writeFileAtomic', () => {
-  it('replaces a file through an fsynced temp file in the same folder, leaving no temp file', async () => {
+  it('replaces a file through an fsynced temp file in the same folder, then fsyncs the folder; no call is wasted', async () => {
     const dir = await tempDir();
     const file = path.join(dir, 'a.json');
     await fsp.writeFile(file, 'old');

@@ -174,15 +174,17 @@ export async function writeFileAtomic(target: string, content: Content, opts: At
     if (old?.isFile()) tempOpts = { ...opts, mode: old.mode & 0o777, exactMode: true };
   }
   const temp = await writeTemp(target, content, tempOpts);
+  let renamed = false;
   try {
     if (opts.exclusive) await linkExclusive(temp, target, content, opts);
     else {
       opts.beforeCommit?.();
       await fs.rename(temp, target);
+      renamed = true;
     }
   } finally {
-    // After a link, and after any failure (after a rename the name is free: nothing happens).
-    await fs.unlink(temp).catch(() => undefined);
+    // After a link, and after any failure; a renamed temp file is gone already.
+    if (!renamed) await fs.unlink(temp).catch(() => undefined);
   }
   if (opts.syncDir !== false) await fsyncDir(path.dirname(target), fs);
 }
