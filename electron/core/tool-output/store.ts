@@ -19,7 +19,7 @@ import path from 'node:path';
 import { AppError } from '../../../shared/errors';
 import { Indexer } from '../routing/buffer-index';
 import { utf8CutBefore } from '../tools/utf8';
-import type { TokenCounter } from './tokens';
+import type { TokenCount, TokenCounter } from './tokens';
 
 export const MARKER_FILE = '.toolsmith-tool-output';
 const FOLDER_PREFIX = 'toolsmith-';
@@ -233,14 +233,25 @@ export class ToolOutputStore {
       await fs.rm(file, { force: true });
       throw new AppError('CANCELLED', `conversation ${sessionId} was deleted while its output was being stored`);
     }
-    const t = tok.end();
+    return this.record(handle, sessionId, meta, rawBytes, counts, tok.end());
+  }
+
+  /** Registers a completely written output: its metadata from the counts taken while writing it. */
+  private record(
+    handle: string,
+    sessionId: string,
+    meta: { toolName: string; toolId?: string; argsJson: string },
+    bytes: number,
+    counts: { chars: number; newlines: number; endsWithNewline: boolean; checkpoints: number[] },
+    t: TokenCount,
+  ): StoredOutput {
     const stored: StoredOutput = {
       handle,
       sessionId,
       toolName: meta.toolName,
       ...(meta.toolId ? { toolId: meta.toolId } : {}),
       argsJson: meta.argsJson,
-      bytes: rawBytes,
+      bytes,
       chars: counts.chars,
       newlines: counts.newlines,
       lines: counts.newlines + (counts.chars > 0 && !counts.endsWithNewline ? 1 : 0),
@@ -296,25 +307,7 @@ export class ToolOutputStore {
           rmSync(file, { force: true });
           throw new AppError('CANCELLED', `conversation ${sessionId} was deleted while its output was being stored`);
         }
-        const t = tok.end();
-        const stored: StoredOutput = {
-          handle,
-          sessionId,
-          toolName: meta.toolName,
-          ...(meta.toolId ? { toolId: meta.toolId } : {}),
-          argsJson: meta.argsJson,
-          bytes: raw,
-          chars: counts.chars,
-          newlines: counts.newlines,
-          lines: counts.newlines + (counts.chars > 0 && !counts.endsWithNewline ? 1 : 0),
-          tokens: t.tokens,
-          tokensExact: t.exact,
-          createdAt: (this.opts.now?.() ?? new Date()).toISOString(),
-          checkpoints: counts.checkpoints,
-        };
-        this.outputs.set(handle, stored);
-        this.changed(sessionId);
-        return stored;
+        return this.record(handle, sessionId, meta, raw, counts, tok.end());
       },
       discard: () => {
         close();
