@@ -33,7 +33,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { FileBufferStore } from ${JSON.stringify(path.join(root, 'electron/core/routing/buffer-store.ts'))};
-import { withRegexSession } from ${JSON.stringify(path.join(root, 'electron/core/tools/safe-regex.ts'))};
+import { withRegexSession } from ${JSON.stringify(path.join(root, 'electron/core/lib/safe-regex.ts'))};
 
 const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'toolsmith-worker-bundle-'));
 const store = new FileBufferStore({ dataDir: dir, workspaceDir: dir, now: () => new Date() });

@@ -9,7 +9,7 @@
  *   no text.
  * - workspace.open: the system's application for a file (a host capability; UNAVAILABLE
  *   where the host has none).
- * Every path is relative to the workspace and confined to it (../tools/workspace.ts).
+ * Every path is relative to the workspace and confined to it (../lib/workspace.ts).
  */
 import { constants as FS } from 'node:fs';
 import fs from 'node:fs/promises';
@@ -19,9 +19,9 @@ import type { WorkspaceEntry, WorkspaceRead } from '../../../shared/model/routin
 import type { Handler } from '../router';
 import type { RoutingServices } from '../routing';
 import { WORKSPACE_LIST_MAX_ENTRIES, WORKSPACE_READ_DEFAULT_BYTES } from '../routing/limits';
-import { q } from '../tools/args';
-import { utf8CutBefore, utf8SkipContinuation } from '../tools/utf8';
-import { fsError, joinRel, resolveInWorkspace } from '../tools/workspace';
+import { q } from '../lib/args';
+import { utf8CutBefore, utf8SkipContinuation } from '../lib/utf8';
+import { fsError, joinRel, resolveInWorkspace } from '../lib/workspace';
 
 type BufferOps = 'buffers.list' | 'buffers.read' | 'buffers.search' | 'buffers.export' | 'buffers.delete' | 'workspace.list' | 'workspace.read' | 'workspace.open';
 

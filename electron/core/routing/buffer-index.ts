@@ -13,8 +13,8 @@ import fs from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { AppError } from '../../../shared/errors';
 import type { BufferRead } from '../../../shared/model/routing';
-import { q } from '../tools/args';
-import { utf8CutBefore } from '../tools/utf8';
+import { q } from '../lib/args';
+import { utf8CutBefore } from '../lib/utf8';
 import { BUFFER_READ_MAX_CHARS, BUFFER_READ_MAX_LINES } from './limits';
 
 export const META_VERSION = 1;

@@ -21,7 +21,7 @@
 import { AppError } from '../../../shared/errors';
 import type { WriteMode } from '../../../shared/model/routing';
 import type { LocalFunction } from '../invoke/types';
-import { argsOf, boolArg, checkAborted, enumArg, optInt, optString, type Args } from '../tools/args';
+import { argsOf, boolArg, checkAborted, enumArg, optInt, optString, type Args } from '../lib/args';
 import { BUFFER_PEEK_DEFAULT_CHARS, BUFFER_READ_MAX_CHARS, BUFFER_SEARCH_MAX_CONTEXT_LINES, BUFFER_SEARCH_MAX_MATCHES, BUFFER_SEARCH_MAX_QUERY_CHARS } from './limits';
 import type { BufferStore } from './types';
 

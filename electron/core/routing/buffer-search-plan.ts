@@ -6,7 +6,7 @@
  * error is reported before any worker starts (compiling never backtracks).
  */
 import { AppError } from '../../../shared/errors';
-import { compileRegex, escapeRegExp } from '../tools/safe-regex';
+import { compileRegex, escapeRegExp } from '../lib/safe-regex';
 import { isAsciiPattern, requiredLiteral } from './buffer-search';
 import {
   BUFFER_SEARCH_DEFAULT_MATCHES,

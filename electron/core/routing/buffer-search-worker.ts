@@ -1,6 +1,6 @@
 /**
  * The buffer-search worker, a worker-thread entry (./buffer-search.ts starts it through
- * ../tools/worker-entry.ts; the build emits it as buffer-search-worker.cjs beside the bundle).
+ * ../lib/worker-entry.ts; the build emits it as buffer-search-worker.cjs beside the bundle).
  * It receives a FileSearchJob and answers a BufferSearchReply: `{ ok: true, value }` or
  * `{ ok: false, message, code }`. It imports nothing but Node's modules (and types).
  *

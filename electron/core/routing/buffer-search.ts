@@ -2,7 +2,7 @@
  * Searching a buffer's file: substring or regular expression, line by line, with context.
  *
  * The search runs in a worker thread (./buffer-search-worker.ts, started through
- * ../tools/worker-entry.ts: the build emits it beside the bundle) that reads the file itself
+ * ../lib/worker-entry.ts: the build emits it beside the bundle) that reads the file itself
  * in 4 MiB windows: the main thread never holds the buffer, and a pattern that
  * backtracks forever (`(a+)+$` on a long 'aaaa…b' line) is stopped by terminating the
  * worker when the time budget runs out (TIMEOUT) or the caller's signal fires (CANCELLED).
@@ -28,8 +28,8 @@
 import type { Worker } from 'node:worker_threads';
 import { AppError } from '../../../shared/errors';
 import type { BufferSearchResult } from '../../../shared/model/routing';
-import { q } from '../tools/args';
-import { startWorker } from '../tools/worker-entry';
+import { q } from '../lib/args';
+import { startWorker } from '../lib/worker-entry';
 import type { BufferSearchReply } from './buffer-search-worker';
 import { BUFFER_SEARCH_TIME_BUDGET_MS } from './limits';
 

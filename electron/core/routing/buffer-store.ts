@@ -35,7 +35,7 @@ import { AppError } from '../../../shared/errors';
 import { BUFFER_NAME_RE, type BufferInfo, type BufferRead, type BufferSearchResult, type WriteMode } from '../../../shared/model/routing';
 import type { EventBus } from '../events';
 import { KeyedQueue } from '../lib/serial-queue';
-import { q } from '../tools/args';
+import { q } from '../lib/args';
 import { bytesAt, emptyMeta, Indexer, isMeta, readCharRange, readLineRange, rebuildMeta, totalLines, type Meta } from './buffer-index';
 import { BufferSearcher } from './buffer-search';
 import { searchPlan } from './buffer-search-plan';

@@ -1,7 +1,7 @@
 /**
  * Writes routed content to a file in the workspace (`output=file:PATH`, buffer_ops export).
  *
- * - The path is relative to the workspace and confined to it (../tools/workspace.ts): an
+ * - The path is relative to the workspace and confined to it (../lib/workspace.ts): an
  *   absolute path, a `..` that leaves it, or a symbolic link that points outside is refused
  *   with FORBIDDEN and nothing is written. Missing parent folders are created.
  * - Write modes (seed 000), the same as for buffers:
@@ -29,8 +29,8 @@ import type { WriteMode } from '../../../shared/model/routing';
 import { AlreadyExists, fsyncDir, linkExclusive, markedTempPath, writeFileAtomic, writeTemp } from '../lib/atomic-write';
 import { errnoOf } from '../lib/errno';
 import { KeyedQueue } from '../lib/serial-queue';
-import { q } from '../tools/args';
-import { fsError, resolveInWorkspace } from '../tools/workspace';
+import { q } from '../lib/args';
+import { fsError, resolveInWorkspace } from '../lib/workspace';
 import { lockKey } from './path-lock';
 
 /** O_NOFOLLOW where the platform has it (not on Windows): a symlink swapped in after the check is not followed. */

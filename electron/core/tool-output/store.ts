@@ -18,7 +18,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../../../shared/errors';
 import { Indexer } from '../routing/buffer-index';
-import { utf8CutBefore } from '../tools/utf8';
+import { utf8CutBefore } from '../lib/utf8';
 import type { TokenCount, TokenCounter } from './tokens';
 
 export const MARKER_FILE = '.toolsmith-tool-output';

@@ -10,10 +10,10 @@ import picomatch from 'picomatch';
 import { AppError } from '../../../shared/errors';
 import type { LocalFunction, LocalToolContext } from '../invoke/types';
 import { AlreadyExists, markedTempPath, writeFileAtomic } from '../lib/atomic-write';
-import { argsOf, boolArg, checkAborted, enumArg, intArg, optInt, optString, q, reqString } from './args';
-import { compileRegex, escapeRegExp, REGEX_TIME_BUDGET_MS, withRegexSession, type GrepFile, type GrepMatch } from './safe-regex';
-import { utf8CutBefore, utf8SkipContinuation } from './utf8';
-import { fsError, joinRel, resolveInWorkspace, type WorkspacePath } from './workspace';
+import { argsOf, boolArg, checkAborted, enumArg, intArg, optInt, optString, q, reqString } from '../lib/args';
+import { compileRegex, escapeRegExp, REGEX_TIME_BUDGET_MS, withRegexSession, type GrepFile, type GrepMatch } from '../lib/safe-regex';
+import { utf8CutBefore, utf8SkipContinuation } from '../lib/utf8';
+import { fsError, joinRel, resolveInWorkspace, type WorkspacePath } from '../lib/workspace';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;

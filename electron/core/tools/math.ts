@@ -19,7 +19,7 @@
  */
 import { AppError } from '../../../shared/errors';
 import type { LocalFunction } from '../invoke/types';
-import { argsOf, reqString } from './args';
+import { argsOf, reqString } from '../lib/args';
 
 export const EXPRESSION_MAX_LENGTH = 1000;
 export const EXPRESSION_MAX_DEPTH = 64;

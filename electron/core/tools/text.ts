@@ -11,8 +11,8 @@ import { FILE_HEADERS_ONLY, formatPatch, structuredPatch } from 'diff';
 import { JSONPath } from 'jsonpath-plus';
 import { AppError } from '../../../shared/errors';
 import type { LocalFunction } from '../invoke/types';
-import { argsOf, boolArg, intArg, optString, q, reqString } from './args';
-import { compileRegex, REGEX_TIME_BUDGET_MS, withRegexSession } from './safe-regex';
+import { argsOf, boolArg, intArg, optString, q, reqString } from '../lib/args';
+import { compileRegex, REGEX_TIME_BUDGET_MS, withRegexSession } from '../lib/safe-regex';
 
 const MiB = 1024 * 1024;
 export const TEXT_MAX_CHARS = 10 * MiB;

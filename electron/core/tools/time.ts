@@ -19,7 +19,7 @@
  */
 import { AppError } from '../../../shared/errors';
 import type { LocalFunction, LocalToolContext } from '../invoke/types';
-import { argsOf, enumArg, optInt, optString, q } from './args';
+import { argsOf, enumArg, optInt, optString, q } from '../lib/args';
 
 const DAY_MS = 86_400_000;
 const MIN_MS = utcMs(1, 1, 1, 0, 0, 0, 0) + DAY_MS;

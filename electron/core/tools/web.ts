@@ -15,8 +15,8 @@
 import { TextDecoder } from 'node:util';
 import { AppError, isAppError } from '../../../shared/errors';
 import type { LocalFunction, TransportRequest, TransportResponse } from '../invoke/types';
-import { argsOf, checkAborted, intArg, optString, q, reqString } from './args';
-import { utf8CutBefore } from './utf8';
+import { argsOf, checkAborted, intArg, optString, q, reqString } from '../lib/args';
+import { utf8CutBefore } from '../lib/utf8';
 
 const MiB = 1024 * 1024;
 export const FETCH_DEFAULT_MAX_BYTES = MiB;

@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useTempDirs } from '../testing/temp-dir';
-import { appError } from './test-context';
+import { appError } from '../tools/test-context';
 import { resolveInWorkspace } from './workspace';
 
 const tempDir = useTempDirs();
