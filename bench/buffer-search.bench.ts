@@ -12,37 +12,15 @@
  *   (d) regex 'NEEDLE.[a-z]+' (required literal: only lines holding it run)   — target 3
  *   (e) regex '(NEEDLE|NEEDLF).[a-z]+' (neither: windows decoded to UTF-16)   — no target
  */
-import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { FileBufferStore } from '../electron/core/routing/buffer-store';
 import type { BufferSearchOptions } from '../electron/core/routing/types';
-import { median, result, type BenchResult } from './harness';
+import { grepCount, result, timed, type BenchResult } from './harness';
 import { payloadOf } from './route.bench';
 
 const MB = 1024 * 1024;
-
-function grepCount(args: string[]): Promise<number> {
-  return new Promise((resolve, reject) => {
-    execFile('grep', args, { maxBuffer: 1024 * 1024 }, (err, stdout) => {
-      // grep exits 1 when nothing matched: still a count.
-      if (err && (err as { code?: unknown }).code !== 1) reject(err);
-      else resolve(Number(String(stdout).trim()));
-    });
-  });
-}
-
-async function timed(n: number, op: () => Promise<unknown>): Promise<number> {
-  await op();
-  const xs: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const t0 = performance.now();
-    await op();
-    xs.push(performance.now() - t0);
-  }
-  return median(xs);
-}
 
 export async function run(opts: { mb?: number; reps?: number } = {}): Promise<BenchResult[]> {
   const mb = opts.mb ?? Number(process.env.BUFFER_SEARCH_BENCH_MB ?? 100);

@@ -1,3 +1,5 @@
+import { execFile } from 'node:child_process';
+
 /** What every benchmark reports: our figure, a baseline measured in the same run, the ratio. */
 export interface BenchResult {
   name: string;
@@ -30,4 +32,26 @@ export async function timeMedian(op: () => Promise<unknown> | unknown, n: number
 
 export function result(name: string, unit: string, ours: number, baseline: number, target?: number, note?: string): BenchResult {
   return { name, unit, ours, baseline, ratio: ours / baseline, target, note };
+}
+
+/** `grep ARGS` in a child process, answering its count (exit 1, no match, is a count of 0). */
+export function grepCount(args: string[]): Promise<number> {
+  return new Promise((resolve, reject) => {
+    execFile('grep', args, { maxBuffer: 1024 * 1024 }, (err, stdout) => {
+      if (err && (err as { code?: unknown }).code !== 1) reject(err);
+      else resolve(Number(String(stdout).trim()));
+    });
+  });
+}
+
+/** Runs `op` once to warm up, then `n` times; answers the median in milliseconds. */
+export async function timed(n: number, op: () => Promise<unknown>): Promise<number> {
+  await op();
+  const xs: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t0 = performance.now();
+    await op();
+    xs.push(performance.now() - t0);
+  }
+  return median(xs);
 }

@@ -11,7 +11,6 @@
  *
  * Medians of 5 runs after a warm-up; the files are in the page cache for both sides.
  */
-import { execFile } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { FullHttpSpecSchema } from '../shared/model/http-spec';
@@ -28,30 +27,10 @@ import { tooLargeMessage } from '../electron/core/tool-output/messages';
 import { ToolOutputStore } from '../electron/core/tool-output/store';
 import { estimateCounter, gptCounter } from '../electron/core/tool-output/tokens';
 import { DEFAULT_POLICY } from '../electron/core/tool-output/types';
-import { median, result, type BenchResult } from './harness';
+import { grepCount, result, timed, type BenchResult } from './harness';
 import { payloadOf } from './route.bench';
 
 const MB = 1024 * 1024;
-
-function grepCount(args: string[]): Promise<number> {
-  return new Promise((resolve, reject) => {
-    execFile('grep', args, { maxBuffer: 1024 * 1024 }, (err, stdout) => {
-      if (err && (err as { code?: unknown }).code !== 1) reject(err);
-      else resolve(Number(String(stdout).trim()));
-    });
-  });
-}
-
-async function timed(n: number, op: () => Promise<unknown>): Promise<number> {
-  await op();
-  const xs: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const t0 = performance.now();
-    await op();
-    xs.push(performance.now() - t0);
-  }
-  return median(xs);
-}
 
 export async function run(opts: { mb?: number; reps?: number } = {}): Promise<BenchResult[]> {
   const mb = opts.mb ?? Number(process.env.TOOL_OUTPUT_BENCH_MB ?? 200);
