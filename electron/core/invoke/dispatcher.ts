@@ -11,7 +11,7 @@ import type { HttpExchange, InvocationSource } from '../../../shared/model/invoc
 import { ToolPutBodySchema, type ToolView } from '../../../shared/model/tool';
 import { checkSchemaCompiles } from '../store/schema-check';
 import { redactDeep } from '../secrets/redact';
-import { v7 as uuidv7 } from 'uuid';
+import { fastUuidv7 } from '../lib/ids';
 import { toErrorInfo } from '../../../shared/errors';
 import type { ToolStore } from '../store/tool-store';
 import type { InvocationLog } from './invocation-log';
@@ -130,7 +130,7 @@ export class InvokeDispatcher {
    */
   private run(req: InvokeRequest, resolve: (req: InvokeRequest) => ToolView, saved: boolean): Promise<InvokeOutcome> {
     const startedMs = Date.now();
-    const invocationId = req.invocationId ?? uuidv7({ msecs: startedMs });
+    const invocationId = req.invocationId ?? fastUuidv7(startedMs);
     if (this.running.has(invocationId)) return Promise.reject(new AppError('CONFLICT', `invocation ${invocationId} is already running`));
     const t0 = performance.now();
     const timeoutMs = req.timeoutMs ?? this.opts.defaultTimeoutMs ?? DEFAULT_TIMEOUT_MS;
