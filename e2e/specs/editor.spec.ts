@@ -25,8 +25,7 @@ interface MonacoEditorLike {
 /** The page's window as these tests see it (this file compiles without the DOM library). */
 interface TestWindow {
   __toolsmithEditors?: Record<string, MonacoEditorLike>;
-  __keyT0?: number;
-  __keyMs?: Promise<number>;
+  __keyPainted?: Promise<boolean>;
   __cspViolations?: string[];
   addEventListener(type: string, cb: () => void, opts?: { capture?: boolean; once?: boolean }): void;
   requestAnimationFrame(cb: () => void): number;
@@ -320,56 +319,51 @@ test.describe('the tool editor', () => {
     const lines = big.split('\n').length;
     expect(lines).toBeGreaterThanOrEqual(10_000);
 
-    // Time to set the value: from setValue to the next painted frame after React has rendered.
-    const setMs = await page.evaluate(
-      (text) =>
-        new Promise<number>((resolve) => {
-          const w = globalThis as unknown as TestWindow;
-          const ed = w.__toolsmithEditors!['argschema-editor']!;
-          const t0 = performance.now();
-          ed.setValue(text);
-          w.requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - t0), 0));
-        }),
-      big,
-    );
+    // Set the value, and wait for the next painted frame after React has rendered.
+    expect(
+      await page.evaluate(
+        (text) =>
+          new Promise<boolean>((resolve) => {
+            const w = globalThis as unknown as TestWindow;
+            w.__toolsmithEditors!['argschema-editor']!.setValue(text);
+            w.requestAnimationFrame(() => setTimeout(() => resolve(true), 0));
+          }),
+        big,
+      ),
+    ).toBe(true);
     expect(await page.evaluate(() => (globalThis as unknown as TestWindow).__toolsmithEditors!['argschema-editor']!.getModel()!.getLineCount())).toBe(lines);
 
-    // A keystroke at the end of line 5,000: from keydown to the frame that shows it, five times.
+    // A keystroke at the end of line 5,000, five times: each reaches the model and a frame is painted after it.
     await page.evaluate(() => {
       const ed = (globalThis as unknown as TestWindow).__toolsmithEditors!['argschema-editor']!;
       ed.setPosition({ lineNumber: 5000, column: ed.getModel()!.getLineMaxColumn(5000) });
       ed.revealLineInCenter(5000);
       ed.focus();
     });
-    const keyMs: number[] = [];
+    let painted = 0;
     for (let k = 0; k < 5; k++) {
       await page.evaluate(() => {
         const w = globalThis as unknown as TestWindow;
         const ed = w.__toolsmithEditors!['argschema-editor']!;
-        w.__keyMs = new Promise<number>((resolve) => {
-          w.addEventListener('keydown', () => (w.__keyT0 = performance.now()), { capture: true, once: true });
+        w.__keyPainted = new Promise<boolean>((resolve) => {
           const sub = ed.onDidChangeModelContent(() => {
             sub.dispose();
-            w.requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - w.__keyT0!), 0));
+            w.requestAnimationFrame(() => setTimeout(() => resolve(true), 0));
           });
         });
       });
       await page.keyboard.press('x');
-      keyMs.push(await page.evaluate(() => (globalThis as unknown as TestWindow).__keyMs!));
+      if (await page.evaluate(() => (globalThis as unknown as TestWindow).__keyPainted!)) painted++;
     }
     // The editor showed the keystrokes and the page still answers.
     expect((await editorValue(page, 'argschema-editor')).split('\n')[4999]).toMatch(/x{5}$/);
     await expect(page.getByTestId('tool-form-slug')).toBeEditable();
     await screenshot(page, 'editor-10k-lines');
 
-    const median = [...keyMs].sort((a, b) => a - b)[2]!;
-    console.log(`[monaco 10k] ${lines} lines, ${big.length} chars: setValue→paint ${setMs.toFixed(1)} ms; keystroke→paint ${keyMs.map((m) => m.toFixed(1)).join(', ')} ms (median ${median.toFixed(1)} ms)`);
-    test.info().annotations.push({ type: 'monaco-10k', description: JSON.stringify({ lines, chars: big.length, setMs, keyMs, median }) });
-    // The times above are reported, not asserted. What is checked is the work: every keystroke
-    // reached the model and was painted (each measure resolved after a frame), the document kept
-    // its lines plus the five characters, and the editor renders only the lines in view, not 10,000.
-    expect(keyMs).toHaveLength(5);
-    expect(keyMs.every((m) => Number.isFinite(m))).toBe(true);
+    // The work done: every keystroke reached the model and a frame was painted after it, the
+    // document kept its lines plus the five characters, and the editor renders only the lines in
+    // view, not 10,000.
+    expect(painted).toBe(5);
     expect(await page.evaluate(() => (globalThis as unknown as TestWindow).__toolsmithEditors!['argschema-editor']!.getModel()!.getLineCount())).toBe(lines);
     expect(await editorValue(page, 'argschema-editor')).toHaveLength(big.length + 5);
     const renderedLines = await page.getByTestId('argschema-editor').locator('.view-line').count();
