@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { counted } from '../testing/counted-reads';
 import { AppError } from '../errors';
 import { BundlePutBodySchema, EnabledPatchBodySchema } from './bundle';
 import { isToolUsable, ToolPutBodySchema, ToolSchema } from './tool';
@@ -272,30 +273,3 @@ describe('body schemas', () => {
   });
 });
 
-/**
- * `value` with every object in it wrapped so that each read of a property or of the keys
- * is counted in `reads.n`: a measure of the work a check did, whatever the machine's speed.
- */
-function counted<T>(value: T): { value: T; reads: { n: number } } {
-  const reads = { n: 0 };
-  const wrapped = new WeakMap<object, object>();
-  const wrap = (v: unknown): unknown => {
-    if (typeof v !== 'object' || v === null) return v;
-    let p = wrapped.get(v);
-    if (!p) {
-      p = new Proxy(v, {
-        get(t, k, r) {
-          reads.n++;
-          return wrap(Reflect.get(t, k, r));
-        },
-        ownKeys(t) {
-          reads.n++;
-          return Reflect.ownKeys(t);
-        },
-      });
-      wrapped.set(v, p);
-    }
-    return p;
-  };
-  return { value: wrap(value) as T, reads };
-}
