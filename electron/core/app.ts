@@ -201,7 +201,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     ...workflowHandlers(workflows),
     ...providerHandlers({ providers, clients }),
     ...agentHandlers({ conversations, loop: agent, approvals, providers }),
-    ...toolOutputHandlers({ toolOutputs, conversations, clients, settings, routing }),
+    ...toolOutputHandlers({ toolOutputs, conversations, clients, settings }),
   });
 
   const router = createRouter(handlers);

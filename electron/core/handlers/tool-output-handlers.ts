@@ -13,11 +13,10 @@ import type { ToolCard } from '../../../shared/model/conversation';
 import type { ConversationStore } from '../timeline/conversation-store';
 import type { ModelClientFactory } from '../llm/types';
 import type { Handler } from '../router';
-import type { RoutingServices } from '../routing';
 import { readLineRange } from '../routing/buffer-index';
 import type { SettingsStore } from '../settings/settings-store';
 import { asMeta } from '../tool-output/read-grep';
-import { oversizedBufferName, type ToolOutputService } from '../tool-output/service';
+import type { ToolOutputService } from '../tool-output/service';
 import { extractionInfo } from '../tool-output/tool-output-tool';
 import type { StoredOutput } from '../tool-output/store';
 
@@ -28,7 +27,6 @@ export interface ToolOutputHandlerDeps {
   conversations: ConversationStore;
   clients: ModelClientFactory;
   settings: Pick<SettingsStore, 'get' | 'set'>;
-  routing: RoutingServices;
 }
 
 const READ_LINES = 500;
@@ -109,14 +107,7 @@ export function toolOutputHandlers(deps: ToolOutputHandlerDeps): { [K in Ops]: H
         next = { ...bare, stored: { ...info, choice } };
       } else {
         if (!kept) throw new AppError('CONFLICT', 'the output was not kept: run the tool again to route it to a buffer');
-        const manifest = await deps.routing.router.route({
-          ownerId: conversationId,
-          content: toolOutputs.store.readTextSync(kept.handle),
-          destination: { kind: 'variable', name: oversizedBufferName(card.slug) },
-          writeMode: 'replace',
-          label: { kind: 'tool', name: card.slug },
-          source: `tool:${card.slug}`,
-        });
+        const manifest = await toolOutputs.routeToBuffer(conversationId, card.slug, toolOutputs.store.readTextSync(kept.handle));
         next = { ...rest, stored: { ...card.stored, choice }, ...(manifest ? { manifest } : {}) };
       }
       const toolId = card.stored.toolId ?? kept?.toolId;

@@ -20,6 +20,7 @@ import type { OutputRouter } from '../routing/types';
 import { routedText } from '../routing/tool-text';
 import { isStoredOutputRef, type ResponseSpill, type StoredOutputRefInfo } from '../invoke/stored-ref';
 import type { ToolView } from '../../../shared/model/tool';
+import type { Manifest } from '../../../shared/model/routing';
 import { gate } from './gate';
 import { ToolOutputStore } from './store';
 import { gptCounter, isOpenAiFamily, type TokenCounter } from './tokens';
@@ -164,17 +165,23 @@ export class ToolOutputService {
       return req.value === undefined ? rest : { ...rest, value: req.value };
     }
     const gated = gatedCard(card, g);
-    if (g.kind !== 'buffer' || !this.opts.router) return gated;
-    const manifest = await this.opts.router.route({
-      ownerId: req.conversationId,
-      content: text,
-      destination: { kind: 'variable', name: oversizedBufferName(req.tool.slug) },
+    if (g.kind !== 'buffer') return gated;
+    const manifest = await this.routeToBuffer(req.conversationId, req.tool.slug, text, signal);
+    return manifest ? { ...gated, manifest } : gated;
+  }
+
+  /** An oversized result written to the conversation's buffer `<tool>-output` (the `buffer` choice); its manifest. */
+  async routeToBuffer(conversationId: string, toolSlug: string, content: string, signal?: AbortSignal): Promise<Manifest | null> {
+    if (!this.opts.router) return null;
+    return this.opts.router.route({
+      ownerId: conversationId,
+      content,
+      destination: { kind: 'variable', name: oversizedBufferName(toolSlug) },
       writeMode: 'replace',
-      label: { kind: 'tool', name: req.tool.slug },
-      source: `tool:${req.tool.slug}`,
+      label: { kind: 'tool', name: toolSlug },
+      source: `tool:${toolSlug}`,
       ...(signal ? { signal } : {}),
     });
-    return manifest ? { ...gated, manifest } : gated;
   }
 
   /** The spill of an HTTP call of this conversation: bodies over the threshold go straight to its store. */
