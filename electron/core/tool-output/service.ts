@@ -23,7 +23,7 @@ import type { ToolView } from '../../../shared/model/tool';
 import type { Manifest } from '../../../shared/model/routing';
 import { gate } from './gate';
 import { ToolOutputStore } from './store';
-import { gptCounter, isOpenAiFamily, type TokenCounter } from './tokens';
+import { gptCounter, isOpenAiFamily, knownCount, type TokenCounter } from './tokens';
 import { ToolOutputRunner, type ToolOutputAnswer } from './tool-output-tool';
 import { DEFAULT_POLICY, type ExtractionModel, type ExtractionPolicy } from './types';
 
@@ -138,7 +138,7 @@ export class ToolOutputService {
     };
     if (choice === 'buffer') return { kind: 'buffer', info };
     if (choice === 'drop') return { kind: 'drop', info };
-    const stored = await this.store.put(req.conversationId, req.text, { toolName: req.toolName, toolId: req.toolId, argsJson: argsJson(req.args) }, signal, counter);
+    const stored = await this.store.put(req.conversationId, req.text, { toolName: req.toolName, toolId: req.toolId, argsJson: argsJson(req.args) }, signal, knownCount(tokens, counter.name));
     return { kind: 'stored', info: { ...info, handle: stored.handle }, preview: req.text.slice(0, PREVIEW_CHARS) };
   }
 
