@@ -51,6 +51,7 @@ export const OP_NAMES = [
   'providers.detect',
   'conversations.setModel',
   'conversations.setTools',
+  'conversations.setExtraction',
   'chat.stop',
   'approvals.respond',
   'approvals.list',

@@ -7,7 +7,7 @@ import { TestCaseSchema, TestRunSummarySchema } from './model/testcase';
 import { ImportReportSchema, MAX_IMPORT_ZIP_BYTES, OpenApiImportSchema } from './model/transfer';
 import { SettingsPatchSchema, SettingsSchema } from './model/settings';
 import { ContextSectionSchema, ConversationSchema, DirectiveOutcomeSchema, ExtractionInfoSchema, MessageSchema, TitleSchema } from './model/conversation';
-import { OversizedChoiceSchema } from './model/settings';
+import { ExtractionOverridesSchema, OversizedChoiceSchema } from './model/settings';
 import {
   BufferInfoSchema,
   BufferNameSchema,
@@ -224,6 +224,8 @@ export const operations = {
   'providers.detect': { input: Empty, output: z.array(DetectedProviderSchema) },
   'conversations.setModel': { input: z.object({ id: Key, model: ModelRefSchema.nullable() }).strict(), output: ConversationSchema },
   'conversations.setTools': { input: z.object({ id: Key, tools: ToolSelectionSchema.nullable() }).strict(), output: ConversationSchema },
+  /** The extraction thresholds of its oversized outputs over Settings' (null or {}: Settings' again). */
+  'conversations.setExtraction': { input: z.object({ id: Key, extraction: ExtractionOverridesSchema.nullable() }).strict(), output: ConversationSchema },
   /** Stops the conversation's running turn: the model's stream and its running tools. */
   'chat.stop': { input: z.object({ conversationId: Key }).strict(), output: z.object({ stopped: z.boolean() }).strict() },
   /**

@@ -202,3 +202,47 @@ test('a 5 MB result is stored behind a handle, extracted by the model, inspected
   await screenshot(page, 'large-7-timeline');
   expect(shell.consoleErrors).toEqual([]);
 });
+
+test("a conversation's extraction thresholds: set in the chat by keyboard, checked, kept after a reload, cleared", async ({ appPage: page }) => {
+  const shell = new AppShell(page);
+  await shell.open('chat');
+  await page.getByTestId('conversation-new').click();
+  const button = page.getByTestId('extraction-button');
+  await expect(button).toContainText('Settings’');
+  await button.click();
+  const dialog = page.getByRole('dialog', { name: /Extraction thresholds/ });
+  // Empty fields show Settings' values as placeholders; the first is focused.
+  const chunks = page.getByTestId('extraction-maxChunksForFullMode');
+  await expect(chunks).toBeFocused();
+  await expect(chunks).toHaveAttribute('placeholder', 'Settings: 1');
+  await expect(page.getByTestId('extraction-avgLineBytesForFullMode')).toHaveAttribute('placeholder', 'Settings: 1,000');
+
+  // A value out of range is refused on its field, nothing saved.
+  await page.keyboard.type('0');
+  await page.keyboard.press('Enter');
+  await expect(dialog.getByRole('alert')).toHaveText('Chunks for full-chunked mode: between 1 and 1,000');
+  await expect(chunks).toHaveAttribute('aria-invalid', 'true');
+
+  await chunks.fill('4');
+  await page.getByTestId('extraction-overlapPercent').fill('20');
+  await page.keyboard.press('Enter');
+  await expect(dialog.getByRole('status')).toHaveText('Saved');
+  await expect(button).toContainText('this conversation’s');
+  await screenshot(page, 'large-4-conversation-thresholds');
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+  await expect(button).toBeFocused();
+
+  // Kept after a reload.
+  await page.reload();
+  await expect(page.getByTestId('extraction-button')).toContainText('this conversation’s');
+  await page.getByTestId('extraction-button').click();
+  await expect(page.getByTestId('extraction-maxChunksForFullMode')).toHaveValue('4');
+  await expect(page.getByTestId('extraction-overlapPercent')).toHaveValue('20');
+  await expect(page.getByTestId('extraction-avgLineBytesForFullMode')).toHaveValue('');
+
+  // Back to Settings'.
+  await page.getByTestId('extraction-use-settings').click();
+  await expect(page.getByTestId('extraction-maxChunksForFullMode')).toHaveValue('');
+  await expect(page.getByTestId('extraction-button')).toContainText('Settings’');
+});

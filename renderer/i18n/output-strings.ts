@@ -120,4 +120,19 @@ export const outputStrings = {
     saved: 'Saved',
     reset: 'Discard changes',
   },
+  /** The chat's per-conversation thresholds (over Settings'). */
+  conversation: {
+    button: 'Large outputs',
+    summarySettings: 'Settings’',
+    summaryOwn: 'this conversation’s',
+    label: 'Extraction thresholds for this conversation’s oversized outputs',
+    placeholder: (v: number) => `Settings: ${v.toLocaleString('en')}`,
+    help: 'Empty fields use the value from Settings → Tool outputs. A workflow’s front matter can set them again for its own steps.',
+    save: 'Save',
+    useSettings: 'Use Settings’ values',
+    close: 'Close',
+    failed: 'Could not save:',
+    invalid: (field: string, why: string) => `${field}: ${why}`,
+    saved: 'Saved',
+  },
 } as const;

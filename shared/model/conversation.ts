@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ErrorInfoSchema } from '../errors';
 import { ManifestSchema } from './routing';
 import { ApprovalDecisionSchema, ModelRefSchema, ToolSelectionSchema, UsageSchema } from './provider';
-import { OversizedChoiceSchema } from './settings';
+import { ExtractionOverridesSchema, OversizedChoiceSchema } from './settings';
 
 export const ConversationSchema = z
   .object({
@@ -15,6 +15,8 @@ export const ConversationSchema = z
     model: ModelRefSchema.optional(),
     /** Which tools its model may use; absent: every enabled tool. */
     tools: ToolSelectionSchema.optional(),
+    /** Extraction thresholds for oversized outputs over Settings' (seed 001); absent: Settings'. */
+    extraction: ExtractionOverridesSchema.optional(),
   })
   .strict();
 export type Conversation = z.infer<typeof ConversationSchema>;

@@ -46,6 +46,25 @@ export const ToolOutputSettingsSchema = z
   .strict();
 export type ToolOutputSettings = z.infer<typeof ToolOutputSettingsSchema>;
 
+/**
+ * The extraction thresholds a conversation or a workflow (its front matter) may set over
+ * Settings' own: any subset; the most specific wins (workflow, then conversation, then Settings).
+ */
+export const ExtractionOverridesSchema = ToolOutputSettingsSchema.pick({ maxChunksForFullMode: true, avgLineBytesForFullMode: true, overlapPercent: true })
+  .partial()
+  .strict();
+export type ExtractionOverrides = z.infer<typeof ExtractionOverridesSchema>;
+
+/** Layers overrides over a base, later layers winning; absent fields keep the earlier value. */
+export function withOverrides<T extends ExtractionOverrides>(base: T, ...layers: (ExtractionOverrides | undefined)[]): T {
+  const out = { ...base };
+  for (const l of layers) {
+    if (!l) continue;
+    for (const [k, v] of Object.entries(l) as [keyof ExtractionOverrides, number | undefined][]) if (v !== undefined) out[k] = v as T[typeof k];
+  }
+  return out;
+}
+
 export const DEFAULT_TOOL_OUTPUT_SETTINGS: ToolOutputSettings = {
   baseDir: '',
   maxResultBytes: 256 * 1024,

@@ -47,6 +47,8 @@ interface CallContext {
   usedTokens?: () => number | undefined;
   /** Whether tool_output is offered on this step (not on the last one, not while nothing is stored). */
   toolOutputOffered?: () => boolean;
+  /** The turn's extraction thresholds over the conversation's (a workflow's front matter). */
+  extraction?: import('../../../shared/model/settings').ExtractionOverrides;
 }
 
 type KindHandler = (mt: ModelTool, call: ModelToolCall, args: unknown, invocationId: string) => Promise<void>;
@@ -223,7 +225,8 @@ export class ToolCallRunner {
     const model = outputs.extractionModel(this.ctx.client?.(), this.ctx.model);
     let answer;
     try {
-      answer = await outputs.run(conversationId, args, model, signal);
+      const conv = deps.conversations.has(conversationId) ? deps.conversations.get(conversationId) : undefined;
+      answer = await outputs.run(conversationId, args, model, signal, conv?.extraction, this.ctx.extraction);
     } catch (e) {
       const error = this.errorOf(e);
       this.finish(this.card(mt, call, args, invocationId, { status: error.code === 'CANCELLED' ? 'cancelled' : 'error', error, durationMs: performance.now() - started }));

@@ -101,4 +101,82 @@ describe('tool_output in the agent loop', () => {
     expect(card.error!.message).toBe(TOOL_OUTPUT_NOT_OFFERED);
     expect(card.extraction).toBeUndefined();
   });
+
+  describe('extraction thresholds: Settings, then the conversation, then the turn (a workflow)', () => {
+    /** A model that stores a big output, asks tool_output (auto) about it, answers every extraction prompt with a report. */
+    function extractingModel(h: Harness) {
+      let asked = false;
+      const step = (req: ModelRequest) => {
+        const system = req.messages.find((m) => m.role === 'system')?.text ?? '';
+        const nonce = /<ai-agent-([0-9a-f]+)-FINAL/.exec(system)?.[1];
+        if (nonce) return { text: `<ai-agent-${nonce}-FINAL format="text">1000 lines</ai-agent-${nonce}-FINAL>` };
+        const told = req.messages.filter((m) => m.role === 'tool').map((m) => m.text).join('\n');
+        const handle = /handle = "([0-9a-f-]{36})"/.exec(told)?.[1];
+        if (!handle) return { toolCalls: [call('big', { lines: 1000 })] };
+        if (!asked) {
+          asked = true;
+          return { toolCalls: [call('tool_output', { handle, extract: 'how many lines' })] };
+        }
+        return { text: 'done' };
+      };
+      h.models.script = Array.from({ length: 40 }, () => step);
+    }
+    const usedStrategy = (h: Harness, cid: string) =>
+      h.conversations.messages(cid).filter((m) => m.tool?.slug === 'tool_output' && m.tool.status === 'ok').at(-1)!.tool!.extraction!;
+
+    async function setupSmallWindow() {
+      const s = await setup(6);
+      // ~3,000 tokens (3 lines of JSON, ~5,300 bytes each) against a 2,000-token window: several chunks,
+      // and lines under Settings' 10,000 bytes, so auto reads and greps.
+      s.h.settings.toolOutputs = { ...s.h.settings.toolOutputs, avgLineBytesForFullMode: 10_000, defaultWindow: { contextTokens: 2000, maxOutputTokens: 500 } };
+      extractingModel(s.h);
+      return s;
+    }
+
+    it("Settings' thresholds: the output needs several chunks, auto takes read-grep", async () => {
+      const { h, c, send } = await setupSmallWindow();
+      await send('go');
+      const x = usedStrategy(h, c.id);
+      expect(x).toMatchObject({ requested: 'auto', used: 'read-grep' });
+      expect(x.why).toMatch(/> 1\)/);
+    });
+
+    it("the conversation's maxChunksForFullMode wins over Settings': auto takes full-chunked", async () => {
+      const { h, c, send } = await setupSmallWindow();
+      const updated = h.conversations.setExtraction(c.id, { maxChunksForFullMode: 50 });
+      expect(updated.extraction).toEqual({ maxChunksForFullMode: 50 });
+      await send('go');
+      const x = usedStrategy(h, c.id);
+      expect(x).toMatchObject({ requested: 'auto', used: 'full-chunked' });
+      expect(x.why).toMatch(/≤ 50\)/);
+      expect(x.chunks).toBeGreaterThan(1);
+    });
+
+    it("a turn's thresholds (a workflow's front matter) win over the conversation's", async () => {
+      const { h, c } = await setupSmallWindow();
+      h.conversations.setExtraction(c.id, { maxChunksForFullMode: 50 });
+      h.conversations.addMessages(c.id, [{ role: 'user', text: 'go' }]);
+      h.loop.start({ conversationId: c.id, model: MODEL, prompt: 'go', extraction: { maxChunksForFullMode: 1 } });
+      await h.loop.settled(c.id);
+      expect(usedStrategy(h, c.id)).toMatchObject({ requested: 'auto', used: 'read-grep' });
+    });
+
+    it("the conversation's avgLineBytesForFullMode wins over Settings': long lines take full-chunked", async () => {
+      const { h, c, send } = await setupSmallWindow();
+      h.conversations.setExtraction(c.id, { avgLineBytesForFullMode: 1000 });
+      await send('go');
+      const x = usedStrategy(h, c.id);
+      expect(x).toMatchObject({ requested: 'auto', used: 'full-chunked' });
+      expect(x.why).toMatch(/^average line \d+ bytes > 1000$/);
+    });
+
+    it('clearing the conversation\'s thresholds (null or {}) goes back to Settings\'', async () => {
+      const { h, c } = await setupSmallWindow();
+      h.conversations.setExtraction(c.id, { avgLineBytesForFullMode: 5 });
+      expect(h.conversations.get(c.id).extraction).toEqual({ avgLineBytesForFullMode: 5 });
+      expect(h.conversations.setExtraction(c.id, {}).extraction).toBeUndefined();
+      h.conversations.setExtraction(c.id, { overlapPercent: 20 });
+      expect(h.conversations.setExtraction(c.id, null).extraction).toBeUndefined();
+    });
+  });
 });

@@ -53,6 +53,7 @@ export class Turn {
       client: () => this.client,
       usedTokens: () => this.usedTokens,
       toolOutputOffered: () => this.toolOutputOffered,
+      ...(req.extraction ? { extraction: req.extraction } : {}),
     });
   }
 

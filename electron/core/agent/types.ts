@@ -23,6 +23,8 @@ export interface TurnRequest {
   prompt: string;
   /** From the message's @tools lines: tools enabled (with routing) on top of the conversation's selection. */
   directiveTools?: { toolId: string; output?: import('../../../shared/model/routing').Destination; writeMode?: import('../../../shared/model/routing').WriteMode }[];
+  /** Extraction thresholds over the conversation's (a workflow's front matter). */
+  extraction?: import('../../../shared/model/settings').ExtractionOverrides;
 }
 
 export interface AgentLoop {

@@ -6,7 +6,7 @@ import type { ConversationStore } from '../timeline/conversation-store';
 import type { ApprovalStore } from '../agent/approvals';
 import type { AgentLoop } from '../agent/types';
 
-type AgentOps = 'conversations.setModel' | 'conversations.setTools' | 'chat.stop' | 'approvals.respond' | 'approvals.list' | 'approvals.revoke';
+type AgentOps = 'conversations.setModel' | 'conversations.setTools' | 'conversations.setExtraction' | 'chat.stop' | 'approvals.respond' | 'approvals.list' | 'approvals.revoke';
 
 export interface AgentHandlerDeps {
   conversations: ConversationStore;
@@ -29,6 +29,7 @@ export function agentHandlers(deps: AgentHandlerDeps): { [N in AgentOps]: Handle
       return conversations.setModel(input.id, input.model);
     },
     'conversations.setTools': (input) => conversations.setTools(input.id, input.tools),
+    'conversations.setExtraction': (input) => conversations.setExtraction(input.id, input.extraction),
     'chat.stop': (input) => {
       conversations.get(input.conversationId);
       return { stopped: loop.stop(input.conversationId) };

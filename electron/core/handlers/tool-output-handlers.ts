@@ -75,7 +75,7 @@ export function toolOutputHandlers(deps: ToolOutputHandlerDeps): { [K in Ops]: H
       }
       const model = toolOutputs.extractionModel(client, conv?.model);
       const signal = ctx?.signal ?? new AbortController().signal;
-      const a = await toolOutputs.run(o.sessionId, { handle, extract, ...(mode ? { mode } : {}) }, model, signal);
+      const a = await toolOutputs.run(o.sessionId, { handle, extract, ...(mode ? { mode } : {}) }, model, signal, conv?.extraction);
       const r = a.report;
       return {
         text: a.text,

@@ -290,6 +290,32 @@ describe('ConversationStore', () => {
 });
 
 describe('ConversationStore: models in the chat (migration 2)', () => {
+  it("brings a version-2 database up and keeps a conversation's extraction thresholds across a reopen", async () => {
+    const dir = await tempDir();
+    const file = path.join(dir, 'conversations.sqlite');
+    const old = new Database(file);
+    migrate(old, MIGRATIONS.slice(0, 2));
+    old.prepare(`INSERT INTO conversations (id, title, title_source, created_at, updated_at) VALUES ('c1', 'Old', 'user', 'x', 'x')`).run();
+    old.close();
+
+    const { store } = await openStore(file);
+    expect(store.get('c1')).not.toHaveProperty('extraction');
+    expect(store.setExtraction('c1', { maxChunksForFullMode: 4, overlapPercent: 0 }).extraction).toEqual({ maxChunksForFullMode: 4, overlapPercent: 0 });
+    expect(() => store.setExtraction('nope', null)).toThrow(expect.objectContaining({ code: 'NOT_FOUND' }));
+    store.close();
+    const again = ConversationStore.open({ file, now: () => new Date() });
+    expect(again.get('c1').extraction).toEqual({ maxChunksForFullMode: 4, overlapPercent: 0 });
+    again.close();
+    // A stored value that no longer fits the schema is dropped, not a broken conversation.
+    const raw = new Database(file);
+    raw.prepare(`UPDATE conversations SET extraction = '{"maxChunksForFullMode":-3}' WHERE id = 'c1'`).run();
+    raw.close();
+    const third = ConversationStore.open({ file, now: () => new Date() });
+    expect(third.get('c1')).not.toHaveProperty('extraction');
+    expect(third.get('c1').title).toBe('Old');
+    third.close();
+  });
+
   it('brings a version-1 database up with its rows kept, and stores model, tools and the timeline fields', async () => {
     const dir = await tempDir();
     const file = path.join(dir, 'conversations.sqlite');

@@ -14,6 +14,7 @@ import { AppError } from '../../../shared/errors';
 import type { Problem } from '../../../shared/model/app-info';
 import { TITLE_MAX, type ContextSection, type Conversation, type Message, type ToolCard } from '../../../shared/model/conversation';
 import type { ModelRef, ToolSelection } from '../../../shared/model/provider';
+import { ExtractionOverridesSchema, type ExtractionOverrides } from '../../../shared/model/settings';
 import { v7 as uuidv7 } from 'uuid';
 import { MIGRATIONS, NewerSchemaError, migrate } from './migrations';
 import { APP_CLOSED_CALL, AUTO_TITLE_MAX_CHARS, DEFAULT_TITLE, conversationNotFound, duplicateSectionId, newerDatabase } from './strings';
@@ -69,6 +70,7 @@ interface ConversationRow {
   message_count: number;
   model: string | null;
   tools: string | null;
+  extraction?: string | null;
 }
 
 interface MessageRow {
@@ -89,7 +91,7 @@ interface MessageRow {
 
 const MESSAGE_COLUMNS = 'id, conversation_id, role, created_at, text, tool, outcomes, turn_id, model, usage, error';
 
-const SELECT_CONVERSATION = `SELECT c.id, c.title, c.title_source, c.created_at, c.updated_at, c.model, c.tools,
+const SELECT_CONVERSATION = `SELECT c.id, c.title, c.title_source, c.created_at, c.updated_at, c.model, c.tools, c.extraction,
   (SELECT count(*) FROM messages m WHERE m.conversation_id = c.id) AS message_count FROM conversations c`;
 
 export class ConversationStore {
@@ -187,7 +189,13 @@ export class ConversationStore {
     return this.setColumn(id, 'tools', tools);
   }
 
-  private setColumn(id: string, column: 'model' | 'tools', value: unknown): Conversation {
+  /** Extraction thresholds over Settings' for its oversized outputs (null: Settings'). NOT_FOUND for an unknown id. */
+  setExtraction(id: string, extraction: ExtractionOverrides | null): Conversation {
+    const empty = !extraction || Object.values(extraction).every((v) => v === undefined);
+    return this.setColumn(id, 'extraction', empty ? null : extraction);
+  }
+
+  private setColumn(id: string, column: 'model' | 'tools' | 'extraction', value: unknown): Conversation {
     const r = this.db.prepare(`UPDATE conversations SET ${column} = ?, updated_at = ? WHERE id = ?`).run(json(value ?? undefined), this.now().toISOString(), id);
     if (r.changes === 0) throw new AppError('NOT_FOUND', conversationNotFound(id), { id });
     this.changed(id, 'renamed');
@@ -410,6 +418,7 @@ function parseJson<T>(text: string | null): T | undefined {
 function toConversation(r: ConversationRow): Conversation {
   const model = parseJson<Conversation['model']>(r.model);
   const tools = parseJson<Conversation['tools']>(r.tools);
+  const extraction = ExtractionOverridesSchema.safeParse(parseJson<unknown>(r.extraction ?? null));
   return {
     id: r.id,
     title: r.title,
@@ -418,6 +427,7 @@ function toConversation(r: ConversationRow): Conversation {
     messageCount: r.message_count,
     ...(model ? { model } : {}),
     ...(tools ? { tools } : {}),
+    ...(extraction.success && extraction.data ? { extraction: extraction.data } : {}),
   };
 }
 

@@ -62,6 +62,10 @@ export const MIGRATIONS: readonly Migration[] = [
         ALTER TABLE messages ADD COLUMN tool_calls TEXT;
       `),
   },
+  {
+    name: 'extraction thresholds of a conversation (oversized outputs)',
+    up: (db) => db.exec(`ALTER TABLE conversations ADD COLUMN extraction TEXT;`),
+  },
 ];
 
 /**

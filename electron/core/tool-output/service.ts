@@ -14,7 +14,7 @@ import os from 'node:os';
 import { AppError } from '../../../shared/errors';
 import type { ToolCard, StoredOutputInfo } from '../../../shared/model/conversation';
 import type { ModelRef } from '../../../shared/model/provider';
-import type { OversizedChoice, ToolOutputSettings } from '../../../shared/model/settings';
+import { withOverrides, type ExtractionOverrides, type OversizedChoice, type ToolOutputSettings } from '../../../shared/model/settings';
 import type { ModelClient } from '../llm/types';
 import type { OutputRouter } from '../routing/types';
 import { routedText } from '../routing/tool-text';
@@ -95,9 +95,11 @@ export class ToolOutputService {
     return s.models[`${model.providerId}/${model.model}`] ?? s.models[model.model] ?? s.defaultWindow;
   }
 
-  policy(): ExtractionPolicy {
+  /** Settings' thresholds under the given overrides (a conversation's, then a workflow's: the last wins). */
+  policy(...overrides: (ExtractionOverrides | undefined)[]): ExtractionPolicy {
     const s = this.opts.settings();
-    return { ...DEFAULT_POLICY, maxChunksForFullMode: s.maxChunksForFullMode, avgLineBytesForFullMode: s.avgLineBytesForFullMode, overlapPercent: s.overlapPercent };
+    const base = { ...DEFAULT_POLICY, maxChunksForFullMode: s.maxChunksForFullMode, avgLineBytesForFullMode: s.avgLineBytesForFullMode, overlapPercent: s.overlapPercent };
+    return withOverrides(base, ...overrides);
   }
 
   choiceFor(toolId: string): OversizedChoice {
@@ -225,9 +227,9 @@ export class ToolOutputService {
     };
   }
 
-  /** Runs `tool_output` for a conversation with its model (none: auto truncates). */
-  run(conversationId: string, args: unknown, model: ExtractionModel | undefined, signal: AbortSignal): Promise<ToolOutputAnswer> {
-    return this.runner.run(conversationId, args, model, signal, this.policy());
+  /** Runs `tool_output` for a conversation with its model (none: auto truncates), under its thresholds. */
+  run(conversationId: string, args: unknown, model: ExtractionModel | undefined, signal: AbortSignal, ...overrides: (ExtractionOverrides | undefined)[]): Promise<ToolOutputAnswer> {
+    return this.runner.run(conversationId, args, model, signal, this.policy(...overrides));
   }
 
   /** The whole text of a stored output, for an `inline` choice; undefined once its session ended. */

@@ -23,6 +23,8 @@ export interface StepTurnRequest {
   prompt: string;
   outcomes: DirectiveOutcome[];
   directiveTools: NonNullable<TurnRequest['directiveTools']>;
+  /** The workflow's front matter thresholds for oversized outputs. */
+  extraction?: TurnRequest['extraction'];
   /** Aborted when the run is cancelled: the turn is stopped. */
   signal: AbortSignal;
 }
@@ -52,7 +54,7 @@ export function agentStepTurns(deps: AgentStepTurnDeps): RunStepTurn {
     const stop = () => deps.agent.stop(cid);
     try {
       deps.conversations.addMessages(cid, [{ role: 'user', text: req.text, prompt: req.prompt, ...(req.outcomes.length ? { outcomes: req.outcomes } : {}) }]);
-      const turnId = reservation.start({ model: req.model, prompt: req.prompt, directiveTools: req.directiveTools });
+      const turnId = reservation.start({ model: req.model, prompt: req.prompt, directiveTools: req.directiveTools, ...(req.extraction ? { extraction: req.extraction } : {}) });
       signal.addEventListener('abort', stop, { once: true });
       await deps.agent.settled(cid);
       const state = states.get(turnId) ?? 'error';

@@ -13,6 +13,8 @@ export const CANCELLED_BY_USER = 'cancelled by the user';
 export const stepDirectiveError = (step: string, line: number, column: number, message: string) =>
   `step "${step}", line ${line}, column ${column}: ${message}`;
 
+export const frontMatterError = (line: number, message: string) => `front matter, line ${line}: ${message}`;
+
 export const moreErrors = (n: number) => (n > 0 ? ` (and ${n} more)` : '');
 
 export const notInWorkflowsFolder = (p: string) => `a workflow is a .md file in the workspace's workflows folder (workflows/NAME.md): got '${p}'`;

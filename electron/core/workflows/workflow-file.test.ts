@@ -73,4 +73,53 @@ describe('parseWorkflow', () => {
     expect(defaultTitle('workflows/Weekly Report.md')).toBe('Weekly Report');
     expect(defaultTitle('a\\b.MD')).toBe('b');
   });
+
+  describe('front matter', () => {
+    const steps = ['# Digest', '## One', 'Say hi.', '## Two', '@tools readfile', 'Read.'];
+
+    it('sets extraction thresholds; the steps keep their file lines', () => {
+      const text = ['---', 'extraction:', '  maxChunksForFullMode: 3', '  overlapPercent: 20', '---', ...steps].join('\n');
+      const w = parseWorkflow(text, 'workflows/d.md');
+      expect(w.error).toBeUndefined();
+      expect(w.extraction).toEqual({ maxChunksForFullMode: 3, overlapPercent: 20 });
+      expect(w.title).toBe('Digest');
+      expect(w.steps.map((s) => [s.title, s.line])).toEqual([
+        ['One', 7],
+        ['Two', 9],
+      ]);
+    });
+
+    it('a "---" that is not on the first line, or never closed, is not front matter', () => {
+      expect(parseWorkflow(['# T', '---', 'extraction: 1', '---', '## S', 'x'].join('\n'), 'w.md').extraction).toBeUndefined();
+      const open = parseWorkflow(['---', 'extraction:', '  maxChunksForFullMode: 3', '## S', 'x'].join('\n'), 'w.md');
+      expect(open.extraction).toBeUndefined();
+      expect(open.steps).toHaveLength(1);
+    });
+
+    it('empty front matter is fine', () => {
+      const w = parseWorkflow(['---', '---', ...steps].join('\n'), 'w.md');
+      expect(w.error).toBeUndefined();
+      expect(w.extraction).toBeUndefined();
+    });
+
+    it('an unknown key is refused, naming the keys that are known', () => {
+      const w = parseWorkflow(['---', 'extraction:', '  maxChunks: 3', '---', ...steps].join('\n'), 'w.md');
+      expect(w.error).toBe(
+        "front matter, line 1: extraction: unknown key 'maxChunks' (known: extraction.maxChunksForFullMode, extraction.avgLineBytesForFullMode, extraction.overlapPercent)",
+      );
+      expect(parseWorkflow(['---', 'model: x', '---', ...steps].join('\n'), 'w.md').error).toMatch(/^front matter, line 1: unknown key 'model'/);
+    });
+
+    it('a value out of range is refused with the field', () => {
+      const w = parseWorkflow(['---', 'extraction:', '  overlapPercent: 90', '---', ...steps].join('\n'), 'w.md');
+      expect(w.error).toMatch(/^front matter, line 1: extraction\.overlapPercent: /);
+      expect(w.error).toContain('50');
+    });
+
+    it('YAML that does not parse is refused with its line in the file', () => {
+      const w = parseWorkflow(['---', 'extraction:', '  maxChunksForFullMode: 3', ' bad: [', '---', ...steps].join('\n'), 'w.md');
+      expect(w.error).toMatch(/^front matter, line [2-5]: /);
+      expect(w.extraction).toBeUndefined();
+    });
+  });
 });

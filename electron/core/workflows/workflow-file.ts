@@ -4,11 +4,22 @@
  * `## ` heading) holds its directive lines and its prompt, read by the directive parser.
  * Headings inside fenced code blocks do not count; text before the first step is a
  * description and is not run.
+ *
+ * The file may open with YAML front matter between `---` lines; it sets the extraction
+ * thresholds of oversized outputs for the run's model turns:
+ *
+ *     ---
+ *     extraction:
+ *       maxChunksForFullMode: 3
+ *     ---
  */
+import { parseDocument } from 'yaml';
+import { z } from 'zod';
+import { ExtractionOverridesSchema, type ExtractionOverrides } from '../../../shared/model/settings';
 import { parseDirectives } from '../../../shared/directives/parser';
 import type { ParsedText } from '../../../shared/directives/types';
 import type { WorkflowSummary } from '../../../shared/model/workflow';
-import { NO_STEPS, moreErrors, stepDirectiveError } from './strings';
+import { NO_STEPS, frontMatterError, moreErrors, stepDirectiveError } from './strings';
 
 export interface WorkflowStepSource {
   title: string;
@@ -32,6 +43,40 @@ export interface WorkflowFile {
   /** Why the file cannot run: no steps, or the first directive error (naming its step and line). */
   error?: string;
   errors: WorkflowFileError[];
+  /** From the front matter: extraction thresholds over the conversation's for the run's turns. */
+  extraction?: ExtractionOverrides;
+}
+
+const FrontMatterSchema = z.object({ extraction: ExtractionOverridesSchema.optional() }).strict();
+
+interface FrontMatter {
+  /** How many lines (both `---` included) it takes; 0 when the file has none. */
+  lines: number;
+  extraction?: ExtractionOverrides;
+  error?: { line: number; message: string };
+}
+
+/** The front matter at the top of the file, when the first line is `---` and a later one closes it. */
+function frontMatter(lines: string[]): FrontMatter {
+  if (lines[0]?.replace(/\r$/, '').trimEnd() !== '---') return { lines: 0 };
+  const end = lines.findIndex((l, i) => i > 0 && /^(---|\.\.\.)\s*$/.test(l.replace(/\r$/, '')));
+  if (end < 0) return { lines: 0 };
+  const yamlText = lines.slice(1, end).join('\n');
+  const doc = parseDocument(yamlText, { prettyErrors: false, uniqueKeys: true });
+  const yamlError = doc.errors[0];
+  if (yamlError) {
+    const line = 2 + (yamlError.linePos?.[0]?.line ?? 1) - 1;
+    return { lines: end + 1, error: { line, message: yamlError.message.split('\n')[0]! } };
+  }
+  const value: unknown = doc.toJS() ?? {};
+  const parsed = FrontMatterSchema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const at = issue.path.join('.');
+    const what = issue.code === 'unrecognized_keys' ? `unknown ${issue.keys.length === 1 ? 'key' : 'keys'} ${issue.keys.map((k) => `'${k}'`).join(', ')} (known: extraction.maxChunksForFullMode, extraction.avgLineBytesForFullMode, extraction.overlapPercent)` : issue.message;
+    return { lines: end + 1, error: { line: 1, message: at ? `${at}: ${what}` : what } };
+  }
+  return { lines: end + 1, ...(parsed.data.extraction ? { extraction: parsed.data.extraction } : {}) };
 }
 
 const FENCE_RE = /^ {0,3}(`{3,}|~{3,})/;
@@ -51,6 +96,9 @@ export function defaultTitle(fileName: string): string {
 
 export function parseWorkflow(text: string, fileName: string): WorkflowFile {
   const lines = text.replace(/^\uFEFF/, '').split('\n');
+  const front = frontMatter(lines);
+  // Blanked, not removed: line numbers stay those of the file.
+  for (let i = 0; i < front.lines; i++) lines[i] = '';
   let title: string | undefined;
   const heads: { title: string; line: number; from: number }[] = [];
   let fence: string | null = null;
@@ -84,9 +132,14 @@ export function parseWorkflow(text: string, fileName: string): WorkflowFile {
     s.parsed.errors.map((e) => ({ step: s.title, line: s.line + e.line, column: e.column, message: e.message })),
   );
   const first = errors[0];
-  const error =
-    steps.length === 0 ? NO_STEPS : first ? stepDirectiveError(first.step, first.line, first.column, first.message) + moreErrors(errors.length - 1) : undefined;
-  return { title: title ?? defaultTitle(fileName), steps, errors, ...(error ? { error } : {}) };
+  const error = front.error
+    ? frontMatterError(front.error.line, front.error.message)
+    : steps.length === 0
+      ? NO_STEPS
+      : first
+        ? stepDirectiveError(first.step, first.line, first.column, first.message) + moreErrors(errors.length - 1)
+        : undefined;
+  return { title: title ?? defaultTitle(fileName), steps, errors, ...(error ? { error } : {}), ...(front.extraction ? { extraction: front.extraction } : {}) };
 }
 
 export function summaryOf(path: string, file: WorkflowFile): WorkflowSummary {

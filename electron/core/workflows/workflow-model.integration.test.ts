@@ -94,6 +94,42 @@ describe('workflow steps run model turns', () => {
     expect((await messages(run.conversationId!)).filter((m) => m.role === 'assistant').at(-1)!.text).toBe('They say 42.');
   });
 
+  it("the front matter's extraction thresholds reach the step's turn, over the conversation's", async () => {
+    const { server, core, call, model, messages } = await start();
+    // ~100,000 tokens of short lines: over the 256 KiB cap, several chunks of the default window.
+    const line = 'row 0000 of the ledger, nothing to see here\n';
+    await fs.writeFile(path.join(core.workspaceDir(), 'big.txt'), line.repeat(9000));
+    await fs.mkdir(path.join(core.workspaceDir(), 'workflows'));
+    const flow = ['---', 'extraction:', '  maxChunksForFullMode: 1', '---', '# Ledger', '## Count', '@tools readfile', 'How many rows does big.txt have?'].join('\n');
+    await fs.writeFile(path.join(core.workspaceDir(), 'workflows', 'ledger.md'), flow);
+    const c = await call('conversations.create', {});
+    await call('conversations.setModel', { id: c.id, model });
+    // Alone, the conversation's threshold would take full-chunked (the output fits in 1,000 chunks).
+    expect((await call('conversations.setExtraction', { id: c.id, extraction: { maxChunksForFullMode: 1000 } })).extraction).toEqual({ maxChunksForFullMode: 1000 });
+    const system = (req: { body: { messages?: unknown } }) => {
+      const m = (req.body.messages as { role: string; content?: unknown }[]).find((x) => x.role === 'system');
+      return m ? contentOf(m) : '';
+    };
+    const reportOrElse = (then: (req: { body: { messages?: unknown } }) => import('../testing/scripted-model-server').ScriptedReply) => (req: { body: { messages?: unknown } }) => {
+      const nonce = /<ai-agent-([0-9a-f]+)-FINAL/.exec(system(req))?.[1];
+      return nonce ? { kind: 'text' as const, text: `<ai-agent-${nonce}-FINAL format="text">9000 rows</ai-agent-${nonce}-FINAL>` } : then(req);
+    };
+    server.script([
+      { kind: 'tools', calls: [{ id: 'call_1', name: 'readfile', arguments: { path: 'big.txt' } }] },
+      (req) => {
+        const told = JSON.stringify(req.body.messages);
+        const handle = /handle = \\"([0-9a-f-]{36})\\"/.exec(told)![1]!;
+        return { kind: 'tools', calls: [{ id: 'call_2', name: 'tool_output', arguments: { handle, extract: 'how many rows' } }] };
+      },
+      ...Array.from({ length: 6 }, () => reportOrElse(() => ({ kind: 'text', text: 'It has 9000 rows.' }))),
+    ]);
+    const run = await runToEnd(call, { path: 'workflows/ledger.md', conversationId: c.id });
+    expect(run.steps.map((s) => s.status)).toEqual(['done']);
+    const card = (await messages(c.id)).find((m) => m.tool?.slug === 'tool_output' && m.tool.status === 'ok')!.tool!;
+    expect(card.extraction).toMatchObject({ requested: 'auto', used: 'read-grep' });
+    expect(card.extraction!.why).toMatch(/> 1\) and lines average/);
+  });
+
   it('with no model set up, a step for a model is skipped with a message saying how to set one up', async () => {
     const { server, core, call, messages } = await start();
     await fs.writeFile(path.join(core.workspaceDir(), 'notes.md'), 'the notes say 42');

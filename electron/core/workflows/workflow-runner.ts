@@ -49,6 +49,8 @@ type Step = WorkflowRun['steps'][number];
 interface RunState {
   run: WorkflowRun;
   sources: WorkflowStepSource[];
+  /** The front matter's extraction thresholds, for every model step. */
+  extraction?: import('../../../shared/model/settings').ExtractionOverrides;
   controller: AbortController;
   settled: Promise<void>;
   /** Cancel was asked: the run ends cancelled as soon as the current step's runner settles. */
@@ -104,7 +106,7 @@ export class WorkflowRunner {
       startedAt: this.deps.now().toISOString(),
       steps: file.steps.map((s) => ({ title: s.title, status: 'pending', outcomes: [] })),
     };
-    const state: RunState = { run, sources: file.steps, controller: new AbortController(), settled: Promise.resolve(), cancelling: false, stepStartedAt: 0 };
+    const state: RunState = { run, sources: file.steps, ...(file.extraction ? { extraction: file.extraction } : {}), controller: new AbortController(), settled: Promise.resolve(), cancelling: false, stepStartedAt: 0 };
     this.runs.set(runId, state);
     const initial = structuredClone(run);
     this.emit(state);
@@ -257,6 +259,7 @@ export class WorkflowRunner {
       prompt: r.prompt,
       outcomes: r.outcomes,
       directiveTools,
+      ...(state.extraction ? { extraction: state.extraction } : {}),
       signal: state.controller.signal,
     });
     if (turn.state === 'done') return { status: 'done', outcomes: r.outcomes };

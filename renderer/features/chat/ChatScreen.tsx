@@ -19,6 +19,7 @@ import { MessageList } from './MessageList';
 import { ModelPicker, NoModelNotice } from './ModelPicker';
 import { SidePanel } from './SidePanel';
 import { ToolSelectionControl } from './ToolSelectionControl';
+import { ExtractionControl } from './ExtractionControl';
 import { useAgentStream } from './use-agent-stream';
 import { useConversationDetail } from './use-conversation';
 
@@ -121,6 +122,7 @@ export function ChatScreen() {
           <div className="chat-controls" role="group" aria-label={s.model.controls}>
             <ModelPicker conversation={gone ? undefined : detail.data?.conversation} />
             <ToolSelectionControl conversation={gone ? undefined : detail.data?.conversation} />
+            <ExtractionControl conversation={gone ? undefined : detail.data?.conversation} />
           </div>
           <NoModelNotice />
           <Composer
