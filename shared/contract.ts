@@ -18,6 +18,7 @@ import {
   WriteModeSchema,
 } from './model/routing';
 import { WorkflowRunSchema, WorkflowSummarySchema } from './model/workflow';
+import { AgentProfileViewSchema } from './model/agent-profile';
 import {
   ApprovalDecisionSchema,
   ApprovalRuleSchema,
@@ -311,6 +312,14 @@ export const operations = {
   'workflows.get': { input: z.object({ runId: Key }).strict(), output: WorkflowRunSchema },
   'workflows.cancel': { input: z.object({ runId: Key }).strict(), output: z.object({ cancelled: z.boolean() }).strict() },
 
+  // Agent profiles (seed 003): the agents a model may delegate to. Built-ins are read-only.
+  'agents.list': { input: Empty, output: z.array(AgentProfileViewSchema) },
+  'agents.get': { input: z.object({ name: z.string().max(40) }).strict(), output: AgentProfileViewSchema },
+  /** Creates or replaces a user profile (checked by the core; the answer says every field that is wrong). */
+  'agents.put': { input: z.object({ profile: z.unknown() }).strict(), output: AgentProfileViewSchema },
+  'agents.delete': { input: z.object({ name: z.string().max(40) }).strict(), output: z.object({ deleted: z.literal(true) }).strict() },
+  'agents.setEnabled': { input: z.object({ name: z.string().max(40), enabled: z.boolean() }).strict(), output: AgentProfileViewSchema },
+
   // Secrets: values go in, never come out.
   'secrets.list': { input: Empty, output: z.array(SecretInfoSchema) },
   'secrets.set': { input: z.object({ name: z.string().max(64), value: z.string().max(64 * 1024), hosts: z.array(z.string().max(253)).max(100) }).strict(), output: SecretInfoSchema },
@@ -342,6 +351,8 @@ export const events = {
   'buffers.changed': z.object({ ownerId: z.string(), names: z.array(z.string()) }).strict(),
   /** A conversation's stored outputs changed (one stored, deleted, or its session ended). */
   'toolOutputs.changed': z.object({ conversationId: z.string() }).strict(),
+  /** Agent profiles were added, changed, deleted, enabled or disabled. */
+  'agents.changed': z.object({}).strict(),
   /** Text a model is streaming into an assistant row (appended chunks; the row is stored when the step ends). */
   'chat.delta': z.object({ conversationId: z.string(), turnId: z.string(), messageId: z.string(), text: z.string() }).strict(),
   /** An agent turn started or ended. */

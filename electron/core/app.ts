@@ -13,6 +13,8 @@ import { transferHandlers } from './handlers/transfer-handlers';
 import { bufferHandlers } from './handlers/buffer-handlers';
 import { chatHandlers } from './handlers/chat-handlers';
 import { workflowHandlers } from './handlers/workflow-handlers';
+import { agentProfileHandlers } from './handlers/agent-profile-handlers';
+import { AgentProfileStore } from './agents/profile-store';
 import { ConversationStore } from './timeline/conversation-store';
 import { createBufferStore, createRoutingServices } from './routing';
 import { registerBufferOps } from './routing/buffer-ops';
@@ -171,6 +173,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   const chat = new ChatService({ conversations, routing, dispatcher, registry, now, agent, toolOutputs });
 
   const testCases = new TestCaseStore({ dataDir, now, problems: (p) => problems.report(p) });
+  const agentProfiles = await AgentProfileStore.open({ dataDir, resourcesDir: config.resourcesDir, now, report: (p) => problems.report(p), onChange: () => events.emit('agents.changed', {}) });
 
   const handlers = defineHandlers({
     'app.info': () => ({
@@ -199,6 +202,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     ...chatHandlers({ conversations, routing, dispatcher, registry, events, now, settings, agent, toolOutputs, chat }),
     ...bufferHandlers({ routing, workspaceDir, openPath: config.openPath }),
     ...workflowHandlers(workflows),
+    ...agentProfileHandlers(agentProfiles),
     ...providerHandlers({ providers, clients }),
     ...agentHandlers({ conversations, loop: agent, approvals, providers }),
     ...toolOutputHandlers({ toolOutputs, conversations, clients, settings }),

@@ -61,6 +61,7 @@ const HANDLERS: { [E in EventName]: Handler<E> } = {
     // A read names a handle, not its conversation.
     invalidateOps(qc, 'toolOutputs.read');
   },
+  'agents.changed': ops('agents.list', 'agents.get'),
 };
 
 /** Applies one pushed event to the cache. */
