@@ -9,15 +9,15 @@
  * A title the user gave (at creation or by renaming) is never replaced.
  */
 import Database from 'better-sqlite3';
-import fs from 'node:fs';
 import { AppError } from '../../../shared/errors';
 import type { Problem } from '../../../shared/model/app-info';
 import { TITLE_MAX, type ContextSection, type Conversation, type Message, type ToolCard } from '../../../shared/model/conversation';
 import type { ModelRef, ToolSelection } from '../../../shared/model/provider';
 import { ExtractionOverridesSchema, type ExtractionOverrides } from '../../../shared/model/settings';
 import { v7 as uuidv7 } from 'uuid';
-import { MIGRATIONS, NewerSchemaError, migrate } from './migrations';
-import { APP_CLOSED_CALL, AUTO_TITLE_MAX_CHARS, DEFAULT_TITLE, conversationNotFound, duplicateSectionId, newerDatabase } from './strings';
+import { MIGRATIONS } from './migrations';
+import { openSqliteFile } from '../lib/sqlite-file';
+import { APP_CLOSED_CALL, AUTO_TITLE_MAX_CHARS, DEFAULT_TITLE, conversationNotFound, duplicateSectionId } from './strings';
 
 /** With kind 'messages': the rows added and the conversation after them. */
 export type ConversationChange = {
@@ -101,7 +101,18 @@ export class ConversationStore {
   ) {}
 
   static open(opts: ConversationStoreOptions): ConversationStore {
-    const store = new ConversationStore(openOrReplace(opts), opts);
+    const db = openSqliteFile({
+      file: opts.file,
+      migrations: MIGRATIONS,
+      now: opts.now,
+      ...(opts.problems ? { problems: opts.problems } : {}),
+      what: 'the conversations database',
+      keeps: 'conversations',
+      // Case folding beyond ASCII (SQLite's own LIKE folds ASCII only).
+      setup: (d) => d.function('fold', { deterministic: true }, (x: unknown) => (typeof x === 'string' ? x.toLowerCase() : x)),
+      check: (d) => d.prepare('SELECT id FROM conversations LIMIT 1').get(),
+    });
+    const store = new ConversationStore(db, opts);
     store.closeInterruptedCalls();
     return store;
   }
@@ -313,80 +324,6 @@ export class ConversationStore {
   private changed(conversationId: string, kind: ConversationChange['kind']): void {
     this.opts.onChange?.({ conversationId, kind });
   }
-}
-
-function openDb(file: string): Database.Database {
-  const db = new Database(file);
-  try {
-    // A newer Toolsmith's database is refused before anything (the journal mode) changes it.
-    const version = db.pragma('user_version', { simple: true }) as number;
-    if (version > MIGRATIONS.length) throw new NewerSchemaError(version, MIGRATIONS.length);
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = NORMAL');
-    db.pragma('foreign_keys = ON');
-    // Case folding beyond ASCII (SQLite's own LIKE folds ASCII only).
-    db.function('fold', { deterministic: true }, (s: unknown) => (typeof s === 'string' ? s.toLowerCase() : s));
-    migrate(db);
-    // Reads the schema and a row: a file that is not a database fails here, not later.
-    db.prepare('SELECT id FROM conversations LIMIT 1').get();
-    return db;
-  } catch (e) {
-    db.close();
-    throw e;
-  }
-}
-
-/**
- * Opens the file; a broken one is moved aside (with its WAL) and reported; at worst the store
- * lives in memory. One written by a newer Toolsmith is whole: it is left where it is, and
- * the store lives in memory.
- */
-function openOrReplace(opts: ConversationStoreOptions): Database.Database {
-  try {
-    return openDb(opts.file);
-  } catch (first) {
-    if (first instanceof NewerSchemaError) {
-      opts.problems?.({ kind: 'invalid-config', path: opts.file, message: newerDatabase(first.version, first.known) });
-      return openDb(':memory:');
-    }
-    const reason = (first as Error).message;
-    let movedTo: string | undefined;
-    try {
-      movedTo = moveAsideSync(opts.file, opts.now());
-      const db = openDb(opts.file);
-      opts.problems?.({
-        kind: 'corrupt-file',
-        path: opts.file,
-        message: `the conversations database could not be opened (${reason}); it was moved aside and a new one started`,
-        ...(movedTo ? { movedTo } : {}),
-      });
-      return db;
-    } catch (second) {
-      opts.problems?.({
-        kind: 'io-error',
-        path: opts.file,
-        message: `the conversations database could not be opened (${reason}; then: ${(second as Error).message}); conversations are kept in memory until the app restarts`,
-        ...(movedTo ? { movedTo } : {}),
-      });
-      return openDb(':memory:');
-    }
-  }
-}
-
-/** Like lib/json-file's moveAside, synchronous, and taking the WAL and shared-memory files along. */
-function moveAsideSync(file: string, now: Date): string | undefined {
-  const stamp = now.toISOString().replace(/[:.]/g, '-');
-  const target = `${file}.corrupt-${stamp}`;
-  let moved: string | undefined;
-  for (const suffix of ['', '-wal', '-shm']) {
-    try {
-      fs.renameSync(file + suffix, target + suffix);
-      if (suffix === '') moved = target;
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-    }
-  }
-  return moved;
 }
 
 function escapeLike(s: string): string {

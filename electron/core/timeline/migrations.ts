@@ -3,12 +3,9 @@
  * holds how many have run; a later feature (a timeline, ...) appends one, never edits one.
  */
 import type Database from 'better-sqlite3';
+import { migrate as migrateWith, type Migration } from '../lib/sqlite-file';
 
-export interface Migration {
-  /** What it adds, for the error message when it fails. */
-  name: string;
-  up: (db: Database.Database) => void;
-}
+export { NewerSchemaError, type Migration } from '../lib/sqlite-file';
 
 export const MIGRATIONS: readonly Migration[] = [
   {
@@ -68,29 +65,7 @@ export const MIGRATIONS: readonly Migration[] = [
   },
 ];
 
-/**
- * Brings the database to the newest schema, one migration per transaction. A database
- * written by a newer Toolsmith (a version past the list) is refused: it is not ours to change.
- */
+/** Brings the conversations database to the newest schema (or to the given list's last). */
 export function migrate(db: Database.Database, migrations: readonly Migration[] = MIGRATIONS): void {
-  const version = db.pragma('user_version', { simple: true }) as number;
-  if (version > migrations.length) throw new NewerSchemaError(version, migrations.length);
-  for (let v = version; v < migrations.length; v++) {
-    const m = migrations[v]!;
-    db.transaction(() => {
-      m.up(db);
-      db.pragma(`user_version = ${v + 1}`);
-    })();
-  }
-}
-
-/** The database was written by a newer Toolsmith: it is whole, only not ours to read or change. */
-export class NewerSchemaError extends Error {
-  constructor(
-    readonly version: number,
-    readonly known: number,
-  ) {
-    super(`written by a newer Toolsmith (schema ${version}, this version knows ${known})`);
-    this.name = 'NewerSchemaError';
-  }
+  migrateWith(db, migrations);
 }

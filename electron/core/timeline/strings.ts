@@ -18,5 +18,3 @@ export const routingFailed = (dest: string, why: string) => `the result could no
 export const directivesFailed = (why: string) => `the directives could not run: ${why}`;
 export const directiveErrorAt = (line: number, column: number, message: string) => `line ${line}, column ${column}: ${message}`;
 export const APP_CLOSED_CALL = 'the app closed before this call finished';
-export const newerDatabase = (version: number, known: number) =>
-  `the conversations database was written by a newer Toolsmith (schema version ${version}; this version knows up to ${known}). It was left untouched: update Toolsmith to see those conversations. Until then, conversations are kept in memory and lost when the app closes.`;
