@@ -99,7 +99,7 @@ export function isThenable(x: unknown): x is PromiseLike<unknown> {
 }
 
 /** Every field of LocalToolContext, named: a field added there must be added here (this fails to compile otherwise). */
-type ContextFields = 'workspaceDir' | 'signal' | 'now' | 'transport' | 'allowedHosts' | 'regexTimeLimitMs' | 'ownerId' | 'emit';
+type ContextFields = 'workspaceDir' | 'signal' | 'now' | 'transport' | 'allowedHosts' | 'regexTimeLimitMs' | 'ownerId' | 'emit' | 'wrote';
 const allContextFieldsCopied: [keyof LocalToolContext] extends [ContextFields] ? ([ContextFields] extends [keyof LocalToolContext] ? true : never) : never = true;
 void allContextFieldsCopied;
 
@@ -111,6 +111,7 @@ export function localContext(base: Omit<LocalToolContext, 'signal'>, call: Call)
     transport: base.transport,
     allowedHosts: base.allowedHosts,
     regexTimeLimitMs: base.regexTimeLimitMs,
+    wrote: base.wrote,
     get signal() {
       return call.signal;
     },

@@ -82,6 +82,8 @@ export interface LocalToolContext {
   ownerId?: string;
   /** Streams partial output (e.g. progress); optional for the caller to show. */
   emit?: (event: { kind: string; data: unknown }) => void;
+  /** Told of each workspace file the function wrote (relative path, and ownerId), and awaited: documents record it. */
+  wrote?: (relPath: string, by: string | undefined) => void | Promise<void>;
 }
 
 /**

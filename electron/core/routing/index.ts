@@ -18,6 +18,8 @@ export interface RoutingDeps {
   now: () => Date;
   /** The time limit of one buffer search (Settings' regexTimeLimitMs). */
   regexTimeLimitMs?: () => number;
+  /** Told of each workspace file a route wrote (documents record it). */
+  wrote?: (relPath: string, by: string | undefined) => void | Promise<void>;
 }
 
 /** The conversations' and workflow runs' buffers: built first, so buffer_ops can be registered before the registry opens. */
@@ -34,7 +36,7 @@ export interface RoutingServices {
 export function createRoutingServices(deps: RoutingDeps & { buffers?: BufferStore }): RoutingServices {
   const { workspaceDir, now, transport, allowedHosts } = deps;
   const buffers = deps.buffers ?? createBufferStore(deps);
-  const router = new WorkspaceOutputRouter({ buffers, workspaceDir, now });
+  const router = new WorkspaceOutputRouter({ buffers, workspaceDir, now, ...(deps.wrote ? { wrote: deps.wrote } : {}) });
   const sources = inputSourceMap([
     new FileInputSource({ workspaceDir }),
     new VariableInputSource(buffers),

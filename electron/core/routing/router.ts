@@ -28,6 +28,8 @@ export interface RouterDeps {
   writeFile?: WriteFile;
   /** Default ROUTE_MAX_PAYLOAD_CHARS. */
   maxPayloadChars?: number;
+  /** Told of each workspace file a route wrote (relative path, and the owner): documents record it. */
+  wrote?: (relPath: string, by: string | undefined) => void | Promise<void>;
 }
 
 export class WorkspaceOutputRouter implements OutputRouter {
@@ -72,6 +74,7 @@ export class WorkspaceOutputRouter implements OutputRouter {
       case 'file': {
         const rel = resolveFilePath(dest.path, this.deps.now());
         const r = await this.writeFile(this.deps.workspaceDir(), rel, req.content, writeMode);
+        await this.deps.wrote?.(r.path, req.ownerId);
         return buildManifest({ ...common, destination: `file:${r.path}`, target: { kind: 'file', path: r.path } });
       }
     }

@@ -580,6 +580,7 @@ function makeWrite(limits: FilesLimits): LocalFunction {
       await ensureParent(p, createFolders);
       if (mode === 'create') await createExclusive(p.abs, data, p.rel);
       else await writeFileAtomic(p.abs, data, { ...TEMP, keepMode: true });
+      await ctx?.wrote?.(p.rel, ctx.ownerId);
       return { path: p.rel, bytes: data.length, mode, created: before === undefined };
     } catch (e) {
       throw fsError(e, p.rel);
@@ -615,6 +616,7 @@ function makeAppend(limits: FilesLimits): LocalFunction {
       } finally {
         await fh.close();
       }
+      await ctx?.wrote?.(p.rel, ctx.ownerId);
       return { path: p.rel, bytes: data.length, size, created: before === undefined };
     } catch (e) {
       throw fsError(e, p.rel);

@@ -1,0 +1,154 @@
+import Database from 'better-sqlite3';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Problem } from '../../../shared/model/app-info';
+import { useTempDirs } from '../testing/temp-dir';
+import { DocumentStore, MAX_VERSIONS } from './document-store';
+import { SUMMARY_MAX_CHARS, mimeTypeOf, summaryOf } from './text-facts';
+
+const tempDir = useTempDirs();
+const open: DocumentStore[] = [];
+afterEach(() => {
+  for (const s of open.splice(0)) s.close();
+});
+
+async function setup() {
+  const dir = await tempDir();
+  const workspace = path.join(dir, 'workspace');
+  await fs.mkdir(workspace);
+  let t = Date.parse('2026-11-24T10:00:00Z');
+  const problems: Omit<Problem, 'id' | 'at'>[] = [];
+  const changed: string[][] = [];
+  const file = path.join(dir, 'documents.sqlite');
+  const make = () => {
+    const s = DocumentStore.open({ file, workspaceDir: () => workspace, now: () => new Date((t += 1000)), problems: (p) => problems.push(p), onChange: (p) => changed.push(p) });
+    open.push(s);
+    return s;
+  };
+  const write = (rel: string, content: string | Buffer) => fs.mkdir(path.dirname(path.join(workspace, rel)), { recursive: true }).then(() => fs.writeFile(path.join(workspace, rel), content));
+  return { dir, workspace, file, make, write, problems, changed };
+}
+
+describe('documents', () => {
+  it('records a written file with its facts, and a version only when its content changes', async () => {
+    const { make, write, changed } = await setup();
+    const docs = make();
+    await write('reports/q3.md', '# Q3 analysis\n\nRevenue grew 12%.\n');
+    await docs.record('reports/q3.md', 'task 1');
+    const first = docs.get('reports/q3.md');
+    expect(first).toMatchObject({
+      path: 'reports/q3.md',
+      createdBy: 'task 1',
+      updatedBy: 'task 1',
+      mimeType: 'text/markdown',
+      sizeBytes: 33,
+      tokenCount: 9,
+      autoSummary: '# Q3 analysis Revenue grew 12%.',
+      description: '',
+      tags: [],
+    });
+    expect(first.versions).toHaveLength(1);
+    expect(first.versions![0]).toMatchObject({ seq: 1, sizeBytes: 33, by: 'task 1' });
+    expect(first.versions![0]!.hash).toMatch(/^[0-9a-f]{64}$/);
+
+    // The same bytes again: no new version.
+    await docs.record('reports/q3.md', 'task 2');
+    expect(docs.get('reports/q3.md').versions).toHaveLength(1);
+    await write('reports/q3.md', '# Q3 analysis\n\nRevenue grew 13%.\n');
+    await docs.record('./reports/q3.md', 'task 2');
+    const second = docs.get('reports/q3.md');
+    expect(second).toMatchObject({ createdBy: 'task 1', updatedBy: 'task 2', autoSummary: '# Q3 analysis Revenue grew 13%.' });
+    expect(second.versions!.map((v) => [v.seq, v.by])).toEqual([
+      [1, 'task 1'],
+      [2, 'task 2'],
+    ]);
+    expect(second.versions![0]!.hash).not.toBe(second.versions![1]!.hash);
+    expect(changed).toEqual([['reports/q3.md'], ['reports/q3.md']]);
+  });
+
+  it('binary files get a hash and size, no tokens or summary', async () => {
+    const { make, write } = await setup();
+    const docs = make();
+    await write('chart.png', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 1, 2]));
+    await docs.record('chart.png', 'task 3');
+    const d = docs.get('chart.png');
+    expect(d).toMatchObject({ mimeType: 'image/png', sizeBytes: 8, autoSummary: '' });
+    expect(d).not.toHaveProperty('tokenCount');
+  });
+
+  it('lists by tags, creator, type and words; describes', async () => {
+    const { make, write } = await setup();
+    const docs = make();
+    await write('data/sales.csv', 'region,amount\nnorth,10\n');
+    await docs.record('data/sales.csv', 'user');
+    await write('notes/plan.md', 'Plan for the launch\n');
+    await docs.record('notes/plan.md', 'task 1');
+    await write('notes/chart.svg', '<svg/>');
+    await docs.record('notes/chart.svg', 'task 2');
+    docs.describe('data/sales.csv', { description: 'Sales by region, Q3', tags: ['sales', 'q3', 'sales', ' '] }, 'user');
+    docs.describe('notes/plan.md', { tags: ['q3'] }, 'task 1');
+    const names = (q: Parameters<DocumentStore['list']>[0]) => docs.list(q).map((d) => d.path);
+    expect(names({})).toEqual(['notes/chart.svg', 'notes/plan.md', 'data/sales.csv']);
+    expect(docs.get('data/sales.csv').tags).toEqual(['sales', 'q3']);
+    expect(names({ tags: ['q3'] }).sort()).toEqual(['data/sales.csv', 'notes/plan.md']);
+    expect(names({ tags: ['q3', 'sales'] })).toEqual(['data/sales.csv']);
+    expect(names({ createdBy: 'task 2' })).toEqual(['notes/chart.svg']);
+    expect(names({ mimeType: 'text/' })).toEqual(['notes/plan.md', 'data/sales.csv']);
+    expect(names({ mimeType: 'image/svg+xml' })).toEqual(['notes/chart.svg']);
+    expect(names({ pathPrefix: 'notes/' })).toEqual(['notes/chart.svg', 'notes/plan.md']);
+    expect(names({ text: 'REGION q3' })).toEqual(['data/sales.csv']);
+    expect(names({ text: 'launch' })).toEqual(['notes/plan.md']);
+    expect(names({ limit: 1 })).toHaveLength(1);
+    expect(() => docs.get('nope.md')).toThrow(expect.objectContaining({ code: 'NOT_FOUND' }));
+  });
+
+  it('keeps the newest versions only', async () => {
+    const { make, write } = await setup();
+    const docs = make();
+    for (let i = 0; i < MAX_VERSIONS + 5; i++) {
+      await write('log.txt', `v${i}`);
+      await docs.record('log.txt', 'task 1');
+    }
+    const v = docs.get('log.txt').versions!;
+    expect(v).toHaveLength(MAX_VERSIONS);
+    expect(v[0]!.seq).toBe(6);
+    expect(v.at(-1)!.seq).toBe(MAX_VERSIONS + 5);
+  });
+
+  it('a path outside the workspace, or a file that is gone, records nothing and never throws', async () => {
+    const { make, problems } = await setup();
+    const docs = make();
+    await docs.record('../outside.md', 'task 1');
+    await docs.record('missing.md', 'task 1');
+    expect(docs.list()).toEqual([]);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]!.message).toMatch(/could not be updated: .*outside|leaves|\.\./);
+  });
+
+  it('is kept after a reopen; a damaged database is moved aside and a new one started', async () => {
+    const { make, write, file, problems } = await setup();
+    const docs = make();
+    await write('a.md', 'A');
+    await docs.record('a.md', 'task 1');
+    docs.close();
+    expect(make().get('a.md').createdBy).toBe('task 1');
+    open.splice(0).forEach((s) => s.close());
+    await fs.writeFile(file, 'this is not a database at all, just text that is long enough to be read');
+    await fs.rm(`${file}-wal`, { force: true });
+    const fresh = make();
+    expect(fresh.list()).toEqual([]);
+    expect(problems.at(-1)).toMatchObject({ kind: 'corrupt-file', message: expect.stringMatching(/^the documents database could not be opened/) });
+    expect(new Database(problems.at(-1)!.movedTo!, { readonly: true, fileMustExist: true })).toBeTruthy();
+  });
+
+  it('text facts: type by extension, summary from the first lines', () => {
+    expect(mimeTypeOf('a/b.CSV', true)).toBe('text/csv');
+    expect(mimeTypeOf('noext', true)).toBe('text/plain');
+    expect(mimeTypeOf('noext', false)).toBe('application/octet-stream');
+    expect(summaryOf('\n\n  first  \nsecond\n')).toBe('first second');
+    const long = summaryOf('word '.repeat(200));
+    expect(long).toHaveLength(SUMMARY_MAX_CHARS);
+    expect(long.endsWith('…')).toBe(true);
+  });
+});

@@ -1,0 +1,286 @@
+/**
+ * Documents (seed 003): workspace files with metadata — who made and changed them, type,
+ * size, tokens, a summary, a description and tags, and every version (content hash, size,
+ * time, by whom). The file is the truth; this keeps what is known of it in SQLite, updated by
+ * every write the file tools and routing make (`record`).
+ */
+import type Database from 'better-sqlite3';
+import { createHash } from 'node:crypto';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { AppError } from '../../../shared/errors';
+import type { Problem } from '../../../shared/model/app-info';
+import type { DocumentInfo, DocumentQuery } from '../../../shared/model/document';
+import { openSqliteFile, type Migration } from '../lib/sqlite-file';
+import { SerialQueue } from '../lib/serial-queue';
+import { resolveInWorkspace } from '../lib/workspace';
+import { estimateCounter } from '../tool-output/tokens';
+import { mimeTypeOf, summaryOf } from './text-facts';
+
+const MIGRATIONS: readonly Migration[] = [
+  {
+    name: 'documents and their versions',
+    up: (db) =>
+      db.exec(`
+        CREATE TABLE documents (
+          path TEXT PRIMARY KEY,
+          created_by TEXT NOT NULL,
+          created_at TEXT NOT NULL,
+          updated_by TEXT NOT NULL,
+          updated_at TEXT NOT NULL,
+          mime_type TEXT NOT NULL,
+          size_bytes INTEGER NOT NULL,
+          token_count INTEGER,
+          auto_summary TEXT NOT NULL,
+          description TEXT NOT NULL DEFAULT '',
+          tags TEXT NOT NULL DEFAULT '[]'
+        );
+        CREATE TABLE document_versions (
+          path TEXT NOT NULL REFERENCES documents (path) ON DELETE CASCADE ON UPDATE CASCADE,
+          seq INTEGER NOT NULL,
+          hash TEXT NOT NULL,
+          size_bytes INTEGER NOT NULL,
+          at TEXT NOT NULL,
+          by TEXT NOT NULL,
+          PRIMARY KEY (path, seq)
+        );
+      `),
+  },
+];
+
+/** Files past this size get a hash and a size, not a summary or a token count (they are not read whole). */
+export const DOCUMENT_READ_LIMIT = 8 * 1024 * 1024;
+/** Versions kept per document; the oldest go first. */
+export const MAX_VERSIONS = 200;
+
+export interface DocumentStoreOptions {
+  file: string;
+  workspaceDir: () => string;
+  now: () => Date;
+  problems?: (p: Omit<Problem, 'id' | 'at'>) => void;
+  onChange?: (paths: string[]) => void;
+}
+
+interface Row {
+  path: string;
+  created_by: string;
+  created_at: string;
+  updated_by: string;
+  updated_at: string;
+  mime_type: string;
+  size_bytes: number;
+  token_count: number | null;
+  auto_summary: string;
+  description: string;
+  tags: string;
+}
+
+export const documentNotFound = (p: string) => `no document '${p}': only files written in the workspace by tools (or described here) are documents`;
+
+export class DocumentStore {
+  private readonly queue = new SerialQueue();
+
+  private constructor(
+    private readonly db: Database.Database,
+    private readonly opts: DocumentStoreOptions,
+  ) {}
+
+  static open(opts: DocumentStoreOptions): DocumentStore {
+    const db = openSqliteFile({
+      file: opts.file,
+      migrations: MIGRATIONS,
+      now: opts.now,
+      ...(opts.problems ? { problems: opts.problems } : {}),
+      what: 'the documents database',
+      keeps: 'document records',
+      check: (d) => d.prepare('SELECT path FROM documents LIMIT 1').get(),
+    });
+    return new DocumentStore(db, opts);
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+
+  /** Writes queued so far are recorded. */
+  idle(): Promise<void> {
+    return this.queue.idle();
+  }
+
+  /**
+   * A file in the workspace was written (`rel`, workspace-relative) by `by` (a task, a
+   * conversation, "user"): records a version when its content changed. Never throws: a file
+   * that cannot be read is reported and left as it was recorded.
+   */
+  record(rel: string, by: string): Promise<void> {
+    return this.queue.run(async () => {
+      try {
+        await this.recordNow(rel, by);
+      } catch (e) {
+        this.opts.problems?.({ kind: 'io-error', path: rel, message: `the document record of '${rel}' could not be updated: ${(e as Error).message}` });
+      }
+    });
+  }
+
+  private async recordNow(rel: string, by: string): Promise<void> {
+    const p = await resolveInWorkspace(this.opts.workspaceDir(), rel);
+    const facts = await readFacts(p.abs);
+    if (!facts) return;
+    const at = this.opts.now().toISOString();
+    const old = this.db.prepare('SELECT * FROM documents WHERE path = ?').get(p.rel) as Row | undefined;
+    const last = this.db.prepare('SELECT hash FROM document_versions WHERE path = ? ORDER BY seq DESC LIMIT 1').get(p.rel) as { hash: string } | undefined;
+    if (old && last?.hash === facts.hash) return;
+    this.db.transaction(() => {
+      if (old) {
+        this.db
+          .prepare('UPDATE documents SET updated_by = ?, updated_at = ?, mime_type = ?, size_bytes = ?, token_count = ?, auto_summary = ? WHERE path = ?')
+          .run(by, at, facts.mimeType, facts.size, facts.tokens, facts.summary, p.rel);
+      } else {
+        this.db
+          .prepare('INSERT INTO documents (path, created_by, created_at, updated_by, updated_at, mime_type, size_bytes, token_count, auto_summary) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
+          .run(p.rel, by, at, by, at, facts.mimeType, facts.size, facts.tokens, facts.summary);
+      }
+      const seq = ((this.db.prepare('SELECT max(seq) AS m FROM document_versions WHERE path = ?').get(p.rel) as { m: number | null }).m ?? 0) + 1;
+      this.db.prepare('INSERT INTO document_versions (path, seq, hash, size_bytes, at, by) VALUES (?, ?, ?, ?, ?, ?)').run(p.rel, seq, facts.hash, facts.size, at, by);
+      this.db.prepare('DELETE FROM document_versions WHERE path = ? AND seq <= ?').run(p.rel, seq - MAX_VERSIONS);
+    })();
+    this.opts.onChange?.([p.rel]);
+  }
+
+  /** Newest change first, filtered by tags (all of them), creator, type (prefix: `text/`), path prefix and words. */
+  list(q: DocumentQuery = {}): DocumentInfo[] {
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (q.createdBy) {
+      where.push('created_by = ?');
+      params.push(q.createdBy);
+    }
+    if (q.mimeType) {
+      where.push(q.mimeType.endsWith('/') ? 'substr(mime_type, 1, ?) = ?' : 'mime_type = ?');
+      if (q.mimeType.endsWith('/')) params.push(q.mimeType.length);
+      params.push(q.mimeType);
+    }
+    if (q.pathPrefix) {
+      where.push('substr(path, 1, ?) = ?');
+      params.push(q.pathPrefix.length, q.pathPrefix);
+    }
+    for (const t of q.tags ?? []) {
+      where.push('EXISTS (SELECT 1 FROM json_each(documents.tags) WHERE value = ?)');
+      params.push(t);
+    }
+    const rows = this.db
+      .prepare(`SELECT * FROM documents ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY updated_at DESC, path`)
+      .all(...params) as Row[];
+    const words = (q.text ?? '').toLowerCase().split(/\s+/).filter(Boolean);
+    const matched = words.length ? rows.filter((r) => words.every((w) => haystack(r).includes(w))) : rows;
+    return matched.slice(0, Math.min(Math.max(q.limit ?? 100, 1), 1000)).map((r) => this.toInfo(r, false));
+  }
+
+  get(rel: string): DocumentInfo {
+    const row = this.db.prepare('SELECT * FROM documents WHERE path = ?').get(normal(rel)) as Row | undefined;
+    if (!row) throw new AppError('NOT_FOUND', documentNotFound(rel), { path: rel });
+    return this.toInfo(row, true);
+  }
+
+  /** Sets what a person or agent says of it: a description and tags (each given field replaces the old). */
+  describe(rel: string, patch: { description?: string; tags?: string[] }, by: string): DocumentInfo {
+    const doc = this.get(rel);
+    const tags = patch.tags ? [...new Set(patch.tags.map((t) => t.trim()).filter(Boolean))] : doc.tags;
+    this.db
+      .prepare('UPDATE documents SET description = ?, tags = ?, updated_by = ? WHERE path = ?')
+      .run(patch.description ?? doc.description, JSON.stringify(tags), by, doc.path);
+    this.opts.onChange?.([doc.path]);
+    return this.get(doc.path);
+  }
+
+  private toInfo(r: Row, withVersions: boolean): DocumentInfo {
+    const versions = withVersions
+      ? (this.db.prepare('SELECT seq, hash, size_bytes, at, by FROM document_versions WHERE path = ? ORDER BY seq').all(r.path) as { seq: number; hash: string; size_bytes: number; at: string; by: string }[]).map(
+          (v) => ({ seq: v.seq, hash: v.hash, sizeBytes: v.size_bytes, at: v.at, by: v.by }),
+        )
+      : undefined;
+    return {
+      path: r.path,
+      createdBy: r.created_by,
+      createdAt: r.created_at,
+      updatedBy: r.updated_by,
+      updatedAt: r.updated_at,
+      mimeType: r.mime_type,
+      sizeBytes: r.size_bytes,
+      ...(r.token_count !== null ? { tokenCount: r.token_count } : {}),
+      autoSummary: r.auto_summary,
+      description: r.description,
+      tags: parseTags(r.tags),
+      ...(versions ? { versions } : {}),
+    };
+  }
+}
+
+function normal(rel: string): string {
+  return rel.split(path.sep).join('/').replace(/^\.\//, '');
+}
+
+function parseTags(text: string): string[] {
+  try {
+    const v: unknown = JSON.parse(text);
+    return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+function haystack(r: Row): string {
+  return `${r.path}\n${r.description}\n${r.auto_summary}\n${r.tags}`.toLowerCase();
+}
+
+interface Facts {
+  hash: string;
+  size: number;
+  mimeType: string;
+  tokens: number | null;
+  summary: string;
+}
+
+/** Hash and size of any file; type, tokens and a summary of text up to DOCUMENT_READ_LIMIT. Undefined: not a regular file (gone, a folder). */
+async function readFacts(abs: string): Promise<Facts | undefined> {
+  const st = await fsp.stat(abs).catch((e: NodeJS.ErrnoException) => {
+    if (e.code === 'ENOENT') return undefined;
+    throw e;
+  });
+  if (!st?.isFile()) return undefined;
+  const hash = createHash('sha256');
+  let head: Buffer | undefined;
+  const fh = await fsp.open(abs, 'r');
+  try {
+    const chunks: Buffer[] = [];
+    let kept = 0;
+    for await (const chunk of fh.createReadStream({ autoClose: false }) as AsyncIterable<Buffer>) {
+      hash.update(chunk);
+      if (kept <= DOCUMENT_READ_LIMIT) {
+        chunks.push(chunk);
+        kept += chunk.length;
+      }
+    }
+    if (kept <= DOCUMENT_READ_LIMIT) head = Buffer.concat(chunks);
+  } finally {
+    await fh.close();
+  }
+  const text = head && isText(head) ? head.toString('utf8') : undefined;
+  return {
+    hash: hash.digest('hex'),
+    size: st.size,
+    mimeType: mimeTypeOf(abs, text !== undefined),
+    tokens: text !== undefined ? estimateCounter.count(text).tokens : null,
+    summary: text !== undefined ? summaryOf(text) : '',
+  };
+}
+
+function isText(b: Buffer): boolean {
+  if (b.subarray(0, 8192).includes(0)) return false;
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(b);
+    return true;
+  } catch {
+    return false;
+  }
+}
