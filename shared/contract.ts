@@ -19,6 +19,7 @@ import {
 } from './model/routing';
 import { WorkflowRunSchema, WorkflowSummarySchema } from './model/workflow';
 import { AgentProfileViewSchema } from './model/agent-profile';
+import { DocumentInfoSchema, DocumentQuerySchema } from './model/document';
 import {
   ApprovalDecisionSchema,
   ApprovalRuleSchema,
@@ -318,6 +319,15 @@ export const operations = {
   /** Creates or replaces a user profile (checked by the core; the answer says every field that is wrong). */
   'agents.put': { input: z.object({ profile: z.unknown() }).strict(), output: AgentProfileViewSchema },
   'agents.delete': { input: z.object({ name: z.string().max(40) }).strict(), output: z.object({ deleted: z.literal(true) }).strict() },
+  // Documents (seed 003): workspace files tools wrote, with their metadata and versions.
+  'documents.list': { input: DocumentQuerySchema, output: z.array(DocumentInfoSchema) },
+  /** One document with its versions. */
+  'documents.get': { input: z.object({ path: z.string().min(1).max(4096) }).strict(), output: DocumentInfoSchema },
+  /** Sets its description and tags (each given field replaces the old). */
+  'documents.describe': {
+    input: z.object({ path: z.string().min(1).max(4096), description: z.string().max(2000).optional(), tags: z.array(z.string().max(100)).max(50).optional() }).strict(),
+    output: DocumentInfoSchema,
+  },
   'agents.setEnabled': { input: z.object({ name: z.string().max(40), enabled: z.boolean() }).strict(), output: AgentProfileViewSchema },
 
   // Secrets: values go in, never come out.
@@ -353,6 +363,8 @@ export const events = {
   'toolOutputs.changed': z.object({ conversationId: z.string() }).strict(),
   /** Agent profiles were added, changed, deleted, enabled or disabled. */
   'agents.changed': z.object({}).strict(),
+  /** Documents were recorded or described (workspace-relative paths). */
+  'documents.changed': z.object({ paths: z.array(z.string()) }).strict(),
   /** Text a model is streaming into an assistant row (appended chunks; the row is stored when the step ends). */
   'chat.delta': z.object({ conversationId: z.string(), turnId: z.string(), messageId: z.string(), text: z.string() }).strict(),
   /** An agent turn started or ended. */

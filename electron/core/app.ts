@@ -15,6 +15,8 @@ import { chatHandlers } from './handlers/chat-handlers';
 import { workflowHandlers } from './handlers/workflow-handlers';
 import { agentProfileHandlers } from './handlers/agent-profile-handlers';
 import { AgentProfileStore } from './agents/profile-store';
+import { DocumentStore } from './documents/document-store';
+import { documentHandlers } from './handlers/document-handlers';
 import { ConversationStore } from './timeline/conversation-store';
 import { createBufferStore, createRoutingServices } from './routing';
 import { registerBufferOps } from './routing/buffer-ops';
@@ -138,18 +140,28 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     router: { route: (r) => routing.router.route(r) },
   });
   await toolOutputs.sweep();
+  // Documents (seed 003): every workspace file a tool or a route writes is recorded with its metadata.
+  const documents = DocumentStore.open({
+    file: path.join(dataDir, 'documents.sqlite'),
+    workspaceDir,
+    now,
+    problems: (p) => problems.report(p),
+    onChange: (paths) => events.emit('documents.changed', { paths }),
+  });
+  // Awaited by the writer, so each write's content is the version recorded (record never throws).
+  const wrote = (rel: string, by: string | undefined) => documents.record(rel, by ?? 'user');
   const dispatcher = new InvokeDispatcher({
     store: registry.store,
     log,
     redact,
     localFunctions: functions,
-    localContext: () => ({ workspaceDir: workspaceDir(), now, transport, allowedHosts, regexTimeLimitMs: settings.get().regexTimeLimitMs }),
+    localContext: () => ({ workspaceDir: workspaceDir(), now, transport, allowedHosts, regexTimeLimitMs: settings.get().regexTimeLimitMs, wrote }),
     resolveHandle: (handle, ownerId) => toolOutputs.resolveHandle(handle, ownerId),
     backends: { http: httpBackend({ transport, allowedHosts, secrets, redact, rateLimiter: new RateLimiter(), spillFor: (ownerId, meta) => toolOutputs.spillFor(ownerId, meta) }) },
     now,
   });
 
-  const routing = createRoutingServices({ dataDir, workspaceDir, events, registry, transport, allowedHosts, now, regexTimeLimitMs, buffers });
+  const routing = createRoutingServices({ dataDir, workspaceDir, events, registry, transport, allowedHosts, now, regexTimeLimitMs, buffers, wrote });
   const conversations = ConversationStore.open({ file: path.join(dataDir, 'conversations.sqlite'), now, problems: (p) => problems.report(p), onChange: (c) => events.emit('conversations.changed', c) });
 
   const providers = await ProviderStore.open({ dataDir, secrets, now, problems: (p) => problems.report(p), onChange: (ids) => events.emit('providers.changed', { ids }) });
@@ -203,6 +215,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     ...bufferHandlers({ routing, workspaceDir, openPath: config.openPath }),
     ...workflowHandlers(workflows),
     ...agentProfileHandlers(agentProfiles),
+    ...documentHandlers(documents),
     ...providerHandlers({ providers, clients }),
     ...agentHandlers({ conversations, loop: agent, approvals, providers }),
     ...toolOutputHandlers({ toolOutputs, conversations, clients, settings }),
@@ -233,6 +246,8 @@ export async function createCore(config: CoreConfig): Promise<Core> {
         await registry.close();
         log.close();
         conversations.close();
+        await documents.idle();
+        documents.close();
         await toolOutputs.close();
       })();
       return closing;

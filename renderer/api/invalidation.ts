@@ -62,6 +62,7 @@ const HANDLERS: { [E in EventName]: Handler<E> } = {
     invalidateOps(qc, 'toolOutputs.read');
   },
   'agents.changed': ops('agents.list', 'agents.get'),
+  'documents.changed': ops('documents.list', 'documents.get'),
 };
 
 /** Applies one pushed event to the cache. */
