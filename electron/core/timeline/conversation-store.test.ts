@@ -355,3 +355,63 @@ describe('ConversationStore: models in the chat (migration 2)', () => {
     store.close();
   });
 });
+
+describe('the task graph below a conversation', () => {
+  const tempDir2 = useTempDirs();
+  async function openTasks() {
+    const file = path.join(await tempDir2(), 'conversations.sqlite');
+    const roots: string[] = [];
+    const store = ConversationStore.open({ file, now: () => new Date(), onTasks: (r) => roots.push(r) });
+    return { store, file, roots };
+  }
+  const base = { kind: 'agent' as const, agent: 'analyst', request: 'sum the sales', documents: ['data/sales.csv'], depth: 1, invocationId: 'inv-1' };
+
+  it('numbers tasks per conversation; an agent task has a hidden conversation of its own', async () => {
+    const { store, roots } = await openTasks();
+    const root = store.create('Sales');
+    const t1 = store.createTask({ ...base, rootId: root.id, parentId: root.id, model: { providerId: 'p', model: 'm' } });
+    expect(t1).toMatchObject({ rootId: root.id, parentId: root.id, number: 1, kind: 'agent', status: 'running', documents: ['data/sales.csv'], depth: 1 });
+    expect(store.get(t1.id)).toMatchObject({ title: 'Task 1: analyst', model: { providerId: 'p', model: 'm' } });
+    const q = store.createTask({ ...base, kind: 'question', agent: 'analyst', request: 'which quarter?', rootId: root.id, parentId: t1.id, depth: 2, invocationId: 'inv-2' });
+    expect(q).toMatchObject({ number: 2, kind: 'question', status: 'waiting' });
+    expect(store.has(q.id)).toBe(false);
+    // Only the conversation the person started is listed.
+    expect(store.list().map((c) => c.id)).toEqual([root.id]);
+    expect(store.list({ q: 'Task' })).toEqual([]);
+    expect(store.tasks(root.id).map((t) => t.number)).toEqual([1, 2]);
+    expect(store.taskOf(t1.id)?.agent).toBe('analyst');
+    expect(store.taskOf(root.id)).toBeUndefined();
+    expect(roots).toEqual([root.id, root.id]);
+  });
+
+  it('ends a task with its result and time; deleting the conversation removes its tasks and their timelines', async () => {
+    const { store } = await openTasks();
+    const root = store.create('Sales');
+    const t1 = store.createTask({ ...base, rootId: root.id, parentId: root.id });
+    store.addMessages(t1.id, [{ role: 'user', text: 'sum the sales' }]);
+    const done = store.updateTask(t1.id, { status: 'done', result: '42', resultDocuments: ['out/sum.md'] });
+    expect(done).toMatchObject({ status: 'done', result: '42', resultDocuments: ['out/sum.md'] });
+    expect(done.endedAt).toBeDefined();
+    expect(() => store.task('nope')).toThrow(expect.objectContaining({ code: 'NOT_FOUND' }));
+    store.delete(root.id);
+    expect(store.has(t1.id)).toBe(false);
+    expect(store.tasks(root.id)).toEqual([]);
+  });
+
+  it('tasks the app left running, blocked or waiting end cancelled when it opens again', async () => {
+    const { store, file } = await openTasks();
+    const root = store.create('Sales');
+    const t1 = store.createTask({ ...base, rootId: root.id, parentId: root.id });
+    store.updateTask(t1.id, { status: 'blocked' });
+    const q = store.createTask({ ...base, kind: 'question', rootId: root.id, parentId: t1.id, depth: 2, invocationId: 'inv-2' });
+    const t2 = store.createTask({ ...base, agent: 'writer', rootId: root.id, parentId: root.id, invocationId: 'inv-3' });
+    store.updateTask(t2.id, { status: 'done', result: 'ok' });
+    store.close();
+    const again = ConversationStore.open({ file, now: () => new Date() });
+    const byId = new Map(again.tasks(root.id).map((t) => [t.id, t]));
+    expect(byId.get(t1.id)).toMatchObject({ status: 'cancelled', error: 'the app closed while this task ran' });
+    expect(byId.get(q.id)!.status).toBe('cancelled');
+    expect(byId.get(t2.id)!.status).toBe('done');
+    again.close();
+  });
+});

@@ -17,7 +17,8 @@ import { ExtractionOverridesSchema, type ExtractionOverrides } from '../../../sh
 import { v7 as uuidv7 } from 'uuid';
 import { MIGRATIONS } from './migrations';
 import { openSqliteFile } from '../lib/sqlite-file';
-import { APP_CLOSED_CALL, AUTO_TITLE_MAX_CHARS, DEFAULT_TITLE, conversationNotFound, duplicateSectionId } from './strings';
+import { APP_CLOSED_CALL, APP_CLOSED_TASK, AUTO_TITLE_MAX_CHARS, DEFAULT_TITLE, conversationNotFound, duplicateSectionId, taskNotFound } from './strings';
+import type { Task } from '../../../shared/model/task';
 
 /** With kind 'messages': the rows added and the conversation after them. */
 export type ConversationChange = {
@@ -35,7 +36,28 @@ export interface ConversationStoreOptions {
   problems?: (p: Omit<Problem, 'id' | 'at'>) => void;
   /** Told after every committed change (the core forwards it as 'conversations.changed'). */
   onChange?: (change: ConversationChange) => void;
+  /** Told when a task below a conversation was made or changed (forwarded as 'tasks.changed'). */
+  onTasks?: (rootId: string) => void;
 }
+
+/** What makes a task; the store numbers it, dates it and starts it running (a question: waiting). */
+export interface NewTask {
+  rootId: string;
+  parentId: string;
+  kind: Task['kind'];
+  agent: string;
+  request: string;
+  documents: string[];
+  depth: number;
+  invocationId: string;
+  /** An agent's task gets a hidden conversation of its own: its model and tools. */
+  model?: ModelRef;
+  tools?: ToolSelection;
+}
+
+export type TaskPatch = Partial<Pick<Task, 'status' | 'result' | 'resultDocuments' | 'answeredBy' | 'error'>>;
+
+const TASK_ENDED: ReadonlySet<Task['status']> = new Set(['done', 'failed', 'cancelled']);
 
 export interface ListQuery {
   /** Part of a title, any case; `%` and `_` match themselves. */
@@ -114,6 +136,7 @@ export class ConversationStore {
     });
     const store = new ConversationStore(db, opts);
     store.closeInterruptedCalls();
+    store.closeInterruptedTasks();
     return store;
   }
 
@@ -140,6 +163,64 @@ export class ConversationStore {
     }
   }
 
+  /** Tasks the app left running, blocked or waiting end cancelled: no node waits for ever. */
+  private closeInterruptedTasks(): void {
+    this.db
+      .prepare(`UPDATE tasks SET status = 'cancelled', ended_at = ?, error = ? WHERE status IN ('running', 'blocked', 'waiting')`)
+      .run(this.now().toISOString(), APP_CLOSED_TASK);
+  }
+
+  /** A task below a conversation: an agent's gets a hidden conversation (its timeline) of the same id. */
+  createTask(t: NewTask): Task {
+    const at = this.now();
+    const id = uuidv7({ msecs: at.getTime() });
+    this.db.transaction(() => {
+      const number = ((this.db.prepare('SELECT max(number) AS n FROM tasks WHERE root_id = ?').get(t.rootId) as { n: number | null }).n ?? 0) + 1;
+      if (t.kind === 'agent') {
+        this.db
+          .prepare('INSERT INTO conversations (id, title, title_source, created_at, updated_at, model, tools) VALUES (?, ?, ?, ?, ?, ?, ?)')
+          .run(id, `Task ${number}: ${t.agent}`, 'user', at.toISOString(), at.toISOString(), json(t.model), json(t.tools));
+      }
+      this.db
+        .prepare(
+          `INSERT INTO tasks (id, root_id, parent_id, number, kind, agent, status, request, documents, depth, invocation_id, created_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        )
+        .run(id, t.rootId, t.parentId, number, t.kind, t.agent, t.kind === 'question' ? 'waiting' : 'running', t.request, JSON.stringify(t.documents), t.depth, t.invocationId, at.toISOString());
+    })();
+    this.opts.onTasks?.(t.rootId);
+    return this.task(id);
+  }
+
+  updateTask(id: string, patch: TaskPatch): Task {
+    const old = this.task(id);
+    const next = { ...old, ...patch };
+    const ended = patch.status && TASK_ENDED.has(patch.status) && !old.endedAt ? this.now().toISOString() : old.endedAt;
+    this.db
+      .prepare('UPDATE tasks SET status = ?, result = ?, result_documents = ?, answered_by = ?, error = ?, ended_at = ? WHERE id = ?')
+      .run(next.status, next.result ?? null, next.resultDocuments ? JSON.stringify(next.resultDocuments) : null, next.answeredBy ?? null, next.error ?? null, ended ?? null, id);
+    this.opts.onTasks?.(old.rootId);
+    return this.task(id);
+  }
+
+  /** NOT_FOUND for an unknown id. */
+  task(id: string): Task {
+    const row = this.db.prepare('SELECT * FROM tasks WHERE id = ?').get(id) as TaskRow | undefined;
+    if (!row) throw new AppError('NOT_FOUND', taskNotFound(id), { id });
+    return toTask(row);
+  }
+
+  /** The task below `rootId` whose timeline is `conversationId`, if it is one. */
+  taskOf(conversationId: string): Task | undefined {
+    const row = this.db.prepare('SELECT * FROM tasks WHERE id = ?').get(conversationId) as TaskRow | undefined;
+    return row ? toTask(row) : undefined;
+  }
+
+  /** Every task below a conversation, in the order they were made. */
+  tasks(rootId: string): Task[] {
+    return (this.db.prepare('SELECT * FROM tasks WHERE root_id = ? ORDER BY number').all(rootId) as TaskRow[]).map(toTask);
+  }
+
   close(): void {
     if (this.db.open) this.db.close();
   }
@@ -151,9 +232,9 @@ export class ConversationStore {
     const rows = (
       q
         ? this.db
-            .prepare(`${SELECT_CONVERSATION} WHERE fold(c.title) LIKE ? ESCAPE '\\' ORDER BY c.updated_at DESC, c.rowid DESC LIMIT ?`)
+            .prepare(`${SELECT_CONVERSATION} WHERE ${NOT_A_TASK} AND fold(c.title) LIKE ? ESCAPE '\\' ORDER BY c.updated_at DESC, c.rowid DESC LIMIT ?`)
             .all(`%${escapeLike(q.toLowerCase())}%`, limit)
-        : this.db.prepare(`${SELECT_CONVERSATION} ORDER BY c.updated_at DESC, c.rowid DESC LIMIT ?`).all(limit)
+        : this.db.prepare(`${SELECT_CONVERSATION} WHERE ${NOT_A_TASK} ORDER BY c.updated_at DESC, c.rowid DESC LIMIT ?`).all(limit)
     ) as ConversationRow[];
     return rows.map(toConversation);
   }
@@ -215,7 +296,11 @@ export class ConversationStore {
 
   /** Removes the conversation, its messages and its context sections (NOT_FOUND when unknown). */
   delete(id: string): void {
-    const r = this.db.prepare('DELETE FROM conversations WHERE id = ?').run(id);
+    // Its tasks' hidden conversations go with it (their task rows go by the cascade).
+    const r = this.db.transaction(() => {
+      this.db.prepare(`DELETE FROM conversations WHERE id IN (SELECT id FROM tasks WHERE root_id = ?)`).run(id);
+      return this.db.prepare('DELETE FROM conversations WHERE id = ?').run(id);
+    })();
     if (r.changes === 0) throw new AppError('NOT_FOUND', conversationNotFound(id), { id });
     this.changed(id, 'deleted');
   }
@@ -324,6 +409,52 @@ export class ConversationStore {
   private changed(conversationId: string, kind: ConversationChange['kind']): void {
     this.opts.onChange?.({ conversationId, kind });
   }
+}
+
+/** The conversations a person started (tasks' hidden conversations are not listed). */
+const NOT_A_TASK = 'c.id NOT IN (SELECT id FROM tasks)';
+
+interface TaskRow {
+  id: string;
+  root_id: string;
+  parent_id: string;
+  number: number;
+  kind: Task['kind'];
+  agent: string;
+  status: Task['status'];
+  request: string;
+  documents: string;
+  result: string | null;
+  result_documents: string | null;
+  answered_by: string | null;
+  depth: number;
+  invocation_id: string;
+  created_at: string;
+  ended_at: string | null;
+  error: string | null;
+}
+
+function toTask(r: TaskRow): Task {
+  const resultDocuments = parseJson<string[]>(r.result_documents);
+  return {
+    id: r.id,
+    rootId: r.root_id,
+    parentId: r.parent_id,
+    number: r.number,
+    kind: r.kind,
+    agent: r.agent,
+    status: r.status,
+    request: r.request,
+    documents: parseJson<string[]>(r.documents) ?? [],
+    ...(r.result !== null ? { result: r.result } : {}),
+    ...(resultDocuments ? { resultDocuments } : {}),
+    ...(r.answered_by !== null ? { answeredBy: r.answered_by } : {}),
+    depth: r.depth,
+    invocationId: r.invocation_id,
+    createdAt: r.created_at,
+    ...(r.ended_at !== null ? { endedAt: r.ended_at } : {}),
+    ...(r.error !== null ? { error: r.error } : {}),
+  };
 }
 
 function escapeLike(s: string): string {

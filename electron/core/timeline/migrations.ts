@@ -63,6 +63,33 @@ export const MIGRATIONS: readonly Migration[] = [
     name: 'extraction thresholds of a conversation (oversized outputs)',
     up: (db) => db.exec(`ALTER TABLE conversations ADD COLUMN extraction TEXT;`),
   },
+  {
+    name: 'the task graph (seed 003): delegations and questions below a conversation',
+    up: (db) =>
+      db.exec(`
+        CREATE TABLE tasks (
+          id TEXT PRIMARY KEY,
+          root_id TEXT NOT NULL REFERENCES conversations (id) ON DELETE CASCADE,
+          parent_id TEXT NOT NULL,
+          number INTEGER NOT NULL,
+          kind TEXT NOT NULL,
+          agent TEXT NOT NULL,
+          status TEXT NOT NULL,
+          request TEXT NOT NULL,
+          documents TEXT NOT NULL,
+          result TEXT,
+          result_documents TEXT,
+          answered_by TEXT,
+          depth INTEGER NOT NULL,
+          invocation_id TEXT NOT NULL,
+          created_at TEXT NOT NULL,
+          ended_at TEXT,
+          error TEXT,
+          UNIQUE (root_id, number)
+        );
+        CREATE INDEX tasks_by_root ON tasks (root_id, number);
+      `),
+  },
 ];
 
 /** Brings the conversations database to the newest schema (or to the given list's last). */

@@ -18,3 +18,5 @@ export const routingFailed = (dest: string, why: string) => `the result could no
 export const directivesFailed = (why: string) => `the directives could not run: ${why}`;
 export const directiveErrorAt = (line: number, column: number, message: string) => `line ${line}, column ${column}: ${message}`;
 export const APP_CLOSED_CALL = 'the app closed before this call finished';
+export const APP_CLOSED_TASK = 'the app closed while this task ran';
+export const taskNotFound = (id: string) => `no task with id '${id}'`;
