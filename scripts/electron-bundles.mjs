@@ -7,6 +7,8 @@ export function electronBundles(outDir = 'dist-electron') {
   return {
     main: { ...common, entryPoints: ['electron/main.ts'], outfile: `${outDir}/main.mjs`, format: 'esm', packages: 'external' },
     serve: { ...common, entryPoints: ['electron/host/serve.ts'], outfile: `${outDir}/serve.mjs`, format: 'esm', packages: 'external' },
+    // The `toolsmith` command (bin/toolsmith.mjs runs it): `toolsmith mcp` serves the registry on stdio.
+    toolsmith: { ...common, entryPoints: ['electron/host/toolsmith-cli.ts'], outfile: `${outDir}/toolsmith.mjs`, format: 'esm', packages: 'external' },
     // A sandboxed preload must be one CommonJS file that requires nothing but 'electron'.
     // It carries the contract's names only (shared/contract-names.ts), not its schemas.
     preload: { ...common, entryPoints: ['electron/preload.ts'], outfile: `${outDir}/preload.cjs`, format: 'cjs', external: ['electron'] },

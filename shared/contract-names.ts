@@ -56,6 +56,9 @@ export const OP_NAMES = [
   'approvals.respond',
   'approvals.list',
   'approvals.revoke',
+  'mcpServer.info',
+  'mcpServer.approvals',
+  'mcpServer.respond',
   'buffers.list',
   'buffers.read',
   'buffers.search',
@@ -102,6 +105,7 @@ export const EVENT_NAMES = [
   'chat.turn',
   'providers.changed',
   'approvals.changed',
+  'mcpServer.approvalsChanged',
   'workflow.progress',
 ] as const satisfies readonly EventName[];
 

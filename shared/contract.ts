@@ -6,6 +6,7 @@ import { PageSize, PageToken, QueryBool } from './model/query';
 import { TestCaseSchema, TestRunSummarySchema } from './model/testcase';
 import { ImportReportSchema, MAX_IMPORT_ZIP_BYTES, OpenApiImportSchema } from './model/transfer';
 import { SettingsPatchSchema, SettingsSchema } from './model/settings';
+import { McpApprovalDecisionSchema, McpApprovalRequestSchema, McpServerInfoSchema } from './model/mcp-serve';
 import { ContextSectionSchema, ConversationSchema, DirectiveOutcomeSchema, ExtractionInfoSchema, MessageSchema, TitleSchema } from './model/conversation';
 import { ExtractionOverridesSchema, OversizedChoiceSchema } from './model/settings';
 import {
@@ -244,6 +245,12 @@ export const operations = {
     output: z.object({ revoked: z.boolean() }).strict(),
   },
 
+  // The registry served over MCP (Settings → MCP server): where clients reach it, and the approvals it asks.
+  'mcpServer.info': { input: Empty, output: McpServerInfoSchema },
+  /** Served tools' calls waiting for an answer in the app. */
+  'mcpServer.approvals': { input: Empty, output: z.array(McpApprovalRequestSchema) },
+  'mcpServer.respond': { input: z.object({ id: Key, decision: McpApprovalDecisionSchema }).strict(), output: z.object({ accepted: z.boolean() }).strict() },
+
   // Buffers (routed outputs) of a conversation or a workflow run.
   'buffers.list': { input: z.object({ ownerId: Key }).strict(), output: z.array(BufferInfoSchema) },
   'buffers.read': {
@@ -371,6 +378,8 @@ export const events = {
   'chat.turn': z.object({ conversationId: z.string(), turnId: z.string(), state: z.enum(['running', 'done', 'error', 'stopped']) }).strict(),
   'providers.changed': z.object({ ids: z.array(z.string()) }).strict(),
   'approvals.changed': z.object({}).strict(),
+  /** A served tool's call started or stopped waiting for approval in the app. */
+  'mcpServer.approvalsChanged': z.object({}).strict(),
   /** A workflow run moved on (a step started or finished, the run ended). */
   'workflow.progress': WorkflowRunSchema,
 } as const satisfies Record<string, z.ZodType>;

@@ -26,6 +26,8 @@ import { ApprovalStore } from './agent/approvals';
 import { createAgentLoop } from './agent/loop';
 import { ChatService } from './chat/chat-service';
 import { toolOutputHandlers } from './handlers/tool-output-handlers';
+import { mcpServerHandlers } from './handlers/mcp-server-handlers';
+import { McpServeService } from './mcp-server/service';
 import { ToolOutputService } from './tool-output/service';
 import { ProviderClients } from './agent/providers/client-factory';
 import { ProviderStore } from './agent/providers/provider-store';
@@ -77,6 +79,8 @@ export interface Core {
   readonly dispatcher: InvokeDispatcher;
   /** The local functions tools of type `local` run. */
   readonly functions: LocalFunctionRegistry;
+  /** The registry served over MCP (the hosts connect transports to it). */
+  readonly mcpServer: McpServeService;
   workspaceDir(): string;
   close(): Promise<void>;
 }
@@ -182,6 +186,28 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   const runTurn = agentStepTurns({ agent, conversations, events });
   const workflows = new WorkflowRunner({ workspaceDir, routing, conversations, events, now, runTurn, defaultModel: () => settings.get().defaultModel });
 
+  // The registry served over MCP: tool_output extracts with Settings' default model, if one is set.
+  const mcpServer = new McpServeService({
+    store: registry.store,
+    dispatcher,
+    toolOutputs,
+    approvals,
+    settings: () => settings.get().mcpServer,
+    events,
+    now,
+    version: pkg.version,
+    dataDir,
+    extractionModel: () => {
+      const model = settings.get().defaultModel;
+      if (!model) return undefined;
+      try {
+        return toolOutputs.extractionModel(clients.forProvider(model.providerId), model);
+      } catch {
+        return undefined;
+      }
+    },
+  });
+
   const chat = new ChatService({ conversations, routing, dispatcher, registry, now, agent, toolOutputs });
 
   const testCases = new TestCaseStore({ dataDir, now, problems: (p) => problems.report(p) });
@@ -219,6 +245,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     ...providerHandlers({ providers, clients }),
     ...agentHandlers({ conversations, loop: agent, approvals, providers }),
     ...toolOutputHandlers({ toolOutputs, conversations, clients, settings }),
+    ...mcpServerHandlers(mcpServer),
   });
 
   const router = createRouter(handlers);
@@ -234,6 +261,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     secrets,
     dispatcher,
     functions,
+    mcpServer,
     workspaceDir,
     close() {
       closing ??= (async () => {

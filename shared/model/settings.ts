@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ModelRefSchema } from './provider';
+import { DEFAULT_MCP_SERVER_SETTINGS, McpServerSettingsSchema } from './mcp-serve';
 
 export const ThemeSchema = z.enum(['system', 'light', 'dark']);
 export type Theme = z.infer<typeof ThemeSchema>;
@@ -89,6 +90,8 @@ export const SettingsSchema = z
     /** How long one regular expression search (grep, regex-extract, a buffer search) may run before it is stopped with TIMEOUT. */
     regexTimeLimitMs: z.number().int().min(REGEX_TIME_LIMIT_MIN_MS).max(REGEX_TIME_LIMIT_MAX_MS),
     toolOutputs: ToolOutputSettingsSchema,
+    /** Settings → MCP server: whether the registry is served to other MCP clients, and which bundles. */
+    mcpServer: McpServerSettingsSchema,
   })
   .strict();
 export type Settings = z.infer<typeof SettingsSchema>;
@@ -101,6 +104,7 @@ export const DEFAULT_SETTINGS: Settings = {
   modelRouting: [],
   regexTimeLimitMs: REGEX_TIME_LIMIT_DEFAULT_MS,
   toolOutputs: DEFAULT_TOOL_OUTPUT_SETTINGS,
+  mcpServer: DEFAULT_MCP_SERVER_SETTINGS,
 };
 
 /** A settings change: any subset of the fields. */

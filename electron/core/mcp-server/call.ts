@@ -1,0 +1,110 @@
+/**
+ * One `tools/call` of a served tool, with our rules: approval (asked in the app, or refused
+ * with why), the dispatcher (argument validation, secrets bound to hosts, limits, the log and
+ * usage metrics), then the oversized-output gate (a handle, and `tool_output` to read it).
+ * Answers an MCP CallToolResult; a failure of the tool is a result with isError, so the
+ * client's model can read it and correct itself.
+ */
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { toErrorInfo, type ErrorInfo } from '../../../shared/errors';
+import type { ApprovalStore } from '../agent/approvals';
+import type { InvokeDispatcher } from '../invoke/dispatcher';
+import { isStoredOutputRef } from '../invoke/stored-ref';
+import { routedText } from '../routing/tool-text';
+import { droppedMessage, tooLargeMessage } from '../tool-output/messages';
+import type { ToolOutputService } from '../tool-output/service';
+import type { ExtractionModel } from '../tool-output/types';
+import type { McpApprovalQueue } from './approval-queue';
+import type { ServedTool } from './served-tools';
+
+export interface CallDeps {
+  dispatcher: Pick<InvokeDispatcher, 'invoke'>;
+  toolOutputs: ToolOutputService;
+  approvals: Pick<ApprovalStore, 'allows' | 'add'>;
+  queue: McpApprovalQueue;
+  /** The model `tool_output` extracts with (Settings' default model); none: it truncates. */
+  extractionModel: () => ExtractionModel | undefined;
+}
+
+/** One client's connection: its stored outputs and its "allow for this session" answers are its own. */
+export interface McpSession {
+  /** The owner of its stored outputs and buffers. */
+  readonly ownerId: string;
+  /** The client's name and version, from initialize. */
+  client(): string;
+  /** Tools the user allowed for this session. */
+  readonly allowed: Set<string>;
+}
+
+export const needsApprovalNoWindow = (tool: string) =>
+  `'${tool}' requires approval before it runs, and no Toolsmith window is open to ask: open Toolsmith and call it again (it will ask there), or allow it always in Toolsmith (answer "Always allow" once in the app; Settings → Approvals lists it)`;
+export const deniedInApp = (tool: string) => `the user denied '${tool}' in Toolsmith; the call was not run`;
+
+export function textResult(text: string, isError = false): CallToolResult {
+  return isError ? { content: [{ type: 'text', text }], isError: true } : { content: [{ type: 'text', text }] };
+}
+
+function errorResult(e: ErrorInfo): CallToolResult {
+  return textResult(`${e.code}: ${e.message}`, true);
+}
+
+export async function callServedTool(deps: CallDeps, session: McpSession, served: ServedTool, args: unknown, signal?: AbortSignal): Promise<CallToolResult> {
+  const { tool } = served;
+  const toolName = `${served.bundleSlug}/${tool.slug}`;
+  if (tool.requiresApproval && !session.allowed.has(tool.id) && !deps.approvals.allows(tool.id, session.ownerId)) {
+    if (!deps.queue.windowOpen()) return textResult(needsApprovalNoWindow(toolName), true);
+    const answer = await deps.queue.ask({ toolId: tool.id, toolName, displayName: tool.displayName, args: args ?? {}, client: session.client() }, signal);
+    if ('refused' in answer) return textResult(answer.refused, true);
+    if (answer.decision === 'deny') return textResult(deniedInApp(toolName), true);
+    if (answer.decision === 'allow-session') session.allowed.add(tool.id);
+    if (answer.decision === 'allow-always') await deps.approvals.add({ toolId: tool.id, toolName, scope: 'always' });
+  }
+
+  let outcome;
+  try {
+    outcome = await deps.dispatcher.invoke({ bundleId: tool.bundleId, slug: tool.slug, version: tool.version, args: args ?? {}, source: 'api', ownerId: session.ownerId, ...(signal ? { signal } : {}) });
+  } catch (e) {
+    return errorResult(toErrorInfo(e, 'mcp'));
+  }
+  if (!outcome.ok) return errorResult(outcome.error);
+  return gateResult(deps, session, served, args, outcome.value, signal);
+}
+
+/** A result that fits goes back whole; an oversized one as the tool's choice says (a handle by default). */
+async function gateResult(deps: CallDeps, session: McpSession, served: ServedTool, args: unknown, value: unknown, signal?: AbortSignal): Promise<CallToolResult> {
+  const { tool } = served;
+  // An HTTP body too large for memory was written to the store as it arrived: already a handle.
+  if (isStoredOutputRef(value)) {
+    const ref = value.$storedOutput;
+    return textResult(tooLargeMessage(ref, ref.handle));
+  }
+  const text = routedText(value, tool);
+  let g;
+  try {
+    g = await deps.toolOutputs.gate({ conversationId: session.ownerId, toolId: tool.id, toolName: tool.slug, args, text }, signal);
+  } catch (e) {
+    return errorResult(toErrorInfo(e, 'mcp'));
+  }
+  if (g.kind === 'pass') {
+    const content = typeof value === 'string' ? value : (JSON.stringify(value) ?? 'null');
+    const structured = typeof value === 'object' && value !== null && !Array.isArray(value);
+    return structured ? { content: [{ type: 'text', text: content }], structuredContent: value as Record<string, unknown> } : textResult(content);
+  }
+  if (g.kind === 'drop') return textResult(droppedMessage(g.info));
+  if (g.kind === 'buffer') {
+    const manifest = await deps.toolOutputs.routeToBuffer(session.ownerId, tool.slug, text, signal);
+    return textResult(manifest?.text ?? droppedMessage(g.info));
+  }
+  if (g.info.choice === 'inline') return textResult(text);
+  return textResult(tooLargeMessage(g.info, g.info.handle!));
+}
+
+/** `tool_output` over a handle this session holds. */
+export async function callToolOutput(deps: CallDeps, session: McpSession, args: unknown, signal?: AbortSignal): Promise<CallToolResult> {
+  try {
+    const answer = await deps.toolOutputs.run(session.ownerId, args, deps.extractionModel(), signal ?? new AbortController().signal);
+    return textResult(answer.text, answer.isError);
+  } catch (e) {
+    return errorResult(toErrorInfo(e, 'mcp'));
+  }
+}

@@ -1,0 +1,265 @@
+/**
+ * The served registry, checked with the MCP SDK's own client over its in-memory transport:
+ * tools/list, tools/call of a local and an HTTP tool, an oversized result and tool_output,
+ * approvals (asked in the app, refused without a window), an unknown tool, bad arguments.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { ErrorCode, McpError, ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import fs from 'node:fs/promises';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createCore, type Core } from '../app';
+import { RESOURCES_DIR, useTempDirs } from '../testing/temp-dir';
+import { needsApprovalNoWindow, deniedInApp } from './call';
+import { serverOff } from './service';
+import { BIG_LINES, SECRET_VALUE, seedServedBundle, startEchoServer, type EchoServer, type ServedFixture } from '../testing/mcp-serve-kit';
+
+const tempDir = useTempDirs();
+let core: Core;
+let echo: EchoServer;
+let fx: ServedFixture;
+const closers: (() => Promise<void>)[] = [];
+
+beforeEach(async () => {
+  const dir = await tempDir();
+  const outputs = await tempDir();
+  core = await createCore({ dataDir: dir, resourcesDir: RESOURCES_DIR, host: 'headless', watch: false });
+  echo = await startEchoServer();
+  fx = await seedServedBundle(core, echo.port);
+  const s = await core.call('settings.set', { toolOutputs: { ...core.settings.get().toolOutputs, baseDir: outputs } });
+  if (!s.ok) throw new Error(s.error.message);
+});
+
+afterEach(async () => {
+  for (const c of closers.splice(0).reverse()) await c();
+  await echo.close();
+  await core.close();
+});
+
+async function connect(name = 'test-client') {
+  const conn = core.mcpServer.createServer();
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await conn.server.connect(serverSide);
+  const client = new Client({ name, version: '1.0.0' });
+  await client.connect(clientSide);
+  closers.push(async () => {
+    await client.close();
+    await conn.close();
+  });
+  return { client, conn };
+}
+
+const text = (r: unknown) => ((r as CallToolResult).content[0] as { text: string }).text;
+
+describe('tools/list', () => {
+  it('lists the served bundle’s enabled tools with their argument schemas, and tool_output', async () => {
+    const { client } = await connect();
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(['big', 'count', 'guarded', 'remote', 'tool_output']);
+    const count = tools.find((t) => t.name === 'count')!;
+    expect(count.description).toBe('The count tool');
+    expect(count.inputSchema).toMatchObject({ type: 'object', properties: { text: { type: 'string' } }, required: ['text'] });
+    expect(tools.find((t) => t.name === 'guarded')!.annotations).toMatchObject({ destructiveHint: true });
+  });
+
+  it('serves another bundle once Settings names it, and tells connected clients the list changed', async () => {
+    const { client } = await connect();
+    const changed = new Promise<void>((resolve) => client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()));
+    await core.call('settings.set', { mcpServer: { enabled: true, bundleIds: [fx.bundleId, fx.otherBundleId] } });
+    await changed;
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toContain('hidden');
+  });
+
+  it('serves nothing while switched off, and says where to switch it on', async () => {
+    await core.call('settings.set', { mcpServer: { enabled: false, bundleIds: [fx.bundleId] } });
+    const { client } = await connect();
+    expect((await client.listTools()).tools).toEqual([]);
+    const e = await client.callTool({ name: 'count', arguments: { text: 'a' } }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(McpError);
+    expect((e as McpError).message).toContain(serverOff);
+  });
+});
+
+describe('tools/call', () => {
+  it('runs a local tool through the dispatcher: structured result, the call logged and counted', async () => {
+    const { client } = await connect();
+    const r = (await client.callTool({ name: 'count', arguments: { text: 'two words' } })) as CallToolResult;
+    expect(r.isError).toBeFalsy();
+    expect(r.structuredContent).toMatchObject({ words: 2, characters: 9 });
+    expect(JSON.parse(text(r))).toMatchObject({ words: 2 });
+    await vi.waitFor(() => expect(core.registry.store.usage(fx.ids.count!).callCount).toBe(1));
+    await vi.waitFor(async () => {
+      const log = await core.call('invocations.list', { toolId: fx.ids.count! });
+      expect(log.ok && log.value.length).toBe(1);
+    });
+  });
+
+  it('refuses arguments that do not match the schema with a message naming the field', async () => {
+    const { client } = await connect();
+    const r = (await client.callTool({ name: 'count', arguments: { text: 42 } })) as CallToolResult;
+    expect(r.isError).toBe(true);
+    expect(text(r)).toMatch(/^VALIDATION_FAILED: the arguments do not match count's argSchema: .*text/);
+  });
+
+  it('answers an unknown tool with a protocol error that lists the served names', async () => {
+    const { client } = await connect();
+    const e = await client.callTool({ name: 'hidden', arguments: { text: 'a' } }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(McpError);
+    expect((e as McpError).code).toBe(ErrorCode.InvalidParams);
+    expect((e as McpError).message).toContain("unknown tool 'hidden': this server serves big, count, guarded, remote, tool_output");
+  });
+
+  it('does not run a switched-off tool', async () => {
+    const { client } = await connect();
+    const e = await client.callTool({ name: 'off', arguments: { text: 'a' } }).catch((x: unknown) => x);
+    expect((e as McpError).code).toBe(ErrorCode.InvalidParams);
+  });
+
+  it('runs an HTTP tool: the secret reaches its host, never the client', async () => {
+    const { client } = await connect();
+    const r = (await client.callTool({ name: 'remote', arguments: { q: 'needle' } })) as CallToolResult;
+    expect(r.isError).toBeFalsy();
+    expect(echo.seenKeys).toEqual([SECRET_VALUE]);
+    expect(r.structuredContent).toMatchObject({ path: '/search?q=needle' });
+    expect(JSON.stringify(r)).not.toContain(SECRET_VALUE);
+    expect(r.structuredContent).toMatchObject({ key: '[redacted]' });
+  });
+
+  it('refuses an HTTP tool whose host is not allowed', async () => {
+    await core.call('settings.set', { allowedHosts: [] });
+    const { client } = await connect();
+    const r = (await client.callTool({ name: 'remote', arguments: { q: 'x' } })) as CallToolResult;
+    expect(r.isError).toBe(true);
+    expect(text(r)).toMatch(/^FORBIDDEN: /);
+    expect(echo.seenKeys).toEqual([]);
+  });
+});
+
+describe('oversized outputs', () => {
+  it('answers a handle, and tool_output reads from it in that session only', async () => {
+    const { client } = await connect();
+    const r = (await client.callTool({ name: 'big', arguments: {} })) as CallToolResult;
+    expect(r.isError).toBeFalsy();
+    const m = /^Tool output is too large \((\d+) bytes, (\d+) lines, (\d+) tokens\)\.\nCall tool_output\(handle = "([0-9a-f-]+)", extract = "what to extract"\)\./.exec(text(r));
+    expect(m, text(r).slice(0, 300)).not.toBeNull();
+    expect(Number(m![1])).toBeGreaterThan(256 * 1024);
+    const handle = m![4]!;
+    expect(r.structuredContent).toBeUndefined();
+
+    const out = (await client.callTool({ name: 'tool_output', arguments: { handle, extract: 'the last line', mode: 'truncate' } })) as CallToolResult;
+    expect(out.isError).toBeFalsy();
+    expect(text(out)).toMatch(new RegExp(`^ABSTRACT FROM TOOL OUTPUT big WITH HANDLE ${handle}, STRATEGY:truncate:`));
+    expect(text(out)).toContain(`line ${String(BIG_LINES).padStart(5, '0')}`);
+
+    // Another client's session cannot read it.
+    const { client: other } = await connect('other-client');
+    const foreign = (await other.callTool({ name: 'tool_output', arguments: { handle, extract: 'x' } })) as CallToolResult;
+    expect(foreign.isError).toBe(true);
+    expect(text(foreign)).toMatch(/^TOOL_OUTPUT FAILED FOR /);
+  });
+
+  it('removes the session’s stored outputs when the client disconnects', async () => {
+    const { client, conn } = await connect();
+    await client.callTool({ name: 'big', arguments: {} });
+    const owner = conn.session.ownerId;
+    expect(core.mcpServer.served.list().tools.length).toBeGreaterThan(0);
+    const listed = await core.call('toolOutputs.list', { conversationId: owner });
+    expect(listed.ok && listed.value.length).toBe(1);
+    const file = (listed.ok && listed.value[0]!.handle) as string;
+    await client.close();
+    await conn.close();
+    const after = await core.call('toolOutputs.list', { conversationId: owner });
+    expect(after.ok && after.value).toEqual([]);
+    expect(file).toBeTruthy();
+  });
+
+  it('refuses tool_output without a handle with the exact failure text', async () => {
+    const { client } = await connect();
+    const r = (await client.callTool({ name: 'tool_output', arguments: { extract: 'x' } })) as CallToolResult;
+    expect(r.isError).toBe(true);
+    expect(text(r)).toContain('handle is required');
+  });
+});
+
+describe('approvals', () => {
+  it('refuses a tool that requires approval when no window is open, saying why', async () => {
+    const { client } = await connect();
+    const r = (await client.callTool({ name: 'guarded', arguments: { text: 'a' } })) as CallToolResult;
+    expect(r.isError).toBe(true);
+    expect(text(r)).toBe(needsApprovalNoWindow('kit/guarded'));
+    expect(core.registry.store.usage(fx.ids.guarded!).callCount).toBe(0);
+  });
+
+  it('asks in the open window: allow once runs it, deny does not', async () => {
+    const detach = core.mcpServer.queue.attachWindow();
+    closers.push(async () => detach());
+    const { client } = await connect('Claude Desktop');
+    const answer = async (decision: 'allow-once' | 'deny') => {
+      let pending: { id: string; toolName: string; client: string; args: unknown }[] = [];
+      await vi.waitFor(async () => {
+        const p = await core.call('mcpServer.approvals', {});
+        pending = p.ok ? p.value : [];
+        expect(pending).toHaveLength(1);
+      });
+      expect(pending[0]).toMatchObject({ toolName: 'kit/guarded', client: 'Claude Desktop 1.0.0', args: { text: 'hi there' } });
+      const r = await core.call('mcpServer.respond', { id: pending[0]!.id, decision });
+      expect(r.ok && r.value.accepted).toBe(true);
+    };
+
+    const allowed = client.callTool({ name: 'guarded', arguments: { text: 'hi there' } });
+    await answer('allow-once');
+    expect(((await allowed) as CallToolResult).structuredContent).toMatchObject({ words: 2 });
+
+    const denied = client.callTool({ name: 'guarded', arguments: { text: 'hi there' } });
+    await answer('deny');
+    const d = (await denied) as CallToolResult;
+    expect(d.isError).toBe(true);
+    expect(text(d)).toBe(deniedInApp('kit/guarded'));
+    expect(core.registry.store.usage(fx.ids.guarded!).callCount).toBe(1);
+  });
+
+  it('remembers "allow for this session" for that client only, and "always" for every client', async () => {
+    const detach = core.mcpServer.queue.attachWindow();
+    const { client } = await connect();
+    const first = client.callTool({ name: 'guarded', arguments: { text: 'a' } });
+    await vi.waitFor(() => expect(core.mcpServer.queue.list()).toHaveLength(1));
+    core.mcpServer.queue.respond(core.mcpServer.queue.list()[0]!.id, 'allow-session');
+    await first;
+    const again = (await client.callTool({ name: 'guarded', arguments: { text: 'a' } })) as CallToolResult;
+    expect(again.isError).toBeFalsy();
+
+    const { client: other } = await connect('other');
+    const otherCall = other.callTool({ name: 'guarded', arguments: { text: 'a' } });
+    await vi.waitFor(() => expect(core.mcpServer.queue.list()).toHaveLength(1));
+    core.mcpServer.queue.respond(core.mcpServer.queue.list()[0]!.id, 'allow-always');
+    expect(((await otherCall) as CallToolResult).isError).toBeFalsy();
+    detach();
+    // No window now, but the rule allows it.
+    const { client: third } = await connect('third');
+    expect(((await third.callTool({ name: 'guarded', arguments: { text: 'a' } })) as CallToolResult).isError).toBeFalsy();
+    const rules = await core.call('approvals.list', {});
+    expect(rules.ok && rules.value.map((r) => [r.toolName, r.scope])).toEqual([['kit/guarded', 'always']]);
+  });
+
+  it('refuses a waiting call when the last window closes', async () => {
+    const detach = core.mcpServer.queue.attachWindow();
+    const { client } = await connect();
+    const call = client.callTool({ name: 'guarded', arguments: { text: 'a' } });
+    await vi.waitFor(() => expect(core.mcpServer.queue.list()).toHaveLength(1));
+    detach();
+    const r = (await call) as CallToolResult;
+    expect(r.isError).toBe(true);
+    expect(text(r)).toContain('window was closed');
+    expect(core.mcpServer.queue.list()).toEqual([]);
+  });
+});
+
+describe('info', () => {
+  it('says where clients reach the server, and never the token', async () => {
+    core.mcpServer.setEndpoints({ httpUrl: 'http://127.0.0.1:1234/mcp', tokenFile: '/x/api-token' });
+    const r = await core.call('mcpServer.info', {});
+    expect(r.ok && r.value).toEqual({ dataDir: core.dataDir, stdioCommand: ['toolsmith', 'mcp'], httpUrl: 'http://127.0.0.1:1234/mcp', tokenFile: '/x/api-token' });
+    await fs.access(core.dataDir);
+  });
+});

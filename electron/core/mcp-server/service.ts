@@ -1,0 +1,148 @@
+/**
+ * The registry as an MCP server: one SDK `Server` per client connection (stdio, Streamable
+ * HTTP, or in memory), each answering tools/list with the served tools and tools/call through
+ * callServedTool. Built once in app.ts; the transports (electron/host) connect servers to it.
+ */
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { v7 as uuidv7 } from 'uuid';
+import type { McpServerInfo, McpServerSettings } from '../../../shared/model/mcp-serve';
+import type { ApprovalStore } from '../agent/approvals';
+import type { EventBus } from '../events';
+import type { InvokeDispatcher } from '../invoke/dispatcher';
+import type { ToolStore } from '../store/tool-store';
+import { TOOL_OUTPUT_DESCRIPTION, TOOL_OUTPUT_NAME, TOOL_OUTPUT_SCHEMA } from '../tool-output/messages';
+import type { ToolOutputService } from '../tool-output/service';
+import type { ExtractionModel } from '../tool-output/types';
+import { McpApprovalQueue } from './approval-queue';
+import { callServedTool, callToolOutput, type CallDeps, type McpSession } from './call';
+import { ServedTools } from './served-tools';
+
+export interface McpServeOptions {
+  store: Pick<ToolStore, 'allTools' | 'isUsable' | 'bundleById'>;
+  dispatcher: Pick<InvokeDispatcher, 'invoke'>;
+  toolOutputs: ToolOutputService;
+  approvals: Pick<ApprovalStore, 'allows' | 'add'>;
+  settings: () => McpServerSettings;
+  events?: Pick<EventBus, 'on' | 'emit'>;
+  now: () => Date;
+  version: string;
+  dataDir: string;
+  extractionModel?: () => ExtractionModel | undefined;
+  /** How long a call waits for an answer in the app (default 5 minutes). */
+  approvalTimeoutMs?: number;
+}
+
+export const serverOff = 'the MCP server is switched off in Toolsmith: switch it on and pick the bundles to serve in Settings → MCP server';
+export const unknownTool = (name: string, known: readonly string[]) =>
+  `unknown tool '${String(name).slice(0, 100)}'${known.length ? `: this server serves ${known.slice(0, 30).join(', ')}${known.length > 30 ? ', …' : ''}` : ': this server serves no tools (pick bundles in Toolsmith → Settings → MCP server)'}`;
+
+export const SERVER_INSTRUCTIONS =
+  "Tools from the user's Toolsmith registry. A result too large to return whole comes back as a handle: call tool_output with that handle and say precisely what to extract.";
+
+export interface ConnectedServer {
+  server: Server;
+  session: McpSession;
+  /** Ends the session: its stored outputs are removed. */
+  close(): Promise<void>;
+}
+
+export class McpServeService {
+  readonly queue: McpApprovalQueue;
+  readonly served: ServedTools;
+  private readonly servers = new Set<Server>();
+  private endpoints: Omit<McpServerInfo, 'dataDir'> = { stdioCommand: ['toolsmith', 'mcp'], httpUrl: null, tokenFile: null };
+  private readonly deps: CallDeps;
+  private listChangedTimer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(private readonly opts: McpServeOptions) {
+    this.queue = new McpApprovalQueue({ now: opts.now, onChange: () => opts.events?.emit('mcpServer.approvalsChanged', {}), ...(opts.approvalTimeoutMs ? { timeoutMs: opts.approvalTimeoutMs } : {}) });
+    this.served = new ServedTools(opts.store, opts.settings);
+    this.deps = { dispatcher: opts.dispatcher, toolOutputs: opts.toolOutputs, approvals: opts.approvals, queue: this.queue, extractionModel: opts.extractionModel ?? (() => undefined) };
+    opts.events?.on('store.changed', () => this.changed());
+    opts.events?.on('settings.changed', () => this.changed());
+  }
+
+  /** The store or the settings changed: the list is rebuilt, and connected clients are told (once per burst). */
+  changed(): void {
+    this.served.invalidate();
+    if (this.listChangedTimer || this.servers.size === 0) return;
+    this.listChangedTimer = setTimeout(() => {
+      this.listChangedTimer = undefined;
+      for (const s of this.servers) s.sendToolListChanged().catch(() => undefined);
+    }, 50);
+    this.listChangedTimer.unref?.();
+  }
+
+  /** Where clients reach the server; hosts say what they serve. */
+  setEndpoints(e: Partial<Omit<McpServerInfo, 'dataDir'>>): void {
+    this.endpoints = { ...this.endpoints, ...e };
+  }
+
+  info(): McpServerInfo {
+    return { dataDir: this.opts.dataDir, ...this.endpoints };
+  }
+
+  /** The tools/list answer. */
+  listTools(): Tool[] {
+    const { tools } = this.served.list();
+    if (!this.served.enabled()) return [];
+    const out: Tool[] = tools.map((t) => ({
+      name: t.name,
+      title: t.tool.displayName,
+      description: t.description,
+      inputSchema: t.inputSchema,
+      ...(t.tool.requiresApproval ? { annotations: { destructiveHint: true } } : {}),
+    }));
+    out.push({ name: TOOL_OUTPUT_NAME, title: 'Tool output', description: TOOL_OUTPUT_DESCRIPTION, inputSchema: TOOL_OUTPUT_SCHEMA as unknown as Tool['inputSchema'], annotations: { readOnlyHint: true } });
+    return out;
+  }
+
+  /** A new server for one client connection; connect it to a transport. */
+  createServer(): ConnectedServer {
+    const server = new Server(
+      { name: 'toolsmith', title: 'Toolsmith', version: this.opts.version },
+      { capabilities: { tools: { listChanged: true } }, instructions: SERVER_INSTRUCTIONS },
+    );
+    const session: McpSession = {
+      ownerId: `mcp-${uuidv7()}`,
+      allowed: new Set(),
+      client: () => {
+        const c = server.getClientVersion();
+        return c ? `${c.name} ${c.version}` : 'an MCP client';
+      },
+    };
+    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.listTools() }));
+    server.setRequestHandler(CallToolRequestSchema, (req, extra) => this.callTool(session, req.params.name, req.params.arguments, extra.signal));
+    this.servers.add(server);
+    let closed: Promise<void> | undefined;
+    const close = () =>
+      (closed ??= (async () => {
+        this.servers.delete(server);
+        await this.opts.toolOutputs.endSession(session.ownerId).catch(() => undefined);
+      })());
+    const prev = server.onclose;
+    server.onclose = () => {
+      prev?.();
+      void close();
+    };
+    return {
+      server,
+      session,
+      close: async () => {
+        await server.close().catch(() => undefined);
+        await close();
+      },
+    };
+  }
+
+  /** tools/call: an unknown tool is a protocol error; everything the tool itself does wrong is an isError result. */
+  async callTool(session: McpSession, name: string, args: unknown, signal?: AbortSignal) {
+    if (!this.served.enabled()) throw new McpError(ErrorCode.InvalidRequest, serverOff);
+    if (name === TOOL_OUTPUT_NAME) return callToolOutput(this.deps, session, args, signal);
+    const { byName, tools } = this.served.list();
+    const served = byName.get(name);
+    if (!served) throw new McpError(ErrorCode.InvalidParams, unknownTool(name, [...tools.map((t) => t.name), TOOL_OUTPUT_NAME]));
+    return callServedTool(this.deps, session, served, args, signal);
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * `toolsmith mcp`: the real entry, bundled as `npm run build` bundles it, started as a child
+ * process over a temp data folder and driven by the MCP SDK's stdio client.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { build } from 'esbuild';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// @ts-expect-error -- a plain .mjs build script without types
+import { electronBundles } from '../../scripts/electron-bundles.mjs';
+// @ts-expect-error -- a plain .mjs build script without types
+import { workerBundles } from '../../scripts/worker-bundles.mjs';
+import { createCore } from '../core/app';
+import { SECRET_VALUE, seedServedBundle, startEchoServer, type EchoServer } from '../core/testing/mcp-serve-kit';
+import { RESOURCES_DIR, useTempDirs } from '../core/testing/temp-dir';
+import { SERVER_OFF_EXIT } from './mcp-stdio';
+
+const ROOT = path.resolve(import.meta.dirname, '..', '..');
+// Inside the repo, so the bundle's bare imports resolve from its node_modules as the app's do.
+const OUT = path.join(ROOT, 'node_modules', '.cache', `toolsmith-mcp-stdio-${process.pid}`);
+const ENTRY = path.join(OUT, 'toolsmith.mjs');
+
+type Bundles = (dir: string) => Record<string, Parameters<typeof build>[0]>;
+
+beforeAll(async () => {
+  await build((electronBundles as Bundles)(OUT).toolsmith!);
+  await Promise.all(Object.values((workerBundles as Bundles)(OUT)).map((o) => build(o)));
+}, 120_000);
+afterAll(async () => {
+  await fs.rm(OUT, { recursive: true, force: true });
+});
+
+const tempDir = useTempDirs();
+
+/** A data folder with the served bundle, written by a core that is closed again. */
+async function dataFolder(echo: EchoServer, enabled = true): Promise<string> {
+  const dir = await tempDir();
+  const core = await createCore({ dataDir: dir, resourcesDir: RESOURCES_DIR, host: 'headless', watch: false });
+  await seedServedBundle(core, echo.port);
+  if (!enabled) await core.call('settings.set', { mcpServer: { enabled: false, bundleIds: [] } });
+  await core.call('settings.set', { toolOutputs: { ...core.settings.get().toolOutputs, baseDir: await tempDir() } });
+  await core.close();
+  return dir;
+}
+
+describe('toolsmith mcp (stdio)', () => {
+  it('serves the chosen bundle to the SDK client: list, a local tool, an HTTP tool, an oversized result and tool_output', async () => {
+    const echo = await startEchoServer();
+    const dir = await dataFolder(echo);
+    const transport = new StdioClientTransport({ command: process.execPath, args: [ENTRY, 'mcp', '--data-dir', dir], stderr: 'pipe' });
+    let stderr = '';
+    transport.stderr?.on('data', (c: Buffer) => (stderr += c.toString()));
+    const client = new Client({ name: 'stdio-test', version: '1.0.0' });
+    try {
+      await client.connect(transport);
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name).sort()).toEqual(['big', 'count', 'guarded', 'remote', 'tool_output']);
+
+      const count = (await client.callTool({ name: 'count', arguments: { text: 'one two three' } })) as CallToolResult;
+      expect(count.structuredContent).toMatchObject({ words: 3 });
+
+      const remote = (await client.callTool({ name: 'remote', arguments: { q: 'x' } })) as CallToolResult;
+      expect(remote.structuredContent).toMatchObject({ path: '/search?q=x', key: '[redacted]' });
+      expect(echo.seenKeys).toEqual([SECRET_VALUE]);
+
+      const big = (await client.callTool({ name: 'big', arguments: {} })) as CallToolResult;
+      const handle = /handle = "([0-9a-f-]+)"/.exec((big.content[0] as { text: string }).text)?.[1];
+      expect(handle).toBeTruthy();
+      const out = (await client.callTool({ name: 'tool_output', arguments: { handle, extract: 'the first line', mode: 'truncate' } })) as CallToolResult;
+      expect((out.content[0] as { text: string }).text).toContain('line 00001');
+
+      const guarded = (await client.callTool({ name: 'guarded', arguments: { text: 'a' } })) as CallToolResult;
+      expect(guarded.isError).toBe(true);
+      expect((guarded.content[0] as { text: string }).text).toContain('no Toolsmith window is open');
+
+      // Logs went to stderr; stdout carried only protocol messages (the client parsed them all).
+      expect(stderr).toContain('Toolsmith MCP server on stdio');
+    } finally {
+      await client.close();
+      await echo.close();
+    }
+    // The call was logged in the data folder the app reads.
+    const core = await createCore({ dataDir: dir, resourcesDir: RESOURCES_DIR, host: 'headless', watch: false });
+    try {
+      const log = await core.call('invocations.list', {});
+      expect(log.ok && log.value.map((r) => r.source)).toContain('api');
+    } finally {
+      await core.close();
+    }
+  }, 60_000);
+
+  it('exits with a message naming Settings → MCP server when serving is switched off', async () => {
+    const echo = await startEchoServer();
+    const dir = await dataFolder(echo, false);
+    await echo.close();
+    const r = spawnSync(process.execPath, [ENTRY, 'mcp', '--data-dir', dir], { encoding: 'utf8', input: '', timeout: 30_000 });
+    expect(r.status).toBe(SERVER_OFF_EXIT);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('Settings → MCP server');
+  }, 60_000);
+
+  it('names the one command it knows for any other', () => {
+    const r = spawnSync(process.execPath, [ENTRY, 'serve'], { encoding: 'utf8', timeout: 30_000 });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain("'serve' is not a command of this version");
+    expect(r.stderr).toContain('toolsmith mcp [--data-dir DIR]');
+  });
+});

@@ -1,0 +1,82 @@
+/**
+ * `toolsmith mcp`: the registry served over MCP on stdin/stdout, for Claude Desktop, Cursor,
+ * VS Code and any other client that starts a server as a child process. The same core over
+ * the same data folder as the app (another process may run the app at the same time: the
+ * registry is watched, and Settings are read again when settings.json changes).
+ * Usage: toolsmith mcp [--data-dir DIR] [--resources DIR]
+ *
+ * stdout carries protocol messages only: everything else is written to stderr.
+ */
+import { existsSync, watch, type FSWatcher } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { createCore } from '../core/app';
+import { argValue, resolveDataDir } from '../core/data-dir';
+
+export const SERVER_OFF_EXIT = 3;
+
+/** The app's resources folder: `--resources`, else the nearest `resources/bundles` above this file (source or bundle). */
+export function findResourcesDir(argv: readonly string[], from = path.dirname(fileURLToPath(import.meta.url))): string {
+  const given = argValue(argv, '--resources');
+  if (given) return path.resolve(given);
+  for (let dir = from; ; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, 'resources', 'bundles'))) return path.join(dir, 'resources');
+    if (path.dirname(dir) === dir) throw new Error(`cannot find Toolsmith's resources folder above ${from}: pass --resources DIR`);
+  }
+}
+
+export async function runMcpStdio(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<void> {
+  // Nothing but protocol messages on stdout: a stray log line would break the client.
+  for (const level of ['log', 'info', 'debug'] as const) console[level] = (...args: unknown[]) => console.error(...args);
+
+  const dataDir = resolveDataDir({ argv, env, platform: process.platform, homedir: os.homedir() });
+  const core = await createCore({ dataDir, resourcesDir: findResourcesDir(argv), host: 'headless' });
+  if (!core.settings.get().mcpServer.enabled) {
+    console.error(`Toolsmith: the MCP server is switched off for the data folder ${core.dataDir}. Switch it on and pick the bundles to serve in Settings → MCP server, then restart this server.`);
+    await core.close();
+    process.exit(SERVER_OFF_EXIT);
+  }
+
+  const settingsWatch = watchSettings(core.dataDir, async () => {
+    await core.settings.load();
+    core.mcpServer.changed();
+  });
+  const conn = core.mcpServer.createServer();
+  const transport = new StdioServerTransport();
+  let stopping = false;
+  const stop = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    settingsWatch?.close();
+    await conn.close();
+    await core.close();
+    process.exit(code);
+  };
+  transport.onerror = (e) => console.error(`Toolsmith MCP server: ${e.message}`);
+  await conn.server.connect(transport);
+  // The client closed our stdin (it quit, or stopped the server): end cleanly.
+  process.stdin.on('end', () => void stop(0));
+  process.stdin.on('close', () => void stop(0));
+  process.on('SIGINT', () => void stop(0));
+  process.on('SIGTERM', () => void stop(0));
+  console.error(`Toolsmith MCP server on stdio: data folder ${core.dataDir}, ${core.mcpServer.served.list().tools.length} tools served`);
+}
+
+/** Calls `onChange` (debounced) when settings.json is replaced; the folder is watched since writes rename over the file. */
+function watchSettings(dataDir: string, onChange: () => Promise<void>): FSWatcher | undefined {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    const w = watch(dataDir, (_event, name) => {
+      if (name !== 'settings.json') return;
+      clearTimeout(timer);
+      timer = setTimeout(() => onChange().catch((e: unknown) => console.error(`Toolsmith: could not read the settings again: ${(e as Error).message}`)), 100);
+    });
+    w.unref();
+    return w;
+  } catch (e) {
+    console.error(`Toolsmith: settings changes will not be seen until a restart (${(e as Error).message})`);
+    return undefined;
+  }
+}
