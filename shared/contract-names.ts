@@ -88,6 +88,12 @@ export const OP_NAMES = [
   'secrets.set',
   'secrets.setHosts',
   'secrets.delete',
+  'mcpServers.list',
+  'mcpServers.add',
+  'mcpServers.import',
+  'mcpServers.log',
+  'mcpServers.restart',
+  'mcpServers.remove',
 ] as const satisfies readonly OpName[];
 
 export const EVENT_NAMES = [
@@ -107,6 +113,7 @@ export const EVENT_NAMES = [
   'approvals.changed',
   'mcpServer.approvalsChanged',
   'workflow.progress',
+  'mcpServers.changed',
 ] as const satisfies readonly EventName[];
 
 const OPS: ReadonlySet<string> = new Set(OP_NAMES);

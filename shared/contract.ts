@@ -20,6 +20,7 @@ import {
 } from './model/routing';
 import { WorkflowRunSchema, WorkflowSummarySchema } from './model/workflow';
 import { AgentProfileViewSchema } from './model/agent-profile';
+import { McpImportReportSchema, McpLogLineSchema, McpServerInputSchema, McpServerViewSchema } from './model/mcp-client';
 import { DocumentInfoSchema, DocumentQuerySchema } from './model/document';
 import {
   ApprovalDecisionSchema,
@@ -342,6 +343,19 @@ export const operations = {
   'secrets.set': { input: z.object({ name: z.string().max(64), value: z.string().max(64 * 1024), hosts: z.array(z.string().max(253)).max(100) }).strict(), output: SecretInfoSchema },
   'secrets.setHosts': { input: z.object({ name: z.string().max(64), hosts: z.array(z.string().max(253)).max(100) }).strict(), output: SecretInfoSchema },
   'secrets.delete': { input: z.object({ name: z.string().max(64) }).strict(), output: z.object({ deleted: z.literal(true) }).strict() },
+
+  // MCP servers brought in as bundles: each server's tools are the tools of its bundle.
+  'mcpServers.list': { input: Empty, output: z.array(McpServerViewSchema) },
+  /** Adds a server (stdio or Streamable HTTP) as a new bundle, starts it and stores its tools. */
+  'mcpServers.add': { input: z.object({ server: McpServerInputSchema, enabled: z.boolean().optional() }).strict(), output: McpServerViewSchema },
+  /** Adds every server of an `mcpServers` JSON (Claude Desktop, Cursor) or VS Code `servers` JSON. */
+  'mcpServers.import': { input: z.object({ text: z.string().min(1).max(1024 * 1024) }).strict(), output: McpImportReportSchema },
+  /** The server's stderr and what happened to it (the last lines). */
+  'mcpServers.log': { input: z.object(BundleRef).strict(), output: z.array(McpLogLineSchema) },
+  /** Stops and starts it again (its restart count forgotten) and lists its tools again. */
+  'mcpServers.restart': { input: z.object(BundleRef).strict(), output: McpServerViewSchema },
+  /** Stops it and removes its config, its bundle and its tools. */
+  'mcpServers.remove': { input: z.object(BundleRef).strict(), output: z.object({ removed: z.literal(true) }).strict() },
 } as const satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;
 
 /** Events the core pushes to every connected window. */
@@ -382,6 +396,8 @@ export const events = {
   'mcpServer.approvalsChanged': z.object({}).strict(),
   /** A workflow run moved on (a step started or finished, the run ended). */
   'workflow.progress': WorkflowRunSchema,
+  /** An MCP server's status or tools changed, or it was added or removed. */
+  'mcpServers.changed': z.object({ bundleId: z.string() }).strict(),
 } as const satisfies Record<string, z.ZodType>;
 
 export type Operations = typeof operations;

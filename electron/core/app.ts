@@ -26,6 +26,8 @@ import { ApprovalStore } from './agent/approvals';
 import { createAgentLoop } from './agent/loop';
 import { ChatService } from './chat/chat-service';
 import { toolOutputHandlers } from './handlers/tool-output-handlers';
+import { mcpClientHandlers } from './handlers/mcp-client-handlers';
+import { McpClientManager } from './mcp-client/manager';
 import { mcpServerHandlers } from './handlers/mcp-server-handlers';
 import { McpServeService } from './mcp-server/service';
 import { ToolOutputService } from './tool-output/service';
@@ -62,6 +64,8 @@ export interface CoreConfig {
   transport?: Transport;
   /** Injectable for tests. */
   now?: () => Date;
+  /** MCP servers' back-off after a failure and largest message (tests shorten and shrink them). */
+  mcpClient?: { backoffMs?: number; maxMessageBytes?: number };
   /** Opens a file with the system's application (Electron's shell.openPath, xdg-open); absent: UNAVAILABLE. */
   openPath?: (absPath: string) => Promise<void>;
 }
@@ -154,6 +158,19 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   });
   // Awaited by the writer, so each write's content is the version recorded (record never throws).
   const wrote = (rel: string, by: string | undefined) => documents.record(rel, by ?? 'user');
+  // MCP servers as bundles: configs read now, servers started when a tool of theirs is called.
+  const mcpClient = new McpClientManager({
+    dataDir,
+    store: registry.store,
+    secrets,
+    now,
+    workspaceDir,
+    clientVersion: pkg.version,
+    ...config.mcpClient,
+    onChange: (bundleId) => events.emit('mcpServers.changed', { bundleId }),
+    onProblem: (p) => problems.report({ kind: 'io-error', path: p.path, message: p.message }),
+  });
+  await mcpClient.open();
   const dispatcher = new InvokeDispatcher({
     store: registry.store,
     log,
@@ -161,7 +178,10 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     localFunctions: functions,
     localContext: () => ({ workspaceDir: workspaceDir(), now, transport, allowedHosts, regexTimeLimitMs: settings.get().regexTimeLimitMs, wrote }),
     resolveHandle: (handle, ownerId) => toolOutputs.resolveHandle(handle, ownerId),
-    backends: { http: httpBackend({ transport, allowedHosts, secrets, redact, rateLimiter: new RateLimiter(), spillFor: (ownerId, meta) => toolOutputs.spillFor(ownerId, meta) }) },
+    backends: {
+      http: httpBackend({ transport, allowedHosts, secrets, redact, rateLimiter: new RateLimiter(), spillFor: (ownerId, meta) => toolOutputs.spillFor(ownerId, meta) }),
+      mcp: mcpClient.backend(),
+    },
     now,
   });
 
@@ -245,6 +265,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     ...providerHandlers({ providers, clients }),
     ...agentHandlers({ conversations, loop: agent, approvals, providers }),
     ...toolOutputHandlers({ toolOutputs, conversations, clients, settings }),
+    ...mcpClientHandlers(mcpClient),
     ...mcpServerHandlers(mcpServer),
   });
 
@@ -271,6 +292,8 @@ export async function createCore(config: CoreConfig): Promise<Core> {
         // Stopped turns append their last rows (cancelled calls, the stop notice) before the
         // store closes; one that does not end in time is closed when the store next opens.
         await agent.settledAll(TURNS_SETTLE_MS);
+        // No MCP server process outlives the app.
+        await mcpClient.close();
         await registry.close();
         log.close();
         conversations.close();

@@ -56,6 +56,7 @@ const HANDLERS: { [E in EventName]: Handler<E> } = {
   },
   'providers.changed': ops('providers.list'),
   'approvals.changed': ops('approvals.list'),
+  'mcpServers.changed': ops('mcpServers.list', 'mcpServers.log'),
   'mcpServer.approvalsChanged': ops('mcpServer.approvals'),
   'toolOutputs.changed': (qc, { conversationId }) => {
     invalidateWhere(qc, 'toolOutputs.list', (i) => i.conversationId === undefined || i.conversationId === conversationId);

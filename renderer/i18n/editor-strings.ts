@@ -94,7 +94,7 @@ export const editorStrings = {
       sequence: 'steps: [{id, tool: {bundleId, slug, version}, args}], and an optional result template.',
       argSchema: 'Must be an object schema: "type": "object" at its top level.',
     },
-    types: { local: 'Local function', http: 'HTTP request', sequence: 'Sequence of tools' },
+    types: { local: 'Local function', http: 'HTTP request', sequence: 'Sequence of tools', mcp: 'MCP server tool' },
     responseModes: { json: 'JSON', text: 'Text', sse: 'Server-sent events', binary: 'Binary (bytes as base64)' },
     save: 'Save tool',
     saveHint: 'Ctrl+S saves.',

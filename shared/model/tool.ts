@@ -25,7 +25,7 @@ import {
  * tool's `modifiedAt` equals its `createdAt`; PATCH only flips `isEnabled`, which is not a
  * structural change and leaves `modifiedAt` alone.
  */
-export const ToolTypeSchema = z.enum(['local', 'http', 'sequence']);
+export const ToolTypeSchema = z.enum(['local', 'http', 'sequence', 'mcp']);
 export type ToolType = z.infer<typeof ToolTypeSchema>;
 
 export type JsonSchemaObject = Record<string, unknown>;
@@ -128,6 +128,28 @@ export function sequenceRefs(template: unknown): SequenceRef[] {
   return refs;
 }
 
+/**
+ * A tool of an MCP server brought in as a bundle (electron/core/mcp-client): the server is the
+ * bundle's, `serverTool` the tool's name on that server. `title` and `annotations` are what the
+ * server said of it (hints, shown; a destructive one makes the tool ask before a model runs it).
+ */
+export const McpToolAnnotationsSchema = z
+  .object({
+    readOnlyHint: z.boolean().optional(),
+    destructiveHint: z.boolean().optional(),
+    idempotentHint: z.boolean().optional(),
+    openWorldHint: z.boolean().optional(),
+  })
+  .strict();
+export const McpSpecSchema = z
+  .object({
+    serverTool: z.string().min(1).max(256),
+    title: z.string().max(256).optional(),
+    annotations: McpToolAnnotationsSchema.optional(),
+  })
+  .strict();
+export type McpSpec = z.infer<typeof McpSpecSchema>;
+
 /** Everything a client sends for a tool; slug and version come from the path. */
 const toolBodyShape = {
   displayName: DisplayNameSchema,
@@ -139,6 +161,7 @@ const toolBodyShape = {
   local: LocalSpecSchema.optional(),
   http: HttpSpecSchema.optional(),
   sequence: SequenceSpecSchema.optional(),
+  mcp: McpSpecSchema.optional(),
   isEnabled: z.boolean(),
   /** A model's call waits for the user's approval in the chat (calls from the + palette, the tester and the API do not). */
   requiresApproval: z.boolean().optional(),
@@ -158,9 +181,9 @@ const toolStampShape = {
 };
 
 /** The back-end object must match the type: `local` with type 'local', `http` with 'http'. */
-const BACKENDS = { local: 'local: {functionId}', http: 'http: {method, urlTemplate}', sequence: 'sequence: {steps}' } as const;
+const BACKENDS = { local: 'local: {functionId}', http: 'http: {method, urlTemplate}', sequence: 'sequence: {steps}', mcp: 'mcp: {serverTool}' } as const;
 
-function backendMatchesType(t: { type?: unknown; local?: unknown; http?: unknown; sequence?: unknown }, ctx: z.RefinementCtx): void {
+function backendMatchesType(t: { type?: unknown; local?: unknown; http?: unknown; sequence?: unknown; mcp?: unknown }, ctx: z.RefinementCtx): void {
   if (typeof t.type !== 'string' || !(t.type in BACKENDS)) return;
   for (const kind of Object.keys(BACKENDS) as (keyof typeof BACKENDS)[]) {
     const present = t[kind] !== undefined;

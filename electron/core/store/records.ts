@@ -43,6 +43,7 @@ export function toolRecord(t: Tool): Tool {
   if (t.type === 'local' && t.local) out.local = t.local;
   if (t.type === 'http' && t.http) out.http = t.http;
   if (t.type === 'sequence' && t.sequence) out.sequence = t.sequence;
+  if (t.type === 'mcp' && t.mcp) out.mcp = t.mcp;
   if (t.requiresApproval) out.requiresApproval = true;
   return withExtra(out, extraOf(t));
 }

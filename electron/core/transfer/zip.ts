@@ -92,6 +92,7 @@ export function toolPutBody(t: ToolView): ToolPutBody {
   if (t.local !== undefined) body.local = t.local;
   if (t.http !== undefined) body.http = t.http;
   if (t.sequence !== undefined) body.sequence = t.sequence;
+  if (t.mcp !== undefined) body.mcp = t.mcp;
   // A local tool whose function is not registered is shown disabled; export what is shown.
   body.isEnabled = t.isEnabled;
   return body as ToolPutBody;

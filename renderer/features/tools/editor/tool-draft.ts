@@ -133,6 +133,7 @@ export function relevantFields(type: ToolType): Set<ToolField> {
     local: ['functionId'],
     http: ['method', 'urlTemplate', 'responseMode', 'timeoutMs', ...HTTP_JSON],
     sequence: ['sequence'],
+    mcp: [],
   };
   return new Set([...common, ...more[type]]);
 }

@@ -1,0 +1,19 @@
+/** MCP servers brought in as bundles: add, import, list with status, log, restart, remove. */
+import type { McpClientManager } from '../mcp-client/manager';
+import type { Handler } from '../router';
+
+type McpClientOps = 'mcpServers.list' | 'mcpServers.add' | 'mcpServers.import' | 'mcpServers.log' | 'mcpServers.restart' | 'mcpServers.remove';
+
+export function mcpClientHandlers(mcp: McpClientManager): { [N in McpClientOps]: Handler<N> } {
+  return {
+    'mcpServers.list': () => mcp.list(),
+    'mcpServers.add': ({ server, enabled }) => mcp.add(server, { enabled }),
+    'mcpServers.import': ({ text }) => mcp.importJson(text),
+    'mcpServers.log': ({ bundleId }) => mcp.log(bundleId),
+    'mcpServers.restart': ({ bundleId }) => mcp.restart(bundleId),
+    'mcpServers.remove': async ({ bundleId }) => {
+      await mcp.remove(bundleId);
+      return { removed: true as const };
+    },
+  };
+}

@@ -1,0 +1,513 @@
+/**
+ * One MCP server's connection: started on demand, with a deadline on start and on each call;
+ * after a crash (or a failed start) started again on the next call after a back-off that grows,
+ * at most `maxRestarts` times until a person restarts it; stopped on request with its process
+ * ended (stdin closed, then SIGTERM, then SIGKILL). Its stderr and what happened to it go to
+ * a bounded log; its status (stopped, starting, connected, failed and why) is kept for the
+ * Tools screen.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { CallToolResultSchema, ErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { AppError } from '../../../shared/errors';
+import { parseTemplate } from '../../../shared/model/http-spec';
+import type { McpServerConfig, McpServerStatus } from '../../../shared/model/mcp-client';
+import type { SecretResolver } from '../secrets/types';
+import { LogRing } from './log-ring';
+import type { McpCallResult } from './results';
+
+export interface ConnectionOptions {
+  bundleId: string;
+  config: McpServerConfig;
+  /** The working folder of a stdio server without its own. */
+  defaultCwd: () => string;
+  secrets: SecretResolver;
+  now: () => Date;
+  clientVersion: string;
+  /** The largest message a server may send (stdio line, HTTP response body). */
+  maxMessageBytes: number;
+  /** First back-off after a failure; doubles each time, at most maxBackoffMs. */
+  backoffMs: number;
+  maxBackoffMs: number;
+  /** A connection that stayed up this long before it failed starts its restart count afresh. */
+  stableMs: number;
+  /** For HTTP servers that need OAuth. */
+  authProvider?: OAuthClientProvider;
+  onStatus: () => void;
+  /** The server said its tools changed: list them again. */
+  onToolsChanged: () => void;
+  /** A (re)connection: the tools may have changed while it was down. */
+  onConnected: () => void;
+}
+
+const ListToolsPageSchema = z.object({ tools: z.array(z.unknown()), nextCursor: z.string().optional() }).passthrough();
+
+/** Pages of tools/list read at most. */
+const MAX_LIST_PAGES = 50;
+
+export class McpServerConnection {
+  readonly log: LogRing;
+  private state: McpServerStatus['state'] = 'stopped';
+  private reason: string | undefined;
+  private since: string;
+  private restarts = 0;
+  private pid: number | undefined;
+  private serverInfo: McpServerStatus['serverInfo'];
+  private client: Client | undefined;
+  private transport: Transport | undefined;
+  private starting: Promise<Client> | undefined;
+  /** Bumped on every start and stop: events of an older connection are ignored. */
+  private generation = 0;
+  private connectedAt = 0;
+  private failedAt = 0;
+  /** The last failure was ours to count toward maxRestarts (a crash, a failed start). */
+  private failures = 0;
+  /** Why the transport failed, when it said so before closing (a message too large, junk). */
+  private transportError: string | undefined;
+  private stopped = true;
+  /** Ids of requests sent and not answered yet. */
+  private readonly pending = new Set<string | number>();
+
+  constructor(private readonly opts: ConnectionOptions) {
+    this.log = new LogRing(opts.now);
+    this.since = opts.now().toISOString();
+  }
+
+  get config(): McpServerConfig {
+    return this.opts.config;
+  }
+
+  status(): Omit<McpServerStatus, 'skipped' | 'missing'> {
+    return {
+      state: this.state,
+      ...(this.reason !== undefined ? { reason: this.reason } : {}),
+      since: this.since,
+      restarts: this.restarts,
+      ...(this.pid !== undefined ? { pid: this.pid } : {}),
+      ...(this.serverInfo ? { serverInfo: this.serverInfo } : {}),
+    };
+  }
+
+  /** The process id of a running stdio server. */
+  processId(): number | undefined {
+    return this.pid;
+  }
+
+  private setState(state: McpServerStatus['state'], reason?: string): void {
+    this.state = state;
+    this.reason = reason;
+    this.since = this.opts.now().toISOString();
+    if (reason) this.log.event(`${state}: ${reason}`);
+    else this.log.event(state);
+    this.opts.onStatus();
+  }
+
+  /** A connected client: started now if need be (after the back-off a failure asks for). */
+  async ready(signal?: AbortSignal): Promise<Client> {
+    if (this.client && this.state === 'connected') return this.client;
+    if (this.starting) return this.starting;
+    // A server that was stopped (switched off, or never started) starts afresh.
+    if (this.state === 'stopped') this.resetFailures();
+    const name = this.opts.config.name;
+    if (this.failures > 0 && this.restarts >= this.opts.config.maxRestarts) {
+      throw new AppError('UNAVAILABLE', `the MCP server '${name}' failed ${this.failures} time(s) and was restarted ${this.restarts} time(s), the most allowed (${this.reason ?? 'see its log'}); restart it on the Tools screen`);
+    }
+    if (this.failures > 0) {
+      const wait = this.failedAt + this.backoff() - Date.now();
+      if (wait > 0) await sleep(wait, signal);
+      this.restarts++;
+      this.log.event(`restart ${this.restarts} of at most ${this.opts.config.maxRestarts}`);
+    }
+    const started = this.start();
+    this.starting = started;
+    const clear = () => {
+      if (this.starting === started) this.starting = undefined;
+    };
+    started.then(clear, clear);
+    return started;
+  }
+
+  private backoff(): number {
+    return Math.min(this.opts.maxBackoffMs, this.opts.backoffMs * 2 ** Math.max(0, this.restarts));
+  }
+
+  private async start(): Promise<Client> {
+    const gen = ++this.generation;
+    this.stopped = false;
+    this.transportError = undefined;
+    this.setState('starting');
+    const { config } = this.opts;
+    let transport: Transport;
+    try {
+      transport = this.makeTransport();
+    } catch (e) {
+      this.failed(gen, e instanceof AppError ? e.message : `could not prepare the connection: ${(e as Error).message}`);
+      throw e instanceof AppError ? e : new AppError('UNAVAILABLE', `the MCP server '${config.name}' could not be started: ${(e as Error).message}`);
+    }
+    const client = new Client({ name: 'Toolsmith', version: this.opts.clientVersion }, { capabilities: {} });
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      if (gen === this.generation) this.opts.onToolsChanged();
+    });
+    client.onerror = (e) => {
+      if (gen !== this.generation) return;
+      const msg = e.message;
+      if (/ReadBuffer exceeded|larger than the limit/.test(msg)) this.transportError = `the server sent a message larger than ${mb(this.opts.maxMessageBytes)}`;
+      this.log.add('stdout', /JSON|Unexpected token|is not valid|invalid_/i.test(msg) ? `not an MCP message on stdout: ${msg}` : msg);
+    };
+    client.onclose = () => this.closed(gen);
+    this.pending.clear();
+    const raw = transport;
+    transport = observed(raw, this.pending);
+    this.transport = transport;
+    try {
+      await client.connect(transport, { timeout: config.timeouts.startMs });
+    } catch (e) {
+      const why = this.startError(e);
+      await transport.close().catch(() => undefined);
+      this.failed(gen, why);
+      throw new AppError(e instanceof AppError ? e.code : /did not answer/.test(why) ? 'TIMEOUT' : 'UNAVAILABLE', `the MCP server '${config.name}' could not be started: ${why}`);
+    }
+    if (gen !== this.generation) {
+      await transport.close().catch(() => undefined);
+      throw new AppError('CANCELLED', `the MCP server '${config.name}' was stopped while it started`);
+    }
+    this.client = client;
+    this.pid = raw instanceof StdioClientTransport ? (raw.pid ?? undefined) : undefined;
+    const info = client.getServerVersion();
+    this.serverInfo = info ? { name: String(info.name).slice(0, 200), version: String(info.version).slice(0, 100) } : undefined;
+    this.connectedAt = Date.now();
+    this.setState('connected');
+    this.opts.onConnected();
+    return client;
+  }
+
+  private makeTransport(): Transport {
+    const c = this.opts.config.connection;
+    if (c.transport === 'stdio') {
+      const t = new StdioClientTransport({
+        command: c.command,
+        args: c.args,
+        env: c.env,
+        cwd: c.cwd || this.opts.defaultCwd(),
+        stderr: 'pipe',
+        maxBufferSize: this.opts.maxMessageBytes,
+      } as ConstructorParameters<typeof StdioClientTransport>[0]);
+      t.stderr?.on('data', (chunk: Buffer) => this.log.addChunk('stderr', chunk.toString('utf8')));
+      return t;
+    }
+    const url = new URL(c.url);
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(c.headers)) headers[k] = this.resolveSecrets(v, url.hostname.toLowerCase().replace(/^\[|\]$/g, ''), k);
+    return new StreamableHTTPClientTransport(url, {
+      requestInit: { headers },
+      fetch: limitedFetch(
+        this.opts.maxMessageBytes,
+        () => {
+          this.transportError = `the server sent a message larger than ${mb(this.opts.maxMessageBytes)}`;
+        },
+        (body) => this.postEnded(body),
+      ),
+      reconnectionOptions: { maxRetries: 2, initialReconnectionDelay: 1_000, maxReconnectionDelay: 10_000, reconnectionDelayGrowFactor: 2 },
+      ...(this.opts.authProvider ? { authProvider: this.opts.authProvider } : {}),
+    });
+  }
+
+  private resolveSecrets(value: string, host: string, header: string): string {
+    let parts;
+    try {
+      parts = parseTemplate(value);
+    } catch (e) {
+      throw new AppError('VALIDATION_FAILED', `header ${header}: ${(e as Error).message}`);
+    }
+    return parts
+      .map((p) => {
+        if ('text' in p) return p.text;
+        if (p.placeholder.kind !== 'secret') throw new AppError('VALIDATION_FAILED', `header ${header}: only \${secret:NAME} may be used in a server's headers, not ${p.raw}`);
+        return this.opts.secrets.resolve(p.placeholder.name, host);
+      })
+      .join('');
+  }
+
+  private startError(e: unknown): string {
+    const c = this.opts.config;
+    if (e instanceof McpError && e.code === ErrorCode.RequestTimeout) return `it did not answer initialize within ${c.timeouts.startMs} ms`;
+    const code = (e as NodeJS.ErrnoException).code;
+    if (c.connection.transport === 'stdio' && code === 'ENOENT') return `the command '${c.connection.command}' was not found (is it installed and on PATH?)`;
+    if (c.connection.transport === 'stdio' && code === 'EACCES') return `the command '${c.connection.command}' cannot be run (permission denied)`;
+    if (e instanceof McpError && e.code === ErrorCode.ConnectionClosed) return this.transportError ?? `it exited before answering initialize${this.stderrTail()}`;
+    if (e instanceof StreamableHTTPError) return `the server answered HTTP ${e.code ?? '?'}: ${e.message.slice(0, 300)}`;
+    return this.networkWords(e);
+  }
+
+  private networkWords(e: unknown): string {
+    const err = e as Error & { cause?: { code?: string; message?: string } };
+    const cause = err.cause?.code ?? err.cause?.message;
+    const c = this.opts.config.connection;
+    if (c.transport === 'http' && /fetch failed/i.test(err.message)) return `could not reach ${new URL(c.url).origin}${cause ? ` (${cause})` : ''}`;
+    return (err.message || String(e)).slice(0, 500);
+  }
+
+  /** The last stderr lines, for an error that happened at start. */
+  private stderrTail(): string {
+    const lines = this.log.list().filter((l) => l.stream === 'stderr').slice(-3).map((l) => l.text);
+    return lines.length ? `; its stderr ended with: ${lines.join(' | ').slice(0, 400)}` : '';
+  }
+
+  private failed(gen: number, reason: string): void {
+    if (gen !== this.generation) return;
+    this.client = undefined;
+    this.transport = undefined;
+    this.pid = undefined;
+    this.failures++;
+    this.failedAt = Date.now();
+    this.setState('failed', reason);
+  }
+
+  /** The transport closed: by our stop, or on its own (a crash, a message too large). */
+  private closed(gen: number): void {
+    if (gen !== this.generation || this.stopped) return;
+    if (this.state !== 'connected') return;
+    // A connection that was up for a good while starts its restart count afresh.
+    if (Date.now() - this.connectedAt >= this.opts.stableMs) this.restarts = 0;
+    const what = this.opts.config.connection.transport === 'stdio' ? 'the server process ended' : 'the connection closed';
+    this.failed(gen, this.transportError ? `${this.transportError}; the connection was closed` : `${what}${this.stderrTail()}`);
+  }
+
+  /**
+   * An HTTP answer stream ended (or broke). A request it carried that got no answer never will
+   * (the server went away mid-call): the connection is dropped, which fails the request now
+   * rather than at its timeout.
+   */
+  private postEnded(body: unknown): void {
+    const ids = requestIds(body);
+    if (ids.length === 0) return;
+    const gen = this.generation;
+    setTimeout(() => {
+      if (gen === this.generation && ids.some((id) => this.pending.has(id))) this.dropConnection('the connection closed before the server answered');
+    }, 100).unref?.();
+  }
+
+  /** Lists every page of tools/list; the entries are checked one by one by the caller. */
+  async listTools(signal?: AbortSignal): Promise<unknown[]> {
+    const client = await this.ready(signal);
+    const tools: unknown[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_LIST_PAGES; page++) {
+      const r = await client
+        .request({ method: 'tools/list', params: cursor ? { cursor } : {} }, ListToolsPageSchema, { timeout: this.opts.config.timeouts.callMs, signal })
+        .catch((e: unknown) => {
+          throw this.callError(e, 'tools/list', signal);
+        });
+      tools.push(...r.tools);
+      cursor = r.nextCursor;
+      if (!cursor) break;
+    }
+    return tools;
+  }
+
+  async callTool(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<McpCallResult> {
+    const client = await this.ready(signal);
+    try {
+      return (await client.request({ method: 'tools/call', params: { name, arguments: args } }, CallToolResultSchema, {
+        signal,
+        timeout: this.opts.config.timeouts.callMs,
+      })) as McpCallResult;
+    } catch (e) {
+      throw this.callError(e, `tools/call ${name}`, signal);
+    }
+  }
+
+  private callError(e: unknown, what: string, signal?: AbortSignal): unknown {
+    if (signal?.aborted) return signal.reason;
+    const name = this.opts.config.name;
+    if (e instanceof McpError) {
+      switch (e.code) {
+        case ErrorCode.RequestTimeout:
+          return new AppError('TIMEOUT', `the MCP server '${name}' did not answer ${what} within ${this.opts.config.timeouts.callMs} ms`);
+        case ErrorCode.ConnectionClosed: {
+          const why = this.transportError;
+          return why
+            ? new AppError('PAYLOAD_TOO_LARGE', `the MCP server '${name}' failed during ${what}: ${why}; the connection was closed and restarts on the next call`)
+            : new AppError('UNAVAILABLE', `the MCP server '${name}' ${this.opts.config.connection.transport === 'stdio' ? 'process ended' : 'connection closed'} during ${what}${this.stderrTail()}; it restarts on the next call`);
+        }
+        case ErrorCode.InvalidParams:
+          return new AppError('VALIDATION_FAILED', `the MCP server '${name}' refused the arguments of ${what}: ${e.message}`);
+        case ErrorCode.MethodNotFound:
+          return new AppError('NOT_FOUND', `the MCP server '${name}' does not know ${what}: ${e.message}`);
+        default:
+          return new AppError('UNAVAILABLE', `the MCP server '${name}' answered ${what} with an error: ${e.message.slice(0, 1000)}`);
+      }
+    }
+    if (e instanceof AppError) return e;
+    if (e instanceof z.ZodError || (e as Error).name === 'ZodError') {
+      return new AppError('UNAVAILABLE', `the MCP server '${name}' sent an answer to ${what} that is not a valid MCP result: ${(e as Error).message.slice(0, 300)}`);
+    }
+    if (e instanceof StreamableHTTPError && e.code === 401) return new AppError('UNAUTHORIZED', `the MCP server '${name}' asks for authorization (HTTP 401)`);
+    if (e instanceof StreamableHTTPError && e.code === 404) {
+      // The server forgot the session (it restarted): a new connection on the next call.
+      this.dropConnection();
+      return new AppError('UNAVAILABLE', `the MCP server '${name}' no longer knows this session (it restarted?); it reconnects on the next call`);
+    }
+    // The connection itself is broken (a network error): drop it so the next call reconnects.
+    const words = this.transportError ?? this.networkWords(e);
+    this.dropConnection(words);
+    return new AppError(this.transportError ? 'PAYLOAD_TOO_LARGE' : 'UNAVAILABLE', `the MCP server '${name}' failed during ${what}: ${words}`);
+  }
+
+  /** Closes a broken connection; the next call starts a new one (counted as a restart). */
+  private dropConnection(reason?: string): void {
+    if (this.state !== 'connected') return;
+    const t = this.transport;
+    this.failed(this.generation, reason ?? 'the connection was lost');
+    // The closing transport's own close event belongs to a connection that is over.
+    this.generation++;
+    void t?.close().catch(() => undefined);
+  }
+
+  /** Stops the server (its process ended for good) and leaves it stopped until the next call. */
+  async stop(reason = 'stopped'): Promise<void> {
+    this.stopped = true;
+    this.generation++;
+    const t = this.transport;
+    const pid = this.pid;
+    this.client = undefined;
+    this.transport = undefined;
+    this.pid = undefined;
+    this.starting = undefined;
+    if (t) await t.close().catch(() => undefined);
+    if (pid !== undefined) killIfAlive(pid);
+    if (this.state !== 'stopped') this.setState('stopped', reason === 'stopped' ? undefined : reason);
+  }
+
+  /** A person's restart: the restart count and the failures are forgotten. */
+  resetFailures(): void {
+    this.failures = 0;
+    this.restarts = 0;
+  }
+}
+
+function killIfAlive(pid: number): void {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return;
+  }
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // gone in between
+  }
+}
+
+function mb(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${Math.round(bytes / (1024 * 1024))} MB` : `${bytes} bytes`;
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const t = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(t);
+      reject(signal!.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** fetch with each POST answer's body cut off past `maxBytes` (the event stream of a GET is not limited). */
+function limitedFetch(maxBytes: number, onTooLarge: () => void, onPostEnd: (body: unknown) => void): (url: string | URL, init?: RequestInit) => Promise<Response> {
+  return async (url, init) => {
+    const res = await fetch(url, init);
+    if (!res.body || (init?.method ?? 'GET').toUpperCase() !== 'POST') return res;
+    const ended = () => onPostEnd(init?.body);
+    const declared = Number(res.headers.get('content-length') ?? NaN);
+    if (declared > maxBytes) {
+      onTooLarge();
+      await res.body.cancel().catch(() => undefined);
+      throw new Error(`the answer is larger than the limit (${declared} bytes declared)`);
+    }
+    let n = 0;
+    const limited = res.body.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        transform(chunk, ctl) {
+          n += chunk.byteLength;
+          if (n > maxBytes) {
+            onTooLarge();
+            ctl.error(new Error('the answer is larger than the limit'));
+            return;
+          }
+          ctl.enqueue(chunk);
+        },
+        flush: ended,
+      }),
+    );
+    // A body cut off by the network ends the stream with an error: the same check.
+    const [forCaller, watched] = limited.tee();
+    void watched.pipeTo(new WritableStream()).catch(ended);
+    return new Response(forCaller, { status: res.status, statusText: res.statusText, headers: res.headers });
+  };
+}
+
+/** The ids of the JSON-RPC requests in a POST body. */
+function requestIds(body: unknown): (string | number)[] {
+  if (typeof body !== 'string') return [];
+  try {
+    const parsed: unknown = JSON.parse(body);
+    return (Array.isArray(parsed) ? parsed : [parsed]).flatMap((m: { id?: unknown; method?: unknown }) => (typeof m?.method === 'string' && (typeof m.id === 'string' || typeof m.id === 'number') ? [m.id] : []));
+  } catch {
+    return [];
+  }
+}
+
+/** The transport, with the ids of requests sent and not yet answered kept in `pending`. */
+function observed(inner: Transport, pending: Set<string | number>): Transport {
+  const t: Transport = {
+    start: () => inner.start(),
+    close: () => inner.close(),
+    send: (message, options) => {
+      const m = message as { id?: string | number; method?: string };
+      if (m.method !== undefined && m.id !== undefined) pending.add(m.id);
+      return inner.send(message, options);
+    },
+    get sessionId() {
+      return inner.sessionId;
+    },
+    setProtocolVersion: inner.setProtocolVersion ? (v: string) => inner.setProtocolVersion!(v) : undefined,
+    set onclose(fn) {
+      inner.onclose = fn;
+    },
+    get onclose() {
+      return inner.onclose;
+    },
+    set onerror(fn) {
+      inner.onerror = fn;
+    },
+    get onerror() {
+      return inner.onerror;
+    },
+    set onmessage(fn) {
+      inner.onmessage = fn
+        ? (message, extra) => {
+            const m = message as { id?: string | number; method?: string };
+            if (m.method === undefined && m.id !== undefined) pending.delete(m.id);
+            fn(message, extra);
+          }
+        : undefined;
+    },
+    get onmessage() {
+      return inner.onmessage;
+    },
+  };
+  return t;
+}

@@ -1,0 +1,52 @@
+/** A server's log: the last lines of its stderr and of what happened to it, bounded in lines and bytes. */
+import type { McpLogLine } from '../../../shared/model/mcp-client';
+
+export const LOG_MAX_LINES = 500;
+export const LOG_MAX_LINE_CHARS = 2_000;
+
+export class LogRing {
+  private readonly lines: McpLogLine[] = [];
+  private partial = '';
+  /** Lines dropped off the front since the server was added. */
+  dropped = 0;
+
+  constructor(
+    private readonly now: () => Date,
+    private readonly maxLines = LOG_MAX_LINES,
+  ) {}
+
+  add(stream: McpLogLine['stream'], text: string): void {
+    const cut = text.length > LOG_MAX_LINE_CHARS ? `${text.slice(0, LOG_MAX_LINE_CHARS)}… (${text.length - LOG_MAX_LINE_CHARS} more characters)` : text;
+    this.lines.push({ at: this.now().toISOString(), stream, text: cut });
+    if (this.lines.length > this.maxLines) {
+      const over = this.lines.length - this.maxLines;
+      this.lines.splice(0, over);
+      this.dropped += over;
+    }
+  }
+
+  /** A chunk of a stream: complete lines are kept, a trailing partial line waits for the rest (bounded). */
+  addChunk(stream: McpLogLine['stream'], chunk: string): void {
+    let text = this.partial + chunk;
+    let nl = text.indexOf('\n');
+    while (nl >= 0) {
+      this.add(stream, text.slice(0, nl).replace(/\r$/, ''));
+      text = text.slice(nl + 1);
+      nl = text.indexOf('\n');
+    }
+    // A line that never ends is kept in pieces rather than grown without bound.
+    if (text.length > LOG_MAX_LINE_CHARS) {
+      this.add(stream, text);
+      text = '';
+    }
+    this.partial = text;
+  }
+
+  event(text: string): void {
+    this.add('event', text);
+  }
+
+  list(): McpLogLine[] {
+    return this.lines.slice();
+  }
+}

@@ -1,0 +1,295 @@
+/**
+ * MCP servers as bundles: each server's config file, its bundle and tools in the store, and
+ * its connection. Adding a server writes its config and its bundle, then starts it and lists
+ * its tools; a server that fails to start keeps its bundle and tools (shown failed, with why).
+ * A bundle switched off or deleted stops its server; close() stops them all.
+ */
+import { AppError } from '../../../shared/errors';
+import {
+  McpServerInputSchema,
+  type McpConnection,
+  type McpLogLine,
+  type McpServerConfig,
+  type McpServerFile,
+  type McpServerInput,
+  type McpServerView,
+} from '../../../shared/model/mcp-client';
+import { checkUuidV7 } from '../../../shared/model/validation';
+import type { Backend } from '../invoke/dispatcher';
+import { fastUuidv7 } from '../lib/ids';
+import { KeyedQueue } from '../lib/serial-queue';
+import type { SecretResolver } from '../secrets/types';
+import type { ToolStore } from '../store/tool-store';
+import { McpServerConnection } from './connection';
+import { ImportError, parseMcpServersJson } from './import-json';
+import { resultValue } from './results';
+import { ServerFiles } from './server-files';
+import { slugOf, syncTools, type SkippedTool } from './tool-sync';
+
+export interface McpClientOptions {
+  dataDir: string;
+  store: ToolStore;
+  secrets: SecretResolver;
+  now: () => Date;
+  workspaceDir: () => string;
+  clientVersion: string;
+  /** A status changed (for the window). */
+  onChange?: (bundleId: string) => void;
+  /** A config file could not be read, a tool list could not be stored. */
+  onProblem?: (p: { path: string; message: string }) => void;
+  /** Default 8 MB: a larger message from a server is refused with a clear error. */
+  maxMessageBytes?: number;
+  /** Back-off after a failure (default 500 ms, doubling, at most 30 s). */
+  backoffMs?: number;
+  maxBackoffMs?: number;
+  stableMs?: number;
+}
+
+export const MCP_MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
+
+interface Entry {
+  file: McpServerFile;
+  conn: McpServerConnection;
+  skipped: SkippedTool[];
+  missing: string[];
+  /** A tool-list refresh is queued behind the running one. */
+  refreshQueued: boolean;
+  /** A refresh is running (a connection it made need not ask for another). */
+  refreshing: boolean;
+}
+
+export class McpClientManager {
+  private readonly files: ServerFiles;
+  private readonly entries = new Map<string, Entry>();
+  private readonly queue = new KeyedQueue();
+  private unsubscribe: (() => void) | undefined;
+  private closed = false;
+
+  constructor(private readonly opts: McpClientOptions) {
+    this.files = new ServerFiles(opts.dataDir, opts.now);
+  }
+
+  /** Reads the configs; nothing is started until a call or a person asks. */
+  async open(): Promise<void> {
+    const all = await this.files.readAll((p) => this.opts.onProblem?.(p));
+    for (const file of all) this.entries.set(file.bundleId, this.entryOf(file));
+    // A bundle switched off or deleted stops its server.
+    this.unsubscribe = this.opts.store.onChange((c) => {
+      if (c.kind !== 'bundle') return;
+      const e = this.entries.get(c.id);
+      if (!e) return;
+      const b = this.opts.store.bundleById(c.id);
+      if (!b || !b.isEnabled || b.softDeletedAt) void e.conn.stop(b?.softDeletedAt ? 'the bundle was deleted' : 'the bundle was switched off');
+    });
+  }
+
+  private entryOf(file: McpServerFile): Entry {
+    const config = McpServerInputSchema.parse(file.server);
+    const entry: Entry = { file, conn: undefined as unknown as McpServerConnection, skipped: [], missing: [], refreshQueued: false, refreshing: false };
+    entry.conn = new McpServerConnection({
+      bundleId: file.bundleId,
+      config,
+      defaultCwd: this.opts.workspaceDir,
+      secrets: this.opts.secrets,
+      now: this.opts.now,
+      clientVersion: this.opts.clientVersion,
+      maxMessageBytes: this.opts.maxMessageBytes ?? MCP_MAX_MESSAGE_BYTES,
+      backoffMs: this.opts.backoffMs ?? 500,
+      maxBackoffMs: this.opts.maxBackoffMs ?? 30_000,
+      stableMs: this.opts.stableMs ?? 60_000,
+      onStatus: () => this.opts.onChange?.(file.bundleId),
+      onToolsChanged: () => void this.refresh(file.bundleId).catch(() => undefined),
+      onConnected: () => {
+        if (!entry.refreshing) void this.refresh(file.bundleId).catch(() => undefined);
+      },
+    });
+    return entry;
+  }
+
+  list(): McpServerView[] {
+    return [...this.entries.values()].map((e) => this.view(e));
+  }
+
+  get(bundleId: string): McpServerView {
+    return this.view(this.entry(bundleId));
+  }
+
+  private entry(bundleId: string): Entry {
+    const e = this.entries.get(bundleId);
+    if (!e) throw new AppError('NOT_FOUND', `no MCP server for bundle ${bundleId}`);
+    return e;
+  }
+
+  private view(e: Entry): McpServerView {
+    const c = e.conn.config;
+    return {
+      bundleId: e.file.bundleId,
+      name: c.name,
+      connection: masked(c.connection),
+      timeouts: c.timeouts,
+      maxRestarts: c.maxRestarts,
+      status: { ...e.conn.status(), skipped: e.skipped, missing: e.missing },
+    };
+  }
+
+  log(bundleId: string): McpLogLine[] {
+    return this.entry(bundleId).conn.log.list();
+  }
+
+  /**
+   * Adds a server: its config, then its bundle (switched on unless `enabled` is false); then,
+   * for an enabled one, starts it and stores its tools. A start that fails leaves the bundle in
+   * place with the server shown failed.
+   */
+  async add(input: McpServerInput, opts: { enabled?: boolean } = {}): Promise<McpServerView> {
+    if (this.closed) throw new AppError('UNAVAILABLE', 'the app is closing');
+    const parsed = McpServerInputSchema.safeParse(input);
+    if (!parsed.success) {
+      const i = parsed.error.issues[0]!;
+      throw new AppError('VALIDATION_FAILED', `${i.path.map(String).join('.') || 'server'}: ${i.message}`, { issues: parsed.error.issues.slice(0, 20).map((x) => ({ path: x.path.map(String).join('.'), message: x.message })) });
+    }
+    const config = parsed.data;
+    const bundleId = fastUuidv7(Date.now());
+    const file: McpServerFile = { version: 1, bundleId, server: config, createdAt: this.opts.now().toISOString() };
+    await this.files.write(file);
+    try {
+      await this.opts.store.putBundle(bundleId, {
+        slug: slugOf(config.name, new Set()),
+        displayName: config.name,
+        description: describe(config),
+        isEnabled: opts.enabled !== false,
+      });
+    } catch (e) {
+      await this.files.remove(bundleId).catch(() => undefined);
+      throw e;
+    }
+    const entry = this.entryOf(file);
+    this.entries.set(bundleId, entry);
+    this.opts.onChange?.(bundleId);
+    if (opts.enabled !== false) await this.refresh(bundleId).catch(() => undefined);
+    return this.view(entry);
+  }
+
+  /** Adds every server of an `mcpServers` (or VS Code `servers`) JSON; entries that cannot be are listed with why. */
+  async importJson(text: string): Promise<{ added: McpServerView[]; refused: { name: string; message: string }[] }> {
+    let parsed;
+    try {
+      parsed = parseMcpServersJson(text);
+    } catch (e) {
+      if (e instanceof ImportError) throw new AppError('VALIDATION_FAILED', `the MCP servers JSON cannot be read: ${e.message}`);
+      throw e;
+    }
+    const added: McpServerView[] = [];
+    const refused = [...parsed.refused];
+    // Added one after the other; their starts run together.
+    const views = await Promise.all(
+      parsed.servers.map(async (s) => {
+        try {
+          return await this.add(s.input, { enabled: s.enabled });
+        } catch (e) {
+          refused.push({ name: s.name, message: (e as Error).message });
+          return undefined;
+        }
+      }),
+    );
+    for (const v of views) if (v) added.push(v);
+    return { added, refused };
+  }
+
+  /**
+   * Lists the server's tools and stores what changed (one refresh at a time per server; a
+   * request while one runs is folded into one more). Starts the server if need be.
+   */
+  refresh(bundleId: string): Promise<void> {
+    const e = this.entry(bundleId);
+    if (e.refreshQueued) return Promise.resolve();
+    e.refreshQueued = true;
+    return this.queue.run(bundleId, async () => {
+      e.refreshQueued = false;
+      if (this.closed || this.entries.get(bundleId) !== e) return;
+      e.refreshing = true;
+      try {
+        await this.refreshNow(bundleId, e);
+      } finally {
+        e.refreshing = false;
+      }
+    });
+  }
+
+  private async refreshNow(bundleId: string, e: Entry): Promise<void> {
+    const bundle = this.opts.store.bundleById(bundleId);
+    if (!bundle || !bundle.isEnabled || bundle.softDeletedAt) return;
+    let listed: unknown[];
+    try {
+      listed = await e.conn.listTools();
+    } catch (err) {
+      e.conn.log.event(`tools/list failed: ${(err as Error).message}`);
+      throw err;
+    }
+    const report = await syncTools(this.opts.store, bundleId, listed);
+    e.skipped = report.skipped;
+    e.missing = report.missing;
+    for (const s of report.skipped) e.conn.log.event(`tool '${s.name}' skipped: ${s.reason}`);
+    if (report.added || report.changed) e.conn.log.event(`tools: ${report.added} added, ${report.changed} changed`);
+    this.opts.onChange?.(bundleId);
+  }
+
+  /** A person's restart: the restart count is forgotten, the server started again and its tools listed. */
+  async restart(bundleId: string): Promise<McpServerView> {
+    const e = this.entry(bundleId);
+    await e.conn.stop('restarting');
+    e.conn.resetFailures();
+    await this.refresh(bundleId).catch(() => undefined);
+    return this.view(e);
+  }
+
+  /** Stops the server and removes its config, its bundle and its tools. */
+  async remove(bundleId: string): Promise<void> {
+    checkUuidV7(bundleId, 'bundleId');
+    const e = this.entry(bundleId);
+    this.entries.delete(bundleId);
+    await e.conn.stop('removed');
+    const store = this.opts.store;
+    if (store.bundleById(bundleId)) {
+      for (const t of store.toolsOf(bundleId)) await store.deleteTool(bundleId, t.slug, t.version).catch(() => undefined);
+      const b = store.bundleById(bundleId);
+      if (b && !b.softDeletedAt) await store.deleteBundle(bundleId);
+    }
+    await this.files.remove(bundleId);
+    this.opts.onChange?.(bundleId);
+  }
+
+  /** The dispatcher's back-end for tools of type `mcp`. */
+  backend(): Backend {
+    return async ({ tool, args, signal }) => {
+      const e = this.entries.get(tool.bundleId);
+      if (!e) throw new AppError('UNAVAILABLE', `'${tool.slug}' cannot run: the MCP server of its bundle is not configured (no ${this.files.fileOf(tool.bundleId)})`);
+      const name = tool.mcp?.serverTool ?? tool.slug;
+      const r = await e.conn.callTool(name, args, signal);
+      return { value: resultValue(r, name) };
+    };
+  }
+
+  /** The process id of a running stdio server (tests check none is left behind). */
+  processId(bundleId: string): number | undefined {
+    return this.entries.get(bundleId)?.conn.processId();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.unsubscribe?.();
+    await Promise.all([...this.entries.values()].map((e) => e.conn.stop('the app closed')));
+  }
+}
+
+function describe(c: McpServerConfig): string {
+  const where = c.connection.transport === 'stdio' ? [c.connection.command, ...c.connection.args].join(' ') : c.connection.url;
+  return `MCP server (${c.connection.transport}): ${where}`.slice(0, 16_000);
+}
+
+/** Header and env values shown as written when they only name secrets; literal values hidden. */
+function masked(c: McpConnection): McpConnection {
+  const hide = (v: string) => (/^(\s*\$\{secret:[^}]+\}\s*|Bearer \$\{secret:[^}]+\})*$/.test(v) ? v : '••••••');
+  if (c.transport === 'stdio') return { ...c, env: Object.fromEntries(Object.entries(c.env).map(([k, v]) => [k, hide(v)])) };
+  return { ...c, headers: Object.fromEntries(Object.entries(c.headers).map(([k, v]) => [k, hide(v)])) };
+}

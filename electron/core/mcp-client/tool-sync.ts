@@ -1,0 +1,160 @@
+/**
+ * A server's tool list into the bundle's tool files. Each listed tool is checked on its own: a
+ * tool whose schema is not one we can validate with (or whose name or shape is wrong) is skipped
+ * and reported, the others are kept. Files are the truth: a tool the server no longer lists is
+ * left on disk (reported as missing); a tool whose definition changed gets a new version (tool
+ * versions never change) and the older version is switched off.
+ */
+import { schemaCompileViolation } from '../store/schema-check';
+import { argSchemaViolation, LABEL_MAX_RUNES, nfc } from '../../../shared/model/validation';
+import { McpToolAnnotationsSchema, type McpSpec, type ToolPutBody, type ToolView } from '../../../shared/model/tool';
+import type { ToolStore } from '../store/tool-store';
+
+export interface SkippedTool {
+  name: string;
+  reason: string;
+}
+
+export interface SyncReport {
+  skipped: SkippedTool[];
+  /** serverTool names stored but not listed any more. */
+  missing: string[];
+  added: number;
+  changed: number;
+}
+
+/** The most tools one server may bring in. */
+export const MAX_SERVER_TOOLS = 1_000;
+
+const JSON_SCHEMA_2020 = 'https://json-schema.org/draft/2020-12/schema';
+
+/** A listed tool as a tool body, or the reason it cannot be one. */
+export function toolBodyOf(raw: unknown): { name: string; body: ToolPutBody } | SkippedTool {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { name: '(unnamed)', reason: 'not an object' };
+  const t = raw as Record<string, unknown>;
+  const name = typeof t.name === 'string' ? t.name : '';
+  if (!name || name.length > 256) return { name: name.slice(0, 80) || '(unnamed)', reason: 'its name must be a string of 1 to 256 characters' };
+  const argSchema = plainSchema(t.inputSchema);
+  const argProblem = argSchema === undefined ? 'inputSchema is missing or not an object' : (argSchemaViolation(argSchema, 'inputSchema') ?? schemaCompileViolation(argSchema, 'inputSchema'))?.message;
+  if (argProblem) return { name, reason: argProblem };
+  let outputSchema: Record<string, unknown> = {};
+  if (t.outputSchema !== undefined) {
+    const out = plainSchema(t.outputSchema);
+    const outProblem = out === undefined ? 'outputSchema is not an object' : (argSchemaViolation(out, 'outputSchema') ?? schemaCompileViolation(out, 'outputSchema'))?.message;
+    if (outProblem) return { name, reason: outProblem };
+    outputSchema = out!;
+  }
+  const annotations = McpToolAnnotationsSchema.safeParse(pick(t.annotations, ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint']));
+  const title = typeof t.title === 'string' ? t.title : isObj(t.annotations) && typeof t.annotations.title === 'string' ? t.annotations.title : undefined;
+  const mcp: McpSpec = { serverTool: name };
+  if (title?.trim()) mcp.title = title.trim().slice(0, 256);
+  if (annotations.success && Object.keys(annotations.data).length) mcp.annotations = annotations.data;
+  const body: ToolPutBody = {
+    displayName: clean(title?.trim() || name, 128),
+    description: clean(typeof t.description === 'string' ? t.description : '', 16_384),
+    tags: ['mcp'],
+    type: 'mcp',
+    argSchema: argSchema!,
+    outputSchema,
+    mcp,
+    isEnabled: true,
+  };
+  // A server that says a tool is destructive is asked about before a model runs it.
+  if (mcp.annotations?.destructiveHint === true && mcp.annotations.readOnlyHint !== true) body.requiresApproval = true;
+  return { name, body };
+}
+
+function isObj(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function pick(v: unknown, keys: string[]): Record<string, unknown> {
+  if (!isObj(v)) return {};
+  return Object.fromEntries(keys.filter((k) => typeof v[k] === 'boolean').map((k) => [k, v[k]]));
+}
+
+/** A schema with a draft-07 `$schema` (common in MCP servers) read as 2020-12: the keywords tools use mean the same. */
+function plainSchema(v: unknown): Record<string, unknown> | undefined {
+  if (!isObj(v)) return undefined;
+  if (v.$schema === undefined || v.$schema === JSON_SCHEMA_2020) return v;
+  const { $schema: _drop, ...rest } = v;
+  return rest;
+}
+
+/** Control characters (but newlines and tabs) become spaces; the text is cut to `max`. */
+function clean(s: string, max: number): string {
+  // eslint-disable-next-line no-control-regex
+  const t = s.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/g, ' ');
+  return t.length > max ? `${t.slice(0, max - 1)}…` : t;
+}
+
+/** A slug from a server's tool name: letters and digits kept, anything else a '-'. */
+export function slugOf(name: string, taken: Set<string>): string {
+  const base = [...nfc(name).replace(/[^\p{L}\p{Nd}]+/gu, '-').replace(/^-+|-+$/g, '')].slice(0, LABEL_MAX_RUNES - 4).join('') || 'tool';
+  let slug = base;
+  for (let i = 2; taken.has(slug); i++) slug = `${base}-${i}`;
+  return slug;
+}
+
+function sameDefinition(a: ToolView, b: ToolPutBody): boolean {
+  return (
+    a.displayName === b.displayName &&
+    a.description === b.description &&
+    JSON.stringify(a.argSchema) === JSON.stringify(b.argSchema) &&
+    JSON.stringify(a.outputSchema) === JSON.stringify(b.outputSchema) &&
+    JSON.stringify(a.mcp ?? null) === JSON.stringify(b.mcp ?? null) &&
+    Boolean(a.requiresApproval) === Boolean(b.requiresApproval)
+  );
+}
+
+/** The newest version of each serverTool stored in the bundle. */
+function latestByServerTool(tools: ToolView[]): Map<string, ToolView> {
+  const out = new Map<string, ToolView>();
+  for (const t of tools) {
+    if (t.type !== 'mcp' || !t.mcp) continue;
+    const cur = out.get(t.mcp.serverTool);
+    if (!cur || Number(t.version) > Number(cur.version)) out.set(t.mcp.serverTool, t);
+  }
+  return out;
+}
+
+/** Writes what changed; a tool that cannot be written is reported with the others skipped. */
+export async function syncTools(store: ToolStore, bundleId: string, listed: unknown[]): Promise<SyncReport> {
+  const report: SyncReport = { skipped: [], missing: [], added: 0, changed: 0 };
+  const stored = store.toolsOf(bundleId);
+  const latest = latestByServerTool(stored);
+  const taken = new Set(stored.map((t) => t.slug));
+  const seen = new Set<string>();
+  for (const raw of listed.slice(0, MAX_SERVER_TOOLS)) {
+    const r = toolBodyOf(raw);
+    if ('reason' in r) {
+      report.skipped.push(r);
+      continue;
+    }
+    if (seen.has(r.name)) {
+      report.skipped.push({ name: r.name, reason: 'listed twice; the first is kept' });
+      continue;
+    }
+    seen.add(r.name);
+    const prev = latest.get(r.name);
+    if (prev && sameDefinition(prev, r.body)) continue;
+    try {
+      if (prev) {
+        const version = String((Number(prev.version) || 1) + 1);
+        await store.putTool(bundleId, prev.slug, version, { ...r.body, isEnabled: prev.isEnabled });
+        if (prev.isEnabled) await store.patchTool(bundleId, prev.slug, prev.version, { isEnabled: false });
+        report.changed++;
+      } else {
+        const slug = slugOf(r.name, taken);
+        taken.add(slug);
+        await store.putTool(bundleId, slug, '1', r.body);
+        report.added++;
+      }
+    } catch (e) {
+      report.skipped.push({ name: r.name, reason: (e as Error).message });
+    }
+  }
+  if (listed.length > MAX_SERVER_TOOLS) report.skipped.push({ name: `${listed.length - MAX_SERVER_TOOLS} more`, reason: `a server may bring in at most ${MAX_SERVER_TOOLS} tools` });
+  for (const name of latest.keys()) if (!seen.has(name)) report.missing.push(name);
+  return report;
+}

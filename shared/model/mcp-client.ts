@@ -1,0 +1,124 @@
+import { z } from 'zod';
+import { DisplayNameSchema, UuidV7Schema } from './validation';
+
+/**
+ * MCP servers brought in as bundles (electron/core/mcp-client): how to reach one, its
+ * timeouts, and what the app knows of it while it runs. The file
+ * `<data>/mcp-servers/<bundleId>.json` holds a McpServerFile.
+ */
+
+const EnvName = z.string().min(1).max(256).regex(/^[^=\0]+$/, { error: "an environment variable name must not contain '=' or NUL" });
+const HeaderName = z.string().min(1).max(256).regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, { error: "a header name may contain letters, digits and !#$%&'*+.^_`|~- only" });
+const NoNul = z.string().max(32 * 1024).regex(/^[^\0]*$/, { error: 'must not contain NUL characters' });
+
+export const McpStdioSchema = z
+  .object({
+    transport: z.literal('stdio'),
+    /** The program to start (looked up on PATH), e.g. `npx` or `/usr/bin/python3`. */
+    command: z.string().trim().min(1, { error: 'a command is required' }).max(4096).regex(/^[^\0]*$/),
+    args: z.array(NoNul).max(256).default([]),
+    /** Added to a small inherited environment (HOME, PATH, SHELL, TERM, USER, LOGNAME). */
+    env: z.record(EnvName, NoNul).default({}),
+    /** The working folder; absent: the workspace folder. */
+    cwd: z.string().max(4096).optional(),
+  })
+  .strict();
+
+export const McpHttpSchema = z
+  .object({
+    transport: z.literal('http'),
+    /** The Streamable HTTP endpoint, e.g. https://example.com/mcp. */
+    url: z
+      .string()
+      .max(4096)
+      .refine((u) => URL.canParse(u) && /^https?:$/.test(new URL(u).protocol), { error: 'must be an http:// or https:// URL' }),
+    /** Sent with every request; values may hold `${secret:NAME}`, sent only to a host the secret is bound to. */
+    headers: z.record(HeaderName, NoNul).default({}),
+  })
+  .strict();
+
+export const McpConnectionSchema = z.discriminatedUnion('transport', [McpStdioSchema, McpHttpSchema]);
+export type McpConnection = z.infer<typeof McpConnectionSchema>;
+export type McpConnectionInput = z.input<typeof McpConnectionSchema>;
+
+export const MCP_DEFAULT_START_TIMEOUT_MS = 30_000;
+export const MCP_DEFAULT_CALL_TIMEOUT_MS = 60_000;
+export const MCP_DEFAULT_MAX_RESTARTS = 3;
+
+export const McpTimeoutsSchema = z
+  .object({
+    /** Starting the server and its `initialize` answer. */
+    startMs: z.number().int().min(100).max(600_000).default(MCP_DEFAULT_START_TIMEOUT_MS),
+    /** One tools/call (the dispatcher's deadline applies too; the shorter wins). */
+    callMs: z.number().int().min(100).max(3_600_000).default(MCP_DEFAULT_CALL_TIMEOUT_MS),
+  })
+  .strict();
+
+/** What a person gives to add a server. */
+export const McpServerInputSchema = z
+  .object({
+    name: DisplayNameSchema,
+    connection: McpConnectionSchema,
+    timeouts: McpTimeoutsSchema.default({ startMs: MCP_DEFAULT_START_TIMEOUT_MS, callMs: MCP_DEFAULT_CALL_TIMEOUT_MS }),
+    /** Restarts after crashes before the server is left failed (a manual restart resets the count). */
+    maxRestarts: z.number().int().min(0).max(20).default(MCP_DEFAULT_MAX_RESTARTS),
+  })
+  .strict();
+export type McpServerInput = z.input<typeof McpServerInputSchema>;
+export type McpServerConfig = z.output<typeof McpServerInputSchema>;
+
+export const McpServerFileSchema = z
+  .object({
+    version: z.literal(1),
+    bundleId: UuidV7Schema,
+    server: McpServerInputSchema,
+    createdAt: z.string(),
+  })
+  .strict();
+export type McpServerFile = z.infer<typeof McpServerFileSchema>;
+
+export const McpServerStateSchema = z.enum(['stopped', 'starting', 'connected', 'failed']);
+export type McpServerState = z.infer<typeof McpServerStateSchema>;
+
+export const McpServerStatusSchema = z
+  .object({
+    state: McpServerStateSchema,
+    /** Why it failed (or why it stopped), in words a person can act on. */
+    reason: z.string().optional(),
+    since: z.string(),
+    /** Restarts after failures since the last manual start. */
+    restarts: z.number().int(),
+    pid: z.number().int().optional(),
+    serverInfo: z.object({ name: z.string(), version: z.string() }).strict().optional(),
+    /** Tools the server listed that could not be brought in, and why. */
+    skipped: z.array(z.object({ name: z.string(), reason: z.string() }).strict()),
+    /** Stored tools the server no longer lists (kept on disk). */
+    missing: z.array(z.string()),
+  })
+  .strict();
+export type McpServerStatus = z.infer<typeof McpServerStatusSchema>;
+
+/** A server as the Tools screen shows it: its config (literal header and env values hidden) and status. */
+export const McpServerViewSchema = z
+  .object({
+    bundleId: z.string(),
+    name: z.string(),
+    connection: McpConnectionSchema,
+    timeouts: McpTimeoutsSchema,
+    maxRestarts: z.number().int(),
+    status: McpServerStatusSchema,
+  })
+  .strict();
+export type McpServerView = z.infer<typeof McpServerViewSchema>;
+
+export const McpLogLineSchema = z.object({ at: z.string(), stream: z.enum(['stderr', 'stdout', 'event']), text: z.string() }).strict();
+export type McpLogLine = z.infer<typeof McpLogLineSchema>;
+
+export const McpImportReportSchema = z
+  .object({
+    added: z.array(McpServerViewSchema),
+    /** Entries that were not added, and why. */
+    refused: z.array(z.object({ name: z.string(), message: z.string() }).strict()),
+  })
+  .strict();
+export type McpImportReport = z.infer<typeof McpImportReportSchema>;
