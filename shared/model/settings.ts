@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ModelRefSchema } from './provider';
+import { DEFAULT_TOOL_SEARCH_SETTINGS, ToolSearchSettingsSchema } from './tool-search';
 import { DEFAULT_MCP_SERVER_SETTINGS, McpServerSettingsSchema } from './mcp-serve';
 
 export const ThemeSchema = z.enum(['system', 'light', 'dark']);
@@ -90,6 +91,8 @@ export const SettingsSchema = z
     /** How long one regular expression search (grep, regex-extract, a buffer search) may run before it is stopped with TIMEOUT. */
     regexTimeLimitMs: z.number().int().min(REGEX_TIME_LIMIT_MIN_MS).max(REGEX_TIME_LIMIT_MAX_MS),
     toolOutputs: ToolOutputSettingsSchema,
+    /** Tool search when a conversation has many tools (shared/model/tool-search.ts). */
+    toolSearch: ToolSearchSettingsSchema,
     /** Settings → MCP server: whether the registry is served to other MCP clients, and which bundles. */
     mcpServer: McpServerSettingsSchema,
   })
@@ -104,6 +107,7 @@ export const DEFAULT_SETTINGS: Settings = {
   modelRouting: [],
   regexTimeLimitMs: REGEX_TIME_LIMIT_DEFAULT_MS,
   toolOutputs: DEFAULT_TOOL_OUTPUT_SETTINGS,
+  toolSearch: DEFAULT_TOOL_SEARCH_SETTINGS,
   mcpServer: DEFAULT_MCP_SERVER_SETTINGS,
 };
 

@@ -22,6 +22,7 @@ import { approvalCancelled, argsNotObject, malformedArgs, unknownToolError } fro
 import { MODEL_TOOLS_BUNDLE, kindNotHandled, turnGoesOn, type ToolKind } from './tool-behavior';
 import type { ModelTool, ModelToolSet } from './tools-for-model';
 import { TOOL_OUTPUT_NAME } from '../tool-output/messages';
+import { TOOL_SEARCH_NAME, notLoadedError, type DeferredTools } from './deferred-tools';
 import { extractionInfo } from '../tool-output/tool-output-tool';
 import type { ModelRef } from '../../../shared/model/provider';
 import type { ModelClient, ModelToolCall } from './types';
@@ -78,12 +79,16 @@ export class ToolCallRunner {
       this.refuse(call, tools, { code: 'NOT_FOUND', message: unknownToolError(call.name, tools.names()) }, invocationId);
       return 'continue';
     }
+    if (tools.deferred && !tools.deferred.visible(mt.name)) {
+      this.refuse(call, tools, { code: 'NOT_FOUND', message: notLoadedError(mt.name) }, invocationId);
+      return 'continue';
+    }
     const args = parseArgs(call.argsText);
     if (!args.ok) {
       this.finish(this.card(mt, call, call.argsText, invocationId, { status: 'error', error: args.error }));
       return 'continue';
     }
-    const handler = mt.modelOnly && mt.kind === 'function' ? this.modelOnlyHandler(mt) : this.handlers[mt.kind];
+    const handler = mt.modelOnly && mt.kind === 'function' ? this.modelOnlyHandler(mt, tools) : this.handlers[mt.kind];
     if (!handler) {
       this.finish(this.card(mt, call, args.value, invocationId, { status: 'error', error: { code: 'NOT_IMPLEMENTED', message: kindNotHandled(mt.name, mt.kind) } }));
       return 'continue';
@@ -207,7 +212,9 @@ export class ToolCallRunner {
     }
   }
 
-  private modelOnlyHandler(mt: ModelTool): KindHandler | undefined {
+  private modelOnlyHandler(mt: ModelTool, tools: ModelToolSet): KindHandler | undefined {
+    const deferred = tools.deferred;
+    if (mt.name === TOOL_SEARCH_NAME && deferred) return async (m, call, args, id) => this.runToolSearch(deferred, m, call, args, id);
     if (mt.name !== TOOL_OUTPUT_NAME || !this.ctx.deps.toolOutputs) return undefined;
     if (this.ctx.toolOutputOffered && !this.ctx.toolOutputOffered()) {
       return async (m, call, args, id) =>
@@ -240,6 +247,14 @@ export class ToolCallRunner {
       return;
     }
     this.finish(this.card(mt, call, args, invocationId, { status: 'ok', value: answer.text, durationMs, ...(extraction ? { extraction } : {}) }));
+  }
+
+  /** `tool_search`: ranks the conversation's tools and loads the best for the following steps (./deferred-tools.ts). */
+  private runToolSearch(deferred: DeferredTools, mt: ModelTool, call: ModelToolCall, args: unknown, invocationId: string): void {
+    const started = performance.now();
+    const value = deferred.search(args);
+    const durationMs = Math.round((performance.now() - started) * 1000) / 1000;
+    this.finish(this.card(mt, call, args, invocationId, { status: 'ok', value, durationMs }));
   }
 
   /** A non-function tool: the input is logged, nothing runs. */

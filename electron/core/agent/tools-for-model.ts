@@ -8,12 +8,21 @@
  * Names: providers accept letters, digits, `_` and `-` (at most 64). A tool is named by its
  * slug; when two tools share a slug, each is named `bundle__slug`. A call's name maps back
  * through byName().
+ *
+ * Tool search (./deferred-tools.ts): given `toolSearch`, past its thresholds or past the
+ * number of tools a provider accepts, the set also holds `tool_search`, and specs() lists
+ * only the pinned, model-only and loaded tools; byName() still knows every tool.
  */
 import type { ToolSelection } from '../../../shared/model/provider';
 import type { Destination, WriteMode } from '../../../shared/model/routing';
 import type { ToolView } from '../../../shared/model/tool';
 import type { ToolCandidate } from '../routing/directive-runner';
 import type { ToolStore } from '../store/tool-store';
+import type { ToolSearchSettings } from '../../../shared/model/tool-search';
+import type { ModelWindow, ToolOutputSettings } from '../../../shared/model/settings';
+import type { ModelRef } from '../../../shared/model/provider';
+import { PROVIDER_MAX_TOOLS } from '../../../shared/model/tool-search';
+import { DeferredTools, TOOL_SEARCH_NAME, deferralReason, isPinned, toolSearchTool } from './deferred-tools';
 import { modelArgSchema, routingFor, type ToolRouting } from '../routing/model-routing';
 import { NON_FUNCTION_TOOLS, type ModelOnlyTool, type ToolKind } from './tool-behavior';
 import type { ModelToolSpec } from './types';
@@ -45,9 +54,16 @@ export interface ToolsForModelInput {
   modelRouting: readonly string[];
   /** Default: NON_FUNCTION_TOOLS. */
   modelOnly?: readonly ModelOnlyTool[];
+  /** Settings' toolSearch and the model's window: absent, every tool's definition is sent. */
+  toolSearch?: { settings: ToolSearchSettings; contextTokens: number };
 }
 
 export const TOOL_NAME_MAX = 64;
+
+/** The model's window: Settings' entry for `providerId/model`, then for `model`, then the default (as the tool-output gate reads it). */
+export function windowOf(s: Pick<ToolOutputSettings, 'models' | 'defaultWindow'>, model: ModelRef): ModelWindow {
+  return s.models[`${model.providerId}/${model.model}`] ?? s.models[model.model] ?? s.defaultWindow;
+}
 
 /** The usable tools (tool, function and bundle enabled), as a directive finds them. */
 export function usableTools(store: Pick<ToolStore, 'allTools' | 'isUsable' | 'bundleById'>): ToolCandidate[] {
@@ -60,12 +76,18 @@ export function usableTools(store: Pick<ToolStore, 'allTools' | 'isUsable' | 'bu
 export class ModelToolSet {
   private readonly byNameMap = new Map<string, ModelTool>();
 
-  constructor(readonly tools: readonly ModelTool[]) {
+  constructor(
+    readonly tools: readonly ModelTool[],
+    /** Set when the model searches for tools instead of getting every definition. */
+    readonly deferred?: DeferredTools,
+  ) {
     for (const t of tools) this.byNameMap.set(t.name, t);
   }
 
+  /** The definitions the model is given now (with tool search: the visible ones). */
   specs(): ModelToolSpec[] {
-    return this.tools.map((t) => t.spec);
+    const d = this.deferred;
+    return (d ? this.tools.filter((t) => d.visible(t.name)) : this.tools).map((t) => t.spec);
   }
 
   byName(name: string): ModelTool | undefined {
@@ -121,6 +143,7 @@ export function toolsForModel(input: ToolsForModelInput): ModelToolSet {
   const out: ModelTool[] = [];
   const modelOnly = input.modelOnly ?? NON_FUNCTION_TOOLS;
   for (const m of modelOnly) taken.add(m.spec.name);
+  if (input.toolSearch) taken.add(TOOL_SEARCH_NAME);
   for (const c of candidates) {
     const slug = providerSafe(c.tool.slug);
     const name = unique((slugCount.get(slug) ?? 0) > 1 ? `${providerSafe(c.bundleSlug)}__${slug}` : slug);
@@ -134,8 +157,21 @@ export function toolsForModel(input: ToolsForModelInput): ModelToolSet {
       spec: { name, description: describe(c.tool), parameters: modelArgSchema(c.tool.argSchema, routing) },
     });
   }
+  const registryCount = out.length;
   for (const m of modelOnly) out.push({ name: m.spec.name, kind: m.kind, spec: m.spec, routing: { kind: 'inline' }, modelOnly: m });
-  return new ModelToolSet(out);
+  if (!input.toolSearch) return new ModelToolSet(out);
+
+  const registry = out.slice(0, registryCount);
+  const others = modelOnly.length + 1;
+  const reason = deferralReason({ tools: registry, settings: input.toolSearch.settings, contextTokens: input.toolSearch.contextTokens, others });
+  if (!reason) return new ModelToolSet(out);
+  const room = PROVIDER_MAX_TOOLS - others;
+  const directiveIds = new Set(directives.keys());
+  const pinned = new Set(registry.filter((t) => isPinned(t, input.toolSearch!.settings.pinned, directiveIds)).slice(0, room).map((t) => t.name));
+  const results = input.toolSearch.settings.results;
+  const search = toolSearchTool(registry.length - pinned.size, results);
+  out.push({ name: search.spec.name, kind: search.kind, spec: search.spec, routing: { kind: 'inline' }, modelOnly: search });
+  return new ModelToolSet(out, new DeferredTools(registry, pinned, reason, room, results));
 }
 
 function describe(tool: ToolView): string {

@@ -15,7 +15,7 @@ import { STOPPED_NOTICE, loopCallError, loopNotice, modelFailedNotice, providerM
 import { TOOL_OUTPUT_NAME } from '../tool-output/messages';
 import { NON_FUNCTION_TOOLS, TOOL_OUTPUT_TOOL } from './tool-behavior';
 import { ToolCallRunner, type ApprovalAnswer } from './tool-calls';
-import { toolsForModel, usableTools } from './tools-for-model';
+import { toolsForModel, usableTools, windowOf } from './tools-for-model';
 import type { ModelClient, ModelStepResult, ModelToolCall, TurnRequest } from './types';
 
 export const DEFAULT_MAX_STEPS = 12;
@@ -102,6 +102,7 @@ export class Turn {
       directiveTools: [...context.tools, ...(this.req.directiveTools ?? [])],
       modelRouting: settings.get().modelRouting,
       ...(this.deps.toolOutputs ? { modelOnly: [...NON_FUNCTION_TOOLS, TOOL_OUTPUT_TOOL] } : {}),
+      toolSearch: { settings: settings.get().toolSearch, contextTokens: windowOf(settings.get().toolOutputs, this.req.model).contextTokens },
     });
 
     let client: ModelClient;

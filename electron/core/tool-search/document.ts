@@ -1,0 +1,104 @@
+/**
+ * What a tool says of itself, as the ranking reads it: one text per field. Only the tool's
+ * own words: its slug, display name (and an MCP server's title), description (its first
+ * sentence apart, as the summary most descriptions open with), argument names and their
+ * descriptions, tags, its bundle's slug and name, and for an HTTP tool the method and the
+ * literal segments of its path (`/repos/{owner}/{repo}/issues` says "repos issues").
+ */
+import type { ToolView } from '../../../shared/model/tool';
+import { toolAction, type Action } from './action';
+import { plainText } from './text';
+
+export type FieldName = 'name' | 'title' | 'lead' | 'description' | 'args' | 'argDocs' | 'tags' | 'bundle' | 'path';
+
+export const FIELDS: readonly FieldName[] = ['name', 'title', 'lead', 'description', 'args', 'argDocs', 'tags', 'bundle', 'path'];
+
+export type ToolFields = Record<FieldName, string>;
+
+/** What the ranking needs of a tool: its fields, and the key it is found under. */
+export interface SearchableTool {
+  key: string;
+  fields: ToolFields;
+  /** What the tool does (./action.ts), when its name or method says. */
+  action?: Action;
+}
+
+/** A description's words beyond this many characters are not read (long notes, examples). */
+export const MAX_DESCRIPTION_CHARS = 2_000;
+/** Argument descriptions read per argument. */
+export const MAX_ARG_DOC_CHARS = 200;
+/** Arguments read, nested ones included. */
+export const MAX_ARGS = 80;
+
+type Json = Record<string, unknown>;
+const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The first sentence of a text (up to a full stop followed by a space or the end, or a line break). */
+export function firstSentence(text: string): string {
+  const t = plainText(text).trim();
+  const m = /^[\s\S]{1,400}?(?:[.!?](?=\s|$)|\n\s*\n)/.exec(t);
+  return (m ? m[0] : t.slice(0, 400)).trim();
+}
+
+/** Argument names and descriptions, nested object properties included, at most MAX_ARGS. */
+export function argumentTexts(schema: unknown): { names: string[]; docs: string[] } {
+  const names: string[] = [];
+  const docs: string[] = [];
+  const walk = (s: unknown, depth: number) => {
+    if (!isObj(s) || depth > 3 || names.length >= MAX_ARGS) return;
+    const props = isObj(s.properties) ? s.properties : {};
+    for (const [name, sub] of Object.entries(props)) {
+      if (names.length >= MAX_ARGS) return;
+      names.push(name);
+      if (isObj(sub)) {
+        const d = typeof sub.description === 'string' ? sub.description : typeof sub.title === 'string' ? sub.title : '';
+        if (d) docs.push(plainText(d).slice(0, MAX_ARG_DOC_CHARS));
+        walk(sub, depth + 1);
+        if (isObj(sub.items)) walk(sub.items, depth + 1);
+      }
+    }
+  };
+  walk(schema, 0);
+  return { names, docs };
+}
+
+/** The literal segments of a URL template's path and the method, e.g. "GET repos issues". */
+export function pathText(method: string, urlTemplate: string): string {
+  const p = urlTemplate.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '').split(/[?#]/)[0] ?? '';
+  const segs = p
+    .split('/')
+    .map((s) => s.replace(/\{[^}]*\}/g, ' ').replace(/\.json$/i, ''))
+    .filter((s) => s.trim() && !/^v\d+(\.\d+)*$/i.test(s.trim()));
+  return `${method} ${segs.join(' ')}`;
+}
+
+export interface ToolOfBundle {
+  tool: Pick<ToolView, 'slug' | 'displayName' | 'description' | 'tags' | 'argSchema'> & Partial<Pick<ToolView, 'http' | 'mcp'>>;
+  bundleSlug: string;
+  bundleName?: string;
+}
+
+export function toolFields({ tool, bundleSlug, bundleName }: ToolOfBundle): ToolFields {
+  const description = plainText(tool.description).slice(0, MAX_DESCRIPTION_CHARS);
+  const lead = firstSentence(tool.description);
+  const args = argumentTexts(tool.argSchema);
+  const http = tool.http as { method?: string; urlTemplate?: string } | undefined;
+  return {
+    name: tool.slug,
+    title: [tool.displayName, tool.mcp?.title ?? ''].join(' '),
+    lead,
+    description,
+    args: args.names.join(' '),
+    argDocs: args.docs.join(' . '),
+    tags: tool.tags.join(' '),
+    bundle: [bundleSlug, bundleName ?? ''].join(' '),
+    path: http?.urlTemplate ? pathText(http.method ?? '', http.urlTemplate) : '',
+  };
+}
+
+/** A tool as the ranking reads it, found under `key`. */
+export function searchableTool(key: string, t: ToolOfBundle): SearchableTool {
+  const http = t.tool.http as { method?: string } | undefined;
+  const action = toolAction(t.tool.displayName, t.tool.slug, http?.method);
+  return { key, fields: toolFields(t), ...(action ? { action } : {}) };
+}

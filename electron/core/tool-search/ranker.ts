@@ -1,0 +1,195 @@
+/**
+ * BM25F over the fields of ./document.ts: a term's frequency in each field is normalised by
+ * that field's length against its average, weighted by the field, and summed before the one
+ * saturation (k1) of BM25; each query term counts by its idf. Query terms are stemmed like the
+ * tools' (./text.ts) and expanded with ./synonyms.ts at a lower weight. A tool that matches
+ * more of the query's own terms is preferred over one that matches one term many times
+ * (`coverage`).
+ */
+import { actionFactor, needAction, type Action } from './action';
+import { FIELDS, type FieldName, type SearchableTool } from './document';
+import { EXPANSION_WEIGHT, EXPANSIONS } from './synonyms';
+import { terms } from './text';
+
+export interface FieldWeight {
+  /** How much a match in this field counts. */
+  weight: number;
+  /** Length normalisation, 0 (none) to 1 (full). */
+  b: number;
+}
+
+export const DEFAULT_FIELD_WEIGHTS: Readonly<Record<FieldName, FieldWeight>> = {
+  name: { weight: 3, b: 0.3 },
+  title: { weight: 3, b: 0.3 },
+  lead: { weight: 2, b: 0.5 },
+  description: { weight: 1, b: 0.75 },
+  args: { weight: 0.6, b: 0.5 },
+  argDocs: { weight: 0.25, b: 0.75 },
+  tags: { weight: 1.5, b: 0.3 },
+  bundle: { weight: 2, b: 0 },
+  path: { weight: 1.5, b: 0.3 },
+};
+
+export interface RankOptions {
+  fieldWeights?: Partial<Record<FieldName, FieldWeight>>;
+  /** BM25's saturation; default 2. */
+  k1?: number;
+  /** How much matching every term of the query counts, 0 (not at all) to 1; default 0.5. */
+  coverage?: number;
+  /** Expand the query with ./synonyms.ts; default true. */
+  expand?: boolean;
+  /** Prefer tools whose kind of action (./action.ts) agrees with the need's; default true. */
+  actions?: boolean;
+}
+
+export interface RankedTool {
+  key: string;
+  score: number;
+  /** The query's terms (stems) the tool matched, its own and expanded ones. */
+  matched: string[];
+}
+
+/** A tool's terms per field: term -> count in each field (FIELDS order), and each field's length. */
+interface Analysed {
+  key: string;
+  action: Action | undefined;
+  counts: Map<string, Float64Array>;
+  lengths: Float64Array;
+}
+
+/** Analysing a tool costs more than ranking it: analysed tools are kept by a caller-chosen key. */
+export class AnalysisCache {
+  private readonly map = new Map<string, Analysed>();
+  constructor(private readonly max = 5_000) {}
+
+  get(cacheKey: string, tool: SearchableTool): Analysed {
+    const hit = this.map.get(cacheKey);
+    if (hit && hit.key === tool.key) return hit;
+    const a = analyse(tool);
+    if (this.map.size >= this.max) this.map.delete(this.map.keys().next().value!);
+    this.map.set(cacheKey, a);
+    return a;
+  }
+}
+
+function analyse(tool: SearchableTool): Analysed {
+  const counts = new Map<string, Float64Array>();
+  const lengths = new Float64Array(FIELDS.length);
+  FIELDS.forEach((f, i) => {
+    const ts = terms(tool.fields[f]);
+    lengths[i] = ts.length;
+    for (const t of ts) {
+      let c = counts.get(t);
+      if (!c) counts.set(t, (c = new Float64Array(FIELDS.length)));
+      c[i]! += 1;
+    }
+  });
+  return { key: tool.key, action: tool.action, counts, lengths };
+}
+
+export interface QueryTerm {
+  term: string;
+  weight: number;
+  /** The word of the query it stands for (an index into the query's own terms). */
+  of: number;
+  /** A word of the query itself (not an expansion). */
+  own: boolean;
+}
+
+/**
+ * The query's stems, each once, and the expansions of each (./synonyms.ts) at a lower
+ * weight. A query word counts through its best form: itself or one of its expansions.
+ */
+export function queryTerms(query: string, expand = true): QueryTerm[] {
+  const own = [...new Set(terms(query))];
+  const out: QueryTerm[] = own.map((t, i) => ({ term: t, weight: 1, of: i, own: true }));
+  if (expand) {
+    const seen = new Set(own);
+    own.forEach((t, i) => {
+      for (const e of EXPANSIONS.get(t) ?? []) {
+        if (seen.has(e)) continue;
+        seen.add(e);
+        out.push({ term: e, weight: EXPANSION_WEIGHT, of: i, own: false });
+      }
+    });
+  }
+  return out;
+}
+
+export class ToolRanker {
+  private readonly docs: Analysed[];
+  private readonly avg: Float64Array;
+  private readonly df = new Map<string, number>();
+  private readonly weights: Record<FieldName, FieldWeight>;
+  private readonly k1: number;
+  private readonly coverage: number;
+  private readonly expand: boolean;
+  private readonly actions: boolean;
+
+  constructor(tools: readonly SearchableTool[], opts: RankOptions & { cache?: AnalysisCache; cacheKey?: (t: SearchableTool, i: number) => string } = {}) {
+    this.docs = tools.map((t, i) => (opts.cache && opts.cacheKey ? opts.cache.get(opts.cacheKey(t, i), t) : analyse(t)));
+    this.weights = { ...DEFAULT_FIELD_WEIGHTS, ...opts.fieldWeights };
+    this.k1 = opts.k1 ?? 2;
+    this.coverage = opts.coverage ?? 0.5;
+    this.expand = opts.expand ?? true;
+    this.actions = opts.actions ?? true;
+    this.avg = new Float64Array(FIELDS.length);
+    for (const d of this.docs) {
+      for (let i = 0; i < FIELDS.length; i++) this.avg[i]! += d.lengths[i]!;
+      for (const t of d.counts.keys()) this.df.set(t, (this.df.get(t) ?? 0) + 1);
+    }
+    for (let i = 0; i < FIELDS.length; i++) this.avg[i] = this.docs.length ? this.avg[i]! / this.docs.length || 1 : 1;
+  }
+
+  get size(): number {
+    return this.docs.length;
+  }
+
+  /** The best `limit` tools for the query, best first; ties by key. Tools that match nothing are left out. */
+  rank(query: string, limit: number): RankedTool[] {
+    const all = queryTerms(query, this.expand);
+    const ownCount = all.filter((q) => q.own).length;
+    const qs = all.filter((q) => this.df.has(q.term));
+    if (!qs.length || limit <= 0) return [];
+    const action = this.actions ? needAction(query) : undefined;
+    const n = this.docs.length;
+    const idf = qs.map((q) => Math.log(1 + (n - this.df.get(q.term)! + 0.5) / (this.df.get(q.term)! + 0.5)));
+    const fw = FIELDS.map((f) => this.weights[f]);
+    const best = new Float64Array(ownCount);
+    const bestOwn = new Uint8Array(ownCount);
+    const hits: RankedTool[] = [];
+    for (const d of this.docs) {
+      best.fill(0);
+      bestOwn.fill(0);
+      const matched: string[] = [];
+      qs.forEach((q, qi) => {
+        const c = d.counts.get(q.term);
+        if (!c) return;
+        let tf = 0;
+        for (let i = 0; i < FIELDS.length; i++) {
+          if (!c[i]) continue;
+          const { weight, b } = fw[i]!;
+          tf += (weight * c[i]!) / (1 - b + (b * d.lengths[i]!) / this.avg[i]!);
+        }
+        const s = q.weight * idf[qi]! * (tf / (this.k1 + tf));
+        matched.push(q.term);
+        if (s > best[q.of]!) {
+          best[q.of] = s;
+          bestOwn[q.of] = q.own ? 1 : 0;
+        }
+      });
+      let score = 0;
+      let covered = 0;
+      for (let i = 0; i < ownCount; i++) {
+        score += best[i]!;
+        if (best[i]! > 0) covered += bestOwn[i] ? 1 : EXPANSION_WEIGHT;
+      }
+      if (score <= 0) continue;
+      if (ownCount) score *= 1 - this.coverage + this.coverage * (covered / ownCount);
+      score *= actionFactor(action, d.action);
+      hits.push({ key: d.key, score, matched });
+    }
+    hits.sort((a, b) => b.score - a.score || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    return hits.slice(0, limit);
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * From what a tool says of itself, and from a need written as a sentence, to terms: markup
+ * dropped (HTML tags, markdown links and code marks, URLs), words split at case changes
+ * (`GetBalanceTransactions`), separators and digits, folded to lower case, stop words dropped,
+ * and each word reduced to its stem (Porter, the `stemmer` package) so "sending", "sends" and
+ * "send" meet. Both sides MUST go through `terms()`.
+ */
+import { stemmer } from 'stemmer';
+import { PHRASES } from './phrases';
+
+/** Words longer than this are not terms (ids, hashes, base64). */
+export const MAX_TERM_LEN = 40;
+
+const TAG = /<\/?[A-Za-z][^>]{0,500}>/g;
+const MD_LINK = /\[([^\]]{0,300})\]\([^)]{0,1000}\)/g;
+const URL = /\b[a-z][a-z0-9+.-]*:\/\/\S+/gi;
+const ENTITY = /&[a-z]{2,8};|&#\d{1,6};/gi;
+const CAMEL = /(?<=\p{Ll})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})|(?<=\p{L})(?=\p{N})|(?<=\p{N})(?=\p{L})/u;
+const WORD = /[\p{L}\p{N}]+/gu;
+
+/**
+ * Words that say nothing of what a tool does, in a description or a request ("I would like
+ * you to ..."). Kept small: "all", "new", "my" and the like do carry meaning here or are
+ * handled by the field weights.
+ */
+export const STOP_WORDS: ReadonlySet<string> = new Set(
+  (
+    'a an the and or but nor of to in on at by for from with without into onto over under about as than then ' +
+    'is are was were be been being am do does did done doing has have had having will would shall should can could may might must ' +
+    'i me my mine we us our ours you your yours he him his she her hers it its they them their theirs ' +
+    'this that these those there here which who whom whose what when where why how ' +
+    'please want wants wanted need needs needed like would let lets just also so very some any each every such only own same ' +
+    'if else not no yes too via per e g eg ie etc use used using uses ' +
+    'up out off one ones thing things something anything stuff way kind sort currently right now again already still ' +
+    'got go going tell know'
+  ).split(' '),
+);
+
+/** Markup and URLs out, entities as spaces. */
+export function plainText(text: string): string {
+  return text.replace(MD_LINK, ' $1 ').replace(TAG, ' ').replace(URL, ' ').replace(ENTITY, ' ').replace(/[`*_#>|]/g, ' ');
+}
+
+/** The words of a text, split at case changes and digits, lower-cased; no stemming, stop words kept. */
+export function words(text: string): string[] {
+  const out: string[] = [];
+  for (const run of plainText(text).normalize('NFKC').match(WORD) ?? []) {
+    for (const part of run.split(CAMEL)) {
+      const w = part.toLowerCase();
+      if (w && w.length <= MAX_TERM_LEN) out.push(w);
+    }
+  }
+  return out;
+}
+
+const stems = new Map<string, string>();
+
+/** The stem of one lower-case word (cached: tool texts repeat their words a lot). */
+export function stem(word: string): string {
+  let s = stems.get(word);
+  if (s === undefined) {
+    s = /^\p{N}+$/u.test(word) ? word : stemmer(word);
+    if (stems.size > 50_000) stems.clear();
+    stems.set(word, s);
+  }
+  return s;
+}
+
+/** The terms of a text: its words less stop words and one-letter words, stemmed. */
+export function terms(text: string): string[] {
+  const out: string[] = [];
+  const ws = words(text);
+  for (let i = 0; i < ws.length; i++) {
+    let w = ws[i]!;
+    const joined = i + 1 < ws.length ? PHRASES.get(`${w} ${ws[i + 1]}`) : undefined;
+    if (joined) {
+      w = joined;
+      i++;
+    }
+    if (w.length < 2 || STOP_WORDS.has(w)) continue;
+    out.push(stem(w));
+  }
+  return out;
+}
