@@ -96,6 +96,9 @@ function createWindow(): void {
     buildWindowOptions({ preloadPath: path.join(here, 'preload.cjs'), dark: nativeTheme.shouldUseDarkColors }),
   );
   win.once('ready-to-show', () => win.show());
+  // While it is open, the window answers approvals of tools served over MCP.
+  const detach = core?.mcpServer.queue.attachWindow();
+  win.on('closed', () => detach?.());
   void win.loadURL(`${APP_SCHEME}://${APP_HOST}/index.html`);
 }
 

@@ -11,6 +11,7 @@ import { LIMITS } from '../../shared/limits';
 import type { Core } from '../core/app';
 import { HostAuth, hasSecretInQuery, isOwnHost, isOwnOrigin, loadOrCreateToken } from './http-auth';
 import { LOGIN_SCRIPT, loginPageHtml } from './login-page';
+import { MCP_PATH, createMcpHttpEndpoint } from './mcp-http';
 import { send, serveStatic } from './static-files';
 
 export interface HttpHostOptions {
@@ -40,6 +41,8 @@ export async function startHttpHost(opts: HttpHostOptions): Promise<HttpHost> {
   const { core } = opts;
   const { token, file: tokenFile } = await loadOrCreateToken(core.dataDir);
   const auth = new HostAuth(token);
+  // The served registry for MCP clients (Claude Desktop, Cursor, VS Code), behind the same gate.
+  const mcp = createMcpHttpEndpoint(core.mcpServer);
   const wss = new WebSocketServer({ noServer: true, maxPayload: LIMITS.maxInputBytes * 2 });
   const sockets = new Set<WebSocket>();
   let port = 0;
@@ -68,6 +71,7 @@ export async function startHttpHost(opts: HttpHostOptions): Promise<HttpHost> {
       return json(res, 401, fail('UNAUTHORIZED', 'a bearer token or a signed-in session is required'));
     }
 
+    if (url.pathname === MCP_PATH) return mcp.handle(req, res, () => readBody(req));
     if (url.pathname.startsWith('/rpc/') && method === 'POST') {
       const body = await readBody(req);
       if (!body.ok) return json(res, body.status, body.error);
@@ -128,7 +132,12 @@ export async function startHttpHost(opts: HttpHostOptions): Promise<HttpHost> {
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
       sockets.add(ws);
-      ws.on('close', () => sockets.delete(ws));
+      // A connected window can answer approvals of served tools.
+      const detach = core.mcpServer.queue.attachWindow();
+      ws.on('close', () => {
+        sockets.delete(ws);
+        detach();
+      });
       ws.on('message', (data, isBinary) => void onMessage(ws, data as Buffer, isBinary));
     });
   });
@@ -168,6 +177,7 @@ export async function startHttpHost(opts: HttpHostOptions): Promise<HttpHost> {
   });
   port = (server.address() as AddressInfo).port;
   const base = `http://${LOOPBACK}:${port}`;
+  core.mcpServer.setEndpoints({ httpUrl: `${base}${MCP_PATH}`, tokenFile });
 
   function loginUrl(): string {
     return `${base}/login?code=${auth.issueLoginCode()}`;
@@ -180,6 +190,8 @@ export async function startHttpHost(opts: HttpHostOptions): Promise<HttpHost> {
     loginUrl,
     async close() {
       offEvents();
+      core.mcpServer.setEndpoints({ httpUrl: null, tokenFile: null });
+      await mcp.close();
       for (const ws of sockets) ws.terminate();
       wss.close();
       server.closeAllConnections();

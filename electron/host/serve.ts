@@ -2,6 +2,7 @@
  * `npm run serve`: the core with the HTTP host on 127.0.0.1, for a browser, scripts and tests.
  * Usage: serve [--port N] [--data-dir DIR] [--static DIR] [--resources DIR]
  */
+import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,6 +25,9 @@ export async function serve(argv: readonly string[], env: NodeJS.ProcessEnv): Pr
   const resourcesDir = path.resolve(argValue(argv, '--resources') ?? path.join(here, '..', 'resources'));
   const core = await createCore({ dataDir, resourcesDir, host: 'headless', openPath: headlessOpenPath() });
   const host = await startHttpHost({ core, port, staticDir, routes: restRoutes(core) });
+  // Settings → MCP server shows the command that serves this data folder over stdio.
+  const cli = path.join(here, 'toolsmith.mjs');
+  if (existsSync(cli)) core.mcpServer.setEndpoints({ stdioCommand: [process.execPath, cli, 'mcp'] });
   const lines = [
     `Toolsmith is running at ${host.url}`,
     `Sign in by opening this one-time link: ${host.loginUrl()}`,

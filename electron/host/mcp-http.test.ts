@@ -1,0 +1,183 @@
+/**
+ * `/mcp` on the running headless host, driven by the MCP SDK's Streamable HTTP client: the
+ * same gate as every request (bearer token, Host, Origin), the served tools, and approvals
+ * asked in a connected window.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import fs from 'node:fs/promises';
+import http from 'node:http';
+import path from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import WebSocket from 'ws';
+import { createCore, type Core } from '../core/app';
+import { serverOff } from '../core/mcp-server/service';
+import { SECRET_VALUE, seedServedBundle, startEchoServer, type EchoServer } from '../core/testing/mcp-serve-kit';
+import { RESOURCES_DIR, useTempDirs } from '../core/testing/temp-dir';
+import { startHttpHost, type HttpHost } from './http';
+
+const tempDir = useTempDirs();
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const c of closers.splice(0).reverse()) await c();
+});
+
+interface Started {
+  host: HttpHost;
+  core: Core;
+  token: string;
+  echo: EchoServer;
+  url: URL;
+}
+
+async function start(): Promise<Started> {
+  const dataDir = await tempDir();
+  const staticDir = path.join(dataDir, 'static');
+  await fs.mkdir(staticDir, { recursive: true });
+  const core = await createCore({ resourcesDir: RESOURCES_DIR, watch: false, dataDir, host: 'headless' });
+  closers.push(() => core.close());
+  const echo = await startEchoServer();
+  closers.push(() => echo.close());
+  await seedServedBundle(core, echo.port);
+  await core.call('settings.set', { toolOutputs: { ...core.settings.get().toolOutputs, baseDir: await tempDir() } });
+  const host = await startHttpHost({ core, staticDir });
+  closers.push(() => host.close());
+  const token = (await fs.readFile(host.tokenFile, 'utf8')).trim();
+  return { host, core, token, echo, url: new URL('mcp', host.url) };
+}
+
+async function connect(s: Started, headers: Record<string, string> = { Authorization: `Bearer ${s.token}` }) {
+  const transport = new StreamableHTTPClientTransport(s.url, { requestInit: { headers } });
+  const client = new Client({ name: 'http-test', version: '2.0.0' });
+  await client.connect(transport);
+  closers.push(() => client.close());
+  return { client, transport };
+}
+
+function raw(port: number, opts: { method?: string; path?: string; headers?: Record<string, string>; body?: string }): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      { host: '127.0.0.1', port, method: opts.method ?? 'POST', path: opts.path ?? '/mcp', headers: { Host: `127.0.0.1:${port}`, ...opts.headers } },
+      (res) => {
+        let body = '';
+        res.on('data', (d) => (body += d));
+        res.on('end', () => resolve({ status: res.statusCode!, body }));
+      },
+    );
+    req.on('error', reject);
+    if (opts.body !== undefined) req.write(opts.body);
+    req.end();
+  });
+}
+
+const initialize = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+const mcpHeaders = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
+const text = (r: unknown) => ((r as CallToolResult).content[0] as { text: string }).text;
+
+describe('/mcp on the headless host', () => {
+  it('serves the chosen tools to the SDK client: a local tool, an HTTP tool, an oversized result and tool_output', async () => {
+    const s = await start();
+    const { client } = await connect(s);
+    expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(['big', 'count', 'guarded', 'remote', 'tool_output']);
+
+    expect(((await client.callTool({ name: 'count', arguments: { text: 'a b' } })) as CallToolResult).structuredContent).toMatchObject({ words: 2 });
+
+    const remote = (await client.callTool({ name: 'remote', arguments: { q: 'y' } })) as CallToolResult;
+    expect(remote.structuredContent).toMatchObject({ path: '/search?q=y', key: '[redacted]' });
+    expect(s.echo.seenKeys).toEqual([SECRET_VALUE]);
+
+    const big = (await client.callTool({ name: 'big', arguments: {} })) as CallToolResult;
+    const handle = /handle = "([0-9a-f-]+)"/.exec(text(big))?.[1];
+    expect(handle, text(big).slice(0, 200)).toBeTruthy();
+    const out = (await client.callTool({ name: 'tool_output', arguments: { handle, extract: 'the first line', mode: 'truncate' } })) as CallToolResult;
+    expect(text(out)).toContain('line 00001');
+
+    const bad = (await client.callTool({ name: 'count', arguments: {} })) as CallToolResult;
+    expect(bad.isError).toBe(true);
+    expect(text(bad)).toMatch(/^VALIDATION_FAILED: .*text/);
+    const unknown = await client.callTool({ name: 'nope', arguments: {} }).catch((e: unknown) => e);
+    expect((unknown as McpError).code).toBe(ErrorCode.InvalidParams);
+  });
+
+  it('refuses a tool that requires approval while no window is connected, and asks once one is', async () => {
+    const s = await start();
+    const { client } = await connect(s);
+    const refused = (await client.callTool({ name: 'guarded', arguments: { text: 'a' } })) as CallToolResult;
+    expect(refused.isError).toBe(true);
+    expect(text(refused)).toContain('no Toolsmith window is open');
+
+    // A window: the renderer's WebSocket.
+    const ws = new WebSocket(`ws://127.0.0.1:${s.host.port}/ws`, { headers: { Authorization: `Bearer ${s.token}` } });
+    await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+    closers.push(async () => ws.close());
+    const pushed: string[] = [];
+    ws.on('message', (d) => pushed.push(String(d)));
+
+    const call = client.callTool({ name: 'guarded', arguments: { text: 'a b c' } });
+    let id = '';
+    await vi.waitFor(async () => {
+      const p = await s.core.call('mcpServer.approvals', {});
+      expect(p.ok && p.value.length).toBe(1);
+      id = p.ok ? p.value[0]!.id : '';
+    });
+    expect(pushed.some((f) => f.includes('"mcpServer.approvalsChanged"'))).toBe(true);
+    await s.core.call('mcpServer.respond', { id, decision: 'allow-once' });
+    expect(((await call) as CallToolResult).structuredContent).toMatchObject({ words: 3 });
+  });
+
+  it('keeps the host’s gate: no token, a foreign Host or Origin, a token in the URL', async () => {
+    const s = await start();
+    const port = s.host.port;
+    expect((await raw(port, { headers: mcpHeaders, body: initialize })).status).toBe(401);
+    expect((await raw(port, { headers: { ...mcpHeaders, Authorization: 'Bearer wrong' }, body: initialize })).status).toBe(401);
+    expect((await raw(port, { headers: { ...mcpHeaders, Authorization: `Bearer ${s.token}`, Host: 'evil.test' }, body: initialize })).status).toBe(403);
+    expect((await raw(port, { headers: { ...mcpHeaders, Authorization: `Bearer ${s.token}`, Origin: 'http://evil.test' }, body: initialize })).status).toBe(403);
+    expect((await raw(port, { path: `/mcp?token=${s.token}`, headers: mcpHeaders, body: initialize })).status).toBe(401);
+    const ok = await raw(port, { headers: { ...mcpHeaders, Authorization: `Bearer ${s.token}` }, body: initialize });
+    expect(ok.status).toBe(200);
+    // The SDK client gets the same refusal.
+    await expect(connect(s, {})).rejects.toThrow();
+  });
+
+  it('answers requests outside a session, unknown sessions and other methods with errors a client can act on', async () => {
+    const s = await start();
+    const auth = { ...mcpHeaders, Authorization: `Bearer ${s.token}` };
+    const list = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+    const noSession = await raw(s.host.port, { headers: auth, body: list });
+    expect(noSession.status).toBe(400);
+    expect(noSession.body).toContain('send initialize first');
+    const gone = await raw(s.host.port, { headers: { ...auth, 'Mcp-Session-Id': 'no-such-session' }, body: list });
+    expect(gone.status).toBe(404);
+    const notJson = await raw(s.host.port, { headers: auth, body: '{' });
+    expect(notJson.status).toBe(400);
+    expect((await raw(s.host.port, { method: 'PUT', headers: auth, body: '{}' })).status).toBe(405);
+  });
+
+  it('refuses every request while serving is switched off, saying where to switch it on', async () => {
+    const s = await start();
+    await s.core.call('settings.set', { mcpServer: { enabled: false, bundleIds: [] } });
+    const r = await raw(s.host.port, { headers: { ...mcpHeaders, Authorization: `Bearer ${s.token}` }, body: initialize });
+    expect(r.status).toBe(403);
+    expect(JSON.parse(r.body).error.message).toBe(serverOff);
+  });
+
+  it('ends a session on DELETE: its stored outputs are removed', async () => {
+    const s = await start();
+    const { client, transport } = await connect(s);
+    await client.callTool({ name: 'big', arguments: {} });
+    const stored = await s.core.call('toolOutputs.list', {});
+    expect(stored.ok && stored.value.length).toBe(1);
+    await transport.terminateSession();
+    await vi.waitFor(async () => {
+      const after = await s.core.call('toolOutputs.list', {});
+      expect(after.ok && after.value).toEqual([]);
+    });
+  });
+
+  it('says its URL and token file in mcpServer.info while it runs', async () => {
+    const s = await start();
+    const info = await s.core.call('mcpServer.info', {});
+    expect(info.ok && info.value).toMatchObject({ httpUrl: s.url.href, tokenFile: s.host.tokenFile });
+  });
+});
