@@ -4,6 +4,7 @@ import { ConnectionBanner } from './components/ConnectionBanner';
 import { Sidebar } from './components/Sidebar';
 import { ChatScreen } from './features/chat/ChatScreen';
 import { InspectScreen } from './features/inspect/InspectScreen';
+import { McpApprovalPrompt } from './features/mcp-server/McpApprovalPrompt';
 import { SettingsScreen } from './features/settings/SettingsScreen';
 import { ToolsScreen } from './features/tools/ToolsScreen';
 import { t } from './i18n/strings';
@@ -29,6 +30,7 @@ export function App() {
       <Sidebar />
       <main id="main" tabIndex={-1} className="main">
         <ConnectionBanner />
+        <McpApprovalPrompt />
         {screen === 'chat' && <ChatScreen />}
         {screen === 'tools' && <ToolsScreen />}
         {screen === 'inspect' && <InspectScreen />}

@@ -5,6 +5,7 @@ import { QueryError } from '../../components/QueryError';
 import { t } from '../../i18n/strings';
 import { ProblemsList } from '../../components/ProblemsList';
 import { ApprovalsSection } from './ApprovalsSection';
+import { McpServerSection } from './McpServerSection';
 import { ProvidersSection } from './ProvidersSection';
 import { SecretsSection } from './SecretsSection';
 import { ToolOutputsSection } from './ToolOutputsSection';
@@ -188,6 +189,7 @@ export function SettingsScreen() {
       <ToolOutputsSection />
       <ProvidersSection />
       <ApprovalsSection />
+      <McpServerSection />
       {info.data && (
         <section className="about" aria-labelledby="about-title">
           <h2 id="about-title">{t.settings.about}</h2>

@@ -1,0 +1,148 @@
+/** Settings → MCP server: whether the registry is served, which bundles, and config snippets to copy. */
+import { useEffect, useState } from 'react';
+import type { McpServerSettings } from '../../../shared/model/mcp-serve';
+import { useOp, useOpMutation, usePagedOp } from '../../api/hooks';
+import { QueryError } from '../../components/QueryError';
+import { Switch } from '../../components/Switch';
+import { mcpServerStrings as s } from '../../i18n/mcp-server-strings';
+import { CONFIG_FILES, snippet, type SnippetClient, type SnippetTransport } from './mcp-snippets';
+import './mcp-server.css';
+
+const CLIENTS: SnippetClient[] = ['claude', 'cursor', 'vscode'];
+const TRANSPORTS: SnippetTransport[] = ['stdio', 'http'];
+
+export function McpServerSection() {
+  const settings = useOp('settings.get', {});
+  const info = useOp('mcpServer.info', {});
+  const bundles = usePagedOp('bundles.list', { pageSize: 100, includeDisabled: true });
+  const save = useOpMutation('settings.set');
+  const [draft, setDraft] = useState<McpServerSettings | null>(null);
+  const saved = settings.data?.mcpServer;
+
+  useEffect(() => {
+    if (saved && draft === null) setDraft(saved);
+  }, [saved, draft]);
+
+  if (settings.error) return <QueryError error={settings.error} onRetry={() => void settings.refetch()} />;
+  if (!saved || !draft) return null;
+  const dirty = JSON.stringify(saved) !== JSON.stringify(draft);
+  const allBundles = bundles.data?.pages.flatMap((p) => p.items).filter((b) => !b.softDeletedAt) ?? [];
+  const toggle = (id: string, on: boolean) => setDraft({ ...draft, bundleIds: on ? [...draft.bundleIds, id] : draft.bundleIds.filter((b) => b !== id) });
+
+  return (
+    <section className="settings-section mcp-server" aria-labelledby="mcp-server-title" data-testid="settings-mcp-server">
+      <h2 id="mcp-server-title">{s.title}</h2>
+      <p className="help">{s.help}</p>
+      <div className="mcp-server-enabled">
+        <Switch checked={draft.enabled} onChange={(enabled) => setDraft({ ...draft, enabled })} label={s.enabled} testId="mcp-server-enabled" />
+        <span>{s.enabled}</span>
+      </div>
+      <fieldset className="mcp-server-bundles" disabled={!draft.enabled}>
+        <legend>{s.bundles}</legend>
+        <p className="help">{s.bundlesHelp}</p>
+        {bundles.error && <QueryError error={bundles.error} onRetry={() => void bundles.refetch()} />}
+        {bundles.data && allBundles.length === 0 && <p className="muted">{s.noBundles}</p>}
+        {allBundles.map((b) => (
+          <label key={b.id} className="mcp-server-bundle">
+            <input type="checkbox" data-testid="mcp-server-bundle" data-bundle-slug={b.slug} checked={draft.bundleIds.includes(b.id)} onChange={(e) => toggle(b.id, e.target.checked)} />
+            <span>{b.displayName}</span> <code className="muted">{b.slug}</code>
+            {!b.isEnabled && <span className="muted"> {s.disabledBundle}</span>}
+          </label>
+        ))}
+      </fieldset>
+      <div className="form-actions">
+        <button
+          type="button"
+          className="primary"
+          disabled={!dirty || save.isPending}
+          data-testid="mcp-server-save"
+          onClick={() => save.mutate({ mcpServer: draft }, { onSuccess: (next) => setDraft(next.mcpServer) })}
+        >
+          {save.isPending ? s.saving : s.save}
+        </button>
+        <button type="button" disabled={!dirty} onClick={() => setDraft(saved)}>
+          {s.reset}
+        </button>
+        {save.isSuccess && !dirty && (
+          <span className="status-ok" role="status">
+            {s.saved}
+          </span>
+        )}
+      </div>
+      {save.error && (
+        <p className="field-error" role="alert">
+          {save.error.message}
+        </p>
+      )}
+      {info.data && <Snippets info={info.data} />}
+    </section>
+  );
+}
+
+function Snippets({ info }: { info: NonNullable<ReturnType<typeof useOp<'mcpServer.info'>>['data']> }) {
+  const [client, setClient] = useState<SnippetClient>('claude');
+  const [transport, setTransport] = useState<SnippetTransport>('stdio');
+  const [copied, setCopied] = useState<'ok' | 'failed' | null>(null);
+  const text = snippet(info, client, transport);
+
+  const copy = async () => {
+    if (!text) return;
+    try {
+      await navigator.clipboard.writeText(text);
+      setCopied('ok');
+    } catch {
+      setCopied('failed');
+    }
+  };
+
+  return (
+    <div className="mcp-snippets">
+      <h3>{s.snippetsTitle}</h3>
+      <p className="help">{s.snippetsHelp}</p>
+      <div className="mcp-snippet-choices">
+        <div role="radiogroup" aria-label={s.snippetsTitle}>
+          {CLIENTS.map((c) => (
+            <label key={c}>
+              <input type="radio" name="mcp-client" checked={client === c} onChange={() => (setClient(c), setCopied(null))} data-testid={`mcp-snippet-client-${c}`} /> {s.clients[c]}
+            </label>
+          ))}
+        </div>
+        <div role="radiogroup" aria-label={s.transports.stdio}>
+          {TRANSPORTS.map((t) => (
+            <label key={t}>
+              <input type="radio" name="mcp-transport" checked={transport === t} onChange={() => (setTransport(t), setCopied(null))} data-testid={`mcp-snippet-transport-${t}`} /> {s.transports[t]}
+            </label>
+          ))}
+        </div>
+      </div>
+      <p className="muted">{s.configFile(CONFIG_FILES[client])}</p>
+      {text ? (
+        <>
+          <pre className="mcp-snippet" data-testid="mcp-snippet">
+            <code>{text}</code>
+          </pre>
+          <div className="form-actions">
+            <button type="button" onClick={() => void copy()} data-testid="mcp-snippet-copy">
+              {s.copy}
+            </button>
+            {copied === 'ok' && (
+              <span className="status-ok" role="status">
+                {s.copied}
+              </span>
+            )}
+            {copied === 'failed' && (
+              <span className="field-error" role="alert">
+                {s.copyFailed}
+              </span>
+            )}
+          </div>
+          {transport === 'http' && info.tokenFile && <p className="help">{s.tokenHelp(info.tokenFile)}</p>}
+        </>
+      ) : (
+        <p className="muted" data-testid="mcp-snippet-no-http">
+          {s.noHttp}
+        </p>
+      )}
+    </div>
+  );
+}
