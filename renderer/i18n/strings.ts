@@ -36,7 +36,7 @@ export const en = {
   },
   inspect: {
     title: 'Inspect',
-    tabs: { buffers: 'Buffers', files: 'Files', outputs: 'Stored outputs', memory: 'Memory', timeline: 'Timeline' },
+    tabs: { buffers: 'Buffers', files: 'Files', documents: 'Documents', outputs: 'Stored outputs', memory: 'Memory', timeline: 'Timeline' },
     empty: {
       buffers: 'No buffers yet. Route a tool’s output to a buffer with output=variable:NAME and it appears here.',
       files: 'No files yet. Tools that write into the workspace folder put their files here.',

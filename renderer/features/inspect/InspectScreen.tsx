@@ -1,5 +1,5 @@
 /**
- * The Inspect screen: tabs for the buffers of the open conversation, the workspace files,
+ * The Inspect screen: tabs for the buffers of the open conversation, the workspace files, its documents,
  * stored outputs, memory and the timeline. A manifest's link (useUi().inspectTarget) picks
  * the tab and opens its buffer or file; a stored output's link on a tool card, its handle.
  */
@@ -8,6 +8,7 @@ import { EmptyState } from '../../components/EmptyState';
 import { t } from '../../i18n/strings';
 import { useUi } from '../../stores/ui';
 import { BuffersTab } from './BuffersTab';
+import { DocumentsTab } from './DocumentsTab';
 import { FilesTab } from './FilesTab';
 import { OutputsTab } from './OutputsTab';
 import { TimelineTab } from './TimelineTab';
@@ -66,6 +67,8 @@ export function InspectScreen() {
           <BuffersTab />
         ) : tab === 'files' ? (
           <FilesTab />
+        ) : tab === 'documents' ? (
+          <DocumentsTab />
         ) : tab === 'outputs' ? (
           <OutputsTab />
         ) : tab === 'timeline' ? (

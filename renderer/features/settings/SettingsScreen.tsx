@@ -6,6 +6,7 @@ import { t } from '../../i18n/strings';
 import { ProblemsList } from '../../components/ProblemsList';
 import { ApprovalsSection } from './ApprovalsSection';
 import { McpServerSection } from './McpServerSection';
+import { AgentsSection } from './AgentsSection';
 import { ProvidersSection } from './ProvidersSection';
 import { SecretsSection } from './SecretsSection';
 import { ToolOutputsSection } from './ToolOutputsSection';
@@ -188,6 +189,7 @@ export function SettingsScreen() {
       </form>
       <ToolOutputsSection />
       <ProvidersSection />
+      <AgentsSection />
       <ApprovalsSection />
       <McpServerSection />
       {info.data && (

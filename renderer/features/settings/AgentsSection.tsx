@@ -1,0 +1,173 @@
+/**
+ * Settings → Agents: the agent profiles (name, display name, description, built-in badge, an
+ * enabled switch, what is wrong with each), and the form that creates, edits, views (a
+ * built-in) or duplicates one. An 'agents.changed' event refreshes the list.
+ */
+import { useOp, useOpMutation } from '../../api/hooks';
+import type { AgentProfileView } from '../../../shared/model/agent-profile';
+import { QueryError } from '../../components/QueryError';
+import { Switch } from '../../components/Switch';
+import { agentsStrings as s } from '../../i18n/agents-strings';
+import { AgentForm } from './AgentForm';
+import { draftFromProfile, duplicateDraft, emptyAgentDraft, sameDraft } from './agent-form';
+import { useAgentsUi, type AgentEditing } from './agents-store';
+import './agents.css';
+
+const labelOf = (v: AgentProfileView) => v.profile.displayName ?? v.profile.name;
+
+export function AgentsSection() {
+  const list = useOp('agents.list', {});
+  const providers = useOp('providers.list', {});
+  const setEnabled = useOpMutation('agents.setEnabled');
+  const remove = useOpMutation('agents.delete');
+  const { editing, notice, start, setDraft, close } = useAgentsUi();
+  const views = list.data ?? [];
+
+  /** Leaving a form with typed changes asks first. */
+  const mayLeave = () => !editing || editing.kind === 'view' || sameDraft(editing.draft, editing.original) || window.confirm(s.confirmDiscard);
+  const open = (next: AgentEditing) => {
+    if (mayLeave()) start(next);
+  };
+  const duplicate = (v: AgentProfileView) => {
+    const draft = duplicateDraft(v.profile, new Set(views.map((x) => x.profile.name)), s.copyOf);
+    open({ kind: 'new', draft, original: draft });
+  };
+  const onDelete = (v: AgentProfileView) => {
+    if (!window.confirm(s.confirmDelete(labelOf(v)))) return;
+    remove.mutate(
+      { name: v.profile.name },
+      {
+        onSuccess: () => {
+          if (editing && editing.kind !== 'new' && editing.name === v.profile.name) close(s.deleted(labelOf(v)));
+          else useAgentsUi.setState({ notice: s.deleted(labelOf(v)) });
+          void list.refetch();
+        },
+      },
+    );
+  };
+  const onSaved = (v: AgentProfileView) => {
+    close(s.saved(labelOf(v)));
+    void list.refetch();
+  };
+
+  const modelName = (v: AgentProfileView) => {
+    const m = v.profile.model;
+    if (!m) return s.runsOnDelegating;
+    const p = providers.data?.find((x) => x.id === m.providerId);
+    return s.runsOn(`${p?.name ?? m.providerId} · ${m.model}`);
+  };
+
+  const form = (e: AgentEditing, v?: AgentProfileView) =>
+    e.kind === 'view' ? (
+      v && <AgentForm draft={draftFromProfile(v.profile)} editing={v.profile.name} readOnly views={views} onChange={() => undefined} onSaved={() => undefined} onCancel={() => close()} onDuplicate={() => duplicate(v)} />
+    ) : (
+      <AgentForm draft={e.draft} editing={e.kind === 'edit' ? e.name : null} views={views} onChange={setDraft} onSaved={onSaved} onCancel={() => close()} />
+    );
+
+  return (
+    <section className="settings-section agents" aria-labelledby="agents-title" data-testid="settings-agents">
+      <h2 id="agents-title">{s.title}</h2>
+      <p className="help">{s.help}</p>
+      {list.error && <QueryError error={list.error} onRetry={() => void list.refetch()} />}
+      {list.isPending && <p className="muted">{s.loading}</p>}
+      {list.data?.length === 0 && <p className="muted">{s.none}</p>}
+      <ul className="agent-list">
+        {views.map((v) => {
+          const name = v.profile.name;
+          if (editing && editing.kind !== 'new' && editing.name === name)
+            return (
+              <li key={name} className="agent-item editing" data-testid="agent-item" data-agent={name}>
+                {form(editing, v)}
+              </li>
+            );
+          return (
+            <li key={name} className={v.enabled ? 'agent-item' : 'agent-item off'} data-testid="agent-item" data-agent={name}>
+              <div className="agent-head">
+                <strong className="agent-name">{labelOf(v)}</strong>
+                <code className="muted">{name}</code>
+                {v.builtIn && <span className="badge">{s.builtIn}</span>}
+                {!v.enabled && (
+                  <span className="badge" data-testid="agent-disabled-badge">
+                    {s.disabled}
+                  </span>
+                )}
+                <span className="agent-switch">
+                  <Switch checked={v.enabled} label={s.enable(labelOf(v))} testId="agent-enabled" disabled={setEnabled.isPending} onChange={(on) => setEnabled.mutate({ name, enabled: on }, { onSuccess: () => void list.refetch() })} />
+                </span>
+              </div>
+              <p className="agent-description">{v.profile.description}</p>
+              <p className="agent-meta muted">
+                {v.profile.delegatesTo.length > 0 ? s.delegates(v.profile.delegatesTo.join(', ')) : s.noDelegates}
+                {v.profile.canAskMaster && <> · {s.asksMaster}</>} · {modelName(v)} · {s.steps(v.profile.maxSteps)}
+              </p>
+              {v.warnings.length > 0 && (
+                <ul className="agent-warnings" aria-label={s.warningsLabel(labelOf(v))}>
+                  {v.warnings.map((w) => (
+                    <li key={w} data-testid="agent-warning">
+                      <span aria-hidden="true">⚠ </span>
+                      {w}
+                    </li>
+                  ))}
+                </ul>
+              )}
+              <div className="form-actions agent-actions">
+                {v.builtIn ? (
+                  <button type="button" data-testid="agent-view" aria-label={s.viewLabel(labelOf(v))} onClick={() => open({ kind: 'view', name })}>
+                    {s.view}
+                  </button>
+                ) : (
+                  <button
+                    type="button"
+                    data-testid="agent-edit"
+                    aria-label={s.editLabel(labelOf(v))}
+                    onClick={() => {
+                      const draft = draftFromProfile(v.profile);
+                      open({ kind: 'edit', name, draft, original: draft });
+                    }}
+                  >
+                    {s.edit}
+                  </button>
+                )}
+                <button type="button" data-testid="agent-duplicate" aria-label={s.duplicateLabel(labelOf(v))} onClick={() => duplicate(v)}>
+                  {s.duplicate}
+                </button>
+                {!v.builtIn && (
+                  <button type="button" className="danger-button" data-testid="agent-delete" aria-label={s.deleteLabel(labelOf(v))} onClick={() => onDelete(v)}>
+                    {s.delete}
+                  </button>
+                )}
+              </div>
+            </li>
+          );
+        })}
+      </ul>
+      {(setEnabled.error ?? remove.error) && (
+        <p className="field-error" role="alert">
+          {setEnabled.error ? s.toggleFailed : ''} {(setEnabled.error ?? remove.error)!.message}
+        </p>
+      )}
+      {notice && !editing && (
+        <p className="status-ok" role="status" data-testid="agent-notice">
+          {notice}
+        </p>
+      )}
+      {editing?.kind === 'new' ? (
+        form(editing)
+      ) : (
+        <div className="form-actions">
+          <button
+            type="button"
+            className="primary"
+            data-testid="agent-add"
+            onClick={() => {
+              const draft = emptyAgentDraft();
+              open({ kind: 'new', draft, original: draft });
+            }}
+          >
+            {s.add}
+          </button>
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,31 @@
+/**
+ * Settings → Agents: the profile being created, edited or viewed, with what is typed in it,
+ * kept while the user visits other screens (the form is unmounted there).
+ */
+import { create } from 'zustand';
+import type { AgentDraft } from './agent-form';
+
+export type AgentEditing =
+  | { kind: 'new'; draft: AgentDraft; original: AgentDraft }
+  | { kind: 'edit'; name: string; draft: AgentDraft; original: AgentDraft }
+  | { kind: 'view'; name: string };
+
+interface AgentsUiState {
+  editing: AgentEditing | null;
+  /** The last profile saved or deleted, for the section's status line. */
+  notice: string | null;
+  start(editing: AgentEditing): void;
+  setDraft(draft: AgentDraft): void;
+  close(notice?: string | null): void;
+}
+
+export const useAgentsUi = create<AgentsUiState>((set, get) => ({
+  editing: null,
+  notice: null,
+  start: (editing) => set({ editing, notice: null }),
+  setDraft(draft) {
+    const e = get().editing;
+    if (e && e.kind !== 'view') set({ editing: { ...e, draft } });
+  },
+  close: (notice = null) => set({ editing: null, notice }),
+}));
