@@ -6,7 +6,7 @@
  * literal segments of its path (`/repos/{owner}/{repo}/issues` says "repos issues").
  */
 import type { ToolView } from '../../../shared/model/tool';
-import { toolAction, type Action } from './action';
+import { toolAction, toolScope, type Action, type Scope } from './action';
 import { plainText } from './text';
 
 export type FieldName = 'name' | 'title' | 'lead' | 'description' | 'args' | 'argDocs' | 'tags' | 'bundle' | 'path';
@@ -21,6 +21,8 @@ export interface SearchableTool {
   fields: ToolFields;
   /** What the tool does (./action.ts), when its name or method says. */
   action?: Action;
+  /** For a read: one thing or a list (./action.ts). */
+  scope?: Scope;
 }
 
 /** A description's words beyond this many characters are not read (long notes, examples). */
@@ -98,7 +100,8 @@ export function toolFields({ tool, bundleSlug, bundleName }: ToolOfBundle): Tool
 
 /** A tool as the ranking reads it, found under `key`. */
 export function searchableTool(key: string, t: ToolOfBundle): SearchableTool {
-  const http = t.tool.http as { method?: string } | undefined;
+  const http = t.tool.http as { method?: string; urlTemplate?: string } | undefined;
   const action = toolAction(t.tool.displayName, t.tool.slug, http?.method);
-  return { key, fields: toolFields(t), ...(action ? { action } : {}) };
+  const scope = action === 'read' ? toolScope(t.tool.displayName, t.tool.slug, http?.method, http?.urlTemplate) : undefined;
+  return { key, fields: toolFields(t), ...(action ? { action } : {}), ...(scope ? { scope } : {}) };
 }

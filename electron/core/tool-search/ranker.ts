@@ -6,7 +6,7 @@
  * more of the query's own terms is preferred over one that matches one term many times
  * (`coverage`).
  */
-import { actionFactor, needAction, type Action } from './action';
+import { actionFactor, needAction, needScope, scopeFactor, type Action, type Scope } from './action';
 import { FIELDS, type FieldName, type SearchableTool } from './document';
 import { EXPANSION_WEIGHT, EXPANSIONS } from './synonyms';
 import { terms } from './text';
@@ -53,6 +53,7 @@ export interface RankedTool {
 interface Analysed {
   key: string;
   action: Action | undefined;
+  scope: Scope | undefined;
   counts: Map<string, Float64Array>;
   lengths: Float64Array;
 }
@@ -76,7 +77,7 @@ function analyse(tool: SearchableTool): Analysed {
   const counts = new Map<string, Float64Array>();
   const lengths = new Float64Array(FIELDS.length);
   FIELDS.forEach((f, i) => {
-    const ts = terms(tool.fields[f]);
+    const ts = terms(tool.fields[f], true);
     lengths[i] = ts.length;
     for (const t of ts) {
       let c = counts.get(t);
@@ -84,7 +85,7 @@ function analyse(tool: SearchableTool): Analysed {
       c[i]! += 1;
     }
   });
-  return { key: tool.key, action: tool.action, counts, lengths };
+  return { key: tool.key, action: tool.action, scope: tool.scope, counts, lengths };
 }
 
 export interface QueryTerm {
@@ -100,8 +101,8 @@ export interface QueryTerm {
  * The query's stems, each once, and the expansions of each (./synonyms.ts) at a lower
  * weight. A query word counts through its best form: itself or one of its expansions.
  */
-export function queryTerms(query: string, expand = true): QueryTerm[] {
-  const own = [...new Set(terms(query))];
+export function queryTerms(query: string, expand = true, known?: (term: string) => boolean): QueryTerm[] {
+  const own = [...new Set(terms(query).map((t) => (known ? undone(t, known) ?? t : t)))];
   const out: QueryTerm[] = own.map((t, i) => ({ term: t, weight: 1, of: i, own: true }));
   if (expand) {
     const seen = new Set(own);
@@ -114,6 +115,16 @@ export function queryTerms(query: string, expand = true): QueryTerm[] {
     });
   }
   return out;
+}
+
+/**
+ * A word that undoes another ("untag", "unlink", "unstar"), unknown to the tools but whose
+ * rest is known: the rest (the need is then to remove it; see ToolRanker.rank).
+ */
+export function undone(term: string, known: (term: string) => boolean): string | undefined {
+  if (term.length < 5 || !term.startsWith('un') || known(term) || EXPANSIONS.has(term)) return undefined;
+  const rest = term.slice(2);
+  return known(rest) ? rest : undefined;
 }
 
 export class ToolRanker {
@@ -147,11 +158,14 @@ export class ToolRanker {
 
   /** The best `limit` tools for the query, best first; ties by key. Tools that match nothing are left out. */
   rank(query: string, limit: number): RankedTool[] {
-    const all = queryTerms(query, this.expand);
+    const known = (t: string) => this.df.has(t);
+    const all = queryTerms(query, this.expand, known);
     const ownCount = all.filter((q) => q.own).length;
     const qs = all.filter((q) => this.df.has(q.term));
     if (!qs.length || limit <= 0) return [];
-    const action = this.actions ? needAction(query) : undefined;
+    const undoes = terms(query).some((t) => undone(t, known) !== undefined);
+    const action = this.actions ? (needAction(query) ?? (undoes ? 'delete' : undefined)) : undefined;
+    const scope = this.actions ? needScope(query) : undefined;
     const n = this.docs.length;
     const idf = qs.map((q) => Math.log(1 + (n - this.df.get(q.term)! + 0.5) / (this.df.get(q.term)! + 0.5)));
     const fw = FIELDS.map((f) => this.weights[f]);
@@ -186,7 +200,7 @@ export class ToolRanker {
       }
       if (score <= 0) continue;
       if (ownCount) score *= 1 - this.coverage + this.coverage * (covered / ownCount);
-      score *= actionFactor(action, d.action);
+      score *= actionFactor(action, d.action) * (d.action === 'read' ? scopeFactor(scope, d.scope) : 1);
       hits.push({ key: d.key, score, matched });
     }
     hits.sort((a, b) => b.score - a.score || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));

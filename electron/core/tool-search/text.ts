@@ -1,12 +1,13 @@
 /**
  * From what a tool says of itself, and from a need written as a sentence, to terms: markup
- * dropped (HTML tags, markdown links and code marks, URLs), words split at case changes
- * (`GetBalanceTransactions`), separators and digits, folded to lower case, stop words dropped,
+ * dropped (HTML tags, markdown links and code marks, URLs), words split at separators (and in
+ * a tool's text at case changes and digits too: `GetBalanceTransactions`), folded to lower
+ * case, stop words dropped,
  * and each word reduced to its stem (Porter, the `stemmer` package) so "sending", "sends" and
  * "send" meet. Both sides MUST go through `terms()`.
  */
 import { stemmer } from 'stemmer';
-import { PHRASES } from './phrases';
+import { joinPhrases } from './phrases';
 
 /** Words longer than this are not terms (ids, hashes, base64). */
 export const MAX_TERM_LEN = 40;
@@ -41,16 +42,29 @@ export function plainText(text: string): string {
   return text.replace(MD_LINK, ' $1 ').replace(TAG, ' ').replace(URL, ' ').replace(ENTITY, ' ').replace(/[`*_#>|]/g, ' ');
 }
 
-/** The words of a text, split at case changes and digits, lower-cased; no stemming, stop words kept. */
-export function words(text: string): string[] {
+/**
+ * The words of a text, lower-cased, phrases joined (./phrases.ts); no stemming, stop words
+ * kept. A tool's text (`split`) gives a word written in parts (`GetBalance`, `GitHub`) both
+ * whole and in its parts; a need gives it whole, as a person writes a name ("GitHub").
+ */
+export function words(text: string, split = false): string[] {
   const out: string[] = [];
   for (const run of plainText(text).normalize('NFKC').match(WORD) ?? []) {
-    for (const part of run.split(CAMEL)) {
+    const whole = run.toLowerCase();
+    const parts = split ? run.split(CAMEL) : [run];
+    if (parts.length > 1 && whole.length <= MAX_TERM_LEN) out.push(whole);
+    for (const part of parts) {
       const w = part.toLowerCase();
       if (w && w.length <= MAX_TERM_LEN) out.push(w);
     }
   }
-  return out;
+  return joinPhrases(out);
+}
+
+/** A tool text's first word, in parts (`GetBalance` opens with "get"). */
+export function firstWord(text: string): string | undefined {
+  const run = plainText(text).normalize('NFKC').match(WORD)?.[0];
+  return run?.split(CAMEL)[0]?.toLowerCase();
 }
 
 const stems = new Map<string, string>();
@@ -66,17 +80,10 @@ export function stem(word: string): string {
   return s;
 }
 
-/** The terms of a text: its words less stop words and one-letter words, stemmed. */
-export function terms(text: string): string[] {
+/** The terms of a text: its words (split: see words()) less stop words and one-letter words, stemmed. */
+export function terms(text: string, split = false): string[] {
   const out: string[] = [];
-  const ws = words(text);
-  for (let i = 0; i < ws.length; i++) {
-    let w = ws[i]!;
-    const joined = i + 1 < ws.length ? PHRASES.get(`${w} ${ws[i + 1]}`) : undefined;
-    if (joined) {
-      w = joined;
-      i++;
-    }
+  for (const w of words(text, split)) {
     if (w.length < 2 || STOP_WORDS.has(w)) continue;
     out.push(stem(w));
   }

@@ -20,7 +20,7 @@ export function buildRealRegistry(dir: string): RealRegistry {
   const imported = REAL_DOCUMENTS.map((d) => {
     const result = parseOpenApi(readFileSync(path.join(dir, d.file), 'utf8'));
     const values = Object.fromEntries(result.serverVariables.map((v) => [v.name, v.default ?? 'example']));
-    const tools = result.operations.map((o) => ToolPutBodySchema.parse(fillServerVariables(o.tool, values)) as ToolPutBody & { slug?: never });
+    const tools = result.operations.map((o) => ToolPutBodySchema.parse(fillServerVariables(o.tool, values)));
     return { doc: d, title: result.title, version: result.version, ops: result.operations.map((o, i) => ({ slug: o.slug, tool: tools[i]! })) };
   });
   const taken: { slug: string; tool: ToolPutBody }[][] = imported.map(() => []);

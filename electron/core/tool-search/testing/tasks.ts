@@ -63,3 +63,41 @@ export const TASKS: readonly SearchTask[] = [
   { tool: 'asana/get-attachment', need: 'Get a file that was attached to an Asana task' },
   { tool: 'asana/get-projects-for-team', need: 'List all projects that belong to a team in Asana' },
 ];
+
+/**
+ * Thirty more needs, written after the ranking's last change and measured once: a check that
+ * what was learned from TASKS holds on needs nobody tuned anything against. Targets: every
+ * tenth tool from the 9th on, less those the tuning needs used.
+ */
+export const FRESH_TASKS: readonly SearchTask[] = [
+  { tool: 'github/issues-update-comment', need: 'Fix a typo in a comment I left on a GitHub issue' },
+  { tool: 'github/issues-delete-milestone', need: "Remove the 'v2.0' milestone from our GitHub repo" },
+  { tool: 'github/repos-update', need: 'Make our GitHub repository private and change its description' },
+  { tool: 'jira/delete-issue', need: 'Throw away a duplicate Jira ticket completely' },
+  { tool: 'jira/get-worklog', need: 'Show one time-tracking entry logged on a Jira issue' },
+  { tool: 'stripe/get-charges', need: 'List the recent card charges in Stripe' },
+  { tool: 'stripe/get-events-id', need: 'Look at a single Stripe event that our webhook received' },
+  { tool: 'stripe/get-refunds-refund', need: 'Check on one particular Stripe refund' },
+  { tool: 'twilio/create-call-recording', need: 'Start recording a phone call that is in progress on Twilio' },
+  { tool: 'twilio/list-participant', need: 'Who is on our Twilio conference call right now?' },
+  { tool: 'twilio/list-notification', need: 'Show the notifications Twilio has logged for our account' },
+  { tool: 'box/put-files-id-metadata-id-id', need: 'Change a metadata value attached to a Box file' },
+  { tool: 'box/get-collaborations', need: 'Which Box collaboration invitations are still waiting for me?' },
+  { tool: 'box/put-users-id', need: 'Change the name and job title of a Box user' },
+  { tool: 'openai/create-moderation', need: 'Check whether a piece of text is harmful or abusive with OpenAI' },
+  { tool: 'openai/list-messages', need: 'Read all messages in an OpenAI assistants thread' },
+  { tool: 'discord/add-my-message-reaction', need: 'React to a Discord message with a thumbs up' },
+  { tool: 'discord/list-my-guilds', need: 'Which Discord servers is my bot in?' },
+  { tool: 'asana/set-parent-for-task', need: 'Make an Asana task a subtask of another one' },
+  { tool: 'asana/get-user', need: 'Look up an Asana user by id' },
+  { tool: 'github/pulls-check-if-merged', need: 'Has this GitHub pull request been merged yet?' },
+  { tool: 'jira/create-project', need: 'Set up a brand-new Jira project for the mobile team' },
+  { tool: 'stripe/post-invoices-invoice-send', need: 'Email an invoice to the customer manually from Stripe' },
+  { tool: 'stripe/get-prices-price', need: 'Get one Stripe price by its id' },
+  { tool: 'twilio/list-member', need: 'Who is waiting in a Twilio call queue?' },
+  { tool: 'box/post-folders', need: 'Make a new folder in Box' },
+  { tool: 'box/post-task-assignments', need: 'Assign a Box task to a teammate' },
+  { tool: 'openai/list-files', need: 'List the files I have uploaded to OpenAI' },
+  { tool: 'discord/unban-user-from-guild', need: 'Lift the ban on a user in our Discord server' },
+  { tool: 'asana/get-tag', need: 'Show the details of an Asana tag' },
+];
