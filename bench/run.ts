@@ -13,6 +13,9 @@ const WORKLOADS: Record<string, () => Promise<{ run(): Promise<BenchResult[]> }>
   'buffer-search': () => import('./buffer-search.bench'),
   'http-memory': () => import('./http-memory.bench'),
   'tool-output': () => import('./tool-output.bench'),
+  'tool-search': () => import('./tool-search.bench'),
+  'mcp-server': () => import('./mcp-server.bench'),
+  'mcp-client': () => import('./mcp-client.bench'),
 };
 
 async function main(): Promise<void> {

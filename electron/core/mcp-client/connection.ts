@@ -161,7 +161,8 @@ export class McpServerConnection {
     client.onclose = () => this.closed(gen);
     this.pending.clear();
     const raw = transport;
-    transport = observed(raw, this.pending);
+    // Only HTTP needs to know which requests are unanswered (see postEnded); stdio sees its process end.
+    if (!(raw instanceof StdioClientTransport)) transport = observed(raw, this.pending);
     this.transport = transport;
     try {
       await client.connect(transport, { timeout: config.timeouts.startMs });
@@ -310,7 +311,7 @@ export class McpServerConnection {
   }
 
   async callTool(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<McpCallResult> {
-    const client = await this.ready(signal);
+    const client = this.client && this.state === 'connected' ? this.client : await this.ready(signal);
     try {
       return (await client.request({ method: 'tools/call', params: { name, arguments: args } }, CallToolResultSchema, {
         signal,
@@ -437,25 +438,37 @@ function limitedFetch(maxBytes: number, onTooLarge: () => void, onPostEnd: (body
       await res.body.cancel().catch(() => undefined);
       throw new Error(`the answer is larger than the limit (${declared} bytes declared)`);
     }
+    // One stream over the body: counts bytes, and tells when the body ended or broke.
+    const reader = res.body.getReader();
     let n = 0;
-    const limited = res.body.pipeThrough(
-      new TransformStream<Uint8Array, Uint8Array>({
-        transform(chunk, ctl) {
-          n += chunk.byteLength;
-          if (n > maxBytes) {
-            onTooLarge();
-            ctl.error(new Error('the answer is larger than the limit'));
-            return;
-          }
-          ctl.enqueue(chunk);
-        },
-        flush: ended,
-      }),
-    );
-    // A body cut off by the network ends the stream with an error: the same check.
-    const [forCaller, watched] = limited.tee();
-    void watched.pipeTo(new WritableStream()).catch(ended);
-    return new Response(forCaller, { status: res.status, statusText: res.statusText, headers: res.headers });
+    const limited = new ReadableStream<Uint8Array>({
+      async pull(ctl) {
+        let chunk: Awaited<ReturnType<typeof reader.read>>;
+        try {
+          chunk = await reader.read();
+        } catch (e) {
+          ended();
+          ctl.error(e);
+          return;
+        }
+        if (chunk.done) {
+          ended();
+          ctl.close();
+          return;
+        }
+        n += chunk.value.byteLength;
+        if (n > maxBytes) {
+          onTooLarge();
+          ended();
+          ctl.error(new Error('the answer is larger than the limit'));
+          void reader.cancel().catch(() => undefined);
+          return;
+        }
+        ctl.enqueue(chunk.value);
+      },
+      cancel: (reason) => reader.cancel(reason),
+    });
+    return new Response(limited, { status: res.status, statusText: res.statusText, headers: res.headers });
   };
 }
 

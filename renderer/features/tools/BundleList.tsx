@@ -1,10 +1,11 @@
 import { useQueryClient } from '@tanstack/react-query';
 import type { Bundle } from '../../../shared/model/bundle';
-import { useOpMutation, usePagedOp } from '../../api/hooks';
+import { useOp, useOpMutation, usePagedOp } from '../../api/hooks';
 import { QueryError } from '../../components/QueryError';
 import { Switch } from '../../components/Switch';
 import { t } from '../../i18n/strings';
 import { useUi } from '../../stores/ui';
+import { McpStateBadge } from './mcp/McpServers';
 
 export function BundleList() {
   const bundles = usePagedOp('bundles.list', { includeDisabled: true, includeDeleted: true, pageSize: 100 });
@@ -12,6 +13,8 @@ export function BundleList() {
   const patch = useOpMutation('bundles.patch');
   const qc = useQueryClient();
   const items: Bundle[] = bundles.data?.pages.flatMap((p) => p.items) ?? [];
+  // MCP servers' bundles show their server's status.
+  const mcp = new Map((useOp('mcpServers.list', {}).data ?? []).map((v) => [v.bundleId, v]));
 
   // Not disabled while a change is saved (a disabled switch would drop the keyboard focus): a press meanwhile is ignored.
   const toggle = (b: Bundle, isEnabled: boolean) =>
@@ -44,6 +47,7 @@ export function BundleList() {
               <span className="bundle-name">{b.displayName}</span>
               {b.isBuiltIn && <span className="badge">{t.tools.builtIn}</span>}
               {b.softDeletedAt && <span className="badge danger">{t.tools.deleted}</span>}
+              {mcp.has(b.id) && <McpStateBadge server={mcp.get(b.id)!} />}
             </button>
             <Switch
               checked={b.isEnabled}

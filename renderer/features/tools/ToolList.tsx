@@ -7,6 +7,7 @@ import { Switch } from '../../components/Switch';
 import { t } from '../../i18n/strings';
 import { useUi } from '../../stores/ui';
 import { useDebounced } from '../../hooks/use-debounced';
+import { mcpClientStrings as mcpStrings } from '../../i18n/mcp-client-strings';
 
 export interface ToolListProps {
   /** Opens a tool (in the workbench's editor); without it the rows are not buttons. */
@@ -98,6 +99,8 @@ export function ToolList({ onOpen, openToolId }: ToolListProps = {}) {
                 </code>
                 <span className="badge">{tool.type}</span>
                 {tool.isBuiltIn && <span className="badge">{t.tools.builtIn}</span>}
+                {tool.mcp?.annotations?.readOnlyHint && <span className="badge">{mcpStrings.readOnly}</span>}
+                {tool.mcp?.annotations?.destructiveHint && <span className="badge danger">{mcpStrings.destructive}</span>}
                 {tool.unavailableReason && (
                   <span className="badge danger" title={tool.unavailableReason}>
                     {t.tools.unavailable}

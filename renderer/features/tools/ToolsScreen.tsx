@@ -4,6 +4,7 @@ import { t } from '../../i18n/strings';
 import { useUi } from '../../stores/ui';
 import { ToolsWorkbench, type TesterContext } from './editor/ToolsWorkbench';
 import { ImportPanel } from './import/ImportPanel';
+import { McpServers } from './mcp/McpServers';
 import { Tester } from './tester/Tester';
 
 /** The live tester beside the editor: the saved tool, or the draft being edited. */
@@ -25,6 +26,7 @@ export function ToolsScreen() {
       </header>
       <ToolsWorkbench testerSlot={testerFor} />
       <ImportPanel bundleId={bundleId ?? undefined} />
+      <McpServers />
       <ProblemsList onlyWhenAny />
     </section>
   );

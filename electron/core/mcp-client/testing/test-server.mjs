@@ -109,7 +109,8 @@ async function main() {
   await server.connect(new StdioServerTransport());
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+// Run as a program only (not when bundled into another, whose own entry would match import.meta.url).
+if (/test-server\.mjs$/.test(process.argv[1] ?? '') && import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   main().catch((e) => {
     process.stderr.write(`${e?.stack ?? e}\n`);
     process.exit(1);

@@ -1,0 +1,84 @@
+/**
+ * A call to an MCP server's tool through our bundle (the dispatcher: arguments validated, the
+ * call logged and counted, the result mapped) vs the SDK's own client calling the same server
+ * directly, over stdio (two processes of the same test server) and Streamable HTTP (one server
+ * on 127.0.0.1). Calls alternate between the two so both see the same machine load.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { createCore, type Core } from '../electron/core/app';
+import { startHttpTestServer } from '../electron/core/mcp-client/testing/http-test-server';
+import type { McpConnectionInput } from '../shared/model/mcp-client';
+import { median, result, type BenchResult } from './harness';
+
+const ROOT = process.cwd();
+const RESOURCES = path.join(ROOT, 'resources');
+const SERVER = path.join(ROOT, 'electron', 'core', 'mcp-client', 'testing', 'test-server.mjs');
+const N = 3_000;
+
+async function ourCall(core: Core, connection: McpConnectionInput): Promise<() => Promise<unknown>> {
+  const r = await core.call('mcpServers.add', { server: { name: 'Bench', connection } });
+  if (!r.ok) throw new Error(r.error.message);
+  if (r.value.status.state !== 'connected') throw new Error(`the bench server did not start: ${r.value.status.reason}`);
+  const bundleId = r.value.bundleId;
+  return async () => {
+    const o = await core.dispatcher.invoke({ bundleId, slug: 'echo', version: '1', args: { text: 'hello' }, source: 'api' });
+    if (!o.ok) throw new Error(o.error.message);
+  };
+}
+
+async function sdkCall(transport: StdioClientTransport | StreamableHTTPClientTransport): Promise<{ op: () => Promise<unknown>; client: Client }> {
+  const client = new Client({ name: 'bench-client', version: '1.0.0' });
+  await client.connect(transport);
+  await client.listTools();
+  return { client, op: () => client.callTool({ name: 'echo', arguments: { text: 'hello' } }) };
+}
+
+async function compare(name: string, ours: () => Promise<unknown>, theirs: () => Promise<unknown>): Promise<BenchResult> {
+  const a: number[] = [];
+  const b: number[] = [];
+  for (let i = 0; i < 100; i++) {
+    await ours();
+    await theirs();
+  }
+  // Call by call, alternating: both see the same moments of a shared, busy machine.
+  for (let i = 0; i < N; i++) {
+    for (const [op, out] of i % 2 ? ([[ours, a], [theirs, b]] as const) : ([[theirs, b], [ours, a]] as const)) {
+      const t0 = performance.now();
+      await op();
+      out.push(performance.now() - t0);
+    }
+  }
+  return result(name, 'ms/call (median)', median(a), median(b), 1.1, `${N} calls each, alternating call by call; baseline: the SDK's Client.callTool on the same server`);
+}
+
+export async function run(): Promise<BenchResult[]> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'toolsmith-bench-mcp-'));
+  const core = await createCore({ dataDir: dir, resourcesDir: RESOURCES, host: 'headless', watch: false });
+  const http = await startHttpTestServer();
+  const clients: Client[] = [];
+  try {
+    // The baseline's server is started the same way as ours (stderr read, same folder).
+    const sdkTransport = new StdioClientTransport({ command: process.execPath, args: [SERVER], stderr: 'pipe', cwd: core.workspaceDir() });
+    sdkTransport.stderr?.on('data', () => undefined);
+    const stdioSdk = await sdkCall(sdkTransport);
+    const stdioOurs = await ourCall(core, { transport: 'stdio', command: process.execPath, args: [SERVER] });
+    clients.push(stdioSdk.client);
+    const httpOurs = await ourCall(core, { transport: 'http', url: http.url });
+    const httpSdk = await sdkCall(new StreamableHTTPClientTransport(new URL(http.url)));
+    clients.push(httpSdk.client);
+    return [
+      await compare('mcp-client: echo over stdio, through our bundle vs the SDK client', stdioOurs, stdioSdk.op),
+      await compare('mcp-client: echo over Streamable HTTP, through our bundle vs the SDK client', httpOurs, httpSdk.op),
+    ];
+  } finally {
+    for (const c of clients) await c.close().catch(() => undefined);
+    await core.close();
+    await http.stop();
+    await fs.rm(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,125 @@
+/**
+ * The MCP servers brought in as bundles: each with its status (connected, starting, failed and
+ * why, stopped), the tools it could not bring in, its log (stderr and lifecycle), Restart and
+ * Remove; and "Add MCP server". Statuses are pushed (mcpServers.changed), not polled.
+ *
+ *   <McpServers />
+ */
+import { useQueryClient } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import type { McpServerView } from '../../../../shared/model/mcp-client';
+import { useOp, useOpMutation } from '../../../api/hooks';
+import { QueryError } from '../../../components/QueryError';
+import { mcpClientStrings as s } from '../../../i18n/mcp-client-strings';
+import { useUi } from '../../../stores/ui';
+import { BusyButton } from '../BusyButton';
+import { AddMcpServer } from './AddMcpServer';
+import './mcp.css';
+
+export function McpServers() {
+  const id = useId();
+  const servers = useOp('mcpServers.list', {});
+  const [adding, setAdding] = useState(false);
+  const selectBundle = useUi((u) => u.selectBundle);
+  return (
+    <section className="mcp-servers" aria-labelledby={`${id}-title`} data-testid="mcp-servers">
+      <div className="mcp-head">
+        <h2 id={`${id}-title`}>{s.title}</h2>
+        <button type="button" aria-expanded={adding} aria-controls={`${id}-add`} data-testid="mcp-add-open" onClick={() => setAdding((a) => !a)}>
+          {adding ? s.close : s.add}
+        </button>
+      </div>
+      <p className="muted">{s.intro}</p>
+      {adding && (
+        <div id={`${id}-add`}>
+          <AddMcpServer onDone={(bundleId) => bundleId && selectBundle(bundleId)} />
+        </div>
+      )}
+      {servers.error && <QueryError error={servers.error} onRetry={() => void servers.refetch()} />}
+      {servers.data && servers.data.length === 0 && <p className="muted">{s.none}</p>}
+      <ul className="mcp-list">
+        {servers.data?.map((v) => (
+          <ServerRow key={v.bundleId} server={v} />
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+export function McpStateBadge({ server }: { server: McpServerView }) {
+  const st = server.status.state;
+  return (
+    <span className={st === 'failed' ? 'badge danger' : st === 'connected' ? 'badge ok' : 'badge'} data-testid={`mcp-state-${server.bundleId}`} title={server.status.reason}>
+      {s.states[st]}
+    </span>
+  );
+}
+
+function ServerRow({ server: v }: { server: McpServerView }) {
+  const id = useId();
+  const qc = useQueryClient();
+  const [showLog, setShowLog] = useState(false);
+  const log = useOp('mcpServers.log', { bundleId: v.bundleId }, { enabled: showLog });
+  const restart = useOpMutation('mcpServers.restart');
+  const remove = useOpMutation('mcpServers.remove');
+  const where = v.connection.transport === 'stdio' ? [v.connection.command, ...v.connection.args].join(' ') : v.connection.url;
+  const error = restart.error ?? remove.error;
+  return (
+    <li className="mcp-row" data-testid={`mcp-server-${v.name}`} aria-labelledby={`${id}-name`}>
+      <div className="mcp-row-head">
+        <strong id={`${id}-name`}>{v.name}</strong> <McpStateBadge server={v} />
+        {v.status.restarts > 0 && <span className="muted"> {s.restarts(v.status.restarts)}</span>}
+        <code className="mcp-where">{where}</code>
+      </div>
+      {v.status.reason && (
+        <p className={v.status.state === 'failed' ? 'field-error' : 'muted'} data-testid="mcp-reason">
+          {v.status.reason}
+        </p>
+      )}
+      {v.status.skipped.length > 0 && (
+        <details>
+          <summary>
+            {s.skipped} ({v.status.skipped.length})
+          </summary>
+          <ul>
+            {v.status.skipped.map((t) => (
+              <li key={t.name}>
+                <code>{t.name}</code>: {t.reason}
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
+      {v.status.missing.length > 0 && (
+        <p className="muted">
+          {s.missing}: {v.status.missing.join(', ')}
+        </p>
+      )}
+      <div className="mcp-actions">
+        <button type="button" aria-expanded={showLog} aria-controls={`${id}-log`} data-testid="mcp-log-toggle" onClick={() => setShowLog((x) => !x)}>
+          {showLog ? s.hideLog : s.log}
+        </button>
+        <BusyButton unavailable={restart.isPending} data-testid="mcp-restart" onClick={() => restart.mutate({ bundleId: v.bundleId }, { onSettled: () => void qc.invalidateQueries() })}>
+          {s.restart}
+        </BusyButton>
+        <BusyButton
+          unavailable={remove.isPending}
+          data-testid="mcp-remove"
+          onClick={() => window.confirm(s.confirmRemove(v.name)) && remove.mutate({ bundleId: v.bundleId }, { onSettled: () => void qc.invalidateQueries() })}
+        >
+          {s.remove}
+        </BusyButton>
+      </div>
+      {error && (
+        <p className="field-error" role="alert">
+          {error.message}
+        </p>
+      )}
+      {showLog && (
+        <pre id={`${id}-log`} className="mcp-log" data-testid="mcp-log" tabIndex={0} aria-label={`${s.log}: ${v.name}`}>
+          {log.data?.length ? log.data.map((l) => `${l.at.slice(11, 19)} ${l.stream === 'event' ? '•' : l.stream} ${l.text}`).join('\n') : s.logEmpty}
+        </pre>
+      )}
+    </li>
+  );
+}

@@ -1,0 +1,48 @@
+/** The "Add MCP server" form's text fields as a server input, or the first thing wrong with them. */
+import type { McpServerInput } from '../../../../shared/model/mcp-client';
+import { mcpClientStrings as s } from '../../../i18n/mcp-client-strings';
+
+export interface McpFormState {
+  mode: 'stdio' | 'http';
+  name: string;
+  command: string;
+  args: string;
+  env: string;
+  cwd: string;
+  url: string;
+  headers: string;
+}
+
+export const EMPTY_FORM: McpFormState = { mode: 'stdio', name: '', command: '', args: '', env: '', cwd: '', url: '', headers: '' };
+
+const lines = (text: string) => text.split('\n').map((l) => l.trim()).filter(Boolean);
+
+export function formToInput(f: McpFormState): { input: McpServerInput } | { error: string } {
+  const name = f.name.trim() || (f.mode === 'stdio' ? f.command.trim() : hostOf(f.url)) || 'MCP server';
+  if (f.mode === 'stdio') {
+    if (!f.command.trim()) return { error: `${s.command}: required` };
+    const env: Record<string, string> = {};
+    for (const l of lines(f.env)) {
+      const eq = l.indexOf('=');
+      if (eq <= 0) return { error: s.badLine(s.env, l) };
+      env[l.slice(0, eq).trim()] = l.slice(eq + 1);
+    }
+    return { input: { name, connection: { transport: 'stdio', command: f.command.trim(), args: lines(f.args), env, ...(f.cwd.trim() ? { cwd: f.cwd.trim() } : {}) } } };
+  }
+  if (!f.url.trim()) return { error: `${s.url}: required` };
+  const headers: Record<string, string> = {};
+  for (const l of lines(f.headers)) {
+    const colon = l.indexOf(':');
+    if (colon <= 0) return { error: s.badHeader(l) };
+    headers[l.slice(0, colon).trim()] = l.slice(colon + 1).trim();
+  }
+  return { input: { name, connection: { transport: 'http', url: f.url.trim(), headers } } };
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url.trim()).host;
+  } catch {
+    return '';
+  }
+}
