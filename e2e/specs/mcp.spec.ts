@@ -1,0 +1,110 @@
+/**
+ * An MCP server brought in as a new user does it (docs/mcp.md): paste the `mcpServers` JSON
+ * of Claude Desktop / Cursor on the Tools screen; the server becomes a bundle whose tools are
+ * listed (title, read-only and destructive badges) with its status and log; one tool runs in
+ * the tester, one from the chat's `+` palette, and a model (the scripted model server) calls one.
+ */
+import path from 'node:path';
+import { startScriptedModelServer, type RecordedRequest, type ScriptedModelServer } from '../../electron/core/testing/scripted-model-server';
+import { AppShell } from '../pages/app-page';
+import { expect, screenshot, test } from '../fixtures';
+
+const MODEL = 'mcp-e2e-model';
+const TEST_SERVER = path.resolve(import.meta.dirname, '..', '..', 'electron', 'core', 'mcp-client', 'testing', 'test-server.mjs');
+
+let models: ScriptedModelServer;
+test.beforeAll(async () => {
+  models = await startScriptedModelServer();
+  models.setModels([MODEL]);
+});
+test.afterAll(async () => {
+  await models.close();
+});
+
+type Msg = { role: string; content: unknown };
+const lastTool = (r: RecordedRequest) => String(((r.body?.messages ?? []) as Msg[]).filter((m) => m.role === 'tool').at(-1)?.content ?? '');
+const toolNames = (r: RecordedRequest) => ((r.body?.tools ?? []) as { function?: { name?: string } }[]).map((t) => t.function?.name ?? '');
+
+test('a new user pastes mcpServers JSON, sees the tools, tests one, runs one from + and lets a model call one', async ({ appPage: page, host }) => {
+  test.skip(!host, 'the MCP server is a program started next to the headless host');
+  test.setTimeout(120_000);
+  const shell = new AppShell(page);
+  await shell.open('tools');
+
+  // 1. Paste the JSON (a second entry uses the old SSE transport and is refused with why).
+  const panel = page.getByTestId('mcp-servers');
+  await panel.getByTestId('mcp-add-open').click();
+  await expect(panel.getByTestId('mcp-mode-json')).toBeChecked();
+  const json = { mcpServers: { 'e2e-mcp': { command: process.execPath, args: [TEST_SERVER] }, legacy: { type: 'sse', url: 'http://127.0.0.1:9/sse' } } };
+  await panel.getByTestId('mcp-json').fill(JSON.stringify(json, null, 2));
+  await panel.getByTestId('mcp-add-submit').click();
+  await expect(panel.getByTestId('mcp-add-message')).toHaveText('Imported 1 server(s).');
+  await expect(panel.getByTestId('mcp-add-refused')).toContainText('legacy: uses the old SSE transport');
+
+  // 2. The server is connected; its bundle lists its tools with their titles and hints.
+  const row = panel.getByTestId('mcp-server-e2e-mcp');
+  await expect(row.locator('[data-testid^="mcp-state-"]')).toHaveText('connected');
+  const bundle = page.getByTestId('bundle-list').getByTestId('bundle-e2e-mcp');
+  await expect(bundle).toContainText('connected');
+  await bundle.getByRole('button').first().click();
+  const list = page.getByTestId('tool-list');
+  await expect(list.getByTestId('tool-echo')).toContainText('Echo text');
+  await expect(list.getByTestId('tool-echo')).toContainText('read-only');
+  await expect(list.getByTestId('tool-delete-everything')).toContainText('destructive');
+  await expect(list.getByTestId('tool-add-numbers')).toContainText('mcp');
+  // The log shows the server's stderr, by keyboard.
+  await row.getByTestId('mcp-log-toggle').focus();
+  await page.keyboard.press('Enter');
+  await expect(row.getByTestId('mcp-log')).toContainText('test server starting in mode normal');
+  await screenshot(page, 'mcp-1-imported');
+
+  // 3. The tester runs a tool of the server.
+  await page.getByTestId('open-tool-echo').click();
+  await page.getByTestId('arg-text').fill('hello from the tester');
+  await page.getByTestId('tester-run').click();
+  await expect(page.getByTestId('tester-result')).toContainText('hello from the tester');
+  await screenshot(page, 'mcp-2-tester');
+
+  // 4. The `+` palette runs another in the chat.
+  await shell.open('chat');
+  await page.getByTestId('conversation-new').click();
+  const composer = page.getByTestId('chat-composer');
+  await composer.click();
+  await composer.pressSequentially('+add-numb');
+  const palette = page.getByTestId('palette');
+  await expect(palette.getByTestId('palette-item-add-numbers')).toBeVisible();
+  await page.keyboard.press('Enter');
+  await palette.getByTestId('arg-a').fill('20');
+  await palette.getByTestId('arg-b').fill('22');
+  await palette.getByTestId('palette-run').click();
+  await expect(page.getByTestId('tool-card').last()).toContainText('42');
+  await screenshot(page, 'mcp-3-palette');
+
+  // 5. A model calls the server's echo through our dispatcher.
+  await shell.open('settings');
+  await page.getByTestId('provider-add').click();
+  await page.getByTestId('provider-form-name').fill('MCP e2e models');
+  await page.getByTestId('provider-form-kind').selectOption('openai-compatible');
+  await page.getByTestId('provider-form-url').fill(models.url);
+  await page.getByTestId('provider-form-save').click();
+  await expect(page.getByTestId('provider-item').filter({ hasText: 'MCP e2e models' })).toBeVisible();
+  await shell.open('chat');
+  await page.getByTestId('conversation-new').click();
+  await page.getByTestId('model-picker').selectOption({ label: MODEL });
+  let offered: string[] = [];
+  models.script([
+    (req) => {
+      offered = toolNames(req);
+      const echo = offered.find((n) => n === 'echo' || n.endsWith('__echo')) ?? 'echo';
+      return { kind: 'tools', calls: [{ name: echo, arguments: { text: 'said by the model' } }] };
+    },
+    (req) => ({ kind: 'text', text: `The server answered: ${lastTool(req)}` }),
+  ]);
+  await composer.fill('Ask the MCP server to echo something.');
+  await composer.press('Enter');
+  await expect(page.getByTestId('message-list')).toContainText('The server answered: said by the model', { timeout: 60_000 });
+  expect(offered.some((n) => n === 'echo' || n.endsWith('__echo'))).toBe(true);
+  await expect(page.getByTestId('tool-card').last()).toContainText('said by the model');
+  await screenshot(page, 'mcp-4-model');
+  expect(shell.consoleErrors).toEqual([]);
+});
