@@ -217,6 +217,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     now,
     version: pkg.version,
     dataDir,
+    maxResultBytes: () => settings.get().toolOutputs.maxResultBytes,
     extractionModel: () => {
       const model = settings.get().defaultModel;
       if (!model) return undefined;

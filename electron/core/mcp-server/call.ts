@@ -6,10 +6,11 @@
  * client's model can read it and correct itself.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { toErrorInfo, type ErrorInfo } from '../../../shared/errors';
+import { AppError, toErrorInfo, type ErrorInfo } from '../../../shared/errors';
 import type { ApprovalStore } from '../agent/approvals';
 import type { InvokeDispatcher } from '../invoke/dispatcher';
 import { isStoredOutputRef } from '../invoke/stored-ref';
+import { fastUuidv7 } from '../lib/ids';
 import { routedText } from '../routing/tool-text';
 import { droppedMessage, tooLargeMessage } from '../tool-output/messages';
 import type { ToolOutputService } from '../tool-output/service';
@@ -18,12 +19,14 @@ import type { McpApprovalQueue } from './approval-queue';
 import type { ServedTool } from './served-tools';
 
 export interface CallDeps {
-  dispatcher: Pick<InvokeDispatcher, 'invoke'>;
+  dispatcher: Pick<InvokeDispatcher, 'invoke' | 'cancel'>;
   toolOutputs: ToolOutputService;
   approvals: Pick<ApprovalStore, 'allows' | 'add'>;
   queue: McpApprovalQueue;
   /** The model `tool_output` extracts with (Settings' default model); none: it truncates. */
   extractionModel: () => ExtractionModel | undefined;
+  /** Settings' bytes cap for a result (Settings → Tool outputs). */
+  maxResultBytes: () => number;
 }
 
 /** One client's connection: its stored outputs and its "allow for this session" answers are its own. */
@@ -60,11 +63,19 @@ export async function callServedTool(deps: CallDeps, session: McpSession, served
     if (answer.decision === 'allow-always') await deps.approvals.add({ toolId: tool.id, toolName, scope: 'always' });
   }
 
+  // The client's cancel stops the call; the call itself does not hold on to the request's signal.
+  const invocationId = fastUuidv7();
+  const cancel = () => deps.dispatcher.cancel(invocationId);
+  signal?.addEventListener('abort', cancel, { once: true });
   let outcome;
   try {
-    outcome = await deps.dispatcher.invoke({ bundleId: tool.bundleId, slug: tool.slug, version: tool.version, args: args ?? {}, source: 'api', ownerId: session.ownerId, ...(signal ? { signal } : {}) });
+    outcome = signal?.aborted
+      ? await Promise.reject(new AppError('CANCELLED', 'the client cancelled the call'))
+      : await deps.dispatcher.invoke({ bundleId: tool.bundleId, slug: tool.slug, version: tool.version, args: args ?? {}, source: 'api', ownerId: session.ownerId, invocationId });
   } catch (e) {
     return errorResult(toErrorInfo(e, 'mcp'));
+  } finally {
+    signal?.removeEventListener('abort', cancel);
   }
   if (!outcome.ok) return errorResult(outcome.error);
   return gateResult(deps, session, served, args, outcome.value, signal);
@@ -78,6 +89,12 @@ async function gateResult(deps: CallDeps, session: McpSession, served: ServedToo
     const ref = value.$storedOutput;
     return textResult(tooLargeMessage(ref, ref.handle));
   }
+  const content = typeof value === 'string' ? value : (JSON.stringify(value) ?? 'null');
+  // A result within both the bytes cap and the window's free tokens passes without being
+  // counted: a token is never less than a byte.
+  const w = deps.toolOutputs.windowFor(undefined);
+  const bytes = Buffer.byteLength(content);
+  if (bytes <= deps.maxResultBytes() && bytes <= w.contextTokens - w.maxOutputTokens) return whole(value, content);
   const text = routedText(value, tool);
   let g;
   try {
@@ -85,11 +102,7 @@ async function gateResult(deps: CallDeps, session: McpSession, served: ServedToo
   } catch (e) {
     return errorResult(toErrorInfo(e, 'mcp'));
   }
-  if (g.kind === 'pass') {
-    const content = typeof value === 'string' ? value : (JSON.stringify(value) ?? 'null');
-    const structured = typeof value === 'object' && value !== null && !Array.isArray(value);
-    return structured ? { content: [{ type: 'text', text: content }], structuredContent: value as Record<string, unknown> } : textResult(content);
-  }
+  if (g.kind === 'pass') return whole(value, content);
   if (g.kind === 'drop') return textResult(droppedMessage(g.info));
   if (g.kind === 'buffer') {
     const manifest = await deps.toolOutputs.routeToBuffer(session.ownerId, tool.slug, text, signal);
@@ -97,6 +110,12 @@ async function gateResult(deps: CallDeps, session: McpSession, served: ServedToo
   }
   if (g.info.choice === 'inline') return textResult(text);
   return textResult(tooLargeMessage(g.info, g.info.handle!));
+}
+
+/** A result that fits: its text, and the value itself as structured content when it is an object. */
+function whole(value: unknown, content: string): CallToolResult {
+  const structured = typeof value === 'object' && value !== null && !Array.isArray(value);
+  return structured ? { content: [{ type: 'text', text: content }], structuredContent: value as Record<string, unknown> } : textResult(content);
 }
 
 /** `tool_output` over a handle this session holds. */

@@ -126,6 +126,20 @@ describe('tools/call', () => {
     expect(r.structuredContent).toMatchObject({ key: '[redacted]' });
   });
 
+  it('stops the tool when the client cancels the call', async () => {
+    const { client } = await connect();
+    const ac = new AbortController();
+    const call = client.callTool({ name: 'remote', arguments: { q: 'hang' } }, undefined, { signal: ac.signal });
+    await vi.waitFor(() => expect(core.dispatcher.runningIds()).toHaveLength(1));
+    ac.abort();
+    await expect(call).rejects.toThrow();
+    await vi.waitFor(() => expect(core.dispatcher.runningIds()).toEqual([]));
+    await vi.waitFor(async () => {
+      const log = await core.call('invocations.list', { toolId: fx.ids.remote! });
+      expect(log.ok && log.value.map((r) => r.error?.code)).toEqual(['CANCELLED']);
+    });
+  });
+
   it('refuses an HTTP tool whose host is not allowed', async () => {
     await core.call('settings.set', { allowedHosts: [] });
     const { client } = await connect();

@@ -12,6 +12,7 @@ import type { EventBus } from '../events';
 import type { InvokeDispatcher } from '../invoke/dispatcher';
 import type { ToolStore } from '../store/tool-store';
 import { TOOL_OUTPUT_DESCRIPTION, TOOL_OUTPUT_NAME, TOOL_OUTPUT_SCHEMA } from '../tool-output/messages';
+import { DEFAULT_MAX_RESULT_BYTES } from '../tool-output/gate';
 import type { ToolOutputService } from '../tool-output/service';
 import type { ExtractionModel } from '../tool-output/types';
 import { McpApprovalQueue } from './approval-queue';
@@ -20,7 +21,7 @@ import { ServedTools } from './served-tools';
 
 export interface McpServeOptions {
   store: Pick<ToolStore, 'allTools' | 'isUsable' | 'bundleById'>;
-  dispatcher: Pick<InvokeDispatcher, 'invoke'>;
+  dispatcher: Pick<InvokeDispatcher, 'invoke' | 'cancel'>;
   toolOutputs: ToolOutputService;
   approvals: Pick<ApprovalStore, 'allows' | 'add'>;
   settings: () => McpServerSettings;
@@ -29,6 +30,8 @@ export interface McpServeOptions {
   version: string;
   dataDir: string;
   extractionModel?: () => ExtractionModel | undefined;
+  /** Settings' bytes cap for a result (Settings → Tool outputs; default 256 KiB). */
+  maxResultBytes?: () => number;
   /** How long a call waits for an answer in the app (default 5 minutes). */
   approvalTimeoutMs?: number;
 }
@@ -58,7 +61,7 @@ export class McpServeService {
   constructor(private readonly opts: McpServeOptions) {
     this.queue = new McpApprovalQueue({ now: opts.now, onChange: () => opts.events?.emit('mcpServer.approvalsChanged', {}), ...(opts.approvalTimeoutMs ? { timeoutMs: opts.approvalTimeoutMs } : {}) });
     this.served = new ServedTools(opts.store, opts.settings);
-    this.deps = { dispatcher: opts.dispatcher, toolOutputs: opts.toolOutputs, approvals: opts.approvals, queue: this.queue, extractionModel: opts.extractionModel ?? (() => undefined) };
+    this.deps = { dispatcher: opts.dispatcher, toolOutputs: opts.toolOutputs, approvals: opts.approvals, queue: this.queue, extractionModel: opts.extractionModel ?? (() => undefined), maxResultBytes: opts.maxResultBytes ?? (() => DEFAULT_MAX_RESULT_BYTES) };
     opts.events?.on('store.changed', () => this.changed());
     opts.events?.on('settings.changed', () => this.changed());
   }

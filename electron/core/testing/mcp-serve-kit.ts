@@ -23,12 +23,14 @@ export interface EchoServer {
   close(): Promise<void>;
 }
 
-/** Answers `{"path": ..., "key": <X-Key header>}`: the secret comes back, so redaction must catch it. */
+/** Answers `{"path": ..., "key": <X-Key header>}`: the secret comes back, so redaction must catch it; `q=hang` is never answered. */
 export async function startEchoServer(): Promise<EchoServer> {
   const seenKeys: string[] = [];
   const server = http.createServer((req, res) => {
     const key = String(req.headers['x-key'] ?? '');
     seenKeys.push(key);
+    // A query of `hang` is never answered (the tests cancel it).
+    if (req.url?.includes('q=hang')) return;
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ path: req.url, key }));
   });
