@@ -22,6 +22,7 @@ import { WorkflowRunSchema, WorkflowSummarySchema } from './model/workflow';
 import { AgentProfileViewSchema } from './model/agent-profile';
 import { McpImportReportSchema, McpLogLineSchema, McpServerInputSchema, McpServerViewSchema } from './model/mcp-client';
 import { DocumentInfoSchema, DocumentQuerySchema } from './model/document';
+import { TaskGraphSchema } from './model/task';
 import {
   ApprovalDecisionSchema,
   ApprovalRuleSchema,
@@ -232,6 +233,10 @@ export const operations = {
   'conversations.setExtraction': { input: z.object({ id: Key, extraction: ExtractionOverridesSchema.nullable() }).strict(), output: ConversationSchema },
   /** Stops the conversation's running turn: the model's stream and its running tools. */
   'chat.stop': { input: z.object({ conversationId: Key }).strict(), output: z.object({ stopped: z.boolean() }).strict() },
+  /** The tasks below a conversation (seed 003): delegations and questions, for the graph. A task's own id leads to its root's. */
+  'tasks.graph': { input: z.object({ conversationId: Key }).strict(), output: TaskGraphSchema },
+  /** The user's answer to an agent's question (a question card); accepted false when it no longer waits. */
+  'tasks.answer': { input: z.object({ questionId: Key, answer: z.string().trim().min(1, 'an answer is required').max(64 * 1024) }).strict(), output: z.object({ accepted: z.boolean() }).strict() },
   /**
    * Answers a model's call that waits for approval; `args` replaces the model's arguments (edited by the user).
    * Edited arguments that do not match the tool's argSchema are VALIDATION_FAILED and the call keeps waiting.
@@ -386,6 +391,8 @@ export const events = {
   'agents.changed': z.object({}).strict(),
   /** Documents were recorded or described (workspace-relative paths). */
   'documents.changed': z.object({ paths: z.array(z.string()) }).strict(),
+  /** A task below the conversation was made or changed. */
+  'tasks.changed': z.object({ rootId: z.string() }).strict(),
   /** Text a model is streaming into an assistant row (appended chunks; the row is stored when the step ends). */
   'chat.delta': z.object({ conversationId: z.string(), turnId: z.string(), messageId: z.string(), text: z.string() }).strict(),
   /** An agent turn started or ended. */

@@ -17,6 +17,7 @@ import { agentProfileHandlers } from './handlers/agent-profile-handlers';
 import { AgentProfileStore } from './agents/profile-store';
 import { DocumentStore } from './documents/document-store';
 import { documentHandlers } from './handlers/document-handlers';
+import { taskHandlers } from './handlers/task-handlers';
 import { ConversationStore } from './timeline/conversation-store';
 import { createBufferStore, createRoutingServices } from './routing';
 import { registerBufferOps } from './routing/buffer-ops';
@@ -186,7 +187,13 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   });
 
   const routing = createRoutingServices({ dataDir, workspaceDir, events, registry, transport, allowedHosts, now, regexTimeLimitMs, buffers, wrote });
-  const conversations = ConversationStore.open({ file: path.join(dataDir, 'conversations.sqlite'), now, problems: (p) => problems.report(p), onChange: (c) => events.emit('conversations.changed', c) });
+  const conversations = ConversationStore.open({
+    file: path.join(dataDir, 'conversations.sqlite'),
+    now,
+    problems: (p) => problems.report(p),
+    onChange: (c) => events.emit('conversations.changed', c),
+    onTasks: (rootId) => events.emit('tasks.changed', { rootId }),
+  });
 
   const providers = await ProviderStore.open({ dataDir, secrets, now, problems: (p) => problems.report(p), onChange: (ids) => events.emit('providers.changed', { ids }) });
   const clients = new ProviderClients({ providers, secrets });
@@ -201,7 +208,12 @@ export async function createCore(config: CoreConfig): Promise<Core> {
       toolOutputs.endSession(c.conversationId).catch((e: unknown) => problems.report({ kind: 'io-error', path: c.conversationId, message: `could not remove the stored outputs of a deleted conversation: ${(e as Error).message}` }));
     }
   });
-  const agent = createAgentLoop({ conversations, clients, dispatcher, registry, routing, approvals, settings, events, now, redact, toolOutputs });
+  // Agent profiles (seed 003): the agents a conversation's model may delegate to.
+  const tasks = {
+    agents: { enabled: (name: string) => agentProfiles.enabled(name), list: () => agentProfiles.list().filter((v) => v.enabled).map((v) => v.profile) },
+    workspaceDir,
+  };
+  const agent = createAgentLoop({ conversations, clients, dispatcher, registry, routing, approvals, settings, events, now, redact, toolOutputs, tasks });
   // A workflow step for a model runs a turn of the agent loop; workflows get it as a function.
   const runTurn = agentStepTurns({ agent, conversations, events });
   const workflows = new WorkflowRunner({ workspaceDir, routing, conversations, events, now, runTurn, defaultModel: () => settings.get().defaultModel });
@@ -217,7 +229,6 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     now,
     version: pkg.version,
     dataDir,
-    maxResultBytes: () => settings.get().toolOutputs.maxResultBytes,
     extractionModel: () => {
       const model = settings.get().defaultModel;
       if (!model) return undefined;
@@ -262,6 +273,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     ...bufferHandlers({ routing, workspaceDir, openPath: config.openPath }),
     ...workflowHandlers(workflows),
     ...agentProfileHandlers(agentProfiles),
+    ...taskHandlers({ conversations, loop: agent }),
     ...documentHandlers(documents),
     ...providerHandlers({ providers, clients }),
     ...agentHandlers({ conversations, loop: agent, approvals, providers }),

@@ -65,6 +65,7 @@ const HANDLERS: { [E in EventName]: Handler<E> } = {
   },
   'agents.changed': ops('agents.list', 'agents.get'),
   'documents.changed': ops('documents.list', 'documents.get'),
+  'tasks.changed': ops('tasks.graph'),
 };
 
 /** Applies one pushed event to the cache. */

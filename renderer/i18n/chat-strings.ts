@@ -112,7 +112,7 @@ export const chatStrings = {
     label: (name: string) => `Tool ${name}`,
     args: 'Arguments',
     noArgs: 'no arguments',
-    status: { running: 'running', 'awaiting-approval': 'waiting for approval', ok: 'ok', error: 'error', cancelled: 'cancelled', denied: 'denied' },
+    status: { running: 'running', 'awaiting-approval': 'waiting for approval', 'awaiting-answer': 'waiting for your answer', ok: 'ok', error: 'error', cancelled: 'cancelled', denied: 'denied' },
     decision: {
       'allow-once': 'allowed once',
       'allow-conversation': 'allowed in this chat',

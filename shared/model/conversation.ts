@@ -80,7 +80,8 @@ export const ToolCardSchema = z
     displayName: z.string(),
     args: z.unknown(),
     /** awaiting-approval: a model's call of a tool that requires approval, waiting for the user; denied: the user said no. */
-    status: z.enum(['running', 'awaiting-approval', 'ok', 'error', 'cancelled', 'denied']),
+    /** awaiting-answer: an agent's question (ask_master) waiting for the user's answer. */
+    status: z.enum(['running', 'awaiting-approval', 'awaiting-answer', 'ok', 'error', 'cancelled', 'denied']),
     durationMs: z.number().optional(),
     /** The value when it stayed inline (cut past INLINE_VALUE_MAX_CHARS, see valueTruncated). */
     value: z.unknown().optional(),
@@ -97,6 +98,10 @@ export const ToolCardSchema = z
     stored: StoredOutputInfoSchema.optional(),
     /** A `tool_output` call: how the extraction went. */
     extraction: ExtractionInfoSchema.optional(),
+    /** A delegation (route_to_<agent>) or a question (ask_master): the task it made (seed 003). */
+    task: z.object({ id: z.string(), number: z.number().int().min(1), agent: z.string(), kind: z.enum(['agent', 'question']) }).strict().optional(),
+    /** A handoff: the documents handed back with the result. */
+    documents: z.array(z.string()).optional(),
   })
   .strict();
 export type ToolCard = z.infer<typeof ToolCardSchema>;

@@ -16,6 +16,7 @@ import type { Redact } from '../timeline/render';
 import { runningTurn } from './strings';
 import { Turn } from './turn';
 import type { AgentLoop, ModelClientFactory, TurnRequest } from './types';
+import type { TaskDeps, TaskRunner } from './task-calls';
 
 export interface AgentLoopDeps {
   conversations: ConversationStore;
@@ -31,8 +32,10 @@ export interface AgentLoopDeps {
   redact?: Redact;
   /** Oversized tool outputs (seed 001): the gate and `tool_output`. Absent: results pass whole. */
   toolOutputs?: import('../tool-output/service').ToolOutputService;
-  /** Steps a turn may take (default 12). */
+  /** Steps a turn may take (default 12; a task's: its profile's). */
   maxSteps?: number;
+  /** Orchestration (seed 003): agent profiles to delegate to. Absent: no orchestration tools. The loop adds the runner. */
+  tasks?: Omit<TaskDeps, 'runner'> & { runner?: TaskRunner };
 }
 
 /** A conversation's turn, held before it starts (while a message's directives run). */
@@ -58,34 +61,64 @@ export interface AgentLoopService extends AgentLoop {
   settled(conversationId: string): Promise<void>;
   /** Settles when every running turn has ended, or after `timeoutMs`: true when they all ended. */
   settledAll(timeoutMs: number): Promise<boolean>;
+  /** Gives the user's answer to an agent's question (a question task waiting); false when none waits under that id. */
+  answer(questionId: string, text: string): boolean;
 }
 
-export function createAgentLoop(deps: AgentLoopDeps): AgentLoopService {
+export function createAgentLoop(outer: AgentLoopDeps): AgentLoopService {
   const turns = new Map<string, { turn: Turn; done: Promise<void> }>();
+  /** Agents' questions waiting for the user's answer, by question task id. */
+  const questions = new Map<string, (text: string) => void>();
+  // A task's turn is a turn like any other (Stop, approvals and settled() reach it).
+  const runner: TaskRunner = {
+    run: (req) => {
+      refuseBusy(req.conversationId);
+      return begin(req).state;
+    },
+    stop: (conversationId) => {
+      turns.get(conversationId)?.turn.stop();
+    },
+    waitForAnswer: (questionId, signal) =>
+      new Promise<string>((resolve, reject) => {
+        const cancel = () => {
+          questions.delete(questionId);
+          reject(new AppError('CANCELLED', 'stopped before the question was answered'));
+        };
+        if (signal.aborted) return cancel();
+        signal.addEventListener('abort', cancel, { once: true });
+        questions.set(questionId, (text) => {
+          signal.removeEventListener('abort', cancel);
+          questions.delete(questionId);
+          resolve(text);
+        });
+      }),
+  };
+  const deps: AgentLoopDeps = outer.tasks ? { ...outer, tasks: { ...outer.tasks, runner } } : outer;
   /** Conversations whose next turn is held (see reserve()). */
   const reserved = new Set<string>();
   const refuseBusy = (cid: string) => {
     if (turns.has(cid) || reserved.has(cid)) throw new AppError('CONFLICT', runningTurn(cid), { conversationId: cid });
   };
 
-  const begin = (req: TurnRequest): string => {
+  const begin = (req: TurnRequest): { id: string; state: Promise<'done' | 'error' | 'stopped'> } => {
     const cid = req.conversationId;
     deps.conversations.get(cid);
     const turn = new Turn(deps, req);
-    const done = turn
-      .run()
-      .catch((e: unknown) => console.error('agent turn failed:', e))
-      .then(() => {
-        if (turns.get(cid)?.turn === turn) turns.delete(cid);
-      });
+    const state = turn.run().catch((e: unknown): 'error' => {
+      console.error('agent turn failed:', e);
+      return 'error';
+    });
+    const done = state.then(() => {
+      if (turns.get(cid)?.turn === turn) turns.delete(cid);
+    });
     turns.set(cid, { turn, done });
-    return turn.id;
+    return { id: turn.id, state: state.then(async (s) => (await done, s)) };
   };
 
   return {
     start(req: TurnRequest): string {
       refuseBusy(req.conversationId);
-      return begin(req);
+      return begin(req).id;
     },
     reserve(conversationId: string): TurnReservation {
       refuseBusy(conversationId);
@@ -96,7 +129,7 @@ export function createAgentLoop(deps: AgentLoopDeps): AgentLoopService {
           if (!held) throw new AppError('CONFLICT', runningTurn(conversationId), { conversationId });
           held = false;
           reserved.delete(conversationId);
-          return begin({ ...req, conversationId });
+          return begin({ ...req, conversationId }).id;
         },
         release() {
           if (!held) return;
@@ -118,6 +151,12 @@ export function createAgentLoop(deps: AgentLoopDeps): AgentLoopService {
     },
     stopAll(): void {
       for (const t of turns.values()) t.turn.stop();
+    },
+    answer(questionId: string, text: string): boolean {
+      const give = questions.get(questionId);
+      if (!give) return false;
+      give(text);
+      return true;
     },
     isRunning: (conversationId) => turns.has(conversationId) || reserved.has(conversationId),
     runningTurnId: (conversationId) => turns.get(conversationId)?.turn.id,

@@ -26,6 +26,7 @@ import { TOOL_SEARCH_NAME, notLoadedError, type DeferredTools } from './deferred
 import { extractionInfo } from '../tool-output/tool-output-tool';
 import type { ModelRef } from '../../../shared/model/provider';
 import type { ModelClient, ModelToolCall } from './types';
+import { TaskCalls, type TaskTurn } from './task-calls';
 
 export type CallAction = 'continue' | 'stop';
 
@@ -50,6 +51,8 @@ interface CallContext {
   toolOutputOffered?: () => boolean;
   /** The turn's extraction thresholds over the conversation's (a workflow's front matter). */
   extraction?: import('../../../shared/model/settings').ExtractionOverrides;
+  /** The task the turn runs (absent: the conversation itself). */
+  task?: TaskTurn;
 }
 
 type KindHandler = (mt: ModelTool, call: ModelToolCall, args: unknown, invocationId: string) => Promise<void>;
@@ -67,9 +70,16 @@ export class ToolCallRunner {
   private readonly handlers: Partial<Record<ToolKind, KindHandler>> = {
     function: (mt, call, args, id) => this.runFunction(mt, call, args, id),
     'non-function': async (mt, call, args, id) => this.log(mt, call, args, id),
+    'agent-as-tool': (mt, call, args, id) => this.tasks.delegate(mt, call, args, id),
+    handoff: (mt, call, args, id) => this.tasks.handoff(mt, call, args, id),
+    'ask-master': (mt, call, args, id) => this.tasks.askMaster(mt, call, args, id),
   };
+  /** Orchestration (seed 003): delegation, handoff, questions. */
+  private readonly tasks: TaskCalls;
 
-  constructor(private readonly ctx: CallContext) {}
+  constructor(private readonly ctx: CallContext) {
+    this.tasks = new TaskCalls(ctx, { card: (mt, call, args, id, state) => this.card(mt, call, args, id, state), finish: (c) => this.finish(c) });
+  }
 
   /** Runs one call; answers whether the turn goes on after it. Never throws for the call's own failures. */
   async run(call: ModelToolCall, tools: ModelToolSet): Promise<CallAction> {
@@ -96,7 +106,10 @@ export class ToolCallRunner {
     try {
       await handler(mt, call, args.value, invocationId);
     } catch (e) {
-      this.finish(this.card(mt, call, args.value, invocationId, { status: 'error', error: this.errorOf(e) }));
+      const error = this.errorOf(e);
+      this.finish(this.card(mt, call, args.value, invocationId, { status: error.code === 'CANCELLED' ? 'cancelled' : 'error', error }));
+      // A handoff that failed (bad arguments) did not end the task: the model may correct it.
+      return 'continue';
     }
     return turnGoesOn(mt.kind) ? 'continue' : 'stop';
   }

@@ -15,6 +15,7 @@ import { STOPPED_NOTICE, loopCallError, loopNotice, modelFailedNotice, providerM
 import { TOOL_OUTPUT_NAME } from '../tool-output/messages';
 import { NON_FUNCTION_TOOLS, TOOL_OUTPUT_TOOL } from './tool-behavior';
 import { ToolCallRunner, type ApprovalAnswer } from './tool-calls';
+import { orchestrationTools, taskSystemText } from './task-calls';
 import { toolsForModel, usableTools, windowOf } from './tools-for-model';
 import type { ModelClient, ModelStepResult, ModelToolCall, TurnRequest } from './types';
 
@@ -54,6 +55,7 @@ export class Turn {
       usedTokens: () => this.usedTokens,
       toolOutputOffered: () => this.toolOutputOffered,
       ...(req.extraction ? { extraction: req.extraction } : {}),
+      ...(req.task ? { task: req.task } : {}),
     });
   }
 
@@ -94,14 +96,17 @@ export class Turn {
     const cid = this.req.conversationId;
     const conversation = conversations.get(cid);
     const context = await evaluateContext(this.deps, cid, this.abort.signal);
-    const system = systemText(context.sections);
+    // A task's model gets its profile's prompt; the conversation's, its context sections.
+    const task = this.req.task;
+    const system = task ? taskSystemText(task, conversations.taskOf(cid)?.number) : systemText(context.sections);
+    const orchestration = orchestrationTools(this.deps.tasks, task);
     const tools = toolsForModel({
       usable: usableTools(registry.store),
       selection: conversation.tools,
       // The message's `@tools` lines come last: their routing wins over the sections'.
       directiveTools: [...context.tools, ...(this.req.directiveTools ?? [])],
       modelRouting: settings.get().modelRouting,
-      ...(this.deps.toolOutputs ? { modelOnly: [...NON_FUNCTION_TOOLS, TOOL_OUTPUT_TOOL] } : {}),
+      modelOnly: [...NON_FUNCTION_TOOLS, ...(this.deps.toolOutputs ? [TOOL_OUTPUT_TOOL] : []), ...orchestration],
       toolSearch: { settings: settings.get().toolSearch, contextTokens: windowOf(settings.get().toolOutputs, this.req.model).contextTokens },
     });
 
@@ -115,7 +120,7 @@ export class Turn {
       return 'error';
     }
 
-    const maxSteps = this.deps.maxSteps ?? DEFAULT_MAX_STEPS;
+    const maxSteps = task?.profile.maxSteps ?? this.deps.maxSteps ?? DEFAULT_MAX_STEPS;
     for (let step = 0; step < maxSteps; step++) {
       if (this.stopped) return 'stopped';
       const outputs = this.deps.toolOutputs;

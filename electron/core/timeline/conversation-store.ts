@@ -149,7 +149,7 @@ export class ConversationStore {
     const rows = this.db
       .prepare(
         `SELECT m.conversation_id, m.turn_id, m.tool FROM messages m
-         WHERE m.role = 'tool' AND json_valid(m.tool) AND json_extract(m.tool, '$.status') IN ('running', 'awaiting-approval')
+         WHERE m.role = 'tool' AND json_valid(m.tool) AND json_extract(m.tool, '$.status') IN ('running', 'awaiting-approval', 'awaiting-answer')
            AND NOT EXISTS (SELECT 1 FROM messages n WHERE n.conversation_id = m.conversation_id AND n.seq > m.seq AND n.role = 'tool'
              AND json_valid(n.tool) AND json_extract(n.tool, '$.invocationId') = json_extract(m.tool, '$.invocationId'))
          ORDER BY m.seq`,

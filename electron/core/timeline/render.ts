@@ -113,7 +113,7 @@ function valueText(card: ToolCard): string {
 
 /** A tool the user ran themselves, as the model is told of it (a running one is not). */
 function userToolNote(card: ToolCard, storedText?: StoredText): string | null {
-  if (card.status === 'running' || card.status === 'awaiting-approval') return null;
+  if (card.status === 'running' || card.status === 'awaiting-approval' || card.status === 'awaiting-answer') return null;
   const args = JSON.stringify(card.args ?? {});
   const { text } = resultText(card, storedText);
   return `[the user ran the tool ${card.slug} with ${args}]\n${text}`;

@@ -18,6 +18,7 @@ import { ValueView } from './ValueView';
 const STATUS_CLASS: Record<ToolCardData['status'], string> = {
   running: 'badge',
   'awaiting-approval': 'badge waiting',
+  'awaiting-answer': 'badge waiting',
   ok: 'badge ok',
   error: 'badge danger',
   cancelled: 'badge',
