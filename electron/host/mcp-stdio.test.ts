@@ -1,11 +1,12 @@
 /**
  * `toolsmith mcp`: the real entry, bundled as `npm run build` bundles it, started as a child
- * process over a temp data folder and driven by the MCP SDK's stdio client.
+ * process over a temp data folder and driven by the MCP SDK's stdio client, and by the MCP
+ * Inspector's CLI mode as a third-party client.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { build } from 'esbuild';
@@ -35,6 +36,26 @@ afterAll(async () => {
 });
 
 const tempDir = useTempDirs();
+
+/**
+ * The Inspector's CLI mode (`mcp-inspector --cli` runs this same script in a child process;
+ * its wrapper is skipped because it resolves the project's older `commander`).
+ */
+const INSPECTOR_CLI = path.join(ROOT, 'node_modules', '@modelcontextprotocol', 'inspector-cli', 'build', 'index.js');
+
+/** One Inspector run against the stdio entry: its JSON answer. */
+function inspector(dataDir: string, args: string[]): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, [INSPECTOR_CLI, process.execPath, ENTRY, 'mcp', '--data-dir', dataDir, ...args], { timeout: 60_000, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
+      if (err) return reject(new Error(`the Inspector failed: ${err.message}\n${stderr}`));
+      try {
+        resolve(JSON.parse(stdout));
+      } catch {
+        reject(new Error(`the Inspector printed no JSON: ${stdout.slice(0, 500)}\n${stderr.slice(0, 500)}`));
+      }
+    });
+  });
+}
 
 /** A data folder with the served bundle, written by a core that is closed again. */
 async function dataFolder(echo: EchoServer, enabled = true): Promise<string> {
@@ -102,6 +123,33 @@ describe('toolsmith mcp (stdio)', () => {
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain('Settings → MCP server');
   }, 60_000);
+
+  it('answers the MCP Inspector’s CLI: tools/list, and tools/call of a local tool, an HTTP tool, an oversized result and tool_output', async () => {
+    const echo = await startEchoServer();
+    try {
+      const dir = await dataFolder(echo);
+      const list = (await inspector(dir, ['--method', 'tools/list'])) as { tools: { name: string; inputSchema: unknown }[] };
+      expect(list.tools.map((t) => t.name).sort()).toEqual(['big', 'count', 'guarded', 'remote', 'tool_output']);
+      expect(list.tools.find((t) => t.name === 'count')!.inputSchema).toMatchObject({ type: 'object', required: ['text'] });
+
+      const count = (await inspector(dir, ['--method', 'tools/call', '--tool-name', 'count', '--tool-arg', 'text=one two'])) as CallToolResult;
+      expect(count.structuredContent).toMatchObject({ words: 2 });
+
+      const remote = (await inspector(dir, ['--method', 'tools/call', '--tool-name', 'remote', '--tool-arg', 'q=z'])) as CallToolResult;
+      expect(remote.structuredContent).toMatchObject({ path: '/search?q=z', key: '[redacted]' });
+      expect(echo.seenKeys).toEqual([SECRET_VALUE]);
+
+      const big = (await inspector(dir, ['--method', 'tools/call', '--tool-name', 'big'])) as CallToolResult;
+      const handle = /handle = "([0-9a-f-]+)"/.exec((big.content[0] as { text: string }).text)?.[1];
+      expect(handle).toBeTruthy();
+      // Each Inspector run is a session of its own: the handle ended with the one that made it.
+      const out = (await inspector(dir, ['--method', 'tools/call', '--tool-name', 'tool_output', '--tool-arg', `handle=${handle}`, 'extract=the first line'])) as CallToolResult;
+      expect(out.isError).toBe(true);
+      expect((out.content[0] as { text: string }).text).toMatch(/^TOOL_OUTPUT FAILED FOR unknown WITH HANDLE .*\n\nno stored tool output has the handle/s);
+    } finally {
+      await echo.close();
+    }
+  }, 120_000);
 
   it('names the one command it knows for any other', () => {
     const r = spawnSync(process.execPath, [ENTRY, 'serve'], { encoding: 'utf8', timeout: 30_000 });
