@@ -7,7 +7,7 @@
  */
 import { AppError } from '../../../shared/errors';
 import { PROVIDER_MAX_TOOLS, type ToolSearchSettings } from '../../../shared/model/tool-search';
-import { AnalysisCache, ToolRanker, argsSummary, searchableTool, shortDescription } from '../tool-search';
+import { AnalysisCache, ToolRanker, argsSummary, searchableTool, shortDescription, type ToolSource } from '../tool-search';
 import type { ModelOnlyTool } from './tool-behavior';
 import type { ModelTool } from './tools-for-model';
 
@@ -127,6 +127,14 @@ export class DeferredTools {
     for (const t of tools) if (t.tool) this.registry.set(t.name, t);
   }
 
+  private sources(): ToolSource[] {
+    return [...this.registry.values()].map((t) => ({
+      // The name is part of the key: the ranker answers names.
+      cacheKey: `${t.tool!.id}@${t.tool!.modifiedAt}@${t.bundleSlug ?? ''}@${t.name}`,
+      make: () => searchableTool(t.name, { tool: t.tool!, bundleSlug: t.bundleSlug ?? '' }),
+    }));
+  }
+
   /** Whether the model has this tool's definition now. */
   visible(name: string): boolean {
     return !this.registry.has(name) || this.pinned.has(name) || this.loaded.has(name);
@@ -137,13 +145,18 @@ export class DeferredTools {
     return this.registry.size - this.pinned.size - this.loaded.size;
   }
 
+  /**
+   * Builds the turn's index, analysing the tools not analysed yet in slices with the event
+   * loop free between them (the first search after the app starts reads every tool's text).
+   */
+  async prepare(): Promise<void> {
+    this.ranker ??= await ToolRanker.build(this.sources(), { cache: analyses });
+  }
+
   /** Runs a search: the best tools, loaded for the following steps while there is room. Throws VALIDATION_FAILED for bad arguments. */
   search(args: unknown): ToolSearchValue {
     const { query, limit } = readArgs(args, this.results);
-    this.ranker ??= new ToolRanker(
-      [...this.registry.values()].map((t) => searchableTool(t.name, { tool: t.tool!, bundleSlug: t.bundleSlug ?? '' })),
-      { cache: analyses, cacheKey: (s) => `${this.registry.get(s.key)!.tool!.id}@${this.registry.get(s.key)!.tool!.modifiedAt}@${s.key}` },
-    );
+    this.ranker ??= new ToolRanker(this.sources(), { cache: analyses });
     const hits = this.ranker.rank(query, limit);
     const tools: FoundTool[] = [];
     const loaded: string[] = [];

@@ -33,10 +33,16 @@ export const PHRASES: ReadonlyMap<string, string> = new Map([
 /** Longest phrase, in words. */
 export const MAX_PHRASE_WORDS = Math.max(...[...PHRASES.keys()].map((k) => k.split(' ').length));
 
+const FIRST_WORDS: ReadonlySet<string> = new Set([...PHRASES.keys()].map((k) => k.split(' ')[0]!));
+
 /** The words with every phrase of PHRASES made one word (longest first). */
 export function joinPhrases(words: readonly string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < words.length; i++) {
+    if (!FIRST_WORDS.has(words[i]!)) {
+      out.push(words[i]!);
+      continue;
+    }
     let joined: string | undefined;
     for (let n = Math.min(MAX_PHRASE_WORDS, words.length - i); n >= 2 && !joined; n--) {
       const hit = PHRASES.get(words.slice(i, i + n).join(' '));

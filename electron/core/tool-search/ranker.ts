@@ -58,19 +58,31 @@ interface Analysed {
   lengths: Float64Array;
 }
 
-/** Analysing a tool costs more than ranking it: analysed tools are kept by a caller-chosen key. */
+/** A tool to rank, or how to make it when the cache does not hold it under `cacheKey`. */
+export type ToolSource = SearchableTool | { cacheKey: string; make: () => SearchableTool };
+
+/** Reading a tool's fields and analysing them costs more than ranking it: analysed tools are kept by a caller-chosen key. */
 export class AnalysisCache {
   private readonly map = new Map<string, Analysed>();
   constructor(private readonly max = 5_000) {}
 
-  get(cacheKey: string, tool: SearchableTool): Analysed {
+  has(cacheKey: string): boolean {
+    return this.map.has(cacheKey);
+  }
+
+  get(cacheKey: string, make: () => SearchableTool): Analysed {
     const hit = this.map.get(cacheKey);
-    if (hit && hit.key === tool.key) return hit;
-    const a = analyse(tool);
+    if (hit) return hit;
+    const a = analyse(make());
     if (this.map.size >= this.max) this.map.delete(this.map.keys().next().value!);
     this.map.set(cacheKey, a);
     return a;
   }
+}
+
+function analysed(t: ToolSource, cache: AnalysisCache | undefined): Analysed {
+  if (!('make' in t)) return analyse(t);
+  return cache ? cache.get(t.cacheKey, t.make) : analyse(t.make());
 }
 
 function analyse(tool: SearchableTool): Analysed {
@@ -137,8 +149,8 @@ export class ToolRanker {
   private readonly expand: boolean;
   private readonly actions: boolean;
 
-  constructor(tools: readonly SearchableTool[], opts: RankOptions & { cache?: AnalysisCache; cacheKey?: (t: SearchableTool, i: number) => string } = {}) {
-    this.docs = tools.map((t, i) => (opts.cache && opts.cacheKey ? opts.cache.get(opts.cacheKey(t, i), t) : analyse(t)));
+  constructor(tools: readonly ToolSource[], opts: RankOptions & { cache?: AnalysisCache } = {}) {
+    this.docs = tools.map((t) => analysed(t, opts.cache));
     this.weights = { ...DEFAULT_FIELD_WEIGHTS, ...opts.fieldWeights };
     this.k1 = opts.k1 ?? 2;
     this.coverage = opts.coverage ?? 0.5;
@@ -150,6 +162,24 @@ export class ToolRanker {
       for (const t of d.counts.keys()) this.df.set(t, (this.df.get(t) ?? 0) + 1);
     }
     for (let i = 0; i < FIELDS.length; i++) this.avg[i] = this.docs.length ? this.avg[i]! / this.docs.length || 1 : 1;
+  }
+
+  /**
+   * The same, analysing the tools the cache does not hold in slices of `slice`, with the
+   * event loop free between them (a first search over hundreds of tools reads a lot of text).
+   */
+  static async build(tools: readonly ToolSource[], opts: RankOptions & { cache: AnalysisCache; slice?: number }): Promise<ToolRanker> {
+    const slice = opts.slice ?? 25;
+    let since = 0;
+    for (const t of tools) {
+      if (!('make' in t) || opts.cache.has(t.cacheKey)) continue;
+      opts.cache.get(t.cacheKey, t.make);
+      if (++since >= slice) {
+        since = 0;
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+    }
+    return new ToolRanker(tools, opts);
   }
 
   get size(): number {

@@ -17,6 +17,8 @@ const MD_LINK = /\[([^\]]{0,300})\]\([^)]{0,1000}\)/g;
 const URL = /\b[a-z][a-z0-9+.-]*:\/\/\S+/gi;
 const ENTITY = /&[a-z]{2,8};|&#\d{1,6};/gi;
 const CAMEL = /(?<=\p{Ll})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})|(?<=\p{L})(?=\p{N})|(?<=\p{N})(?=\p{L})/u;
+/** Whether CAMEL would split a run (tested first: most words have no part to split). */
+const HAS_PARTS = /\p{Ll}\p{Lu}|\p{Lu}\p{Lu}\p{Ll}|\p{L}\p{N}|\p{N}\p{L}/u;
 const WORD = /[\p{L}\p{N}]+/gu;
 
 /**
@@ -51,7 +53,7 @@ export function words(text: string, split = false): string[] {
   const out: string[] = [];
   for (const run of plainText(text).normalize('NFKC').match(WORD) ?? []) {
     const whole = run.toLowerCase();
-    const parts = split ? run.split(CAMEL) : [run];
+    const parts = split && HAS_PARTS.test(run) ? run.split(CAMEL) : [run];
     if (parts.length > 1 && whole.length <= MAX_TERM_LEN) out.push(whole);
     for (const part of parts) {
       const w = part.toLowerCase();
