@@ -36,12 +36,13 @@ export const en = {
   },
   inspect: {
     title: 'Inspect',
-    tabs: { buffers: 'Buffers', files: 'Files', documents: 'Documents', outputs: 'Stored outputs', memory: 'Memory', timeline: 'Timeline' },
+    tabs: { buffers: 'Buffers', files: 'Files', documents: 'Documents', outputs: 'Stored outputs', memory: 'Memory', tasks: 'Tasks', timeline: 'Timeline' },
     empty: {
       buffers: 'No buffers yet. Route a tool’s output to a buffer with output=variable:NAME and it appears here.',
       files: 'No files yet. Tools that write into the workspace folder put their files here.',
       outputs: 'No stored outputs. Results too large for a model are kept here behind a handle.',
       memory: 'No memory blocks. Models with memory tools keep their notes here.',
+      tasks: 'No tasks yet.',
       timeline: 'No timeline yet. Every step of a conversation with a model lands here.',
     },
   },

@@ -14,6 +14,7 @@ import { formatDuration, valueText } from './format';
 import { ManifestView } from './ManifestLink';
 import { StoredGate } from './StoredGate';
 import { ValueView } from './ValueView';
+import { QuestionAnswer, TaskTimeline } from './TaskViews';
 
 const STATUS_CLASS: Record<ToolCardData['status'], string> = {
   running: 'badge',
@@ -53,7 +54,9 @@ export function ToolCard({ card, conversationId }: { card: ToolCardData; convers
         )}
         <span className="muted tool-card-source">{s.card.source[card.source]}</span>
       </header>
-      {awaiting && conversationId ? (
+      {card.status === 'awaiting-answer' && card.task ? (
+        <QuestionAnswer card={card} />
+      ) : awaiting && conversationId ? (
         <ApprovalForm conversationId={conversationId} invocationId={card.invocationId} args={card.args} />
       ) : (
         <details className="tool-card-args">
@@ -69,6 +72,12 @@ export function ToolCard({ card, conversationId }: { card: ToolCardData; convers
           <span className="spinner" aria-hidden="true" /> {s.card.running}
         </p>
       )}
+      {card.task?.kind === 'agent' && <TaskTimeline card={card} />}
+      {card.documents?.length ? (
+        <p className="muted small" data-testid="tool-card-documents">
+          {s.tasks.documents}: {card.documents.join(', ')}
+        </p>
+      ) : null}
       {stored && <StoredGate info={stored} invocationId={card.invocationId} {...(conversationId ? { conversationId } : {})} />}
       {card.extraction && <ExtractionView x={card.extraction} />}
       {card.manifest && <ManifestView manifest={card.manifest} />}
@@ -87,7 +96,7 @@ export function ToolCard({ card, conversationId }: { card: ToolCardData; convers
               <ValueView value={card.value} />
             </div>
           )
-        : !card.manifest && !card.error && card.status !== 'running' && !awaiting && card.status !== 'denied' && <ValueView value={card.value} truncated={card.valueTruncated} />}
+        : !card.manifest && !card.error && card.status !== 'running' && card.status !== 'awaiting-answer' && !awaiting && card.status !== 'denied' && <ValueView value={card.value} truncated={card.valueTruncated} />}
     </article>
   );
 }

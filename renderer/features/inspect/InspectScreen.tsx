@@ -12,6 +12,7 @@ import { DocumentsTab } from './DocumentsTab';
 import { FilesTab } from './FilesTab';
 import { OutputsTab } from './OutputsTab';
 import { TimelineTab } from './TimelineTab';
+import { TasksTab } from './TasksTab';
 import { INSPECT_TABS as TABS, useInspect } from './inspect-store';
 import './inspect.css';
 
@@ -71,6 +72,8 @@ export function InspectScreen() {
           <DocumentsTab />
         ) : tab === 'outputs' ? (
           <OutputsTab />
+        ) : tab === 'tasks' ? (
+          <TasksTab />
         ) : tab === 'timeline' ? (
           <TimelineTab />
         ) : (

@@ -7,7 +7,7 @@ import { create } from 'zustand';
 import type { InspectTarget } from '../../stores/ui';
 import { parentPaths } from './file-tree';
 
-export const INSPECT_TABS = ['buffers', 'files', 'documents', 'outputs', 'memory', 'timeline'] as const;
+export const INSPECT_TABS = ['buffers', 'files', 'documents', 'outputs', 'memory', 'tasks', 'timeline'] as const;
 export type InspectTab = (typeof INSPECT_TABS)[number];
 
 /** A line to show in the buffer viewer; `seq` makes asking for the same line again a new request. */

@@ -1,0 +1,99 @@
+/**
+ * Orchestration as a user meets it (docs/agents.md): the model delegates to the built-in
+ * analyst; the analyst asks the user a question, which appears in the chat as a question card
+ * and is answered there by keyboard; the analyst writes a file (its approval asked and given
+ * inside the nested task card) and hands off; the delegation card folds out the task's
+ * timeline; Inspect → Tasks draws the graph.
+ */
+import { startScriptedModelServer, type RecordedRequest, type ScriptedModelServer, type ScriptedReply } from '../../electron/core/testing/scripted-model-server';
+import { AppShell } from '../pages/app-page';
+import { expect, screenshot, test } from '../fixtures';
+
+const MODEL = 'orchestration-model';
+let server: ScriptedModelServer;
+test.beforeAll(async () => {
+  server = await startScriptedModelServer();
+  server.setModels([MODEL]);
+});
+test.afterAll(async () => {
+  await server.close();
+});
+
+type Msg = { role: string; content: unknown };
+const msgs = (r: RecordedRequest) => (r.body?.messages ?? []) as Msg[];
+const system = (r: RecordedRequest) => String(msgs(r).find((m) => m.role === 'system')?.content ?? '');
+const who = (r: RecordedRequest) => /You are the (\w+) agent/.exec(system(r))?.[1]?.toLowerCase() ?? 'root';
+const lastTool = (r: RecordedRequest) => String(msgs(r).filter((m) => m.role === 'tool').at(-1)?.content ?? '');
+const tools = (name: string, args: unknown): ScriptedReply => ({ kind: 'tools', calls: [{ name, arguments: args }] });
+
+test('the model delegates to the analyst, which asks the user and hands off; the chat nests its task; Inspect draws the graph', async ({ appPage: page }) => {
+  test.setTimeout(120_000);
+  const shell = new AppShell(page);
+  await shell.open('settings');
+  await page.getByTestId('provider-add').click();
+  await page.getByTestId('provider-form-name').fill('Orchestration server');
+  await page.getByTestId('provider-form-kind').selectOption('openai-compatible');
+  await page.getByTestId('provider-form-url').fill(server.url);
+  await page.getByTestId('provider-form-save').click();
+  await expect(page.getByTestId('provider-item').filter({ hasText: 'Orchestration server' })).toBeVisible();
+  await shell.open('chat');
+  await page.getByTestId('conversation-new').click();
+  await page.getByTestId('model-picker').selectOption({ label: MODEL });
+
+  const queues: Record<string, ((r: RecordedRequest) => ScriptedReply)[]> = {
+    root: [
+      () => tools('route_to_analyst', { request: 'Work out the quarter’s total and write it to e2e-orch/total.md.' }),
+      (r) => ({ kind: 'text', text: lastTool(r).startsWith('← result from analyst (task 1)') ? 'The total is 42; see e2e-orch/total.md.' : `unexpected: ${lastTool(r).slice(0, 80)}` }),
+    ],
+    analyst: [
+      () => tools('ask_master', { question: 'Which quarter should I total?' }),
+      (r) => tools('writefile', { path: 'e2e-orch/total.md', content: `# Total\n\n${lastTool(r).includes('Q3') ? 'Q3' : '?'}: 42\n`, mode: 'replace' }),
+      () => tools('handoff', { result: 'Q3 total is 42.', documents: ['e2e-orch/total.md'] }),
+    ],
+  };
+  server.script(Array.from({ length: 12 }, () => (r: RecordedRequest) => queues[who(r)]?.shift()?.(r) ?? { kind: 'text', text: 'end' }));
+  const composer = page.getByTestId('chat-composer');
+  await composer.fill('What was the quarter’s total?');
+  await composer.press('Enter');
+
+  // The analyst's question, answered in place by keyboard.
+  const question = page.getByTestId('question-answer');
+  await expect(question).toContainText('Which quarter should I total?', { timeout: 30_000 });
+  await question.getByTestId('question-answer-input').focus();
+  await page.keyboard.type('Q3 2026');
+  await screenshot(page, 'orchestration-1-question');
+  await page.keyboard.press('Control+Enter');
+
+  // The analyst's writefile asks for approval inside the nested task card.
+  // The delegation's card (its own header; the task's cards are nested inside it).
+  const delegation = page.getByRole('article', { name: 'Tool Delegate to Analyst' });
+  const nested = delegation.getByTestId('task-timeline');
+  await expect(nested).toContainText('Task 1: analyst’s work');
+  const allow = nested.getByRole('button', { name: /Allow once/ });
+  await expect(allow).toBeVisible({ timeout: 30_000 });
+  await allow.click();
+
+  await expect(page.getByTestId('message-list')).toContainText('The total is 42; see e2e-orch/total.md.', { timeout: 30_000 });
+  const done = delegation;
+  await expect(done.locator(':scope > header').getByTestId('tool-card-status')).toHaveText('ok');
+  await expect(done.locator(':scope > [data-testid="tool-card-documents"]')).toContainText('e2e-orch/total.md');
+  // Its timeline folds out: the question, the write and the handoff.
+  const folded = done.getByTestId('task-timeline');
+  if (!(await folded.evaluate((d) => (d as HTMLDetailsElement).open))) await folded.locator('summary').click();
+  await expect(folded).toContainText('+ask_master');
+  await expect(folded).toContainText('+writefile');
+  await expect(folded).toContainText('+handoff');
+  await done.scrollIntoViewIfNeeded();
+  await screenshot(page, 'orchestration-2-nested');
+
+  // Inspect → Tasks: the conversation, the analyst's task and its question, done.
+  await shell.open('inspect');
+  await page.getByTestId('inspect-tab-tasks').click();
+  const graph = page.getByTestId('inspect-tasks');
+  await expect(graph.getByTestId('task-node')).toHaveCount(3);
+  await expect(graph.locator('[data-testid="task-node"][data-status="done"]')).toHaveCount(2);
+  await graph.getByTestId('task-pick').first().click();
+  await expect(page.getByTestId('task-detail')).toContainText('Q3 total is 42.');
+  await expect(page.getByTestId('task-detail')).toContainText('e2e-orch/total.md');
+  await screenshot(page, 'orchestration-3-graph');
+});
