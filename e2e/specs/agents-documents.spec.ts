@@ -81,6 +81,8 @@ test('agents: a profile made by keyboard, field errors from the core, a built-in
   await form.getByTestId('agent-form-save').focus();
   await page.keyboard.press('Enter');
   await expect(section.getByTestId('agent-notice')).toContainText('Agent “Notes keeper” saved.');
+  // The focus lands on the saved agent, not on the page.
+  await expect(item('notes_keeper').getByTestId('agent-edit')).toBeFocused();
   await expect(item('notes_keeper')).toContainText('delegates to writer');
   await expect(item('notes_keeper')).toContainText('at most 8 steps');
   await expect(item('notes_keeper').getByTestId('agent-warning')).toHaveCount(0);
@@ -91,8 +93,19 @@ test('agents: a profile made by keyboard, field errors from the core, a built-in
   await form.getByTestId('agent-form-description').fill('Another one.');
   await form.getByTestId('agent-form-save').click();
   await expect(form.getByTestId('agent-form-name-error')).toContainText("an agent named 'notes_keeper' exists already");
+  // Cancel asks before it drops what was typed; Escape is Cancel; the focus goes back to "New agent".
+  let asked = '';
+  page.once('dialog', (d) => {
+    asked = d.message();
+    void d.dismiss();
+  });
+  await page.keyboard.press('Escape');
+  await expect.poll(() => asked).toBe('Discard the changes typed in the agent form?');
+  await expect(form.getByTestId('agent-form-description')).toHaveValue('Another one.');
+  page.once('dialog', (d) => void d.accept());
   await form.getByTestId('agent-form-cancel').click();
   await expect(form).toHaveCount(0);
+  await expect(section.getByTestId('agent-add')).toBeFocused();
 
   // 2. A built-in: viewed read-only, duplicated into an editable copy.
   await item('writer').getByTestId('agent-view').click();
@@ -128,6 +141,9 @@ test('agents: a profile made by keyboard, field errors from the core, a built-in
 
   // 4. At 1024 wide, the list and the form fit.
   await page.setViewportSize(NARROW);
+  await item('analyst').scrollIntoViewIfNeeded();
+  await expectNoSidewaysScroll(page);
+  await screenshot(page, 'agents-3-list-1024');
   await item('notes_keeper').getByTestId('agent-edit').click();
   const edit = item('notes_keeper').getByTestId('agent-form');
   await expect(edit.getByTestId('agent-form-name')).toHaveAttribute('readonly', '');
@@ -135,7 +151,7 @@ test('agents: a profile made by keyboard, field errors from the core, a built-in
   await edit.getByTestId('agent-form-tools-chosen').check();
   await edit.scrollIntoViewIfNeeded();
   await expectNoSidewaysScroll(page);
-  await screenshot(page, 'agents-3-edit-1024');
+  await screenshot(page, 'agents-4-edit-1024');
   await edit.getByTestId('agent-form-cancel').click();
   expect(shell.consoleErrors).toEqual([]);
 });
@@ -178,6 +194,12 @@ test('documents: files written by +writefile are listed with versions, tagged, f
   // By keyboard: the list is one Tab stop, Enter opens the focused document.
   await item('e2e-docs/report.md').focus();
   await page.keyboard.press('Enter');
+  await expect(item('e2e-docs/report.md')).toHaveAttribute('aria-selected', 'true');
+  await page.keyboard.press('ArrowDown');
+  await expect(item('e2e-docs/notes.txt')).toHaveAttribute('aria-selected', 'true');
+  await expect(item('e2e-docs/notes.txt')).toBeFocused();
+  await expect(tab.getByTestId('document-path')).toHaveText('e2e-docs/notes.txt');
+  await page.keyboard.press('Home');
   await expect(item('e2e-docs/report.md')).toHaveAttribute('aria-selected', 'true');
   const details = tab.getByTestId('document-details');
   await expect(details.getByTestId('document-path')).toHaveText('e2e-docs/report.md');

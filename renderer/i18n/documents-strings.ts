@@ -18,7 +18,7 @@ export const documentsStrings = {
     label: 'Filter documents',
     tags: 'Tags',
     tagsPlaceholder: 'report, draft',
-    tagsHelp: 'Comma-separated; a document must have every one.',
+    tagsHelp: 'Tags: comma-separated; a document must have every one.',
     type: 'Type',
     anyType: 'Any type',
     family: (family: string, count: number) => `${family}* (${n(count)})`,

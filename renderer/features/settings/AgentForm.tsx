@@ -107,7 +107,21 @@ export function AgentForm({ draft, editing, readOnly = false, views, onChange, o
   const delegates = delegateChoices(draft, views);
 
   return (
-    <form ref={formRef} className="agent-form" onSubmit={onSubmit} noValidate aria-label={title} data-testid="agent-form" data-readonly={readOnly || undefined}>
+    <form
+      ref={formRef}
+      className="agent-form"
+      onSubmit={onSubmit}
+      noValidate
+      aria-label={title}
+      data-testid="agent-form"
+      data-readonly={readOnly || undefined}
+      onKeyDown={(e) => {
+        // Escape leaves the form (as Cancel does), unless a list or menu inside it took the key.
+        if (e.key !== 'Escape' || e.defaultPrevented) return;
+        e.preventDefault();
+        onCancel();
+      }}
+    >
       <h3>{title}</h3>
       {readOnly && <p className="help">{f.readOnlyHelp}</p>}
       <fieldset className="agent-form-fields" disabled={readOnly}>

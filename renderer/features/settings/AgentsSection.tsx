@@ -3,6 +3,7 @@
  * enabled switch, what is wrong with each), and the form that creates, edits, views (a
  * built-in) or duplicates one. An 'agents.changed' event refreshes the list.
  */
+import { useEffect, useRef } from 'react';
 import { useOp, useOpMutation } from '../../api/hooks';
 import type { AgentProfileView } from '../../../shared/model/agent-profile';
 import { QueryError } from '../../components/QueryError';
@@ -20,8 +21,23 @@ export function AgentsSection() {
   const providers = useOp('providers.list', {});
   const setEnabled = useOpMutation('agents.setEnabled');
   const remove = useOpMutation('agents.delete');
-  const { editing, notice, start, setDraft, close } = useAgentsUi();
+  const { editing, notice, start, setDraft, close, focusAfter, focused } = useAgentsUi();
   const views = list.data ?? [];
+  const sectionRef = useRef<HTMLElement>(null);
+
+  // A closed form gives the focus back: to its agent's first button (once listed again), else to
+  // "New agent"; unless the user has put the focus elsewhere meanwhile.
+  useEffect(() => {
+    if (!focusAfter || editing) return;
+    const root = sectionRef.current;
+    const active = document.activeElement;
+    if (active && active !== document.body && !root?.contains(active)) return focused();
+    const target = focusAfter.agent === null ? root?.querySelector<HTMLElement>('[data-testid="agent-add"]') : root?.querySelector<HTMLElement>(`[data-agent="${CSS.escape(focusAfter.agent)}"] .agent-actions button`);
+    if (target) {
+      target.focus();
+      focused();
+    }
+  }, [focusAfter, editing, list.data, focused]);
 
   /** Leaving a form with typed changes asks first. */
   const mayLeave = () => !editing || editing.kind === 'view' || sameDraft(editing.draft, editing.original) || window.confirm(s.confirmDiscard);
@@ -38,15 +54,15 @@ export function AgentsSection() {
       { name: v.profile.name },
       {
         onSuccess: () => {
-          if (editing && editing.kind !== 'new' && editing.name === v.profile.name) close(s.deleted(labelOf(v)));
-          else useAgentsUi.setState({ notice: s.deleted(labelOf(v)) });
+          if (editing && editing.kind !== 'new' && editing.name === v.profile.name) close(s.deleted(labelOf(v)), { agent: null });
+          else useAgentsUi.setState({ notice: s.deleted(labelOf(v)), focusAfter: { agent: null } });
           void list.refetch();
         },
       },
     );
   };
   const onSaved = (v: AgentProfileView) => {
-    close(s.saved(labelOf(v)));
+    close(s.saved(labelOf(v)), { agent: v.profile.name });
     void list.refetch();
   };
 
@@ -61,11 +77,11 @@ export function AgentsSection() {
     e.kind === 'view' ? (
       v && <AgentForm draft={draftFromProfile(v.profile)} editing={v.profile.name} readOnly views={views} onChange={() => undefined} onSaved={() => undefined} onCancel={() => close()} onDuplicate={() => duplicate(v)} />
     ) : (
-      <AgentForm draft={e.draft} editing={e.kind === 'edit' ? e.name : null} views={views} onChange={setDraft} onSaved={onSaved} onCancel={() => close()} />
+      <AgentForm draft={e.draft} editing={e.kind === 'edit' ? e.name : null} views={views} onChange={setDraft} onSaved={onSaved} onCancel={() => mayLeave() && close()} />
     );
 
   return (
-    <section className="settings-section agents" aria-labelledby="agents-title" data-testid="settings-agents">
+    <section ref={sectionRef} className="settings-section agents" aria-labelledby="agents-title" data-testid="settings-agents">
       <h2 id="agents-title">{s.title}</h2>
       <p className="help">{s.help}</p>
       {list.error && <QueryError error={list.error} onRetry={() => void list.refetch()} />}

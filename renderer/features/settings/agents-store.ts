@@ -16,7 +16,10 @@ interface AgentsUiState {
   notice: string | null;
   start(editing: AgentEditing): void;
   setDraft(draft: AgentDraft): void;
-  close(notice?: string | null): void;
+  /** Where the focus goes once the form is gone: the agent whose item gets it (its first button), or null for "New agent". */
+  focusAfter: { agent: string | null } | null;
+  close(notice?: string | null, focus?: { agent: string | null }): void;
+  focused(): void;
 }
 
 export const useAgentsUi = create<AgentsUiState>((set, get) => ({
@@ -27,5 +30,10 @@ export const useAgentsUi = create<AgentsUiState>((set, get) => ({
     const e = get().editing;
     if (e && e.kind !== 'view') set({ editing: { ...e, draft } });
   },
-  close: (notice = null) => set({ editing: null, notice }),
+  focusAfter: null,
+  close(notice = null, focus) {
+    const e = get().editing;
+    set({ editing: null, notice, focusAfter: focus ?? { agent: e && e.kind !== 'new' ? e.name : null } });
+  },
+  focused: () => set({ focusAfter: null }),
 }));
