@@ -100,14 +100,14 @@ function Snippets({ info }: { info: NonNullable<ReturnType<typeof useOp<'mcpServ
       <h3>{s.snippetsTitle}</h3>
       <p className="help">{s.snippetsHelp}</p>
       <div className="mcp-snippet-choices">
-        <div role="radiogroup" aria-label={s.snippetsTitle}>
+        <div role="radiogroup" aria-label={s.clientLabel}>
           {CLIENTS.map((c) => (
             <label key={c}>
               <input type="radio" name="mcp-client" checked={client === c} onChange={() => (setClient(c), setCopied(null))} data-testid={`mcp-snippet-client-${c}`} /> {s.clients[c]}
             </label>
           ))}
         </div>
-        <div role="radiogroup" aria-label={s.transports.stdio}>
+        <div role="radiogroup" aria-label={s.transportLabel}>
           {TRANSPORTS.map((t) => (
             <label key={t}>
               <input type="radio" name="mcp-transport" checked={transport === t} onChange={() => (setTransport(t), setCopied(null))} data-testid={`mcp-snippet-transport-${t}`} /> {s.transports[t]}

@@ -1,0 +1,97 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { AppShell } from '../pages/app-page';
+import { expect, screenshot, test } from '../fixtures';
+import type { RunningHost } from '../fixtures/host';
+
+async function rpc<T>(host: RunningHost, name: string, input: unknown): Promise<T> {
+  const r = await fetch(`${host.url}rpc/${name}`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${host.token}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify(input),
+  });
+  const body = (await r.json()) as { ok: boolean; value?: T; error?: { message: string } };
+  if (!body.ok) throw new Error(`${name}: ${body.error?.message}`);
+  return body.value as T;
+}
+
+/** A bundle of its own (the host is shared with other specs): a tool that requires approval. */
+async function servedBundle(host: RunningHost): Promise<string> {
+  const bundleId = '019a0000-0000-7000-8000-00000000c5e1';
+  await rpc(host, 'bundles.put', { bundleId, body: { slug: 'served-e2e', displayName: 'Served e2e', description: 'Served over MCP', isEnabled: true } });
+  await rpc(host, 'tools.put', {
+    bundleId,
+    slug: 'guarded-count',
+    version: '1',
+    body: {
+      displayName: 'Guarded count',
+      description: 'Counts words; asks first',
+      tags: [],
+      type: 'local',
+      argSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+      outputSchema: {},
+      local: { functionId: 'text.count' },
+      requiresApproval: true,
+      isEnabled: true,
+    },
+  });
+  return bundleId;
+}
+
+test.describe('Settings → MCP server', () => {
+  test('a user serves a bundle, copies a snippet, and approves a served tool an MCP client calls', async ({ appPage, host }) => {
+    test.skip(!host, 'the HTTP endpoint is the headless host’s');
+    await servedBundle(host!);
+    const shell = new AppShell(appPage);
+    await shell.open('settings');
+    const section = appPage.getByTestId('settings-mcp-server');
+    await section.scrollIntoViewIfNeeded();
+
+    await section.getByTestId('mcp-server-enabled').click();
+    await section.locator('[data-bundle-slug="served-e2e"]').check();
+    await section.getByTestId('mcp-server-save').click();
+    await expect(section.getByTestId('mcp-server-save')).toBeDisabled();
+
+    // The stdio snippet starts toolsmith over this data folder; the HTTP one names /mcp and a placeholder, never the token.
+    await expect(section.getByTestId('mcp-snippet')).toContainText('--data-dir');
+    await expect(section.getByTestId('mcp-snippet')).toContainText(host!.dataDir);
+    await section.getByTestId('mcp-snippet-client-vscode').check();
+    await section.getByTestId('mcp-snippet-transport-http').check();
+    await expect(section.getByTestId('mcp-snippet')).toContainText(`${host!.url}mcp`);
+    await expect(section.getByTestId('mcp-snippet')).toContainText('"type": "http"');
+    expect(await section.getByTestId('mcp-snippet').textContent()).not.toContain(host!.token);
+    await screenshot(appPage, 'settings-mcp-server');
+
+    // An MCP client (the SDK's) calls the served tool; the open window asks.
+    const client = new Client({ name: 'Claude Desktop', version: '0.9.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${host!.url}mcp`), { requestInit: { headers: { Authorization: `Bearer ${host!.token}` } } }));
+    try {
+      const names = (await client.listTools()).tools.map((t) => t.name);
+      expect(names).toContain('guarded-count');
+      const call = client.callTool({ name: 'guarded-count', arguments: { text: 'three little words' } });
+      const prompt = appPage.getByTestId('mcp-approval');
+      await expect(prompt).toBeVisible();
+      await expect(prompt).toContainText('Claude Desktop 0.9.0 asks to run');
+      await expect(prompt).toContainText('served-e2e/guarded-count');
+      await expect(prompt).toContainText('three little words');
+      await screenshot(appPage, 'mcp-approval-prompt');
+      await prompt.getByTestId('mcp-approval-allow-once').click();
+      const result = (await call) as CallToolResult;
+      expect(result.isError).toBeFalsy();
+      expect(result.structuredContent).toMatchObject({ words: 3 });
+      await expect(prompt).toBeHidden();
+
+      // Deny: the client is told the user said no.
+      const denied = client.callTool({ name: 'guarded-count', arguments: { text: 'no' } });
+      await prompt.getByTestId('mcp-approval-deny').click();
+      const d = (await denied) as CallToolResult;
+      expect(d.isError).toBe(true);
+      expect((d.content[0] as { text: string }).text).toContain('denied');
+    } finally {
+      await client.close();
+      await rpc(host!, 'settings.set', { mcpServer: { enabled: false, bundleIds: [] } });
+    }
+    expect(shell.consoleErrors).toEqual([]);
+  });
+});
