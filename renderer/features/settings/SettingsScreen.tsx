@@ -10,6 +10,7 @@ import { AgentsSection } from './AgentsSection';
 import { ProvidersSection } from './ProvidersSection';
 import { SecretsSection } from './SecretsSection';
 import { ToolOutputsSection } from './ToolOutputsSection';
+import { ToolSearchSection } from './ToolSearchSection';
 
 interface Draft {
   theme: Settings['theme'];
@@ -188,6 +189,7 @@ export function SettingsScreen() {
         </div>
       </form>
       <ToolOutputsSection />
+      <ToolSearchSection />
       <ProvidersSection />
       <AgentsSection />
       <ApprovalsSection />

@@ -1,0 +1,117 @@
+/**
+ * Settings → Tool search (docs/tool-search.md): when a model gets tool_search instead of every
+ * tool's definition (the mode and its two thresholds), how many tools a search returns, and the
+ * tools always given. Saved as one `toolSearch` change.
+ */
+import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
+import { PROVIDER_MAX_TOOLS, type ToolSearchMode } from '../../../shared/model/tool-search';
+import { useOp, useOpMutation } from '../../api/hooks';
+import { toolSearchStrings as s } from '../../i18n/tool-search-strings';
+import { fromToolSearchDraft, toToolSearchDraft, toolSearchFieldOf, type ToolSearchDraft } from './tool-search-draft';
+
+const MODES: readonly ToolSearchMode[] = ['auto', 'always', 'off'];
+
+export function ToolSearchSection() {
+  const settings = useOp('settings.get', {});
+  const save = useOpMutation('settings.set');
+  const saved = settings.data?.toolSearch;
+  const [draft, setDraft] = useState<ToolSearchDraft | null>(null);
+
+  useEffect(() => {
+    if (saved && draft === null) setDraft(toToolSearchDraft(saved));
+  }, [saved, draft]);
+
+  if (!saved || !draft) return null;
+  const dirty = JSON.stringify(toToolSearchDraft(saved)) !== JSON.stringify(draft);
+  const issues = (save.error?.info.details as { issues?: { path: string; message: string }[] } | undefined)?.issues ?? [];
+  const errorOf = (field: keyof ToolSearchDraft) => issues.find((i) => toolSearchFieldOf(i.path) === field)?.message ?? (issues.length === 0 && save.error && field === 'mode' ? save.error.message : undefined);
+  const set = (patch: Partial<ToolSearchDraft>) => setDraft({ ...draft, ...patch });
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    save.mutate({ toolSearch: fromToolSearchDraft(draft) }, { onSuccess: (next) => setDraft(toToolSearchDraft(next.toolSearch)) });
+  };
+  const error = (field: keyof ToolSearchDraft) =>
+    errorOf(field) && (
+      <p id={`ts-${field}-error`} className="field-error" role="alert">
+        {errorOf(field)}
+      </p>
+    );
+  const numberField = (field: 'maxTools' | 'maxSchemaPercent' | 'results', label: string, attrs: { min: number; max: number }, help?: string): ReactNode => (
+    <div className="tool-outputs-field">
+      <label htmlFor={`ts-${field}`}>{label}</label>
+      <input
+        id={`ts-${field}`}
+        data-testid={`tool-search-${field}`}
+        type="number"
+        step={1}
+        {...attrs}
+        value={draft[field]}
+        disabled={field !== 'results' && draft.mode !== 'auto'}
+        aria-describedby={`ts-${field}-help ts-${field}-error`}
+        aria-invalid={!!errorOf(field)}
+        onChange={(e) => set({ [field]: e.target.value })}
+      />
+      {help && (
+        <p id={`ts-${field}-help`} className="help">
+          {help}
+        </p>
+      )}
+      {error(field)}
+    </div>
+  );
+
+  return (
+    <section className="settings-section tool-search" aria-labelledby="tool-search-title" data-testid="settings-tool-search">
+      <h2 id="tool-search-title">{s.title}</h2>
+      <p className="help">{s.help}</p>
+      <form className="settings-form" onSubmit={onSubmit} aria-label={s.title} noValidate>
+        <fieldset>
+          <legend>{s.mode}</legend>
+          <select id="ts-mode" aria-label={s.mode} data-testid="tool-search-mode" value={draft.mode} onChange={(e) => set({ mode: e.target.value as ToolSearchMode })}>
+            {MODES.map((m) => (
+              <option key={m} value={m}>
+                {s.modes[m]}
+              </option>
+            ))}
+          </select>
+          {error('mode')}
+          <div className="tool-outputs-row">
+            {numberField('maxTools', s.maxTools, { min: 1, max: PROVIDER_MAX_TOOLS })}
+            {numberField('maxSchemaPercent', s.maxSchemaPercent, { min: 1, max: 100 }, s.maxSchemaPercentHelp)}
+          </div>
+          <p className="help">{s.forced(PROVIDER_MAX_TOOLS)}</p>
+          {numberField('results', s.results, { min: 1, max: 20 })}
+        </fieldset>
+        <fieldset>
+          <legend>{s.pinned}</legend>
+          <label htmlFor="ts-pinned" className="visually-hidden">
+            {s.pinned}
+          </label>
+          <textarea
+            id="ts-pinned"
+            data-testid="tool-search-pinned"
+            rows={3}
+            value={draft.pinned}
+            aria-describedby="ts-pinned-help ts-pinned-error"
+            aria-invalid={!!errorOf('pinned')}
+            onChange={(e) => set({ pinned: e.target.value })}
+          />
+          <p id="ts-pinned-help" className="help">
+            {s.pinnedHelp}
+          </p>
+          {error('pinned')}
+        </fieldset>
+        <div className="form-actions">
+          <button type="submit" className="primary" disabled={!dirty || save.isPending} data-testid="tool-search-save">
+            {save.isPending ? s.saving : s.save}
+          </button>
+          {save.isSuccess && !dirty && (
+            <span className="status-ok" role="status" data-testid="tool-search-saved">
+              {s.saved}
+            </span>
+          )}
+        </div>
+      </form>
+    </section>
+  );
+}
