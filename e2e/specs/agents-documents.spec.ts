@@ -144,15 +144,25 @@ test('agents: a profile made by keyboard, field errors from the core, a built-in
   await item('analyst').scrollIntoViewIfNeeded();
   await expectNoSidewaysScroll(page);
   await screenshot(page, 'agents-3-list-1024');
+  await expect(item('notes_keeper').getByTestId('agent-tools')).toHaveText('no registry tools');
   await item('notes_keeper').getByTestId('agent-edit').click();
   const edit = item('notes_keeper').getByTestId('agent-form');
   await expect(edit.getByTestId('agent-form-name')).toHaveAttribute('readonly', '');
   await expect(edit.getByTestId('agent-form-displayName')).toBeFocused();
-  await edit.getByTestId('agent-form-tools-chosen').check();
+  // Tools by keyboard: the mode, then a bundle ticked with Space.
+  await shell.tabToTestId('agent-form-tools-none');
+  await page.keyboard.press('ArrowRight');
+  await expect(edit.getByTestId('agent-form-tools-chosen')).toBeChecked();
+  await shell.tabToTestId('agent-form-bundle-files');
+  await page.keyboard.press('Space');
+  await expect(edit.getByTestId('agent-form-bundle-files')).toBeChecked();
+  await expect(edit.getByTestId('agent-form-tools-chosen').locator('..')).toContainText('1 bundle, 0 tools ticked');
   await edit.scrollIntoViewIfNeeded();
   await expectNoSidewaysScroll(page);
   await screenshot(page, 'agents-4-edit-1024');
-  await edit.getByTestId('agent-form-cancel').click();
+  await edit.getByTestId('agent-form-save').click();
+  await expect(item('notes_keeper').getByTestId('agent-tools')).toHaveText('Files');
+  await expect(item('analyst').getByTestId('agent-tools')).toContainText('Files');
   expect(shell.consoleErrors).toEqual([]);
 });
 

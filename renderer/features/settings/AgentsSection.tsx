@@ -4,7 +4,7 @@
  * built-in) or duplicates one. An 'agents.changed' event refreshes the list.
  */
 import { useEffect, useRef } from 'react';
-import { useOp, useOpMutation } from '../../api/hooks';
+import { useOp, useOpMutation, usePagedOp } from '../../api/hooks';
 import type { AgentProfileView } from '../../../shared/model/agent-profile';
 import { QueryError } from '../../components/QueryError';
 import { Switch } from '../../components/Switch';
@@ -19,6 +19,7 @@ const labelOf = (v: AgentProfileView) => v.profile.displayName ?? v.profile.name
 export function AgentsSection() {
   const list = useOp('agents.list', {});
   const providers = useOp('providers.list', {});
+  const bundles = usePagedOp('bundles.list', { pageSize: 100 });
   const setEnabled = useOpMutation('agents.setEnabled');
   const remove = useOpMutation('agents.delete');
   const { editing, notice, start, setDraft, close, focusAfter, focused } = useAgentsUi();
@@ -66,6 +67,12 @@ export function AgentsSection() {
     void list.refetch();
   };
 
+  const toolsOf = (v: AgentProfileView) => {
+    const t = v.profile.tools;
+    if (!t) return s.noTools;
+    const all = bundles.data?.pages.flatMap((p) => p.items) ?? [];
+    return s.toolsOf(t.bundleIds.map((id) => all.find((b) => b.id === id)?.displayName ?? id), t.toolIds.length);
+  };
   const modelName = (v: AgentProfileView) => {
     const m = v.profile.model;
     if (!m) return s.runsOnDelegating;
@@ -114,7 +121,7 @@ export function AgentsSection() {
               <p className="agent-description">{v.profile.description}</p>
               <p className="agent-meta muted">
                 {v.profile.delegatesTo.length > 0 ? s.delegates(v.profile.delegatesTo.join(', ')) : s.noDelegates}
-                {v.profile.canAskMaster && <> · {s.asksMaster}</>} · {modelName(v)} · {s.steps(v.profile.maxSteps)}
+                {v.profile.canAskMaster && <> · {s.asksMaster}</>} · {modelName(v)} · <span data-testid="agent-tools">{toolsOf(v)}</span> · {s.steps(v.profile.maxSteps)}
               </p>
               {v.warnings.length > 0 && (
                 <ul className="agent-warnings" aria-label={s.warningsLabel(labelOf(v))}>
