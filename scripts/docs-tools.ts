@@ -5,6 +5,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { NON_FUNCTION_TOOLS, TOOL_BEHAVIOR, TOOL_OUTPUT_TOOL, type ToolKind } from '../electron/core/agent/tool-behavior';
+import { toolSearchTool } from '../electron/core/agent/deferred-tools';
+import { ASK_MASTER_SPEC, HANDOFF_SPEC, routeToolSpec } from '../electron/core/orchestration/tools';
+import { loadBuiltInsSync } from '../electron/core/agents/builtins-sync';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const TOOLS_DOC = path.join(ROOT, 'docs', 'TOOLS.md');
@@ -83,7 +87,56 @@ export function renderToolsDoc(): string {
       out.push('Result:', '', ...fieldsTable(t.outputSchema));
     }
   }
+  out.push(...modelOnlySection());
   return out.join('\n').replace(/\n+$/, '\n');
+}
+
+const BEHAVIOR_WORDS: Record<ToolKind, string> = {
+  function: 'function: runs code, its result goes back to the model',
+  'non-function': 'non-function: nothing runs, the input is kept on the timeline',
+  handoff: 'handoff: ends the task, its result and documents go to the one who asked',
+  'agent-as-tool': 'agent-as-tool: makes a task for another agent and waits for its result (documents passed both ways)',
+  'ask-master': 'ask-master: makes a question task and waits for the answer (documents passed up)',
+  root: 'root: the conversation a person started',
+};
+
+/** The tools only models have (TOOL_BEHAVIOR's rows other than registry functions), generated from their specs. */
+function modelOnlySection(): string[] {
+  const agents = loadBuiltInsSync(path.join(ROOT, 'resources', 'agents'));
+  const route = routeToolSpec({ name: '<agent>', displayName: '<agent>', description: '(the profile’s description)', systemPrompt: '', delegatesTo: [], canAskMaster: false, maxSteps: 1 });
+  const tools: { name: string; kind: ToolKind; description: string; parameters: Schema; when: string }[] = [
+    ...NON_FUNCTION_TOOLS.map((t) => ({ name: t.spec.name, kind: t.kind, description: t.spec.description, parameters: t.spec.parameters as Schema, when: 'every turn' })),
+    { name: TOOL_OUTPUT_TOOL.spec.name, kind: TOOL_OUTPUT_TOOL.kind, description: TOOL_OUTPUT_TOOL.spec.description, parameters: TOOL_OUTPUT_TOOL.spec.parameters as Schema, when: 'while the conversation holds stored outputs, not on the last step (docs/large-outputs.md)' },
+    (() => {
+      // Its description names how many tools wait behind it and how many come back: N and K here.
+      const t = toolSearchTool(0, 0);
+      const description = t.spec.description.replace('0 more tools', 'N more tools').replace('the 0 best', 'the K best');
+      return { name: t.spec.name, kind: t.kind, description, parameters: t.spec.parameters as Schema, when: 'when the tools are too many to send (docs/tool-search.md)' };
+    })(),
+    { name: 'route_to_<agent>', kind: 'agent-as-tool', description: route.description, parameters: route.parameters as Schema, when: `one per agent profile the model may delegate to (built in: ${agents.map((a) => `\`${a.name}\``).join(', ')}; docs/agents.md)` },
+    { name: HANDOFF_SPEC.name, kind: 'handoff', description: HANDOFF_SPEC.description, parameters: HANDOFF_SPEC.parameters as Schema, when: 'in an agent’s task, and in a conversation that may delegate' },
+    { name: ASK_MASTER_SPEC.name, kind: 'ask-master', description: ASK_MASTER_SPEC.description, parameters: ASK_MASTER_SPEC.parameters as Schema, when: 'in an agent’s task whose profile allows it' },
+  ];
+  const out = [
+    '## Tools only models have',
+    '',
+    'These are not in any bundle: the agent loop gives them to a model (TOOL_BEHAVIOR in',
+    '`electron/core/agent/tool-behavior.ts` says what each kind does).',
+    '',
+    '| kind | creates a task | blocks the caller | runs code | passes documents |',
+    '| --- | --- | --- | --- | --- |',
+    ...(Object.keys(TOOL_BEHAVIOR) as ToolKind[]).map((k) => {
+      const b = TOOL_BEHAVIOR[k];
+      const yn = (v: boolean) => (v ? 'yes' : 'no');
+      return `| ${k} | ${yn(b.createsNode)} | ${yn(b.blocksParent)} | ${yn(b.executesCode)} | ${yn(b.passesDocuments)} |`;
+    }),
+    '',
+  ];
+  for (const t of tools) {
+    out.push(`### ${t.name}`, '', cell(t.description), '', `Kind: ${BEHAVIOR_WORDS[t.kind]} · offered ${t.when}`, '');
+    out.push('Arguments:', '', ...fieldsTable(t.parameters));
+  }
+  return out;
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -79,7 +79,7 @@ test('the model delegates to the analyst, which asks the user and hands off; the
   await expect(done.locator(':scope > [data-testid="tool-card-documents"]')).toContainText('e2e-orch/total.md');
   // Its timeline folds out: the question, the write and the handoff.
   const folded = done.getByTestId('task-timeline');
-  if (!(await folded.evaluate((d) => (d as HTMLDetailsElement).open))) await folded.locator('summary').click();
+  if ((await folded.getAttribute('open')) === null) await folded.locator('summary').click();
   await expect(folded).toContainText('+ask_master');
   await expect(folded).toContainText('+writefile');
   await expect(folded).toContainText('+handoff');

@@ -17,6 +17,7 @@ import { agentProfileHandlers } from './handlers/agent-profile-handlers';
 import { AgentProfileStore } from './agents/profile-store';
 import { DocumentStore } from './documents/document-store';
 import { documentHandlers } from './handlers/document-handlers';
+import { registerDocumentTool } from './documents/document-tool';
 import { taskHandlers } from './handlers/task-handlers';
 import { ConversationStore } from './timeline/conversation-store';
 import { createBufferStore, createRoutingServices } from './routing';
@@ -114,8 +115,19 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   const regexTimeLimitMs = () => settings.get().regexTimeLimitMs;
   // The buffers come first: buffer_ops, a built-in tool, works on them.
   const buffers = createBufferStore({ dataDir, workspaceDir, events, now, regexTimeLimitMs });
+  // Documents (seed 003): every workspace file a tool or a route writes is recorded with its metadata.
+  const documents = DocumentStore.open({
+    file: path.join(dataDir, 'documents.sqlite'),
+    workspaceDir,
+    now,
+    problems: (p) => problems.report(p),
+    onChange: (paths) => events.emit('documents.changed', { paths }),
+  });
+  // Awaited by the writer, so each write's content is the version recorded (record never throws).
+  const wrote = (rel: string, by: string | undefined) => documents.record(rel, by ?? 'user');
   const functions = builtinRegistry();
   registerBufferOps(functions, buffers);
+  registerDocumentTool(functions, () => documents);
   const registry = new Registry({
     dataDir,
     resourcesDir: config.resourcesDir,
@@ -149,16 +161,6 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     router: { route: (r) => routing.router.route(r) },
   });
   await toolOutputs.sweep();
-  // Documents (seed 003): every workspace file a tool or a route writes is recorded with its metadata.
-  const documents = DocumentStore.open({
-    file: path.join(dataDir, 'documents.sqlite'),
-    workspaceDir,
-    now,
-    problems: (p) => problems.report(p),
-    onChange: (paths) => events.emit('documents.changed', { paths }),
-  });
-  // Awaited by the writer, so each write's content is the version recorded (record never throws).
-  const wrote = (rel: string, by: string | undefined) => documents.record(rel, by ?? 'user');
   // MCP servers as bundles: configs read now, servers started when a tool of theirs is called.
   const mcpClient = new McpClientManager({
     dataDir,

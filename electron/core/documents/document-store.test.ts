@@ -152,3 +152,24 @@ describe('documents', () => {
     expect(long.endsWith('…')).toBe(true);
   });
 });
+
+describe('the documents tool', () => {
+  it('lists, gets and describes; refuses what is missing with a clear error', async () => {
+    const { make, write } = await setup();
+    const docs = make();
+    await write('notes/plan.md', 'Plan for the launch\n');
+    await docs.record('notes/plan.md', 'task 1');
+    const { createDocumentTool } = await import('./document-tool');
+    const run = createDocumentTool(() => docs);
+    const ctx = { ownerId: 'task 2' } as Parameters<typeof run>[0];
+    const signal = new AbortController().signal;
+    expect(await run(ctx, { operation: 'list', text: 'launch' }, signal)).toMatchObject({ operation: 'list', documents: [{ path: 'notes/plan.md', createdBy: 'task 1', summary: 'Plan for the launch' }] });
+    expect(await run(ctx, { operation: 'describe', path: 'notes/plan.md', set_tags: ['launch'] }, signal)).toMatchObject({ document: { tags: ['launch'], updatedBy: 'task 2' } });
+    expect(await run(ctx, { operation: 'get', path: 'notes/plan.md' }, signal)).toMatchObject({ document: { versions: [{ seq: 1, by: 'task 1' }] } });
+    await expect(run(ctx, { operation: 'describe', path: 'notes/plan.md' }, signal)).rejects.toThrow('describe needs description, set_tags, or both');
+    await expect(run(ctx, { operation: 'get', path: 'nope.md' }, signal)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(run(ctx, {}, signal)).rejects.toThrow('operation is required: one of list, get, describe');
+    await expect(run(ctx, { operation: 'list', tags: 'q3' }, signal)).rejects.toThrow('tags must be a list of strings');
+    await expect(createDocumentTool(() => undefined)(ctx, { operation: 'list' }, signal)).rejects.toMatchObject({ code: 'UNAVAILABLE' });
+  });
+});

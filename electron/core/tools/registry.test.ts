@@ -18,6 +18,8 @@ import { nodeFs } from '../store/durable-fs';
 import { AJV_OPTIONS } from '../store/schema-check';
 import { RESOURCES_DIR, useTempDirs } from '../testing/temp-dir';
 import { registerBufferOps } from '../routing/buffer-ops';
+import { DocumentStore } from '../documents/document-store';
+import { registerDocumentTool } from '../documents/document-tool';
 import { builtinFunctions, builtinRegistry, LocalFunctionRegistry } from './registry';
 import { FileBufferStore } from '../routing/buffer-store';
 import { AppError } from '../../../shared/errors';
@@ -67,7 +69,7 @@ describe('the built-in configs', () => {
     expect(problems).toEqual([]);
     const files = (await fs.readdir(path.join(RESOURCES_DIR, 'bundles'), { recursive: true })).filter((f) => f.endsWith('.json'));
     expect([...bundles.values()].reduce((n, b) => n + 1 + b.tools.length, 0)).toBe(files.length);
-    expect([...bundles.values()].map((b) => b.config.slug).sort()).toEqual(['buffers', 'files', 'math', 'text', 'time', 'web']);
+    expect([...bundles.values()].map((b) => b.config.slug).sort()).toEqual(['buffers', 'documents', 'files', 'math', 'text', 'time', 'web']);
     const ids = [...[...bundles.values()].map((b) => b.config.id), ...tools.map((t) => t.id)];
     expect(new Set(ids).size).toBe(ids.length);
     for (const id of ids) expect(id).toMatch(UUID_V7_PATTERN);
@@ -82,12 +84,14 @@ describe('the built-in configs', () => {
     expect(slugs('math')).toEqual(['calc']);
     expect(slugs('web')).toEqual(['fetch-url']);
     expect(slugs('buffers')).toEqual(['buffer-ops']);
+    expect(slugs('documents')).toEqual(['documents']);
   });
 
   it('name only registered functions, and every built-in function is named by exactly one config', () => {
     // The app's registry: this folder's functions and routing's buffer_ops.
     const fns = new Map(builtinFunctions());
     registerBufferOps({ register: (id: string, fn: LocalFunction) => fns.set(id, fn) }, () => undefined);
+    registerDocumentTool({ register: (id: string, fn: LocalFunction) => fns.set(id, fn) }, () => undefined);
     const named = tools.map((t) => {
       expect(t.type).toBe('local');
       return t.local!.functionId;
@@ -167,6 +171,12 @@ describe('sample calls of every built-in tool', () => {
       { operation: 'search', target: 'line', scope: 'notes' },
       { operation: 'export', target: 'notes', destination: 'exported/notes.txt' },
     ],
+    'documents.query': [
+      { operation: 'list' },
+      { operation: 'list', tags: ['q3'], created_by: 'conversation-1', mime_type: 'text/', path_prefix: 'docs/', text: 'more', limit: 5 },
+      { operation: 'describe', path: 'docs/a.md', description: 'A note', set_tags: ['q3'] },
+      { operation: 'get', path: 'docs/a.md' },
+    ],
   };
 
   it('validate against argSchema, and their outputs against outputSchema', async () => {
@@ -180,8 +190,11 @@ describe('sample calls of every built-in tool', () => {
     const buffers = new FileBufferStore({ dataDir: await tempDir(), workspaceDir: ws, now: () => new Date('2026-01-02T03:04:05Z') });
     await buffers.write('conversation-1', 'notes', 'first line\nsecond line\n', 'replace', 'test');
 
+    const documents = DocumentStore.open({ file: path.join(await tempDir(), 'documents.sqlite'), workspaceDir: () => ws, now: () => new Date('2026-01-02T03:04:05Z') });
+    await documents.record('docs/a.md', 'conversation-1');
     const fns = new Map(builtinFunctions());
     registerBufferOps({ register: (id: string, fn: LocalFunction) => fns.set(id, fn) }, buffers);
+    registerDocumentTool({ register: (id: string, fn: LocalFunction) => fns.set(id, fn) }, () => documents);
     const ajv = new Ajv2020(AJV_OPTIONS);
     for (const t of tools) {
       const id = t.local!.functionId;
