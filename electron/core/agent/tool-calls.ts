@@ -263,8 +263,9 @@ export class ToolCallRunner {
   }
 
   /** `tool_search`: ranks the conversation's tools and loads the best for the following steps (./deferred-tools.ts). */
-  private runToolSearch(deferred: DeferredTools, mt: ModelTool, call: ModelToolCall, args: unknown, invocationId: string): void {
+  private async runToolSearch(deferred: DeferredTools, mt: ModelTool, call: ModelToolCall, args: unknown, invocationId: string): Promise<void> {
     const started = performance.now();
+    await deferred.prepare();
     const value = deferred.search(args);
     const durationMs = Math.round((performance.now() - started) * 1000) / 1000;
     this.finish(this.card(mt, call, args, invocationId, { status: 'ok', value, durationMs }));
