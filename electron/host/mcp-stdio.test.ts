@@ -5,12 +5,12 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { execFile, spawnSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { build } from 'esbuild';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 // @ts-expect-error -- a plain .mjs build script without types
 import { electronBundles } from '../../scripts/electron-bundles.mjs';
 // @ts-expect-error -- a plain .mjs build script without types
@@ -113,6 +113,31 @@ describe('toolsmith mcp (stdio)', () => {
       await core.close();
     }
   }, 60_000);
+
+  it('follows the app working on the same data folder: a bundle served in Settings, a tool added in Tools', async () => {
+    const echo = await startEchoServer();
+    const dir = await dataFolder(echo);
+    const transport = new StdioClientTransport({ command: process.execPath, args: [ENTRY, 'mcp', '--data-dir', dir], stderr: 'pipe' });
+    const client = new Client({ name: 'stdio-test', version: '1.0.0' });
+    let changes = 0;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => void changes++);
+    const app = await createCore({ dataDir: dir, resourcesDir: RESOURCES_DIR, host: 'headless', watch: false });
+    try {
+      await client.connect(transport);
+      expect((await client.listTools()).tools.map((t) => t.name)).not.toContain('hidden');
+      const other = app.registry.store.listBundles({ pageSize: 100 }).items.find((b) => b.slug === 'other')!;
+      const kit = app.registry.store.listBundles({ pageSize: 100 }).items.find((b) => b.slug === 'kit')!;
+      await app.call('settings.set', { mcpServer: { enabled: true, bundleIds: [kit.id, other.id] } });
+      await vi.waitFor(async () => expect((await client.listTools()).tools.map((t) => t.name)).toContain('hidden'), { timeout: 20_000, interval: 200 });
+      await app.registry.store.putTool(kit.id, 'later', '1', { displayName: 'Later', description: 'Added while serving', tags: [], type: 'local', argSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] }, outputSchema: {}, local: { functionId: 'text.count' }, isEnabled: true });
+      await vi.waitFor(async () => expect((await client.listTools()).tools.map((t) => t.name)).toContain('later'), { timeout: 20_000, interval: 200 });
+      expect(changes).toBeGreaterThanOrEqual(2);
+    } finally {
+      await client.close();
+      await app.close();
+      await echo.close();
+    }
+  }, 90_000);
 
   it('exits with a message naming Settings → MCP server when serving is switched off', async () => {
     const echo = await startEchoServer();
