@@ -9,6 +9,10 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RecordedRequest, ScriptedReply } from '../testing/scripted-model-server';
 import { useAgentCore } from '../testing/agent-core';
+import { startScriptedModelServer } from '../testing/scripted-model-server';
+import { RESOURCES_DIR, useTempDirs } from '../testing/temp-dir';
+import { createCore } from '../app';
+import type { OpInput, OpName, OpOutput } from '../../../shared/contract';
 
 const start = useAgentCore();
 
@@ -351,5 +355,50 @@ describe('orchestration in the core', () => {
       ['writer', 'failed'],
     ]);
     expect((await messages(c2.id)).at(-1)!.text).toBe('done anyway');
+  });
+});
+
+describe('orchestration across a restart', () => {
+  const tempDir = useTempDirs();
+  it('closing the app while the conversation waits on a task ends the call and the tasks cancelled when it opens again', async () => {
+    const server = await startScriptedModelServer();
+    const dataDir = await tempDir();
+    try {
+      const core = await createCore({ resourcesDir: RESOURCES_DIR, watch: false, dataDir, host: 'headless' });
+      const call = async <N extends OpName>(name: N, input: OpInput<N>): Promise<OpOutput<N>> => {
+        const r = await core.call(name, input);
+        if (!r.ok) throw Object.assign(new Error(r.error.message), r.error);
+        return r.value as OpOutput<N>;
+      };
+      const provider = await call('providers.save', { provider: { name: 'Scripted', kind: 'openai-compatible', baseUrl: server.url, apiKey: 'sk-provider-key-0123456789' } });
+      const c = await call('conversations.create', {});
+      await call('conversations.setModel', { id: c.id, model: { providerId: provider.id, model: 'scripted-model' } });
+      let analystAsked: (() => void) | undefined;
+      const analystStarted = new Promise<void>((r) => (analystAsked = r));
+      server.script([
+        tools('route_to_analyst', { request: 'take your time' }),
+        () => {
+          analystAsked?.();
+          return { kind: 'delay', ms: 60_000 };
+        },
+      ]);
+      await call('chat.send', { conversationId: c.id, text: 'go' });
+      await analystStarted;
+      expect((await call('tasks.graph', { conversationId: c.id })).tasks.map((t) => t.status)).toEqual(['running']);
+      await core.close();
+
+      const again = await createCore({ resourcesDir: RESOURCES_DIR, watch: false, dataDir, host: 'headless' });
+      try {
+        const graph = await again.call('tasks.graph', { conversationId: c.id });
+        expect(graph.ok && graph.value.tasks.map((t) => [t.agent, t.status])).toEqual([['analyst', 'cancelled']]);
+        const detail = await again.call('conversations.get', { id: c.id });
+        const route = detail.ok ? detail.value.messages.filter((m) => m.tool?.slug === 'route_to_analyst').at(-1)!.tool! : undefined;
+        expect(route?.status).toBe('cancelled');
+      } finally {
+        await again.close();
+      }
+    } finally {
+      await server.close();
+    }
   });
 });
