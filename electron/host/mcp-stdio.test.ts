@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { electronBundles } from '../../scripts/electron-bundles.mjs';
 // @ts-expect-error -- a plain .mjs build script without types
 import { workerBundles } from '../../scripts/worker-bundles.mjs';
+import { ApprovalStore } from '../core/agent/approvals';
 import { createCore } from '../core/app';
 import { SECRET_VALUE, seedServedBundle, startEchoServer, type EchoServer } from '../core/testing/mcp-serve-kit';
 import { RESOURCES_DIR, useTempDirs } from '../core/testing/temp-dir';
@@ -132,6 +133,17 @@ describe('toolsmith mcp (stdio)', () => {
       await app.registry.store.putTool(kit.id, 'later', '1', { displayName: 'Later', description: 'Added while serving', tags: [], type: 'local', argSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] }, outputSchema: {}, local: { functionId: 'text.count' }, isEnabled: true });
       await vi.waitFor(async () => expect((await client.listTools()).tools.map((t) => t.name)).toContain('later'), { timeout: 20_000, interval: 200 });
       expect(changes).toBeGreaterThanOrEqual(2);
+
+      // "Always allow" remembered in the app lets the stdio server run the tool with no window to ask.
+      const guarded = (await client.callTool({ name: 'guarded', arguments: { text: 'a' } })) as CallToolResult;
+      expect(guarded.isError).toBe(true);
+      const approvals = await ApprovalStore.open({ dataDir: dir, now: () => new Date() });
+      const tool = app.registry.store.allTools().find((t) => t.slug === 'guarded')!;
+      await approvals.add({ toolId: tool.id, toolName: 'kit/guarded', scope: 'always' });
+      await vi.waitFor(async () => expect(((await client.callTool({ name: 'guarded', arguments: { text: 'a b' } })) as CallToolResult).structuredContent).toMatchObject({ words: 2 }), {
+        timeout: 20_000,
+        interval: 200,
+      });
     } finally {
       await client.close();
       await app.close();

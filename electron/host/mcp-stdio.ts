@@ -2,7 +2,7 @@
  * `toolsmith mcp`: the registry served over MCP on stdin/stdout, for Claude Desktop, Cursor,
  * VS Code and any other client that starts a server as a child process. The same core over
  * the same data folder as the app (another process may run the app at the same time: the
- * registry is watched, and Settings are read again when settings.json changes).
+ * registry is watched, and Settings and the remembered approvals are read again when they change).
  * Usage: toolsmith mcp [--data-dir DIR] [--resources DIR]
  *
  * stdout carries protocol messages only: everything else is written to stderr.
@@ -39,9 +39,12 @@ export async function runMcpStdio(argv: readonly string[], env: NodeJS.ProcessEn
     process.exit(SERVER_OFF_EXIT);
   }
 
-  const settingsWatch = watchSettings(core.dataDir, async () => {
-    await core.settings.load();
-    core.mcpServer.changed();
+  const settingsWatch = watchDataFiles(core.dataDir, {
+    'settings.json': async () => {
+      await core.settings.load();
+      core.mcpServer.changed();
+    },
+    'approvals.json': () => core.mcpServer.reloadApprovals(),
   });
   const conn = core.mcpServer.createServer();
   const transport = new StdioServerTransport();
@@ -64,19 +67,23 @@ export async function runMcpStdio(argv: readonly string[], env: NodeJS.ProcessEn
   console.error(`Toolsmith MCP server on stdio: data folder ${core.dataDir}, ${core.mcpServer.served.list().tools.length} tools served`);
 }
 
-/** Calls `onChange` (debounced) when settings.json is replaced; the folder is watched since writes rename over the file. */
-function watchSettings(dataDir: string, onChange: () => Promise<void>): FSWatcher | undefined {
-  let timer: ReturnType<typeof setTimeout> | undefined;
+/**
+ * Calls a file's handler (debounced) when the app replaces it: the folder is watched, since
+ * writes rename a new file over the old one.
+ */
+function watchDataFiles(dataDir: string, handlers: Record<string, () => Promise<void>>): FSWatcher | undefined {
+  const timers = new Map<string, ReturnType<typeof setTimeout>>();
   try {
     const w = watch(dataDir, (_event, name) => {
-      if (name !== 'settings.json') return;
-      clearTimeout(timer);
-      timer = setTimeout(() => onChange().catch((e: unknown) => console.error(`Toolsmith: could not read the settings again: ${(e as Error).message}`)), 100);
+      const handler = name ? handlers[name] : undefined;
+      if (!name || !handler) return;
+      clearTimeout(timers.get(name));
+      timers.set(name, setTimeout(() => handler().catch((e: unknown) => console.error(`Toolsmith: could not read ${name} again: ${(e as Error).message}`)), 100));
     });
     w.unref();
     return w;
   } catch (e) {
-    console.error(`Toolsmith: settings changes will not be seen until a restart (${(e as Error).message})`);
+    console.error(`Toolsmith: changes to the settings and approvals will not be seen until a restart (${(e as Error).message})`);
     return undefined;
   }
 }

@@ -42,6 +42,11 @@ export class ApprovalStore {
     return this.rules.map((r) => ({ ...r }));
   }
 
+  /** Reads the file again: another process on the same data folder (the app, `toolsmith mcp`) changed it. */
+  reload(): Promise<void> {
+    return this.queue.run(() => this.load());
+  }
+
   /** A rule lets this tool run without asking, always or in this conversation. */
   allows(toolId: string, conversationId: string): boolean {
     return this.rules.some((r) => r.toolId === toolId && (r.scope === 'always' || r.conversationId === conversationId));

@@ -23,7 +23,7 @@ export interface McpServeOptions {
   store: Pick<ToolStore, 'allTools' | 'isUsable' | 'bundleById'>;
   dispatcher: Pick<InvokeDispatcher, 'invoke' | 'cancel'>;
   toolOutputs: ToolOutputService;
-  approvals: Pick<ApprovalStore, 'allows' | 'add'>;
+  approvals: Pick<ApprovalStore, 'allows' | 'add'> & Partial<Pick<ApprovalStore, 'reload'>>;
   settings: () => McpServerSettings;
   events?: Pick<EventBus, 'on' | 'emit'>;
   now: () => Date;
@@ -75,6 +75,11 @@ export class McpServeService {
       for (const s of this.servers) s.sendToolListChanged().catch(() => undefined);
     }, 50);
     this.listChangedTimer.unref?.();
+  }
+
+  /** Another process on the data folder changed the remembered approvals: read them again. */
+  async reloadApprovals(): Promise<void> {
+    await this.opts.approvals.reload?.();
   }
 
   /** Where clients reach the server; hosts say what they serve. */
