@@ -22,7 +22,7 @@ export function AgentsSection() {
   const bundles = usePagedOp('bundles.list', { pageSize: 100 });
   const setEnabled = useOpMutation('agents.setEnabled');
   const remove = useOpMutation('agents.delete');
-  const { editing, notice, start, setDraft, close, focusAfter, focused } = useAgentsUi();
+  const { editing, seq, notice, start, setDraft, close, focusAfter, focused } = useAgentsUi();
   const views = list.data ?? [];
   const sectionRef = useRef<HTMLElement>(null);
 
@@ -82,9 +82,9 @@ export function AgentsSection() {
 
   const form = (e: AgentEditing, v?: AgentProfileView) =>
     e.kind === 'view' ? (
-      v && <AgentForm draft={draftFromProfile(v.profile)} editing={v.profile.name} readOnly views={views} onChange={() => undefined} onSaved={() => undefined} onCancel={() => close()} onDuplicate={() => duplicate(v)} />
+      v && <AgentForm key={seq} draft={draftFromProfile(v.profile)} editing={v.profile.name} readOnly views={views} onChange={() => undefined} onSaved={() => undefined} onCancel={() => close()} onDuplicate={() => duplicate(v)} />
     ) : (
-      <AgentForm draft={e.draft} editing={e.kind === 'edit' ? e.name : null} views={views} onChange={setDraft} onSaved={onSaved} onCancel={() => mayLeave() && close()} />
+      <AgentForm key={seq} draft={e.draft} editing={e.kind === 'edit' ? e.name : null} views={views} onChange={setDraft} onSaved={onSaved} onCancel={() => mayLeave() && close()} />
     );
 
   return (
@@ -174,7 +174,8 @@ export function AgentsSection() {
           {notice}
         </p>
       )}
-      {editing?.kind === 'new' ? (
+      {editing?.kind === 'new' || (editing?.kind === 'edit' && list.data && !views.some((v) => v.profile.name === editing.name)) ? (
+        // A new profile; or one being edited that was deleted meanwhile (saving it makes it again).
         form(editing)
       ) : (
         <div className="form-actions">

@@ -12,6 +12,8 @@ export type AgentEditing =
 
 interface AgentsUiState {
   editing: AgentEditing | null;
+  /** Counts the forms opened: each a fresh form (no errors of the last one). */
+  seq: number;
   /** The last profile saved or deleted, for the section's status line. */
   notice: string | null;
   start(editing: AgentEditing): void;
@@ -24,8 +26,9 @@ interface AgentsUiState {
 
 export const useAgentsUi = create<AgentsUiState>((set, get) => ({
   editing: null,
+  seq: 0,
   notice: null,
-  start: (editing) => set({ editing, notice: null }),
+  start: (editing) => set((s) => ({ editing, notice: null, focusAfter: null, seq: s.seq + 1 })),
   setDraft(draft) {
     const e = get().editing;
     if (e && e.kind !== 'view') set({ editing: { ...e, draft } });
