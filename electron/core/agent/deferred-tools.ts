@@ -98,14 +98,15 @@ export interface FoundTool {
 
 /** A tool_search call's value: what the card shows and the model reads. */
 export interface ToolSearchValue {
-  query: string;
-  tools: FoundTool[];
-  /** Tools this call added to the model's list. */
+  /** Tools this call added to the model's list (first: the card shows it without unfolding). */
   loaded: string[];
   /** Found but not added: the request would carry more tools than a provider accepts. */
   notLoaded?: string[];
+  /** Why the model searches at all. */
   why: string;
   note?: string;
+  /** What the search found, best first. */
+  tools: FoundTool[];
 }
 
 /** Analysed tools are kept across turns, by id, version and name. */
@@ -172,12 +173,12 @@ export class DeferredTools {
       this.loaded.add(t.name);
       loaded.push(t.name);
     }
-    const value: ToolSearchValue = { query, tools, loaded, why: this.reason };
-    if (notLoaded.length) {
-      value.notLoaded = notLoaded;
-      value.note = `${notLoaded.length} of these could not be added: a request may carry at most ${PROVIDER_MAX_TOOLS} tools, and this turn has loaded as many as fit`;
-    } else if (!tools.length) value.note = 'no tool matches: try other words, or describe the task differently';
-    return value;
+    const note = notLoaded.length
+      ? `${notLoaded.length} of these could not be added: a request may carry at most ${PROVIDER_MAX_TOOLS} tools, and this turn has loaded as many as fit`
+      : !tools.length
+        ? 'no tool matches: try other words, or describe the task differently'
+        : undefined;
+    return { loaded, ...(notLoaded.length ? { notLoaded } : {}), why: this.reason, ...(note ? { note } : {}), tools };
   }
 }
 
