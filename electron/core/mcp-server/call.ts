@@ -6,7 +6,7 @@
  * client's model can read it and correct itself.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { AppError, toErrorInfo, type ErrorInfo } from '../../../shared/errors';
+import { toErrorInfo, type ErrorInfo } from '../../../shared/errors';
 import type { ApprovalStore } from '../agent/approvals';
 import type { InvokeDispatcher } from '../invoke/dispatcher';
 import { isStoredOutputRef } from '../invoke/stored-ref';
@@ -63,19 +63,16 @@ export async function callServedTool(deps: CallDeps, session: McpSession, served
     if (answer.decision === 'allow-always') await deps.approvals.add({ toolId: tool.id, toolName, scope: 'always' });
   }
 
-  // The client's cancel stops the call; the call itself does not hold on to the request's signal.
+  if (signal?.aborted) return errorResult({ code: 'CANCELLED', message: 'the client cancelled the call' });
   const invocationId = fastUuidv7();
-  const cancel = () => deps.dispatcher.cancel(invocationId);
-  signal?.addEventListener('abort', cancel, { once: true });
+  const stopWatching = signal ? watchCancel(signal, () => deps.dispatcher.cancel(invocationId)) : undefined;
   let outcome;
   try {
-    outcome = signal?.aborted
-      ? await Promise.reject(new AppError('CANCELLED', 'the client cancelled the call'))
-      : await deps.dispatcher.invoke({ bundleId: tool.bundleId, slug: tool.slug, version: tool.version, args: args ?? {}, source: 'api', ownerId: session.ownerId, invocationId });
+    outcome = await deps.dispatcher.invoke({ bundleId: tool.bundleId, slug: tool.slug, version: tool.version, args: args ?? {}, source: 'api', ownerId: session.ownerId, invocationId });
   } catch (e) {
     return errorResult(toErrorInfo(e, 'mcp'));
   } finally {
-    signal?.removeEventListener('abort', cancel);
+    stopWatching?.();
   }
   if (!outcome.ok) return errorResult(outcome.error);
   return gateResult(deps, session, served, args, outcome.value, signal);
@@ -110,6 +107,25 @@ async function gateResult(deps: CallDeps, session: McpSession, served: ServedToo
   }
   if (g.info.choice === 'inline') return textResult(text);
   return textResult(tooLargeMessage(g.info, g.info.handle!));
+}
+
+/**
+ * The client's cancel stops the call. The first listener on a fresh AbortSignal costs Node
+ * tens of microseconds (more than a whole local call), so a call that ends within this turn of
+ * the event loop never adds one: the watch starts at the next turn, and a cancel that came
+ * before it is acted on then.
+ */
+function watchCancel(signal: AbortSignal, cancel: () => void): () => void {
+  let listening = false;
+  const later = setImmediate(() => {
+    if (signal.aborted) return cancel();
+    listening = true;
+    signal.addEventListener('abort', cancel, { once: true });
+  });
+  return () => {
+    clearImmediate(later);
+    if (listening) signal.removeEventListener('abort', cancel);
+  };
 }
 
 /** A result that fits: its text, and the value itself as structured content when it is an object. */
