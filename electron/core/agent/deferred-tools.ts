@@ -66,7 +66,7 @@ export interface DeferralInput {
   settings: ToolSearchSettings;
   /** The model's window, in tokens. */
   contextTokens: number;
-  /** Tools the model has beside the registry's (model-only ones, tool_search). */
+  /** The model-only tools the model has beside the registry's (tool_search not counted). */
   others: number;
 }
 

@@ -162,10 +162,10 @@ export function toolsForModel(input: ToolsForModelInput): ModelToolSet {
   if (!input.toolSearch) return new ModelToolSet(out);
 
   const registry = out.slice(0, registryCount);
-  const others = modelOnly.length + 1;
-  const reason = deferralReason({ tools: registry, settings: input.toolSearch.settings, contextTokens: input.toolSearch.contextTokens, others });
+  const reason = deferralReason({ tools: registry, settings: input.toolSearch.settings, contextTokens: input.toolSearch.contextTokens, others: modelOnly.length });
   if (!reason) return new ModelToolSet(out);
-  const room = PROVIDER_MAX_TOOLS - others;
+  // Beside the model-only tools and tool_search.
+  const room = PROVIDER_MAX_TOOLS - modelOnly.length - 1;
   const directiveIds = new Set(directives.keys());
   const pinned = new Set(registry.filter((t) => isPinned(t, input.toolSearch!.settings.pinned, directiveIds)).slice(0, room).map((t) => t.name));
   const results = input.toolSearch.settings.results;
