@@ -43,6 +43,8 @@ async function start(): Promise<void> {
       const error = await shell.openPath(p);
       if (error) throw new Error(error);
     },
+    // An MCP server's OAuth sign-in page opens in the person's browser (http(s) only).
+    mcpClient: { openUrl: (url) => (isSafeExternalUrl(url) ? shell.openExternal(url) : undefined) },
   });
 
   // Deny every permission (camera, notifications, ...): the app asks for none.

@@ -67,7 +67,7 @@ export interface CoreConfig {
   /** Injectable for tests. */
   now?: () => Date;
   /** MCP servers' back-off after a failure and largest message (tests shorten and shrink them). */
-  mcpClient?: { backoffMs?: number; maxMessageBytes?: number };
+  mcpClient?: { backoffMs?: number; maxMessageBytes?: number; openUrl?: (url: string) => void | Promise<void> };
   /** Opens a file with the system's application (Electron's shell.openPath, xdg-open); absent: UNAVAILABLE. */
   openPath?: (absPath: string) => Promise<void>;
 }
@@ -231,6 +231,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     now,
     version: pkg.version,
     dataDir,
+    maxResultBytes: () => settings.get().toolOutputs.maxResultBytes,
     extractionModel: () => {
       const model = settings.get().defaultModel;
       if (!model) return undefined;

@@ -36,6 +36,7 @@ export const mcpClientStrings = {
   log: 'Log',
   hideLog: 'Hide log',
   logEmpty: 'Nothing logged yet.',
+  signIn: 'Sign in to this server (opens its sign-in page)',
   restart: 'Restart',
   remove: 'Remove',
   confirmRemove: (name: string) => `Remove ${name}? Its bundle and tools are deleted; the server itself is not touched.`,

@@ -10,7 +10,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { CallToolResultSchema, ErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { AppError } from '../../../shared/errors';
@@ -18,6 +18,7 @@ import { parseTemplate } from '../../../shared/model/http-spec';
 import type { McpServerConfig, McpServerStatus } from '../../../shared/model/mcp-client';
 import type { SecretResolver } from '../secrets/types';
 import { LogRing } from './log-ring';
+import { SecretOAuthProvider, SIGN_IN_TIMEOUT_MS, type OAuthSecrets } from './oauth';
 import type { McpCallResult } from './results';
 
 export interface ConnectionOptions {
@@ -25,7 +26,7 @@ export interface ConnectionOptions {
   config: McpServerConfig;
   /** The working folder of a stdio server without its own. */
   defaultCwd: () => string;
-  secrets: SecretResolver;
+  secrets: SecretResolver & OAuthSecrets;
   now: () => Date;
   clientVersion: string;
   /** The largest message a server may send (stdio line, HTTP response body). */
@@ -35,8 +36,10 @@ export interface ConnectionOptions {
   maxBackoffMs: number;
   /** A connection that stayed up this long before it failed starts its restart count afresh. */
   stableMs: number;
-  /** For HTTP servers that need OAuth. */
-  authProvider?: OAuthClientProvider;
+  /** Opens an OAuth sign-in page in the person's browser. */
+  openUrl?: (url: string) => void | Promise<void>;
+  /** How long a sign-in may take (default 5 minutes). */
+  signInTimeoutMs?: number;
   onStatus: () => void;
   /** The server said its tools changed: list them again. */
   onToolsChanged: () => void;
@@ -48,6 +51,17 @@ const ListToolsPageSchema = z.object({ tools: z.array(z.unknown()), nextCursor: 
 
 /** Pages of tools/list read at most. */
 const MAX_LIST_PAGES = 50;
+
+/** The SDK's stdio transport, remembering its process id: the SDK forgets it as soon as it starts closing. */
+class TrackedStdioTransport extends StdioClientTransport {
+  startedPid: number | undefined;
+  onStarted?: (pid: number) => void;
+  override async start(): Promise<void> {
+    await super.start();
+    this.startedPid = this.pid ?? undefined;
+    if (this.startedPid !== undefined) this.onStarted?.(this.startedPid);
+  }
+}
 
 export class McpServerConnection {
   readonly log: LogRing;
@@ -71,6 +85,11 @@ export class McpServerConnection {
   private stopped = true;
   /** Ids of requests sent and not answered yet. */
   private readonly pending = new Set<string | number>();
+  /** The process of a stdio server still starting (this.pid is set once it is connected). */
+  private rawPid: number | undefined;
+  private lastHttp: StreamableHTTPClientTransport | undefined;
+  /** Set once the server asked for OAuth: later connections carry its tokens. */
+  private oauth: SecretOAuthProvider | undefined;
 
   constructor(private readonly opts: ConnectionOptions) {
     this.log = new LogRing(opts.now);
@@ -138,16 +157,46 @@ export class McpServerConnection {
   private async start(): Promise<Client> {
     const gen = ++this.generation;
     this.stopped = false;
-    this.transportError = undefined;
     this.setState('starting');
     const { config } = this.opts;
-    let transport: Transport;
+    let client: Client;
     try {
-      transport = this.makeTransport();
+      // A server that asked for OAuth before: its tokens (or a new sign-in) from the start.
+      client = this.oauth ? await this.signIn(gen) : await this.connect(gen, false);
     } catch (e) {
-      this.failed(gen, e instanceof AppError ? e.message : `could not prepare the connection: ${(e as Error).message}`);
-      throw e instanceof AppError ? e : new AppError('UNAVAILABLE', `the MCP server '${config.name}' could not be started: ${(e as Error).message}`);
+      if (this.oauth || !needsSignIn(e) || config.connection.transport !== 'http' || gen !== this.generation) throw this.startFailed(gen, e);
+      // The server asks for OAuth: sign in (in the browser) and connect again.
+      try {
+        client = await this.signIn(gen);
+      } catch (e2) {
+        const words = e2 instanceof AppError ? e2 : new AppError('UNAUTHORIZED', `it asks for authorization (HTTP 401) and an OAuth sign-in could not start: ${(e2 as Error).message || (e2 as Error).name}`);
+        throw this.startFailed(gen, words);
+      }
     }
+    if (gen !== this.generation) {
+      await this.transport?.close().catch(() => undefined);
+      throw new AppError('CANCELLED', `the MCP server '${config.name}' was stopped while it started`);
+    }
+    this.client = client;
+    this.pid = this.rawPid;
+    const info = client.getServerVersion();
+    this.serverInfo = info ? { name: String(info.name).slice(0, 200), version: String(info.version).slice(0, 100) } : undefined;
+    this.connectedAt = Date.now();
+    this.setState('connected');
+    this.opts.onConnected();
+    return client;
+  }
+
+  private startFailed(gen: number, e: unknown): AppError {
+    const why = e instanceof AppError ? e.message : this.startError(e);
+    this.failed(gen, why);
+    return new AppError(e instanceof AppError ? e.code : /did not answer/.test(why) ? 'TIMEOUT' : 'UNAVAILABLE', `the MCP server '${this.opts.config.name}' could not be started: ${why}`);
+  }
+
+  /** One attempt: a transport and a client, connected (initialize answered); on failure both are closed. */
+  private async connect(gen: number, withAuth: boolean): Promise<Client> {
+    this.transportError = undefined;
+    const raw = this.makeTransport(withAuth);
     const client = new Client({ name: 'Toolsmith', version: this.opts.clientVersion }, { capabilities: {} });
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       if (gen === this.generation) this.opts.onToolsChanged();
@@ -160,36 +209,61 @@ export class McpServerConnection {
     };
     client.onclose = () => this.closed(gen);
     this.pending.clear();
-    const raw = transport;
+    this.rawPid = undefined;
+    if (raw instanceof TrackedStdioTransport) {
+      raw.onStarted = (pid) => {
+        this.log.event(`process ${pid} started`);
+        if (gen === this.generation) this.rawPid = pid;
+      };
+    }
     // Only HTTP needs to know which requests are unanswered (see postEnded); stdio sees its process end.
-    if (!(raw instanceof StdioClientTransport)) transport = observed(raw, this.pending);
+    const transport = raw instanceof TrackedStdioTransport ? raw : observed(raw, this.pending);
     this.transport = transport;
+    this.lastHttp = raw instanceof StreamableHTTPClientTransport ? raw : undefined;
     try {
-      await client.connect(transport, { timeout: config.timeouts.startMs });
+      await client.connect(transport, { timeout: this.opts.config.timeouts.startMs });
+      return client;
     } catch (e) {
-      const why = this.startError(e);
       await transport.close().catch(() => undefined);
-      this.failed(gen, why);
-      throw new AppError(e instanceof AppError ? e.code : /did not answer/.test(why) ? 'TIMEOUT' : 'UNAVAILABLE', `the MCP server '${config.name}' could not be started: ${why}`);
+      // The SDK closes in the background (up to 4 s); a server that failed to start is ended now.
+      if (raw instanceof TrackedStdioTransport && raw.startedPid !== undefined && killIfAlive(raw.startedPid)) this.log.event(`process ${raw.startedPid} ended (SIGKILL)`);
+      throw e;
     }
-    if (gen !== this.generation) {
-      await transport.close().catch(() => undefined);
-      throw new AppError('CANCELLED', `the MCP server '${config.name}' was stopped while it started`);
-    }
-    this.client = client;
-    this.pid = raw instanceof StdioClientTransport ? (raw.pid ?? undefined) : undefined;
-    const info = client.getServerVersion();
-    this.serverInfo = info ? { name: String(info.name).slice(0, 200), version: String(info.version).slice(0, 100) } : undefined;
-    this.connectedAt = Date.now();
-    this.setState('connected');
-    this.opts.onConnected();
-    return client;
   }
 
-  private makeTransport(): Transport {
+  /** OAuth: the SDK discovers, registers a client, and sends the person to sign in; the code comes back to a loopback listener. */
+  private async signIn(gen: number): Promise<Client> {
+    const c = this.opts.config.connection;
+    if (c.transport !== 'http') throw new AppError('UNAUTHORIZED', 'only HTTP servers sign in');
+    this.oauth ??= new SecretOAuthProvider({
+      bundleId: this.opts.bundleId,
+      host: new URL(c.url).hostname.toLowerCase(),
+      secrets: this.opts.secrets,
+      openUrl: this.opts.openUrl,
+      onSignIn: (url) => {
+        this.reason = `waiting for you to sign in: ${url}`;
+        this.log.event(`sign-in needed: ${url}`);
+        this.opts.onStatus();
+      },
+    });
+    const callback = await this.oauth.listen();
+    callback.reset();
+    this.log.event('the server asks for OAuth sign-in');
+    try {
+      return await this.connect(gen, true);
+    } catch (e) {
+      if (!(e instanceof UnauthorizedError) || !this.lastHttp) throw e;
+    }
+    const code = await callback.nextCode(this.opts.signInTimeoutMs ?? SIGN_IN_TIMEOUT_MS);
+    await this.lastHttp.finishAuth(code);
+    this.log.event('signed in');
+    return this.connect(gen, true);
+  }
+
+  private makeTransport(withAuth: boolean): Transport {
     const c = this.opts.config.connection;
     if (c.transport === 'stdio') {
-      const t = new StdioClientTransport({
+      const t = new TrackedStdioTransport({
         command: c.command,
         args: c.args,
         env: c.env,
@@ -213,7 +287,7 @@ export class McpServerConnection {
         (body) => this.postEnded(body),
       ),
       reconnectionOptions: { maxRetries: 2, initialReconnectionDelay: 1_000, maxReconnectionDelay: 10_000, reconnectionDelayGrowFactor: 2 },
-      ...(this.opts.authProvider ? { authProvider: this.opts.authProvider } : {}),
+      ...(withAuth && this.oauth ? { authProvider: this.oauth } : {}),
     });
   }
 
@@ -374,13 +448,14 @@ export class McpServerConnection {
     this.stopped = true;
     this.generation++;
     const t = this.transport;
-    const pid = this.pid;
+    const pid = this.pid ?? this.rawPid;
     this.client = undefined;
     this.transport = undefined;
     this.pid = undefined;
     this.starting = undefined;
     if (t) await t.close().catch(() => undefined);
     if (pid !== undefined) killIfAlive(pid);
+    this.oauth?.close();
     if (this.state !== 'stopped') this.setState('stopped', reason === 'stopped' ? undefined : reason);
   }
 
@@ -391,16 +466,19 @@ export class McpServerConnection {
   }
 }
 
-function killIfAlive(pid: number): void {
+/** SIGKILL to a process still running; true when it was sent. */
+function killIfAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
   } catch {
-    return;
+    return false;
   }
   try {
     process.kill(pid, 'SIGKILL');
+    return true;
   } catch {
     // gone in between
+    return false;
   }
 }
 
@@ -523,4 +601,8 @@ function observed(inner: Transport, pending: Set<string | number>): Transport {
     },
   };
   return t;
+}
+
+function needsSignIn(e: unknown): boolean {
+  return e instanceof UnauthorizedError || (e instanceof StreamableHTTPError && e.code === 401);
 }

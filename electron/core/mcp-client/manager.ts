@@ -19,6 +19,7 @@ import type { Backend } from '../invoke/dispatcher';
 import { fastUuidv7 } from '../lib/ids';
 import { KeyedQueue } from '../lib/serial-queue';
 import type { SecretResolver } from '../secrets/types';
+import { oauthSecretNames, type OAuthSecrets } from './oauth';
 import type { ToolStore } from '../store/tool-store';
 import { McpServerConnection } from './connection';
 import { ImportError, parseMcpServersJson } from './import-json';
@@ -29,7 +30,8 @@ import { slugOf, syncTools, type SkippedTool } from './tool-sync';
 export interface McpClientOptions {
   dataDir: string;
   store: ToolStore;
-  secrets: SecretResolver;
+  /** Header secrets, and where OAuth keeps a server's client and tokens. */
+  secrets: SecretResolver & OAuthSecrets;
   now: () => Date;
   workspaceDir: () => string;
   clientVersion: string;
@@ -43,6 +45,9 @@ export interface McpClientOptions {
   backoffMs?: number;
   maxBackoffMs?: number;
   stableMs?: number;
+  /** Opens an OAuth sign-in page in the person's browser (Electron: shell.openExternal). */
+  openUrl?: (url: string) => void | Promise<void>;
+  signInTimeoutMs?: number;
 }
 
 export const MCP_MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
@@ -97,6 +102,8 @@ export class McpClientManager {
       backoffMs: this.opts.backoffMs ?? 500,
       maxBackoffMs: this.opts.maxBackoffMs ?? 30_000,
       stableMs: this.opts.stableMs ?? 60_000,
+      openUrl: this.opts.openUrl,
+      signInTimeoutMs: this.opts.signInTimeoutMs,
       onStatus: () => this.opts.onChange?.(file.bundleId),
       onToolsChanged: () => void this.refresh(file.bundleId).catch(() => undefined),
       onConnected: () => {
@@ -256,6 +263,8 @@ export class McpClientManager {
       if (b && !b.softDeletedAt) await store.deleteBundle(bundleId);
     }
     await this.files.remove(bundleId);
+    // Its sign-in goes with it.
+    for (const name of Object.values(oauthSecretNames(bundleId))) await this.opts.secrets.delete?.(name).catch(() => undefined);
     this.opts.onChange?.(bundleId);
   }
 

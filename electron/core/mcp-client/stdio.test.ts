@@ -40,6 +40,11 @@ describe('an MCP server over stdio as a bundle', () => {
     const config = JSON.parse(await fs.readFile(path.join(dataDir, 'mcp-servers', `${v.bundleId}.json`), 'utf8'));
     expect(config).toMatchObject({ version: 1, bundleId: v.bundleId, server: { name: 'Test normal', connection: { transport: 'stdio' } } });
     expect((await fs.stat(path.join(dataDir, 'mcp-servers', `${v.bundleId}.json`))).mode & 0o777).toBe(0o600);
+    // Its stderr is kept in its log.
+    await until(async () => {
+      const log = await c.call('mcpServers.log', { bundleId: v.bundleId });
+      return log.ok && log.value.some((l) => l.stream === 'stderr' && /test server starting in mode normal/.test(l.text));
+    }, 'the stderr line logged');
   });
 
   it('calls tools through the dispatcher: arguments checked first, results mapped, usage counted', async () => {
@@ -98,7 +103,11 @@ describe('an MCP server over stdio as a bundle', () => {
     expect(v.status).toMatchObject({ state: 'failed', reason: 'it did not answer initialize within 3000 ms' });
     expect(c.registry.store.bundleById(v.bundleId)).toMatchObject({ isEnabled: true });
     const log = await c.call('mcpServers.log', { bundleId: v.bundleId });
-    expect(log.ok && log.value.some((l) => l.stream === 'stderr' && /mode hang/.test(l.text))).toBe(true);
+    // Its process is ended at once (not left to the SDK's close, which a closing app may not wait for).
+    const text = (log.ok ? log.value : []).map((l) => l.text).join('\n');
+    const pid = Number(/process (\d+) started/.exec(text)?.[1]);
+    expect(text).toContain(`process ${pid} ended (SIGKILL)`);
+    await until(() => !alive(pid), 'the hanging server ended');
   });
 
   it('a server whose command does not exist is failed with the reason; nothing else is affected', async () => {
@@ -119,7 +128,7 @@ describe('an MCP server over stdio as a bundle', () => {
     // A smaller answer passes.
     const ok = await call(c, v.bundleId, 'big', { mb: 1 });
     expect(ok.ok && (ok.value as string).length).toBe(1024 * 1024);
-  });
+  }, 90_000);
 
   it('a server that dies mid-call: that call fails clearly, the next one restarts it', async () => {
     const { core: c } = await core();

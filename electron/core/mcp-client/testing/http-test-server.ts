@@ -6,6 +6,7 @@ import http from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { OAuthTestServer } from './oauth-server';
 // @ts-expect-error plain JavaScript test server, shared with the stdio tests
 import { makeServer } from './test-server.mjs';
 
@@ -18,12 +19,18 @@ export interface HttpTestServer {
   stop(): Promise<void>;
 }
 
-export async function startHttpTestServer(opts: { mode?: string; port?: number; authorize?: (req: http.IncomingMessage) => boolean } = {}): Promise<HttpTestServer> {
+export async function startHttpTestServer(opts: { mode?: string; port?: number; authorize?: (req: http.IncomingMessage) => boolean; oauth?: OAuthTestServer } = {}): Promise<HttpTestServer> {
   const sessions = new Map<string, StreamableHTTPServerTransport>();
   const requests: HttpTestServer['requests'] = [];
   const calls: string[] = [];
   const server = http.createServer(async (req, res) => {
     requests.push({ method: req.method ?? '', headers: req.headers });
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    if (opts.oauth && (await opts.oauth.handle(req, res, base))) return;
+    if (opts.oauth && !opts.oauth.authorized(req)) {
+      res.writeHead(401, { 'www-authenticate': `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"` }).end();
+      return;
+    }
     if (opts.authorize && !opts.authorize(req)) {
       res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"unauthorized"}');
       return;

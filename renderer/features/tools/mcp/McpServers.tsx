@@ -73,7 +73,13 @@ function ServerRow({ server: v }: { server: McpServerView }) {
       </div>
       {v.status.reason && (
         <p className={v.status.state === 'failed' ? 'field-error' : 'muted'} data-testid="mcp-reason">
-          {v.status.reason}
+          {signInUrl(v.status.reason) ? (
+            <a href={signInUrl(v.status.reason)} target="_blank" rel="noopener noreferrer" data-testid="mcp-sign-in">
+              {s.signIn}
+            </a>
+          ) : (
+            v.status.reason
+          )}
         </p>
       )}
       {v.status.skipped.length > 0 && (
@@ -122,4 +128,10 @@ function ServerRow({ server: v }: { server: McpServerView }) {
       )}
     </li>
   );
+}
+
+/** The sign-in page of a server waiting for an OAuth sign-in (http(s) only). */
+function signInUrl(reason: string): string | undefined {
+  const m = /^waiting for you to sign in: (https?:\/\/\S+)$/.exec(reason);
+  return m?.[1];
 }
