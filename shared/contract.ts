@@ -22,6 +22,7 @@ import { WorkflowRunSchema, WorkflowSummarySchema } from './model/workflow';
 import { AgentProfileViewSchema } from './model/agent-profile';
 import { McpImportReportSchema, McpLogLineSchema, McpServerInputSchema, McpServerViewSchema } from './model/mcp-client';
 import { DocumentInfoSchema, DocumentQuerySchema } from './model/document';
+import { BlockInfoSchema, BlockLabelSchema, BlockVersionSchema, BlockViewSchema, MemoryOwnerSchema, NewBlockSchema, RecallHitSchema, RecallQuerySchema } from './model/memory';
 import { TaskGraphSchema } from './model/task';
 import {
   ApprovalDecisionSchema,
@@ -45,6 +46,8 @@ const Empty = z.object({}).strict();
 /** Ids, slugs and versions as they arrive from a path: the store checks the rules and answers NOT_FOUND. */
 const Key = z.string().min(1).max(512);
 const BundleRef = { bundleId: Key };
+/** One block: its memory (conversation:<id> or agent:<name>) and label. */
+const MemoryBlockRef = z.object({ owner: MemoryOwnerSchema, label: BlockLabelSchema }).strict();
 const ToolRef = { bundleId: Key, slug: Key, version: Key };
 const IdList = z.array(Key).max(1000);
 
@@ -343,6 +346,19 @@ export const operations = {
   },
   'agents.setEnabled': { input: z.object({ name: z.string().max(40), enabled: z.boolean() }).strict(), output: AgentProfileViewSchema },
 
+  // Memory (seed 002): blocks and recall entries, for Inspect → Memory; the user needs no consent here.
+  /** The blocks of one memory (conversation:<id> or agent:<name>), or of all. */
+  'memory.blocks.list': { input: z.object({ owner: MemoryOwnerSchema.optional() }).strict(), output: z.array(BlockInfoSchema) },
+  'memory.blocks.get': { input: MemoryBlockRef, output: BlockViewSchema },
+  /** Makes a block (the tools have no create: blocks come from here or from a source). */
+  'memory.blocks.create': { input: NewBlockSchema, output: BlockViewSchema },
+  /** Every version, oldest first; `current` is the one shown, `undone` ones can be redone. */
+  'memory.blocks.history': { input: MemoryBlockRef, output: z.array(BlockVersionSchema) },
+  'memory.blocks.undo': { input: MemoryBlockRef, output: BlockViewSchema },
+  'memory.blocks.redo': { input: MemoryBlockRef, output: BlockViewSchema },
+  /** Recall entries matching every word of the query (FTS5, punctuation is plain text), best first. */
+  'memory.recall.search': { input: RecallQuerySchema, output: z.array(RecallHitSchema) },
+
   // Secrets: values go in, never come out.
   'secrets.list': { input: Empty, output: z.array(SecretInfoSchema) },
   'secrets.set': { input: z.object({ name: z.string().max(64), value: z.string().max(64 * 1024), hosts: z.array(z.string().max(253)).max(100) }).strict(), output: SecretInfoSchema },
@@ -391,6 +407,8 @@ export const events = {
   'agents.changed': z.object({}).strict(),
   /** Documents were recorded or described (workspace-relative paths). */
   'documents.changed': z.object({ paths: z.array(z.string()) }).strict(),
+  /** A memory's blocks or recall entries changed (label: the block; absent: a recall entry). */
+  'memory.changed': z.object({ owner: z.string(), label: z.string().optional() }).strict(),
   /** A task below the conversation was made or changed. */
   'tasks.changed': z.object({ rootId: z.string() }).strict(),
   /** Text a model is streaming into an assistant row (appended chunks; the row is stored when the step ends). */

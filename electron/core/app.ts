@@ -18,6 +18,10 @@ import { AgentProfileStore } from './agents/profile-store';
 import { DocumentStore } from './documents/document-store';
 import { documentHandlers } from './handlers/document-handlers';
 import { registerDocumentTool } from './documents/document-tool';
+import { MemoryService } from './memory/memory-service';
+import { registerMemoryTools } from './memory/memory-tools';
+import { actorFor } from './memory/actors';
+import { memoryHandlers } from './handlers/memory-handlers';
 import { taskHandlers } from './handlers/task-handlers';
 import { ConversationStore } from './timeline/conversation-store';
 import { createBufferStore, createRoutingServices } from './routing';
@@ -128,6 +132,21 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   const functions = builtinRegistry();
   registerBufferOps(functions, buffers);
   registerDocumentTool(functions, () => documents);
+  // Memory (seed 002): blocks and recall entries; a task's memory and grant come from its agent profile.
+  const memoryChanged = (owner: string, label?: string) => events.emit('memory.changed', { owner, ...(label !== undefined ? { label } : {}) });
+  const memory = MemoryService.open({ file: path.join(dataDir, 'memory.sqlite'), now, problems: (p) => problems.report(p), onChange: memoryChanged });
+  registerMemoryTools(functions, {
+    memory: () => memory,
+    actorOf: (ownerId) =>
+      actorFor(ownerId, {
+        agentOf: (cid) => {
+          const task = conversations.has(cid) ? conversations.taskOf(cid) : undefined;
+          if (task?.kind !== 'agent') return undefined;
+          const profile = agentProfiles.list().find((v) => v.profile.name === task.agent)?.profile;
+          return { name: task.agent, memory: profile?.memory };
+        },
+      }),
+  });
   const registry = new Registry({
     dataDir,
     resourcesDir: config.resourcesDir,
@@ -203,6 +222,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   // A conversation's remembered approvals go with it.
   events.on('conversations.changed', (c) => {
     if (c.kind === 'deleted') void approvals.forgetConversation(c.conversationId);
+    if (c.kind === 'deleted') memory.forgetConversation(c.conversationId);
   });
   toolOutputs.store.onChange((conversationId) => events.emit('toolOutputs.changed', { conversationId }));
   events.on('conversations.changed', (c) => {
@@ -278,6 +298,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     ...agentProfileHandlers(agentProfiles),
     ...taskHandlers({ conversations, loop: agent }),
     ...documentHandlers(documents),
+    ...memoryHandlers(memory, memoryChanged),
     ...providerHandlers({ providers, clients }),
     ...agentHandlers({ conversations, loop: agent, approvals, providers }),
     ...toolOutputHandlers({ toolOutputs, conversations, clients, settings }),
@@ -315,6 +336,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
         conversations.close();
         await documents.idle();
         documents.close();
+        memory.close();
         await toolOutputs.close();
       })();
       return closing;

@@ -65,6 +65,7 @@ const HANDLERS: { [E in EventName]: Handler<E> } = {
   },
   'agents.changed': ops('agents.list', 'agents.get'),
   'documents.changed': ops('documents.list', 'documents.get'),
+  'memory.changed': ops('memory.blocks.list', 'memory.blocks.get', 'memory.blocks.history', 'memory.recall.search'),
   'tasks.changed': ops('tasks.graph'),
 };
 

@@ -3,6 +3,7 @@
  * model reaches appears as a `route_to_<name>` tool; the user's conversation is the root task.
  */
 import { z } from 'zod';
+import { AgentMemorySchema } from './memory';
 import { ModelRefSchema, ToolSelectionSchema } from './provider';
 
 /** A profile's name is part of a tool name (`route_to_<name>`): lower case, digits, underscores. */
@@ -29,6 +30,8 @@ export const AgentProfileSchema = z
     canAskMaster: z.boolean(),
     /** Model steps a task of this agent may take before it must hand off. */
     maxSteps: z.number().int().min(1).max(AGENT_MAX_STEPS_LIMIT),
+    /** Memory (seed 002): the blocks its tasks use, its AllowedOperations and capabilities; absent: each task's own, every operation, no AdvancedEdit. */
+    memory: AgentMemorySchema.optional(),
   })
   .strict()
   .superRefine((p, ctx) => {

@@ -85,7 +85,7 @@ describe('bad files in the data folder', () => {
     expect(await fs.stat(path.join(dataDir, 'bundles', 'notes'))).toBeTruthy();
 
     // The rest loads.
-    expect(again.store.listBundles().items.map((b) => b.slug).sort()).toEqual(['buffers', 'demo', 'documents', 'files', 'fine', 'math', 'text', 'time', 'web']);
+    expect(again.store.listBundles().items.map((b) => b.slug).sort()).toEqual(['buffers', 'demo', 'documents', 'files', 'fine', 'math', 'memory', 'text', 'time', 'web']);
     expect(again.store.listTools({ bundleIds: [bundleId] }).items.map((t) => t.slug)).toEqual(['good']);
     expect(again.store.getTool(TEXT_BUNDLE, 'count', '1').isEnabled).toBe(true);
     expect(again.store.usage(good.id)).toEqual({ callCount: 0 });

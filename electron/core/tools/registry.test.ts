@@ -20,6 +20,9 @@ import { RESOURCES_DIR, useTempDirs } from '../testing/temp-dir';
 import { registerBufferOps } from '../routing/buffer-ops';
 import { DocumentStore } from '../documents/document-store';
 import { registerDocumentTool } from '../documents/document-tool';
+import { registerMemoryTools } from '../memory/memory-tools';
+import { actorFor } from '../memory/actors';
+import { openTestMemory } from '../memory/testing';
 import { builtinFunctions, builtinRegistry, LocalFunctionRegistry } from './registry';
 import { FileBufferStore } from '../routing/buffer-store';
 import { AppError } from '../../../shared/errors';
@@ -69,7 +72,7 @@ describe('the built-in configs', () => {
     expect(problems).toEqual([]);
     const files = (await fs.readdir(path.join(RESOURCES_DIR, 'bundles'), { recursive: true })).filter((f) => f.endsWith('.json'));
     expect([...bundles.values()].reduce((n, b) => n + 1 + b.tools.length, 0)).toBe(files.length);
-    expect([...bundles.values()].map((b) => b.config.slug).sort()).toEqual(['buffers', 'documents', 'files', 'math', 'text', 'time', 'web']);
+    expect([...bundles.values()].map((b) => b.config.slug).sort()).toEqual(['buffers', 'documents', 'files', 'math', 'memory', 'text', 'time', 'web']);
     const ids = [...[...bundles.values()].map((b) => b.config.id), ...tools.map((t) => t.id)];
     expect(new Set(ids).size).toBe(ids.length);
     for (const id of ids) expect(id).toMatch(UUID_V7_PATTERN);
@@ -85,6 +88,7 @@ describe('the built-in configs', () => {
     expect(slugs('web')).toEqual(['fetch-url']);
     expect(slugs('buffers')).toEqual(['buffer-ops']);
     expect(slugs('documents')).toEqual(['documents']);
+    expect(slugs('memory')).toEqual(['block', 'block-edit', 'recall']);
   });
 
   it('name only registered functions, and every built-in function is named by exactly one config', () => {
@@ -92,6 +96,7 @@ describe('the built-in configs', () => {
     const fns = new Map(builtinFunctions());
     registerBufferOps({ register: (id: string, fn: LocalFunction) => fns.set(id, fn) }, () => undefined);
     registerDocumentTool({ register: (id: string, fn: LocalFunction) => fns.set(id, fn) }, () => undefined);
+    registerMemoryTools({ register: (id: string, fn: LocalFunction) => fns.set(id, fn) }, { memory: () => undefined, actorOf: () => actorFor('x', { agentOf: () => undefined }) });
     const named = tools.map((t) => {
       expect(t.type).toBe('local');
       return t.local!.functionId;
@@ -177,6 +182,23 @@ describe('sample calls of every built-in tool', () => {
       { operation: 'describe', path: 'docs/a.md', description: 'A note', set_tags: ['q3'] },
       { operation: 'get', path: 'docs/a.md' },
     ],
+    'memory.block': [
+      { op: 'info', label: 'notes' },
+      { op: 'load', label: 'notes' },
+      { op: 'pin', label: 'notes' },
+      { op: 'unpin', label: 'notes' },
+      { op: 'archive', label: 'old' },
+    ],
+    'memory.block-edit': [
+      { op: 'append', label: 'notes', content: 'more' },
+      { op: 'replace', label: 'notes', old: 'more', new: 'less' },
+      { op: 'patch', label: 'notes', patch: '@@ -1,2 +1,2 @@\n first\n-less\n+fewer\n' },
+      { op: 'set_field', label: 'facts', field: 'city', value: 'Oslo' },
+    ],
+    'memory.recall': [
+      { op: 'insert', content: 'the launch moved to May', metadata: { tags: ['launch'] } },
+      { op: 'search', query: 'launch: "May"', limit: 5, tags: ['launch'], since: '2020-01-01T00:00:00Z', until: '2100-01-01T00:00:00Z' },
+    ],
   };
 
   it('validate against argSchema, and their outputs against outputSchema', async () => {
@@ -195,6 +217,11 @@ describe('sample calls of every built-in tool', () => {
     const fns = new Map(builtinFunctions());
     registerBufferOps({ register: (id: string, fn: LocalFunction) => fns.set(id, fn) }, buffers);
     registerDocumentTool({ register: (id: string, fn: LocalFunction) => fns.set(id, fn) }, () => documents);
+    const memory = openTestMemory(await tempDir());
+    memory.blocks.create({ owner: 'conversation:conversation-1', label: 'notes', content: 'first' }, 'user');
+    memory.blocks.create({ owner: 'conversation:conversation-1', label: 'old', content: 'x', permission: 'Admin' }, 'user');
+    memory.blocks.create({ owner: 'conversation:conversation-1', label: 'facts', schema: { kind: 'Map' } }, 'user');
+    registerMemoryTools({ register: (id: string, fn: LocalFunction) => fns.set(id, fn) }, { memory: () => memory, actorOf: (o) => actorFor(o, { agentOf: () => undefined }) });
     const ajv = new Ajv2020(AJV_OPTIONS);
     for (const t of tools) {
       const id = t.local!.functionId;

@@ -1,0 +1,96 @@
+/**
+ * The memory database (`memory.sqlite`): blocks (metadata, a Loro snapshot, the Loro updates
+ * since it, and the versions undo and redo walk), and archival recall entries with their FTS5
+ * index. Opened through lib/sqlite-file (moved aside when corrupt, refused when newer).
+ */
+import type Database from 'better-sqlite3';
+import type { Problem } from '../../../shared/model/app-info';
+import { openSqliteFile, type Migration } from '../lib/sqlite-file';
+
+const MIGRATIONS: readonly Migration[] = [
+  {
+    name: 'blocks, their Loro updates and versions, recall entries and their FTS5 index',
+    up: (db) =>
+      db.exec(`
+        CREATE TABLE blocks (
+          id TEXT PRIMARY KEY,
+          owner TEXT NOT NULL,
+          label TEXT NOT NULL,
+          schema TEXT NOT NULL,
+          type TEXT NOT NULL,
+          pinned INTEGER NOT NULL,
+          permission TEXT NOT NULL,
+          description TEXT NOT NULL,
+          char_limit INTEGER NOT NULL,
+          created_at TEXT NOT NULL,
+          updated_at TEXT NOT NULL,
+          head INTEGER NOT NULL,
+          UNIQUE (owner, label)
+        );
+        CREATE TABLE block_snapshots (
+          block_id TEXT PRIMARY KEY REFERENCES blocks (id) ON DELETE CASCADE,
+          bytes BLOB NOT NULL
+        );
+        CREATE TABLE block_updates (
+          block_id TEXT NOT NULL REFERENCES blocks (id) ON DELETE CASCADE,
+          seq INTEGER NOT NULL,
+          bytes BLOB NOT NULL,
+          PRIMARY KEY (block_id, seq)
+        );
+        CREATE TABLE block_versions (
+          block_id TEXT NOT NULL REFERENCES blocks (id) ON DELETE CASCADE,
+          seq INTEGER NOT NULL,
+          op TEXT NOT NULL,
+          by TEXT NOT NULL,
+          at TEXT NOT NULL,
+          frontiers TEXT NOT NULL,
+          PRIMARY KEY (block_id, seq)
+        );
+        CREATE TABLE recall_entries (
+          rowid INTEGER PRIMARY KEY,
+          id TEXT NOT NULL UNIQUE,
+          owner TEXT NOT NULL,
+          content TEXT NOT NULL,
+          metadata TEXT NOT NULL,
+          tags TEXT NOT NULL,
+          created_at TEXT NOT NULL
+        );
+        CREATE INDEX recall_owner_time ON recall_entries (owner, created_at);
+        CREATE VIRTUAL TABLE recall_fts USING fts5 (content, content = 'recall_entries', content_rowid = 'rowid', tokenize = 'unicode61');
+      `),
+  },
+];
+
+export interface MemoryDbOptions {
+  file: string;
+  now: () => Date;
+  problems?: (p: Omit<Problem, 'id' | 'at'>) => void;
+}
+
+export function openMemoryDb(opts: MemoryDbOptions): Database.Database {
+  return openSqliteFile({
+    file: opts.file,
+    migrations: MIGRATIONS,
+    now: opts.now,
+    ...(opts.problems ? { problems: opts.problems } : {}),
+    what: 'the memory database',
+    keeps: 'memory blocks and recall entries',
+    check: (d) => {
+      d.prepare('SELECT id FROM blocks LIMIT 1').get();
+      d.prepare('SELECT rowid FROM recall_fts LIMIT 1').get();
+    },
+  });
+}
+
+/** Prepared statements by their text: preparing costs more than running a small one. */
+export function statementCache(db: Database.Database): (sql: string) => Database.Statement {
+  const cache = new Map<string, Database.Statement>();
+  return (sql) => {
+    let s = cache.get(sql);
+    if (!s) {
+      s = db.prepare(sql);
+      cache.set(sql, s);
+    }
+    return s;
+  };
+}

@@ -1,0 +1,93 @@
+/**
+ * The memory tools as built-in local tools (bundle `memory` in resources/bundles): `block`
+ * (functionId `memory.block`), `block_edit` (`memory.block-edit`) and `recall`
+ * (`memory.recall`). Local tools reach both a model (the agent loop passes the conversation
+ * as ctx.ownerId) and the `+` palette (the chat's conversation, too); the memory used and
+ * the grant come from `actorOf(ownerId)`: a task's agent profile, or the conversation.
+ */
+import { AppError } from '../../../shared/errors';
+import { BLOCK_EDIT_OPS, BLOCK_OPS, RECALL_OPS } from '../../../shared/model/memory';
+import type { LocalFunction } from '../invoke/types';
+import { argsOf, checkAborted, enumArg, optInt, optString, reqString, type Args } from '../lib/args';
+import type { Actor, MemoryService } from './memory-service';
+
+export const MEMORY_FUNCTION_IDS = { block: 'memory.block', blockEdit: 'memory.block-edit', recall: 'memory.recall' } as const;
+
+/** The memory tools need a conversation: the tester and the REST API call them without one. */
+export const needsConversation = (tool: string) =>
+  `${tool} works on a conversation's memory: run it from a chat (the + palette) or let a model call it; the tester and the REST API have no conversation`;
+
+export interface MemoryToolDeps {
+  memory: () => MemoryService | undefined;
+  /** Whose memory and what grant a call from `ownerId` has; throws for an unknown owner. */
+  actorOf: (ownerId: string) => Actor;
+}
+
+export function registerMemoryTools(functions: { register(id: string, fn: LocalFunction): unknown }, deps: MemoryToolDeps): void {
+  const t = createMemoryTools(deps);
+  functions.register(MEMORY_FUNCTION_IDS.block, t.block);
+  functions.register(MEMORY_FUNCTION_IDS.blockEdit, t.blockEdit);
+  functions.register(MEMORY_FUNCTION_IDS.recall, t.recall);
+}
+
+export function createMemoryTools(deps: MemoryToolDeps): { block: LocalFunction; blockEdit: LocalFunction; recall: LocalFunction } {
+  const setup = (tool: string, ctx: Parameters<LocalFunction>[0], rawArgs: unknown, ops: readonly string[]) => {
+    const args = argsOf(rawArgs);
+    if (args.op === undefined) throw new AppError('VALIDATION_FAILED', `op is required: one of ${ops.join(', ')}`, { field: 'op' });
+    enumArg(args, 'op', ops, ops[0]!);
+    checkAborted(ctx?.signal);
+    const memory = deps.memory();
+    if (!memory) throw new AppError('UNAVAILABLE', 'memory is not available in this process');
+    if (!ctx?.ownerId) throw new AppError('UNAVAILABLE', needsConversation(tool));
+    return { args, memory, actor: deps.actorOf(ctx.ownerId) };
+  };
+  return {
+    block: async (ctx, rawArgs) => {
+      const { args, memory, actor } = setup('block', ctx, rawArgs, BLOCK_OPS);
+      const sourceId = optString(args, 'source_id', 200);
+      return memory.block(actor, { op: args.op as (typeof BLOCK_OPS)[number], label: reqString(args, 'label', 200), ...(sourceId !== undefined ? { source_id: sourceId } : {}) }, ctx.signal);
+    },
+    blockEdit: async (ctx, rawArgs) => {
+      const { args, memory, actor } = setup('block_edit', ctx, rawArgs, BLOCK_EDIT_OPS);
+      return memory.blockEdit(
+        actor,
+        {
+          op: args.op as (typeof BLOCK_EDIT_OPS)[number],
+          label: reqString(args, 'label', 200),
+          ...pick(args, 'content'),
+          ...pick(args, 'old'),
+          ...pick(args, 'new'),
+          ...pick(args, 'field'),
+          ...pick(args, 'patch'),
+          ...(args.value !== undefined ? { value: args.value } : {}),
+        },
+        ctx.signal,
+      );
+    },
+    recall: async (ctx, rawArgs) => {
+      const { args, memory, actor } = setup('recall', ctx, rawArgs, RECALL_OPS);
+      const metadata = args.metadata;
+      if (metadata !== undefined && (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata))) {
+        throw new AppError('VALIDATION_FAILED', 'metadata is an object (for example {"tags": ["project-x"], "source": "meeting"})', { field: 'metadata' });
+      }
+      const tags = args.tags;
+      if (tags !== undefined && (!Array.isArray(tags) || tags.some((x) => typeof x !== 'string'))) throw new AppError('VALIDATION_FAILED', 'tags is a list of strings', { field: 'tags' });
+      const limit = optInt(args, 'limit', 1, 200);
+      return memory.recallOp(actor, {
+        op: args.op as (typeof RECALL_OPS)[number],
+        ...pick(args, 'content'),
+        ...pick(args, 'query'),
+        ...pick(args, 'since'),
+        ...pick(args, 'until'),
+        ...(metadata !== undefined ? { metadata: metadata as Record<string, unknown> } : {}),
+        ...(tags !== undefined ? { tags: tags as string[] } : {}),
+        ...(limit !== undefined ? { limit } : {}),
+      });
+    },
+  };
+}
+
+function pick<K extends string>(args: Args, name: K): Partial<Record<K, string>> {
+  const v = optString(args, name);
+  return v === undefined ? {} : ({ [name]: v } as Record<K, string>);
+}
