@@ -53,6 +53,8 @@ describe('built-ins in the store', () => {
       ['math', true],
       ['web', true],
       ['buffers', true],
+      ['documents', true],
+      ['memory', true],
     ]);
     const read = store.getTool(FILES_BUNDLE, 'readfile', '1');
     expect(read).toMatchObject({ isBuiltIn: true, bundleId: FILES_BUNDLE, type: 'local', local: { functionId: 'files.read' } });
