@@ -85,6 +85,8 @@ export class McpServerConnection {
   private stopped = true;
   /** Ids of requests sent and not answered yet. */
   private readonly pending = new Set<string | number>();
+  /** The id of the last request sent (for a cancel of the call that sent it). */
+  private lastRequestId: string | number = -1;
   /** The process of a stdio server still starting (this.pid is set once it is connected). */
   private rawPid: number | undefined;
   private lastHttp: StreamableHTTPClientTransport | undefined;
@@ -216,8 +218,7 @@ export class McpServerConnection {
         if (gen === this.generation) this.rawPid = pid;
       };
     }
-    // Only HTTP needs to know which requests are unanswered (see postEnded); stdio sees its process end.
-    const transport = raw instanceof TrackedStdioTransport ? raw : observed(raw, this.pending);
+    const transport = observed(raw, this.pending, (id) => (this.lastRequestId = id));
     this.transport = transport;
     this.lastHttp = raw instanceof StreamableHTTPClientTransport ? raw : undefined;
     try {
@@ -387,10 +388,18 @@ export class McpServerConnection {
   async callTool(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<McpCallResult> {
     const client = this.client && this.state === 'connected' ? this.client : await this.ready(signal);
     try {
-      return (await client.request({ method: 'tools/call', params: { name, arguments: args } }, CallToolResultSchema, {
-        signal,
+      const pending = client.request({ method: 'tools/call', params: { name, arguments: args } }, CallToolResultSchema, {
         timeout: this.opts.config.timeouts.callMs,
-      })) as McpCallResult;
+      });
+      // The request was sent inside request(): its id is the last one the transport saw.
+      const stop = watchCancel(signal, this.lastRequestId, (id, reason) => {
+        void client.notification({ method: 'notifications/cancelled', params: { requestId: id, reason: String((reason as Error)?.message ?? reason) } }).catch(() => undefined);
+      });
+      try {
+        return (await pending) as McpCallResult;
+      } finally {
+        stop();
+      }
     } catch (e) {
       throw this.callError(e, `tools/call ${name}`, signal);
     }
@@ -561,14 +570,17 @@ function requestIds(body: unknown): (string | number)[] {
   }
 }
 
-/** The transport, with the ids of requests sent and not yet answered kept in `pending`. */
-function observed(inner: Transport, pending: Set<string | number>): Transport {
+/** The transport, with the ids of requests sent and not yet answered kept in `pending`, and each request's id told. */
+function observed(inner: Transport, pending: Set<string | number>, onRequest: (id: string | number) => void): Transport {
   const t: Transport = {
     start: () => inner.start(),
     close: () => inner.close(),
     send: (message, options) => {
       const m = message as { id?: string | number; method?: string };
-      if (m.method !== undefined && m.id !== undefined) pending.add(m.id);
+      if (m.method !== undefined && m.id !== undefined) {
+        pending.add(m.id);
+        onRequest(m.id);
+      }
       return inner.send(message, options);
     },
     get sessionId() {
@@ -605,4 +617,26 @@ function observed(inner: Transport, pending: Set<string | number>): Transport {
 
 function needsSignIn(e: unknown): boolean {
   return e instanceof UnauthorizedError || (e instanceof StreamableHTTPError && e.code === 401);
+}
+
+/** How long a call runs before its cancel is watched for (a listener on a fresh AbortSignal costs more than a quick call). */
+const CANCEL_WATCH_AFTER_MS = 20;
+
+/**
+ * Tells the server a call was cancelled (notifications/cancelled) when `signal` aborts. The
+ * listener is added only once the call has run CANCEL_WATCH_AFTER_MS; a cancel before then is
+ * seen at that moment. Returns the function that stops watching.
+ */
+function watchCancel(signal: AbortSignal, id: string | number, cancel: (id: string | number, reason: unknown) => void): () => void {
+  let listening = false;
+  const onAbort = () => cancel(id, signal.reason);
+  const timer = setTimeout(() => {
+    if (signal.aborted) return onAbort();
+    listening = true;
+    signal.addEventListener('abort', onAbort, { once: true });
+  }, CANCEL_WATCH_AFTER_MS);
+  return () => {
+    clearTimeout(timer);
+    if (listening) signal.removeEventListener('abort', onAbort);
+  };
 }

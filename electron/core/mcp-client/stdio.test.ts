@@ -167,6 +167,22 @@ describe('an MCP server over stdio as a bundle', () => {
     expect(await call(c, v.bundleId, 'echo', { text: 'quick' })).toMatchObject({ ok: true, value: 'quick' });
   });
 
+  it('a cancelled call is cancelled on the server too (notifications/cancelled)', async () => {
+    const { core: c } = await core();
+    const v = await addServer(c, stdioServer());
+    const invocationId = '01900000-0000-7000-8000-000000000001';
+    const running = c.dispatcher.invoke({ bundleId: v.bundleId, slug: 'slow', version: '1', args: { ms: 30_000 }, source: 'api', invocationId });
+    await until(() => c.dispatcher.runningIds().includes(invocationId), 'the call running');
+    await new Promise((r) => setTimeout(r, 100));
+    expect(c.dispatcher.cancel(invocationId)).toBe(true);
+    expect(await running).toMatchObject({ ok: false, error: { code: 'CANCELLED' } });
+    await until(async () => {
+      const log = await c.call('mcpServers.log', { bundleId: v.bundleId });
+      return log.ok && log.value.some((l) => l.stream === 'stderr' && l.text === 'slow cancelled');
+    }, 'the server told of the cancel');
+    expect(await call(c, v.bundleId, 'echo', { text: 'next' })).toMatchObject({ ok: true, value: 'next' });
+  });
+
   it('switching the bundle off stops the process; closing the app leaves no process behind', async () => {
     const { core: c } = await core();
     const a = await addServer(c, stdioServer());

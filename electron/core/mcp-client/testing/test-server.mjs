@@ -45,7 +45,7 @@ export function makeServer(mode = 'normal', hooks = {}) {
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: [...BASE_TOOLS, ...(mode === 'invalid' ? INVALID_TOOLS : []), ...extra],
   }));
-  server.setRequestHandler(CallToolRequestSchema, async (req) => {
+  server.setRequestHandler(CallToolRequestSchema, async (req, ctx) => {
     const args = req.params.arguments ?? {};
     hooks.onCall?.(req.params.name, args);
     switch (req.params.name) {
@@ -76,7 +76,15 @@ export function makeServer(mode = 'normal', hooks = {}) {
         else setTimeout(() => process.exit(3), 10);
         return new Promise(() => {});
       case 'slow':
-        await new Promise((r) => setTimeout(r, Number(args.ms ?? 1000)));
+        await new Promise((r) => {
+          const t = setTimeout(r, Number(args.ms ?? 1000));
+          // The client's notifications/cancelled aborts this.
+          ctx.signal.addEventListener('abort', () => {
+            clearTimeout(t);
+            process.stderr.write('slow cancelled\n');
+            r(undefined);
+          });
+        });
         return { content: [{ type: 'text', text: 'slept' }] };
       case 'add_tool':
         extra.push({ name: String(args.name), description: 'Added at run time.', inputSchema: { type: 'object', properties: {} } });
