@@ -1,6 +1,6 @@
 /**
  * The `toolsmith` command. This version understands one command:
- *   toolsmith mcp [--data-dir DIR]   serve the registry over MCP on stdio (see docs/mcp-serve.md)
+ *   toolsmith mcp [--data-dir DIR]   serve the registry over MCP on stdio (see docs/mcp.md, "Serving the registry out")
  */
 import { runMcpStdio } from './mcp-stdio';
 

@@ -1,5 +1,5 @@
 /**
- * The registry served over MCP (docs/mcp-serve.md): which bundles other MCP clients
+ * The registry served over MCP (docs/mcp.md, "Serving the registry out"): which bundles other MCP clients
  * (Claude Desktop, Cursor, VS Code) see, where they reach it, and the approvals it asks for.
  */
 import { z } from 'zod';
