@@ -71,6 +71,8 @@ test('the model delegates to the analyst, which asks the user and hands off; the
   await expect(nested).toContainText('Task 1: analyst’s work');
   const allow = nested.getByRole('button', { name: /Allow once/ });
   await expect(allow).toBeVisible({ timeout: 30_000 });
+  // The delegation's card says a call inside waits for the user.
+  await expect(delegation.getByTestId('task-waiting')).toHaveText('waiting for your approval inside');
   await allow.click();
 
   await expect(page.getByTestId('message-list')).toContainText('The total is 42; see e2e-orch/total.md.', { timeout: 30_000 });

@@ -70,6 +70,8 @@ export interface CoreConfig {
   transport?: Transport;
   /** Injectable for tests. */
   now?: () => Date;
+  /** False in a process beside a running app on the same data folder (`toolsmith mcp`): leave its running calls and tasks alone. */
+  recoverInterrupted?: boolean;
   /** MCP servers' back-off after a failure and largest message (tests shorten and shrink them). */
   mcpClient?: { backoffMs?: number; maxMessageBytes?: number; openUrl?: (url: string) => void | Promise<void> };
   /** Opens a file with the system's application (Electron's shell.openPath, xdg-open); absent: UNAVAILABLE. */
@@ -214,6 +216,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     problems: (p) => problems.report(p),
     onChange: (c) => events.emit('conversations.changed', c),
     onTasks: (rootId) => events.emit('tasks.changed', { rootId }),
+    ...(config.recoverInterrupted === false ? { recoverInterrupted: false } : {}),
   });
 
   const providers = await ProviderStore.open({ dataDir, secrets, now, problems: (p) => problems.report(p), onChange: (ids) => events.emit('providers.changed', { ids }) });

@@ -32,7 +32,8 @@ export async function runMcpStdio(argv: readonly string[], env: NodeJS.ProcessEn
   for (const level of ['log', 'info', 'debug'] as const) console[level] = (...args: unknown[]) => console.error(...args);
 
   const dataDir = resolveDataDir({ argv, env, platform: process.platform, homedir: os.homedir() });
-  const core = await createCore({ dataDir, resourcesDir: findResourcesDir(argv), host: 'headless' });
+  // The app may be running on this data folder: its running calls and tasks are live, not interrupted.
+  const core = await createCore({ dataDir, resourcesDir: findResourcesDir(argv), host: 'headless', recoverInterrupted: false });
   if (!core.settings.get().mcpServer.enabled) {
     console.error(`Toolsmith: the MCP server is switched off for the data folder ${core.dataDir}. Switch it on and pick the bundles to serve in Settings → MCP server, then restart this server.`);
     await core.close();

@@ -121,6 +121,7 @@ export const chatStrings = {
     answerRequired: 'Write an answer first.',
     noLongerWaiting: 'The agent no longer waits for this answer (its task was stopped or ended).',
     handedOff: 'Handed off',
+    waitingInside: 'waiting for your approval inside',
   },
   card: {
     label: (name: string) => `Tool ${name}`,

@@ -57,6 +57,8 @@ export interface TaskCallContext {
   model?: ModelRef;
   client?: () => ModelClient | undefined;
   task?: TaskTurn;
+  /** Tokens the conversation takes of its model's window now (the last step's figure). */
+  usedTokens?: () => number | undefined;
 }
 
 export interface CallIO {
@@ -102,6 +104,8 @@ export function taskSystemText(task: TaskTurn, number: number | undefined): stri
 /** Tokens of a model's window that documents may take when they are passed to it. */
 const DOCUMENTS_SHARE = 0.5;
 const DEFAULT_DOCUMENT_BUDGET = 8000;
+/** Tokens kept free beside documents handed back (the card's own text, the next reply's start). */
+const DOCUMENT_MARGIN = 1000;
 
 export class TaskCalls {
   constructor(
@@ -179,8 +183,8 @@ export class TaskCalls {
       this.io.finish(this.io.card(mt, call, args, invocationId, { status: 'error', task: taskRef, error: { code: 'INTERNAL', message: agentFailed(agent, task.number, outcome.text) } }));
       return;
     }
-    // The child's documents, loaded for this task's model (its window, its session's handles).
-    const back = await this.blocks(outcome.documents, conversationId, this.ctx.model, signal);
+    // The child's documents, loaded for this task's model (its window less what it uses now, its session's handles).
+    const back = await this.blocks(outcome.documents, conversationId, this.ctx.model, signal, this.ctx.usedTokens?.());
     const value = `${resultFrom(agent, task.number)}:\n${outcome.text}${back ? `\n\n${back}` : ''}`;
     this.io.finish(this.io.card(mt, call, args, invocationId, { status: 'ok', task: taskRef, value, ...(outcome.documents.length ? { documents: outcome.documents } : {}) }));
   }
@@ -317,12 +321,15 @@ export class TaskCalls {
     return answer;
   }
 
-  /** Documents as content blocks for a model (budget: half its window), oversized ones stored in `sessionId`. */
-  private async blocks(paths: readonly string[], sessionId: string, model: ModelRef | undefined, signal: AbortSignal): Promise<string> {
+  /**
+   * Documents as content blocks for a model, oversized ones stored in `sessionId`. Budget: half
+   * its window, and never more than what is left of it (`used`: what the conversation takes now).
+   */
+  private async blocks(paths: readonly string[], sessionId: string, model: ModelRef | undefined, signal: AbortSignal, used = 0): Promise<string> {
     if (paths.length === 0) return '';
     const outputs = this.ctx.deps.toolOutputs;
     const w = outputs?.windowFor(model);
-    const budget = w ? Math.floor((w.contextTokens - w.maxOutputTokens) * DOCUMENTS_SHARE) : DEFAULT_DOCUMENT_BUDGET;
+    const budget = w ? Math.max(0, Math.min(Math.floor((w.contextTokens - w.maxOutputTokens) * DOCUMENTS_SHARE), w.contextTokens - w.maxOutputTokens - used - DOCUMENT_MARGIN)) : DEFAULT_DOCUMENT_BUDGET;
     const counter = outputs?.tokensFor(model) ?? estimateCounter;
     const r = await documentBlocks(paths, budget, {
       workspaceDir: this.tasks.workspaceDir(),

@@ -162,7 +162,9 @@ export class ToolCallRunner {
     const tool = mt.tool!;
     let args = modelArgs;
     let decision: ApprovalDecision | undefined;
-    if (tool.requiresApproval && !deps.approvals.allows(tool.id, conversationId)) {
+    // "Allow for this conversation" covers the tasks it delegated (their hidden conversations).
+    const scopeId = deps.conversations.taskOf(conversationId)?.rootId ?? conversationId;
+    if (tool.requiresApproval && !deps.approvals.allows(tool.id, scopeId)) {
       this.finish(this.card(mt, call, args, invocationId, { status: 'awaiting-approval' }));
       const answer = signal.aborted ? ({ decision: 'cancelled' } as const) : await this.approval(invocationId, (edited) => this.checkEdited(mt, edited));
       if (answer.decision === 'cancelled') {
@@ -177,7 +179,7 @@ export class ToolCallRunner {
       }
       if (decision === 'allow-conversation' || decision === 'allow-always') {
         const toolName = `${mt.bundleSlug ?? ''}/${tool.slug}`;
-        await deps.approvals.add({ toolId: tool.id, toolName, scope: decision === 'allow-always' ? 'always' : 'conversation', conversationId });
+        await deps.approvals.add({ toolId: tool.id, toolName, scope: decision === 'allow-always' ? 'always' : 'conversation', conversationId: scopeId });
       }
     }
 

@@ -44,13 +44,18 @@ export function chatHandlers(deps: ChatHandlerDeps & { chat: ChatService }): { [
     'conversations.create': (input) => conversations.create(input.title, deps.settings?.get().defaultModel),
     'conversations.rename': (input) => conversations.rename(input.id, input.title),
     'conversations.delete': async (input) => {
+      // Its tasks' hidden conversations go with it: their turns, buffers and stored outputs too.
+      const taskIds = conversations.tasks(input.id).filter((t) => t.kind === 'agent').map((t) => t.id);
       conversations.delete(input.id);
-      deps.agent?.stop(input.id);
-      try {
-        await routing.buffers.deleteOwner(input.id);
-      } catch (e) {
-        // The conversation is gone either way; its buffers are only left over on disk.
-        console.warn(`could not remove the buffers of conversation ${input.id}:`, (e as Error).message);
+      for (const id of [input.id, ...taskIds]) {
+        deps.agent?.stop(id);
+        try {
+          await routing.buffers.deleteOwner(id);
+        } catch (e) {
+          // The conversation is gone either way; its buffers are only left over on disk.
+          console.warn(`could not remove the buffers of conversation ${id}:`, (e as Error).message);
+        }
+        if (id !== input.id) await deps.toolOutputs?.endSession(id).catch(() => undefined);
       }
       return { deleted: true as const };
     },

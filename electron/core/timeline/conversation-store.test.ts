@@ -414,4 +414,23 @@ describe('the task graph below a conversation', () => {
     expect(byId.get(t2.id)!.status).toBe('done');
     again.close();
   });
+
+  it('an ended task stays ended: a late "running" from a parallel call does not reopen it', async () => {
+    const { store } = await openTasks();
+    const root = store.create('Sales');
+    const t1 = store.createTask({ ...base, rootId: root.id, parentId: root.id });
+    store.updateTask(t1.id, { status: 'done', result: 'X', resultDocuments: ['a.md'] });
+    expect(store.updateTask(t1.id, { status: 'running' })).toMatchObject({ status: 'done', result: 'X', resultDocuments: ['a.md'] });
+    store.close();
+  });
+
+  it('a process beside the running app (recoverInterrupted false) leaves its running calls and tasks alone', async () => {
+    const { store, file } = await openTasks();
+    const root = store.create('Sales');
+    const t1 = store.createTask({ ...base, rootId: root.id, parentId: root.id });
+    store.close();
+    const beside = ConversationStore.open({ file, now: () => new Date(), recoverInterrupted: false });
+    expect(beside.task(t1.id).status).toBe('running');
+    beside.close();
+  });
 });

@@ -38,6 +38,11 @@ export interface ConversationStoreOptions {
   onChange?: (change: ConversationChange) => void;
   /** Told when a task below a conversation was made or changed (forwarded as 'tasks.changed'). */
   onTasks?: (rootId: string) => void;
+  /**
+   * Close calls and tasks a previous run left running (default true). False in a process
+   * that shares the data folder with a running app (`toolsmith mcp`): they are the app's, live.
+   */
+  recoverInterrupted?: boolean;
 }
 
 /** What makes a task; the store numbers it, dates it and starts it running (a question: waiting). */
@@ -135,8 +140,10 @@ export class ConversationStore {
       check: (d) => d.prepare('SELECT id FROM conversations LIMIT 1').get(),
     });
     const store = new ConversationStore(db, opts);
-    store.closeInterruptedCalls();
-    store.closeInterruptedTasks();
+    if (opts.recoverInterrupted !== false) {
+      store.closeInterruptedCalls();
+      store.closeInterruptedTasks();
+    }
     return store;
   }
 
@@ -192,9 +199,11 @@ export class ConversationStore {
     return this.task(id);
   }
 
+  /** An ended task (done, failed, cancelled) keeps its status: a late "running" from a parallel call never reopens it. */
   updateTask(id: string, patch: TaskPatch): Task {
     const old = this.task(id);
-    const next = { ...old, ...patch };
+    const reopen = TASK_ENDED.has(old.status) && patch.status !== undefined && !TASK_ENDED.has(patch.status);
+    const next = { ...old, ...patch, ...(reopen ? { status: old.status } : {}) };
     const ended = patch.status && TASK_ENDED.has(patch.status) && !old.endedAt ? this.now().toISOString() : old.endedAt;
     this.db
       .prepare('UPDATE tasks SET status = ?, result = ?, result_documents = ?, answered_by = ?, error = ?, ended_at = ? WHERE id = ?')

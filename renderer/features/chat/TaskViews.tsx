@@ -9,24 +9,36 @@ import type { ToolCard as ToolCardData } from '../../../shared/model/conversatio
 import { useApi } from '../../api/hooks';
 import { chatStrings } from '../../i18n/chat-strings';
 import { Markdown } from './Markdown';
-import { foldTimeline } from './timeline';
+import { awaitingApproval, foldTimeline } from './timeline';
 import { ToolCard } from './ToolCard';
 import { useConversationDetail } from './use-conversation';
 
 const s = chatStrings.tasks;
 
-/** A delegation's task: its timeline, folded out on demand (open while it runs). */
+/**
+ * A delegation's task: its timeline, folded out on demand (open while it runs). While it
+ * runs its rows are followed even when folded: a call inside waiting for the user's approval
+ * opens it and says so.
+ */
 export function TaskTimeline({ card }: { card: ToolCardData }) {
   const task = card.task!;
   const running = card.status === 'running';
   const [open, setOpen] = useState(running);
+  const live = useConversationDetail(running ? task.id : null);
+  const waiting = running && !!live.data && awaitingApproval(foldTimeline(live.data.messages)).length > 0;
+  const shown = open || waiting;
   return (
-    <details className="task-timeline" open={open} onToggle={(e) => setOpen((e.target as HTMLDetailsElement).open)} data-testid="task-timeline">
+    <details className="task-timeline" open={shown} onToggle={(e) => setOpen((e.target as HTMLDetailsElement).open)} data-testid="task-timeline">
       <summary>
         {s.timeline(task.agent, task.number)}
-        {running && <span className="muted"> — {s.working}</span>}
+        {running && !waiting && <span className="muted"> — {s.working}</span>}
+        {waiting && (
+          <span className="badge waiting" role="status" data-testid="task-waiting">
+            {s.waitingInside}
+          </span>
+        )}
       </summary>
-      {open && <TaskRows taskId={task.id} />}
+      {shown && <TaskRows taskId={task.id} />}
     </details>
   );
 }
@@ -99,10 +111,18 @@ export function QuestionAnswer({ card }: { card: ToolCardData }) {
       ) : null}
       <label className="field">
         <span>{s.answerLabel}</span>
-        <textarea rows={2} value={answer} onChange={(e) => setAnswer(e.target.value)} onKeyDown={onKeyDown} data-testid="question-answer-input" aria-invalid={error ? true : undefined} />
+        <textarea
+          rows={2}
+          value={answer}
+          onChange={(e) => setAnswer(e.target.value)}
+          onKeyDown={onKeyDown}
+          data-testid="question-answer-input"
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? `${card.task!.id}-answer-error` : undefined}
+        />
       </label>
       {error && (
-        <p className="field-error" role="alert">
+        <p className="field-error" role="alert" id={`${card.task!.id}-answer-error`}>
           {error.message}
         </p>
       )}
