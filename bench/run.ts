@@ -16,6 +16,7 @@ const WORKLOADS: Record<string, () => Promise<{ run(): Promise<BenchResult[]> }>
   'tool-search': () => import('./tool-search.bench'),
   'mcp-server': () => import('./mcp-server.bench'),
   'mcp-client': () => import('./mcp-client.bench'),
+  memory: () => import('./memory.bench'),
 };
 
 async function main(): Promise<void> {

@@ -1,7 +1,9 @@
 /**
  * Blocks in SQLite: metadata in `blocks`, the content as a Loro document (a snapshot plus
  * the updates made since it, folded into a new snapshot every SNAPSHOT_EVERY updates), and
- * one version per edit (the document's frontiers after it) for history, undo and redo.
+ * one version per edit: the document's frontiers after it. What made a version (the
+ * operation and who) is the Loro change's commit message, and when, its timestamp, so the
+ * history costs a few bytes per edit beside the document's own compressed history.
  * Undo reverts the document to the previous version's frontiers (Loro's revertTo: new
  * operations, nothing is rewritten); redo to the next one; a new edit after an undo drops
  * the versions that could have been redone.
@@ -9,19 +11,20 @@
  * No permission is checked here: ./memory-service.ts does that before calling.
  */
 import type Database from 'better-sqlite3';
-import { statementCache } from './memory-db';
 import { LoroDoc, type Frontiers } from 'loro-crdt';
 import { v7 as uuidv7 } from 'uuid';
 import { AppError } from '../../../shared/errors';
 import { BlockSchemaSchema, NewBlockSchema, type BlockInfo, type BlockSchema, type BlockVersion, type BlockView, type NewBlock } from '../../../shared/model/memory';
-import { initialValue, render, valueOf, writeValue, type BlockValue } from './block-content';
+import { initialValue, render, ROOT, valueOf, writeValue, type BlockValue } from './block-content';
+import { statementCache } from './memory-db';
 
 /** Updates kept beside the snapshot before they are folded into a new one. */
-export const SNAPSHOT_EVERY = 256;
+export const SNAPSHOT_EVERY = 512;
 /** Loaded documents kept in memory. */
 const CACHE_SIZE = 128;
 
 interface Row {
+  n: number;
   id: string;
   owner: string;
   label: string;
@@ -40,6 +43,23 @@ interface Loaded {
   doc: LoroDoc;
   /** Updates stored beside the snapshot. */
   updates: number;
+  /** The bytes of local changes not stored yet (Loro hands them over at each commit). */
+  pending: Uint8Array[];
+}
+
+/** A block as an edit reads it: its metadata and size without materializing a large text. */
+export interface BlockRef {
+  info: BlockInfo;
+  content(): BlockValue;
+  /** Text blocks: the last character ('' when empty). */
+  lastChar(): string;
+}
+
+/** The content after an edit: its size (checked against the limit), the value, and how to make it. */
+export interface PlannedEdit {
+  size: number;
+  next: () => BlockValue;
+  apply: (doc: LoroDoc) => void;
 }
 
 export const noBlock = (label: string, owner: string) =>
@@ -52,9 +72,10 @@ export function ownerText(owner: string): string {
   return owner.startsWith('agent:') ? `the ${owner.slice(6)} agent` : `conversation ${owner.slice(13)}`;
 }
 
-export class BlockStore {
-  private readonly cache = new Map<string, Loaded>();
+const SELECT_ROW = 'SELECT n, id, owner, label, schema, type, pinned, permission, description, char_limit, created_at, updated_at, head FROM blocks';
 
+export class BlockStore {
+  private readonly cache = new Map<number, Loaded>();
   private readonly sql: (sql: string) => Database.Statement;
 
   constructor(
@@ -72,21 +93,34 @@ export class BlockStore {
     if (size > b.charLimit) throw new AppError('VALIDATION_FAILED', overLimit(b.label, size, b.charLimit, 0), { field: 'content' });
     const doc = newDoc();
     writeValue(doc, b.schema, value);
-    doc.commit();
-    const id = uuidv7();
+    commit(doc, 'create', by);
     const at = this.now().toISOString();
+    let n = 0;
     this.db.transaction(() => {
-      this.sql('INSERT INTO blocks (id, owner, label, schema, type, pinned, permission, description, char_limit, created_at, updated_at, head) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)')
-        .run(id, b.owner, b.label, JSON.stringify(b.schema), b.type, b.pinned ? 1 : 0, b.permission, b.description, b.charLimit, at, at);
-      this.sql('INSERT INTO block_snapshots (block_id, bytes) VALUES (?, ?)').run(id, doc.export({ mode: 'snapshot' }));
-      this.addVersion(id, 1, 'create', by, at, doc.frontiers());
+      n = Number(
+        this.sql('INSERT INTO blocks (id, owner, label, schema, type, pinned, permission, description, char_limit, created_at, updated_at, head) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)').run(
+          uuidv7(),
+          b.owner,
+          b.label,
+          JSON.stringify(b.schema),
+          b.type,
+          b.pinned ? 1 : 0,
+          b.permission,
+          b.description,
+          b.charLimit,
+          at,
+          at,
+        ).lastInsertRowid,
+      );
+      this.sql('INSERT INTO block_snapshots (block_n, bytes) VALUES (?, ?)').run(n, doc.export({ mode: 'snapshot' }));
+      this.sql('INSERT INTO block_versions (block_n, seq, frontiers) VALUES (?, 1, ?)').run(n, frontiersText(doc.frontiers()));
     })();
-    this.remember(id, { doc, updates: 0 });
+    this.remember(n, track(doc, 0));
     return this.view(b.owner, b.label);
   }
 
   list(owner?: string): BlockInfo[] {
-    const rows = (owner ? this.sql('SELECT * FROM blocks WHERE owner = ? ORDER BY label').all(owner) : this.sql('SELECT * FROM blocks ORDER BY owner, label').all()) as Row[];
+    const rows = (owner ? this.sql(`${SELECT_ROW} WHERE owner = ? ORDER BY label`).all(owner) : this.sql(`${SELECT_ROW} ORDER BY owner, label`).all()) as Row[];
     return rows.map((r) => this.info(r));
   }
 
@@ -105,55 +139,65 @@ export class BlockStore {
     return this.info(this.must(owner, label));
   }
 
-  /** Sets pinned or the block type; a metadata change, not a version of the content. */
+  /** The block as an edit plans against it: content read only when asked for. */
+  ref(owner: string, label: string): BlockRef {
+    const r = this.must(owner, label);
+    const schema = this.schemaOf(r);
+    const { doc } = this.doc(r);
+    return {
+      info: this.info(r),
+      content: () => valueOf(doc, schema),
+      lastChar: () => {
+        const t = doc.getText(ROOT);
+        return t.length ? t.slice(t.length - 1, t.length) : '';
+      },
+    };
+  }
+
+  /** Sets pinned, the block type or the permission; a metadata change, not a version of the content. */
   setMeta(owner: string, label: string, meta: { pinned?: boolean; type?: BlockInfo['type']; permission?: BlockInfo['permission'] }): BlockInfo {
     const r = this.must(owner, label);
     const at = this.now().toISOString();
-    this.sql('UPDATE blocks SET pinned = ?, type = ?, permission = ?, updated_at = ? WHERE id = ?')
-      .run(meta.pinned === undefined ? r.pinned : meta.pinned ? 1 : 0, meta.type ?? r.type, meta.permission ?? r.permission, at, r.id);
+    this.sql('UPDATE blocks SET pinned = ?, type = ?, permission = ?, updated_at = ? WHERE n = ?').run(
+      meta.pinned === undefined ? r.pinned : meta.pinned ? 1 : 0,
+      meta.type ?? r.type,
+      meta.permission ?? r.permission,
+      at,
+      r.n,
+    );
     return this.infoOf(owner, label);
   }
 
-  /**
-   * One edit: `next` is the content after it (its size is checked against the limit first,
-   * nothing changes when it is over); `apply` makes it in the document (default: a diff from
-   * the current content).
-   */
-  edit(owner: string, label: string, op: string, by: string, next: BlockValue, apply?: (doc: LoroDoc) => void): BlockView {
+  /** One edit, planned by ./edits.ts: over the limit, nothing changes; else one version more. */
+  edit(owner: string, label: string, op: string, by: string, plan: PlannedEdit): BlockInfo {
     const r = this.must(owner, label);
-    const schema = this.schemaOf(r);
     const loaded = this.doc(r);
-    const text = render(next);
-    const size = text.length;
-    if (size > r.char_limit) throw new AppError('PAYLOAD_TOO_LARGE', overLimit(label, size, r.char_limit, render(valueOf(loaded.doc, schema)).length), { size, limit: r.char_limit });
-    const before = loaded.doc.oplogVersion();
-    if (apply) apply(loaded.doc);
-    else writeValue(loaded.doc, schema, next);
-    loaded.doc.commit();
+    if (plan.size > r.char_limit) throw new AppError('PAYLOAD_TOO_LARGE', overLimit(label, plan.size, r.char_limit, this.sizeOf(r, loaded.doc)), { size: plan.size, limit: r.char_limit });
+    plan.apply(loaded.doc);
+    commit(loaded.doc, op, by);
     const at = this.now().toISOString();
     this.db.transaction(() => {
-      this.store(r.id, loaded, before);
+      this.store(r.n, loaded);
       // A new edit after undo: the versions that could have been redone are gone.
-      this.sql('DELETE FROM block_versions WHERE block_id = ? AND seq > ?').run(r.id, r.head);
-      this.addVersion(r.id, r.head + 1, op, by, at, loaded.doc.frontiers());
-      this.sql('UPDATE blocks SET head = ?, updated_at = ? WHERE id = ?').run(r.head + 1, at, r.id);
+      this.sql('DELETE FROM block_versions WHERE block_n = ? AND seq > ?').run(r.n, r.head);
+      this.sql('INSERT INTO block_versions (block_n, seq, frontiers) VALUES (?, ?, ?)').run(r.n, r.head + 1, frontiersText(loaded.doc.frontiers()));
+      this.sql('UPDATE blocks SET head = ?, updated_at = ? WHERE n = ?').run(r.head + 1, at, r.n);
     })();
-    // The content is `next`: no need to read the document back.
-    return { ...this.info({ ...r, head: r.head + 1, updated_at: at }, size), content: next, text };
+    return this.info({ ...r, head: r.head + 1, updated_at: at }, plan.size);
   }
 
   /** The content at the previous version (a new change to the document). */
   undo(owner: string, label: string): BlockView {
     const r = this.must(owner, label);
     if (r.head <= 1) throw new AppError('CONFLICT', `block '${label}' has nothing to undo`);
-    return this.moveTo(r, r.head - 1);
+    return this.moveTo(r, r.head - 1, 'undo');
   }
 
   redo(owner: string, label: string): BlockView {
     const r = this.must(owner, label);
-    const next = this.sql('SELECT seq FROM block_versions WHERE block_id = ? AND seq = ?').get(r.id, r.head + 1);
+    const next = this.sql('SELECT seq FROM block_versions WHERE block_n = ? AND seq = ?').get(r.n, r.head + 1);
     if (!next) throw new AppError('CONFLICT', `block '${label}' has nothing to redo`);
-    return this.moveTo(r, r.head + 1);
+    return this.moveTo(r, r.head + 1, 'redo');
   }
 
   /** Every version, oldest first, with its content as a model reads it. */
@@ -161,24 +205,28 @@ export class BlockStore {
     const r = this.must(owner, label);
     const schema = this.schemaOf(r);
     const { doc } = this.doc(r);
-    const rows = this.sql('SELECT seq, op, by, at, frontiers FROM block_versions WHERE block_id = ? ORDER BY seq').all(r.id) as { seq: number; op: string; by: string; at: string; frontiers: string }[];
+    const rows = this.sql('SELECT seq, frontiers FROM block_versions WHERE block_n = ? ORDER BY seq').all(r.n) as { seq: number; frontiers: string }[];
     const past = doc.fork();
     try {
       return rows.map((v) => {
-        past.checkout(JSON.parse(v.frontiers) as Frontiers);
-        return { seq: v.seq, op: v.op, by: v.by, at: v.at, text: render(valueOf(past, schema)), current: v.seq === r.head, undone: v.seq > r.head };
+        const frontiers = parseFrontiers(v.frontiers);
+        past.checkout(frontiers);
+        const change = frontiers[0] ? doc.getChangeAt(frontiers[0]) : undefined;
+        const [op = 'edit', by = ''] = (change?.message ?? '').split('\u0000');
+        return { seq: v.seq, op, by, at: new Date((change?.timestamp ?? 0) * 1000).toISOString(), text: render(valueOf(past, schema)), current: v.seq === r.head, undone: v.seq > r.head };
       });
     } finally {
       past.free();
     }
   }
 
-  /** Bytes stored for a block's content (snapshot and updates). */
-  storedBytes(owner: string, label: string): number {
+  /** Bytes stored for a block: its Loro document (snapshot and updates) and its versions' rows (their column values). */
+  storedBytes(owner: string, label: string): { document: number; versions: number } {
     const r = this.must(owner, label);
-    const s = this.sql('SELECT length(bytes) AS n FROM block_snapshots WHERE block_id = ?').get(r.id) as { n: number };
-    const u = this.sql('SELECT coalesce(sum(length(bytes)), 0) AS n FROM block_updates WHERE block_id = ?').get(r.id) as { n: number };
-    return s.n + u.n;
+    const s = this.sql('SELECT length(bytes) AS n FROM block_snapshots WHERE block_n = ?').get(r.n) as { n: number };
+    const u = this.sql('SELECT coalesce(sum(length(bytes)), 0) AS n FROM block_updates WHERE block_n = ?').get(r.n) as { n: number };
+    const v = this.sql('SELECT coalesce(sum(length(frontiers) + 8), 0) AS n FROM block_versions WHERE block_n = ?').get(r.n) as { n: number };
+    return { document: s.n + u.n, versions: v.n };
   }
 
   /** Forgets loaded documents (the next read loads them from the database). */
@@ -187,67 +235,65 @@ export class BlockStore {
     this.cache.clear();
   }
 
-  private moveTo(r: Row, seq: number): BlockView {
-    const v = this.sql('SELECT frontiers FROM block_versions WHERE block_id = ? AND seq = ?').get(r.id, seq) as { frontiers: string } | undefined;
+  private moveTo(r: Row, seq: number, op: 'undo' | 'redo'): BlockView {
+    const v = this.sql('SELECT frontiers FROM block_versions WHERE block_n = ? AND seq = ?').get(r.n, seq) as { frontiers: string } | undefined;
     if (!v) throw new AppError('NOT_FOUND', `block '${r.label}' has no version ${seq}`);
     const loaded = this.doc(r);
-    const before = loaded.doc.oplogVersion();
-    loaded.doc.revertTo(JSON.parse(v.frontiers) as Frontiers);
-    loaded.doc.commit();
+    loaded.doc.revertTo(parseFrontiers(v.frontiers));
+    commit(loaded.doc, op, 'user');
     const at = this.now().toISOString();
     this.db.transaction(() => {
-      this.store(r.id, loaded, before);
-      this.sql('UPDATE blocks SET head = ?, updated_at = ? WHERE id = ?').run(seq, at, r.id);
+      this.store(r.n, loaded);
+      this.sql('UPDATE blocks SET head = ?, updated_at = ? WHERE n = ?').run(seq, at, r.n);
     })();
     return this.view(r.owner, r.label);
   }
 
-  /** Stores the document's changes since `before`: an update row, or a new snapshot every SNAPSHOT_EVERY. */
-  private store(id: string, loaded: Loaded, before: ReturnType<LoroDoc['oplogVersion']>): void {
+  /** Stores the document's pending changes: an update row, or a new snapshot every SNAPSHOT_EVERY. */
+  private store(n: number, loaded: Loaded): void {
+    const pending = loaded.pending.splice(0);
+    if (pending.length === 0) return;
     if (loaded.updates + 1 >= SNAPSHOT_EVERY) {
-      this.sql('UPDATE block_snapshots SET bytes = ? WHERE block_id = ?').run(loaded.doc.export({ mode: 'snapshot' }), id);
-      this.sql('DELETE FROM block_updates WHERE block_id = ?').run(id);
+      this.sql('UPDATE block_snapshots SET bytes = ? WHERE block_n = ?').run(loaded.doc.export({ mode: 'snapshot' }), n);
+      this.sql('DELETE FROM block_updates WHERE block_n = ?').run(n);
       loaded.updates = 0;
       return;
     }
-    const bytes = loaded.doc.export({ mode: 'update', from: before });
-    const last = this.sql('SELECT coalesce(max(seq), 0) AS n FROM block_updates WHERE block_id = ?').get(id) as { n: number };
-    this.sql('INSERT INTO block_updates (block_id, seq, bytes) VALUES (?, ?, ?)').run(id, last.n + 1, bytes);
-    loaded.updates++;
-  }
-
-  private addVersion(id: string, seq: number, op: string, by: string, at: string, frontiers: Frontiers): void {
-    this.sql('INSERT INTO block_versions (block_id, seq, op, by, at, frontiers) VALUES (?, ?, ?, ?, ?, ?)').run(id, seq, op, by, at, JSON.stringify(frontiers));
+    const bytes = pending.length === 1 ? pending[0]! : Buffer.concat(pending.map((p) => Buffer.from(p.buffer, p.byteOffset, p.byteLength)));
+    const last = this.sql('SELECT coalesce(max(seq), 0) AS n FROM block_updates WHERE block_n = ?').get(n) as { n: number };
+    if (pending.length === 1) this.sql('INSERT INTO block_updates (block_n, seq, bytes) VALUES (?, ?, ?)').run(n, last.n + 1, bytes);
+    else for (const [i, p] of pending.entries()) this.sql('INSERT INTO block_updates (block_n, seq, bytes) VALUES (?, ?, ?)').run(n, last.n + 1 + i, p);
+    loaded.updates += pending.length;
   }
 
   private doc(r: Row): Loaded {
-    const hit = this.cache.get(r.id);
+    const hit = this.cache.get(r.n);
     if (hit) {
-      this.cache.delete(r.id);
-      this.cache.set(r.id, hit);
+      this.cache.delete(r.n);
+      this.cache.set(r.n, hit);
       return hit;
     }
-    const s = this.sql('SELECT bytes FROM block_snapshots WHERE block_id = ?').get(r.id) as { bytes: Buffer };
+    const s = this.sql('SELECT bytes FROM block_snapshots WHERE block_n = ?').get(r.n) as { bytes: Buffer };
     const doc = LoroDoc.fromSnapshot(new Uint8Array(s.bytes));
     doc.setRecordTimestamp(true);
-    const updates = this.sql('SELECT bytes FROM block_updates WHERE block_id = ? ORDER BY seq').all(r.id) as { bytes: Buffer }[];
+    const updates = this.sql('SELECT bytes FROM block_updates WHERE block_n = ? ORDER BY seq').all(r.n) as { bytes: Buffer }[];
     if (updates.length) doc.importBatch(updates.map((u) => new Uint8Array(u.bytes)));
-    const loaded = { doc, updates: updates.length };
-    this.remember(r.id, loaded);
+    const loaded = track(doc, updates.length);
+    this.remember(r.n, loaded);
     return loaded;
   }
 
-  private remember(id: string, loaded: Loaded): void {
-    this.cache.set(id, loaded);
+  private remember(n: number, loaded: Loaded): void {
+    this.cache.set(n, loaded);
     while (this.cache.size > CACHE_SIZE) {
-      const [oldest, l] = this.cache.entries().next().value as [string, Loaded];
+      const [oldest, l] = this.cache.entries().next().value as [number, Loaded];
       this.cache.delete(oldest);
       l.doc.free();
     }
   }
 
   private row(owner: string, label: string): Row | undefined {
-    return this.sql('SELECT id, owner, label, schema, type, pinned, permission, description, char_limit, created_at, updated_at, head FROM blocks WHERE owner = ? AND label = ?').get(owner, label) as Row | undefined;
+    return this.sql(`${SELECT_ROW} WHERE owner = ? AND label = ?`).get(owner, label) as Row | undefined;
   }
 
   private must(owner: string, label: string): Row {
@@ -260,19 +306,24 @@ export class BlockStore {
     return BlockSchemaSchema.parse(JSON.parse(r.schema));
   }
 
-  private info(r: Row, size?: number): BlockInfo {
+  /** The rendered size; a Text block's is its length, read without building the string. */
+  private sizeOf(r: Row, doc: LoroDoc): number {
     const schema = this.schemaOf(r);
+    return schema.kind === 'Text' ? doc.getText(ROOT).length : render(valueOf(doc, schema)).length;
+  }
+
+  private info(r: Row, size?: number): BlockInfo {
     return {
       id: r.id,
       owner: r.owner,
       label: r.label,
-      schema,
+      schema: this.schemaOf(r),
       type: r.type as BlockInfo['type'],
       pinned: r.pinned === 1,
       permission: r.permission as BlockInfo['permission'],
       description: r.description,
       charLimit: r.char_limit,
-      size: size ?? render(valueOf(this.doc(r).doc, schema)).length,
+      size: size ?? this.sizeOf(r, this.doc(r).doc),
       createdAt: r.created_at,
       updatedAt: r.updated_at,
     };
@@ -283,4 +334,30 @@ function newDoc(): LoroDoc {
   const doc = new LoroDoc();
   doc.setRecordTimestamp(true);
   return doc;
+}
+
+/** Collects the bytes of each local commit, for store(). */
+function track(doc: LoroDoc, updates: number): Loaded {
+  const loaded: Loaded = { doc, updates, pending: [] };
+  doc.subscribeLocalUpdates((u) => loaded.pending.push(u));
+  return loaded;
+}
+
+/** The change's message names the operation and who made it. */
+function commit(doc: LoroDoc, op: string, by: string): void {
+  doc.setNextCommitMessage(`${op}\u0000${by}`);
+  doc.commit();
+}
+
+/** `counter@peer` per frontier, comma-separated. */
+function frontiersText(f: Frontiers): string {
+  return f.map((id) => `${id.counter}@${id.peer}`).join(',');
+}
+
+function parseFrontiers(s: string): Frontiers {
+  if (!s) return [];
+  return s.split(',').map((p) => {
+    const [counter, peer] = p.split('@');
+    return { peer: peer as `${number}`, counter: Number(counter) };
+  });
 }

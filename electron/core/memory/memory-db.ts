@@ -13,7 +13,8 @@ const MIGRATIONS: readonly Migration[] = [
     up: (db) =>
       db.exec(`
         CREATE TABLE blocks (
-          id TEXT PRIMARY KEY,
+          n INTEGER PRIMARY KEY,
+          id TEXT NOT NULL UNIQUE,
           owner TEXT NOT NULL,
           label TEXT NOT NULL,
           schema TEXT NOT NULL,
@@ -28,24 +29,23 @@ const MIGRATIONS: readonly Migration[] = [
           UNIQUE (owner, label)
         );
         CREATE TABLE block_snapshots (
-          block_id TEXT PRIMARY KEY REFERENCES blocks (id) ON DELETE CASCADE,
+          block_n INTEGER PRIMARY KEY REFERENCES blocks (n) ON DELETE CASCADE,
           bytes BLOB NOT NULL
         );
         CREATE TABLE block_updates (
-          block_id TEXT NOT NULL REFERENCES blocks (id) ON DELETE CASCADE,
+          block_n INTEGER NOT NULL REFERENCES blocks (n) ON DELETE CASCADE,
           seq INTEGER NOT NULL,
           bytes BLOB NOT NULL,
-          PRIMARY KEY (block_id, seq)
-        );
+          PRIMARY KEY (block_n, seq)
+        ) WITHOUT ROWID;
+        -- A version is the document's frontiers after an edit; what made it (op, by) and when
+        -- are the Loro change's message and timestamp.
         CREATE TABLE block_versions (
-          block_id TEXT NOT NULL REFERENCES blocks (id) ON DELETE CASCADE,
+          block_n INTEGER NOT NULL REFERENCES blocks (n) ON DELETE CASCADE,
           seq INTEGER NOT NULL,
-          op TEXT NOT NULL,
-          by TEXT NOT NULL,
-          at TEXT NOT NULL,
           frontiers TEXT NOT NULL,
-          PRIMARY KEY (block_id, seq)
-        );
+          PRIMARY KEY (block_n, seq)
+        ) WITHOUT ROWID;
         CREATE TABLE recall_entries (
           rowid INTEGER PRIMARY KEY,
           id TEXT NOT NULL UNIQUE,

@@ -8,8 +8,8 @@
 import { createTwoFilesPatch } from 'diff';
 import { AppError } from '../../../shared/errors';
 import type { Problem } from '../../../shared/model/app-info';
-import type { BlockInfo, BlockView, MemoryOperation, RecallEntry, RecallHit } from '../../../shared/model/memory';
-import { render, type BlockValue } from './block-content';
+import type { BlockInfo, MemoryOperation, RecallEntry, RecallHit } from '../../../shared/model/memory';
+import { render } from './block-content';
 import { BlockStore, overLimit } from './block-store';
 import { askWithTimeout, consentDenied, consentRequired, consentTimedOut, DEFAULT_CONSENT_TIMEOUT_MS, type ConsentAsker } from './consent';
 import { openMemoryDb } from './memory-db';
@@ -126,21 +126,23 @@ export class MemoryService {
 
   async blockEdit(actor: Actor, input: BlockEditInput, signal: AbortSignal): Promise<{ op: BlockEditInput['op']; message: string; block: BlockInfo }> {
     const op = `block_edit.${input.op}` as MemoryOperation;
-    const current = this.blocks.view(actor.owner, input.label);
-    const info = stripView(current);
+    const ref = this.blocks.ref(actor.owner, input.label);
+    const info = ref.info;
     // Refusals come before the work: neither layer is bypassed by a bad edit's error.
     const decision = decide(info.permission, actor.grant, op, info.label);
     if (decision.kind === 'refused') throw new AppError('FORBIDDEN', refusalText(decision), { layer: decision.layer, operation: op });
-    const plan = planEdit(current, input);
-    const beforeText = current.text;
-    const afterText = render(plan.next);
-    if (afterText.length > info.charLimit) throw new AppError('PAYLOAD_TOO_LARGE', overLimit(info.label, afterText.length, info.charLimit, beforeText.length), { size: afterText.length, limit: info.charLimit });
+    const plan = planEdit(ref, input);
+    if (plan.size > info.charLimit) throw new AppError('PAYLOAD_TOO_LARGE', overLimit(info.label, plan.size, info.charLimit, info.size), { size: plan.size, limit: info.charLimit });
     if (decision.kind === 'needs-human') {
-      await this.consent(actor, op, info, decision.reason, `${input.op} on block '${info.label}'`, signal, { before: beforeText, after: afterText });
+      await this.consent(actor, op, info, decision.reason, `${input.op} on block '${info.label}'`, signal, { before: render(ref.content()), after: render(plan.next()) });
+      // The human allowed this edit of that content: if the block changed meanwhile, nothing is applied.
+      if (this.blocks.infoOf(actor.owner, input.label).updatedAt !== info.updatedAt) {
+        throw new AppError('CONFLICT', `block '${info.label}' changed while waiting for the user's answer; nothing was applied: load it and make the edit again`);
+      }
     }
-    const view = this.blocks.edit(actor.owner, input.label, input.op, actor.by, plan.next as BlockValue, plan.apply);
+    const after = this.blocks.edit(actor.owner, input.label, input.op, actor.by, plan);
     this.changed(actor.owner, input.label);
-    return { op: input.op, message: `${plan.done}; block '${info.label}' holds ${view.size} of ${view.charLimit} characters`, block: stripView(view) };
+    return { op: input.op, message: `${plan.done}; block '${info.label}' holds ${after.size} of ${after.charLimit} characters`, block: after };
   }
 
   async recallOp(actor: Actor, input: RecallInput): Promise<{ op: RecallInput['op']; message: string; entry?: RecallEntry; results?: RecallHit[] }> {
@@ -210,9 +212,4 @@ export class MemoryService {
       // A listener's failure is not the caller's.
     }
   }
-}
-
-function stripView(v: BlockView): BlockInfo {
-  const { content: _c, text: _t, ...info } = v;
-  return info;
 }

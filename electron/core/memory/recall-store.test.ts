@@ -80,3 +80,31 @@ describe('recall', () => {
     m.close();
   });
 });
+
+describe('recall search when other memories hold the best matches', () => {
+  const tempDir = useTempDirs();
+
+  it("finds this memory's entries past the index's best, in score order", async () => {
+    const m = openTestMemory(await tempDir());
+    m.recall.insertMany('conversation:other', Array.from({ length: 30 }, () => ({ content: 'deploy deploy deploy' })));
+    m.recall.insert(OWNER, 'a long note that mentions deploy once among many other words here');
+    m.recall.insert(OWNER, 'deploy deploy notes');
+    const hits = m.recall.search({ owner: OWNER, query: 'deploy', limit: 2 });
+    expect(hits.map((h) => h.content)).toEqual(['deploy deploy notes', 'a long note that mentions deploy once among many other words here']);
+    expect(m.recall.search({ owner: OWNER, query: 'deploy', limit: 1 }).map((h) => h.content)).toEqual(['deploy deploy notes']);
+    m.close();
+  });
+});
+
+describe('recall search input', () => {
+  const tempDir = useTempDirs();
+
+  it('refuses a bad limit, tags or time with the field named', async () => {
+    const m = openTestMemory(await tempDir());
+    expect(() => m.recall.search({ owner: OWNER, query: 'x', limit: 0 })).toThrow('limit is an integer from 1 to 200');
+    expect(() => m.recall.search({ owner: OWNER, query: 'x', since: 'yesterday' })).toThrow('since is an ISO 8601 time such as 2026-01-31T12:00:00Z');
+    expect(() => m.recall.search({ owner: OWNER, query: 'x', tags: [''] })).toThrow('tags is a list of at most 20 tags of 1 to 100 characters');
+    expect(() => m.recall.search({ owner: 'nobody', query: 'x' })).toThrow('owner is conversation:<id> or agent:<name>');
+    m.close();
+  });
+});

@@ -8,12 +8,14 @@ import type Database from 'better-sqlite3';
 import { statementCache } from './memory-db';
 import { v7 as uuidv7 } from 'uuid';
 import { AppError } from '../../../shared/errors';
-import { RecallQuerySchema, type RecallEntry, type RecallHit, type RecallQuery } from '../../../shared/model/memory';
+import type { RecallEntry, RecallHit, RecallQuery } from '../../../shared/model/memory';
 import { toFts5Query } from '../search/query-escape';
 
 /** The largest entry, in characters. */
 export const MAX_RECALL_ENTRY = 100_000;
 const MAX_METADATA = 10_000;
+/** How many of the index's best matches are looked at per result wanted before the filtered query runs. */
+const CANDIDATES_PER_RESULT = 2;
 
 interface Row {
   id: string;
@@ -50,13 +52,26 @@ export class RecallStore {
     return { id, owner, content, metadata, tags, createdAt: at };
   }
 
-  /** Entries matching every word of the query, best first; no words: none. */
+  /** Many entries in one transaction (an import); each checked as insert checks it. */
+  insertMany(owner: string, entries: readonly { content: string; metadata?: Record<string, unknown> }[]): number {
+    this.db.transaction(() => {
+      for (const e of entries) this.insert(owner, e.content, e.metadata ?? {});
+    })();
+    return entries.length;
+  }
+
+  /**
+   * Entries matching every word of the query, best first; no words: none. The best matches
+   * of the whole index are ranked first (FTS5 alone, as fast as a bare MATCH) and then
+   * filtered by owner, tags and time; only when too few of them pass is the filtered query
+   * run over every match. Either way the answer is the same.
+   */
   search(input: RecallQuery): RecallHit[] {
-    const q = RecallQuerySchema.parse(input);
+    const q = checkQuery(input);
     const match = toFts5Query(q.query);
     if (!match) return [];
-    const where = ['recall_fts MATCH @match', 'e.owner = @owner'];
-    const params: Record<string, unknown> = { match, owner: q.owner, limit: q.limit };
+    const where = ['e.owner = @owner'];
+    const params: Record<string, unknown> = { owner: q.owner };
     if (q.since) {
       where.push('e.created_at >= @since');
       params.since = new Date(q.since).toISOString();
@@ -69,8 +84,22 @@ export class RecallStore {
       where.push(`EXISTS (SELECT 1 FROM json_each(e.tags) WHERE value = @tag${i})`);
       params[`tag${i}`] = t;
     });
-    const rows = this.sql(`SELECT e.id, e.owner, e.content, e.metadata, e.tags, e.created_at, bm25(recall_fts) AS score FROM recall_fts JOIN recall_entries e ON e.rowid = recall_fts.rowid WHERE ${where.join(' AND ')} ORDER BY score LIMIT @limit`)
-      .all(params) as Row[];
+    const filter = where.join(' AND ');
+    const window = q.limit * CANDIDATES_PER_RESULT;
+    // CROSS JOIN keeps FTS5 as the outer loop (never a scan of the memory's every entry).
+    const first = this.sql(
+      `WITH c AS MATERIALIZED (SELECT rowid, bm25(recall_fts) AS score FROM recall_fts WHERE recall_fts MATCH @match ORDER BY score LIMIT @window)
+       SELECT e.id, e.owner, e.content, e.metadata, e.tags, e.created_at, c.score, (SELECT count(*) FROM c) AS candidates
+       FROM c CROSS JOIN recall_entries e ON e.rowid = c.rowid WHERE ${filter} ORDER BY c.score, e.rowid LIMIT @limit`,
+    ).all({ ...params, match, window, limit: q.limit }) as (Row & { candidates: number })[];
+    // Enough of the index's best passed (they are the best that pass), or every match was among them.
+    const candidates = first[0]?.candidates ?? (this.sql('SELECT count(*) AS n FROM (SELECT rowid FROM recall_fts WHERE recall_fts MATCH ? LIMIT ?)').get(match, window) as { n: number }).n;
+    const rows: Row[] =
+      first.length >= q.limit || candidates < window
+        ? first
+        : (this.sql(
+            `SELECT e.id, e.owner, e.content, e.metadata, e.tags, e.created_at, bm25(recall_fts) AS score FROM recall_fts CROSS JOIN recall_entries e ON e.rowid = recall_fts.rowid WHERE recall_fts MATCH @match AND ${filter} ORDER BY score, e.rowid LIMIT @limit`,
+          ).all({ ...params, match, limit: q.limit }) as Row[]);
     return rows.map((r) => ({ ...entryOf(r), score: Math.round(-(r.score ?? 0) * 1e6) / 1e6 }));
   }
 
@@ -94,6 +123,26 @@ function tagsOf(metadata: Record<string, unknown>): string[] {
     throw new AppError('VALIDATION_FAILED', 'metadata.tags is a list of short strings (1 to 100 characters each)', { field: 'metadata.tags' });
   }
   return [...new Set(t as string[])];
+}
+
+/**
+ * The query as RecallQuerySchema says, checked by hand: a search is small work, and a schema
+ * parse would be a good part of it. The contract's handler gets it parsed by the router.
+ */
+function checkQuery(input: RecallQuery): RecallQuery & { limit: number } {
+  const limit = input.limit ?? 10;
+  const bad = (field: string, what: string) => new AppError('VALIDATION_FAILED', `${field} ${what}`, { field });
+  if (typeof input.owner !== 'string' || !/^(conversation|agent):./.test(input.owner)) throw bad('owner', 'is conversation:<id> or agent:<name>');
+  if (typeof input.query !== 'string' || input.query.length < 1 || input.query.length > 2000) throw bad('query', 'is 1 to 2000 characters');
+  if (!Number.isInteger(limit) || limit < 1 || limit > 200) throw bad('limit', 'is an integer from 1 to 200');
+  if (input.tags !== undefined && (!Array.isArray(input.tags) || input.tags.length > 20 || input.tags.some((t) => typeof t !== 'string' || t.length < 1 || t.length > 100))) {
+    throw bad('tags', 'is a list of at most 20 tags of 1 to 100 characters');
+  }
+  for (const f of ['since', 'until'] as const) {
+    const v = input[f];
+    if (v !== undefined && (typeof v !== 'string' || Number.isNaN(Date.parse(v)) || !/^\d{4}-\d{2}-\d{2}T/.test(v))) throw bad(f, 'is an ISO 8601 time such as 2026-01-31T12:00:00Z');
+  }
+  return { ...input, limit };
 }
 
 function entryOf(r: Row): RecallEntry {
