@@ -86,14 +86,18 @@ export class RecallStore {
     });
     const filter = where.join(' AND ');
     const window = q.limit * CANDIDATES_PER_RESULT;
-    // CROSS JOIN keeps FTS5 as the outer loop (never a scan of the memory's every entry).
-    const first = this.sql(
+    // One statement: the rows that pass among the index's best, then a last row holding how
+    // many candidates there were. CROSS JOIN keeps FTS5 as the outer loop (never a scan of
+    // the memory's every entry).
+    const got = this.sql(
       `WITH c AS MATERIALIZED (SELECT rowid, bm25(recall_fts) AS score FROM recall_fts WHERE recall_fts MATCH @match ORDER BY score LIMIT @window)
-       SELECT e.id, e.owner, e.content, e.metadata, e.tags, e.created_at, c.score, (SELECT count(*) FROM c) AS candidates
-       FROM c CROSS JOIN recall_entries e ON e.rowid = c.rowid WHERE ${filter} ORDER BY c.score, e.rowid LIMIT @limit`,
-    ).all({ ...params, match, window, limit: q.limit }) as (Row & { candidates: number })[];
+       SELECT * FROM (SELECT e.id, e.owner, e.content, e.metadata, e.tags, e.created_at, c.score FROM c CROSS JOIN recall_entries e ON e.rowid = c.rowid WHERE ${filter} ORDER BY c.score, e.rowid LIMIT @limit)
+       UNION ALL SELECT NULL, NULL, NULL, NULL, NULL, NULL, (SELECT count(*) FROM c)`,
+    ).all({ ...params, match, window, limit: q.limit }) as Row[];
+    const candidates = got.pop()!.score!;
+    // The order inside a compound SELECT is not promised: sorted again (stable, so ties keep rowid order).
+    const first = got.sort((a, b) => a.score! - b.score!);
     // Enough of the index's best passed (they are the best that pass), or every match was among them.
-    const candidates = first[0]?.candidates ?? (this.sql('SELECT count(*) AS n FROM (SELECT rowid FROM recall_fts WHERE recall_fts MATCH ? LIMIT ?)').get(match, window) as { n: number }).n;
     const rows: Row[] =
       first.length >= q.limit || candidates < window
         ? first
