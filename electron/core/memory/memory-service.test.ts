@@ -144,6 +144,30 @@ describe('the memory service', () => {
     m.close();
   });
 
+  it('an edit allowed after the block changed meanwhile applies nothing: the human allowed that content, not this one', async () => {
+    let answer: (a: 'allow-once') => void = () => undefined;
+    const asked: string[] = [];
+    const consent = {
+      ask: (r: { after?: string }) => {
+        asked.push(r.after ?? '');
+        return new Promise<'allow-once'>((resolve) => (answer = resolve));
+      },
+    };
+    const m = openTestMemory(await tempDir(), { consent });
+    const u = userActor();
+    m.blocks.create({ owner: u.owner, label: 'h', permission: 'Human', content: 'a' }, 'user');
+    const waiting = failure(m.blockEdit(u, { op: 'append', label: 'h', content: 'b' }, never));
+    await new Promise((r) => setImmediate(r));
+    expect(asked).toEqual(['a\nb']);
+    m.blocks.setMeta(u.owner, 'h', { permission: 'Human', pinned: true });
+    answer('allow-once');
+    const e = await waiting;
+    expect(e.code).toBe('CONFLICT');
+    expect(e.message).toBe("block 'h' changed while waiting for the user's answer; nothing was applied: load it and make the edit again");
+    expect(m.blocks.view(u.owner, 'h').text).toBe('a');
+    m.close();
+  });
+
   it('undo and redo walk Loro versions; a new edit drops the redo; history shows each version', async () => {
     const m = openTestMemory(await tempDir());
     const u = userActor();
