@@ -46,7 +46,7 @@ describe('GET /tools/problems', () => {
     expect(listed.status).toBe(200);
     expect(problemsOf(listed, first.dir)).toEqual(expected);
     // The host starts and serves the rest: echo, and the damaged bundle's tool under its placeholder.
-    const all = await second.api('GET', '/tools/tools?includeDisabled=true');
+    const all = await second.api('GET', '/tools/tools?includeDisabled=true&pageSize=100');
     expect(all.body.value.items.map((t: { slug: string }) => t.slug).filter((s: string) => ['echo', 'kept', 'broken'].includes(s)).sort()).toEqual(['echo', 'kept']);
     // A third host on the same folder (the file already moved by the second) reports the same.
     const third = await start(first.dir);
