@@ -6,9 +6,10 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RecordedRequest, ScriptedReply } from '../testing/scripted-model-server';
 import { useAgentCore } from '../testing/agent-core';
+import { useGuardedScript } from '../testing/guarded-script';
 import { startScriptedModelServer } from '../testing/scripted-model-server';
 import { RESOURCES_DIR, useTempDirs } from '../testing/temp-dir';
 import { createCore } from '../app';
@@ -30,22 +31,8 @@ function whoOf(r: RecordedRequest): string {
 }
 
 type Step = (r: RecordedRequest) => ScriptedReply;
-/** An expectation that fails inside the scripted server is kept and rethrown by the test (a throw there would leave the request hanging). */
-const failures: unknown[] = [];
-const guarded =
-  (f: Step): Step =>
-  (r) => {
-    try {
-      return f(r);
-    } catch (e) {
-      failures.push(e);
-      return { kind: 'text', text: `the script failed: ${(e as Error).message}` };
-    }
-  };
-afterEach(() => {
-  const f = failures.splice(0);
-  if (f.length) throw f[0];
-});
+/** Expectations inside the scripted replies are rethrown after the test. */
+const guarded = useGuardedScript();
 /** One queue of replies per agent; each request takes the next reply of the agent it is for. */
 function byAgent(queues: Record<string, Step[]>, seen: Record<string, RecordedRequest[]> = {}) {
   const step = (r: RecordedRequest): ScriptedReply => {

@@ -4,9 +4,10 @@
  * refusal; the `+` palette runs the same tools; an agent profile's AllowedOperations and
  * scope hold in its task; the contract ops show the history and undo.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RecordedRequest, ScriptedReply } from '../testing/scripted-model-server';
 import { useAgentCore } from '../testing/agent-core';
+import { useGuardedScript } from '../testing/guarded-script';
 
 const start = useAgentCore();
 const MEMORY_BUNDLE = '019ab5a0-3c00-7b1a-8c90-4d2e6f8a0b10';
@@ -19,21 +20,8 @@ const toolNames = (r: RecordedRequest) => ((r.body.tools ?? []) as { function: {
 const systemOf = (r: RecordedRequest) => text(msgs(r).find((m) => m.role === 'system'));
 const call = (name: string, args: unknown): ScriptedReply => ({ kind: 'tools', calls: [{ name, arguments: args }] });
 
-const failures: unknown[] = [];
-const guarded =
-  (f: (r: RecordedRequest) => ScriptedReply) =>
-  (r: RecordedRequest): ScriptedReply => {
-    try {
-      return f(r);
-    } catch (e) {
-      failures.push(e);
-      return { kind: 'text', text: `the script failed: ${(e as Error).message}` };
-    }
-  };
-afterEach(() => {
-  const f = failures.splice(0);
-  if (f.length) throw f[0];
-});
+/** Expectations inside the scripted replies are rethrown after the test. */
+const guarded = useGuardedScript();
 
 describe('the memory tools in the core', () => {
   it('a model appends to a block, is told how many matched a bad replace, keeps and finds a recall entry with punctuation in the query', async () => {
