@@ -15,7 +15,7 @@ import { openSqliteFile, type Migration } from '../lib/sqlite-file';
 import { SerialQueue } from '../lib/serial-queue';
 import { resolveInWorkspace } from '../lib/workspace';
 import { estimateCounter } from '../tool-output/tokens';
-import { mimeTypeOf, summaryOf } from './text-facts';
+import { mimeTypeOf, summaryOf, utf8Text } from './text-facts';
 
 const MIGRATIONS: readonly Migration[] = [
   {
@@ -265,7 +265,7 @@ async function readFacts(abs: string): Promise<Facts | undefined> {
   } finally {
     await fh.close();
   }
-  const text = head && isText(head) ? head.toString('utf8') : undefined;
+  const text = head ? utf8Text(head) : undefined;
   return {
     hash: hash.digest('hex'),
     size: st.size,
@@ -273,14 +273,4 @@ async function readFacts(abs: string): Promise<Facts | undefined> {
     tokens: text !== undefined ? estimateCounter.count(text).tokens : null,
     summary: text !== undefined ? summaryOf(text) : '',
   };
-}
-
-function isText(b: Buffer): boolean {
-  if (b.subarray(0, 8192).includes(0)) return false;
-  try {
-    new TextDecoder('utf-8', { fatal: true }).decode(b);
-    return true;
-  } catch {
-    return false;
-  }
 }

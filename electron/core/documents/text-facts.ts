@@ -36,6 +36,16 @@ export function mimeTypeOf(file: string, isText: boolean): string {
   return TYPES[path.extname(file).toLowerCase()] ?? (isText ? 'text/plain' : 'application/octet-stream');
 }
 
+/** The bytes as text, or undefined when they are not text (a NUL in the first 8 KiB, or not UTF-8). */
+export function utf8Text(b: Buffer): string | undefined {
+  if (b.subarray(0, 8192).includes(0)) return undefined;
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(b);
+  } catch {
+    return undefined;
+  }
+}
+
 export const SUMMARY_MAX_CHARS = 280;
 
 /** The first non-empty lines, joined and cut to SUMMARY_MAX_CHARS (… when cut). */

@@ -6,7 +6,7 @@
  */
 import fsp from 'node:fs/promises';
 import { resolveInWorkspace } from '../lib/workspace';
-import { mimeTypeOf } from '../documents/text-facts';
+import { mimeTypeOf, utf8Text } from '../documents/text-facts';
 
 /** A document larger than this is not read at all. */
 export const PASS_MAX_BYTES = 64 * 1024 * 1024;
@@ -62,7 +62,7 @@ export async function documentBlocks(paths: readonly string[], budgetTokens: num
       continue;
     }
     const bytes = await fsp.readFile(p.abs);
-    const text = asText(bytes);
+    const text = utf8Text(bytes);
     if (text === undefined) {
       const type = mimeTypeOf(p.rel, false);
       documents.push({ path: p.rel, how: 'binary', bytes: bytes.length });
@@ -82,13 +82,4 @@ export async function documentBlocks(paths: readonly string[], budgetTokens: num
     blocks.push(`<document path="${attr(p.rel)}" type="${type}" tokens="${tokens}" stored="handle">\n${message}\n</document>`);
   }
   return { text: blocks.join('\n\n'), documents };
-}
-
-function asText(b: Buffer): string | undefined {
-  if (b.subarray(0, 8192).includes(0)) return undefined;
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(b);
-  } catch {
-    return undefined;
-  }
 }
