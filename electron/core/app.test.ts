@@ -54,6 +54,8 @@ describe('the core', () => {
     expect(relative).toMatchObject({ ok: false, error: { code: 'VALIDATION_FAILED', details: { field: 'workspaceDir' } } });
     const badHost = await core.router.call('settings.set', { allowedHosts: ['evil host/path'] });
     expect(badHost).toMatchObject({ ok: false, error: { code: 'VALIDATION_FAILED' } });
+    const pastedUrl = await core.router.call('settings.set', { allowedHosts: ['ok.example.com', 'https://api.github.com/repos'] });
+    expect(pastedUrl.ok ? '' : pastedUrl.error.message).toContain('allowedHosts.1: “https://api.github.com/repos”: a URL was pasted; keep only the host — write api.github.com');
     const badTheme = await core.router.call('settings.set', { theme: 'purple' });
     expect(await core.router.call('settings.set', { modelRouting: ['files/readfile', '../x'] })).toMatchObject({ ok: false, error: { code: 'VALIDATION_FAILED' } });
     expect(badTheme).toMatchObject({ ok: false, error: { code: 'VALIDATION_FAILED' } });

@@ -144,6 +144,13 @@ describe('the headless host', () => {
     const again = await request(host.port, { path: link.pathname + link.search, headers: { Accept: 'text/html' } });
     expect(again.status).toBe(401);
     expect(again.body).toContain('Sign in to Toolsmith');
+    expect(again.body).toContain('This sign-in link was already used or has expired');
+
+    // The plain address without a session says how to sign in, not that a link expired.
+    const plain = await request(host.port, { path: '/', headers: { Accept: 'text/html' } });
+    expect(plain.status).toBe(401);
+    expect(plain.body).toContain('open the sign-in link Toolsmith printed when it started');
+    expect(plain.body).not.toContain('already used or has expired');
 
     const page = await request(host.port, { path: '/', headers: { Cookie: session } });
     expect(page.status).toBe(200);

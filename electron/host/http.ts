@@ -103,7 +103,7 @@ export async function startHttpHost(opts: HttpHostOptions): Promise<HttpHost> {
 
   function login(url: URL, res: ServerResponse): void {
     const session = auth.redeemLoginCode(url.searchParams.get('code') ?? '');
-    if (!session) return send(res, 401, 'text/html; charset=utf-8', loginPageHtml(tokenFile));
+    if (!session) return send(res, 401, 'text/html; charset=utf-8', loginPageHtml(tokenFile, 'link-used'));
     send(res, 303, 'text/plain; charset=utf-8', 'signed in', { Location: '/', 'Set-Cookie': auth.sessionCookie(session) });
   }
 

@@ -1,6 +1,18 @@
-/** The page a browser without a session sees: paste the token from the data folder. */
-export function loginPageHtml(tokenFile: string): string {
+/**
+ * Why the browser is on the sign-in page: it opened the plain address without a session
+ * (`no-session`), or a sign-in link whose one-time code was used or has expired (`link-used`).
+ */
+export type LoginReason = 'no-session' | 'link-used';
+
+/** The page a browser without a session sees: how to sign in, and the token form. */
+export function loginPageHtml(tokenFile: string, reason: LoginReason = 'no-session'): string {
   const file = tokenFile.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  const why =
+    reason === 'link-used'
+      ? `<p>This sign-in link was already used or has expired. Paste the access token from
+<code>${file}</code>, or restart Toolsmith and open the new link it prints.</p>`
+      : `<p>To sign in, open the sign-in link Toolsmith printed when it started (it begins with
+<code>/login?code=</code> and works once), or paste the access token from <code>${file}</code> below.</p>`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Toolsmith — sign in</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -8,8 +20,7 @@ export function loginPageHtml(tokenFile: string): string {
 input{width:100%;font:inherit;padding:.5rem;box-sizing:border-box}button{font:inherit;padding:.5rem 1rem;margin-top:.75rem}
 code{background:#eee;padding:0 .25rem}#error{color:#b00020}</style></head>
 <body><h1>Sign in to Toolsmith</h1>
-<p>This sign-in link was already used or has expired. Paste the access token from
-<code>${file}</code>, or restart Toolsmith and open the new link it prints.</p>
+${why}
 <form id="login"><label for="token">Access token</label>
 <input id="token" name="token" type="password" autocomplete="off" autofocus required>
 <button type="submit">Sign in</button><p id="error" role="alert"></p></form>

@@ -26,7 +26,14 @@ interface UiState {
   /** Inspect screen: what to open; set by a manifest's link, then the screen switches. */
   inspectTarget: InspectTarget | null;
   openInspector(target: InspectTarget): void;
+  /** Settings screen: what to bring into view when it opens (the first-run checklist's links); cleared once done. */
+  settingsFocus: SettingsFocus | null;
+  openSettings(focus: SettingsFocus): void;
+  clearSettingsFocus(): void;
 }
+
+/** Places in Settings another screen can send the user to. */
+export type SettingsFocus = 'add-provider' | 'allowed-hosts';
 
 /** UI state only; server state lives in React Query. The screen is mirrored in the URL hash. */
 export const useUi = create<UiState>((set) => ({
@@ -49,4 +56,10 @@ export const useUi = create<UiState>((set) => ({
     set({ inspectTarget: target });
     useUi.getState().go('inspect');
   },
+  settingsFocus: null,
+  openSettings(focus) {
+    set({ settingsFocus: focus });
+    useUi.getState().go('settings');
+  },
+  clearSettingsFocus: () => set({ settingsFocus: null }),
 }));

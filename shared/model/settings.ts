@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { explainAllowedHost } from './allowed-hosts';
 import { ModelRefSchema } from './provider';
 import { DEFAULT_TOOL_SEARCH_SETTINGS, ToolSearchSettingsSchema } from './tool-search';
 import { DEFAULT_MCP_SERVER_SETTINGS, McpServerSettingsSchema } from './mcp-serve';
@@ -7,11 +8,10 @@ export const ThemeSchema = z.enum(['system', 'light', 'dark']);
 export type Theme = z.infer<typeof ThemeSchema>;
 
 /** Host names a tool may reach: exact, or `*.` on a label boundary; an optional port; `private:` marks a private-network host. */
-export const AllowedHostSchema = z
-  .string()
-  .min(1)
-  .max(261)
-  .regex(/^(private:)?(\*\.)?[A-Za-z0-9.-]+(:\d{1,5})?$|^(private:)?\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/, 'a host name, optionally *.-prefixed, with an optional :port (private: before it for a private-network host)');
+export const AllowedHostSchema = z.string().superRefine((entry, ctx) => {
+  const why = explainAllowedHost(entry);
+  if (why) ctx.addIssue({ code: 'custom', message: `“${entry.length > 80 ? `${entry.slice(0, 77)}…` : entry}”: ${why.message}${why.suggestion ? ` — write ${why.suggestion}` : ''}` });
+});
 
 /** Bounds and default of Settings' regexTimeLimitMs: a hostile pattern stops within 5 s by default. */
 export const REGEX_TIME_LIMIT_MIN_MS = 100;

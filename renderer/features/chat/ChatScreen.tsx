@@ -9,6 +9,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef } from 'react';
 import { useOp, useOpMutation } from '../../api/hooks';
 import { EmptyState } from '../../components/EmptyState';
+import { FirstRunChecklist } from '../onboarding/FirstRunChecklist';
 import { chatStrings as s } from '../../i18n/chat-strings';
 import { useUi } from '../../stores/ui';
 import './chat.css';
@@ -111,9 +112,12 @@ export function ChatScreen() {
           ) : (
             <div className="message-list">
               {none ? (
-                <EmptyState title={s.conversations.emptyTitle} testId="chat-empty">
-                  {s.conversations.emptyBody}
-                </EmptyState>
+                <>
+                  <EmptyState title={s.conversations.emptyTitle} testId="chat-empty">
+                    {s.conversations.emptyBody}
+                  </EmptyState>
+                  <FirstRunChecklist onOpenPalette={() => composer.current?.openPalette()} />
+                </>
               ) : (
                 all.data && <EmptyState title={s.messages.noConversationTitle}>{s.conversations.emptyBody}</EmptyState>
               )}

@@ -2,12 +2,13 @@
  * Settings → Models: the providers (test, edit, delete), local servers found running,
  * and the model new conversations start with.
  */
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { ConnectionVerdict, DetectedProvider, Provider } from '../../../shared/model/provider';
 import { useOp, useOpMutation } from '../../api/hooks';
 import { QueryError } from '../../components/QueryError';
 import { t } from '../../i18n/strings';
 import { modelGroups, modelValue, parseModelValue } from '../chat/model-options';
+import { useUi } from '../../stores/ui';
 import { ProviderForm } from './ProviderForm';
 import './settings.css';
 
@@ -25,6 +26,20 @@ export function ProvidersSection() {
   const [verdicts, setVerdicts] = useState<Record<string, ConnectionVerdict>>({});
   const [testing, setTesting] = useState<ReadonlySet<string>>(new Set());
   const [notice, setNotice] = useState<string | null>(null);
+  const sectionRef = useRef<HTMLElement>(null);
+  const settingsFocus = useUi((u) => u.settingsFocus);
+
+  // Sent here to add a model (the first-run checklist): open the form and put the cursor in it.
+  useEffect(() => {
+    if (settingsFocus !== 'add-provider') return;
+    useUi.getState().clearSettingsFocus();
+    setNotice(null);
+    setEditing({ kind: 'new' });
+    requestAnimationFrame(() => {
+      sectionRef.current?.scrollIntoView({ block: 'start' });
+      sectionRef.current?.querySelector<HTMLElement>('form input, form select')?.focus();
+    });
+  }, [settingsFocus]);
 
   const runTest = (id: string) => {
     setTesting((s) => new Set(s).add(id));
@@ -59,7 +74,7 @@ export function ProvidersSection() {
   };
 
   return (
-    <section className="settings-section providers" aria-labelledby="models-title" data-testid="settings-models">
+    <section ref={sectionRef} className="settings-section providers" aria-labelledby="models-title" data-testid="settings-models">
       <h2 id="models-title">{m.title}</h2>
       <p className="help">{m.help}</p>
       {providers.error && <QueryError error={providers.error} onRetry={() => void providers.refetch()} />}

@@ -1,8 +1,10 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import type { Settings } from '../../../shared/model/settings';
+import { allowedHostProblems, describeAllowedHostProblem } from '../../../shared/model/allowed-hosts';
 import { useOp, useOpMutation } from '../../api/hooks';
 import { QueryError } from '../../components/QueryError';
 import { t } from '../../i18n/strings';
+import { useUi } from '../../stores/ui';
 import { ProblemsList } from '../../components/ProblemsList';
 import { ApprovalsSection } from './ApprovalsSection';
 import { McpServerSection } from './McpServerSection';
@@ -37,10 +39,23 @@ export function SettingsScreen() {
   const info = useOp('app.info', {});
   const save = useOpMutation('settings.set');
   const [draft, setDraft] = useState<Draft | null>(null);
+  /** Allowed-host entries refused before saving, each said for a person (which line, what is wrong, the fix). */
+  const [hostProblems, setHostProblems] = useState<string[]>([]);
 
   useEffect(() => {
     if (settings.data && draft === null) setDraft(toDraft(settings.data));
   }, [settings.data, draft]);
+
+  // Sent here to allow a host (the first-run checklist): the field, in view, with the cursor in it.
+  const settingsFocus = useUi((u) => u.settingsFocus);
+  const formShown = draft !== null;
+  useEffect(() => {
+    if (settingsFocus !== 'allowed-hosts' || !formShown) return;
+    useUi.getState().clearSettingsFocus();
+    const field = document.getElementById('allowed-hosts');
+    field?.scrollIntoView({ block: 'center' });
+    field?.focus();
+  }, [settingsFocus, formShown]);
 
   if (settings.error) return <QueryError error={settings.error} onRetry={() => void settings.refetch()} />;
   if (!settings.data || !draft) return null;
@@ -50,9 +65,16 @@ export function SettingsScreen() {
   const errorField = (save.error?.info.details as { field?: string; issues?: { path: string }[] } | undefined)?.field;
   const issuePaths = (save.error?.info.details as { issues?: { path: string }[] } | undefined)?.issues?.map((i) => i.path) ?? [];
   const fieldError = (field: string) => (errorField === field || issuePaths.some((p) => p.startsWith(field)) ? save.error?.message : undefined);
+  const hostsError = hostProblems.length > 0 ? hostProblems.join(' ') : fieldError('allowedHosts');
 
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
+    const problems = allowedHostProblems(lines(draft.allowedHosts)).map(describeAllowedHostProblem);
+    setHostProblems(problems);
+    if (problems.length > 0) {
+      document.getElementById('allowed-hosts')?.focus();
+      return;
+    }
     save.mutate(
       {
         theme: draft.theme,
@@ -117,15 +139,18 @@ export function SettingsScreen() {
             rows={4}
             value={draft.allowedHosts}
             aria-describedby="hosts-help hosts-error"
-            aria-invalid={!!fieldError('allowedHosts')}
-            onChange={(e) => setDraft({ ...draft, allowedHosts: e.target.value })}
+            aria-invalid={!!hostsError}
+            onChange={(e) => {
+              setDraft({ ...draft, allowedHosts: e.target.value });
+              if (hostProblems.length > 0) setHostProblems([]);
+            }}
           />
           <p id="hosts-help" className="help">
             {t.settings.allowedHostsHelp}
           </p>
-          {fieldError('allowedHosts') && (
+          {hostsError && (
             <p id="hosts-error" className="field-error" role="alert" data-testid="settings-hosts-error">
-              {fieldError('allowedHosts')}
+              {hostsError}
             </p>
           )}
         </fieldset>
