@@ -120,9 +120,11 @@ export class ToolOutputService {
   async gate(req: GateRequest, signal?: AbortSignal): Promise<GateOutcome> {
     const bytes = Buffer.byteLength(req.text);
     const s = this.opts.settings();
+    const w = this.windowFor(req.model);
+    // A token covers at least one byte: a result whose bytes fit the free window passes uncounted.
+    if (fitsUncounted(bytes, s.maxResultBytes, w, req.usedTokens)) return { kind: 'pass' };
     const counter = this.tokensFor(req.model);
     const tokens = counter.count(req.text);
-    const w = this.windowFor(req.model);
     const d = gate({ bytes, tokens: tokens.tokens }, { maxBytes: s.maxResultBytes, contextTokens: w.contextTokens, maxOutputTokens: w.maxOutputTokens, ...(req.usedTokens !== undefined ? { usedTokens: req.usedTokens } : {}) });
     if (!d.oversized) return { kind: 'pass' };
     const choice = this.choiceFor(req.toolId);
@@ -290,4 +292,16 @@ export function gatedCard(card: ToolCard, g: Exclude<GateOutcome, { kind: 'pass'
 export function oversizedBufferName(slug: string): string {
   const base = slug.replace(/[^A-Za-z0-9_.-]/g, '_').replace(/^[.-]+/, '');
   return `${base || 'tool'}-output`.slice(0, 128);
+}
+
+/**
+ * Whether a result of `bytes` UTF-8 bytes passes the gate whatever its token count: no tokenizer
+ * (gpt-tokenizer's byte-level BPE, or the 4-bytes estimate) gives more tokens than bytes, so a
+ * result within the byte limit whose bytes fit the window's free tokens is never oversized.
+ */
+export function fitsUncounted(bytes: number, maxBytes: number, w: { contextTokens: number; maxOutputTokens: number }, usedTokens?: number): boolean {
+  if (bytes > maxBytes) return false;
+  if (!(w.contextTokens > 0)) return true;
+  const free = Math.max(0, w.contextTokens - w.maxOutputTokens - (usedTokens ?? 0));
+  return bytes <= free;
 }
