@@ -142,6 +142,47 @@ describe('documents', () => {
     expect(new Database(problems.at(-1)!.movedTo!, { readonly: true, fileMustExist: true })).toBeTruthy();
   });
 
+  it('keeps records per workspace: another workspace with the same paths shows its own', async () => {
+    const { dir, file, workspace } = await setup();
+    let current = workspace;
+    const other = path.join(dir, 'other-workspace');
+    await fs.mkdir(other);
+    const docs = DocumentStore.open({ file, workspaceDir: () => current, now: () => new Date() });
+    open.push(docs);
+    await fs.writeFile(path.join(workspace, 'notes.md'), 'first workspace');
+    await docs.record('notes.md', 'task 1');
+    current = other;
+    expect(docs.list()).toEqual([]);
+    expect(() => docs.get('notes.md')).toThrow(/no document 'notes.md'/);
+    await fs.writeFile(path.join(other, 'notes.md'), 'second workspace, other bytes');
+    await docs.record('notes.md', 'task 2');
+    expect(docs.get('notes.md')).toMatchObject({ createdBy: 'task 2', sizeBytes: 29 });
+    expect(docs.get('notes.md').versions).toHaveLength(1);
+    current = workspace;
+    expect(docs.get('notes.md')).toMatchObject({ createdBy: 'task 1', sizeBytes: 15 });
+    expect(docs.list().map((d) => d.path)).toEqual(['notes.md']);
+  });
+
+  it('a database from before records were per workspace: its records go to the workspace open at the next start', async () => {
+    const { file, workspace, make } = await setup();
+    const old = new Database(file);
+    old.exec(`
+      CREATE TABLE documents (path TEXT PRIMARY KEY, created_by TEXT NOT NULL, created_at TEXT NOT NULL, updated_by TEXT NOT NULL, updated_at TEXT NOT NULL,
+        mime_type TEXT NOT NULL, size_bytes INTEGER NOT NULL, token_count INTEGER, auto_summary TEXT NOT NULL, description TEXT NOT NULL DEFAULT '', tags TEXT NOT NULL DEFAULT '[]');
+      CREATE TABLE document_versions (path TEXT NOT NULL REFERENCES documents (path) ON DELETE CASCADE ON UPDATE CASCADE, seq INTEGER NOT NULL, hash TEXT NOT NULL,
+        size_bytes INTEGER NOT NULL, at TEXT NOT NULL, by TEXT NOT NULL, PRIMARY KEY (path, seq));
+      INSERT INTO documents VALUES ('old.md', 'task 9', '2026-01-01T00:00:00.000Z', 'task 9', '2026-01-01T00:00:00.000Z', 'text/markdown', 3, 1, 'old', 'kept', '["x"]');
+      INSERT INTO document_versions VALUES ('old.md', 1, '${'a'.repeat(64)}', 3, '2026-01-01T00:00:00.000Z', 'task 9');
+      PRAGMA user_version = 1;
+    `);
+    old.close();
+    const docs = make();
+    expect(docs.get('old.md')).toMatchObject({ createdBy: 'task 9', description: 'kept', tags: ['x'], versions: [{ seq: 1, by: 'task 9' }] });
+    await fs.writeFile(path.join(workspace, 'old.md'), 'new');
+    await docs.record('old.md', 'task 10');
+    expect(docs.get('old.md').versions!.map((v) => v.by)).toEqual(['task 9', 'task 10']);
+  });
+
   it('text facts: type by extension, summary from the first lines', () => {
     expect(mimeTypeOf('a/b.CSV', true)).toBe('text/csv');
     expect(mimeTypeOf('noext', true)).toBe('text/plain');

@@ -46,6 +46,46 @@ const MIGRATIONS: readonly Migration[] = [
         );
       `),
   },
+  {
+    // Records are the workspace's: a path means a different file once Settings' workspace
+    // changes. Records made before this are claimed by the workspace open at the next start.
+    name: 'documents per workspace',
+    up: (db) =>
+      db.exec(`
+        CREATE TABLE documents_v2 (
+          workspace TEXT NOT NULL,
+          path TEXT NOT NULL,
+          created_by TEXT NOT NULL,
+          created_at TEXT NOT NULL,
+          updated_by TEXT NOT NULL,
+          updated_at TEXT NOT NULL,
+          mime_type TEXT NOT NULL,
+          size_bytes INTEGER NOT NULL,
+          token_count INTEGER,
+          auto_summary TEXT NOT NULL,
+          description TEXT NOT NULL DEFAULT '',
+          tags TEXT NOT NULL DEFAULT '[]',
+          PRIMARY KEY (workspace, path)
+        );
+        CREATE TABLE document_versions_v2 (
+          workspace TEXT NOT NULL,
+          path TEXT NOT NULL,
+          seq INTEGER NOT NULL,
+          hash TEXT NOT NULL,
+          size_bytes INTEGER NOT NULL,
+          at TEXT NOT NULL,
+          by TEXT NOT NULL,
+          PRIMARY KEY (workspace, path, seq),
+          FOREIGN KEY (workspace, path) REFERENCES documents_v2 (workspace, path) ON DELETE CASCADE ON UPDATE CASCADE
+        );
+        INSERT INTO documents_v2 SELECT '', * FROM documents;
+        INSERT INTO document_versions_v2 SELECT '', * FROM document_versions;
+        DROP TABLE document_versions;
+        DROP TABLE documents;
+        ALTER TABLE documents_v2 RENAME TO documents;
+        ALTER TABLE document_versions_v2 RENAME TO document_versions;
+      `),
+  },
 ];
 
 /** Files past this size get a hash and a size, not a summary or a token count (they are not read whole). */
@@ -62,6 +102,7 @@ export interface DocumentStoreOptions {
 }
 
 interface Row {
+  workspace: string;
   path: string;
   created_by: string;
   created_at: string;
@@ -93,8 +134,10 @@ export class DocumentStore {
       ...(opts.problems ? { problems: opts.problems } : {}),
       what: 'the documents database',
       keeps: 'document records',
-      check: (d) => d.prepare('SELECT path FROM documents LIMIT 1').get(),
+      check: (d) => d.prepare('SELECT workspace, path FROM documents LIMIT 1').get(),
     });
+    // Records from before they were kept per workspace belong to the workspace open now.
+    db.prepare(`UPDATE documents SET workspace = ? WHERE workspace = ''`).run(workspaceKey(opts.workspaceDir()));
     return new DocumentStore(db, opts);
   }
 
@@ -122,35 +165,42 @@ export class DocumentStore {
     });
   }
 
+  /** The workspace whose records are read and written now (Settings' workspace may change). */
+  private get ws(): string {
+    return workspaceKey(this.opts.workspaceDir());
+  }
+
   private async recordNow(rel: string, by: string): Promise<void> {
-    const p = await resolveInWorkspace(this.opts.workspaceDir(), rel);
+    const workspaceDir = this.opts.workspaceDir();
+    const ws = workspaceKey(workspaceDir);
+    const p = await resolveInWorkspace(workspaceDir, rel);
     const facts = await readFacts(p.abs);
     if (!facts) return;
     const at = this.opts.now().toISOString();
-    const old = this.db.prepare('SELECT * FROM documents WHERE path = ?').get(p.rel) as Row | undefined;
-    const last = this.db.prepare('SELECT hash FROM document_versions WHERE path = ? ORDER BY seq DESC LIMIT 1').get(p.rel) as { hash: string } | undefined;
+    const old = this.db.prepare('SELECT * FROM documents WHERE workspace = ? AND path = ?').get(ws, p.rel) as Row | undefined;
+    const last = this.db.prepare('SELECT hash FROM document_versions WHERE workspace = ? AND path = ? ORDER BY seq DESC LIMIT 1').get(ws, p.rel) as { hash: string } | undefined;
     if (old && last?.hash === facts.hash) return;
     this.db.transaction(() => {
       if (old) {
         this.db
-          .prepare('UPDATE documents SET updated_by = ?, updated_at = ?, mime_type = ?, size_bytes = ?, token_count = ?, auto_summary = ? WHERE path = ?')
-          .run(by, at, facts.mimeType, facts.size, facts.tokens, facts.summary, p.rel);
+          .prepare('UPDATE documents SET updated_by = ?, updated_at = ?, mime_type = ?, size_bytes = ?, token_count = ?, auto_summary = ? WHERE workspace = ? AND path = ?')
+          .run(by, at, facts.mimeType, facts.size, facts.tokens, facts.summary, ws, p.rel);
       } else {
         this.db
-          .prepare('INSERT INTO documents (path, created_by, created_at, updated_by, updated_at, mime_type, size_bytes, token_count, auto_summary) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
-          .run(p.rel, by, at, by, at, facts.mimeType, facts.size, facts.tokens, facts.summary);
+          .prepare('INSERT INTO documents (workspace, path, created_by, created_at, updated_by, updated_at, mime_type, size_bytes, token_count, auto_summary) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
+          .run(ws, p.rel, by, at, by, at, facts.mimeType, facts.size, facts.tokens, facts.summary);
       }
-      const seq = ((this.db.prepare('SELECT max(seq) AS m FROM document_versions WHERE path = ?').get(p.rel) as { m: number | null }).m ?? 0) + 1;
-      this.db.prepare('INSERT INTO document_versions (path, seq, hash, size_bytes, at, by) VALUES (?, ?, ?, ?, ?, ?)').run(p.rel, seq, facts.hash, facts.size, at, by);
-      this.db.prepare('DELETE FROM document_versions WHERE path = ? AND seq <= ?').run(p.rel, seq - MAX_VERSIONS);
+      const seq = ((this.db.prepare('SELECT max(seq) AS m FROM document_versions WHERE workspace = ? AND path = ?').get(ws, p.rel) as { m: number | null }).m ?? 0) + 1;
+      this.db.prepare('INSERT INTO document_versions (workspace, path, seq, hash, size_bytes, at, by) VALUES (?, ?, ?, ?, ?, ?, ?)').run(ws, p.rel, seq, facts.hash, facts.size, at, by);
+      this.db.prepare('DELETE FROM document_versions WHERE workspace = ? AND path = ? AND seq <= ?').run(ws, p.rel, seq - MAX_VERSIONS);
     })();
     this.opts.onChange?.([p.rel]);
   }
 
   /** Newest change first, filtered by tags (all of them), creator, type (prefix: `text/`), path prefix and words. */
   list(q: DocumentQuery = {}): DocumentInfo[] {
-    const where: string[] = [];
-    const params: unknown[] = [];
+    const where: string[] = ['workspace = ?'];
+    const params: unknown[] = [this.ws];
     if (q.createdBy) {
       where.push('created_by = ?');
       params.push(q.createdBy);
@@ -169,7 +219,7 @@ export class DocumentStore {
       params.push(t);
     }
     const rows = this.db
-      .prepare(`SELECT * FROM documents ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY updated_at DESC, path`)
+      .prepare(`SELECT * FROM documents WHERE ${where.join(' AND ')} ORDER BY updated_at DESC, path`)
       .all(...params) as Row[];
     const words = (q.text ?? '').toLowerCase().split(/\s+/).filter(Boolean);
     const matched = words.length ? rows.filter((r) => words.every((w) => haystack(r).includes(w))) : rows;
@@ -177,7 +227,7 @@ export class DocumentStore {
   }
 
   get(rel: string): DocumentInfo {
-    const row = this.db.prepare('SELECT * FROM documents WHERE path = ?').get(normal(rel)) as Row | undefined;
+    const row = this.db.prepare('SELECT * FROM documents WHERE workspace = ? AND path = ?').get(this.ws, normal(rel)) as Row | undefined;
     if (!row) throw new AppError('NOT_FOUND', documentNotFound(rel), { path: rel });
     return this.toInfo(row, true);
   }
@@ -187,15 +237,15 @@ export class DocumentStore {
     const doc = this.get(rel);
     const tags = patch.tags ? [...new Set(patch.tags.map((t) => t.trim()).filter(Boolean))] : doc.tags;
     this.db
-      .prepare('UPDATE documents SET description = ?, tags = ?, updated_by = ? WHERE path = ?')
-      .run(patch.description ?? doc.description, JSON.stringify(tags), by, doc.path);
+      .prepare('UPDATE documents SET description = ?, tags = ?, updated_by = ? WHERE workspace = ? AND path = ?')
+      .run(patch.description ?? doc.description, JSON.stringify(tags), by, this.ws, doc.path);
     this.opts.onChange?.([doc.path]);
     return this.get(doc.path);
   }
 
   private toInfo(r: Row, withVersions: boolean): DocumentInfo {
     const versions = withVersions
-      ? (this.db.prepare('SELECT seq, hash, size_bytes, at, by FROM document_versions WHERE path = ? ORDER BY seq').all(r.path) as { seq: number; hash: string; size_bytes: number; at: string; by: string }[]).map(
+      ? (this.db.prepare('SELECT seq, hash, size_bytes, at, by FROM document_versions WHERE workspace = ? AND path = ? ORDER BY seq').all(r.workspace, r.path) as { seq: number; hash: string; size_bytes: number; at: string; by: string }[]).map(
           (v) => ({ seq: v.seq, hash: v.hash, sizeBytes: v.size_bytes, at: v.at, by: v.by }),
         )
       : undefined;
@@ -214,6 +264,11 @@ export class DocumentStore {
       ...(versions ? { versions } : {}),
     };
   }
+}
+
+/** How a workspace folder is named in the records: its absolute path. */
+function workspaceKey(dir: string): string {
+  return path.resolve(dir);
 }
 
 function normal(rel: string): string {
