@@ -63,6 +63,16 @@ test.describe('the app shell', () => {
     await expect(appPage.getByTestId('screen-settings')).toBeVisible();
     await expect.poll(() => shell.theme()).toBe('dark');
     await expect(appPage.getByTestId('settings-allowed-hosts')).toHaveValue('api.example.com\n*.example.org:8443');
+
+    // The delegation depth: out of range is refused on its field; in range is kept.
+    await appPage.getByTestId('settings-delegation-depth').fill('12');
+    await appPage.getByTestId('settings-save').click();
+    await expect(appPage.getByTestId('settings-delegation-depth-error')).toContainText('maxDelegationDepth');
+    await appPage.getByTestId('settings-delegation-depth').fill('2');
+    await appPage.getByTestId('settings-save').click();
+    await expect(appPage.getByTestId('settings-delegation-depth-error')).toHaveCount(0);
+    await appPage.reload();
+    await expect(appPage.getByTestId('settings-delegation-depth')).toHaveValue('2');
     await shell.open('chat');
     await screenshot(appPage, 'chat-dark');
     await shell.open('settings');

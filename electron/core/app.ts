@@ -237,6 +237,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   const tasks = {
     agents: { enabled: (name: string) => agentProfiles.enabled(name), list: () => agentProfiles.list().filter((v) => v.enabled).map((v) => v.profile) },
     workspaceDir,
+    maxDepth: () => settings.get().maxDelegationDepth,
   };
   const agent = createAgentLoop({ conversations, clients, dispatcher, registry, routing, approvals, settings, events, now, redact, toolOutputs, tasks });
   // A workflow step for a model runs a turn of the agent loop; workflows get it as a function.

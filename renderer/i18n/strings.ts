@@ -61,6 +61,9 @@ export const en = {
     modelRoutingHelp:
       'One per line: a tool slug (readfile) or bundle/slug. A model calling one of these tools may send its result to a buffer or a workspace file itself (it sees output and write_mode parameters). An @tools line with output= always wins.',
     limitsSection: 'Limits',
+    delegationDepth: 'Delegation depth',
+    delegationDepthHelp:
+      'How many levels of tasks agents may nest under a conversation: at this depth an agent does the work itself instead of giving it to another. From 1 to 10; 3 by default.',
     regexTimeLimit: 'Regular expression time limit (seconds)',
     regexTimeLimitHelp:
       'How long one regular expression search (grep, regex-extract, a buffer search) may run. A pattern that backtracks without end is stopped at this limit with a TIMEOUT. From 0.1 to 60 seconds; 4 by default.',

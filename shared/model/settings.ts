@@ -18,6 +18,11 @@ export const REGEX_TIME_LIMIT_MIN_MS = 100;
 export const REGEX_TIME_LIMIT_MAX_MS = 60_000;
 export const REGEX_TIME_LIMIT_DEFAULT_MS = 4_000;
 
+/** Bounds and default of Settings' maxDelegationDepth (tasks nested under a conversation). */
+export const DELEGATION_DEPTH_MIN = 1;
+export const DELEGATION_DEPTH_MAX = 10;
+export const DELEGATION_DEPTH_DEFAULT = 3;
+
 /** What happens to an oversized tool result (seed 001): kept as a handle (default), inline anyway, routed to a buffer, or dropped. */
 export const OversizedChoiceSchema = z.enum(['handle', 'inline', 'buffer', 'drop']);
 export type OversizedChoice = z.infer<typeof OversizedChoiceSchema>;
@@ -90,6 +95,8 @@ export const SettingsSchema = z
     modelRouting: z.array(z.string().regex(/^([A-Za-z0-9][A-Za-z0-9_.-]*\/)?[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'a tool slug, or bundle/slug').max(300)).max(1000),
     /** How long one regular expression search (grep, regex-extract, a buffer search) may run before it is stopped with TIMEOUT. */
     regexTimeLimitMs: z.number().int().min(REGEX_TIME_LIMIT_MIN_MS).max(REGEX_TIME_LIMIT_MAX_MS),
+    /** How deep agents may delegate (seed 003): a task at this depth may not give work to another agent. */
+    maxDelegationDepth: z.number().int().min(DELEGATION_DEPTH_MIN).max(DELEGATION_DEPTH_MAX),
     toolOutputs: ToolOutputSettingsSchema,
     /** Tool search when a conversation has many tools (shared/model/tool-search.ts). */
     toolSearch: ToolSearchSettingsSchema,
@@ -106,6 +113,7 @@ export const DEFAULT_SETTINGS: Settings = {
   defaultModel: null,
   modelRouting: [],
   regexTimeLimitMs: REGEX_TIME_LIMIT_DEFAULT_MS,
+  maxDelegationDepth: DELEGATION_DEPTH_DEFAULT,
   toolOutputs: DEFAULT_TOOL_OUTPUT_SETTINGS,
   toolSearch: DEFAULT_TOOL_SEARCH_SETTINGS,
   mcpServer: DEFAULT_MCP_SERVER_SETTINGS,

@@ -285,6 +285,36 @@ describe('orchestration in the core', () => {
     );
   });
 
+  it("the depth limit is Settings' maxDelegationDepth", async () => {
+    const env = await start();
+    const { server, call, model } = env;
+    expect((await call('settings.get', {})).maxDelegationDepth).toBe(3);
+    await call('settings.set', { maxDelegationDepth: 1 });
+    const p = (name: string, delegatesTo: string[]) => ({ name, description: `Agent ${name}.`, systemPrompt: `You are ${name}.`, delegatesTo, canAskMaster: false, maxSteps: 4 });
+    await call('agents.put', { profile: p('alpha', ['beta']) });
+    await call('agents.put', { profile: p('beta', []) });
+    const c = await call('conversations.create', {});
+    await call('conversations.setModel', { id: c.id, model });
+    const who = (r: RecordedRequest) => /You are (\w+)\./.exec(systemOf(r))?.[1] ?? 'root';
+    const seen: string[] = [];
+    const queues: Record<string, Step[]> = {
+      root: [() => tools('route_to_alpha', { request: 'go' }), () => ({ kind: 'text', text: 'ok' })],
+      alpha: [
+        () => tools('route_to_beta', { request: 'deeper' }),
+        (r) => {
+          seen.push(lastTool(r));
+          return tools('handoff', { result: 'alpha did it' });
+        },
+      ],
+    };
+    server.script(Array.from({ length: 10 }, () => (r: RecordedRequest) => queues[who(r)]?.shift()?.(r) ?? { kind: 'text', text: 'end' }));
+    await ask(env, c.id, 'start');
+    expect(seen[0]).toBe('delegation depth limit reached: conversation → alpha → beta would be 2 levels deep (the limit is 1); do the work here');
+    const graph = await call('tasks.graph', { conversationId: c.id });
+    expect(graph.tasks.map((t) => [t.agent, t.depth, t.status])).toEqual([['alpha', 1, 'done']]);
+    await expect(call('settings.set', { maxDelegationDepth: 11 })).rejects.toThrow(/maxDelegationDepth/);
+  });
+
   it("Stop cancels the whole tree; a child's provider failure reaches its parent as a result", async () => {
     const env = await start();
     const { server, call, model, messages } = env;

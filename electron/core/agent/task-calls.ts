@@ -46,7 +46,8 @@ export interface TaskDeps {
   /** The enabled profiles: by name, and all of them (the conversation may delegate to each). */
   agents: { enabled(name: string): AgentProfile | undefined; list(): AgentProfile[] };
   workspaceDir: () => string;
-  maxDepth?: number;
+  /** The delegation depth limit now (Settings' maxDelegationDepth); default DEFAULT_MAX_DEPTH. */
+  maxDepth?: () => number;
   runner: TaskRunner;
 }
 
@@ -131,7 +132,7 @@ export class TaskCalls {
     if (!profile) throw new AppError('NOT_FOUND', agentNotAvailable(agent), { agent });
     const here = this.ctx.task;
     const chain = here?.chain ?? [];
-    const refusal = delegationRefusal(chain, agent, this.tasks.maxDepth ?? DEFAULT_MAX_DEPTH);
+    const refusal = delegationRefusal(chain, agent, this.tasks.maxDepth?.() ?? DEFAULT_MAX_DEPTH);
     if (refusal) throw new AppError('FORBIDDEN', refusal, { rule: refusal.startsWith('delegation cycle') ? 'cycle' : 'depth' });
     const model = profile.model ?? this.ctx.model;
     if (!model) throw new AppError('UNAVAILABLE', `no model for the ${agent} agent: give its profile a model, or choose one for this conversation`);

@@ -1,6 +1,7 @@
 /** Guards on delegation (seed 003): how deep a chain of tasks may go, and no agent twice in one chain. */
+import { DELEGATION_DEPTH_DEFAULT } from '../../../shared/model/settings';
 
-export const DEFAULT_MAX_DEPTH = 3;
+export const DEFAULT_MAX_DEPTH = DELEGATION_DEPTH_DEFAULT;
 
 /**
  * Why `agent` may not take a task from `chain` (the agents of the tasks above the new one,

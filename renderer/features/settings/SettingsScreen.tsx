@@ -21,6 +21,8 @@ interface Draft {
   modelRouting: string;
   /** Seconds, as typed. */
   regexTimeLimit: string;
+  /** Levels, as typed. */
+  delegationDepth: string;
 }
 
 const lines = (text: string) => text.split('\n').map((h) => h.trim()).filter(Boolean);
@@ -30,6 +32,7 @@ const toDraft = (s: Settings): Draft => ({
   allowedHosts: s.allowedHosts.join('\n'),
   modelRouting: s.modelRouting.join('\n'),
   regexTimeLimit: String(s.regexTimeLimitMs / 1000),
+  delegationDepth: String(s.maxDelegationDepth),
 });
 /** Seconds as typed to whole milliseconds; NaN when not a number (the core refuses it with the field's bounds). */
 const toMs = (seconds: string): number => (seconds.trim() === '' ? Number.NaN : Math.round(Number(seconds.trim()) * 1000));
@@ -82,6 +85,7 @@ export function SettingsScreen() {
         allowedHosts: lines(draft.allowedHosts),
         modelRouting: lines(draft.modelRouting),
         regexTimeLimitMs: toMs(draft.regexTimeLimit),
+        maxDelegationDepth: draft.delegationDepth.trim() === '' ? Number.NaN : Number(draft.delegationDepth.trim()),
       },
       { onSuccess: (next) => setDraft(toDraft(next)) },
     );
@@ -196,6 +200,27 @@ export function SettingsScreen() {
           {fieldError('regexTimeLimitMs') && (
             <p id="regex-time-limit-error" className="field-error" role="alert" data-testid="settings-regex-time-limit-error">
               {fieldError('regexTimeLimitMs')}
+            </p>
+          )}
+          <label htmlFor="delegation-depth">{t.settings.delegationDepth}</label>
+          <input
+            id="delegation-depth"
+            data-testid="settings-delegation-depth"
+            type="number"
+            min={1}
+            max={10}
+            step={1}
+            value={draft.delegationDepth}
+            aria-describedby="delegation-depth-help delegation-depth-error"
+            aria-invalid={!!fieldError('maxDelegationDepth')}
+            onChange={(e) => setDraft({ ...draft, delegationDepth: e.target.value })}
+          />
+          <p id="delegation-depth-help" className="help">
+            {t.settings.delegationDepthHelp}
+          </p>
+          {fieldError('maxDelegationDepth') && (
+            <p id="delegation-depth-error" className="field-error" role="alert" data-testid="settings-delegation-depth-error">
+              {fieldError('maxDelegationDepth')}
             </p>
           )}
         </fieldset>
