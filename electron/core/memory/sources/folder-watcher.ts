@@ -103,6 +103,7 @@ export class FolderWatcher {
       awaitWriteFinish: { stabilityThreshold: 150, pollInterval: 25 },
     });
     const report = (kind: Notice['kind']) => (abs: string) => {
+      if (this.watcher !== w) return;
       const rel = path.relative(root, abs).split(path.sep).join('/');
       if (!rel || rel.startsWith('..') || !this.include(rel)) return;
       const at = this.opts.now().toISOString();
