@@ -160,7 +160,11 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     functions,
     fileFunction: sourceTools.file,
     changed: memoryChanged,
-    sourcesChanged: () => events.emit('memory.sources.changed', {}),
+    // The file tool comes and goes with FileSources: the search index learns it before the UI asks.
+    sourcesChanged: async () => {
+      await registry.syncAll();
+      events.emit('memory.sources.changed', {});
+    },
     problems: (p) => problems.report(p),
   });
   memory.sources = sources;

@@ -140,8 +140,9 @@ export class FileSource {
       message: `'${f.rel}' loaded into block '${f.label}' (${disk.text.length} characters, permission ${block.permission}); edit it with file append or replace (or block-edit), then file save writes it back`,
       path: f.rel,
       label: f.label,
-      block,
+      // The text before the metadata: a card shows the start of a result first.
       content: disk.text,
+      block,
     };
   }
 

@@ -41,8 +41,8 @@ export interface SourceManagerOptions {
   fileFunction?: LocalFunction;
   /** A block changed (a notice, a file loaded). */
   changed?: (owner: string, label?: string) => void;
-  /** A source was added, changed, removed, paused or resumed. */
-  sourcesChanged?: () => void;
+  /** A source was added, changed, removed, paused or resumed (awaited: the tool index follows the file tool first). */
+  sourcesChanged?: () => void | Promise<void>;
   problems?: (p: Omit<Problem, 'id' | 'at'>) => void;
 }
 
@@ -166,7 +166,7 @@ export class SourceManager implements BlockSourceLoader {
       }
       await this.persist();
       this.syncFileTool();
-      this.opts.sourcesChanged?.();
+      await this.opts.sourcesChanged?.();
       return this.status(cfg.id);
     });
   }
@@ -180,7 +180,7 @@ export class SourceManager implements BlockSourceLoader {
       this.subscriptions = this.subscriptions.filter((s) => s.sourceId !== id);
       await this.persist();
       this.syncFileTool();
-      this.opts.sourcesChanged?.();
+      await this.opts.sourcesChanged?.();
       return { removed: true };
     });
   }
@@ -225,7 +225,7 @@ export class SourceManager implements BlockSourceLoader {
     if (!this.subscriptions.some((s) => s.sourceId === w.id && s.owner === actor.owner && s.label === label)) {
       this.subscriptions.push({ sourceId: w.id, owner: actor.owner, label });
       await this.persist();
-      this.opts.sourcesChanged?.();
+      await this.opts.sourcesChanged?.();
     }
     const view = blocks.view(actor.owner, label);
     const state = w.state === 'watching' ? `watching ${w.config.folder}` : w.state === 'paused' ? 'paused: `source resume` starts it again' : `not watching: ${w.error ?? 'an error'}`;
@@ -250,7 +250,7 @@ export class SourceManager implements BlockSourceLoader {
       if (paused) await w.pause();
       else await w.resume();
       await this.persist();
-      this.opts.sourcesChanged?.();
+      await this.opts.sourcesChanged?.();
       const status = this.status(id);
       const message = paused
         ? `folder watcher '${id}' is paused: no notifications until \`source resume\` (changes meanwhile are not reported)`
