@@ -22,6 +22,7 @@ import { WorkflowRunSchema, WorkflowSummarySchema } from './model/workflow';
 import { AgentProfileViewSchema } from './model/agent-profile';
 import { McpImportReportSchema, McpLogLineSchema, McpServerInputSchema, McpServerViewSchema } from './model/mcp-client';
 import { DocumentInfoSchema, DocumentQuerySchema } from './model/document';
+import { SourceConfigSchema, SourceIdSchema, SourceStatusSchema } from './model/memory-sources';
 import { BlockInfoSchema, BlockLabelSchema, BlockVersionSchema, BlockViewSchema, MemoryOwnerSchema, NewBlockSchema, RecallHitSchema, RecallQuerySchema } from './model/memory';
 import { TaskGraphSchema } from './model/task';
 import {
@@ -358,6 +359,16 @@ export const operations = {
   'memory.blocks.redo': { input: MemoryBlockRef, output: BlockViewSchema },
   /** Recall entries matching every word of the query (FTS5, punctuation is plain text), best first. */
   'memory.recall.search': { input: RecallQuerySchema, output: z.array(RecallHitSchema) },
+  /** Data sources (FileSources and folder watchers): each with its state; Settings → Memory sources edits them. */
+  'memory.sources.list': { input: Empty, output: z.array(SourceStatusSchema) },
+  /** Pauses a stream (a folder watcher): no notifications until resumed. A block source is left as it is. */
+  'memory.sources.pause': { input: z.object({ id: SourceIdSchema }).strict(), output: SourceStatusSchema },
+  'memory.sources.resume': { input: z.object({ id: SourceIdSchema }).strict(), output: SourceStatusSchema },
+  /** The sources' settings, as Settings → Memory sources edits them. */
+  'memory.sources.configs': { input: Empty, output: z.array(SourceConfigSchema) },
+  /** Adds a source, or replaces the one with its id; the folder must exist. */
+  'memory.sources.save': { input: SourceConfigSchema, output: SourceStatusSchema },
+  'memory.sources.remove': { input: z.object({ id: SourceIdSchema }).strict(), output: z.object({ removed: z.boolean() }).strict() },
 
   // Secrets: values go in, never come out.
   'secrets.list': { input: Empty, output: z.array(SecretInfoSchema) },
@@ -409,6 +420,8 @@ export const events = {
   'documents.changed': z.object({ paths: z.array(z.string()) }).strict(),
   /** A memory's blocks or recall entries changed (label: the block; absent: a recall entry). */
   'memory.changed': z.object({ owner: z.string(), label: z.string().optional() }).strict(),
+  /** A memory source was added, changed, removed, paused or resumed (the file tool comes and goes with FileSources). */
+  'memory.sources.changed': z.object({}).strict(),
   /** A task below the conversation was made or changed. */
   'tasks.changed': z.object({ rootId: z.string() }).strict(),
   /** Text a model is streaming into an assistant row (appended chunks; the row is stored when the step ends). */

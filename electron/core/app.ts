@@ -22,6 +22,9 @@ import { MemoryService } from './memory/memory-service';
 import { registerMemoryTools } from './memory/memory-tools';
 import { actorFor } from './memory/actors';
 import { memoryHandlers } from './handlers/memory-handlers';
+import { memorySourceHandlers } from './handlers/memory-source-handlers';
+import { SourceManager } from './memory/sources/source-manager';
+import { createSourceTools, SOURCE_FUNCTION_ID } from './memory/sources/source-tools';
 import { taskHandlers } from './handlers/task-handlers';
 import { ConversationStore } from './timeline/conversation-store';
 import { createBufferStore, createRoutingServices } from './routing';
@@ -137,18 +140,35 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   // Memory (seed 002): blocks and recall entries; a task's memory and grant come from its agent profile.
   const memoryChanged = (owner: string, label?: string) => events.emit('memory.changed', { owner, ...(label !== undefined ? { label } : {}) });
   const memory = MemoryService.open({ file: path.join(dataDir, 'memory.sqlite'), now, problems: (p) => problems.report(p), onChange: memoryChanged });
-  registerMemoryTools(functions, {
-    memory: () => memory,
-    actorOf: (ownerId) =>
-      actorFor(ownerId, {
-        agentOf: (cid) => {
-          const task = conversations.has(cid) ? conversations.taskOf(cid) : undefined;
-          if (task?.kind !== 'agent') return undefined;
-          const profile = agentProfiles.list().find((v) => v.profile.name === task.agent)?.profile;
-          return { name: task.agent, memory: profile?.memory };
-        },
-      }),
+  const memoryActor = (ownerId: string) =>
+    actorFor(ownerId, {
+      agentOf: (cid) => {
+        const task = conversations.has(cid) ? conversations.taskOf(cid) : undefined;
+        if (task?.kind !== 'agent') return undefined;
+        const profile = agentProfiles.list().find((v) => v.profile.name === task.agent)?.profile;
+        return { name: task.agent, memory: profile?.memory };
+      },
+    });
+  registerMemoryTools(functions, { memory: () => memory, actorOf: memoryActor });
+  // Data sources: FileSources (the `file` tool, registered while one exists) and folder watchers.
+  const sourceTools = createSourceTools({ sources: () => sources, actorOf: memoryActor });
+  functions.register(SOURCE_FUNCTION_ID, sourceTools.source);
+  const sources: SourceManager = new SourceManager({
+    file: path.join(dataDir, 'memory-sources.json'),
+    memory,
+    now,
+    functions,
+    fileFunction: sourceTools.file,
+    changed: memoryChanged,
+    // The file tool comes and goes with FileSources: the search index learns it before the UI asks.
+    sourcesChanged: async () => {
+      await registry.syncAll();
+      events.emit('memory.sources.changed', {});
+    },
+    problems: (p) => problems.report(p),
   });
+  memory.sources = sources;
+  await sources.open();
   const registry = new Registry({
     dataDir,
     resourcesDir: config.resourcesDir,
@@ -303,6 +323,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     ...taskHandlers({ conversations, loop: agent }),
     ...documentHandlers(documents),
     ...memoryHandlers(memory, memoryChanged),
+    ...memorySourceHandlers(sources),
     ...providerHandlers({ providers, clients }),
     ...agentHandlers({ conversations, loop: agent, approvals, providers }),
     ...toolOutputHandlers({ toolOutputs, conversations, clients, settings }),
@@ -340,6 +361,8 @@ export async function createCore(config: CoreConfig): Promise<Core> {
         conversations.close();
         await documents.idle();
         documents.close();
+        // No watcher outlives the app.
+        await sources.close();
         memory.close();
         await toolOutputs.close();
       })();

@@ -65,7 +65,9 @@ const HANDLERS: { [E in EventName]: Handler<E> } = {
   },
   'agents.changed': ops('agents.list', 'agents.get'),
   'documents.changed': ops('documents.list', 'documents.get'),
-  'memory.changed': ops('memory.blocks.list', 'memory.blocks.get', 'memory.blocks.history', 'memory.recall.search'),
+  'memory.changed': ops('memory.blocks.list', 'memory.blocks.get', 'memory.blocks.history', 'memory.recall.search', 'memory.sources.list'),
+  // The file tool is there only while a FileSource is.
+  'memory.sources.changed': ops('memory.sources.list', 'memory.sources.configs', 'tools.list', 'tools.search', 'tools.get', 'bundles.get'),
   'tasks.changed': ops('tasks.graph'),
 };
 

@@ -15,12 +15,21 @@ export type BlockType = (typeof BLOCK_TYPES)[number];
 export const BLOCK_OPS = ['load', 'pin', 'unpin', 'archive', 'info'] as const;
 export const BLOCK_EDIT_OPS = ['append', 'replace', 'patch', 'set_field'] as const;
 export const RECALL_OPS = ['insert', 'search'] as const;
+/** The `source` tool (data sources) and the `file` tool (a FileSource's files). */
+export const SOURCE_OPS = ['pause', 'resume', 'status', 'list'] as const;
+export const FILE_OPS = ['load', 'save', 'create', 'delete', 'append', 'replace'] as const;
+export type SourceOp = (typeof SOURCE_OPS)[number];
+export type FileOp = (typeof FILE_OPS)[number];
 export type BlockOp = (typeof BLOCK_OPS)[number];
 export type BlockEditOp = (typeof BLOCK_EDIT_OPS)[number];
 export type RecallOp = (typeof RECALL_OPS)[number];
 
 /** Every operation an agent's AllowedOperations may name: `tool.op`. */
-export const MEMORY_OPERATIONS = [...BLOCK_OPS.map((o) => `block.${o}` as const), ...BLOCK_EDIT_OPS.map((o) => `block_edit.${o}` as const), ...RECALL_OPS.map((o) => `recall.${o}` as const)] as const;
+export const MEMORY_OPERATIONS = [
+  ...BLOCK_OPS.map((o) => `block.${o}` as const), ...BLOCK_EDIT_OPS.map((o) => `block_edit.${o}` as const), ...RECALL_OPS.map((o) => `recall.${o}` as const),
+  ...SOURCE_OPS.map((o) => `source.${o}` as const),
+  ...FILE_OPS.map((o) => `file.${o}` as const),
+] as const;
 export type MemoryOperation = (typeof MEMORY_OPERATIONS)[number];
 export const MemoryOperationSchema = z.enum(MEMORY_OPERATIONS as unknown as [MemoryOperation, ...MemoryOperation[]]);
 

@@ -96,31 +96,34 @@ export interface ResolveOptions {
   allowRoot?: boolean;
   /** The argument's name, for messages. */
   field?: string;
+  /** What the folder is called in messages; default 'the workspace folder'. */
+  rootName?: string;
 }
 
 /** Resolves a caller's path inside the workspace, or throws FORBIDDEN / VALIDATION_FAILED. */
 export async function resolveInWorkspace(workspaceDir: string, input: unknown, opts: ResolveOptions = {}): Promise<WorkspacePath> {
   const field = opts.field ?? 'path';
+  const rootName = opts.rootName ?? 'the workspace folder';
   if (typeof input !== 'string') throw new AppError('VALIDATION_FAILED', `${field} must be a string`, { field });
   if (input === '') throw new AppError('VALIDATION_FAILED', `${field} must not be empty (use '.' for the workspace folder)`, { field });
   if (input.length > PATH_MAX_LENGTH) throw new AppError('VALIDATION_FAILED', `${field} may be at most ${PATH_MAX_LENGTH} characters`, { field });
   if (input.includes('\0')) throw new AppError('VALIDATION_FAILED', `${field} must not contain a NUL character`, { field });
   if (path.posix.isAbsolute(input) || path.win32.isAbsolute(input) || /^[A-Za-z]:/.test(input)) {
-    throw new AppError('FORBIDDEN', `${q(input)} is an absolute path: give a path relative to the workspace folder`, { field, rule: 'absolute-path' });
+    throw new AppError('FORBIDDEN', `${q(input)} is an absolute path: give a path relative to ${rootName}`, { field, rule: 'absolute-path' });
   }
   const root = await workspaceRoot(workspaceDir);
   // Normalise separators to the platform's (on POSIX a backslash is an ordinary character).
   const lexical = path.resolve(root, input);
   const relLexical = path.relative(root, lexical);
   if (relLexical === '..' || relLexical.startsWith(`..${path.sep}`) || path.isAbsolute(relLexical)) {
-    throw new AppError('FORBIDDEN', `${q(input)} leads outside the workspace folder ('..' may not leave it)`, { field, rule: 'outside-workspace' });
+    throw new AppError('FORBIDDEN', `${q(input)} leads outside ${rootName} ('..' may not leave it)`, { field, rule: 'outside-workspace' });
   }
   const abs = await realResolve(lexical, { n: 0 });
   if (!isInside(root, abs)) {
-    throw new AppError('FORBIDDEN', `${q(input)} leads outside the workspace folder through a symbolic link`, { field, rule: 'symlink-outside' });
+    throw new AppError('FORBIDDEN', `${q(input)} leads outside ${rootName} through a symbolic link`, { field, rule: 'symlink-outside' });
   }
   if (!opts.allowRoot && abs === root) {
-    throw new AppError('VALIDATION_FAILED', `${q(input)} is the workspace folder itself: name a file inside it`, { field });
+    throw new AppError('VALIDATION_FAILED', `${q(input)} is ${rootName} itself: name a file inside it`, { field });
   }
   return { root, abs, rel: relLexical === '' ? '.' : toPosix(relLexical) };
 }

@@ -168,6 +168,22 @@ export class BlockStore {
     return this.infoOf(owner, label);
   }
 
+  /** Removes a block and its history (a FileSource's block when its file is deleted); false when there was none. */
+  remove(owner: string, label: string): boolean {
+    const r = this.row(owner, label);
+    if (!r) return false;
+    this.db.transaction(() => {
+      for (const t of ['block_updates', 'block_snapshots', 'block_versions']) this.sql(`DELETE FROM ${t} WHERE block_n = ?`).run(r.n);
+      this.sql('DELETE FROM blocks WHERE n = ?').run(r.n);
+    })();
+    const hit = this.cache.get(r.n);
+    if (hit) {
+      this.cache.delete(r.n);
+      hit.doc.free();
+    }
+    return true;
+  }
+
   /** One edit, planned by ./edits.ts: over the limit, nothing changes; else one version more. */
   edit(owner: string, label: string, op: string, by: string, plan: PlannedEdit): BlockInfo {
     const r = this.must(owner, label);

@@ -58,13 +58,21 @@ export interface RecallInput {
   until?: string;
 }
 
-export const noSource = (id: string) => `no data source '${id}': data sources (FileSource, folder watchers) are not available in this version; load the block by its label alone`;
+export const noSource = (id: string) => `no data source '${id}': \`source list\` names the sources there are (Settings → Memory sources adds them); or load the block by its label alone`;
+
+/** What `block load` with a `source_id` delegates to (./sources/source-manager.ts). */
+export interface BlockSourceLoader {
+  /** Undefined when there is no source of that id. */
+  loadBlock(actor: Actor, sourceId: string, label: string, signal: AbortSignal): Promise<{ message: string; block: BlockInfo; content?: string }> | undefined;
+}
 
 export class MemoryService {
   readonly blocks: BlockStore;
   readonly recall: RecallStore;
   /** "Allow for this conversation" answers: conversation, block id, operation. */
   private readonly allowedHere = new Set<string>();
+  /** The data sources `block load` with a source_id reaches (set by the app once they exist). */
+  sources: BlockSourceLoader | undefined;
 
   constructor(
     private readonly db: Database.Database,
@@ -92,7 +100,10 @@ export class MemoryService {
     const op = `block.${input.op}` as MemoryOperation;
     if (input.source_id !== undefined) {
       this.check(actor, op, undefined, input.label);
-      throw new AppError('NOT_FOUND', noSource(input.source_id), { field: 'source_id' });
+      if (input.op !== 'load') throw new AppError('VALIDATION_FAILED', `source_id goes with op load only (${input.op} works on a block by its label)`, { field: 'source_id' });
+      const loaded = this.sources?.loadBlock(actor, input.source_id, input.label, signal);
+      if (!loaded) throw new AppError('NOT_FOUND', noSource(input.source_id), { field: 'source_id' });
+      return { op: input.op, ...(await loaded) };
     }
     const info = this.blocks.infoOf(actor.owner, input.label);
     switch (input.op) {
@@ -124,8 +135,9 @@ export class MemoryService {
     }
   }
 
-  async blockEdit(actor: Actor, input: BlockEditInput, signal: AbortSignal): Promise<{ op: BlockEditInput['op']; message: string; block: BlockInfo }> {
-    const op = `block_edit.${input.op}` as MemoryOperation;
+  /** `operation`: what both layers check, when another tool edits through this (`file append` is an append). */
+  async blockEdit(actor: Actor, input: BlockEditInput, signal: AbortSignal, operation?: MemoryOperation): Promise<{ op: BlockEditInput['op']; message: string; block: BlockInfo }> {
+    const op = operation ?? (`block_edit.${input.op}` as MemoryOperation);
     const ref = this.blocks.ref(actor.owner, input.label);
     const info = ref.info;
     // Refusals come before the work: neither layer is bypassed by a bad edit's error.
@@ -179,7 +191,12 @@ export class MemoryService {
     if (d.kind === 'needs-human') await this.consent(actor, op, info, d.reason, summary, signal);
   }
 
-  private async consent(actor: Actor, op: MemoryOperation, info: BlockInfo, reason: string, summary: string, signal: AbortSignal, edit?: { before: string; after: string }): Promise<void> {
+  /** The human's consent for `op` on a block (or a file: its would-be block): resolves when allowed, else FORBIDDEN. */
+  askConsent(actor: Actor, op: MemoryOperation, info: Pick<BlockInfo, 'id' | 'label' | 'permission'>, reason: string, summary: string, signal: AbortSignal, edit?: { before: string; after: string }): Promise<void> {
+    return this.consent(actor, op, info, reason, summary, signal, edit);
+  }
+
+  private async consent(actor: Actor, op: MemoryOperation, info: Pick<BlockInfo, 'id' | 'label' | 'permission'>, reason: string, summary: string, signal: AbortSignal, edit?: { before: string; after: string }): Promise<void> {
     const key = `${actor.conversationId ?? ''}\u0000${info.id}\u0000${op}`;
     if (actor.conversationId && this.allowedHere.has(key)) return;
     const asker = this.opts.consent?.();

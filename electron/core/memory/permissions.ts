@@ -12,27 +12,35 @@
  * | block archive               | refused  | human   | human | refused | refused   | allowed |
  * | block_edit append           | refused  | human   | human | allowed | allowed   | allowed |
  * | block_edit replace, patch, set_field | refused | human | human | refused | allowed | allowed |
- * recall insert and search concern no block: only the agent's layer applies.
+ * | file load                   | allowed  | allowed | allowed | allowed | allowed | allowed |
+ * | file append, create         | refused  | human   | human | allowed | allowed   | allowed |
+ * | file save, replace          | refused  | human   | human | refused | allowed   | allowed |
+ * | file delete                 | refused  | human   | human | refused | human     | allowed |
+ * recall and source operations concern no block: only the agent's layer applies. For the
+ * `file` ops the permission is the FileSource rule's for the path (sources/file-rules.ts),
+ * and a save that only adds to the end of the file counts as an append. Deleting a file is
+ * an escalation: below Admin it waits for the user's answer.
  */
 import type { MemoryOperation, MemoryPermission } from '../../../shared/model/memory';
 import { MEMORY_CAPABILITIES, MEMORY_OPERATIONS } from '../../../shared/model/memory';
 
-export type Layer = 'block permission' | 'agent allowed operations' | 'agent capabilities' | 'human consent';
+export type Layer = 'file source rules' | 'block permission' | 'agent allowed operations' | 'agent capabilities' | 'human consent';
 
 export type Decision =
   | { kind: 'allowed' }
-  | { kind: 'needs-human'; layer: 'block permission'; reason: string }
+  | { kind: 'needs-human'; layer: 'block permission' | 'file source rules'; reason: string }
   | { kind: 'refused'; layer: Layer; reason: string };
 
-type Outcome = 'allowed' | 'human' | 'refused';
+export type Outcome = 'allowed' | 'human' | 'refused';
 
 const READ: Outcome[] = ['allowed', 'allowed', 'allowed', 'allowed', 'allowed', 'allowed'];
 const ATTENTION: Outcome[] = ['refused', 'human', 'human', 'allowed', 'allowed', 'allowed'];
 const LIFECYCLE: Outcome[] = ['refused', 'human', 'human', 'refused', 'refused', 'allowed'];
 const APPEND: Outcome[] = ['refused', 'human', 'human', 'allowed', 'allowed', 'allowed'];
 const REWRITE: Outcome[] = ['refused', 'human', 'human', 'refused', 'allowed', 'allowed'];
+const DELETE: Outcome[] = ['refused', 'human', 'human', 'refused', 'human', 'allowed'];
 
-const LEVELS: readonly MemoryPermission[] = ['ReadOnly', 'Partner', 'Human', 'Append', 'ReadWrite', 'Admin'];
+export const LEVELS: readonly MemoryPermission[] = ['ReadOnly', 'Partner', 'Human', 'Append', 'ReadWrite', 'Admin'];
 
 /** The table above, per operation on a block. */
 export const PERMISSION_TABLE: Readonly<Partial<Record<MemoryOperation, readonly Outcome[]>>> = {
@@ -45,9 +53,21 @@ export const PERMISSION_TABLE: Readonly<Partial<Record<MemoryOperation, readonly
   'block_edit.replace': REWRITE,
   'block_edit.patch': REWRITE,
   'block_edit.set_field': REWRITE,
+  'file.load': READ,
+  'file.create': APPEND,
+  'file.append': APPEND,
+  'file.save': REWRITE,
+  'file.replace': REWRITE,
+  'file.delete': DELETE,
 };
 
-const WHAT: Record<MemoryPermission, string> = {
+/** What the table makes of an operation at a permission level. */
+export function outcomeOf(permission: MemoryPermission, op: MemoryOperation): Outcome {
+  const row = PERMISSION_TABLE[op];
+  return row ? row[LEVELS.indexOf(permission)]! : 'allowed';
+}
+
+export const PERMISSION_WHAT: Record<MemoryPermission, string> = {
   ReadOnly: 'is read-only',
   Partner: "changes only with its partner's (the user's) consent",
   Human: "changes only with a human's consent",
@@ -63,8 +83,8 @@ export function blockDecision(permission: MemoryPermission, op: MemoryOperation,
   const outcome = row[LEVELS.indexOf(permission)];
   const shown = opText(op);
   if (outcome === 'allowed') return { kind: 'allowed' };
-  if (outcome === 'human') return { kind: 'needs-human', layer: 'block permission', reason: `block '${label}' has permission ${permission}: it ${WHAT[permission]}, so ${shown} waits for the user's answer` };
-  return { kind: 'refused', layer: 'block permission', reason: `block '${label}' has permission ${permission}: it ${WHAT[permission]}, so ${shown} is not possible${needs(op)}` };
+  if (outcome === 'human') return { kind: 'needs-human', layer: 'block permission', reason: `block '${label}' has permission ${permission}: it ${PERMISSION_WHAT[permission]}, so ${shown} waits for the user's answer` };
+  return { kind: 'refused', layer: 'block permission', reason: `block '${label}' has permission ${permission}: it ${PERMISSION_WHAT[permission]}, so ${shown} is not possible${needs(op)}` };
 }
 
 /** What an agent may do: its AllowedOperations and capabilities. */
@@ -106,13 +126,14 @@ export function decide(permission: MemoryPermission | undefined, grant: AgentGra
 /** A refusal as the tool says it: "refused by <layer>: <why>". */
 export const refusalText = (d: { layer: Layer; reason: string }) => `refused by ${d.layer}: ${d.reason}`;
 
-function opText(op: MemoryOperation): string {
+export function opText(op: MemoryOperation): string {
   const [tool, name] = op.split('.');
   return `${tool} ${name}`;
 }
 
-function needs(op: MemoryOperation): string {
+export function needs(op: MemoryOperation): string {
   if (op === 'block.archive') return ' (archive needs Admin)';
-  if (op === 'block_edit.append' || op === 'block.pin' || op === 'block.unpin') return ' (it needs Append, ReadWrite or Admin)';
+  if (op === 'file.delete') return ' (deleting a file needs Admin, or ReadWrite and the user\'s consent)';
+  if (op === 'block_edit.append' || op === 'file.append' || op === 'file.create' || op === 'block.pin' || op === 'block.unpin') return ' (it needs Append, ReadWrite or Admin)';
   return ' (it needs ReadWrite or Admin)';
 }

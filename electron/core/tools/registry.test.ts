@@ -23,6 +23,8 @@ import { registerDocumentTool } from '../documents/document-tool';
 import { registerMemoryTools } from '../memory/memory-tools';
 import { actorFor } from '../memory/actors';
 import { openTestMemory } from '../memory/testing';
+import { FILE_FUNCTION_ID, SourceManager } from '../memory/sources/source-manager';
+import { createSourceTools, SOURCE_FUNCTION_ID } from '../memory/sources/source-tools';
 import { builtinFunctions, builtinRegistry, LocalFunctionRegistry } from './registry';
 import { FileBufferStore } from '../routing/buffer-store';
 import { AppError } from '../../../shared/errors';
@@ -88,7 +90,7 @@ describe('the built-in configs', () => {
     expect(slugs('web')).toEqual(['fetch-url']);
     expect(slugs('buffers')).toEqual(['buffer-ops']);
     expect(slugs('documents')).toEqual(['documents']);
-    expect(slugs('memory')).toEqual(['block', 'block-edit', 'recall']);
+    expect(slugs('memory')).toEqual(['block', 'block-edit', 'file', 'recall', 'source']);
   });
 
   it('name only registered functions, and every built-in function is named by exactly one config', () => {
@@ -97,6 +99,9 @@ describe('the built-in configs', () => {
     registerBufferOps({ register: (id: string, fn: LocalFunction) => fns.set(id, fn) }, () => undefined);
     registerDocumentTool({ register: (id: string, fn: LocalFunction) => fns.set(id, fn) }, () => undefined);
     registerMemoryTools({ register: (id: string, fn: LocalFunction) => fns.set(id, fn) }, { memory: () => undefined, actorOf: () => actorFor('x', { agentOf: () => undefined }) });
+    // `source` always; `file` by the source manager while a FileSource exists.
+    const sourceTools = createSourceTools({ sources: () => undefined, actorOf: () => actorFor('x', { agentOf: () => undefined }) });
+    fns.set(SOURCE_FUNCTION_ID, sourceTools.source).set(FILE_FUNCTION_ID, sourceTools.file);
     const named = tools.map((t) => {
       expect(t.type).toBe('local');
       return t.local!.functionId;
@@ -195,6 +200,15 @@ describe('sample calls of every built-in tool', () => {
       { op: 'patch', label: 'notes', patch: '@@ -1,2 +1,2 @@\n first\n-less\n+fewer\n' },
       { op: 'set_field', label: 'facts', field: 'city', value: 'Oslo' },
     ],
+    'memory.source': [{ op: 'list' }, { op: 'status' }, { op: 'pause', source_id: 'inbox' }, { op: 'resume', source_id: 'inbox' }, { op: 'status', source_id: 'notes' }, { op: 'pause', source_id: 'notes' }],
+    'memory.file': [
+      { op: 'load', path: 'notes.txt' },
+      { op: 'append', path: 'notes.txt', content: 'more' },
+      { op: 'replace', path: 'notes.txt', old: 'more', new: 'less' },
+      { op: 'save', path: 'notes.txt' },
+      { op: 'create', path: 'made/new.txt', content: 'new' },
+      { op: 'delete', path: 'made/new.txt', source_id: 'notes' },
+    ],
     'memory.recall': [
       { op: 'insert', content: 'the launch moved to May', metadata: { tags: ['launch'] } },
       { op: 'search', query: 'launch: "May"', limit: 5, tags: ['launch'], since: '2020-01-01T00:00:00Z', until: '2100-01-01T00:00:00Z' },
@@ -222,6 +236,14 @@ describe('sample calls of every built-in tool', () => {
     memory.blocks.create({ owner: 'conversation:conversation-1', label: 'old', content: 'x', permission: 'Admin' }, 'user');
     memory.blocks.create({ owner: 'conversation:conversation-1', label: 'facts', schema: { kind: 'Map' } }, 'user');
     registerMemoryTools({ register: (id: string, fn: LocalFunction) => fns.set(id, fn) }, { memory: () => memory, actorOf: (o) => actorFor(o, { agentOf: () => undefined }) });
+    const sources = new SourceManager({ file: path.join(await tempDir(), 'memory-sources.json'), memory, now: () => new Date(), fileFunction: async () => ({}) });
+    await sources.open();
+    const sourceFolder = await tempDir();
+    await fs.writeFile(path.join(sourceFolder, 'notes.txt'), 'first\n');
+    await sources.save({ kind: 'files', id: 'notes', folder: sourceFolder, rules: [{ pattern: '**', permission: 'Admin' }] });
+    await sources.save({ kind: 'watch', id: 'inbox', folder: sourceFolder });
+    const sourceTools = createSourceTools({ sources: () => sources, actorOf: (o) => actorFor(o, { agentOf: () => undefined }) });
+    fns.set(SOURCE_FUNCTION_ID, sourceTools.source).set(FILE_FUNCTION_ID, sourceTools.file);
     const ajv = new Ajv2020(AJV_OPTIONS);
     for (const t of tools) {
       const id = t.local!.functionId;
@@ -237,6 +259,7 @@ describe('sample calls of every built-in tool', () => {
         expect(JSON.parse(JSON.stringify(out))).toEqual(out);
       }
     }
+    await sources.close();
   });
 
   it('refuse arguments of the wrong type with VALIDATION_FAILED, never a crash', async () => {

@@ -35,6 +35,11 @@ export class LocalFunctionRegistry {
     return this;
   }
 
+  /** Removes `id` (a tool a data source registered while it ran); false when it was not registered. */
+  unregister(id: string): boolean {
+    return this.fns.delete(id);
+  }
+
   get(id: string): LocalFunction | undefined {
     return this.fns.get(id);
   }

@@ -8,6 +8,7 @@ import { useUi } from '../../stores/ui';
 import { ProblemsList } from '../../components/ProblemsList';
 import { ApprovalsSection } from './ApprovalsSection';
 import { McpServerSection } from './McpServerSection';
+import { MemorySourcesSection } from './MemorySourcesSection';
 import { AgentsSection } from './AgentsSection';
 import { ProvidersSection } from './ProvidersSection';
 import { SecretsSection } from './SecretsSection';
@@ -243,6 +244,7 @@ export function SettingsScreen() {
       <ProvidersSection />
       <AgentsSection />
       <ApprovalsSection />
+      <MemorySourcesSection />
       <McpServerSection />
       {info.data && (
         <section className="about" aria-labelledby="about-title">
