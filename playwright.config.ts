@@ -5,6 +5,8 @@ const executablePath = findChromium() ?? undefined;
 
 export default defineConfig({
   testDir: 'e2e/specs',
+  // Builds better-sqlite3 for Electron where an Electron binary exists (the electron project).
+  globalSetup: './e2e/fixtures/electron-setup.ts',
   outputDir: '.test-results/playwright',
   timeout: 30_000,
   expect: { timeout: 7_500 },

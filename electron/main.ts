@@ -2,41 +2,51 @@
  * The Electron shell: app lifecycle, the window, security defaults. The only place that
  * wires Electron to the core; everything else lives in electron/core and electron/host.
  */
-import { app, BrowserWindow, ipcMain, nativeTheme, protocol, safeStorage, session, shell } from 'electron';
-import fs from 'node:fs/promises';
+import { app, BrowserWindow, ipcMain, Menu, nativeTheme, protocol, safeStorage, screen, session, shell } from 'electron';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createCore, type Core } from './core/app';
 import { resolveDataDir } from './core/data-dir';
 import { describeSafeStorageBackend, type SecretCipher } from './core/secrets/cipher';
+import { buildMenuTemplate } from './host/app-menu';
+import { appProtocolHandler } from './host/app-protocol';
 import { registerIpcHost } from './host/ipc';
 import { closeBeforeQuit } from './host/quit';
-import { APP_HOST, APP_SCHEME, isAppUrl, isSafeExternalUrl, securityHeaders } from './host/security';
-import { contentTypeFor } from './host/static-files';
+import { APP_HOST, APP_SCHEME, isAppUrl, isSafeExternalUrl } from './host/security';
+import { focusFirstWindow, profileDirFor } from './host/single-instance';
 import { buildWindowOptions } from './host/window-options';
+import { captureWindowState, loadWindowState, placeWindow, saveWindowState, windowStatePath } from './host/window-state';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const rendererDir = path.join(here, '..', 'dist', 'renderer');
+const resourcesDir = path.join(here, '..', 'resources');
 
 protocol.registerSchemesAsPrivileged([
   { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
 ]);
 app.enableSandbox();
 
-if (!app.requestSingleInstanceLock()) app.quit();
+const dataDir = resolveDataDir({
+  argv: process.argv,
+  env: process.env,
+  electronUserData: app.getPath('userData'),
+  platform: process.platform,
+  homedir: app.getPath('home'),
+});
+// One app per data folder (host/single-instance.ts): the lock is keyed on userData.
+const profileDir = profileDirFor(dataDir, app.getPath('userData'));
+if (profileDir) app.setPath('userData', profileDir);
+const isFirstInstance = app.requestSingleInstanceLock();
+if (!isFirstInstance) app.quit();
 
 let core: Core | undefined;
+let mainWindow: BrowserWindow | undefined;
+let stateSaved: Promise<void> = Promise.resolve();
 
 async function start(): Promise<void> {
   await app.whenReady();
-  const dataDir = resolveDataDir({
-    argv: process.argv,
-    env: process.env,
-    electronUserData: app.getPath('userData'),
-    platform: process.platform,
-    homedir: app.getPath('home'),
-  });
-  core = await createCore({ dataDir, resourcesDir: path.join(here, '..', 'resources'), host: 'electron',
+  Menu.setApplicationMenu(Menu.buildFromTemplate(buildMenuTemplate({ platform: process.platform, appName: app.name, devTools: !app.isPackaged })));
+  core = await createCore({ dataDir, resourcesDir, host: 'electron',
     secretCipher: osKeychainCipher(),
     // Only paths the core has confined to the workspace reach here.
     openPath: async (p) => {
@@ -44,31 +54,19 @@ async function start(): Promise<void> {
       if (error) throw new Error(error);
     },
     // An MCP server's OAuth sign-in page opens in the person's browser (http(s) only).
-    mcpClient: { openUrl: (url) => (isSafeExternalUrl(url) ? shell.openExternal(url) : undefined) },
+    mcpClient: { openUrl: (url) => (isSafeExternalUrl(url) ? shell.openExternal(url) : undefined) }, /* eng-disable OPEN_EXTERNAL_JS_CHECK -- http(s) only, no credentials: isSafeExternalUrl (shell.test.ts) */
   });
 
   // Deny every permission (camera, notifications, ...): the app asks for none.
   session.defaultSession.setPermissionRequestHandler((_wc, _perm, cb) => cb(false));
   session.defaultSession.setPermissionCheckHandler(() => false);
 
-  protocol.handle(APP_SCHEME, async (request) => {
-    const url = new URL(request.url);
-    if (url.host !== APP_HOST) return new Response('not found', { status: 404 });
-    let file = path.resolve(rendererDir, '.' + path.posix.normalize('/' + decodeURIComponent(url.pathname)));
-    if (!file.startsWith(rendererDir + path.sep)) return new Response('not found', { status: 404 });
-    if (!path.extname(file)) file = path.join(rendererDir, 'index.html');
-    try {
-      const body = await fs.readFile(file);
-      return new Response(body, { headers: { ...securityHeaders(), 'Content-Type': contentTypeFor(file) } });
-    } catch {
-      return new Response('not found', { status: 404 });
-    }
-  });
+  protocol.handle(APP_SCHEME, appProtocolHandler({ rendererDir }));
 
   registerIpcHost(ipcMain, core, () => BrowserWindow.getAllWindows().map((w) => w.webContents));
-  createWindow();
+  await createWindow();
   app.on('activate', () => {
-    if (BrowserWindow.getAllWindows().length === 0) createWindow();
+    if (BrowserWindow.getAllWindows().length === 0) void createWindow();
   });
 }
 
@@ -93,15 +91,36 @@ function osKeychainCipher(): SecretCipher | undefined {
   };
 }
 
-function createWindow(): void {
-  const win = new BrowserWindow(
-    buildWindowOptions({ preloadPath: path.join(here, 'preload.cjs'), dark: nativeTheme.shouldUseDarkColors }),
-  );
-  win.once('ready-to-show', () => win.show());
+async function createWindow(): Promise<void> {
+  const stateFile = windowStatePath(dataDir);
+  const place = placeWindow(await loadWindowState(stateFile), screen.getAllDisplays().map((d) => d.workArea), screen.getPrimaryDisplay().workArea);
+  const options = buildWindowOptions({
+    preloadPath: path.join(here, 'preload.cjs'),
+    dark: nativeTheme.shouldUseDarkColors,
+    bounds: place.bounds,
+    iconPath: path.join(resourcesDir, 'icons', '512x512.png'),
+  });
+  const win = new BrowserWindow(options); /* eng-disable CONTEXT_ISOLATION_JS_CHECK SANDBOX_JS_CHECK AUXCLICK_JS_CHECK -- set in host/window-options.ts, asserted by shell.test.ts */
+  mainWindow = win;
+  win.once('ready-to-show', () => {
+    if (place.maximized) win.maximize();
+    win.show();
+  });
+  win.on('close', () => rememberWindow(win, stateFile));
   // While it is open, the window answers approvals of tools served over MCP.
   const detach = core?.mcpServer.queue.attachWindow();
-  win.on('closed', () => detach?.());
+  win.on('closed', () => {
+    detach?.();
+    if (mainWindow === win) mainWindow = undefined;
+  });
   void win.loadURL(`${APP_SCHEME}://${APP_HOST}/index.html`);
+}
+
+/** Saves the window's size, position and maximized state (atomically) for the next launch. */
+function rememberWindow(win: BrowserWindow, stateFile = windowStatePath(dataDir)): void {
+  if (win.isDestroyed()) return;
+  const state = captureWindowState(win);
+  stateSaved = stateSaved.then(() => saveWindowState(stateFile, state)).catch((e: unknown) => console.warn('The window state could not be saved:', e));
 }
 
 app.on('web-contents-created', (_event, contents) => {
@@ -110,27 +129,34 @@ app.on('web-contents-created', (_event, contents) => {
   });
   contents.on('will-attach-webview', (event) => event.preventDefault());
   contents.setWindowOpenHandler(({ url }) => {
-    if (isSafeExternalUrl(url)) void shell.openExternal(url);
+    if (isSafeExternalUrl(url)) void shell.openExternal(url); /* eng-disable OPEN_EXTERNAL_JS_CHECK -- http(s) only, no credentials: isSafeExternalUrl (shell.test.ts) */
     return { action: 'deny' };
   });
 });
 
-app.on('second-instance', () => {
-  const win = BrowserWindow.getAllWindows()[0];
-  if (win) {
-    if (win.isMinimized()) win.restore();
-    win.focus();
-  }
-});
+// A second launch on this data folder quits (see above) and brings this app's window forward.
+app.on('second-instance', () => void focusFirstWindow(BrowserWindow.getAllWindows()));
 
 app.on('window-all-closed', () => {
   if (process.platform !== 'darwin') app.quit();
 });
 
-const starting = start().catch((e: unknown) => {
-  console.error('Toolsmith could not start:', e);
-  app.exit(1);
-});
+const starting = isFirstInstance
+  ? start().catch((e: unknown) => {
+      console.error('Toolsmith could not start:', e);
+      app.exit(1);
+    })
+  : Promise.resolve();
 
-// Quitting waits for the core (still starting, or started) to close: turns stopped, stores flushed; then exits.
-app.on('before-quit', closeBeforeQuit({ close: () => starting.then(() => core?.close()), exit: (code) => app.exit(code) }));
+// Quitting saves the window's state and waits for the core (still starting, or started) to close:
+// turns stopped, stores flushed; then exits. (app.exit skips the windows' close events.)
+app.on(
+  'before-quit',
+  closeBeforeQuit({
+    close: () => {
+      if (mainWindow) rememberWindow(mainWindow);
+      return Promise.all([stateSaved, starting.then(() => core?.close())]).then(() => undefined);
+    },
+    exit: (code) => app.exit(code),
+  }),
+);

@@ -1,4 +1,5 @@
-// `npm test`: lint, typecheck, build, unit and integration tests, end-to-end tests.
+// `npm test`: lint, typecheck, the shell's security scan, build, unit and integration tests,
+// end-to-end tests.
 // Every suite runs even when an earlier one fails; the last line adds them all up.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -38,6 +39,8 @@ function suite(label, cmd, args, reportFile, count) {
 
 step('lint', 'npx', ['eslint', '.']);
 step('typecheck', 'npm', ['run', '--silent', 'typecheck']);
+// Electronegativity over the Electron shell; offline; findings that do not apply are annotated.
+step('electronegativity', 'node', ['scripts/electronegativity.mjs']);
 // Built before the unit tests: some of them start the built headless host.
 const built = step('build', 'npm', ['run', '--silent', 'build']);
 suite('unit', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile=${RESULTS}/unit.json`], `${RESULTS}/unit.json`, (j) => ({

@@ -26,6 +26,15 @@ describe('window options', () => {
     });
     expect(o.show).toBe(false);
   });
+
+  it('refuse middle-click new windows, and open where window-state placed the window', () => {
+    const o = buildWindowOptions({ preloadPath: '/app/preload.cjs', dark: true, bounds: { x: 10, y: 20, width: 900, height: 600 }, iconPath: '/app/icon.png' });
+    expect(o.webPreferences?.disableBlinkFeatures).toBe('Auxclick');
+    expect(o).toMatchObject({ x: 10, y: 20, width: 900, height: 600, minWidth: 800, minHeight: 520, icon: '/app/icon.png' });
+    expect(o.center).toBeUndefined();
+    // No saved state: the default size, centred.
+    expect(buildWindowOptions({ preloadPath: '/app/preload.cjs', dark: false })).toMatchObject({ width: 1280, height: 820, center: true });
+  });
 });
 
 describe('security rules', () => {

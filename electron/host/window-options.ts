@@ -3,19 +3,24 @@
  * security default without starting Electron. The return type is Electron's own.
  */
 import type { BrowserWindowConstructorOptions } from 'electron';
+import { DEFAULT_SIZE, MIN_SIZE } from './window-state';
 
 export interface WindowOptionsInput {
   preloadPath: string;
   /** Background painted before the renderer loads, to avoid a white flash in dark mode. */
   dark: boolean;
+  /** Where the window opens (window-state.ts placeWindow); the default size, centred, when absent. */
+  bounds?: { x: number; y: number; width: number; height: number };
+  /** The window icon (used on Linux; macOS and Windows take the app's own icon). */
+  iconPath?: string;
 }
 
 export function buildWindowOptions(i: WindowOptionsInput): BrowserWindowConstructorOptions {
   return {
-    width: 1280,
-    height: 820,
-    minWidth: 800,
-    minHeight: 520,
+    ...(i.bounds ?? { width: DEFAULT_SIZE.width, height: DEFAULT_SIZE.height, center: true }),
+    minWidth: MIN_SIZE.width,
+    minHeight: MIN_SIZE.height,
+    ...(i.iconPath ? { icon: i.iconPath } : {}),
     title: 'Toolsmith',
     show: false,
     backgroundColor: i.dark ? '#15171c' : '#ffffff',
@@ -34,6 +39,8 @@ export function buildWindowOptions(i: WindowOptionsInput): BrowserWindowConstruc
       navigateOnDragDrop: false,
       spellcheck: true,
       safeDialogs: true,
+      // A middle click would ask for a new window (denied anyway by the window-open handler).
+      disableBlinkFeatures: 'Auxclick',
     },
   };
 }
