@@ -18,7 +18,7 @@ const WORKERS = 8;
 const STEPS = 1000;
 
 describe('writers in several processes', () => {
-  it(`${WORKERS} processes x ${STEPS} PUTs: one winner per <slug, version>, every file whole`, { timeout: 180_000 }, async () => {
+  it(`${WORKERS} processes x ${STEPS} PUTs: one winner per <slug, version>, every file whole`, { timeout: 400_000 }, async () => {
     const dataDir = path.join(await tempDir(), 'data');
     const setup = await openStore(dataDir);
     const bundleId = newId();
@@ -29,7 +29,7 @@ describe('writers in several processes', () => {
     await Promise.all(workers.map((w) => w.waitFor((l) => l.ready === true)));
     const started = performance.now();
     for (const w of workers) w.child.stdin!.write('go\n');
-    const results = await Promise.all(workers.map((w) => w.waitFor((l) => l.done === true, 170_000)));
+    const results = await Promise.all(workers.map((w) => w.waitFor((l) => l.done === true, 270_000)));
     const seconds = (performance.now() - started) / 1000;
     await Promise.all(workers.map((w) => w.closed));
     console.log(`${WORKERS} x ${STEPS} PUTs across processes: ${seconds.toFixed(1)} s (${((WORKERS * STEPS) / seconds).toFixed(0)} PUT/s)`);

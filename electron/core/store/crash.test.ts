@@ -157,7 +157,7 @@ async function runLane(lane: number, runs: number[], worker: string): Promise<vo
 }
 
 describe('SIGKILL during writes', () => {
-  it(`${RUNS} kills: every file whole, temp files swept, every acknowledged write present`, { timeout: 300_000 }, async () => {
+  it(`${RUNS} kills: every file whole, temp files swept, every acknowledged write present`, { timeout: 900_000 }, async () => {
     const worker = await bundleWorker(await tempDir());
     const plan = Array.from({ length: LANES }, (_, lane) => Array.from({ length: RUNS / LANES }, (_, k) => lane * (RUNS / LANES) + k));
     await Promise.all(plan.map((runs, lane) => runLane(lane, runs, worker)));

@@ -42,7 +42,7 @@ async function setup() {
 }
 
 describe('oversized tool outputs in a model turn', () => {
-  it('stores a 5 MB result behind a handle, tells the model §2a, and extracts with read-grep', async () => {
+  it('stores a 5 MB result behind a handle, tells the model §2a, and extracts with read-grep', { timeout: 120_000 }, async () => {
     const { server, send, messages, base, conv, core, call } = await setup();
     let handle = '';
     server.script([
@@ -175,7 +175,7 @@ describe('oversized tool outputs in a model turn', () => {
     await expect(fs.stat(path.join(core.workspaceDir(), 'x.log'))).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
-  it('an HTTP body too large for memory streams straight into the store, byte for byte', async () => {
+  it('an HTTP body too large for memory streams straight into the store, byte for byte', { timeout: 120_000 }, async () => {
     const { call, base, conv } = await setup();
     // 20 MB of text, sent in 64 KiB pieces, each line numbered.
     const line = (i: number) => `row ${i} ${'x'.repeat(60)}\n`;

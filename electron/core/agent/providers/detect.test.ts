@@ -40,7 +40,8 @@ describe('detectLocalProviders', () => {
   it('offers servers that list models, with their models', async () => {
     const a = await scripted(['llama3.2', 'qwen2.5']);
     const b = await scripted([]);
-    const found = await detectLocalProviders({ saved: [], candidates: defaultCandidates({ ollama: a.port, lmStudio: b.port }) });
+    // A generous time: on a busy machine a local answer can take more than the default's second.
+    const found = await detectLocalProviders({ saved: [], timeoutMs: 15_000, candidates: defaultCandidates({ ollama: a.port, lmStudio: b.port }) });
     expect(found).toEqual([
       { name: 'Ollama', kind: 'openai-compatible', baseUrl: `http://127.0.0.1:${a.port}/v1`, models: ['llama3.2', 'qwen2.5'] },
       { name: 'LM Studio', kind: 'openai-compatible', baseUrl: `http://127.0.0.1:${b.port}/v1`, models: [] },

@@ -268,8 +268,10 @@ describe('OpenAIModelClient', () => {
     });
 
     it('the idle time restarts on every chunk and does not count the wait for the headers', async () => {
-      server.script([{ kind: 'delay', ms: 600, then: { kind: 'text', text: 'a b c d e f', chunks: 6, chunkDelayMs: 150 } }]);
-      const idle = new OpenAIModelClient({ baseUrl: server.url, key: () => KEY, redact, idleTimeoutMs: 400 });
+      // Margins wide enough for a busy machine: the headers wait longer than the idle time, each
+      // chunk comes well within it, and all the chunks together take longer than it.
+      server.script([{ kind: 'delay', ms: 2_500, then: { kind: 'text', text: 'a b c d e f', chunks: 6, chunkDelayMs: 400 } }]);
+      const idle = new OpenAIModelClient({ baseUrl: server.url, key: () => KEY, redact, idleTimeoutMs: 2_000 });
       const r = await idle.step(request, () => undefined, new AbortController().signal);
       expect(r.text).toBe('a b c d e f');
     });

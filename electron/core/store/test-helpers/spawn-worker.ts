@@ -65,7 +65,7 @@ export function startWorker(config: WorkerConfig, bundled?: string): Worker {
   let ended = false;
   void closed.then(() => (ended = true));
 
-  function waitFor(pred: (line: Record<string, unknown>) => boolean, timeoutMs = 30_000): Promise<Record<string, unknown>> {
+  function waitFor(pred: (line: Record<string, unknown>) => boolean, timeoutMs = 120_000): Promise<Record<string, unknown>> {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => finish(new Error(`worker gave no matching line in ${timeoutMs} ms; stderr: ${err}`)), timeoutMs);
       const check = () => {
