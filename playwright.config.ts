@@ -8,8 +8,8 @@ export default defineConfig({
   // Builds better-sqlite3 for Electron where an Electron binary exists (the electron project).
   globalSetup: './e2e/fixtures/electron-setup.ts',
   outputDir: '.test-results/playwright',
-  timeout: 30_000,
-  expect: { timeout: 7_500 },
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
   fullyParallel: false,
   workers: 2,
   forbidOnly: !!process.env.CI,
