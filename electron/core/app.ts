@@ -45,6 +45,7 @@ import { ProviderStore } from './agent/providers/provider-store';
 import { agentHandlers } from './handlers/agent-handlers';
 import { providerHandlers } from './handlers/provider-handlers';
 import { TestCaseStore } from './testcases/test-case-store';
+import { runSuite, type SuiteOptions, type SuiteResult } from './testcases/run-suite';
 import { InvokeDispatcher } from './invoke/dispatcher';
 import { httpBackend } from './invoke/http-backend';
 import { RateLimiter } from './invoke/http/rate-limit';
@@ -96,6 +97,8 @@ export interface Core {
   readonly functions: LocalFunctionRegistry;
   /** The registry served over MCP (the hosts connect transports to it). */
   readonly mcpServer: McpServeService;
+  /** Saved test cases run as a suite over bundles (`toolsmith test`; testcases/run-suite.ts). */
+  runTestSuite(options: SuiteOptions): Promise<SuiteResult>;
   workspaceDir(): string;
   close(): Promise<void>;
 }
@@ -345,6 +348,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     dispatcher,
     functions,
     mcpServer,
+    runTestSuite: (options) => runSuite({ cases: testCases, tools: registry.store, invoke: (r) => dispatcher.invoke({ ...r, source: 'tester' }), now }, options),
     workspaceDir,
     close() {
       closing ??= (async () => {

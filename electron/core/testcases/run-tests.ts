@@ -17,6 +17,10 @@ import { AJV_OPTIONS } from '../store/schema-check';
 export interface RunTestsOptions {
   /** Once aborted, the cases not started yet are reported as not run. */
   signal?: AbortSignal;
+  /** Told before each case runs (a suite's progress). */
+  onStart?: (tc: TestCase, index: number) => void;
+  /** Told each case's result as soon as it is checked. */
+  onResult?: (result: TestCaseResult, index: number) => void;
 }
 
 /** Runs `cases` in order through `run` and checks their assertions. */
@@ -28,11 +32,13 @@ export async function runTestCases(
 ): Promise<TestRunSummary> {
   const check = outputChecker(tool.outputSchema);
   const results: TestCaseResult[] = [];
-  for (const tc of cases) {
+  for (const [index, tc] of cases.entries()) {
     if (options.signal?.aborted) {
       results.push(notRun(tc));
+      options.onResult?.(results[index]!, index);
       continue;
     }
+    options.onStart?.(tc, index);
     const outcome = await runOne(tc, run);
     const assertions = (tc.assertions.length ? tc.assertions : [IMPLICIT_OK]).map((a) => ({ assertion: a, ...evaluate(a, outcome, check) }));
     results.push({
@@ -43,6 +49,7 @@ export async function runTestCases(
       ...(outcome.invocationId ? { invocationId: outcome.invocationId } : {}),
       assertions,
     });
+    options.onResult?.(results[index]!, index);
   }
   const passed = results.filter((r) => r.passed).length;
   return { passed, failed: results.length - passed, results };

@@ -152,18 +152,44 @@ export class TestCaseStore {
     });
   }
 
+  /**
+   * Every tool slug of a bundle that has saved cases, with its cases, by slug. A file of
+   * another bundle or of no slug (set aside when read) is left out.
+   */
+  async listBundle(bundleId: string): Promise<{ slug: string; cases: TestCase[] }[]> {
+    const dir = path.join(this.dir, checkUuidV7(bundleId, 'bundleId'));
+    let names: string[];
+    try {
+      names = await this.fs.readdir(dir);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw e;
+    }
+    const out: { slug: string; cases: TestCase[] }[] = [];
+    for (const name of names.filter((n) => /^[0-9a-f]{24}\.json$/.test(n)).sort()) {
+      const file = path.join(dir, name);
+      const read = await this.serial(file, () => this.readFile(file));
+      if (read && read.bundleId === bundleId && read.cases.length > 0) out.push({ slug: read.slug, cases: read.cases });
+    }
+    return out.sort((a, b) => a.slug.localeCompare(b.slug));
+  }
+
   private async read(file: string): Promise<TestCase[]> {
+    return (await this.readFile(file))?.cases ?? [];
+  }
+
+  private async readFile(file: string): Promise<z.infer<typeof FileSchema> | undefined> {
     const r = await attempt('read', file, () => readJson(file, this.fs));
-    if (r.kind === 'missing') return [];
+    if (r.kind === 'missing') return undefined;
     if (r.kind === 'ok') {
       const parsed = FileSchema.safeParse(r.value);
-      if (parsed.success) return parsed.data.cases;
+      if (parsed.success) return parsed.data;
       const issue = parsed.error.issues[0];
       await this.setAside(file, `not a test case file: ${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'}`);
-      return [];
+      return undefined;
     }
     await this.setAside(file, r.message);
-    return [];
+    return undefined;
   }
 
   private async write(file: string, bundleId: string, slug: string, cases: TestCase[]): Promise<void> {

@@ -1,0 +1,65 @@
+/**
+ * A suite's result as JUnit XML, the report CI systems read (GitHub Actions' test reporters,
+ * GitLab's `artifacts:reports:junit`, Jenkins): one <testsuite> per tool (bundle/slug@version),
+ * one <testcase> per saved case, its failed assertions in <failure>, a case that could not run
+ * in <skipped>. Times are in seconds.
+ */
+import type { TestCaseResult } from '../../../shared/model/testcase';
+import type { SuiteResult, SuiteToolResult } from './run-suite';
+
+/** Text as XML character data or an attribute value: escaped, and without the characters XML 1.0 cannot hold. */
+export function xmlText(s: string): string {
+  return (
+    s
+      // Control characters other than tab and newlines, lone surrogates, U+FFFE and U+FFFF are not XML characters.
+      // eslint-disable-next-line no-control-regex
+      .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD')
+      .replace(/&/g, '&amp;')
+      .replace(/</g, '&lt;')
+      .replace(/>/g, '&gt;')
+      .replace(/"/g, '&quot;')
+      .replace(/'/g, '&apos;')
+      // Kept as written in attributes too (a raw newline there would be read as a space).
+      .replace(/\r/g, '&#13;')
+      .replace(/\n/g, '&#10;')
+      .replace(/\t/g, '&#9;')
+  );
+}
+
+const seconds = (ms: number) => (ms / 1000).toFixed(3);
+
+/** The tool's name in the report: bundle/slug@version (bundle/slug when it did not run). */
+export function suiteName(t: Pick<SuiteToolResult, 'bundleSlug' | 'slug' | 'version'>): string {
+  return `${t.bundleSlug}/${t.slug}${t.version ? `@${t.version}` : ''}`;
+}
+
+export function suiteToJUnit(suite: SuiteResult): string {
+  const attrs = (o: Record<string, string | number>) =>
+    Object.entries(o)
+      .map(([k, v]) => ` ${k}="${xmlText(String(v))}"`)
+      .join('');
+  const lines = ['<?xml version="1.0" encoding="UTF-8"?>'];
+  lines.push(
+    `<testsuites${attrs({ name: 'toolsmith', tests: suite.passed + suite.failed + suite.skipped, failures: suite.failed, errors: 0, skipped: suite.skipped, time: seconds(suite.durationMs), timestamp: suite.startedAt })}>`,
+  );
+  for (const t of suite.tools) {
+    const skipped = t.skipped ? t.results.length : 0;
+    lines.push(
+      `  <testsuite${attrs({ name: suiteName(t), tests: t.results.length, failures: t.failed, errors: 0, skipped, time: seconds(t.durationMs), timestamp: suite.startedAt })}>`,
+    );
+    for (const r of t.results) lines.push(...testCase(t, r));
+    lines.push('  </testsuite>');
+  }
+  lines.push('</testsuites>');
+  return lines.join('\n') + '\n';
+}
+
+function testCase(t: SuiteToolResult, r: TestCaseResult): string[] {
+  const open = `    <testcase name="${xmlText(r.name)}" classname="${xmlText(`${t.bundleSlug}.${t.slug}`)}" time="${seconds(r.durationMs)}"`;
+  if (t.skipped) return [`${open}>`, `      <skipped message="${xmlText(t.skipped)}"/>`, '    </testcase>'];
+  if (r.passed) return [`${open}/>`];
+  const failed = r.assertions.filter((a) => !a.passed);
+  const message = failed[0]?.message ?? 'failed';
+  const body = r.assertions.map((a) => `${a.passed ? 'ok  ' : 'FAIL'} ${a.assertion.kind}: ${a.message}`).join('\n');
+  return [`${open}>`, `      <failure message="${xmlText(message)}" type="assertion">${xmlText(body)}</failure>`, '    </testcase>'];
+}

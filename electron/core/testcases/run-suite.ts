@@ -1,0 +1,118 @@
+/**
+ * Saved test cases run as a suite over bundles: every tool slug of each bundle that has saved
+ * cases, against that slug's newest saved version (the newest switched-on one when there is
+ * one), one case after another through the dispatcher, as 'run all' does for one tool.
+ * `toolsmith test` prints and reports it (JUnit: junit.ts); the Tools screen can run the same.
+ *
+ * A slug whose cases have no saved version (a draft never saved, or a deleted tool) is
+ * reported as skipped, not failed. A cancelled suite reports the cases it did not reach as
+ * not run (failed), like runTestCases.
+ */
+import type { Bundle } from '../../../shared/model/bundle';
+import type { TestCase, TestCaseResult } from '../../../shared/model/testcase';
+import type { ToolView } from '../../../shared/model/tool';
+import type { InvokeOutcome } from '../invoke/dispatcher';
+import type { ToolStore } from '../store/tool-store';
+import { runTestCases } from './run-tests';
+import type { TestCaseStore } from './test-case-store';
+
+export interface SuiteToolResult {
+  bundleId: string;
+  bundleSlug: string;
+  slug: string;
+  /** The version the cases ran against; absent when they were skipped. */
+  version?: string;
+  /** Why the cases were not run; they count as skipped. */
+  skipped?: string;
+  /** One result per case, in the saved order (skipped cases: not run, no assertions checked). */
+  results: TestCaseResult[];
+  passed: number;
+  failed: number;
+  durationMs: number;
+}
+
+export interface SuiteResult {
+  startedAt: string;
+  durationMs: number;
+  passed: number;
+  failed: number;
+  skipped: number;
+  tools: SuiteToolResult[];
+}
+
+/** What a suite tells while it runs: a tool starts (or is skipped), a case starts, a case is done. */
+export type SuiteProgress =
+  | { kind: 'tool'; bundleSlug: string; slug: string; version?: string; cases: number; skipped?: string }
+  | { kind: 'case-start'; bundleSlug: string; slug: string; name: string }
+  | { kind: 'case'; bundleSlug: string; slug: string; result: TestCaseResult };
+
+export interface SuiteDeps {
+  cases: Pick<TestCaseStore, 'listBundle'>;
+  tools: Pick<ToolStore, 'toolsOf'>;
+  invoke: (req: { bundleId: string; slug: string; version: string; args: unknown; signal?: AbortSignal }) => Promise<InvokeOutcome>;
+  now?: () => Date;
+}
+
+export interface SuiteOptions {
+  bundles: readonly Bundle[];
+  signal?: AbortSignal;
+  onProgress?: (p: SuiteProgress) => void;
+}
+
+/** Newest first: versions compared as numbers where they are numbers ("10" after "9"), then by modification. */
+export function newerFirst(a: ToolView, b: ToolView): number {
+  return b.version.localeCompare(a.version, 'en', { numeric: true }) || b.modifiedAt.localeCompare(a.modifiedAt);
+}
+
+/** The version a slug's cases run against: the newest switched-on version, else the newest. */
+export function versionToRun(tools: readonly ToolView[], slug: string): ToolView | undefined {
+  const versions = tools.filter((t) => t.slug.normalize('NFC') === slug.normalize('NFC')).sort(newerFirst);
+  return versions.find((t) => t.isEnabled) ?? versions[0];
+}
+
+export async function runSuite(deps: SuiteDeps, options: SuiteOptions): Promise<SuiteResult> {
+  const now = deps.now ?? (() => new Date());
+  const startedAt = now().toISOString();
+  const t0 = performance.now();
+  const tools: SuiteToolResult[] = [];
+  for (const bundle of options.bundles) {
+    const saved = await deps.cases.listBundle(bundle.id);
+    const versions = deps.tools.toolsOf(bundle.id);
+    for (const { slug, cases } of saved) {
+      const tool = versionToRun(versions, slug);
+      const base = { bundleId: bundle.id, bundleSlug: bundle.slug, slug };
+      if (!tool) {
+        const skipped = `'${bundle.slug}' has no saved version of '${slug}'`;
+        options.onProgress?.({ kind: 'tool', bundleSlug: bundle.slug, slug, cases: cases.length, skipped });
+        tools.push({ ...base, skipped, results: cases.map(skippedResult), passed: 0, failed: 0, durationMs: 0 });
+        continue;
+      }
+      options.onProgress?.({ kind: 'tool', bundleSlug: bundle.slug, slug, version: tool.version, cases: cases.length });
+      const started = performance.now();
+      const summary = await runTestCases(
+        cases,
+        (args) => deps.invoke({ bundleId: bundle.id, slug: tool.slug, version: tool.version, args, signal: options.signal }),
+        { outputSchema: tool.outputSchema },
+        {
+          signal: options.signal,
+          onStart: (tc) => options.onProgress?.({ kind: 'case-start', bundleSlug: bundle.slug, slug, name: tc.name }),
+          onResult: (result) => options.onProgress?.({ kind: 'case', bundleSlug: bundle.slug, slug, result }),
+        },
+      );
+      tools.push({ ...base, version: tool.version, results: summary.results, passed: summary.passed, failed: summary.failed, durationMs: performance.now() - started });
+    }
+  }
+  const sum = (f: (t: SuiteToolResult) => number) => tools.reduce((n, t) => n + f(t), 0);
+  return {
+    startedAt,
+    durationMs: performance.now() - t0,
+    passed: sum((t) => t.passed),
+    failed: sum((t) => t.failed),
+    skipped: sum((t) => (t.skipped ? t.results.length : 0)),
+    tools,
+  };
+}
+
+function skippedResult(tc: TestCase): TestCaseResult {
+  return { testCaseId: tc.id, name: tc.name, passed: false, durationMs: 0, assertions: [] };
+}
