@@ -1,53 +1,8 @@
 /**
- * `npm run serve`: the core with the HTTP host on 127.0.0.1, for a browser, scripts and tests.
+ * `npm run serve` (`node dist-electron/serve.mjs`): the headless host (serve-host.ts).
  * Usage: serve [--port N] [--data-dir DIR] [--static DIR] [--resources DIR]
  */
-import { existsSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { createCore } from '../core/app';
-import { argValue, resolveDataDir } from '../core/data-dir';
-import { startHttpHost } from './http';
-import { headlessOpenPath } from './open-path';
-import { restRoutes } from './rest';
-
-export async function serve(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<void> {
-  const dataDir = resolveDataDir({ argv, env, platform: process.platform, homedir: os.homedir() });
-  const portArg = argValue(argv, '--port') ?? env.TOOLSMITH_PORT ?? '0';
-  const port = Number(portArg);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new Error(`--port must be a number from 0 to 65535: got '${portArg}'`);
-  }
-  const here = path.dirname(fileURLToPath(import.meta.url));
-  const staticDir = path.resolve(argValue(argv, '--static') ?? path.join(here, '..', 'dist', 'renderer'));
-
-  const resourcesDir = path.resolve(argValue(argv, '--resources') ?? path.join(here, '..', 'resources'));
-  const core = await createCore({ dataDir, resourcesDir, host: 'headless', openPath: headlessOpenPath() });
-  const host = await startHttpHost({ core, port, staticDir, routes: restRoutes(core) });
-  // Settings → MCP server shows the command that serves this data folder over stdio.
-  const cli = path.join(here, 'toolsmith.mjs');
-  if (existsSync(cli)) core.mcpServer.setEndpoints({ stdioCommand: [process.execPath, cli, 'mcp'] });
-  const lines = [
-    `Toolsmith is running at ${host.url}`,
-    `Sign in by opening this one-time link: ${host.loginUrl()}`,
-    `Data folder: ${core.dataDir}`,
-    `API token (for scripts): ${host.tokenFile}`,
-    'Press Ctrl+C to stop.',
-  ];
-  console.log(lines.join('\n'));
-
-  let stopping = false;
-  const stop = async () => {
-    if (stopping) return;
-    stopping = true;
-    await host.close();
-    await core.close();
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void stop());
-  process.on('SIGTERM', () => void stop());
-}
+import { serve } from './serve-host';
 
 serve(process.argv.slice(2), process.env).catch((e: unknown) => {
   console.error(`Toolsmith could not start: ${e instanceof Error ? e.message : String(e)}`);
