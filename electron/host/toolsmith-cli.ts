@@ -1,38 +1,31 @@
 /**
- * The `toolsmith` command. This version understands one command:
- *   toolsmith mcp [--data-dir DIR]   serve the registry over MCP on stdio (see docs/mcp.md, "Serving the registry out")
+ * The `toolsmith` command (bin/toolsmith.mjs runs this, bundled to dist-electron/toolsmith.mjs):
+ * the registry, calls, saved test cases, the headless host and the MCP server on the command
+ * line, over the same core and data folder as the app. The commands are in cli/ (docs/cli.md).
  */
-import { runMcpStdio } from './mcp-stdio';
+import { runCli } from './cli/program';
 
-export const USAGE = [
-  'Usage: toolsmith mcp [--data-dir DIR]',
-  '',
-  '  mcp    Serve the bundles chosen in Settings → MCP server to an MCP client over stdio.',
-  '         --data-dir DIR   the data folder (default: TOOLSMITH_DATA_DIR, then the app’s own)',
-  '',
-  'Other commands come in a later version.',
-].join('\n');
+// Results go to stdout; the core's own log lines must not mix with them (`toolsmith mcp` speaks the protocol there).
+const isServe = process.argv[2] === 'serve';
+if (!isServe) for (const level of ['log', 'info', 'debug'] as const) console[level] = (...args: unknown[]) => console.error(...args);
 
-export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<number | undefined> {
-  const [command, ...rest] = argv;
-  if (command === 'mcp') {
-    await runMcpStdio(rest, env);
-    return undefined;
-  }
-  if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
-    process.stdout.write(USAGE + '\n');
-    return 0;
-  }
-  process.stderr.write(`toolsmith: '${command}' is not a command of this version.\n\n${USAGE}\n`);
-  return 2;
+/** Ends the process once stdout and stderr have written everything (a pipe may still hold a large JSON answer). */
+function exit(code: number): void {
+  let pending = 2;
+  const done = () => {
+    if (--pending === 0) process.exit(code);
+  };
+  process.stdout.write('', done);
+  process.stderr.write('', done);
 }
 
-main(process.argv.slice(2), process.env).then(
+runCli(process.argv.slice(2)).then(
   (code) => {
-    if (code !== undefined) process.exit(code);
+    // -1: a server (serve, mcp) keeps running and ends itself.
+    if (code >= 0) exit(code);
   },
   (e: unknown) => {
-    console.error(`Toolsmith could not start: ${e instanceof Error ? e.message : String(e)}`);
-    process.exit(1);
+    console.error(`toolsmith: ${e instanceof Error ? e.message : String(e)}`);
+    exit(1);
   },
 );

@@ -1,0 +1,191 @@
+/**
+ * The `toolsmith` command tree (commander): every command, its options and its help. Each
+ * action opens the core on the data folder, does one thing and closes it (session.ts);
+ * `serve` and `mcp` run until stopped. Exit codes: 0 done, 1 failed, 2 bad usage.
+ */
+import { Command, CommanderError, Option } from 'commander';
+import pkg from '../../../package.json';
+import { completionScript } from './completion';
+import { importCurl, importOpenApi } from './import-commands';
+import { bundlesExport, bundlesImport, bundlesList, bundlesSwitch, toolsList, toolsSearch, toolsShow } from './registry-commands';
+import { invoke, test } from './run-commands';
+import { CliError, EXIT, commonArgv, err, out, usageError, type CommonOptions } from './session';
+
+/** How a command ended, when it did not end by throwing. */
+type Done = number | undefined;
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+/** --data-dir and --resources on every command that opens the data folder, and --json on the ones that read. */
+function common(cmd: Command, json = true): Command {
+  cmd.option('--data-dir <dir>', 'the data folder (default: TOOLSMITH_DATA_DIR, then the app’s own)');
+  cmd.addOption(new Option('--resources <dir>', 'the app’s resources folder (the built-in bundles)').hideHelp());
+  if (json) cmd.option('--json', 'print JSON instead of text');
+  return cmd;
+}
+
+/** The options of a command with the program's (`toolsmith --data-dir X tools list`). */
+function opts<T>(cmd: Command): T & CommonOptions {
+  return cmd.optsWithGlobals<T & CommonOptions>();
+}
+
+export function buildProgram(setExit: (code: number) => void): Command {
+  const program = new Command('toolsmith');
+  program
+    .description('Toolsmith on the command line: the tool registry, calls, saved test cases, the headless host and the MCP server, over the app’s data folder.')
+    .version(pkg.version, '-V, --version', 'print the version')
+    .option('--data-dir <dir>', 'the data folder (default: TOOLSMITH_DATA_DIR, then the app’s own)')
+    .helpCommand('help [command]', 'show the help of a command')
+    .showHelpAfterError('(toolsmith --help lists the commands)')
+    .exitOverride()
+    .configureOutput({
+      outputError: (str, write) => write(str.replace(/^error: /, 'toolsmith: ')),
+    })
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Tools are named BUNDLE/SLUG or BUNDLE/SLUG@VERSION (without a version: the newest one switched on).',
+        'Exit codes: 0 done, 1 the command failed (a failed call, a failing test case), 2 bad usage.',
+        'Docs: docs/cli.md',
+      ].join('\n'),
+    );
+
+  // ---- tools
+  const tools = program.command('tools').description('list, search and show tools');
+  common(tools.command('list'))
+    .description('list the tools (those switched on; --all for every one)')
+    .option('--bundle <name>', 'only the tools of this bundle')
+    .option('--tag <tag>', 'only tools with this tag (repeat for several)', collect)
+    .option('--all', 'switched-off tools too')
+    .action(async (_o, cmd: Command) => toolsList(opts(cmd)));
+  common(tools.command('search'))
+    .description('search tools by name, description and tags')
+    .argument('<query>', 'what to look for')
+    .option('--limit <n>', 'the most hits to show (1–100)', '20')
+    .option('--all', 'switched-off tools too')
+    .action(async (query: string, _o, cmd: Command) => toolsSearch(query, opts(cmd)));
+  common(tools.command('show'))
+    .description('show one tool: what it runs, its arguments, its versions')
+    .argument('<tool>', 'BUNDLE/SLUG[@VERSION]')
+    .action(async (ref: string, _o, cmd: Command) => toolsShow(ref, opts(cmd)));
+
+  // ---- bundles
+  const bundles = program.command('bundles').description('list bundles, switch them on and off, export and import them as ZIP');
+  common(bundles.command('list'))
+    .description('list the bundles')
+    .option('--deleted', 'deleted bundles too (kept two days)')
+    .action(async (_o, cmd: Command) => bundlesList(opts(cmd)));
+  common(bundles.command('enable'))
+    .description('switch a bundle on: its tools can run')
+    .argument('<bundle>', 'the bundle’s name or id')
+    .action(async (name: string, _o, cmd: Command) => bundlesSwitch(name, true, opts(cmd)));
+  common(bundles.command('disable'))
+    .description('switch a bundle off: none of its tools runs')
+    .argument('<bundle>', 'the bundle’s name or id')
+    .action(async (name: string, _o, cmd: Command) => bundlesSwitch(name, false, opts(cmd)));
+  common(bundles.command('export'))
+    .description('write a bundle and its tools to a ZIP file')
+    .argument('<bundle>', 'the bundle’s name or id')
+    .requiredOption('--out <file>', 'the ZIP file to write')
+    .action(async (name: string, _o, cmd: Command) => bundlesExport(name, opts(cmd)));
+  common(bundles.command('import'))
+    .description('add the bundle in a ZIP file (as exported) as a new bundle')
+    .argument('<file>', 'the ZIP file')
+    .action(async (file: string, _o, cmd: Command) => bundlesImport(file, opts(cmd)));
+
+  // ---- import
+  const imports = program.command('import').description('make HTTP tools from an OpenAPI document or a curl command');
+  const importOptions = (cmd: Command) =>
+    common(cmd)
+      .option('--version <version>', 'the version of the tools made', '1')
+      .option('--no-allow-hosts', 'do not add the hosts to Settings → Allowed hosts (the tools cannot run until they are)')
+      .option('--dry-run', 'show what would be made; write nothing');
+  importOptions(imports.command('openapi'))
+    .description('one HTTP tool per operation of an OpenAPI 3 document (JSON or YAML)')
+    .argument('<source>', 'a file, an http(s) URL, or - for standard input')
+    .option('--bundle <name>', 'the bundle to add to; made when no bundle has this name (default: the document’s title)')
+    .option('--only <operation>', 'only this operation: its slug, or "METHOD /path" (repeat for several)', collect)
+    .option('--var <name=value>', 'a server variable’s value, e.g. --var tenant=acme (repeat for several)', collect)
+    .action(async (source: string, _o, cmd: Command) => importOpenApi(source, opts(cmd)));
+  importOptions(imports.command('curl'))
+    .description('an HTTP tool from a curl command (nothing is sent)')
+    .argument('<command>', "the whole curl command in quotes, e.g. 'curl https://api.example.com/items?q=x', or - for standard input")
+    .option('--bundle <name>', 'the bundle to add to; made when no bundle has this name (required)')
+    .option('--slug <slug>', 'the tool’s slug (default: from the URL)')
+    .option('--no-secrets', 'do not save the credentials found in the command as secrets')
+    .action(async (command: string, _o, cmd: Command) => importCurl(command, opts(cmd)));
+
+  // ---- invoke, test
+  common(program.command('invoke'), false)
+    .description('call a tool; its result as JSON on stdout (errors on stderr, exit 1)')
+    .argument('<tool>', 'BUNDLE/SLUG[@VERSION]')
+    .option('--args <json>', "the arguments: JSON, @FILE (JSON in a file) or - (JSON on standard input); default {}")
+    .option('--timeout <ms>', 'stop the call after this many milliseconds')
+    .option('--meta', 'print {ok, value, invocationId, durationMs, attempts} instead of the value alone')
+    .action(async (ref: string, _o, cmd: Command) => invoke(ref, opts(cmd)));
+  common(program.command('test'))
+    .description('run the saved test cases of the bundles switched on, or of the bundles named')
+    .argument('[bundles...]', 'bundle names or ids (default: every bundle switched on)')
+    .addOption(new Option('--reporter <name>', 'the report: text (the default), junit or json').choices(['text', 'junit', 'json']))
+    .option('--out <file>', 'write the report to this file (the summary is still printed)')
+    .option('--pass-with-no-tests', 'exit 0 when there are no saved test cases')
+    .action(async (names: string[], _o, cmd: Command) => setExit(await test(names, opts(cmd))));
+
+  // ---- hosts
+  common(program.command('serve'), false)
+    .description('start the headless host: the app in your browser, the REST API and /mcp on 127.0.0.1')
+    .option('--port <n>', 'the port (default: TOOLSMITH_PORT, else any free one)')
+    .option('--static <dir>', 'the built UI to serve (default: dist/renderer)')
+    .action(async (_o, cmd: Command) => {
+      const o = opts<{ port?: string; static?: string }>(cmd);
+      const { serve } = await import('../serve-host');
+      await serve([...commonArgv(o), ...(o.port ? ['--port', o.port] : []), ...(o.static ? ['--static', o.static] : [])], process.env);
+      setExit(-1);
+    });
+  common(program.command('mcp'), false)
+    .description('serve the bundles chosen in Settings → MCP server to an MCP client over stdio')
+    .action(async (_o, cmd: Command) => {
+      const { runMcpStdio } = await import('../mcp-stdio');
+      await runMcpStdio(commonArgv(opts(cmd)), process.env);
+      setExit(-1);
+    });
+
+  // ---- completion
+  program
+    .command('completion')
+    .description('print a shell completion script: toolsmith completion bash >> ~/.bashrc')
+    .argument('<shell>', 'bash or zsh')
+    .action((shell: string) => {
+      if (shell !== 'bash' && shell !== 'zsh') throw usageError(`completion is written for bash or zsh: got '${shell}'`);
+      out(completionScript(program, shell));
+    });
+
+  return program;
+}
+
+/** Runs the command line; answers the exit code, or -1 while a server (serve, mcp) keeps running. */
+export async function runCli(argv: readonly string[]): Promise<number> {
+  let code: Done;
+  const program = buildProgram((c) => (code = c));
+  if (argv.length === 0) {
+    program.outputHelp();
+    return EXIT.ok;
+  }
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      // --help and --version end with 0; a missing or unknown command, option or argument is bad usage.
+      return e.exitCode === 0 ? EXIT.ok : EXIT.usage;
+    }
+    if (e instanceof CliError) {
+      err(`toolsmith: ${e.message}`);
+      if (e.exitCode === EXIT.usage) err('(toolsmith --help lists the commands; toolsmith COMMAND --help explains one)');
+      return e.exitCode;
+    }
+    err(`toolsmith: ${e instanceof Error ? e.message : String(e)}`);
+    return EXIT.failed;
+  }
+  return code ?? EXIT.ok;
+}
