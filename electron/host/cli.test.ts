@@ -380,6 +380,31 @@ describe('toolsmith (the command)', () => {
     expect(badShell.code).toBe(2);
   }, SLOW);
 
+  it('serve starts the headless host on the data folder and stops on SIGTERM', async () => {
+    const dir = await tempDir();
+    const child = spawn(process.execPath, [ENTRY, 'serve', '--port', '0', '--data-dir', dir, '--resources', RESOURCES_DIR], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const closed = new Promise<number | null>((ok) => child.on('close', ok));
+    try {
+      const url = await new Promise<string>((ok, fail) => {
+        child.stdout.on('data', (c: Buffer) => {
+          stdout += c.toString();
+          const m = /Toolsmith is running at (http:\/\/127\.0\.0\.1:\d+\/)/.exec(stdout);
+          if (m) ok(m[1]!);
+        });
+        void closed.then((code) => fail(new Error(`serve ended with ${code}: ${stderr}`)));
+      });
+      const token = (await fs.readFile(path.join(dir, 'api-token'), 'utf8')).trim();
+      const res = await fetch(`${url}rpc/app.info`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{}' });
+      expect(await res.json()).toMatchObject({ ok: true, value: { host: 'headless', dataDir: dir } });
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await closed).toBe(0);
+  }, SLOW);
+
   it('runs through bin/toolsmith.mjs, the command npm installs', async () => {
     const r = await runFile(path.join(ROOT, 'bin', 'toolsmith.mjs'), ['--version']);
     expect(r.code).toBe(0);

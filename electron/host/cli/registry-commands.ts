@@ -25,10 +25,13 @@ function toolRow(slugs: Map<string, string>, t: ToolView): string[] {
 export async function toolsList(o: ToolsListOptions): Promise<void> {
   await withCore(o, async (s) => {
     const bundle = o.bundle ? await s.bundle(o.bundle) : undefined;
-    const tools = await s.allTools({ includeDisabled: o.all ?? false, ...(bundle ? { bundleIds: [bundle.id] } : {}), ...(o.tag?.length ? { tags: o.tag } : {}) });
+    const slugs = await bundleSlugs(s);
+    const name = (t: ToolView) => toolRef(slugs.get(t.bundleId) ?? t.bundleId, t);
+    const tools = (await s.allTools({ includeDisabled: o.all ?? false, ...(bundle ? { bundleIds: [bundle.id] } : {}), ...(o.tag?.length ? { tags: o.tag } : {}) })).sort(
+      (a, b) => name(a).localeCompare(name(b), 'en', { numeric: true }),
+    );
     if (o.json) return outJson(tools);
     if (tools.length === 0) return out(o.all ? 'No tools.' : 'No tools switched on (--all lists the switched-off ones too).');
-    const slugs = await bundleSlugs(s);
     out(table([['TOOL', 'TYPE', 'STATE', 'DESCRIPTION'], ...tools.map((t) => toolRow(slugs, t))]));
   });
 }
@@ -107,11 +110,7 @@ function argumentRows(schema: unknown): string[][] {
 
 export async function bundlesList(o: CommonOptions & { deleted?: boolean }): Promise<void> {
   await withCore(o, async (s) => {
-    let bundles = await s.allBundles();
-    if (o.deleted) {
-      const withDeleted = await s.call('bundles.list', { includeDisabled: true, includeDeleted: true, pageSize: 100 });
-      bundles = withDeleted.items;
-    }
+    const bundles = await s.allBundles(o.deleted ?? false);
     if (o.json) return outJson(bundles);
     if (bundles.length === 0) return out('No bundles.');
     const counts = new Map<string, number>();

@@ -63,11 +63,11 @@ export class Session {
     return r.value;
   }
 
-  async allBundles(): Promise<Bundle[]> {
+  async allBundles(includeDeleted = false): Promise<Bundle[]> {
     const out: Bundle[] = [];
     let pageToken: string | undefined;
     do {
-      const page = await this.call('bundles.list', { includeDisabled: true, pageSize: 100, ...(pageToken ? { pageToken } : {}) });
+      const page = await this.call('bundles.list', { includeDisabled: true, ...(includeDeleted ? { includeDeleted } : {}), pageSize: 100, ...(pageToken ? { pageToken } : {}) });
       out.push(...page.items);
       pageToken = page.nextPageToken;
     } while (pageToken);
