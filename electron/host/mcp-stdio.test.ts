@@ -188,10 +188,13 @@ describe('toolsmith mcp (stdio)', () => {
     }
   }, 120_000);
 
-  it('names the one command it knows for any other', () => {
-    const r = spawnSync(process.execPath, [ENTRY, 'serve'], { encoding: 'utf8', timeout: 30_000 });
+  it('is one command among others: mcp --help says what it serves, an unknown command is bad usage', () => {
+    const help = spawnSync(process.execPath, [ENTRY, 'mcp', '--help'], { encoding: 'utf8', timeout: 120_000 });
+    expect(help.status).toBe(0);
+    expect(help.stdout).toContain('Usage: toolsmith mcp [options]');
+    expect(help.stdout).toContain('--data-dir <dir>');
+    const r = spawnSync(process.execPath, [ENTRY, 'mpc'], { encoding: 'utf8', timeout: 120_000 });
     expect(r.status).toBe(2);
-    expect(r.stderr).toContain("'serve' is not a command of this version");
-    expect(r.stderr).toContain('toolsmith mcp [--data-dir DIR]');
-  });
+    expect(r.stderr).toContain("unknown command 'mpc'");
+  }, 300_000);
 });
