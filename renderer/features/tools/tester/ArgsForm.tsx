@@ -292,8 +292,8 @@ function InputField({ schema, path, label, required, onRemove, kind }: ResolvedP
     placeholder: schema.default === undefined ? undefined : String(typeof schema.default === 'string' ? schema.default : JSON.stringify(schema.default)),
   };
   const text = typeof v === 'string' ? v : '';
-  // An empty optional string is left out; an empty required one (or an array item) is sent as "".
-  const onText = (next: string) => set(path, next === '' && !required ? undefined : next);
+  // An empty box is left out (a required one is then flagged as missing); an array item is kept as "".
+  const onText = (next: string) => set(path, next === '' && typeof path[path.length - 1] !== 'number' ? undefined : next);
   const control =
     kind === 'number' || kind === 'integer' ? (
       <NumberInput {...common} path={path} invalid={issues.length > 0} onKeyDown={onEnter} />
