@@ -109,9 +109,11 @@ async function openTool(page: Page): Promise<void> {
 
 /** Nothing wider than the window, nor than the tester's pane. */
 async function expectNoHorizontalOverflow(page: Page): Promise<void> {
+  type Box = { scrollWidth: number; clientWidth: number };
   const sizes = await page.evaluate(() => {
-    const d = document.documentElement;
-    const pane = document.querySelector<HTMLElement>('[data-testid="workbench-tester"]')!;
+    const doc = (globalThis as unknown as { document: { documentElement: Box; querySelector(s: string): Box | null } }).document;
+    const d = doc.documentElement;
+    const pane = doc.querySelector('[data-testid="workbench-tester"]')!;
     return { page: d.scrollWidth - d.clientWidth, pane: pane.scrollWidth - pane.clientWidth };
   });
   expect(sizes).toEqual({ page: 0, pane: 0 });
@@ -236,6 +238,7 @@ test.describe('the Tools screen, every day', () => {
     await expect(tester.getByTestId('tester-result')).toContainText('sunny');
     expect(seen.slice(runsBefore)).toEqual(['/weather?city=Oslo&units=metric']);
     await expect(city).toHaveValue('Oslo');
+    await screenshot(page, 'everyday-2b-result-1440');
 
     // A schema issue is shown on its field as it is typed; Run refuses, naming it.
     await tester.getByTestId('arg-days').fill('40');
@@ -257,7 +260,7 @@ test.describe('the Tools screen, every day', () => {
 
     // A value outside the enum keeps the select, shown as not allowed.
     await tester.getByTestId('tester-json-toggle').click();
-    await tester.getByTestId('tester-json').fill('{"city": "Bergen", "units": "kelvin"}');
+    await tester.getByTestId('tester-json').fill('{"city": "Bergen", "units": "kelvin", "days": 4}');
     await tester.getByTestId('tester-json-toggle').click();
     const units = tester.getByTestId('arg-units');
     expect(await units.evaluate((e) => e.tagName)).toBe('SELECT');
