@@ -54,6 +54,10 @@ const IdList = z.array(Key).max(1000);
 
 const pageOf = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), nextPageToken: z.string().optional() }).strict();
 
+/** One place where arguments do not match a schema: a JSON pointer ('(root)' for the whole value) and ajv's message. */
+export const SchemaIssueSchema = z.object({ path: z.string(), message: z.string() }).strict();
+export type SchemaIssueInfo = z.infer<typeof SchemaIssueSchema>;
+
 export const InvokeResultSchema = z
   .object({ invocationId: z.string(), value: z.unknown(), durationMs: z.number(), attempts: z.number().int(), http: HttpExchangeSchema.optional() })
   .strict();
@@ -137,6 +141,14 @@ export const operations = {
       })
       .strict(),
     output: InvokeResultSchema,
+  },
+  /**
+   * Checks arguments against an argSchema as a call would (defaults filled), running nothing:
+   * the forms show each issue on its field. A schema that does not compile is one issue at (root).
+   */
+  'tools.checkArgs': {
+    input: z.object({ argSchema: z.unknown(), args: z.unknown() }).strict(),
+    output: z.object({ issues: z.array(SchemaIssueSchema) }).strict(),
   },
   'invocations.list': {
     input: z.object({ toolId: Key.optional(), limit: z.number().int().min(1).max(500).optional() }).strict(),
@@ -248,6 +260,11 @@ export const operations = {
   'approvals.respond': {
     input: z.object({ conversationId: Key, invocationId: Key, decision: ApprovalDecisionSchema, args: z.unknown().optional() }).strict(),
     output: z.object({ accepted: z.boolean() }).strict(),
+  },
+  /** Checks edited arguments as Allow would, answering nothing: the card shows the issues (waiting false when the call no longer waits). */
+  'approvals.check': {
+    input: z.object({ conversationId: Key, invocationId: Key, args: z.unknown() }).strict(),
+    output: z.object({ waiting: z.boolean(), issues: z.array(SchemaIssueSchema) }).strict(),
   },
   'approvals.list': { input: Empty, output: z.array(ApprovalRuleSchema) },
   'approvals.revoke': {

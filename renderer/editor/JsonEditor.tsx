@@ -44,6 +44,11 @@ export interface JsonEditorProps {
   testId?: string;
   /** CSS height of the editor, e.g. 180 or '40vh'. */
   height?: number | string;
+  /**
+   * Close brackets and quotes as they are typed (Monaco's default). Off for the small
+   * template editors, where typing `{"a": "${x}"}` must give exactly that.
+   */
+  autoClose?: boolean;
   readOnly?: boolean;
   /** Which inline schema Monaco validates against (see json-schemas.ts). */
   schema?: JsonSchemaKind;
@@ -59,7 +64,7 @@ const MAX_LISTED = 20;
 let modelSeq = 0;
 
 export function JsonEditor(props: JsonEditorProps) {
-  const { value, onChange, label, id, testId, height = 180, readOnly = false, schema = 'none', errors = [], onMarkers, describedBy } = props;
+  const { value, onChange, label, id, testId, height = 180, readOnly = false, schema = 'none', errors = [], onMarkers, describedBy, autoClose = true } = props;
   const [setup, setSetup] = useState<Setup | null>(null);
   const [failed, setFailed] = useState(false);
   const [markers, setMarkers] = useState<EditorProblem[]>([]);
@@ -120,6 +125,7 @@ export function JsonEditor(props: JsonEditorProps) {
           testId={testId}
           height={height}
           readOnly={readOnly}
+          autoClose={autoClose}
           path={`inmemory://toolsmith/editor-${seq}/${MODEL_FILE[schema]}`}
           onMarkers={reportMarkers}
         />
@@ -153,11 +159,12 @@ interface MonacoJsonProps {
   testId?: string;
   height: number | string;
   readOnly: boolean;
+  autoClose: boolean;
   path: string;
   onMarkers(list: EditorProblem[]): void;
 }
 
-function MonacoJson({ setup, value, onChange, label, testId, height, readOnly, path, onMarkers }: MonacoJsonProps) {
+function MonacoJson({ setup, value, onChange, label, testId, height, readOnly, autoClose, path, onMarkers }: MonacoJsonProps) {
   const { Editor, monaco } = setup;
   const theme = useMonacoTheme();
   const editorRef = useRef<StandaloneEditor | null>(null);
@@ -226,8 +233,11 @@ function MonacoJson({ setup, value, onChange, label, testId, height, readOnly, p
       maxTokenizationLineLength: 5000,
       stopRenderingLineAfter: 10000,
       accessibilitySupport: 'auto',
+      ...(autoClose
+        ? {}
+        : { autoClosingBrackets: 'never', autoClosingQuotes: 'never', autoClosingOvertype: 'never', autoClosingDelete: 'never', autoSurround: 'never' }),
     }),
-    [label, readOnly],
+    [label, readOnly, autoClose],
   );
   const handleValidate = useCallback(
     (list: MonacoEditorNs.IMarker[]) =>

@@ -72,6 +72,9 @@ export const chatStrings = {
     notAccepted: 'This call no longer waits for an answer (the turn ended or was stopped).',
     failed: 'Could not send the answer:',
     invalidArgs: 'These arguments do not fit the tool; correct them and answer again:',
+    schemaIssues: 'Allow is off until the edited arguments match the tool’s schema:',
+    modelIssues: 'The model’s arguments do not match the tool’s schema (Allow sends them as they are and the model gets the error):',
+    checking: 'Checking the arguments…',
   },
   turn: {
     stop: 'Stop',

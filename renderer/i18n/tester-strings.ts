@@ -4,7 +4,7 @@
  */
 export const testerStrings = {
   title: 'Test',
-  shortcuts: 'Ctrl+Enter (⌘+Enter on a Mac) runs; Esc cancels a run.',
+  shortcuts: 'Enter in a one-line field or Ctrl+Enter (⌘+Enter on a Mac) runs; Esc cancels a run.',
   args: {
     title: 'Arguments',
     toJson: 'Edit as JSON',
@@ -24,6 +24,13 @@ export const testerStrings = {
     removeItem: (label: string) => `Remove ${label}`,
     item: (label: string, index: number) => `${label} ${index + 1}`,
     emptyList: 'No items.',
+    isNull: 'null',
+    nullHelp: (label: string) => `Send null for ${label}`,
+    variant: (label: string) => `${label}: which kind`,
+    notAllowed: (value: string) => `${value} (not allowed)`,
+    notAllowedHelp: 'This value is not one of the choices: pick one.',
+    fixed: 'Always this value.',
+    summary: (n: number) => (n === 1 ? 'One argument needs fixing:' : `${n} arguments need fixing:`),
   },
   run: {
     run: 'Run',
@@ -31,6 +38,7 @@ export const testerStrings = {
     cancel: 'Cancel',
     cancelling: 'Cancelling…',
     argsInvalid: 'Fix the arguments to run.',
+    argsIssues: (n: number) => (n === 1 ? 'One argument does not match the schema (see the field).' : `${n} arguments do not match the schema (see the fields).`),
   },
   result: {
     title: 'Result',

@@ -54,6 +54,27 @@ describe('edited arguments on an approval card', () => {
     expect(h.models.requests).toHaveLength(2);
   });
 
+  it('approvals.check answers the issues Allow would refuse, on their paths, without answering the call', async () => {
+    const { h, c, toolRows, respond } = await setup();
+    const router = createRouter(agentHandlers({ conversations: h.conversations, loop: h.loop, approvals: h.approvals }) as unknown as HandlerTable);
+    const check = (invocationId: string, args: unknown) => router.call('approvals.check', { conversationId: c.id, invocationId, args });
+    h.models.script = [{ toolCalls: [call('guarded', { text: 'original' }, 'g1')] }, { text: 'ok' }];
+    const sent = h.chat.send(c.id, 'please');
+    const waiting = await until(() => toolRows().find((m) => m.tool!.status === 'awaiting-approval'));
+    const id = waiting.tool!.invocationId;
+
+    expect(await check(id, { text: 'x'.repeat(50) })).toEqual({ ok: true, value: { waiting: true, issues: [{ path: '/text', message: expect.stringContaining('20') }] } });
+    expect(await check(id, {})).toEqual({ ok: true, value: { waiting: true, issues: [{ path: '(root)', message: expect.stringContaining("'text'") }] } });
+    expect(await check(id, { text: 'fine' })).toEqual({ ok: true, value: { waiting: true, issues: [] } });
+    expect(await check('no-such-call', { text: 'fine' })).toEqual({ ok: true, value: { waiting: false, issues: [] } });
+    // Checking answered nothing: the call still waits, and Allow still refuses what check flagged.
+    expect(toolRows().map((m) => m.tool!.status)).toEqual(['awaiting-approval']);
+    expect(await respond(id, 'allow-once', {})).toMatchObject({ ok: false, error: { code: 'VALIDATION_FAILED' } });
+    expect(await respond(id, 'allow-once', { text: 'fine' })).toEqual({ ok: true, value: { accepted: true } });
+    await sent;
+    await h.loop.settled(c.id);
+  });
+
   it('does not check arguments sent with a denial', async () => {
     const { h, c, toolRows, respond } = await setup();
     h.models.script = [{ toolCalls: [call('guarded', { text: 'x' }, 'g1')] }, { text: 'understood' }];

@@ -149,6 +149,9 @@ export function createAgentLoop(outer: AgentLoopDeps): AgentLoopService {
       if (!t) return false;
       return t.turn.respond(invocationId, args === undefined ? { decision } : { decision, args });
     },
+    checkEdited(conversationId: string, invocationId: string, args: unknown) {
+      return turns.get(conversationId)?.turn.checkEdited(invocationId, args) ?? null;
+    },
     stopAll(): void {
       for (const t of turns.values()) t.turn.stop();
     },

@@ -151,6 +151,21 @@ export class ToolCallRunner {
     return true;
   }
 
+  /** The issues Allow would refuse these edited arguments for (empty when none), or null when nothing waits under that id. */
+  editedIssues(invocationId: string, args: unknown): readonly { path: string; message: string }[] | null {
+    const w = this.waiting.get(invocationId);
+    if (!w) return null;
+    try {
+      w.check(args);
+      return [];
+    } catch (e) {
+      if (!isAppError(e) || e.code !== 'VALIDATION_FAILED') throw e;
+      const issues = (e.details as { issues?: unknown } | undefined)?.issues;
+      if (Array.isArray(issues) && issues.length > 0) return issues as { path: string; message: string }[];
+      return [{ path: '(root)', message: e.message }];
+    }
+  }
+
   /** The turn stopped: running calls are cancelled, waiting ones answered as cancelled. */
   cancelAll(): void {
     for (const id of this.running) this.ctx.deps.dispatcher.cancel(id);

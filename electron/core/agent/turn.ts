@@ -74,6 +74,10 @@ export class Turn {
     return this.calls.respond(invocationId, answer);
   }
 
+  checkEdited(invocationId: string, args: unknown): readonly { path: string; message: string }[] | null {
+    return this.calls.editedIssues(invocationId, args);
+  }
+
   async run(): Promise<TurnState> {
     const { events } = this.deps;
     const base = { conversationId: this.req.conversationId, turnId: this.id };

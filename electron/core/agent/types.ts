@@ -36,6 +36,11 @@ export interface AgentLoop {
   stop(conversationId: string): boolean;
   /** Delivers the user's answer to a call awaiting approval; false when none waits under that id. */
   respond(conversationId: string, invocationId: string, decision: import('../../../shared/model/provider').ApprovalDecision, args?: unknown): boolean;
+  /**
+   * Checks edited arguments for a call awaiting approval as an allowing answer would,
+   * answering nothing: the issues (empty when they pass), or null when no call waits under that id.
+   */
+  checkEdited(conversationId: string, invocationId: string, args: unknown): readonly { path: string; message: string }[] | null;
   /** Stops everything (the core is closing). */
   stopAll(): void;
 }

@@ -24,6 +24,7 @@ async function setup() {
     stop: (id) => (asked.push(['stop', id]), id === 'running' || conversations.has(id)),
     respond: (...a) => (asked.push(['respond', ...a]), true),
     stopAll: () => undefined,
+    checkEdited: () => null,
   };
   const providers = { list: () => [{ id: 'p1' } as Provider] };
   const router = createRouter(agentHandlers({ conversations, loop, approvals, providers }) as unknown as HandlerTable);

@@ -6,7 +6,7 @@ import type { ConversationStore } from '../timeline/conversation-store';
 import type { ApprovalStore } from '../agent/approvals';
 import type { AgentLoop } from '../agent/types';
 
-type AgentOps = 'conversations.setModel' | 'conversations.setTools' | 'conversations.setExtraction' | 'chat.stop' | 'approvals.respond' | 'approvals.list' | 'approvals.revoke';
+type AgentOps = 'conversations.setModel' | 'conversations.setTools' | 'conversations.setExtraction' | 'chat.stop' | 'approvals.respond' | 'approvals.check' | 'approvals.list' | 'approvals.revoke';
 
 export interface AgentHandlerDeps {
   conversations: ConversationStore;
@@ -37,6 +37,11 @@ export function agentHandlers(deps: AgentHandlerDeps): { [N in AgentOps]: Handle
     'approvals.respond': (input) => {
       conversations.get(input.conversationId);
       return { accepted: loop.respond(input.conversationId, input.invocationId, input.decision, input.args) };
+    },
+    'approvals.check': (input) => {
+      conversations.get(input.conversationId);
+      const issues = loop.checkEdited(input.conversationId, input.invocationId, input.args);
+      return { waiting: issues !== null, issues: issues ? [...issues] : [] };
     },
     'approvals.list': () => approvals.list(),
     'approvals.revoke': async (input) => {

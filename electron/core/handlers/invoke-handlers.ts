@@ -9,7 +9,7 @@ import type { Redact } from '../invoke/types';
 import type { Handler } from '../router';
 import { redactDeep } from '../secrets/redact';
 
-type InvokeOps = 'tools.invoke' | 'tools.tryDraft' | 'invocations.list' | 'invocations.get' | 'invocations.cancel';
+type InvokeOps = 'tools.invoke' | 'tools.tryDraft' | 'tools.checkArgs' | 'invocations.list' | 'invocations.get' | 'invocations.cancel';
 
 /** The contract's answer: the value with its timings, or an error carrying them in details. */
 export function answer(o: InvokeOutcome): InvokeResult {
@@ -54,6 +54,7 @@ export function invokeHandlers(dispatcher: InvokeDispatcher, log: InvocationLog,
       });
       return answer(o);
     },
+    'tools.checkArgs': ({ argSchema, args }) => ({ issues: [...dispatcher.argIssues(argSchema, args)] }),
     'invocations.list': ({ toolId, limit }) => log.list({ toolId, limit }),
     'invocations.get': ({ invocationId }) => {
       const r = log.get(invocationId);

@@ -131,4 +131,16 @@ describe('argument defaults', () => {
     expect(o).toMatchObject({ ok: true });
     expect(received).toEqual([{ city: 'Kyiv', units: 'metric', options: { days: 3, lang: 'en' } }]);
   });
+
+  it('argIssues checks a form’s arguments as a call would, defaults filled, and names a schema it cannot use', async () => {
+    const { dispatcher } = await setup();
+    expect(dispatcher.argIssues(ARG_SCHEMA, { city: 'Oslo' })).toEqual([]);
+    expect(dispatcher.argIssues(ARG_SCHEMA, { city: 5, units: 'kelvin' })).toEqual([
+      { path: '/city', message: 'must be string' },
+      { path: '/units', message: expect.stringContaining('allowed values') },
+    ]);
+    expect(dispatcher.argIssues(ARG_SCHEMA, {})).toEqual([{ path: '(root)', message: "must have required property 'city'" }]);
+    expect(dispatcher.argIssues({ type: 'nonsense' }, {})[0]).toMatchObject({ path: '(root)', message: expect.stringContaining('cannot be used') });
+    expect(dispatcher.argIssues([], {})).toEqual([{ path: '(root)', message: 'the argSchema is not a JSON object' }]);
+  });
 });

@@ -18,7 +18,7 @@ import type { InvocationLog } from './invocation-log';
 import { Call, isThenable, localContext, type CallEnds } from './call';
 import { Deadlines } from './deadlines';
 import { runSequence } from './sequence';
-import { SchemaCache, describeIssues } from './schema-cache';
+import { SchemaCache, describeIssues, type SchemaIssue } from './schema-cache';
 import type { LocalFunction, LocalToolContext, Redact } from './types';
 
 export interface InvokeRequest {
@@ -274,6 +274,19 @@ export class InvokeDispatcher {
       throw new AppError('VALIDATION_FAILED', `the arguments do not match ${tool.slug}'s argSchema: ${describeIssues(r.issues)}`, { phase: 'args', issues: r.issues });
     }
     return r.value as Record<string, unknown>;
+  }
+
+  /**
+   * The issues of arguments against an argSchema not tied to a tool (a form's), as a call
+   * would find them; a schema that does not compile is one issue at (root).
+   */
+  argIssues(argSchema: unknown, args: unknown): readonly SchemaIssue[] {
+    if (typeof argSchema !== 'object' || argSchema === null || Array.isArray(argSchema)) return [{ path: '(root)', message: 'the argSchema is not a JSON object' }];
+    try {
+      return this.schemas.checkArgs(`form:${JSON.stringify(argSchema)}`, argSchema, args).issues;
+    } catch (e) {
+      return [{ path: '(root)', message: `the argSchema cannot be used: ${(e as Error).message}` }];
+    }
   }
 
   private checkOutput(tool: ToolView, value: unknown): void {

@@ -142,13 +142,12 @@ export function issuesOf(errors: ErrorObject[]): SchemaIssue[] {
   return errors.slice(0, 50).map((e) => {
     const at = e.instancePath || '(root)';
     const extra =
-      e.keyword === 'required'
-        ? ` '${(e.params as { missingProperty: string }).missingProperty}'`
-        : e.keyword === 'additionalProperties'
+      // ajv's message for `required` already names the property.
+      e.keyword === 'additionalProperties'
           ? `: '${(e.params as { additionalProperty: string }).additionalProperty}'`
-          : e.keyword === 'enum'
-            ? `: ${JSON.stringify((e.params as { allowedValues: unknown[] }).allowedValues).slice(0, 200)}`
-            : '';
+        : e.keyword === 'enum'
+          ? `: ${JSON.stringify((e.params as { allowedValues: unknown[] }).allowedValues).slice(0, 200)}`
+          : '';
     return { path: at, message: `${e.message ?? 'is invalid'}${extra}` };
   });
 }

@@ -1,13 +1,19 @@
 /**
- * A model's call waiting for the user: its arguments as editable JSON (checked as typed)
- * and the four answers. Edited arguments go with an allowing answer.
+ * A model's call waiting for the user: its arguments as editable JSON (checked as typed:
+ * JSON first, then the tool's argSchema through 'approvals.check', each issue named by its
+ * field) and the four answers. Edited arguments go with an allowing answer; Allow is off,
+ * with the reason shown, while they do not match the schema.
  */
-import { useId, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import type { ApprovalDecision } from '../../../shared/model/provider';
 import type { ErrorInfo } from '../../../shared/errors';
 import { useApi } from '../../api/hooks';
 import { chatStrings as s } from '../../i18n/chat-strings';
-import { argsText, editedArgs } from './approval-args';
+import { fieldIssue, pointerLabel, type ArgIssue } from '../tools/tester/schema-form';
+import { argsText, editedArgs, parseArgs } from './approval-args';
+
+/** How long typing settles before the arguments are checked against the schema. */
+const CHECK_SETTLE_MS = 150;
 
 const ANSWERS: { decision: ApprovalDecision; label: string; testId: string; primary?: boolean }[] = [
   { decision: 'allow-once', label: s.approval.allowOnce, testId: 'approval-allow-once', primary: true },
@@ -23,10 +29,33 @@ export function ApprovalForm({ conversationId, invocationId, args }: { conversat
   const [busy, setBusy] = useState<ApprovalDecision | null>(null);
   const [problem, setProblem] = useState<ErrorInfo | 'not-accepted' | null>(null);
   const edit = editedArgs(args, text);
+  // The schema's verdict on the text as it is now (edited or the model's own).
+  const [checked, setChecked] = useState<{ text: string; issues: readonly ArgIssue[] } | null>(null);
+  useEffect(() => {
+    const parsed = parseArgs(text);
+    if (!parsed.ok) return;
+    let live = true;
+    const t = setTimeout(() => {
+      client
+        .call('approvals.check', { conversationId, invocationId, args: parsed.value })
+        .then((r) => {
+          if (live && r.ok) setChecked({ text, issues: r.value.issues });
+        })
+        .catch(() => undefined);
+    }, CHECK_SETTLE_MS);
+    return () => {
+      live = false;
+      clearTimeout(t);
+    };
+  }, [client, conversationId, invocationId, text]);
+  const issues = !edit.error && checked?.text === text ? checked.issues : [];
+  const checking = !edit.error && !!edit.args && checked?.text !== text;
+  /** Why Allow is off, besides a request in flight. */
+  const allowBlocked = !!edit.error || (!!edit.args && (issues.length > 0 || checking));
 
   const answer = async (decision: ApprovalDecision) => {
     if (busy) return;
-    if (decision !== 'deny' && edit.error) return;
+    if (decision !== 'deny' && allowBlocked) return;
     setBusy(decision);
     setProblem(null);
     try {
@@ -60,13 +89,31 @@ export function ApprovalForm({ conversationId, invocationId, args }: { conversat
         rows={Math.min(14, Math.max(3, text.split('\n').length))}
         spellCheck={false}
         value={text}
-        aria-invalid={!!edit.error}
-        aria-describedby={edit.error ? errorId : undefined}
+        aria-invalid={!!edit.error || issues.length > 0}
+        aria-describedby={edit.error ? errorId : issues.length > 0 ? `${ids}-issues` : undefined}
         onChange={(e) => setText(e.target.value)}
       />
       {edit.error ? (
         <p className="field-error" id={errorId} data-testid="approval-args-error">
           {edit.error}
+        </p>
+      ) : issues.length > 0 ? (
+        <div className="field-error" id={`${ids}-issues`} data-testid="approval-args-issues">
+          <p>{edit.args ? s.approval.schemaIssues : s.approval.modelIssues}</p>
+          <ul>
+            {issues.map((i, n) => {
+              const f = fieldIssue(i);
+              return (
+                <li key={n}>
+                  <code>{pointerLabel(f.pointer)}</code> {f.message}
+                </li>
+              );
+            })}
+          </ul>
+        </div>
+      ) : checking ? (
+        <p className="help" role="status">
+          {s.approval.checking}
         </p>
       ) : (
         edit.args && <p className="help">{s.approval.edited}</p>
@@ -78,7 +125,8 @@ export function ApprovalForm({ conversationId, invocationId, args }: { conversat
             type="button"
             className={a.primary ? 'primary' : a.decision === 'deny' ? 'danger-button' : undefined}
             data-testid={a.testId}
-            disabled={busy !== null || (a.decision !== 'deny' && !!edit.error)}
+            disabled={busy !== null || (a.decision !== 'deny' && allowBlocked)}
+            aria-describedby={a.decision !== 'deny' && allowBlocked ? (edit.error ? errorId : `${ids}-issues`) : undefined}
             onClick={() => void answer(a.decision)}
           >
             {busy === a.decision ? s.approval.sending : a.label}

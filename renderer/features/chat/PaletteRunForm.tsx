@@ -17,6 +17,7 @@ import { chatStrings as s } from '../../i18n/chat-strings';
 import { v7 as uuidv7 } from 'uuid';
 import { ArgsForm } from '../tools/tester/ArgsForm';
 import { initialValue, isPlainObject } from '../tools/tester/schema-form';
+import { useArgIssues } from '../tools/tester/use-arg-issues';
 import { formatDuration } from './format';
 import { routeDefaultsFor } from './route-defaults';
 import { addMessages, useEnsureConversation } from './use-conversation';
@@ -43,6 +44,9 @@ export function PaletteRunForm({ tool, composerTools, onRan, onClose }: PaletteR
   const schema = isPlainObject(tool.argSchema) ? tool.argSchema : {};
   const [args, setArgs] = useState<unknown>(() => initialValue(schema, schema) ?? {});
   const [argsValid, setArgsValid] = useState(true);
+  const { issues, checkNow } = useArgIssues(schema, args);
+  /** The user tried to run: missing required fields are shown too. */
+  const [tried, setTried] = useState(false);
   const bundle = useOp('bundles.get', { bundleId: tool.bundleId });
   const defaults = routeDefaultsFor(composerTools, tool.slug, bundle.data?.slug);
   // Until the user types, the fields follow the composer's @tools lines.
@@ -69,6 +73,14 @@ export function PaletteRunForm({ tool, composerTools, onRan, onClose }: PaletteR
 
   const start = async () => {
     if (!canRun || inFlight.current) return;
+    setTried(true);
+    // What the core would refuse is shown on the fields instead of being sent.
+    const found = await checkNow();
+    if (found.length > 0) {
+      requestAnimationFrame(() => rootRef.current?.querySelector<HTMLElement>('.args-form [aria-invalid="true"]')?.focus());
+      return;
+    }
+    if (inFlight.current) return;
     const invocationId = newInvocationId();
     inFlight.current = invocationId;
     setCancelling(false);
@@ -145,7 +157,7 @@ export function PaletteRunForm({ tool, composerTools, onRan, onClose }: PaletteR
         </button>
       </header>
       {tool.description && <p className="palette-form-desc">{tool.description}</p>}
-      <ArgsForm schema={schema} value={args} onChange={setArgs} onValidityChange={onValidity} />
+      <ArgsForm schema={schema} value={args} onChange={setArgs} onValidityChange={onValidity} issues={issues} showMissing={tried} onSubmit={() => void start()} />
       <div className="palette-route">
         <div className="palette-output">
           <label htmlFor={`${ids}-output`}>{s.palette.output}</label>
@@ -193,6 +205,7 @@ export function PaletteRunForm({ tool, composerTools, onRan, onClose }: PaletteR
         {run.status === 'running' && <Elapsed since={run.startedAt} />}
         {!argsValid && <span className="field-error">{s.palette.argsInvalid}</span>}
         {argsValid && outputError && <span className="field-error">{s.palette.outputInvalid}</span>}
+        {argsValid && !outputError && tried && issues.length > 0 && <span className="field-error">{s.palette.argsInvalid}</span>}
       </div>
       {running && <div className="progress-bar" role="progressbar" aria-label={s.palette.running} data-testid="palette-progress" />}
       {run.status === 'failed' && (

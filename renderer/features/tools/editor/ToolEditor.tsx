@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
+import { useCallback, useDeferredValue, useEffect, useId, useMemo, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
 import type { OpInput } from '../../../../shared/contract';
 import { HTTP_METHODS } from '../../../../shared/model/http-spec';
 import type { ToolView } from '../../../../shared/model/tool';
@@ -54,14 +54,14 @@ const inputId = (f: ToolField) => `tool-${f}`;
 
 const JSON_EDITORS: Record<
   'query' | 'headers' | 'body' | 'auth' | 'limits' | 'httpAdvanced' | 'sequence' | 'argSchema' | 'outputSchema',
-  { testId: string; schema: JsonSchemaKind; height: number }
+  { testId: string; schema: JsonSchemaKind; height: number; oneLine?: boolean }
 > = {
-  query: { testId: 'http-query-editor', schema: 'http-templates', height: 96 },
-  headers: { testId: 'http-headers-editor', schema: 'http-templates', height: 96 },
+  query: { testId: 'http-query-editor', schema: 'http-templates', height: 96, oneLine: true },
+  headers: { testId: 'http-headers-editor', schema: 'http-templates', height: 96, oneLine: true },
   body: { testId: 'http-body-editor', schema: 'http-body', height: 120 },
-  auth: { testId: 'http-auth-editor', schema: 'http-auth', height: 96 },
+  auth: { testId: 'http-auth-editor', schema: 'http-auth', height: 96, oneLine: true },
   limits: { testId: 'http-limits-editor', schema: 'http-limits', height: 132 },
-  httpAdvanced: { testId: 'http-advanced-editor', schema: 'none', height: 96 },
+  httpAdvanced: { testId: 'http-advanced-editor', schema: 'none', height: 96, oneLine: true },
   sequence: { testId: 'sequence-editor', schema: 'none', height: 220 },
   argSchema: { testId: 'argschema-editor', schema: 'arg-schema', height: 240 },
   outputSchema: { testId: 'outputschema-editor', schema: 'json-schema', height: 160 },
@@ -75,6 +75,7 @@ type JsonEditorField = keyof typeof JSON_EDITORS;
  */
 export function ToolEditor({ mode, newVersionBlocked, notice, onSaved, onNewVersion, onDiscard, onDirtyChange, onDraftChange }: ToolEditorProps) {
   const readOnly = mode.kind === 'view';
+  const ids = useId();
   const initial = useMemo(
     () => (mode.kind === 'view' ? draftFromTool(mode.tool, { newVersion: false }) : mode.from ? draftFromTool(mode.from, { newVersion: true }) : emptyDraft()),
     [mode],
@@ -84,7 +85,8 @@ export function ToolEditor({ mode, newVersionBlocked, notice, onSaved, onNewVers
   const [touched, setTouched] = useState<ReadonlySet<ToolField>>(new Set());
   const [submitted, setSubmitted] = useState(false);
   const [server, setServer] = useState<FieldErrors>({});
-  const [markerErrors, setMarkerErrors] = useState<Partial<Record<ToolField, number>>>({});
+  /** Each JSON editor's first error marker (schema or syntax), by field; absent when it has none. */
+  const [markerErrors, setMarkerErrors] = useState<Partial<Record<ToolField, EditorProblem>>>({});
   const [status, setStatus] = useState<string | null>(null);
   const save = useOpMutation('tools.put');
   const qc = useQueryClient();
@@ -128,8 +130,15 @@ export function ToolEditor({ mode, newVersionBlocked, notice, onSaved, onNewVers
 
   const onMarkersOf = useMemo(() => {
     const make = (f: ToolField) => (list: EditorProblem[]) => {
-      const n = list.filter((m) => m.severity === 'error').length;
-      setMarkerErrors((prev) => (prev[f] === n ? prev : { ...prev, [f]: n }));
+      const first = list.find((m) => m.severity === 'error');
+      setMarkerErrors((prev) => {
+        const was = prev[f];
+        if (was === first || (was && first && was.line === first.line && was.column === first.column && was.message === first.message)) return prev;
+        const next = { ...prev };
+        if (first) next[f] = first;
+        else delete next[f];
+        return next;
+      });
     };
     return Object.fromEntries(Object.keys(JSON_EDITORS).map((f) => [f, make(f as ToolField)])) as Record<JsonEditorField, (l: EditorProblem[]) => void>;
   }, []);
@@ -140,7 +149,15 @@ export function ToolEditor({ mode, newVersionBlocked, notice, onSaved, onNewVers
     return [...local, ...(server[f] ?? [])];
   };
   const formErrors = [...(submitted ? (built.errors.form ?? []) : []), ...(server.form ?? [])];
-  const jsonBlocked = [...built.jsonErrors].some((f) => relevant.has(f)) || Object.entries(markerErrors).some(([f, n]) => relevant.has(f as ToolField) && (n ?? 0) > 0);
+  /** Why Save is off: each JSON field that does not parse or has an error marker, with its first problem. */
+  const jsonBlockers: { field: ToolField; problem: string }[] = [];
+  for (const f of Object.keys(JSON_EDITORS) as JsonEditorField[]) {
+    if (!relevant.has(f)) continue;
+    const marker = markerErrors[f];
+    if (built.jsonErrors.has(f)) jsonBlockers.push({ field: f, problem: built.errors[f]?.[0] ?? (marker ? editorStrings.json.problem(marker.line, marker.column, marker.message) : '') });
+    else if (marker) jsonBlockers.push({ field: f, problem: editorStrings.json.problem(marker.line, marker.column, marker.message) });
+  }
+  const jsonBlocked = jsonBlockers.length > 0;
 
   const submit = useCallback(() => {
     if (readOnly || save.isPending) return;
@@ -230,6 +247,7 @@ export function ToolEditor({ mode, newVersionBlocked, notice, onSaved, onNewVers
           testId={JSON_EDITORS[f].testId}
           schema={JSON_EDITORS[f].schema}
           height={JSON_EDITORS[f].height}
+          autoClose={!JSON_EDITORS[f].oneLine}
           readOnly={readOnly}
           value={draft[f]}
           describedBy={describedBy}
@@ -385,13 +403,27 @@ export function ToolEditor({ mode, newVersionBlocked, notice, onSaved, onNewVers
       )}
       {!readOnly && (
         <div className="form-actions editor-actions">
-          <BusyButton submit className="primary" data-testid="tool-form-save" unavailable={save.isPending || jsonBlocked}>
+          <BusyButton submit className="primary" data-testid="tool-form-save" unavailable={save.isPending || jsonBlocked} aria-describedby={jsonBlocked ? `${ids}-save-blocked` : undefined}>
             {save.isPending ? editorStrings.common.saving : s.save}
           </BusyButton>
           <button type="button" data-testid="tool-form-discard" onClick={onDiscard}>
             {s.discard}
           </button>
           <span className="help">{s.saveHint}</span>
+          {jsonBlocked && (
+            <div className="field-error save-blocked" id={`${ids}-save-blocked`} data-testid="tool-form-save-blocked">
+              {s.saveBlocked}{' '}
+              {jsonBlockers.map((b, i) => (
+                <span key={b.field}>
+                  {i > 0 && '; '}
+                  <button type="button" className="link-button" onClick={() => focusField(b.field)}>
+                    {s.fields[b.field]}
+                  </button>
+                  {b.problem && `: ${b.problem}`}
+                </span>
+              ))}
+            </div>
+          )}
           {status && (
             <span className="field-error" role="status" data-testid="tool-form-status">
               {status}

@@ -1,4 +1,4 @@
-import { memo, useCallback, useMemo, useState, type ReactNode } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState, type CSSProperties, type ReactNode } from 'react';
 import type { Bundle } from '../../../../shared/model/bundle';
 import type { ToolView } from '../../../../shared/model/tool';
 import { useOp, usePagedOp } from '../../../api/hooks';
@@ -10,6 +10,7 @@ import { BundleList } from '../BundleList';
 import { ToolList } from '../ToolList';
 import { BundleForm } from './BundleForm';
 import { ToolEditor, type ToolDraftSnapshot, type ToolEditorMode } from './ToolEditor';
+import { SplitDivider, useEditorShare } from './SplitDivider';
 import { useUnsavedGuard } from './useUnsavedGuard';
 import './editor.css';
 
@@ -48,13 +49,24 @@ function addBlockedReason(b: Bundle | undefined): string | null {
 let draftSeq = 0;
 
 /**
+ * The open saved tool or bundle, kept while the Tools screen is away (Chat and back finds
+ * it open). A draft is not kept: leaving it asks first, like any unsaved edit.
+ */
+let keptPane: Pane = { kind: 'none' };
+
+/**
  * The Tools screen's working area: bundles on the left, the tools of the chosen bundle (or
  * a search across all) in the middle, and on the right the open bundle or tool in its
  * editor, with the tester beside it. Moving away from unsaved edits asks first.
  */
 export function ToolsWorkbench({ testerSlot }: ToolsWorkbenchProps) {
   const { toolsBundleId, selectBundle } = useUi();
-  const [pane, setPane] = useState<Pane>({ kind: 'none' });
+  const [pane, setPane] = useState<Pane>(() => keptPane);
+  useEffect(() => {
+    keptPane = pane.kind === 'draft' ? (pane.from ? { kind: 'tool', bundleId: pane.from.bundleId, slug: pane.from.slug, version: pane.from.version, known: pane.from } : { kind: 'none' }) : pane;
+  }, [pane]);
+  const [share, setShare] = useEditorShare();
+  const detailRef = useRef<HTMLDivElement>(null);
   const [dirty, setDirty] = useState(false);
   const [notice, setNotice] = useState<string | undefined>();
   const [draftSnapshot, setDraftSnapshot] = useState<ToolDraftSnapshot | null>(null);
@@ -156,7 +168,7 @@ export function ToolsWorkbench({ testerSlot }: ToolsWorkbenchProps) {
       : testerSlot;
 
   return (
-    <div className="workbench" data-testid="tools-workbench">
+    <div className={tester ? 'workbench with-tester' : 'workbench'} data-testid="tools-workbench">
       <div className="workbench-bundles">
         <div className="workbench-toolbar">
           <button type="button" data-testid="new-bundle" onClick={() => show({ kind: 'bundle', bundleId: null })}>
@@ -190,12 +202,17 @@ export function ToolsWorkbench({ testerSlot }: ToolsWorkbenchProps) {
         </div>
         <Tools onOpen={openTool} openToolId={openToolView?.id} />
       </div>
-      <div className={tester ? 'workbench-detail with-tester' : 'workbench-detail'}>
-        <section className="workbench-editor" aria-label={w.editorRegion} data-testid="workbench-editor">
+      <div
+        ref={detailRef}
+        className={tester ? 'workbench-detail with-tester' : 'workbench-detail'}
+        style={tester ? ({ '--editor-share': `${share}fr`, '--tester-share': `${100 - share}fr` } as CSSProperties) : undefined}
+      >
+        <section id="workbench-editor" className="workbench-editor" aria-label={w.editorRegion} data-testid="workbench-editor">
           {detail}
         </section>
+        {tester && <SplitDivider share={share} onShare={setShare} container={detailRef} controls="workbench-editor" />}
         {tester && (
-          <section className="workbench-tester" aria-label={w.testerRegion}>
+          <section className="workbench-tester" aria-label={w.testerRegion} data-testid="workbench-tester">
             {tester}
           </section>
         )}

@@ -22,6 +22,7 @@ import { ResultView, type RunState } from './ResultView';
 import { RunHistory } from './RunHistory';
 import { initialValue, isPlainObject } from './schema-form';
 import { TestCases } from './TestCases';
+import { useArgIssues, useTesterArgs } from './use-arg-issues';
 import './tester.css';
 
 export interface TesterProps {
@@ -48,8 +49,12 @@ function TesterPanel({ bundleId, slug, version, toolId, argSchema, draft }: Test
   const qc = useQueryClient();
   const titleId = useId();
   const schema = isPlainObject(argSchema) ? argSchema : {};
-  const [args, setArgs] = useState<unknown>(() => initialValue(schema, schema) ?? {});
+  const [args, setArgs] = useTesterArgs(bundleId, slug, () => initialValue(schema, schema) ?? {});
   const [argsValid, setArgsValid] = useState(true);
+  const { issues, checkNow } = useArgIssues(schema, args);
+  /** The user tried to run: missing required fields are shown too. */
+  const [tried, setTried] = useState(false);
+  const formRef = useRef<HTMLDivElement>(null);
   const [run, setRun] = useState<RunState>({ status: 'idle' });
   const [cancelling, setCancelling] = useState(false);
   /** The invocation in flight; a late answer for any other id is ignored. */
@@ -68,6 +73,14 @@ function TesterPanel({ bundleId, slug, version, toolId, argSchema, draft }: Test
 
   const start = async () => {
     if (!argsValid || inFlight.current) return;
+    setTried(true);
+    // What the core would refuse is shown on the fields instead of being sent.
+    const found = await checkNow();
+    if (found.length > 0) {
+      requestAnimationFrame(() => formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
+      return;
+    }
+    if (inFlight.current) return;
     const invocationId = newInvocationId();
     inFlight.current = invocationId;
     setCancelling(false);
@@ -115,7 +128,9 @@ function TesterPanel({ bundleId, slug, version, toolId, argSchema, draft }: Test
         <h2 id={titleId}>{s.title}</h2>
         <p className="help">{s.shortcuts}</p>
       </header>
-      <ArgsForm schema={schema} value={args} onChange={setArgs} onValidityChange={onValidityChange} />
+      <div ref={formRef}>
+        <ArgsForm schema={schema} value={args} onChange={setArgs} onValidityChange={onValidityChange} issues={issues} showMissing={tried} onSubmit={() => void start()} />
+      </div>
       <div className="form-actions tester-actions">
         <BusyButton
           className="primary"
@@ -133,6 +148,11 @@ function TesterPanel({ bundleId, slug, version, toolId, argSchema, draft }: Test
         {!argsValid && (
           <span className="field-error" id={`${titleId}-args-invalid`}>
             {s.run.argsInvalid}
+          </span>
+        )}
+        {argsValid && tried && issues.length > 0 && (
+          <span className="field-error" data-testid="tester-args-issues">
+            {s.run.argsIssues(issues.length)}
           </span>
         )}
       </div>

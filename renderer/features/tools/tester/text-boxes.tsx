@@ -2,9 +2,9 @@
  * The form's shared state (the value, who may change it, which boxes hold invalid text) and
  * the text boxes that edit a part of the value as text: JSON, and numbers.
  */
-import { createContext, useContext, useEffect, useState } from 'react';
+import { createContext, useContext, useEffect, useState, type KeyboardEventHandler } from 'react';
 import { testerStrings as s } from '../../../i18n/tester-strings';
-import { getIn, parseJsonText, pathId, toJsonText, type Path, type Schema } from './schema-form';
+import { getIn, parseJsonText, pathId, toJsonText, type FieldIssue, type Path, type Schema } from './schema-form';
 
 export interface FormContext {
   root: unknown;
@@ -13,6 +13,10 @@ export interface FormContext {
   set: (path: Path, v: unknown) => void;
   remove: (path: Path, index: number) => void;
   markInvalid: (key: string, invalid: boolean) => void;
+  /** The schema issues of the field at a pointer (`within`: and of everything under it). */
+  issuesAt: (pointer: string, within?: boolean) => readonly FieldIssue[];
+  /** Enter in a one-line field. */
+  onSubmit?: () => void;
 }
 
 export const FormCtx = createContext<FormContext | null>(null);
@@ -133,7 +137,22 @@ function useEditedText(
 }
 
 /** A number as text, so a half-typed "-" or "1e" is kept and flagged rather than lost. */
-export function NumberInput({ path, ...attrs }: { path: Path; id: string; 'data-testid': string; 'aria-required'?: boolean; 'aria-describedby'?: string; placeholder?: string }) {
+export function NumberInput({
+  path,
+  invalid,
+  onKeyDown,
+  ...attrs
+}: {
+  path: Path;
+  id: string;
+  'data-testid': string;
+  'aria-required'?: boolean;
+  'aria-describedby'?: string;
+  placeholder?: string;
+  /** The schema refuses the number (its issue is shown by the field). */
+  invalid?: boolean;
+  onKeyDown?: KeyboardEventHandler<HTMLInputElement>;
+}) {
   const errorId = `${attrs.id}-error`;
   const { text, error, onText } = useEditedText(
     path,
@@ -148,7 +167,17 @@ export function NumberInput({ path, ...attrs }: { path: Path; id: string; 'data-
   const describedBy = [attrs['aria-describedby'], error ? errorId : null].filter(Boolean).join(' ') || undefined;
   return (
     <>
-      <input {...attrs} type="text" inputMode="decimal" autoComplete="off" value={text} aria-invalid={error !== null} aria-describedby={describedBy} onChange={(e) => onText(e.target.value)} />
+      <input
+        {...attrs}
+        type="text"
+        inputMode="decimal"
+        autoComplete="off"
+        value={text}
+        aria-invalid={error !== null || !!invalid}
+        aria-describedby={describedBy}
+        onKeyDown={onKeyDown}
+        onChange={(e) => onText(e.target.value)}
+      />
       {error && (
         <p className="field-error" role="alert" id={errorId}>
           {error}
