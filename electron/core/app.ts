@@ -21,6 +21,7 @@ import { registerDocumentTool } from './documents/document-tool';
 import { MemoryService } from './memory/memory-service';
 import { registerMemoryTools } from './memory/memory-tools';
 import { actorFor } from './memory/actors';
+import { ChatConsent } from './memory/consent-cards';
 import { memoryHandlers } from './handlers/memory-handlers';
 import { memorySourceHandlers } from './handlers/memory-source-handlers';
 import { SourceManager } from './memory/sources/source-manager';
@@ -142,7 +143,8 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   registerDocumentTool(functions, () => documents);
   // Memory (seed 002): blocks and recall entries; a task's memory and grant come from its agent profile.
   const memoryChanged = (owner: string, label?: string) => events.emit('memory.changed', { owner, ...(label !== undefined ? { label } : {}) });
-  const memory = MemoryService.open({ file: path.join(dataDir, 'memory.sqlite'), now, problems: (p) => problems.report(p), onChange: memoryChanged });
+  // Partner and Human blocks ask the user with a consent card on the call's card in the chat.
+  const memory = MemoryService.open({ file: path.join(dataDir, 'memory.sqlite'), now, problems: (p) => problems.report(p), onChange: memoryChanged, consent: () => chatConsent });
   const memoryActor = (ownerId: string) =>
     actorFor(ownerId, {
       agentOf: (cid) => {
@@ -242,6 +244,18 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     ...(config.recoverInterrupted === false ? { recoverInterrupted: false } : {}),
   });
 
+  const chatConsent = new ChatConsent({
+    cardOf: (cid, invocationId) => {
+      const rows = conversations.messages(cid);
+      for (let i = rows.length - 1; i >= 0; i--) {
+        const m = rows[i]!;
+        if (m.role === 'tool' && m.tool?.invocationId === invocationId) return { card: m.tool, turnId: m.turnId };
+      }
+      return undefined;
+    },
+    append: (cid, row) => void conversations.addMessages(cid, [{ role: 'tool', text: row.text, tool: row.card, ...(row.turnId ? { turnId: row.turnId } : {}) }]),
+  });
+
   const providers = await ProviderStore.open({ dataDir, secrets, now, problems: (p) => problems.report(p), onChange: (ids) => events.emit('providers.changed', { ids }) });
   const clients = new ProviderClients({ providers, secrets });
   const approvals = await ApprovalStore.open({ dataDir, now, problems: (p) => problems.report(p), onChange: () => events.emit('approvals.changed', {}) });
@@ -325,7 +339,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     ...agentProfileHandlers(agentProfiles),
     ...taskHandlers({ conversations, loop: agent }),
     ...documentHandlers(documents),
-    ...memoryHandlers(memory, memoryChanged),
+    ...memoryHandlers(memory, memoryChanged, chatConsent),
     ...memorySourceHandlers(sources),
     ...providerHandlers({ providers, clients }),
     ...agentHandlers({ conversations, loop: agent, approvals, providers }),
@@ -352,6 +366,8 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     workspaceDir,
     close() {
       closing ??= (async () => {
+        // Questions still open are answered deny before the turns stop.
+        chatConsent.close();
         agent.stopAll();
         workflows.cancelAll();
         for (const id of dispatcher.runningIds()) dispatcher.cancel(id);
