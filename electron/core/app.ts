@@ -19,7 +19,9 @@ import { DocumentStore } from './documents/document-store';
 import { documentHandlers } from './handlers/document-handlers';
 import { registerDocumentTool } from './documents/document-tool';
 import { MemoryService } from './memory/memory-service';
-import { registerMemoryTools } from './memory/memory-tools';
+import { MEMORY_BUNDLE_ID, registerMemoryTools } from './memory/memory-tools';
+import { loadedBlockNote, pinnedContext } from './memory/memory-context';
+import type { ToolCard } from '../../shared/model/conversation';
 import { actorFor } from './memory/actors';
 import { ChatConsent } from './memory/consent-cards';
 import { memoryHandlers } from './handlers/memory-handlers';
@@ -174,6 +176,11 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   });
   memory.sources = sources;
   await sources.open();
+  // What a model is given of the memory on every step: its pinned blocks; an unpinned block only in the batch that loaded it.
+  const memoryForModel = {
+    context: (cid: string) => pinnedContext(memory.blocks, memoryActor(cid).owner),
+    earlierLoad: (card: ToolCard) => loadedBlockNote(card, (id) => id === MEMORY_BUNDLE_ID),
+  };
   const registry = new Registry({
     dataDir,
     resourcesDir: config.resourcesDir,
@@ -276,7 +283,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     workspaceDir,
     maxDepth: () => settings.get().maxDelegationDepth,
   };
-  const agent = createAgentLoop({ conversations, clients, dispatcher, registry, routing, approvals, settings, events, now, redact, toolOutputs, tasks });
+  const agent = createAgentLoop({ conversations, clients, dispatcher, registry, routing, approvals, settings, events, now, redact, toolOutputs, tasks, memory: memoryForModel });
   // A workflow step for a model runs a turn of the agent loop; workflows get it as a function.
   const runTurn = agentStepTurns({ agent, conversations, events });
   const workflows = new WorkflowRunner({ workspaceDir, routing, conversations, events, now, runTurn, defaultModel: () => settings.get().defaultModel });

@@ -12,6 +12,9 @@ import { DEFAULT_CONSENT_TIMEOUT_MS } from './consent';
 import { argsOf, checkAborted, enumArg, optInt, optString, reqString, type Args } from '../lib/args';
 import type { Actor, MemoryService } from './memory-service';
 
+/** The built-in `memory` bundle (resources/bundles/memory/bundle.json). */
+export const MEMORY_BUNDLE_ID = '019ab5a0-3c00-7b1a-8c90-4d2e6f8a0b10';
+
 export const MEMORY_FUNCTION_IDS = { block: 'memory.block', blockEdit: 'memory.block-edit', recall: 'memory.recall' } as const;
 
 /** The memory tools need a conversation: the tester and the REST API call them without one. */
