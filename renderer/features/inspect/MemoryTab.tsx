@@ -16,6 +16,7 @@ import { inspectStrings as is } from '../../i18n/inspect-strings';
 import { memoryStrings } from '../../i18n/memory-strings';
 import { useUi } from '../../stores/ui';
 import { DiffView } from '../memory/DiffView';
+import { NewBlockForm } from '../memory/NewBlockForm';
 import { diffCounts, textDiff } from '../memory/diff-lines';
 import { canRedo, canUndo, compared, defaultCompare, ownersOf } from '../memory/memory-view';
 import '../memory/memory.css';
@@ -36,7 +37,7 @@ export function MemoryTab() {
   if (!owner) {
     return (
       <EmptyState title={s.title} testId="inspect-empty-memory">
-        {s.noBlocks}
+        {s.noOwner}
       </EmptyState>
     );
   }
@@ -77,6 +78,7 @@ export function MemoryTab() {
           ) : (
             <BlockTable blocks={blocks} picked={picked?.label} onPick={setLabel} />
           )}
+          <NewBlockForm owner={owner} onCreated={setLabel} />
         </section>
         <section className="memory-main" aria-label={picked ? picked.label : s.pick}>
           {picked ? <BlockDetails key={`${owner}\u0000${picked.label}`} block={picked} /> : blocks.length > 0 && <p className="muted">{s.pick}</p>}

@@ -38,3 +38,15 @@ describe('memory view helpers', () => {
     expect(diffCounts(core)).toEqual({ added: 1, removed: 1 });
   });
 });
+
+describe('the new block form', () => {
+  it('reads Text as typed, a List one item per line, a Map as one JSON object', async () => {
+    const { blockContent } = await import('./new-block');
+    expect(blockContent('Text', 'a\nb')).toEqual({ ok: true, content: 'a\nb' });
+    expect(blockContent('List', 'milk\n\n eggs\n')).toEqual({ ok: true, content: ['milk', ' eggs'] });
+    expect(blockContent('Map', '{"name": "Ada"}')).toEqual({ ok: true, content: { name: 'Ada' } });
+    expect(blockContent('Map', '')).toEqual({ ok: true, content: {} });
+    expect(blockContent('Map', '[1]')).toEqual({ ok: false });
+    expect(blockContent('Map', '{')).toEqual({ ok: false });
+  });
+});
