@@ -18,7 +18,7 @@ import { useUi } from '../../stores/ui';
 import { DiffView } from '../memory/DiffView';
 import { NewBlockForm } from '../memory/NewBlockForm';
 import { diffCounts, textDiff } from '../memory/diff-lines';
-import { canRedo, canUndo, compared, defaultCompare, ownersOf } from '../memory/memory-view';
+import { byText, canRedo, canUndo, compared, defaultCompare, ownersOf } from '../memory/memory-view';
 import '../memory/memory.css';
 
 const s = memoryStrings.tab;
@@ -160,6 +160,7 @@ function BlockDetails({ block }: { block: BlockInfo }) {
 
 function History({ block, history }: { block: BlockInfo; history: BlockVersion[] }) {
   const { client } = useApi();
+  const conversationId = useUi((st) => st.conversationId);
   const ids = useId();
   // A new version (an edit, undo, redo) moves the comparison back to the new current one.
   const key = history.map((v) => `${v.seq}${v.current ? 'c' : ''}`).join(',');
@@ -224,7 +225,9 @@ function History({ block, history }: { block: BlockInfo; history: BlockVersion[]
               <tr key={v.seq} data-testid="memory-version" data-current={v.current} data-undone={v.undone} className={v.undone ? 'undone' : undefined}>
                 <td className="num">{v.seq}</td>
                 <td>{v.op}</td>
-                <td className="memory-by">{v.by}</td>
+                <td className="memory-by" title={v.by}>
+                  {byText(v.by, conversationId)}
+                </td>
                 <td>{is.when(v.at)}</td>
                 <td>{v.current ? <span className="badge ok">{s.current}</span> : v.undone ? <span className="badge">{s.undone}</span> : null}</td>
                 <td>

@@ -5,25 +5,24 @@
  */
 import { createTwoFilesPatch } from 'diff';
 
-export type DiffLineKind = 'add' | 'remove' | 'same' | 'hunk' | 'header' | 'note';
+export type DiffLineKind = 'add' | 'remove' | 'same' | 'hunk' | 'header';
 
 export interface DiffLine {
   kind: DiffLineKind;
   text: string;
 }
 
-/** Lines of a unified diff; the `Index:` and `===` lines `diff` writes are left out. */
+/** Lines of a unified diff; the `Index:`, `===` and `\ No newline at end of file` lines are left out. */
 export function diffLines(diff: string): DiffLine[] {
   const out: DiffLine[] = [];
   const lines = diff.split('\n');
   if (lines.at(-1) === '') lines.pop();
   for (const text of lines) {
-    if (text.startsWith('Index: ') || /^=+$/.test(text)) continue;
+    if (text.startsWith('Index: ') || /^=+$/.test(text) || text.startsWith('\\')) continue;
     if (text.startsWith('--- ') || text.startsWith('+++ ')) out.push({ kind: 'header', text });
     else if (text.startsWith('@@')) out.push({ kind: 'hunk', text });
     else if (text.startsWith('+')) out.push({ kind: 'add', text });
     else if (text.startsWith('-')) out.push({ kind: 'remove', text });
-    else if (text.startsWith('\\')) out.push({ kind: 'note', text });
     else out.push({ kind: 'same', text });
   }
   return out;

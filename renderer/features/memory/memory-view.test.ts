@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BlockVersion } from '../../../shared/model/memory';
 import { diffCounts, diffLines, textDiff } from './diff-lines';
-import { canRedo, canUndo, compared, defaultCompare, ownersOf } from './memory-view';
+import { byText, canRedo, canUndo, compared, defaultCompare, ownersOf } from './memory-view';
 
 const v = (seq: number, text: string, state: 'current' | 'undone' | '' = ''): BlockVersion => ({ seq, op: seq === 1 ? 'create' : 'append', by: 'c1', at: '2026-03-01T10:00:00.000Z', text, current: state === 'current', undone: state === 'undone' });
 
@@ -34,7 +34,7 @@ describe('memory view helpers', () => {
     expect(diffCounts(lines)).toEqual({ added: 1, removed: 0 });
     expect(textDiff('same', 'same', { before: 'a', after: 'b' })).toEqual([]);
     const core = diffLines("Index: p\n===================================================================\n--- p\tbefore\n+++ p\tafter\n@@ -1,1 +1,1 @@\n-Ada\n\\ No newline at end of file\n+Ada Lovelace\n\\ No newline at end of file\n");
-    expect(core.map((l) => l.kind)).toEqual(['header', 'header', 'hunk', 'remove', 'note', 'add', 'note']);
+    expect(core.map((l) => l.kind)).toEqual(['header', 'header', 'hunk', 'remove', 'add']);
     expect(diffCounts(core)).toEqual({ added: 1, removed: 1 });
   });
 });
@@ -48,5 +48,14 @@ describe('the new block form', () => {
     expect(blockContent('Map', '')).toEqual({ ok: true, content: {} });
     expect(blockContent('Map', '[1]')).toEqual({ ok: false });
     expect(blockContent('Map', '{')).toEqual({ ok: false });
+  });
+});
+
+describe('who made a version', () => {
+  it('is you, this conversation, or the end of a long id', () => {
+    expect(byText('user', 'c1')).toBe('you');
+    expect(byText('01a20d77-cb60-7599-8df2-b84e8892c13e', '01a20d77-cb60-7599-8df2-b84e8892c13e')).toBe('this conversation');
+    expect(byText('01a20d77-cb60-7599-8df2-b84e8892c13e', 'other')).toBe('…8892c13e');
+    expect(byText('t1', null)).toBe('t1');
   });
 });

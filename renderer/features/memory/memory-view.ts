@@ -37,3 +37,10 @@ export function compared(history: readonly BlockVersion[], pick: { from: number;
   const to = history.find((v) => v.seq === pick.to);
   return from && to ? { from, to } : undefined;
 }
+
+/** Who made a version, shortly: you, this conversation, or the end of another conversation's or task's id. */
+export function byText(by: string, conversationId: string | null | undefined): string {
+  if (by === 'user') return 'you';
+  if (conversationId && by === conversationId) return 'this conversation';
+  return by.length > 12 ? `…${by.slice(-8)}` : by;
+}
