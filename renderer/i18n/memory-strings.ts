@@ -76,7 +76,11 @@ export const memoryStrings = {
     score: (s: number) => `score ${s.toFixed(2)}`,
     tags: 'tags',
     sources: 'Sources',
-    noSources: 'No data sources are connected to this memory: its blocks come from models and from the API.',
+    noSources: 'No data sources. Add a folder in Settings → Memory sources: a FileSource for the file tool, or a folder watcher.',
+    fileSource: 'FileSource',
+    watcher: 'folder watcher',
+    pause: 'Pause',
+    resume: 'Resume',
     failed: 'Could not do that:',
     create: {
       open: 'New block',

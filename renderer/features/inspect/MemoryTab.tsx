@@ -85,10 +85,7 @@ export function MemoryTab() {
         </section>
       </div>
       <RecallSearch key={owner} owner={owner} />
-      <section className="memory-sources" aria-labelledby={`${ids}-sources`} data-testid="memory-sources">
-        <h2 id={`${ids}-sources`}>{s.sources}</h2>
-        <p className="muted">{s.noSources}</p>
-      </section>
+      <Sources />
     </div>
   );
 }
@@ -306,6 +303,49 @@ function RecallSearch({ owner }: { owner: string }) {
             </li>
           ))}
         </ol>
+      )}
+    </section>
+  );
+}
+
+/** The data sources (Settings → Memory sources) with their state; folder watchers pause and resume here. */
+function Sources() {
+  const ids = useId();
+  const { client } = useApi();
+  const list = useOp('memory.sources.list', {});
+  const [problem, setProblem] = useState<ErrorInfo | null>(null);
+  const toggle = async (id: string, paused: boolean) => {
+    setProblem(null);
+    const r = await client.call(paused ? 'memory.sources.resume' : 'memory.sources.pause', { id });
+    if (!r.ok) setProblem(r.error);
+  };
+  return (
+    <section className="memory-sources" aria-labelledby={`${ids}-sources`} data-testid="memory-sources">
+      <h2 id={`${ids}-sources`}>{s.sources}</h2>
+      {list.error ? (
+        <QueryError error={list.error} onRetry={() => void list.refetch()} />
+      ) : !list.data ? null : list.data.length === 0 ? (
+        <p className="muted">{s.noSources}</p>
+      ) : (
+        <ul className="memory-source-list">
+          {list.data.map((src) => (
+            <li key={src.id} data-testid="memory-source" data-state={src.state}>
+              <code>{src.id}</code> <span className="muted">{src.kind === 'files' ? s.fileSource : s.watcher}</span> <span className="muted small">{src.folder}</span>{' '}
+              <span className={`badge ${src.state === 'error' ? 'danger' : src.state === 'paused' ? '' : 'ok'}`}>{src.state}</span>
+              {src.error && <span className="field-error"> {src.error}</span>}
+              {src.type === 'stream' && (
+                <button type="button" className="memory-source-toggle" onClick={() => void toggle(src.id, src.state === 'paused')}>
+                  {src.state === 'paused' ? s.resume : s.pause}
+                </button>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      {problem && (
+        <p className="field-error" role="alert">
+          {s.failed} <code className="error-code">{problem.code}</code> {problem.message}
+        </p>
       )}
     </section>
   );
