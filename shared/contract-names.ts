@@ -94,6 +94,7 @@ export const OP_NAMES = [
   'memory.blocks.history',
   'memory.blocks.undo',
   'memory.blocks.redo',
+  'memory.consent.respond',
   'memory.recall.search',
   'memory.sources.list',
   'memory.sources.pause',

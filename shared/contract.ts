@@ -23,7 +23,7 @@ import { AgentProfileViewSchema } from './model/agent-profile';
 import { McpImportReportSchema, McpLogLineSchema, McpServerInputSchema, McpServerViewSchema } from './model/mcp-client';
 import { DocumentInfoSchema, DocumentQuerySchema } from './model/document';
 import { SourceConfigSchema, SourceIdSchema, SourceStatusSchema } from './model/memory-sources';
-import { BlockInfoSchema, BlockLabelSchema, BlockVersionSchema, BlockViewSchema, MemoryOwnerSchema, NewBlockSchema, RecallHitSchema, RecallQuerySchema } from './model/memory';
+import { BlockInfoSchema, BlockLabelSchema, BlockVersionSchema, BlockViewSchema, ConsentChoiceSchema, MemoryOwnerSchema, NewBlockSchema, RecallHitSchema, RecallQuerySchema } from './model/memory';
 import { TaskGraphSchema } from './model/task';
 import {
   ApprovalDecisionSchema,
@@ -374,6 +374,8 @@ export const operations = {
   'memory.blocks.history': { input: MemoryBlockRef, output: z.array(BlockVersionSchema) },
   'memory.blocks.undo': { input: MemoryBlockRef, output: BlockViewSchema },
   'memory.blocks.redo': { input: MemoryBlockRef, output: BlockViewSchema },
+  /** The user's answer to a consent card (a memory call on a Partner or Human block); accepted false when it no longer waits. */
+  'memory.consent.respond': { input: z.object({ id: Key, answer: ConsentChoiceSchema }).strict(), output: z.object({ accepted: z.boolean() }).strict() },
   /** Recall entries matching every word of the query (FTS5, punctuation is plain text), best first. */
   'memory.recall.search': { input: RecallQuerySchema, output: z.array(RecallHitSchema) },
   /** Data sources (FileSources and folder watchers): each with its state; Settings → Memory sources edits them. */

@@ -19,8 +19,11 @@ import { DocumentStore } from './documents/document-store';
 import { documentHandlers } from './handlers/document-handlers';
 import { registerDocumentTool } from './documents/document-tool';
 import { MemoryService } from './memory/memory-service';
-import { registerMemoryTools } from './memory/memory-tools';
+import { MEMORY_BUNDLE_ID, registerMemoryTools } from './memory/memory-tools';
+import { loadedBlockNote, pinnedContext } from './memory/memory-context';
+import type { ToolCard } from '../../shared/model/conversation';
 import { actorFor } from './memory/actors';
+import { ChatConsent } from './memory/consent-cards';
 import { memoryHandlers } from './handlers/memory-handlers';
 import { memorySourceHandlers } from './handlers/memory-source-handlers';
 import { SourceManager } from './memory/sources/source-manager';
@@ -142,7 +145,8 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   registerDocumentTool(functions, () => documents);
   // Memory (seed 002): blocks and recall entries; a task's memory and grant come from its agent profile.
   const memoryChanged = (owner: string, label?: string) => events.emit('memory.changed', { owner, ...(label !== undefined ? { label } : {}) });
-  const memory = MemoryService.open({ file: path.join(dataDir, 'memory.sqlite'), now, problems: (p) => problems.report(p), onChange: memoryChanged });
+  // Partner and Human blocks ask the user with a consent card on the call's card in the chat.
+  const memory = MemoryService.open({ file: path.join(dataDir, 'memory.sqlite'), now, problems: (p) => problems.report(p), onChange: memoryChanged, consent: () => chatConsent });
   const memoryActor = (ownerId: string) =>
     actorFor(ownerId, {
       agentOf: (cid) => {
@@ -172,6 +176,11 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   });
   memory.sources = sources;
   await sources.open();
+  // What a model is given of the memory on every step: its pinned blocks; an unpinned block only in the batch that loaded it.
+  const memoryForModel = {
+    context: (cid: string) => pinnedContext(memory.blocks, memoryActor(cid).owner),
+    earlierLoad: (card: ToolCard) => loadedBlockNote(card, (id) => id === MEMORY_BUNDLE_ID),
+  };
   const registry = new Registry({
     dataDir,
     resourcesDir: config.resourcesDir,
@@ -242,6 +251,18 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     ...(config.recoverInterrupted === false ? { recoverInterrupted: false } : {}),
   });
 
+  const chatConsent = new ChatConsent({
+    cardOf: (cid, invocationId) => {
+      const rows = conversations.messages(cid);
+      for (let i = rows.length - 1; i >= 0; i--) {
+        const m = rows[i]!;
+        if (m.role === 'tool' && m.tool?.invocationId === invocationId) return { card: m.tool, turnId: m.turnId };
+      }
+      return undefined;
+    },
+    append: (cid, row) => void conversations.addMessages(cid, [{ role: 'tool', text: row.text, tool: row.card, ...(row.turnId ? { turnId: row.turnId } : {}) }]),
+  });
+
   const providers = await ProviderStore.open({ dataDir, secrets, now, problems: (p) => problems.report(p), onChange: (ids) => events.emit('providers.changed', { ids }) });
   const clients = new ProviderClients({ providers, secrets });
   const approvals = await ApprovalStore.open({ dataDir, now, problems: (p) => problems.report(p), onChange: () => events.emit('approvals.changed', {}) });
@@ -262,7 +283,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     workspaceDir,
     maxDepth: () => settings.get().maxDelegationDepth,
   };
-  const agent = createAgentLoop({ conversations, clients, dispatcher, registry, routing, approvals, settings, events, now, redact, toolOutputs, tasks });
+  const agent = createAgentLoop({ conversations, clients, dispatcher, registry, routing, approvals, settings, events, now, redact, toolOutputs, tasks, memory: memoryForModel });
   // A workflow step for a model runs a turn of the agent loop; workflows get it as a function.
   const runTurn = agentStepTurns({ agent, conversations, events });
   const workflows = new WorkflowRunner({ workspaceDir, routing, conversations, events, now, runTurn, defaultModel: () => settings.get().defaultModel });
@@ -325,7 +346,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     ...agentProfileHandlers(agentProfiles),
     ...taskHandlers({ conversations, loop: agent }),
     ...documentHandlers(documents),
-    ...memoryHandlers(memory, memoryChanged),
+    ...memoryHandlers(memory, memoryChanged, chatConsent),
     ...memorySourceHandlers(sources),
     ...providerHandlers({ providers, clients }),
     ...agentHandlers({ conversations, loop: agent, approvals, providers }),
@@ -352,6 +373,8 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     workspaceDir,
     close() {
       closing ??= (async () => {
+        // Questions still open are answered deny before the turns stop.
+        chatConsent.close();
         agent.stopAll();
         workflows.cancelAll();
         for (const id of dispatcher.runningIds()) dispatcher.cancel(id);

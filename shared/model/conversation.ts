@@ -3,6 +3,7 @@ import { ErrorInfoSchema } from '../errors';
 import { ManifestSchema } from './routing';
 import { ApprovalDecisionSchema, ModelRefSchema, ToolSelectionSchema, UsageSchema } from './provider';
 import { ExtractionOverridesSchema, OversizedChoiceSchema } from './settings';
+import { ConsentInfoSchema } from './memory';
 
 export const ConversationSchema = z
   .object({
@@ -102,6 +103,8 @@ export const ToolCardSchema = z
     task: z.object({ id: z.string(), number: z.number().int().min(1), agent: z.string(), kind: z.enum(['agent', 'question']) }).strict().optional(),
     /** A handoff: the documents handed back with the result. */
     documents: z.array(z.string()).optional(),
+    /** A memory call waiting for (or answered by) the user's consent: status awaiting-approval while it waits. */
+    consent: ConsentInfoSchema.optional(),
   })
   .strict();
 export type ToolCard = z.infer<typeof ToolCardSchema>;

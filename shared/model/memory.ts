@@ -170,3 +170,35 @@ export const AgentMemorySchema = z
   })
   .strict();
 export type AgentMemory = z.infer<typeof AgentMemorySchema>;
+
+/** How the human answered a consent card; `timeout` and `closed` (the app closed) count as deny. */
+export const CONSENT_ANSWERS = ['allow-once', 'allow-conversation', 'deny', 'timeout', 'closed'] as const;
+export const ConsentAnswerSchema = z.enum(CONSENT_ANSWERS);
+export type ConsentAnswer = z.infer<typeof ConsentAnswerSchema>;
+/** What the human can pick on the card. */
+export const ConsentChoiceSchema = z.enum(['allow-once', 'allow-conversation', 'deny']);
+export type ConsentChoice = z.infer<typeof ConsentChoiceSchema>;
+
+/**
+ * A memory operation waiting for the human's consent (Partner and Human blocks), shown on
+ * the call's card in the chat: the operation, the block, and for edits the content before and
+ * after with a unified diff. `answer` is absent while it waits.
+ */
+export const ConsentInfoSchema = z
+  .object({
+    /** Answers go to this id (memory.consent.respond). */
+    id: z.string(),
+    operation: MemoryOperationSchema,
+    owner: z.string(),
+    label: z.string(),
+    permission: z.enum(MEMORY_PERMISSIONS),
+    summary: z.string(),
+    before: z.string().optional(),
+    after: z.string().optional(),
+    diff: z.string().optional(),
+    /** The task's conversation, when an agent's task asks. */
+    conversationId: z.string().optional(),
+    answer: ConsentAnswerSchema.optional(),
+  })
+  .strict();
+export type ConsentInfo = z.infer<typeof ConsentInfoSchema>;

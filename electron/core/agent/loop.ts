@@ -34,6 +34,11 @@ export interface AgentLoopDeps {
   toolOutputs?: import('../tool-output/service').ToolOutputService;
   /** Steps a turn may take (default 12; a task's: its profile's). */
   maxSteps?: number;
+  /**
+   * Memory (seed 002): the pinned blocks given on every step after the system text, and what
+   * a later batch (turn) is told instead of an unpinned block a `block load` gave an earlier one.
+   */
+  memory?: { context(conversationId: string): string | undefined; earlierLoad(card: import('../../../shared/model/conversation').ToolCard): string | undefined };
   /** Orchestration (seed 003): agent profiles to delegate to. Absent: no orchestration tools. The loop adds the runner. */
   tasks?: Omit<TaskDeps, 'runner'> & { runner?: TaskRunner };
 }

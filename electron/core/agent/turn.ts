@@ -6,6 +6,7 @@
  */
 import { AppError, type ErrorInfo } from '../../../shared/errors';
 import type { NewMessage } from '../timeline/conversation-store';
+import type { ToolCard } from '../../../shared/model/conversation';
 import { v7 as uuidv7 } from 'uuid';
 import { toErrorInfo } from '../../../shared/errors';
 import { evaluateContext, systemText } from './context';
@@ -128,7 +129,15 @@ export class Turn {
     for (let step = 0; step < maxSteps; step++) {
       if (this.stopped) return 'stopped';
       const outputs = this.deps.toolOutputs;
-      const messages = renderForModel({ rows: conversations.timeline(cid), system, redact: this.redact, ...(outputs ? { storedText: (h: string) => outputs.inlineText(h) } : {}) });
+      const memory = this.deps.memory;
+      const pinned = memory?.context(cid);
+      const messages = renderForModel({
+        rows: conversations.timeline(cid),
+        system: pinned ? (system.trim() ? `${system}\n\n${pinned}` : pinned) : system,
+        redact: this.redact,
+        ...(outputs ? { storedText: (h: string) => outputs.inlineText(h) } : {}),
+        ...(memory ? { batch: { turnId: this.id, earlier: (card: ToolCard) => memory.earlierLoad(card) } } : {}),
+      });
       // tool_output is offered while the conversation has stored outputs, never on the last step.
       const offerToolOutput = !!outputs && outputs.hasOutputs(cid) && step < maxSteps - 1;
       this.toolOutputOffered = offerToolOutput;

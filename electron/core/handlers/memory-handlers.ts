@@ -1,10 +1,11 @@
 /** Memory (seed 002): blocks and recall entries for Inspect → Memory (electron/core/memory). */
+import type { ChatConsent } from '../memory/consent-cards';
 import type { MemoryService } from '../memory/memory-service';
 import type { Handler } from '../router';
 
-type MemoryOps = 'memory.blocks.list' | 'memory.blocks.get' | 'memory.blocks.create' | 'memory.blocks.history' | 'memory.blocks.undo' | 'memory.blocks.redo' | 'memory.recall.search';
+type MemoryOps = 'memory.blocks.list' | 'memory.blocks.get' | 'memory.blocks.create' | 'memory.blocks.history' | 'memory.blocks.undo' | 'memory.blocks.redo' | 'memory.recall.search' | 'memory.consent.respond';
 
-export function memoryHandlers(memory: MemoryService, changed: (owner: string, label?: string) => void): { [N in MemoryOps]: Handler<N> } {
+export function memoryHandlers(memory: MemoryService, changed: (owner: string, label?: string) => void, consent: Pick<ChatConsent, 'respond'>): { [N in MemoryOps]: Handler<N> } {
   return {
     'memory.blocks.list': (input) => memory.blocks.list(input.owner),
     'memory.blocks.get': (input) => memory.blocks.view(input.owner, input.label),
@@ -25,5 +26,6 @@ export function memoryHandlers(memory: MemoryService, changed: (owner: string, l
       return view;
     },
     'memory.recall.search': (input) => memory.recall.search(input),
+    'memory.consent.respond': (input) => ({ accepted: consent.respond(input.id, input.answer) }),
   };
 }

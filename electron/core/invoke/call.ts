@@ -37,7 +37,8 @@ export class Call implements DeadlineEntry {
     readonly req: InvokeRequest,
     readonly id: string,
     readonly saved: boolean,
-    readonly timeoutMs: number,
+    /** The deadline's length; a local function that waits for the user may make it longer before it starts. */
+    public timeoutMs: number,
     /** performance.now() at the start, for the duration. */
     readonly t0: number,
     /** Wall-clock start (ms or the injected clock's Date), turned into text only for the log. */
@@ -99,7 +100,7 @@ export function isThenable(x: unknown): x is PromiseLike<unknown> {
 }
 
 /** Every field of LocalToolContext, named: a field added there must be added here (this fails to compile otherwise). */
-type ContextFields = 'workspaceDir' | 'signal' | 'now' | 'transport' | 'allowedHosts' | 'regexTimeLimitMs' | 'ownerId' | 'emit' | 'wrote';
+type ContextFields = 'workspaceDir' | 'signal' | 'now' | 'transport' | 'allowedHosts' | 'regexTimeLimitMs' | 'ownerId' | 'invocationId' | 'emit' | 'wrote';
 const allContextFieldsCopied: [keyof LocalToolContext] extends [ContextFields] ? ([ContextFields] extends [keyof LocalToolContext] ? true : never) : never = true;
 void allContextFieldsCopied;
 
@@ -116,6 +117,7 @@ export function localContext(base: Omit<LocalToolContext, 'signal'>, call: Call)
       return call.signal;
     },
     ownerId: call.req.ownerId,
+    invocationId: call.id,
     emit: call.req.onEvent,
   };
 }

@@ -19,7 +19,7 @@ import { Call, isThenable, localContext, type CallEnds } from './call';
 import { Deadlines } from './deadlines';
 import { runSequence } from './sequence';
 import { SchemaCache, describeIssues, type SchemaIssue } from './schema-cache';
-import type { LocalFunction, LocalToolContext, Redact } from './types';
+import type { LocalFunction, LocalToolContext, Redact, WaitingLocalFunction } from './types';
 
 export interface InvokeRequest {
   bundleId: string;
@@ -164,6 +164,12 @@ export class InvokeDispatcher {
       const fn = this.opts.localFunctions.get(id);
       if (!fn) throw new AppError('UNAVAILABLE', `the function '${id}' of '${tool.slug}' is not part of this version of Toolsmith`);
       call.local = true;
+      const longer = (fn as WaitingLocalFunction).timeoutMs;
+      if (longer !== undefined && req.timeoutMs === undefined && longer > call.timeoutMs) {
+        this.deadlines.clear(call, call.timeoutMs);
+        call.timeoutMs = longer;
+        this.deadlines.add(call, longer, call.t0);
+      }
       // A function that declares fewer than three parameters cannot see the third argument:
       // it reads the signal (if ever) from its context, where it is made on first read.
       pending = fn(localContext(this.opts.localContext(), call), args, fn.length === 1 || fn.length === 2 ? (undefined as unknown as AbortSignal) : call.signal);

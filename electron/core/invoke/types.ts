@@ -80,6 +80,8 @@ export interface LocalToolContext {
   regexTimeLimitMs?: number;
   /** Whose buffers the call may use: the conversation or workflow run it runs in (absent for the tester and the REST API). */
   ownerId?: string;
+  /** The call's invocation id (its card in the chat has it). */
+  invocationId?: string;
   /** Streams partial output (e.g. progress); optional for the caller to show. */
   emit?: (event: { kind: string; data: unknown }) => void;
   /** Told of each workspace file the function wrote (relative path, and ownerId), and awaited: documents record it. */
@@ -92,3 +94,9 @@ export interface LocalToolContext {
  * reads `ctx.signal`, which is created on first read (an unread signal costs nothing).
  */
 export type LocalFunction = (ctx: LocalToolContext, args: Record<string, unknown>, signal: AbortSignal) => Promise<unknown>;
+
+/**
+ * A local function that may wait for the user (a consent card) says how long its calls may
+ * take, over the dispatcher's default; a caller's own timeoutMs still wins.
+ */
+export type WaitingLocalFunction = LocalFunction & { timeoutMs?: number };

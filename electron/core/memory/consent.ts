@@ -11,6 +11,8 @@ import type { MemoryOperation, MemoryPermission } from '../../../shared/model/me
 export interface ConsentRequest {
   /** The conversation (or task) the call runs in. */
   conversationId: string | undefined;
+  /** The call's invocation id: the card in the chat the question goes on. */
+  invocationId?: string | undefined;
   /** The memory the block belongs to: conversation:<id> or agent:<name>. */
   owner: string;
   label: string;
@@ -24,7 +26,10 @@ export interface ConsentRequest {
   diff?: string;
 }
 
-export type ConsentAnswer = 'allow-once' | 'allow-conversation' | 'deny' | 'timeout';
+/** `closed`: the app closed before the human answered (a deny). */
+export type ConsentAnswer = 'allow-once' | 'allow-conversation' | 'deny' | 'timeout' | 'closed';
+/** How the app closing answers a question still open. */
+export const consentClosed = (label: string, op: string) => `refused by human consent: the app closed before the user answered ${op} on block '${label}', which counts as deny; nothing was changed`;
 
 export interface ConsentAsker {
   /** Resolves with the human's answer; `timeout` when none came in time. Rejects CANCELLED when the signal aborts. */
@@ -35,7 +40,7 @@ export interface ConsentAsker {
 export const DEFAULT_CONSENT_TIMEOUT_MS = 5 * 60_000;
 
 export const consentRequired = (reason: string) =>
-  `consent required: ${reason}, and this app cannot ask the user here yet (consent prompts come with the chat's consent cards); nothing was changed. Ask the user in your reply, or have them change the block's permission.`;
+  `consent required: ${reason}, and there is no chat here to ask the user in (consent cards are shown in a conversation); nothing was changed. Ask the user in your reply, or have them change the block's permission.`;
 export const consentDenied = (label: string, op: string) => `refused by human consent: the user denied ${op} on block '${label}'; nothing was changed`;
 export const consentTimedOut = (label: string, op: string, ms: number) =>
   `refused by human consent: no answer to ${op} on block '${label}' within ${ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`}, which counts as deny; nothing was changed`;

@@ -11,7 +11,7 @@ import type { Problem } from '../../../shared/model/app-info';
 import type { BlockInfo, MemoryOperation, RecallEntry, RecallHit } from '../../../shared/model/memory';
 import { render } from './block-content';
 import { BlockStore, overLimit } from './block-store';
-import { askWithTimeout, consentDenied, consentRequired, consentTimedOut, DEFAULT_CONSENT_TIMEOUT_MS, type ConsentAsker } from './consent';
+import { askWithTimeout, consentClosed, consentDenied, consentRequired, consentTimedOut, DEFAULT_CONSENT_TIMEOUT_MS, type ConsentAsker } from './consent';
 import { openMemoryDb } from './memory-db';
 import { decide, refusalText, type AgentGrant } from './permissions';
 import { RecallStore } from './recall-store';
@@ -26,6 +26,8 @@ export interface Actor {
   conversationId?: string;
   /** Recorded on each version: a conversation or task id, or "user". */
   by: string;
+  /** The call being made (its card in the chat shows a consent question). */
+  invocationId?: string;
   grant: AgentGrant;
 }
 
@@ -207,6 +209,7 @@ export class MemoryService {
       asker,
       {
         conversationId: actor.conversationId,
+        ...(actor.invocationId ? { invocationId: actor.invocationId } : {}),
         owner: actor.owner,
         label: info.label,
         operation: op,
@@ -218,6 +221,7 @@ export class MemoryService {
       timeoutMs,
     );
     if (answer === 'deny') throw new AppError('FORBIDDEN', consentDenied(info.label, shown), { layer: 'human consent', outcome: 'denied', operation: op });
+    if (answer === 'closed') throw new AppError('FORBIDDEN', consentClosed(info.label, shown), { layer: 'human consent', outcome: 'closed', operation: op });
     if (answer === 'timeout') throw new AppError('FORBIDDEN', consentTimedOut(info.label, shown, timeoutMs), { layer: 'human consent', outcome: 'timeout', operation: op });
     if (answer === 'allow-conversation' && actor.conversationId) this.allowedHere.add(key);
   }

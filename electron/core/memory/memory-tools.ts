@@ -7,9 +7,13 @@
  */
 import { AppError } from '../../../shared/errors';
 import { BLOCK_EDIT_OPS, BLOCK_OPS, RECALL_OPS } from '../../../shared/model/memory';
-import type { LocalFunction } from '../invoke/types';
+import type { LocalFunction, WaitingLocalFunction } from '../invoke/types';
+import { DEFAULT_CONSENT_TIMEOUT_MS } from './consent';
 import { argsOf, checkAborted, enumArg, optInt, optString, reqString, type Args } from '../lib/args';
 import type { Actor, MemoryService } from './memory-service';
+
+/** The built-in `memory` bundle (resources/bundles/memory/bundle.json). */
+export const MEMORY_BUNDLE_ID = '019ab5a0-3c00-7b1a-8c90-4d2e6f8a0b10';
 
 export const MEMORY_FUNCTION_IDS = { block: 'memory.block', blockEdit: 'memory.block-edit', recall: 'memory.recall' } as const;
 
@@ -23,10 +27,15 @@ export interface MemoryToolDeps {
   actorOf: (ownerId: string) => Actor;
 }
 
+/** How long a `block` or `block-edit` call may take: the human's time to answer a consent card, and a minute more. */
+export const MEMORY_CALL_TIMEOUT_MS = DEFAULT_CONSENT_TIMEOUT_MS + 60_000;
+
 export function registerMemoryTools(functions: { register(id: string, fn: LocalFunction): unknown }, deps: MemoryToolDeps): void {
   const t = createMemoryTools(deps);
-  functions.register(MEMORY_FUNCTION_IDS.block, t.block);
-  functions.register(MEMORY_FUNCTION_IDS.blockEdit, t.blockEdit);
+  // These two may wait for a consent card: longer than the dispatcher's default deadline.
+  const waiting = (fn: LocalFunction): WaitingLocalFunction => Object.assign(fn, { timeoutMs: MEMORY_CALL_TIMEOUT_MS });
+  functions.register(MEMORY_FUNCTION_IDS.block, waiting(t.block));
+  functions.register(MEMORY_FUNCTION_IDS.blockEdit, waiting(t.blockEdit));
   functions.register(MEMORY_FUNCTION_IDS.recall, t.recall);
 }
 
@@ -39,7 +48,8 @@ export function createMemoryTools(deps: MemoryToolDeps): { block: LocalFunction;
     const memory = deps.memory();
     if (!memory) throw new AppError('UNAVAILABLE', 'memory is not available in this process');
     if (!ctx?.ownerId) throw new AppError('UNAVAILABLE', needsConversation(tool));
-    return { args, memory, actor: deps.actorOf(ctx.ownerId) };
+    const actor = deps.actorOf(ctx.ownerId);
+    return { args, memory, actor: ctx.invocationId ? { ...actor, invocationId: ctx.invocationId } : actor };
   };
   return {
     block: async (ctx, rawArgs) => {

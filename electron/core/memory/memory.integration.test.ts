@@ -8,9 +8,10 @@ import { describe, expect, it } from 'vitest';
 import type { RecordedRequest, ScriptedReply } from '../testing/scripted-model-server';
 import { useAgentCore } from '../testing/agent-core';
 import { useGuardedScript } from '../testing/guarded-script';
+import { MEMORY_BUNDLE_ID } from './memory-tools';
 
 const start = useAgentCore();
-const MEMORY_BUNDLE = '019ab5a0-3c00-7b1a-8c90-4d2e6f8a0b10';
+const MEMORY_BUNDLE = MEMORY_BUNDLE_ID;
 
 type Msg = { role: string; content?: unknown };
 const msgs = (r: RecordedRequest) => (r.body.messages ?? []) as Msg[];
@@ -135,5 +136,102 @@ describe('the memory tools in the core', () => {
     expect((await op('memory.blocks.get', { owner: 'agent:scribe', label: 'notes' })).text).toBe('first\nthe launch moved');
     const graph = await op('tasks.graph', { conversationId: c.id });
     expect((await op('memory.blocks.history', { owner: 'agent:scribe', label: 'notes' })).at(-1)?.by).toBe(graph.tasks[0]!.id);
+  });
+
+  it('pinned blocks reach the model on every step, fresh, within the budget; an unpinned block only in the batch that loaded it', async () => {
+    const { server, call: op, model, send } = await start();
+    const c = await op('conversations.create', {});
+    await op('conversations.setModel', { id: c.id, model });
+    const owner = `conversation:${c.id}`;
+    await op('memory.blocks.create', { owner, label: 'persona', content: 'Ada likes tea', pinned: true });
+    await op('memory.blocks.create', { owner, label: 'big', content: 'x'.repeat(7_990), charLimit: 10_000, pinned: true });
+    await op('memory.blocks.create', { owner, label: 'scratch', content: 'scratch-words-17' });
+    const everyRequest: RecordedRequest[] = [];
+    const seen = (f: (r: RecordedRequest) => ScriptedReply) => (r: RecordedRequest) => {
+      everyRequest.push(r);
+      return f(r);
+    };
+    server.script(
+      [
+        () => call('block', { op: 'load', label: 'scratch' }),
+        (r: RecordedRequest) => {
+          expect(lastTool(r)).toContain('scratch-words-17');
+          return call('block-edit', { op: 'append', label: 'persona', content: 'and cake' });
+        },
+        (r: RecordedRequest) => {
+          // The edit of the last step is in this step's context.
+          expect(systemOf(r)).toContain('Ada likes tea\nand cake');
+          return { kind: 'text', text: 'ok' } as const;
+        },
+      ].map((f) => guarded(seen(f))),
+    );
+    await send(c.id, 'Read your scratch block.');
+    server.script(
+      [
+        (r: RecordedRequest) => {
+          const tools = msgs(r).filter((m) => m.role === 'tool').map(text);
+          expect(tools[0]).toBe("[block 'scratch' was loaded in an earlier batch; an unpinned block's content stays only in the batch that loaded it: load it again to read it, or pin it to keep it in context]");
+          expect(JSON.stringify(r.body.messages)).not.toContain('scratch-words-17');
+          return { kind: 'text', text: 'done' } as const;
+        },
+      ].map((f) => guarded(seen(f))),
+    );
+    await send(c.id, 'And now?');
+    expect(everyRequest).toHaveLength(4);
+    for (const r of everyRequest) {
+      expect(systemOf(r)).toContain('# Memory: pinned blocks');
+      expect(systemOf(r)).toContain('<block label="persona" schema="Text" type="Working" permission="ReadWrite"');
+      expect(systemOf(r)).toContain('Ada likes tea');
+      expect(systemOf(r)).toContain("[1 pinned block left out, over the memory budget of 8,000 characters: 'big' (7,990 characters); read it with block load]");
+      expect(systemOf(r)).not.toContain('scratch-words-17');
+    }
+  });
+
+  it('a model edits a Human block: the consent card waits with the diff, the answer goes on the timeline, allow applies and deny does not', async () => {
+    const { server, call: op, model, messages, turns } = await start();
+    const c = await op('conversations.create', {});
+    await op('conversations.setModel', { id: c.id, model });
+    const owner = `conversation:${c.id}`;
+    await op('memory.blocks.create', { owner, label: 'persona', content: 'Ada', permission: 'Human' });
+    server.script(
+      [
+        () => call('block-edit', { op: 'replace', label: 'persona', old: 'Ada', new: 'Ada Lovelace' }),
+        (r: RecordedRequest) => {
+          expect(lastTool(r)).toContain("block 'persona' holds 12 of 5000 characters");
+          return call('block-edit', { op: 'append', label: 'persona', content: 'likes tea' });
+        },
+        (r: RecordedRequest) => {
+          expect(lastTool(r)).toBe("refused by human consent: the user denied block_edit append on block 'persona'; nothing was changed");
+          return { kind: 'text', text: 'understood' } as const;
+        },
+      ].map(guarded),
+    );
+    const ended = () => turns.filter((t) => t.conversationId === c.id && t.state !== 'running').length;
+    await op('chat.send', { conversationId: c.id, text: 'Use my full name.' });
+    const waiting = async () => {
+      for (let i = 0; i < 1500; i++) {
+        const card = (await messages(c.id)).at(-1)?.tool;
+        if (card?.status === 'awaiting-approval' && card.consent) return card;
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      throw new Error('no consent card');
+    };
+    const first = await waiting();
+    expect(first).toMatchObject({ slug: 'block-edit', source: 'model', consent: { operation: 'block_edit.replace', label: 'persona', permission: 'Human', before: 'Ada', after: 'Ada Lovelace' } });
+    expect(first.consent!.diff).toMatch(/^\+Ada Lovelace$/m);
+    expect(await op('memory.consent.respond', { id: first.consent!.id, answer: 'allow-once' })).toEqual({ accepted: true });
+    const second = await waiting().then(async (x) => (x.consent!.id === first.consent!.id ? (await new Promise((r) => setTimeout(r, 50)), waiting()) : x));
+    expect(second.consent).toMatchObject({ operation: 'block_edit.append' });
+    expect(await op('memory.consent.respond', { id: second.consent!.id, answer: 'deny' })).toEqual({ accepted: true });
+    for (let i = 0; i < 1500 && ended() === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    expect((await op('memory.blocks.get', { owner, label: 'persona' })).text).toBe('Ada Lovelace');
+    const rows = await messages(c.id);
+    expect(rows.filter((m) => m.tool?.consent?.answer).map((m) => [m.text, m.tool?.status])).toEqual([
+      ["consent allow-once: block_edit replace on block 'persona'", 'running'],
+      ["consent deny: block_edit append on block 'persona'", 'running'],
+    ]);
+    expect(rows.at(-1)).toMatchObject({ role: 'assistant', text: 'understood' });
+    // An answer to a question no longer open is not accepted.
+    expect(await op('memory.consent.respond', { id: first.consent!.id, answer: 'deny' })).toEqual({ accepted: false });
   });
 });

@@ -27,11 +27,16 @@ export interface RenderInput {
   redact: Redact;
   /** The whole text of a stored output (an oversized result the user chose to give inline). */
   storedText?: StoredText;
+  /**
+   * The turn being rendered: a call of an earlier turn whose result `earlier` answers for (a
+   * memory block an earlier batch loaded) is rendered as that text instead of its result.
+   */
+  batch?: { turnId: string; earlier: (card: ToolCard) => string | undefined };
 }
 
 export type StoredText = (handle: string) => string | undefined;
 
-export function renderForModel({ rows, system, redact, storedText }: RenderInput): ModelMessage[] {
+export function renderForModel({ rows, system, redact, storedText, batch }: RenderInput): ModelMessage[] {
   const out: ModelMessage[] = [];
   if (system.trim()) out.push({ role: 'system', text: redact(system) });
 
@@ -70,7 +75,8 @@ export function renderForModel({ rows, system, redact, storedText }: RenderInput
       });
       for (const c of calls) {
         const card = latest.get(callKeyOf(r.turnId, c.callId));
-        const { text, isError } = card ? resultText(card, storedText) : { text: UNFINISHED_TEXT, isError: true };
+        const earlier = card && batch && r.turnId !== batch.turnId ? batch.earlier(card) : undefined;
+        const { text, isError } = earlier !== undefined ? { text: earlier, isError: false } : card ? resultText(card, storedText) : { text: UNFINISHED_TEXT, isError: true };
         out.push({ role: 'tool', callId: c.callId, name: c.name, text: redact(text), ...(isError ? { isError: true } : {}) });
       }
     }

@@ -3,12 +3,14 @@
  * (folded), status and duration, then its value, the manifest of where the value was
  * routed, or its error. A model's call waiting for approval shows the approval form. An
  * oversized result shows what the gate did with it (StoredGate); a tool_output call, its
- * extraction.
+ * extraction. A memory call waiting for consent shows the consent card (ConsentForm), and
+ * once answered, the answer with the change folded.
  */
 import type { ToolCard as ToolCardData } from '../../../shared/model/conversation';
 import { chatStrings as s } from '../../i18n/chat-strings';
 import { outputStrings } from '../../i18n/output-strings';
 import { ApprovalForm } from './ApprovalForm';
+import { ConsentAnswered, ConsentForm } from './ConsentForm';
 import { ExtractionView } from './ExtractionView';
 import { formatDuration, valueText } from './format';
 import { ManifestView } from './ManifestLink';
@@ -56,6 +58,8 @@ export function ToolCard({ card, conversationId }: { card: ToolCardData; convers
       </header>
       {card.status === 'awaiting-answer' && card.task ? (
         <QuestionAnswer card={card} />
+      ) : awaiting && card.consent && !card.consent.answer ? (
+        <ConsentForm consent={card.consent} />
       ) : awaiting && conversationId ? (
         <ApprovalForm conversationId={conversationId} invocationId={card.invocationId} args={card.args} />
       ) : (
@@ -67,6 +71,7 @@ export function ToolCard({ card, conversationId }: { card: ToolCardData; convers
           {!noArgs && <pre data-testid="tool-card-args">{valueText(card.args)}</pre>}
         </details>
       )}
+      {card.consent && !(awaiting && !card.consent.answer) && <ConsentAnswered consent={card.consent} />}
       {card.status === 'running' && (
         <p className="muted" role="status">
           <span className="spinner" aria-hidden="true" /> {s.card.running}

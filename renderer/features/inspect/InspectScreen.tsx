@@ -10,6 +10,7 @@ import { useUi } from '../../stores/ui';
 import { BuffersTab } from './BuffersTab';
 import { DocumentsTab } from './DocumentsTab';
 import { FilesTab } from './FilesTab';
+import { MemoryTab } from './MemoryTab';
 import { OutputsTab } from './OutputsTab';
 import { TimelineTab } from './TimelineTab';
 import { TasksTab } from './TasksTab';
@@ -72,6 +73,8 @@ export function InspectScreen() {
           <DocumentsTab />
         ) : tab === 'outputs' ? (
           <OutputsTab />
+        ) : tab === 'memory' ? (
+          <MemoryTab />
         ) : tab === 'tasks' ? (
           <TasksTab />
         ) : tab === 'timeline' ? (

@@ -9,7 +9,7 @@ import { outputStrings as os } from '../../i18n/output-strings';
 import { formatDuration } from '../chat/format';
 import { extractionFigures, formatBytes, formatTokens } from '../outputs/format';
 
-export type TimelineKind = 'user' | 'model text' | 'tool call' | 'tool result' | 'approval' | 'error' | 'notice' | 'oversized' | 'output choice' | 'extraction';
+export type TimelineKind = 'user' | 'model text' | 'tool call' | 'tool result' | 'approval' | 'consent' | 'error' | 'notice' | 'oversized' | 'output choice' | 'extraction';
 
 export interface TimelineRow {
   id: string;
@@ -33,6 +33,8 @@ export function kindOf(m: Message): TimelineKind {
   if (m.role === 'assistant') return 'model text';
   if (m.role === 'tool') {
     const st = m.tool?.status;
+    // A memory call's consent question (awaiting-approval) and the user's answer (running again).
+    if (m.tool?.consent && (st === 'awaiting-approval' || st === 'running')) return 'consent';
     // The user's answer to an approval request: the call goes on (running) or is denied.
     if (st === 'denied' || (st === 'running' && m.tool?.decision)) return 'approval';
     if (st === 'running' || st === 'awaiting-approval') return 'tool call';
@@ -45,6 +47,10 @@ export function summaryOf(m: Message): string {
   if (m.role === 'tool' && m.tool) {
     const t = m.tool;
     const head = `${t.slug} · ${t.status}${t.durationMs !== undefined ? ` · ${Math.round(t.durationMs)} ms` : ''}`;
+    if (t.consent && (t.status === 'awaiting-approval' || t.status === 'running')) {
+      const c = t.consent;
+      return `${t.slug} · consent ${c.answer ?? 'asked'}: ${c.operation.replace('.', ' ')} on block '${c.label}' (${c.permission})`;
+    }
     if (t.decision && (t.status === 'running' || t.status === 'denied')) return `${t.slug} · ${t.decision}`;
     if (t.error) return `${head} · ${t.error.code}: ${oneLine(t.error.message)}`;
     if (t.stored) return `${head} · ${storedSummary(t.stored)}${t.manifest ? ` · ${oneLine(t.manifest.text)}` : ''}`;
