@@ -15,6 +15,7 @@ import { chatStrings as s } from '../../i18n/chat-strings';
 import { HighlightLayer } from './DirectiveHighlight';
 import { findPaletteTrigger, insertTrigger, locateTrigger, removeTrigger, type PaletteTrigger } from './palette-trigger';
 import { optionId, PaletteList } from './PaletteList';
+import { nextActive } from './palette-rows';
 import { PaletteRunForm } from './PaletteRunForm';
 import { addMessages, useEnsureConversation } from './use-conversation';
 import { usePaletteSearch } from './use-palette-search';
@@ -187,7 +188,7 @@ export function Composer({ ref, running = false, onStop }: ComposerProps) {
       const count = search.tools.length;
       if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
         e.preventDefault();
-        if (count > 0) setActive((a) => (a + (e.key === 'ArrowDown' ? 1 : -1) + count) % count);
+        if (count > 0) setActive((a) => nextActive(a, count, e.key === 'ArrowDown', search.more));
         return;
       }
       if (e.key === 'Enter' && !e.shiftKey) {
@@ -245,6 +246,9 @@ export function Composer({ ref, running = false, onStop }: ComposerProps) {
               stale={search.stale}
               loading={search.loading}
               error={search.error}
+              more={search.more}
+              loadingMore={search.loadingMore}
+              onLoadMore={search.loadMore}
               onPick={pick}
               onHover={setActive}
             />

@@ -32,6 +32,14 @@ export function BufferViewer({ source, label, totalLines: listedLines, totalChar
   const [readLines, setReadLines] = useState<number | null>(null);
   const jumpRequest = useInspect((st) => st.jump);
   const jump = followJump ? jumpRequest : null;
+  // Opened from a link (a manifest in the chat): the viewer takes the focus, not <body>.
+  const focusViewer = useInspect((st) => followJump && st.focusViewer);
+  const viewerFocused = useInspect((st) => st.viewerFocused);
+  useEffect(() => {
+    if (!focusViewer || !scrollRef.current) return;
+    scrollRef.current.focus({ preventScroll: true });
+    viewerFocused();
+  });
 
   const totalLines = readLines ?? listedLines;
   const geometry: Geometry = { totalLines, lineHeight: LINE_HEIGHT, viewportHeight };

@@ -35,6 +35,9 @@ interface InspectState {
   selectOutput(handle: string | null): void;
   allOutputs: boolean;
   setAllOutputs(all: boolean): void;
+  /** A buffer opened from a link waits for its viewer to take the focus (consumed by the viewer). */
+  focusViewer: boolean;
+  viewerFocused(): void;
   handledTarget: InspectTarget | null;
   /** Applies an inspector target once: switches the tab and opens the buffer or the file. */
   handleTarget(target: InspectTarget): void;
@@ -66,12 +69,14 @@ export const useInspect = create<InspectState>((set, get) => ({
   selectOutput: (output) => set({ output }),
   allOutputs: false,
   setAllOutputs: (allOutputs) => set({ allOutputs }),
+  focusViewer: false,
+  viewerFocused: () => set({ focusViewer: false }),
   handledTarget: null,
   handleTarget(target) {
     if (get().handledTarget === target) return;
     set({ handledTarget: target });
     if (target.kind === 'buffer') {
-      set({ tab: 'buffers', buffer: { ownerId: target.ownerId, name: target.name }, jump: null });
+      set({ tab: 'buffers', buffer: { ownerId: target.ownerId, name: target.name }, jump: null, focusViewer: true });
     } else if (target.kind === 'output') {
       set({ tab: 'outputs', output: target.handle });
     } else {
