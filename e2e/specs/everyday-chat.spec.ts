@@ -8,6 +8,9 @@ import path from 'node:path';
 import type { RunningHost } from '../fixtures/host';
 import { expect, screenshot, test } from '../fixtures';
 
+/** Whether the focused element is inside the buffer viewer (run in the page). */
+const focusInViewer = `!!document.activeElement?.closest('[data-testid="buffer-viewer"]')`;
+
 test.use({ viewport: { width: 1440, height: 900 } });
 
 const headers = (host: RunningHost) => ({ Authorization: `Bearer ${host.token}`, 'Content-Type': 'application/json' });
@@ -73,7 +76,7 @@ test('folding the side panel gives the messages the room, and stays folded after
   await page.getByTestId('conversation-new').click();
   const list = page.getByTestId('message-list');
   await expect(list).toBeVisible();
-  await page.evaluate(() => localStorage.removeItem('toolsmith.chat.sideCollapsed'));
+  await page.evaluate("localStorage.removeItem('toolsmith.chat.sideCollapsed')");
   const side = page.getByTestId('chat-side');
   if ((await side.getAttribute('data-collapsed')) === 'true') await page.getByTestId('side-toggle').click();
   await expect(side).toHaveAttribute('data-collapsed', 'false');
@@ -108,6 +111,6 @@ test('a buffer opened from a manifest in the chat has the focus in its viewer', 
   await user.locator('.message-outcomes > summary').click();
   await user.getByTestId('manifest-link').click();
   await expect(page.getByTestId('buffer-viewer')).toContainText('eggs');
-  await expect.poll(() => page.evaluate(() => !!document.activeElement?.closest('[data-testid="buffer-viewer"]'))).toBe(true);
+  await expect.poll(() => page.evaluate(focusInViewer)).toBe(true);
   await screenshot(page, 'everyday-4-focus');
 });
