@@ -16,6 +16,7 @@ import { HighlightLayer } from './DirectiveHighlight';
 import { findPaletteTrigger, insertTrigger, locateTrigger, removeTrigger, type PaletteTrigger } from './palette-trigger';
 import { optionId, PaletteList } from './PaletteList';
 import { nextActive } from './palette-rows';
+import { useRerun } from './rerun-store';
 import { PaletteRunForm } from './PaletteRunForm';
 import { addMessages, useEnsureConversation } from './use-conversation';
 import { usePaletteSearch } from './use-palette-search';
@@ -28,6 +29,8 @@ export interface ComposerHandle {
 interface Picked {
   tool: ToolView;
   trigger: PaletteTrigger | null;
+  /** "Edit and run again": the earlier run's arguments. */
+  args?: unknown;
 }
 
 export interface ComposerProps {
@@ -135,6 +138,21 @@ export function Composer({ ref, running = false, onStop }: ComposerProps) {
     replaceText(next.text, next.caret);
   };
 
+  // "Edit and run again" on a palette run's card: its tool's form, filled with that run's arguments.
+  const rerunRequest = useRerun((st) => st.request);
+  const rerunDone = useRerun((st) => st.done);
+  const [rerunError, setRerunError] = useState<ErrorInfo | null>(null);
+  useEffect(() => {
+    if (!rerunRequest) return;
+    rerunDone();
+    const { args, ...ref } = rerunRequest;
+    setRerunError(null);
+    void client.call('tools.get', ref).then((r) => {
+      if (!r.ok) return setRerunError(r.error);
+      setPicked({ tool: r.value, trigger: null, args });
+    });
+  }, [rerunRequest, rerunDone, client]);
+
   useImperativeHandle(ref, () => ({ focus: () => areaRef.current?.focus(), openPalette }));
 
   const closeForm = () => {
@@ -236,7 +254,7 @@ export function Composer({ ref, running = false, onStop }: ComposerProps) {
       {(listOpen || picked) && (
         <div className="palette" data-testid="palette" role="group" aria-label={s.palette.label}>
           {picked ? (
-            <PaletteRunForm key={picked.tool.id} tool={picked.tool} composerTools={parsed.tools} onRan={onRan} onClose={closeForm} />
+            <PaletteRunForm key={picked.tool.id} tool={picked.tool} composerTools={parsed.tools} onRan={onRan} onClose={closeForm} {...(picked.args !== undefined ? { initialArgs: picked.args } : {})} />
           ) : (
             <PaletteList
               id={listId}
@@ -317,6 +335,11 @@ export function Composer({ ref, running = false, onStop }: ComposerProps) {
         </div>
       )}
       {sendError && <SendError error={sendError} />}
+      {rerunError && (
+        <p className="field-error" role="alert" data-testid="rerun-error">
+          <code className="error-code">{rerunError.code}</code> {rerunError.message}
+        </p>
+      )}
       {stopError && (
         <p className="field-error" role="alert">
           {s.turn.stopFailed} <code className="error-code">{stopError.code}</code> {stopError.message}
