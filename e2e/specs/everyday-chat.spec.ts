@@ -5,6 +5,7 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { startScriptedModelServer, type ScriptedModelServer } from '../../electron/core/testing/scripted-model-server';
 import type { RunningHost } from '../fixtures/host';
 import { expect, screenshot, test } from '../fixtures';
 
@@ -113,4 +114,108 @@ test('a buffer opened from a manifest in the chat has the focus in its viewer', 
   await expect(page.getByTestId('buffer-viewer')).toContainText('eggs');
   await expect.poll(() => page.evaluate(focusInViewer)).toBe(true);
   await screenshot(page, 'everyday-4-focus');
+});
+
+test.describe('recovering in the chat', () => {
+  let server: ScriptedModelServer;
+  test.beforeAll(async () => {
+    server = await startScriptedModelServer();
+    server.setModels(['everyday-model']);
+  });
+  test.afterAll(async () => {
+    await server.close();
+  });
+
+  test('retry an answer, copy it, edit and resend a question, deny with a reason, run a palette call again, see failed directives', async ({ appPage: page, host }) => {
+    test.skip(!host, 'adds its provider through the headless host’s API');
+    test.setTimeout(120_000);
+    const saved = await fetch(`${host!.url}rpc/providers.save`, {
+      method: 'POST',
+      headers: headers(host!),
+      body: JSON.stringify({ provider: { name: 'Everyday local', kind: 'openai-compatible', baseUrl: server.url, apiKey: 'sk-everyday-0123456789' } }),
+    });
+    expect(saved.status).toBe(200);
+    // Its models are listed once it was tested.
+    const provider = ((await saved.json()) as { value: { id: string } }).value;
+    await fetch(`${host!.url}rpc/providers.test`, { method: 'POST', headers: headers(host!), body: JSON.stringify({ id: provider.id }) });
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+
+    await page.getByTestId('nav-chat').click();
+    await page.getByTestId('conversation-new').click();
+    await page.getByTestId('model-picker').selectOption({ label: 'everyday-model' });
+    const list = page.getByTestId('message-list');
+    const composer = page.getByTestId('chat-composer');
+
+    // 1. A wrong answer, retried: the new one replaces it.
+    server.script([{ kind: 'text', text: 'Paris is in Italy.' }]);
+    await composer.fill('Where is Paris?');
+    await composer.press('Enter');
+    await expect(page.getByTestId('message-assistant').last()).toContainText('Paris is in Italy.');
+    server.script([{ kind: 'text', text: 'Paris is in France.' }]);
+    await page.getByTestId('message-assistant').last().getByTestId('message-regenerate').click();
+    await expect(page.getByTestId('message-assistant').last()).toContainText('Paris is in France.');
+    await expect(list).not.toContainText('Paris is in Italy.');
+    await expect(page.getByTestId('message-assistant')).toHaveCount(1);
+
+    // 2. Copy the answer.
+    await page.getByTestId('message-assistant').last().getByTestId('message-copy').click();
+    await expect(page.getByTestId('message-assistant').last().getByTestId('message-copy')).toHaveText('Copied');
+    expect(await page.evaluate('navigator.clipboard.readText()')).toBe('Paris is in France.');
+    await screenshot(page, 'everyday-5-retried');
+
+    // 3. Edit the question and send it again: the old question and its answer are gone.
+    server.script([{ kind: 'text', text: 'Rome is in Italy.' }]);
+    await page.getByTestId('message-user').last().getByTestId('message-edit').click();
+    await page.getByTestId('message-edit-input').fill('Where is Rome?');
+    await page.getByTestId('message-edit-input').press('Enter');
+    await expect(page.getByTestId('message-assistant').last()).toContainText('Rome is in Italy.');
+    await expect(page.getByTestId('message-user')).toHaveCount(1);
+    await expect(page.getByTestId('message-user')).toContainText('Where is Rome?');
+    await expect(list).not.toContainText('Paris');
+
+    // 4. Deny a call with a reason: the model is told why.
+    server.script([
+      { kind: 'tools', calls: [{ name: 'writefile', arguments: { path: 'e2e-everyday/x.txt', content: 'x' } }] },
+      { kind: 'text', text: 'Understood, I will not write there.' },
+    ]);
+    await composer.fill('Write x somewhere');
+    await composer.press('Enter');
+    const approval = page.getByTestId('tool-card').filter({ has: page.getByTestId('approval-deny-reason') });
+    await approval.getByTestId('approval-deny-reason').click();
+    await approval.getByTestId('approval-deny-reason-input').fill('write to notes/ instead');
+    await screenshot(page, 'everyday-6-deny-reason');
+    await approval.getByTestId('approval-deny-reason-send').click();
+    await expect(list).toContainText('Understood, I will not write there.');
+    await expect(page.getByTestId('tool-card-deny-reason').last()).toContainText('write to notes/ instead');
+    const last = server.requests.at(-1)!;
+    const toolResult = (last.body.messages as { role: string; content: string }[]).filter((m) => m.role === 'tool').at(-1)!.content;
+    expect(toolResult).toContain('write to notes/ instead');
+
+    // 5. A palette run, edited and run again: the form opens with its arguments.
+    await composer.click();
+    await composer.pressSequentially('+readfile');
+    const palette = page.getByTestId('palette');
+    await expect(palette.getByTestId('palette-item-readfile').first()).toBeVisible();
+    await page.keyboard.press('Enter');
+    await palette.getByTestId('arg-path').fill('e2e-everyday/missing.txt');
+    await palette.getByTestId('palette-run').click();
+    const runCard = page.getByTestId('tool-card').filter({ hasText: '+readfile' }).last();
+    await expect(runCard.getByTestId('tool-card-status')).toHaveText(/ok|error/);
+    await runCard.getByTestId('tool-card-rerun').click();
+    await expect(palette.getByTestId('arg-path')).toHaveValue('e2e-everyday/missing.txt');
+    await screenshot(page, 'everyday-7-rerun');
+    await page.keyboard.press('Escape');
+
+    // 6. A directive that fails is marked on its folded group; the title is not the directive.
+    await page.getByTestId('conversation-new').click();
+    await composer.fill('@input file:e2e-everyday/nothing-here.txt (output=variable:nothing)\n@model none');
+    await composer.press('Enter');
+    const failed = page.getByTestId('message-user').last();
+    await expect(failed.getByTestId('outcomes-failed')).toHaveText(/1 failed/);
+    await expect(failed.locator('details.message-outcomes')).not.toHaveAttribute('open');
+    const current = page.locator('.conversation-item.current .conversation-title');
+    await expect(current).toContainText('Input: nothing-here.txt');
+    await expect(current).not.toContainText('@');
+    await screenshot(page, 'everyday-8-failed-directive');
+  });
 });

@@ -14,6 +14,9 @@ export type InspectTab = (typeof INSPECT_TABS)[number];
 export interface LineRequest {
   line: number;
   seq: number;
+  /** A search match on the line: its column and length, to scroll to and mark. */
+  column?: number;
+  length?: number;
 }
 
 interface InspectState {
@@ -24,7 +27,7 @@ interface InspectState {
   selectBuffer(buffer: { ownerId: string; name: string } | null): void;
   /** The line to bring into view and highlight in the buffer viewer. */
   jump: LineRequest | null;
-  jumpTo(line: number): void;
+  jumpTo(line: number, match?: { column: number; length: number }): void;
   /** The workspace file open in the Files tab, and the folders expanded in its tree. */
   file: string | null;
   expanded: ReadonlySet<string>;
@@ -49,7 +52,7 @@ export const useInspect = create<InspectState>((set, get) => ({
   buffer: null,
   selectBuffer: (buffer) => set({ buffer, jump: null }),
   jump: null,
-  jumpTo: (line) => set((s) => ({ jump: { line, seq: (s.jump?.seq ?? 0) + 1 } })),
+  jumpTo: (line, match) => set((s) => ({ jump: { line, seq: (s.jump?.seq ?? 0) + 1, ...(match ?? {}) } })),
   file: null,
   expanded: new Set(),
   openFile(path) {
