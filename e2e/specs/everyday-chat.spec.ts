@@ -219,3 +219,40 @@ test.describe('recovering in the chat', () => {
     await screenshot(page, 'everyday-8-failed-directive');
   });
 });
+
+test('a search in a one-line JSON buffer shows each match around itself and goes to it', async ({ appPage: page, host }) => {
+  test.skip(!host, 'writes a workspace file next to the headless host');
+  test.setTimeout(90_000);
+  const workspace = path.join(host!.dataDir, 'workspace');
+  await fs.mkdir(path.join(workspace, 'e2e-everyday'), { recursive: true });
+  // ~73,000 characters on one line; "needle" in 31 items, each with its own id.
+  const items = Array.from({ length: 31 }, (_, i) => ({ id: `item-${i}`, pad: 'x'.repeat(2300), word: 'needle' }));
+  const json = JSON.stringify({ items });
+  expect(json.length).toBeGreaterThan(70_000);
+  await fs.writeFile(path.join(workspace, 'e2e-everyday', 'one-line.json'), json);
+  await page.getByTestId('nav-chat').click();
+  await page.getByTestId('conversation-new').click();
+  const composer = page.getByTestId('chat-composer');
+  await composer.fill('@input file:e2e-everyday/one-line.json (output=variable:oneline)\n@model none');
+  await composer.press('Enter');
+  const user = page.getByTestId('message-user').last();
+  await user.locator('.message-outcomes > summary').click();
+  await user.getByTestId('manifest-link').click();
+  await expect(page.getByTestId('buffer-viewer')).toBeVisible();
+  await page.getByTestId('buffer-search-input').fill('needle');
+  await page.getByTestId('buffer-search-input').press('Enter');
+  const results = page.getByTestId('buffer-search-result');
+  await expect(results).toHaveCount(31);
+  // Each result shows its own match (with its column), not the line's head 31 times.
+  const texts = await results.allTextContents();
+  expect(new Set(texts).size).toBe(31);
+  await expect(results.nth(0).locator('mark')).toHaveText('needle');
+  await expect(results.nth(30).locator('mark')).toHaveText('needle');
+  await expect(results.nth(1)).toContainText(/Line 1, column [\d,]+/);
+  // The first match is drawn in the viewer (past column 2,000): clicking marks it there and scrolls to it.
+  await results.nth(0).click();
+  const jump = page.getByTestId('buffer-jump-match');
+  await expect(jump).toHaveText('needle');
+  await expect(jump).toBeInViewport();
+  await screenshot(page, 'everyday-9-long-line-search');
+});
