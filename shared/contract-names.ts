@@ -44,6 +44,8 @@ export const OP_NAMES = [
   'conversations.setContext',
   'conversations.evaluateContext',
   'chat.send',
+  'chat.edit',
+  'chat.regenerate',
   'chat.runTool',
   'providers.list',
   'providers.save',

@@ -218,6 +218,16 @@ export const operations = {
   },
   /** A message typed in the composer: its directives run (a directive error refuses it, nothing written); answers the messages added. */
   'chat.send': { input: z.object({ conversationId: Key, text: z.string().min(1).max(1024 * 1024) }).strict(), output: z.array(MessageSchema) },
+  /**
+   * Edit and resend: the user message and every row after it are removed (the history is cut, not forked),
+   * then `text` is sent as chat.send would. CONFLICT while a turn runs; nothing is removed when refused.
+   */
+  'chat.edit': { input: z.object({ conversationId: Key, messageId: Key, text: z.string().min(1).max(1024 * 1024) }).strict(), output: z.array(MessageSchema) },
+  /**
+   * Asks the model again: every row after the user message `messageId` names (or the last user message before
+   * it) is removed and a turn starts from that message as stored. CONFLICT while a turn runs.
+   */
+  'chat.regenerate': { input: z.object({ conversationId: Key, messageId: Key }).strict(), output: z.object({ removed: z.number().int().min(0), turnId: z.string() }).strict() },
   /** The `+` palette: runs a tool with no model involved; the result (or its manifest) becomes a tool card. */
   'chat.runTool': {
     input: z
@@ -258,7 +268,16 @@ export const operations = {
    * Edited arguments that do not match the tool's argSchema are VALIDATION_FAILED and the call keeps waiting.
    */
   'approvals.respond': {
-    input: z.object({ conversationId: Key, invocationId: Key, decision: ApprovalDecisionSchema, args: z.unknown().optional() }).strict(),
+    input: z
+      .object({
+        conversationId: Key,
+        invocationId: Key,
+        decision: ApprovalDecisionSchema,
+        args: z.unknown().optional(),
+        /** With deny: why, given to the model in the call's result. */
+        reason: z.string().trim().max(2000).optional(),
+      })
+      .strict(),
     output: z.object({ accepted: z.boolean() }).strict(),
   },
   /** Checks edited arguments as Allow would, answering nothing: the card shows the issues (waiting false when the call no longer waits). */

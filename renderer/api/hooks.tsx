@@ -1,4 +1,4 @@
-import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type UseQueryOptions } from '@tanstack/react-query';
+import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient, type UseQueryOptions } from '@tanstack/react-query';
 import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
 import { eventNames, type OpInput, type OpName, type OpOutput } from '../../shared/contract';
 import { callOrThrow, ContractError, type Api } from './client';
@@ -75,8 +75,11 @@ export function useConnectionState(): ConnectionState {
 
 type PagedOp = 'bundles.list' | 'tools.list' | 'tools.search';
 
-/** A list operation read page by page with its opaque pageToken. */
-export function usePagedOp<N extends PagedOp>(name: N, input: Omit<OpInput<N>, 'pageToken'>, enabled = true) {
+/**
+ * A list operation read page by page with its opaque pageToken. `keepPrevious`: while the
+ * input changes, the previous input's pages stay on screen (marked isPlaceholderData).
+ */
+export function usePagedOp<N extends PagedOp>(name: N, input: Omit<OpInput<N>, 'pageToken'>, enabled = true, keepPrevious = false) {
   const { client } = useApi();
   return useInfiniteQuery<OpOutput<N>, ContractError>({
     queryKey: queryKey(name, input as OpInput<N>),
@@ -84,5 +87,6 @@ export function usePagedOp<N extends PagedOp>(name: N, input: Omit<OpInput<N>, '
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => (last as { nextPageToken?: string }).nextPageToken,
     enabled,
+    ...(keepPrevious ? { placeholderData: keepPreviousData } : {}),
   });
 }

@@ -95,6 +95,8 @@ export const ToolCardSchema = z
     callId: z.string().optional(),
     /** How the user answered an approval request (the args may have been edited first). */
     decision: ApprovalDecisionSchema.optional(),
+    /** Denied with a reason: the user's words, given to the model with the denial. */
+    denyReason: z.string().optional(),
     /** The result was oversized: what the gate did with it. */
     stored: StoredOutputInfoSchema.optional(),
     /** A `tool_output` call: how the extraction went. */

@@ -102,6 +102,8 @@ export const BufferMatchSchema = z
     column: z.number().int().min(0),
     length: z.number().int().min(0),
     text: z.string(),
+    /** The column `text` starts at: a long line is shown as a window around its match (absent: 0, its head). */
+    textStart: z.number().int().min(0).optional(),
     before: z.array(z.string()),
     after: z.array(z.string()),
   })

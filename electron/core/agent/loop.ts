@@ -149,10 +149,10 @@ export function createAgentLoop(outer: AgentLoopDeps): AgentLoopService {
       t.turn.stop();
       return true;
     },
-    respond(conversationId: string, invocationId: string, decision: ApprovalDecision, args?: unknown): boolean {
+    respond(conversationId: string, invocationId: string, decision: ApprovalDecision, args?: unknown, reason?: string): boolean {
       const t = turns.get(conversationId);
       if (!t) return false;
-      return t.turn.respond(invocationId, args === undefined ? { decision } : { decision, args });
+      return t.turn.respond(invocationId, { decision, ...(args === undefined ? {} : { args }), ...(reason ? { reason } : {}) });
     },
     checkEdited(conversationId: string, invocationId: string, args: unknown) {
       return turns.get(conversationId)?.turn.checkEdited(invocationId, args) ?? null;

@@ -34,7 +34,7 @@ export type CallAction = 'continue' | 'stop';
 export const TOOL_OUTPUT_NOT_OFFERED = 'tool_output is not available now (this is the last step of the turn, or nothing is stored): answer with what you have';
 
 /** The user's answer to an approval request; `cancelled` when the turn stopped first. */
-export type ApprovalAnswer = { decision: ApprovalDecision; args?: unknown } | { decision: 'cancelled' };
+export type ApprovalAnswer = { decision: ApprovalDecision; args?: unknown; reason?: string } | { decision: 'cancelled' };
 
 interface CallContext {
   deps: AgentLoopDeps;
@@ -189,7 +189,7 @@ export class ToolCallRunner {
       decision = answer.decision;
       if (answer.args !== undefined) args = answer.args;
       if (decision === 'deny') {
-        this.finish(this.card(mt, call, args, invocationId, { status: 'denied', decision }));
+        this.finish(this.card(mt, call, args, invocationId, { status: 'denied', decision, ...(answer.reason ? { denyReason: answer.reason } : {}) }));
         return;
       }
       if (decision === 'allow-conversation' || decision === 'allow-always') {

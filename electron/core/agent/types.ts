@@ -35,7 +35,7 @@ export interface AgentLoop {
   /** Stops the conversation's running turn (model stream and tools); false when none runs. */
   stop(conversationId: string): boolean;
   /** Delivers the user's answer to a call awaiting approval; false when none waits under that id. */
-  respond(conversationId: string, invocationId: string, decision: import('../../../shared/model/provider').ApprovalDecision, args?: unknown): boolean;
+  respond(conversationId: string, invocationId: string, decision: import('../../../shared/model/provider').ApprovalDecision, args?: unknown, reason?: string): boolean;
   /**
    * Checks edited arguments for a call awaiting approval as an allowing answer would,
    * answering nothing: the issues (empty when they pass), or null when no call waits under that id.

@@ -17,7 +17,20 @@ import { destinationFromText } from '../routing/destination';
 import type { DirectiveRunResult } from '../routing/types';
 import type { ConversationStore, NewMessage } from '../timeline/conversation-store';
 import { directiveRefusal, refusalErrors } from '../timeline/directive-errors';
-import { DIRECTIVES_ONLY_NOTICE, NO_MODEL_NOTICE, conversationGone, directivesFailed, turnNotStarted } from '../timeline/strings';
+import {
+  DIRECTIVES_ONLY_NOTICE,
+  NOTHING_TO_REGENERATE,
+  NO_MODEL_NOTICE,
+  REGENERATE_MODEL_NONE,
+  REGENERATE_NO_MODEL,
+  conversationGone,
+  directivesFailed,
+  editWhileRunning,
+  messageNotFound,
+  notAUserMessage,
+  turnNotStarted,
+} from '../timeline/strings';
+import { directivesTitle, toolRunTitle } from '../timeline/titles';
 import { directiveTool, evaluateSections, type EvaluatedSection } from '../agent/context';
 import type { AgentLoopService, TurnReservation } from '../agent/loop';
 import type { ModelRef } from '../../../shared/model/provider';
@@ -32,7 +45,7 @@ export interface ChatServiceDeps {
   /** Oversized tool outputs: the gate a `+` run's result passes before a model may see it. */
   toolOutputs?: Pick<import('../tool-output/service').ToolOutputService, 'gateCard'>;
   /** The agent loop: a message for a model starts a turn (absent: the no-model notice). */
-  agent?: Pick<AgentLoopService, 'reserve'>;
+  agent?: Pick<AgentLoopService, 'reserve'> & Partial<Pick<AgentLoopService, 'isRunning'>>;
 }
 
 export interface RunToolRequest {
@@ -66,6 +79,55 @@ export class ChatService {
    * (no text of its own, nothing inlined) asks no model: a notice says so.
    */
   async send(conversationId: string, text: string): Promise<Message[]> {
+    return this.sendReplacing(conversationId, text);
+  }
+
+  /**
+   * Edit and resend: the user message `messageId` and everything after it are removed (the
+   * history is cut there, not forked), then `text` is sent as send() would. Refused, with
+   * nothing removed, when `text` has directive errors, when a turn runs in the conversation
+   * (CONFLICT), or when the message is not a user message of it.
+   */
+  async edit(conversationId: string, messageId: string, text: string): Promise<Message[]> {
+    const target = this.messageOf(conversationId, messageId);
+    if (target.role !== 'user') throw new AppError('VALIDATION_FAILED', notAUserMessage(messageId), { field: 'messageId' });
+    return this.sendReplacing(conversationId, text, messageId);
+  }
+
+  /**
+   * Regenerate: the model is asked again for the answer to a user message. `messageId` names
+   * the user message, or any row after it (the answer to retry): every row after that user
+   * message is removed (cut, not forked) and a turn starts with the user message as stored
+   * (its directives' prompt; its `@tools` lines resolved again, its `@input` lines not run
+   * again). Refused with nothing removed when no model is set or a turn runs (CONFLICT).
+   */
+  async regenerate(conversationId: string, messageId: string): Promise<{ removed: number; turnId: string }> {
+    const { conversations, agent, routing } = this.deps;
+    const conversation = conversations.get(conversationId);
+    const rows = conversations.timeline(conversationId);
+    const at = rows.findIndex((m) => m.id === messageId);
+    if (at === -1) throw new AppError('NOT_FOUND', messageNotFound(messageId), { id: messageId });
+    const user = rows.slice(0, at + 1).findLast((m) => m.role === 'user');
+    if (!user) throw new AppError('VALIDATION_FAILED', NOTHING_TO_REGENERATE, { field: 'messageId' });
+    const parsed = parseDirectives(user.text);
+    if (parsed.modelNone) throw new AppError('VALIDATION_FAILED', REGENERATE_MODEL_NONE, { field: 'messageId' });
+    const model = modelFor(conversation.model, parsed.model);
+    if (!model || !agent) throw new AppError('VALIDATION_FAILED', REGENERATE_NO_MODEL, { field: 'model' });
+    const reservation = agent.reserve(conversationId);
+    try {
+      // Only the @tools lines: they resolve, nothing is read or written again.
+      const onlyTools: ParsedText = { ...parsed, directives: parsed.directives.filter((d) => d.kind === 'tools') };
+      const tools = onlyTools.directives.length > 0 ? (await routing.directives.run(onlyTools, { ownerId: conversationId })).tools : [];
+      const removed = conversations.truncate(conversationId, user.id, { inclusive: false });
+      const turnId = reservation.start({ model, prompt: user.prompt ?? user.text, directiveTools: tools.map(directiveTool) });
+      return { removed, turnId };
+    } finally {
+      reservation.release();
+    }
+  }
+
+  /** send(), and with `replacing`: that message and the rows after it are removed once nothing can refuse the new one. */
+  private async sendReplacing(conversationId: string, text: string, replacing?: string): Promise<Message[]> {
     const { conversations, agent } = this.deps;
     const conversation = conversations.get(conversationId);
     const parsed = parseDirectives(text);
@@ -74,13 +136,23 @@ export class ChatService {
     // a second one sent meanwhile is refused (CONFLICT) with nothing of it written.
     const reservation = !parsed.modelNone && conversation.model && agent ? agent.reserve(conversationId) : undefined;
     try {
-      return await this.sendWith(conversationId, text, parsed, reservation);
+      // An edit never cuts under a running turn, whether or not the new text asks a model.
+      if (replacing !== undefined && !reservation && agent?.isRunning?.(conversationId)) throw new AppError('CONFLICT', editWhileRunning(), { conversationId });
+      // The old rows go once the new message's directives ran (a refusal leaves them), before it is stored.
+      const cut = replacing === undefined ? undefined : () => void conversations.truncate(conversationId, replacing, { inclusive: true });
+      return await this.sendWith(conversationId, text, parsed, reservation, cut);
     } finally {
       reservation?.release();
     }
   }
 
-  private async sendWith(conversationId: string, text: string, parsed: ParsedText, reservation: TurnReservation | undefined): Promise<Message[]> {
+  private messageOf(conversationId: string, messageId: string): Message {
+    const m = this.deps.conversations.messages(conversationId).find((r) => r.id === messageId);
+    if (!m) throw new AppError('NOT_FOUND', messageNotFound(messageId), { id: messageId });
+    return m;
+  }
+
+  private async sendWith(conversationId: string, text: string, parsed: ParsedText, reservation: TurnReservation | undefined, beforeStore?: () => void): Promise<Message[]> {
     const { conversations, routing } = this.deps;
     const conversation = conversations.get(conversationId);
     const createdAt = this.deps.now().toISOString();
@@ -104,16 +176,22 @@ export class ChatService {
       outcomes = [{ directive: parsed.directives.map((d) => d.raw).join('\n'), error: { ...info, message: directivesFailed(info.message) } }];
     }
 
+    let first = beforeStore;
+    const store = (rows: NewMessage[], titleFrom?: string) => {
+      first?.();
+      first = undefined;
+      return this.store(conversationId, rows, titleFrom);
+    };
     const user: NewMessage = { role: 'user', text, createdAt, prompt, ...(outcomes.length ? { outcomes } : {}) };
-    const titleFrom = parsed.prompt.trim() ? parsed.prompt : text;
+    const titleFrom = parsed.prompt.trim() ? parsed.prompt : directivesTitle(parsed);
     const model = modelNone ? undefined : modelFor(conversation.model, parsed.model);
-    if (modelNone) return this.store(conversationId, [user], titleFrom);
-    if (!model || !reservation) return this.store(conversationId, [user, { role: 'notice', text: NO_MODEL_NOTICE }], titleFrom);
+    if (modelNone) return store([user], titleFrom);
+    if (!model || !reservation) return store([user, { role: 'notice', text: NO_MODEL_NOTICE }], titleFrom);
     // Only directives, with nothing inlined: there is nothing to ask the model.
     const forModel = parsed.prompt.trim() !== '' || outcomes.some((o) => o.inlineText !== undefined);
-    if (!forModel) return this.store(conversationId, [user, { role: 'notice', text: DIRECTIVES_ONLY_NOTICE }], titleFrom);
+    if (!forModel) return store([user, { role: 'notice', text: DIRECTIVES_ONLY_NOTICE }], titleFrom);
 
-    const stored = await this.store(conversationId, [user], titleFrom);
+    const stored = await store([user], titleFrom);
     try {
       reservation.start({ model, prompt, directiveTools: tools.map(directiveTool) });
     } catch (e) {
@@ -157,7 +235,7 @@ export class ChatService {
       card = await routeOntoCard(card, outcome.value, tool, { router: routing.router, ownerId: req.conversationId, destination, writeMode: req.writeMode }, (e) => toErrorInfo(e, 'chat.runTool'));
       text = card.manifest?.text ?? card.error?.message ?? '';
     }
-    const [message] = await this.store(req.conversationId, [{ role: 'tool', text, tool: card }]);
+    const [message] = await this.store(req.conversationId, [{ role: 'tool', text, tool: card }], toolRunTitle(tool.displayName, req.args));
     return message!;
   }
 

@@ -50,6 +50,11 @@ describe('agent handlers', () => {
     expect(await router.call('chat.stop', { conversationId: 'nope' })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
     expect(await router.call('approvals.respond', { conversationId: c.id, invocationId: 'i1', decision: 'allow-once', args: { a: 1 } })).toEqual({ ok: true, value: { accepted: true } });
     expect(asked).toContainEqual(['respond', c.id, 'i1', 'allow-once', { a: 1 }]);
+    // A reason travels with a denial, never with an allowing answer.
+    await router.call('approvals.respond', { conversationId: c.id, invocationId: 'i2', decision: 'deny', reason: ' not there ' });
+    expect(asked).toContainEqual(['respond', c.id, 'i2', 'deny', undefined, 'not there']);
+    await router.call('approvals.respond', { conversationId: c.id, invocationId: 'i3', decision: 'allow-once', reason: 'ignored' });
+    expect(asked).toContainEqual(['respond', c.id, 'i3', 'allow-once', undefined]);
     await approvals.add({ toolId: 't', toolName: 'b/t', scope: 'always' });
     expect(await router.call('approvals.list', {})).toMatchObject({ ok: true, value: [{ toolId: 't', scope: 'always' }] });
     expect(await router.call('approvals.revoke', { toolId: 't', scope: 'conversation' })).toMatchObject({ ok: false, error: { code: 'VALIDATION_FAILED' } });

@@ -36,7 +36,9 @@ export function agentHandlers(deps: AgentHandlerDeps): { [N in AgentOps]: Handle
     },
     'approvals.respond': (input) => {
       conversations.get(input.conversationId);
-      return { accepted: loop.respond(input.conversationId, input.invocationId, input.decision, input.args) };
+      // A reason goes with a denial only.
+      const reason = input.decision === 'deny' && input.reason ? [input.reason] : [];
+      return { accepted: loop.respond(input.conversationId, input.invocationId, input.decision, input.args, ...reason) };
     },
     'approvals.check': (input) => {
       conversations.get(input.conversationId);

@@ -18,7 +18,9 @@ type ChatOps =
   | 'conversations.setContext'
   | 'conversations.evaluateContext'
   | 'chat.send'
-  | 'chat.runTool';
+  | 'chat.runTool'
+  | 'chat.edit'
+  | 'chat.regenerate';
 
 export interface ChatHandlerDeps {
   /** Emits 'conversations.changed' itself (see app.ts). */
@@ -72,5 +74,7 @@ export function chatHandlers(deps: ChatHandlerDeps & { chat: ChatService }): { [
     'conversations.evaluateContext': (input) => chat.evaluateContext(input.id),
     'chat.send': (input) => chat.send(input.conversationId, input.text),
     'chat.runTool': (input) => chat.runTool(input),
+    'chat.edit': (input) => chat.edit(input.conversationId, input.messageId, input.text),
+    'chat.regenerate': (input) => chat.regenerate(input.conversationId, input.messageId),
   };
 }

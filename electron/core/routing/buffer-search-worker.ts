@@ -179,7 +179,19 @@ export function search(job: FileSearchJob): BufferSearchResult {
     const ls = startOfLine(pos, line);
     const le = endOfLine(pos, line);
     const column = pos - ls <= BLOCK ? decode(bytes(ls, pos)).length : charOf(pos) - charOf(ls);
-    const m: BufferMatch = { line, column, length: lineBreakAt >= 0 ? lineBreakAt : length, text: lineText(ls, le), before: [], after: [] };
+    const len = lineBreakAt >= 0 ? lineBreakAt : length;
+    const m: BufferMatch = { line, column, length: len, text: lineText(ls, le), before: [], after: [] };
+    // A match past what the line's head shows: the text is a window around the match instead
+    // (textStart: the column it starts at), so each result shows its own match.
+    if (column + Math.min(len, 40) > job.maxLineChars - 20) {
+      let ws = Math.max(ls, pos - Math.floor(job.maxLineChars / 3));
+      const head = bytes(ws, Math.min(ws + 4, pos));
+      let k = 0;
+      while (k < head.length && (head[k]! & 0xc0) === 0x80) k++;
+      ws += k;
+      m.textStart = Math.max(0, column - decode(bytes(ws, pos)).length);
+      m.text = lineText(ws, le);
+    }
     let s = ls;
     for (let k = 1; k <= job.contextLines && line - k >= 1; k++) {
       const prevEnd = s - 1;

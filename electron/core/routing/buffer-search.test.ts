@@ -62,6 +62,16 @@ function clip(s: string, max = 500): string {
   return cut + '…';
 }
 
+/** The line as a result shows it: its head, or past the head a window around the match (the worker's byte arithmetic). */
+function windowOf(line: string, column: number, length: number): { text: string; textStart?: number } {
+  if (column + Math.min(length, 40) <= 500 - 20) return { text: clip(line) };
+  const raw = Buffer.from(line, 'utf8');
+  const pos = Buffer.byteLength(line.slice(0, column), 'utf8');
+  let ws = Math.max(0, pos - Math.floor(500 / 3));
+  while (ws < pos && (raw[ws]! & 0xc0) === 0x80) ws++;
+  return { text: clip(raw.subarray(ws).toString('utf8')), textStart: column - raw.subarray(ws, pos).toString('utf8').length };
+}
+
 function reference(content: string, o: BufferSearchOptions): BufferSearchResult {
   const lines = content === '' ? [] : content.split('\n');
   if (content.endsWith('\n')) lines.pop();
@@ -92,7 +102,7 @@ function reference(content: string, o: BufferSearchOptions): BufferSearchResult 
         line: i + 1,
         column,
         length,
-        text: clip(line),
+        ...windowOf(line, column, length),
         before: lines.slice(Math.max(0, i - ctx), i).map((l) => clip(l)),
         after: lines.slice(i + 1, i + 1 + ctx).map((l) => clip(l)),
       });
@@ -159,7 +169,9 @@ describe('buffer search matches a line-by-line reference', () => {
       const got = await s.search('o', 'long', q);
       expect(got.matches).toHaveLength(1);
       expect(got.matches[0]).toMatchObject({ line: 1, column: 100_000, length: 6, before: [], after: ['next line'] });
-      expect(got.matches[0]!.text).toBe(`${'é'.repeat(500)}…`);
+      // Shown around the match, not the line's head.
+      expect(got.matches[0]!.textStart).toBe(100_000 - 83);
+      expect(got.matches[0]!.text).toBe(`${'é'.repeat(83)}NEEDLE${'b'.repeat(500 - 89)}…`);
     }
   });
 

@@ -17,7 +17,7 @@ import { ExtractionOverridesSchema, type ExtractionOverrides } from '../../../sh
 import { v7 as uuidv7 } from 'uuid';
 import { MIGRATIONS } from './migrations';
 import { openSqliteFile } from '../lib/sqlite-file';
-import { APP_CLOSED_CALL, APP_CLOSED_TASK, AUTO_TITLE_MAX_CHARS, DEFAULT_TITLE, conversationNotFound, duplicateSectionId, taskNotFound } from './strings';
+import { APP_CLOSED_CALL, APP_CLOSED_TASK, AUTO_TITLE_MAX_CHARS, DEFAULT_TITLE, conversationNotFound, duplicateSectionId, messageNotFound, taskNotFound } from './strings';
 import type { Task } from '../../../shared/model/task';
 
 /** With kind 'messages': the rows added and the conversation after them. */
@@ -383,6 +383,28 @@ export class ConversationStore {
     if (retitled) this.changed(conversationId, 'renamed');
     this.opts.onChange?.({ conversationId, kind: 'messages', messages: stored, conversation: this.get(conversationId) });
     return stored;
+  }
+
+  /**
+   * Removes a conversation's messages from `messageId` on (`inclusive`) or after it: how an
+   * answer is asked again and a message edited (the history is cut, not forked). A title
+   * made from the messages is made again by the next one when none are left. NOT_FOUND
+   * when the message is not this conversation's. Answers how many rows went.
+   */
+  truncate(conversationId: string, messageId: string, opts: { inclusive: boolean }): number {
+    const removed = this.db.transaction(() => {
+      if (!this.has(conversationId)) throw new AppError('NOT_FOUND', conversationNotFound(conversationId), { id: conversationId });
+      const row = this.db.prepare('SELECT seq FROM messages WHERE conversation_id = ? AND id = ?').get(conversationId, messageId) as { seq: number } | undefined;
+      if (!row) throw new AppError('NOT_FOUND', messageNotFound(messageId), { id: messageId });
+      const n = this.db.prepare(`DELETE FROM messages WHERE conversation_id = ? AND seq ${opts.inclusive ? '>=' : '>'} ?`).run(conversationId, row.seq).changes;
+      const left = (this.db.prepare('SELECT count(*) AS n FROM messages WHERE conversation_id = ?').get(conversationId) as { n: number }).n;
+      if (left === 0) this.db.prepare(`UPDATE conversations SET title_source = 'default' WHERE id = ? AND title_source = 'auto'`).run(conversationId);
+      this.db.prepare('UPDATE conversations SET updated_at = ? WHERE id = ?').run(this.now().toISOString(), conversationId);
+      return n;
+    })();
+    // Without the rows: whoever shows the conversation reads it again.
+    this.changed(conversationId, 'messages');
+    return removed;
   }
 
   contextSections(conversationId: string): ContextSection[] {

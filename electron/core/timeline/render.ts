@@ -17,6 +17,8 @@ import type { ModelMessage } from '../llm/types';
 export type Redact = (text: string) => string;
 
 export const DENIED_TEXT = 'the user denied this call';
+/** A denial with the user's reason, as the model is given it. */
+export const deniedWithReason = (reason: string) => `${DENIED_TEXT}. The user's reason: ${reason}`;
 export const UNFINISHED_TEXT = 'this call did not finish (the turn was stopped or the app closed)';
 export const CANCELLED_TEXT = 'this call was cancelled';
 
@@ -96,7 +98,7 @@ export function resultText(card: ToolCard, storedText?: StoredText): { text: str
     case 'error':
       return { text: card.error?.message ?? 'the call failed', isError: true };
     case 'denied':
-      return { text: DENIED_TEXT, isError: true };
+      return { text: card.denyReason ? deniedWithReason(card.denyReason) : DENIED_TEXT, isError: true };
     case 'cancelled':
       return { text: CANCELLED_TEXT, isError: true };
     default:

@@ -12,6 +12,12 @@ export const DIRECTIVES_ONLY_NOTICE =
 export const turnNotStarted = (why: string) => `The model was not asked: ${why}`;
 
 export const conversationNotFound = (id: string) => `no conversation with id '${id}'`;
+export const notAUserMessage = (id: string) => `message '${id}' is not one you wrote: only your own messages are edited and sent again`;
+export const editWhileRunning = () => 'a model turn is running in this conversation: stop it (or wait for it) before editing a message';
+export const NOTHING_TO_REGENERATE = 'there is no message of yours before this one to answer again';
+export const REGENERATE_MODEL_NONE = 'that message says @model none: no model answers it, so there is nothing to ask again';
+export const REGENERATE_NO_MODEL = 'no model is set for this conversation: pick one to ask again';
+export const messageNotFound = (id: string) => `no message with id '${id}' in this conversation`;
 export const conversationGone = (id: string) => `conversation '${id}' was deleted while this ran`;
 export const duplicateSectionId = (id: string) => `two context sections have the id '${id}': each section needs its own`;
 export const routingFailed = (dest: string, why: string) => `the result could not be written to ${dest}: ${why}`;

@@ -19,6 +19,7 @@ import { ConversationList } from './ConversationList';
 import { MessageList } from './MessageList';
 import { ModelPicker, NoModelNotice } from './ModelPicker';
 import { SidePanel } from './SidePanel';
+import { useSideCollapsed } from './side-state';
 import { ToolSelectionControl } from './ToolSelectionControl';
 import { ExtractionControl } from './ExtractionControl';
 import { useAgentStream } from './use-agent-stream';
@@ -33,6 +34,7 @@ export function ChatScreen() {
   const composer = useRef<ComposerHandle>(null);
   const screenRef = useRef<HTMLElement>(null);
   const stream = useAgentStream();
+  const [sideCollapsed, setSideCollapsed] = useSideCollapsed();
 
   // First load: open the newest conversation, if there is one.
   const opened = useRef(false);
@@ -99,7 +101,7 @@ export function ChatScreen() {
         <h1 id="chat-title">{s.title}</h1>
         <p className="help">{s.shortcuts}</p>
       </header>
-      <div className="chat-layout">
+      <div className={sideCollapsed ? 'chat-layout side-collapsed' : 'chat-layout'}>
         <ConversationList onCreate={createConversation} creating={create.isPending} />
         <div className="chat-main">
           {create.error && (
@@ -135,7 +137,7 @@ export function ChatScreen() {
             onStop={() => (conversationId ? stream.stop(conversationId) : Promise.resolve(null))}
           />
         </div>
-        <SidePanel />
+        <SidePanel collapsed={sideCollapsed} onCollapse={setSideCollapsed} />
       </div>
     </section>
   );

@@ -15,6 +15,8 @@ import { chatStrings as s } from '../../i18n/chat-strings';
 import { HighlightLayer } from './DirectiveHighlight';
 import { findPaletteTrigger, insertTrigger, locateTrigger, removeTrigger, type PaletteTrigger } from './palette-trigger';
 import { optionId, PaletteList } from './PaletteList';
+import { nextActive } from './palette-rows';
+import { useRerun } from './rerun-store';
 import { PaletteRunForm } from './PaletteRunForm';
 import { addMessages, useEnsureConversation } from './use-conversation';
 import { usePaletteSearch } from './use-palette-search';
@@ -27,6 +29,8 @@ export interface ComposerHandle {
 interface Picked {
   tool: ToolView;
   trigger: PaletteTrigger | null;
+  /** "Edit and run again": the earlier run's arguments. */
+  args?: unknown;
 }
 
 export interface ComposerProps {
@@ -134,6 +138,21 @@ export function Composer({ ref, running = false, onStop }: ComposerProps) {
     replaceText(next.text, next.caret);
   };
 
+  // "Edit and run again" on a palette run's card: its tool's form, filled with that run's arguments.
+  const rerunRequest = useRerun((st) => st.request);
+  const rerunDone = useRerun((st) => st.done);
+  const [rerunError, setRerunError] = useState<ErrorInfo | null>(null);
+  useEffect(() => {
+    if (!rerunRequest) return;
+    rerunDone();
+    const { args, ...ref } = rerunRequest;
+    setRerunError(null);
+    void client.call('tools.get', ref).then((r) => {
+      if (!r.ok) return setRerunError(r.error);
+      setPicked({ tool: r.value, trigger: null, args });
+    });
+  }, [rerunRequest, rerunDone, client]);
+
   useImperativeHandle(ref, () => ({ focus: () => areaRef.current?.focus(), openPalette }));
 
   const closeForm = () => {
@@ -187,7 +206,7 @@ export function Composer({ ref, running = false, onStop }: ComposerProps) {
       const count = search.tools.length;
       if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
         e.preventDefault();
-        if (count > 0) setActive((a) => (a + (e.key === 'ArrowDown' ? 1 : -1) + count) % count);
+        if (count > 0) setActive((a) => nextActive(a, count, e.key === 'ArrowDown', search.more));
         return;
       }
       if (e.key === 'Enter' && !e.shiftKey) {
@@ -235,7 +254,7 @@ export function Composer({ ref, running = false, onStop }: ComposerProps) {
       {(listOpen || picked) && (
         <div className="palette" data-testid="palette" role="group" aria-label={s.palette.label}>
           {picked ? (
-            <PaletteRunForm key={picked.tool.id} tool={picked.tool} composerTools={parsed.tools} onRan={onRan} onClose={closeForm} />
+            <PaletteRunForm key={picked.tool.id} tool={picked.tool} composerTools={parsed.tools} onRan={onRan} onClose={closeForm} {...(picked.args !== undefined ? { initialArgs: picked.args } : {})} />
           ) : (
             <PaletteList
               id={listId}
@@ -245,6 +264,9 @@ export function Composer({ ref, running = false, onStop }: ComposerProps) {
               stale={search.stale}
               loading={search.loading}
               error={search.error}
+              more={search.more}
+              loadingMore={search.loadingMore}
+              onLoadMore={search.loadMore}
               onPick={pick}
               onHover={setActive}
             />
@@ -313,6 +335,11 @@ export function Composer({ ref, running = false, onStop }: ComposerProps) {
         </div>
       )}
       {sendError && <SendError error={sendError} />}
+      {rerunError && (
+        <p className="field-error" role="alert" data-testid="rerun-error">
+          <code className="error-code">{rerunError.code}</code> {rerunError.message}
+        </p>
+      )}
       {stopError && (
         <p className="field-error" role="alert">
           {s.turn.stopFailed} <code className="error-code">{stopError.code}</code> {stopError.message}

@@ -31,12 +31,21 @@ export function OutcomeList({ outcomes }: { outcomes: readonly DirectiveOutcome[
   );
 }
 
-/** A message's outcomes, folded under one summary. */
+/** A message's outcomes, folded under one summary; failures are counted on it in red, so none hides folded. */
 export function DirectiveOutcomes({ outcomes }: { outcomes: readonly DirectiveOutcome[] }) {
   if (outcomes.length === 0) return null;
+  const failed = outcomes.filter((o) => o.error).length;
   return (
-    <details className="message-outcomes">
-      <summary>{s.messages.outcomes(outcomes.length)}</summary>
+    <details className={failed > 0 ? 'message-outcomes has-errors' : 'message-outcomes'} data-failed={failed}>
+      <summary>
+        {s.messages.outcomes(outcomes.length)}
+        {failed > 0 && (
+          <span className="badge danger outcomes-failed" data-testid="outcomes-failed">
+            <span aria-hidden="true">✕ </span>
+            {s.actions.failedOutcomes(failed)}
+          </span>
+        )}
+      </summary>
       <OutcomeList outcomes={outcomes} />
     </details>
   );

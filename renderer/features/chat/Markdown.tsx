@@ -18,7 +18,7 @@ function languageOf(node: ExtraProps['node']): string {
   return list.find((c) => c.startsWith('language-'))?.slice('language-'.length) ?? '';
 }
 
-async function copyText(text: string): Promise<boolean> {
+export async function copyText(text: string): Promise<boolean> {
   try {
     await navigator.clipboard.writeText(text);
     return true;

@@ -5,7 +5,7 @@
  * into one), and what each turn cost. Stays scrolled to the newest row unless the user
  * has scrolled up.
  */
-import { useEffect, useLayoutEffect, useMemo, useRef } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { Message } from '../../../shared/model/conversation';
 import { EmptyState } from '../../components/EmptyState';
 import { QueryError } from '../../components/QueryError';
@@ -13,6 +13,7 @@ import { chatStrings as s } from '../../i18n/chat-strings';
 import { HighlightedText } from './DirectiveHighlight';
 import { DirectiveOutcomes } from './DirectiveOutcomes';
 import { Markdown } from './Markdown';
+import { CopyButton, EditMessage, RegenerateButton } from './MessageActions';
 import { pendingOf } from './stream-state';
 import { awaitingApproval, foldTimeline, type TurnUsage } from './timeline';
 import { ToolCard } from './ToolCard';
@@ -81,7 +82,7 @@ export function MessageList({ conversationId, stream }: { conversationId: string
         ) : it.kind === 'usage' ? (
           <UsageLine key={it.key} usage={it.usage} />
         ) : (
-          <MessageItem key={it.key} message={it.message} />
+          <MessageItem key={it.key} message={it.message} running={running} />
         ),
       )}
       {pending.map((p) => (
@@ -115,7 +116,8 @@ function UsageLine({ usage }: { usage: TurnUsage }) {
   );
 }
 
-function MessageItem({ message: m }: { message: Message }) {
+function MessageItem({ message: m, running }: { message: Message; running: boolean }) {
+  const [editing, setEditing] = useState(false);
   if (m.role === 'tool' && m.tool) return <ToolCard card={m.tool} />;
   if (m.role === 'notice') {
     if (m.error) {
@@ -147,8 +149,19 @@ function MessageItem({ message: m }: { message: Message }) {
         <time className="muted" dateTime={m.createdAt}>
           {time(m.createdAt)}
         </time>
+        {!editing && (
+          <span className="message-actions" role="group" aria-label={s.messages.actions}>
+            <CopyButton text={m.text} />
+            {m.role === 'user' && (
+              <button type="button" className="message-action" data-testid="message-edit" title={s.actions.editLabel} disabled={running} onClick={() => setEditing(true)}>
+                {s.actions.edit}
+              </button>
+            )}
+            {m.role === 'assistant' && <RegenerateButton message={m} disabled={running} />}
+          </span>
+        )}
       </header>
-      {m.role === 'user' ? <HighlightedText text={m.text} /> : <Markdown text={m.text} />}
+      {editing ? <EditMessage message={m} onDone={() => setEditing(false)} /> : m.role === 'user' ? <HighlightedText text={m.text} /> : <Markdown text={m.text} />}
       {m.outcomes && <DirectiveOutcomes outcomes={m.outcomes} />}
     </article>
   );

@@ -30,19 +30,21 @@ export interface PaletteRunFormProps {
   onRan: (message: Message) => void;
   /** Back to the composer, nothing run. */
   onClose: () => void;
+  /** Arguments to start from (an earlier run's, "Edit and run again"); default: the schema's. */
+  initialArgs?: unknown;
 }
 
 type RunState = { status: 'idle' } | { status: 'running'; startedAt: number } | { status: 'failed'; error: ErrorInfo };
 
 const newInvocationId = (): string => (typeof crypto.randomUUID === 'function' ? crypto.randomUUID() : uuidv7());
 
-export function PaletteRunForm({ tool, composerTools, onRan, onClose }: PaletteRunFormProps) {
+export function PaletteRunForm({ tool, composerTools, onRan, onClose, initialArgs }: PaletteRunFormProps) {
   const { client } = useApi();
   const qc = useQueryClient();
   const ensureConversation = useEnsureConversation();
   const ids = useId();
   const schema = isPlainObject(tool.argSchema) ? tool.argSchema : {};
-  const [args, setArgs] = useState<unknown>(() => initialValue(schema, schema) ?? {});
+  const [args, setArgs] = useState<unknown>(() => initialArgs ?? initialValue(schema, schema) ?? {});
   const [argsValid, setArgsValid] = useState(true);
   const { issues, checkNow } = useArgIssues(schema, args);
   /** The user tried to run: missing required fields are shown too. */

@@ -1,4 +1,7 @@
-/** The chat's right column: Workflows and Context, each folding away on its own. */
+/**
+ * The chat's right column: Workflows and Context, each folding away on its own; the whole
+ * column folds to a narrow rail (remembered across reloads) so the messages get its width.
+ */
 import { useId, useState, type ReactNode } from 'react';
 import { chatStrings as s } from '../../i18n/chat-strings';
 import { ContextPanel } from './ContextPanel';
@@ -24,9 +27,24 @@ function Part({ title, testId, children }: { title: string; testId: string; chil
   );
 }
 
-export function SidePanel() {
+export function SidePanel({ collapsed, onCollapse }: { collapsed: boolean; onCollapse(collapsed: boolean): void }) {
+  if (collapsed) {
+    return (
+      <aside className="chat-side collapsed" aria-label={s.side.label} data-testid="chat-side" data-collapsed="true">
+        <button type="button" className="icon-button side-toggle" data-testid="side-toggle" aria-expanded={false} title={s.side.showPanel} aria-label={s.side.showPanel} onClick={() => onCollapse(false)}>
+          <span aria-hidden="true">«</span>
+          <span className="side-rail-label">{s.side.railLabel}</span>
+        </button>
+      </aside>
+    );
+  }
   return (
-    <aside className="chat-side" aria-label={s.side.label}>
+    <aside className="chat-side" aria-label={s.side.label} data-testid="chat-side" data-collapsed="false">
+      <div className="side-head">
+        <button type="button" className="icon-button side-toggle" data-testid="side-toggle" aria-expanded={true} title={s.side.hidePanel} aria-label={s.side.hidePanel} onClick={() => onCollapse(true)}>
+          <span aria-hidden="true">»</span>
+        </button>
+      </div>
       <Part title={s.workflows.title} testId="side-workflows">
         <WorkflowPanel />
       </Part>

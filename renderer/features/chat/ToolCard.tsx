@@ -6,7 +6,9 @@
  * extraction. A memory call waiting for consent shows the consent card (ConsentForm), and
  * once answered, the answer with the change folded.
  */
+import { useId, useState } from 'react';
 import type { ToolCard as ToolCardData } from '../../../shared/model/conversation';
+import { useOpMutation } from '../../api/hooks';
 import { chatStrings as s } from '../../i18n/chat-strings';
 import { outputStrings } from '../../i18n/output-strings';
 import { ApprovalForm } from './ApprovalForm';
@@ -17,6 +19,7 @@ import { ManifestView } from './ManifestLink';
 import { StoredGate } from './StoredGate';
 import { ValueView } from './ValueView';
 import { QuestionAnswer, TaskTimeline } from './TaskViews';
+import { useRerun } from './rerun-store';
 
 const STATUS_CLASS: Record<ToolCardData['status'], string> = {
   running: 'badge',
@@ -61,7 +64,10 @@ export function ToolCard({ card, conversationId }: { card: ToolCardData; convers
       ) : awaiting && card.consent && !card.consent.answer ? (
         <ConsentForm consent={card.consent} />
       ) : awaiting && conversationId ? (
-        <ApprovalForm conversationId={conversationId} invocationId={card.invocationId} args={card.args} />
+        <>
+          <ApprovalForm conversationId={conversationId} invocationId={card.invocationId} args={card.args} />
+          <DenyWithReason conversationId={conversationId} invocationId={card.invocationId} />
+        </>
       ) : (
         <details className="tool-card-args">
           <summary>
@@ -72,6 +78,12 @@ export function ToolCard({ card, conversationId }: { card: ToolCardData; convers
         </details>
       )}
       {card.consent && !(awaiting && !card.consent.answer) && <ConsentAnswered consent={card.consent} />}
+      {card.status === 'denied' && card.denyReason && (
+        <p className="denied-reason" data-testid="tool-card-deny-reason">
+          {s.actions.deniedBecause(card.denyReason)}
+        </p>
+      )}
+      {card.source === 'user' && conversationId && card.status !== 'running' && card.bundleId && <RerunButton card={card} />}
       {card.status === 'running' && (
         <p className="muted" role="status">
           <span className="spinner" aria-hidden="true" /> {s.card.running}
@@ -103,5 +115,74 @@ export function ToolCard({ card, conversationId }: { card: ToolCardData; convers
           )
         : !card.manifest && !card.error && card.status !== 'running' && card.status !== 'awaiting-answer' && !awaiting && card.status !== 'denied' && <ValueView value={card.value} truncated={card.valueTruncated} />}
     </article>
+  );
+}
+
+/** A palette run again: its tool's form opens in the composer, filled with this run's arguments. */
+function RerunButton({ card }: { card: ToolCardData }) {
+  const rerun = useRerun((st) => st.rerun);
+  return (
+    <div className="tool-card-actions">
+      <button
+        type="button"
+        data-testid="tool-card-rerun"
+        title={s.actions.rerunLabel(card.displayName)}
+        onClick={() => rerun({ bundleId: card.bundleId, slug: card.slug, version: card.version, args: card.args })}
+      >
+        {s.actions.rerun}
+      </button>
+    </div>
+  );
+}
+
+/** Deny with a reason: the words go to the model with the denial ('approvals.respond' reason). */
+function DenyWithReason({ conversationId, invocationId }: { conversationId: string; invocationId: string }) {
+  const [open, setOpen] = useState(false);
+  const [reason, setReason] = useState('');
+  const respond = useOpMutation('approvals.respond');
+  const inputId = useId();
+  if (!open) {
+    return (
+      <div className="tool-card-actions">
+        <button type="button" className="danger-button" data-testid="approval-deny-reason" onClick={() => setOpen(true)}>
+          {s.actions.denyReason}
+        </button>
+      </div>
+    );
+  }
+  const deny = () => respond.mutate({ conversationId, invocationId, decision: 'deny', ...(reason.trim() ? { reason: reason.trim() } : {}) });
+  return (
+    <div className="deny-reason">
+      <label htmlFor={inputId}>{s.actions.denyReasonInput}</label>
+      <textarea
+        id={inputId}
+        data-testid="approval-deny-reason-input"
+        rows={2}
+        maxLength={2000}
+        value={reason}
+        placeholder={s.actions.denyReasonPlaceholder}
+        autoFocus
+        onChange={(e) => setReason(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
+            e.preventDefault();
+            deny();
+          }
+        }}
+      />
+      {respond.error && (
+        <p className="field-error" role="alert">
+          {respond.error.message}
+        </p>
+      )}
+      <div className="tool-card-actions">
+        <button type="button" className="danger-button" data-testid="approval-deny-reason-send" disabled={respond.isPending} onClick={deny}>
+          {s.actions.denySend}
+        </button>
+        <button type="button" onClick={() => setOpen(false)}>
+          {s.actions.denyCancel}
+        </button>
+      </div>
+    </div>
   );
 }

@@ -1,15 +1,16 @@
 /**
  * The palette's search: the server ranks ('tools.search': prefix > word > fuzzy > recency),
- * so this stays fast with any number of tools. Queries are debounced and the previous
- * answer stays on screen while the next one comes (marked stale).
+ * so this stays fast with any number of tools. Results come a page at a time; `loadMore`
+ * reads the next page (the list asks for it when scrolled, or moved with the arrows, near
+ * its end). Queries are debounced and the previous answer stays on screen while the next
+ * one comes (marked stale).
  */
-import { keepPreviousData } from '@tanstack/react-query';
-import { useMemo } from 'react';
+import { useCallback, useMemo } from 'react';
 import type { ToolView } from '../../../shared/model/tool';
-import { useOp } from '../../api/hooks';
+import { usePagedOp } from '../../api/hooks';
 import { useDebounced } from '../../hooks/use-debounced';
 
-export const PALETTE_PAGE_SIZE = 20;
+export const PALETTE_PAGE_SIZE = 40;
 export const PALETTE_DEBOUNCE_MS = 50;
 
 export interface PaletteSearch {
@@ -20,20 +21,44 @@ export interface PaletteSearch {
   error: Error | null;
   /** The query the shown tools answer. */
   shownQuery: string | null;
+  /** More matches than those read so far: the server has further pages. */
+  more: boolean;
+  loadingMore: boolean;
+  loadMore(): void;
 }
 
 const EMPTY: ToolView[] = [];
 
 export function usePaletteSearch(query: string, enabled: boolean): PaletteSearch {
   const q = useDebounced(query.trim(), PALETTE_DEBOUNCE_MS);
-  const found = useOp('tools.search', { q, pageSize: PALETTE_PAGE_SIZE }, { enabled, placeholderData: keepPreviousData });
-  const items = found.data?.items;
-  const tools = useMemo(() => (items ? items.map((h) => h.tool).filter((t) => t.isEnabled && !t.unavailableReason) : EMPTY), [items]);
+  const found = usePagedOp('tools.search', { q, pageSize: PALETTE_PAGE_SIZE }, enabled, true);
+  const pages = found.data?.pages;
+  const tools = useMemo(() => {
+    if (!pages) return EMPTY;
+    const seen = new Set<string>();
+    const out: ToolView[] = [];
+    for (const page of pages) {
+      for (const h of page.items) {
+        const t = h.tool;
+        if (!t.isEnabled || t.unavailableReason || seen.has(t.id)) continue;
+        seen.add(t.id);
+        out.push(t);
+      }
+    }
+    return out;
+  }, [pages]);
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = found;
+  const loadMore = useCallback(() => {
+    if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
   return {
     tools,
-    stale: q !== query.trim() || found.isPlaceholderData || found.isFetching,
+    stale: q !== query.trim() || found.isPlaceholderData || (found.isFetching && !isFetchingNextPage),
     loading: found.isPending && enabled,
     error: found.error,
     shownQuery: found.data ? (found.isPlaceholderData ? null : q) : null,
+    more: hasNextPage && !found.isPlaceholderData,
+    loadingMore: isFetchingNextPage,
+    loadMore,
   };
 }

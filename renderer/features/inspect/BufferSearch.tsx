@@ -98,7 +98,9 @@ export function BufferSearch({ ownerId, name }: { ownerId: string; name: string 
 
 function SearchResult({ match }: { match: BufferMatch }) {
   const jumpTo = useInspect((st) => st.jumpTo);
-  const snippet = matchSnippet(match.text, match.column, match.length);
+  // A long line comes as a window around its match (textStart: where the window starts).
+  const start = match.textStart ?? 0;
+  const snippet = matchSnippet(match.text, match.column - start, match.length);
   const context = (text: string, line: number) => (
     <span className="result-context" key={line}>
       <span className="result-lineno">{line}</span>
@@ -106,12 +108,12 @@ function SearchResult({ match }: { match: BufferMatch }) {
     </span>
   );
   return (
-    <button type="button" className="search-result" data-testid="buffer-search-result" title={s.search.resultLabel(match.line)} onClick={() => jumpTo(match.line)}>
-      <span className="result-head">{s.search.line(match.line)}</span>
+    <button type="button" className="search-result" data-testid="buffer-search-result" title={s.search.resultLabel(match.line)} onClick={() => jumpTo(match.line, { column: match.column, length: match.length })}>
+      <span className="result-head">{s.search.lineColumn(match.line, match.column + 1)}</span>
       {match.before.map((text, i) => context(text, match.line - match.before.length + i))}
       <span className="result-context result-match">
         <span className="result-lineno">{match.line}</span>
-        {snippet.cutBefore && '…'}
+        {(snippet.cutBefore || start > 0) && '…'}
         {snippet.before}
         {snippet.beyond ? <span className="result-beyond">{s.search.beyond(match.column + 1)}</span> : <mark>{snippet.match}</mark>}
         {snippet.after}

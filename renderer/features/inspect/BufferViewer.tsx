@@ -29,9 +29,19 @@ export function BufferViewer({ source, label, totalLines: listedLines, totalChar
   const [scrollTop, setScrollTop] = useState(0);
   const [viewportHeight, setViewportHeight] = useState(400);
   const [highlight, setHighlight] = useState<number | null>(null);
+  /** The search match on the highlighted line: marked, and scrolled into view sideways. */
+  const [mark, setMark] = useState<{ column: number; length: number } | null>(null);
   const [readLines, setReadLines] = useState<number | null>(null);
   const jumpRequest = useInspect((st) => st.jump);
   const jump = followJump ? jumpRequest : null;
+  // Opened from a link (a manifest in the chat): the viewer takes the focus, not <body>.
+  const focusViewer = useInspect((st) => followJump && st.focusViewer);
+  const viewerFocused = useInspect((st) => st.viewerFocused);
+  useEffect(() => {
+    if (!focusViewer || !scrollRef.current) return;
+    scrollRef.current.focus({ preventScroll: true });
+    viewerFocused();
+  });
 
   const totalLines = readLines ?? listedLines;
   const geometry: Geometry = { totalLines, lineHeight: LINE_HEIGHT, viewportHeight };
@@ -71,7 +81,17 @@ export function BufferViewer({ source, label, totalLines: listedLines, totalChar
     el.scrollTop = top;
     setScrollTop(el.scrollTop);
     setHighlight(line);
+    setMark(jump.column !== undefined ? { column: jump.column, length: jump.length ?? 0 } : null);
   }, [jump]);
+  // Once the marked match is drawn, bring it into view sideways (long lines scroll sideways).
+  const marked = useRef<HTMLElement | null>(null);
+  useEffect(() => {
+    const el = scrollRef.current;
+    const m = marked.current;
+    if (!el || !m || !mark) return;
+    const left = m.offsetLeft - el.clientWidth / 2;
+    el.scrollLeft = Math.max(0, left);
+  });
 
   if (totalLines === 0) {
     return (
@@ -88,7 +108,7 @@ export function BufferViewer({ source, label, totalLines: listedLines, totalChar
   if (win) {
     for (let line = win.first; line <= win.last; line++) {
       const page = pageOf(line, pageLines);
-      rows.push(<Line key={line} line={line} state={pages.get(page)} pageStart={page * pageLines + 1} pageEnd={Math.min(totalLines, (page + 1) * pageLines)} first={win.first} highlighted={line === highlight} />);
+      rows.push(<Line key={line} line={line} state={pages.get(page)} pageStart={page * pageLines + 1} pageEnd={Math.min(totalLines, (page + 1) * pageLines)} first={win.first} highlighted={line === highlight} mark={line === highlight ? mark : null} markRef={marked} />);
     }
   }
 
@@ -112,15 +132,42 @@ export function BufferViewer({ source, label, totalLines: listedLines, totalChar
   );
 }
 
-function Line({ line, state, pageStart, pageEnd, first, highlighted }: { line: number; state: PageState | undefined; pageStart: number; pageEnd: number; first: number; highlighted: boolean }) {
+interface LineProps {
+  line: number;
+  state: PageState | undefined;
+  pageStart: number;
+  pageEnd: number;
+  first: number;
+  highlighted: boolean;
+  mark: { column: number; length: number } | null;
+  markRef: React.MutableRefObject<HTMLElement | null>;
+}
+
+function Line({ line, state, pageStart, pageEnd, first, highlighted, mark, markRef }: LineProps) {
   let body;
   if (state?.status === 'ok') {
     const i = line - state.page.startLine;
     const { text, hidden } = drawnLine(state.page.lines[i] ?? '', MAX_DRAWN_CHARS, state.page.lengths?.[i]);
+    const drawnMark = mark && mark.column < text.length ? mark : null;
     body = (
       <>
-        {text}
+        {drawnMark ? (
+          <>
+            {text.slice(0, drawnMark.column)}
+            <mark className="jump-match" data-testid="buffer-jump-match" ref={(el) => void (markRef.current = el)}>
+              {text.slice(drawnMark.column, drawnMark.column + Math.max(1, drawnMark.length))}
+            </mark>
+            {text.slice(drawnMark.column + Math.max(1, drawnMark.length))}
+          </>
+        ) : (
+          text
+        )}
         {hidden > 0 && <span className="line-cut">{s.viewer.hiddenChars(hidden)}</span>}
+        {mark && !drawnMark && (
+          <span className="line-cut" data-testid="buffer-jump-beyond">
+            {s.viewer.matchBeyond(mark.column + 1)}
+          </span>
+        )}
       </>
     );
   } else if (state?.status === 'error' && line === Math.max(pageStart, first)) {

@@ -14,6 +14,9 @@ export type InspectTab = (typeof INSPECT_TABS)[number];
 export interface LineRequest {
   line: number;
   seq: number;
+  /** A search match on the line: its column and length, to scroll to and mark. */
+  column?: number;
+  length?: number;
 }
 
 interface InspectState {
@@ -24,7 +27,7 @@ interface InspectState {
   selectBuffer(buffer: { ownerId: string; name: string } | null): void;
   /** The line to bring into view and highlight in the buffer viewer. */
   jump: LineRequest | null;
-  jumpTo(line: number): void;
+  jumpTo(line: number, match?: { column: number; length: number }): void;
   /** The workspace file open in the Files tab, and the folders expanded in its tree. */
   file: string | null;
   expanded: ReadonlySet<string>;
@@ -35,6 +38,9 @@ interface InspectState {
   selectOutput(handle: string | null): void;
   allOutputs: boolean;
   setAllOutputs(all: boolean): void;
+  /** A buffer opened from a link waits for its viewer to take the focus (consumed by the viewer). */
+  focusViewer: boolean;
+  viewerFocused(): void;
   handledTarget: InspectTarget | null;
   /** Applies an inspector target once: switches the tab and opens the buffer or the file. */
   handleTarget(target: InspectTarget): void;
@@ -46,7 +52,7 @@ export const useInspect = create<InspectState>((set, get) => ({
   buffer: null,
   selectBuffer: (buffer) => set({ buffer, jump: null }),
   jump: null,
-  jumpTo: (line) => set((s) => ({ jump: { line, seq: (s.jump?.seq ?? 0) + 1 } })),
+  jumpTo: (line, match) => set((s) => ({ jump: { line, seq: (s.jump?.seq ?? 0) + 1, ...(match ?? {}) } })),
   file: null,
   expanded: new Set(),
   openFile(path) {
@@ -66,12 +72,14 @@ export const useInspect = create<InspectState>((set, get) => ({
   selectOutput: (output) => set({ output }),
   allOutputs: false,
   setAllOutputs: (allOutputs) => set({ allOutputs }),
+  focusViewer: false,
+  viewerFocused: () => set({ focusViewer: false }),
   handledTarget: null,
   handleTarget(target) {
     if (get().handledTarget === target) return;
     set({ handledTarget: target });
     if (target.kind === 'buffer') {
-      set({ tab: 'buffers', buffer: { ownerId: target.ownerId, name: target.name }, jump: null });
+      set({ tab: 'buffers', buffer: { ownerId: target.ownerId, name: target.name }, jump: null, focusViewer: true });
     } else if (target.kind === 'output') {
       set({ tab: 'outputs', output: target.handle });
     } else {

@@ -1,0 +1,37 @@
+/**
+ * Titles a conversation takes from what started it when that is not plain text: a message
+ * of only directives is named by what they do (`Input: notes.md`, `Tools: weather`), a
+ * tool run from the palette by the tool and its first argument (`Weather: Oslo`), never
+ * by the raw directive text.
+ */
+import type { ParsedText } from '../../../shared/directives/types';
+
+const MAX_ARG_CHARS = 60;
+
+function lastSegment(value: string): string {
+  const parts = value.split('/').filter(Boolean);
+  return parts.at(-1) ?? value;
+}
+
+/** The title of a message that is only directives. */
+export function directivesTitle(parsed: ParsedText): string {
+  const parts: string[] = [];
+  const inputs = parsed.directives.flatMap((d) => (d.kind === 'input' ? [d.source.scheme === 'file' ? lastSegment(d.source.value) : `${d.source.scheme}:${d.source.value}`] : []));
+  if (inputs.length > 0) parts.push(`Input: ${inputs.join(', ')}`);
+  const tools = parsed.tools.map((t) => lastSegment(t.name));
+  if (tools.length > 0) parts.push(`Tools: ${tools.join(', ')}`);
+  if (parts.length === 0 && parsed.model) parts.push(`Model: ${parsed.model}`);
+  return parts.join(' · ');
+}
+
+/** The title of a conversation a palette run starts: the tool, and its first short argument. */
+export function toolRunTitle(displayName: string, args: unknown): string {
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) return displayName;
+  for (const v of Object.values(args as Record<string, unknown>)) {
+    if ((typeof v === 'string' && v.trim() !== '') || typeof v === 'number' || typeof v === 'boolean') {
+      const text = String(v).replace(/\s+/g, ' ').trim();
+      return `${displayName}: ${text.length > MAX_ARG_CHARS ? `${text.slice(0, MAX_ARG_CHARS - 1)}…` : text}`;
+    }
+  }
+  return displayName;
+}
