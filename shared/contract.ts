@@ -36,6 +36,7 @@ import {
   ToolSelectionSchema,
 } from './model/provider';
 import { RegistryChangeSchema, ToolPutBodySchema, ToolUsageSchema, ToolViewSchema } from './model/tool';
+import { ConversationToolTokensSchema, ToolUsageStatsSchema, ToolUsageSummariesSchema } from './model/usage';
 
 /**
  * The one contract between the renderer (and scripts) and the core.
@@ -46,6 +47,7 @@ const Empty = z.object({}).strict();
 
 /** Ids, slugs and versions as they arrive from a path: the store checks the rules and answers NOT_FOUND. */
 const Key = z.string().min(1).max(512);
+const TimeZoneName = z.string().min(1).max(64);
 const BundleRef = { bundleId: Key };
 /** One block: its memory (conversation:<id> or agent:<name>) and label. */
 const MemoryBlockRef = z.object({ owner: MemoryOwnerSchema, label: BlockLabelSchema }).strict();
@@ -129,6 +131,10 @@ export const operations = {
   'tools.patch': { input: z.object({ ...ToolRef, isEnabled: z.boolean() }).strict(), output: ToolViewSchema },
   'tools.delete': { input: z.object(ToolRef).strict(), output: z.object({ deleted: z.literal(true) }).strict() },
   'tools.usage': { input: z.object(ToolRef).strict(), output: ToolUsageSchema },
+  /** Calls and errors over the last 30 days, per day, for many tools in one call (the Tools list). Days in `timeZone` (IANA), UTC if absent. */
+  'tools.usageSummaries': { input: z.object({ toolIds: z.array(Key).max(500), timeZone: TimeZoneName.optional() }).strict(), output: ToolUsageSummariesSchema },
+  /** One tool's figures over the last 30 days: calls, error rate, latency percentiles and histogram, result sizes, errors by code, per day. */
+  'tools.usageStats': { input: z.object({ ...ToolRef, timeZone: TimeZoneName.optional() }).strict(), output: ToolUsageStatsSchema },
   'tools.invoke': {
     input: z
       .object({
@@ -212,6 +218,8 @@ export const operations = {
     output: z.array(ContextSectionSchema),
   },
   /** Runs the enabled context sections' directives now; what a model would be given. */
+  /** What each tool's results take of the model's context in a conversation: calls and tokens per tool. */
+  'conversations.toolTokens': { input: z.object({ id: Key }).strict(), output: ConversationToolTokensSchema },
   'conversations.evaluateContext': {
     input: z.object({ id: Key }).strict(),
     output: z.array(z.object({ sectionId: z.string(), title: z.string(), text: z.string(), modelNone: z.boolean(), outcomes: z.array(DirectiveOutcomeSchema) }).strict()),

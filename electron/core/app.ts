@@ -12,6 +12,7 @@ import { testcaseHandlers } from './handlers/testcase-handlers';
 import { transferHandlers } from './handlers/transfer-handlers';
 import { bufferHandlers } from './handlers/buffer-handlers';
 import { chatHandlers } from './handlers/chat-handlers';
+import { usageHandlers } from './handlers/usage-handlers';
 import { workflowHandlers } from './handlers/workflow-handlers';
 import { agentProfileHandlers } from './handlers/agent-profile-handlers';
 import { AgentProfileStore } from './agents/profile-store';
@@ -353,6 +354,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     ...toolOutputHandlers({ toolOutputs, conversations, clients, settings }),
     ...mcpClientHandlers(mcpClient),
     ...mcpServerHandlers(mcpServer),
+    ...usageHandlers({ log, registry, conversations, now, storedText: (h) => toolOutputs.inlineText(h) }),
   });
 
   const router = createRouter(handlers);

@@ -6,12 +6,14 @@
 import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import type { InvocationRecord } from '../../../shared/model/invocation';
+import { isStoredOutputRef } from './stored-ref';
 
 const MAX_RECORDS = 20_000;
 const PRUNE_EVERY = 5_000;
 const PRUNE_SLICE = 500;
 const MAX_VALUE_CHARS = 64 * 1024;
-const SCHEMA_VERSION = 1;
+/** 1: the record's JSON; 2: its duration, error code and result size as columns, for usage figures in SQL. */
+const SCHEMA_VERSION = 2;
 
 /**
  * Records wait here and are written in one transaction: a call pays for a push, not a write.
@@ -44,7 +46,7 @@ export class InvocationLog {
   private constructor(db: Database.Database) {
     this.db = db;
     this.insertStmt = db.prepare(
-      `INSERT OR REPLACE INTO invocations (id, tool_id, started_at, ok, record) VALUES (?, ?, ?, ?, ?)`,
+      `INSERT OR REPLACE INTO invocations (id, tool_id, started_at, ok, record, duration_ms, error_code, result_bytes) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     );
   }
 
@@ -97,15 +99,19 @@ export class InvocationLog {
       for (let i = 0; i < batch.length; i++) {
         let record: InvocationRecord;
         let text: string;
+        let resultBytes: number | null;
         try {
           record = recordOf(batch[i]!);
-          text = redactions[i]!(jsonOf(record));
+          const encoded = encode(record);
+          resultBytes = encoded.resultBytes;
+          text = redactions[i]!(encoded.text);
         } catch (e) {
           // One record that cannot be built or written as JSON does not lose the batch.
           console.warn('could not log an invocation:', (e as Error).message);
           continue;
         }
-        this.insertStmt.run(record.id, record.toolId, record.startedAt, record.ok ? 1 : 0, text);
+        const duration = Number.isFinite(record.durationMs) ? record.durationMs : null;
+        this.insertStmt.run(record.id, record.toolId, record.startedAt, record.ok ? 1 : 0, text, duration, record.ok ? null : (record.error?.code ?? 'INTERNAL'), resultBytes);
       }
     })();
     const before = this.inserted;
@@ -176,6 +182,12 @@ export class InvocationLog {
     if (edge) this.db.prepare('DELETE FROM invocations WHERE started_at <= ?').run(edge);
   }
 
+  /** The database, for the usage figures (usage-stats.ts), with every queued record written. */
+  flushedDb(): Database.Database {
+    this.flush();
+    return this.db;
+  }
+
   close(): void {
     this.flush();
     this.db.close();
@@ -187,15 +199,31 @@ function openDb(file: string): Database.Database {
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   const version = db.pragma('user_version', { simple: true }) as number;
-  if (version === 0) {
-    db.exec(`CREATE TABLE IF NOT EXISTS invocations (
-      id TEXT PRIMARY KEY, tool_id TEXT NOT NULL, started_at TEXT NOT NULL, ok INTEGER NOT NULL, record TEXT NOT NULL);
-      CREATE INDEX IF NOT EXISTS invocations_by_tool ON invocations (tool_id, started_at);
-      CREATE INDEX IF NOT EXISTS invocations_by_time ON invocations (started_at);`);
+  if (version > SCHEMA_VERSION) throw new Error(`written by a newer Toolsmith (schema ${version})`);
+  if (version === SCHEMA_VERSION) return db;
+  db.transaction(() => {
+    if (version === 0) {
+      db.exec(`CREATE TABLE IF NOT EXISTS invocations (
+        id TEXT PRIMARY KEY, tool_id TEXT NOT NULL, started_at TEXT NOT NULL, ok INTEGER NOT NULL, record TEXT NOT NULL);
+        CREATE INDEX IF NOT EXISTS invocations_by_time ON invocations (started_at);`);
+    }
+    if (version <= 1) {
+      // The figures a usage summary reads, as columns; records of schema 1 give theirs from
+      // their JSON (a value the log cut counts at the size it was kept).
+      db.exec(`ALTER TABLE invocations ADD COLUMN duration_ms REAL;
+        ALTER TABLE invocations ADD COLUMN error_code TEXT;
+        ALTER TABLE invocations ADD COLUMN result_bytes INTEGER;
+        UPDATE invocations SET
+          duration_ms = json_extract(record, '$.durationMs'),
+          error_code = CASE WHEN ok THEN NULL ELSE coalesce(json_extract(record, '$.error.code'), 'INTERNAL') END,
+          result_bytes = CASE WHEN NOT ok THEN NULL
+            WHEN json_type(record, '$.value.$storedOutput.bytes') = 'integer' THEN json_extract(record, '$.value.$storedOutput.bytes')
+            ELSE coalesce(length(CAST(record -> '$.value' AS BLOB)), 0) END;
+        DROP INDEX IF EXISTS invocations_by_tool;
+        CREATE INDEX invocations_usage ON invocations (tool_id, started_at, ok, duration_ms, result_bytes, error_code);`);
+    }
     db.pragma(`user_version = ${SCHEMA_VERSION}`);
-  } else if (version > SCHEMA_VERSION) {
-    throw new Error(`written by a newer Toolsmith (schema ${version})`);
-  }
+  })();
   return db;
 }
 
@@ -204,13 +232,19 @@ function recordOf(p: Pending): InvocationRecord {
 }
 
 /**
- * The record's JSON, its value cut to a preview string when large. The value's JSON is part
- * of the record's, so a short record needs no second look at its value.
+ * The record's JSON, its value cut to a preview string when large, and the size of the result
+ * (its JSON in UTF-8 bytes; for a result written to the tool-output store, the bytes stored;
+ * null for a failed call). The value is written as JSON once: the record's text is spliced
+ * round it.
  */
-function jsonOf(record: InvocationRecord): string {
-  const text = JSON.stringify(record);
-  if (text.length <= MAX_VALUE_CHARS || record.value === undefined) return text;
-  const value = JSON.stringify(record.value);
-  if (value === undefined || value.length <= MAX_VALUE_CHARS) return text;
-  return JSON.stringify({ ...record, value: value.slice(0, MAX_VALUE_CHARS), valueTruncated: true });
+export function encode(record: InvocationRecord): { text: string; resultBytes: number | null } {
+  if (!record.ok) return { text: JSON.stringify(record), resultBytes: null };
+  if (record.value === undefined) return { text: JSON.stringify(record), resultBytes: 0 };
+  const value = JSON.stringify(record.value) as string | undefined;
+  if (value === undefined) return { text: JSON.stringify(record), resultBytes: 0 };
+  const stored = isStoredOutputRef(record.value) ? record.value.$storedOutput.bytes : undefined;
+  const resultBytes = stored ?? Buffer.byteLength(value);
+  if (value.length > MAX_VALUE_CHARS) return { text: JSON.stringify({ ...record, value: value.slice(0, MAX_VALUE_CHARS), valueTruncated: true }), resultBytes };
+  const head = JSON.stringify({ ...record, value: undefined });
+  return { text: `${head.slice(0, -1)}${head.length > 2 ? ',' : ''}"value":${value}}`, resultBytes };
 }
