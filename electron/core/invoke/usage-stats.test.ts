@@ -41,7 +41,7 @@ function seeded(): InvocationLog {
     const day = new Date(Date.UTC(2026, 10, 24 - (i % 3), 10, i));
     log.add(record('tool-a', i, day.toISOString()));
   }
-  log.add(record('tool-a', 99, '2026-10-25T23:59:59.999Z', { ok: false, error: { code: 'OLD', message: 'old' }, value: undefined }));
+  log.add(record('tool-a', 99, '2026-10-25T23:59:59.999Z', { ok: false, error: { code: 'CONFLICT', message: 'old' }, value: undefined }));
   log.add(record('tool-b', 1, '2026-11-24T09:00:00.000Z'));
   return log;
 }
@@ -95,15 +95,15 @@ describe('usage figures from the invocation log', () => {
 
   it('names the top five codes and counts the rest together; a tool never called has zeros and no percentiles', () => {
     const log = InvocationLog.open(':memory:');
-    const codes = ['A', 'A', 'A', 'B', 'B', 'C', 'C', 'D', 'E', 'F', 'G'];
+    const codes = ['NOT_FOUND', 'TIMEOUT', 'NOT_FOUND', 'CONFLICT', 'TIMEOUT', 'CONFLICT', 'NOT_FOUND', 'INTERNAL', 'FORBIDDEN', 'CANCELLED', 'UNAUTHORIZED'] as const;
     codes.forEach((code, i) => log.add(record('tool-c', i, '2026-11-24T01:00:00.000Z', { ok: false, error: { code, message: 'x' }, value: undefined })));
     const s = usageStats(log.flushedDb(), 'tool-c', lastDays(NOW, 'UTC', 30), 'UTC');
     expect(s.errorsByCode).toEqual([
-      { code: 'A', count: 3 },
-      { code: 'B', count: 2 },
-      { code: 'C', count: 2 },
-      { code: 'D', count: 1 },
-      { code: 'E', count: 1 },
+      { code: 'NOT_FOUND', count: 3 },
+      { code: 'CONFLICT', count: 2 },
+      { code: 'TIMEOUT', count: 2 },
+      { code: 'CANCELLED', count: 1 },
+      { code: 'FORBIDDEN', count: 1 },
     ]);
     expect(s.otherErrors).toBe(2);
     expect(s.resultBytes).toBeUndefined();

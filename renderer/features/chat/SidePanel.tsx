@@ -5,10 +5,13 @@
 import { useId, useState, type ReactNode } from 'react';
 import { chatStrings as s } from '../../i18n/chat-strings';
 import { ContextPanel } from './ContextPanel';
+import { ToolTokenUse } from './ToolTokenUse';
+import { usageStrings } from '../../i18n/usage-strings';
 import { WorkflowPanel } from './WorkflowPanel';
 
-function Part({ title, testId, children }: { title: string; testId: string; children: ReactNode }) {
-  const [open, setOpen] = useState(true);
+/** `lazy`: folded at first, and its content is made only while it is open (it reads what it shows). */
+function Part({ title, testId, children, lazy = false }: { title: string; testId: string; children: ReactNode; lazy?: boolean }) {
+  const [open, setOpen] = useState(!lazy);
   const id = useId();
   return (
     <section className="side-part" aria-labelledby={`${id}-title`} data-testid={testId}>
@@ -21,7 +24,7 @@ function Part({ title, testId, children }: { title: string; testId: string; chil
         </button>
       </h2>
       <div id={`${id}-body`} hidden={!open}>
-        {children}
+        {(open || !lazy) && children}
       </div>
     </section>
   );
@@ -50,6 +53,9 @@ export function SidePanel({ collapsed, onCollapse }: { collapsed: boolean; onCol
       </Part>
       <Part title={s.context.title} testId="side-context">
         <ContextPanel />
+      </Part>
+      <Part title={usageStrings.tokens.title} testId="side-tool-tokens" lazy>
+        <ToolTokenUse />
       </Part>
     </aside>
   );

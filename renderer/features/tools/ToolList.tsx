@@ -8,6 +8,8 @@ import { t } from '../../i18n/strings';
 import { useUi } from '../../stores/ui';
 import { useDebounced } from '../../hooks/use-debounced';
 import { mcpClientStrings as mcpStrings } from '../../i18n/mcp-client-strings';
+import { ToolUsageCell } from './usage/ToolUsageCell';
+import { useUsageSummaries } from './usage/use-usage';
 
 export interface ToolListProps {
   /** Opens a tool (in the workbench's editor); without it the rows are not buttons. */
@@ -37,6 +39,8 @@ export function ToolList({ onOpen, openToolId }: ToolListProps = {}) {
     : (listed.data?.pages.flatMap((p) => p.items) ?? []);
   const patch = useOpMutation('tools.patch');
   const qc = useQueryClient();
+  // Every row's usage in one request.
+  const usage = useUsageSummaries(tools.map((tool) => tool.id));
 
   return (
     <section className="tool-list" aria-labelledby="tool-list-title">
@@ -118,6 +122,7 @@ export function ToolList({ onOpen, openToolId }: ToolListProps = {}) {
                 </p>
               )}
             </div>
+            <ToolUsageCell summary={usage.get(tool.id)} slug={tool.slug} />
             <Switch
               checked={tool.isEnabled}
               label={t.tools.enableTool(tool.displayName)}

@@ -20,6 +20,7 @@ import { BusyButton } from '../BusyButton';
 import { ArgsForm } from './ArgsForm';
 import { ResultView, type RunState } from './ResultView';
 import { RunHistory } from './RunHistory';
+import { UsageDashboard } from '../usage/UsageDashboard';
 import { initialValue, isPlainObject } from './schema-form';
 import { TestCases } from './TestCases';
 import { useArgIssues, useTesterArgs } from './use-arg-issues';
@@ -159,6 +160,7 @@ function TesterPanel({ bundleId, slug, version, toolId, argSchema, draft }: Test
       <ResultView state={run} />
       <TestCases bundleId={bundleId} slug={slug} version={version} draft={draft} args={args} argsValid={argsValid} onLoadArgs={loadArgs} />
       <RunHistory bundleId={bundleId} slug={slug} toolId={toolId} includeDrafts={draft !== undefined || !toolId} onLoad={loadArgs} />
+      {toolId && draft === undefined && <UsageDashboard bundleId={bundleId} slug={slug} version={version} />}
     </section>
   );
 }
