@@ -55,7 +55,15 @@ export function UsageDashboard(props: { bundleId: string; slug: string; version:
             </div>
             <div>
               <dt>{d.resultSize}</dt>
-              <dd data-testid="usage-stat-size">{s.resultBytes ? d.resultSizeValue(formatBytes(s.resultBytes.median), formatBytes(s.resultBytes.max)) : d.none}</dd>
+              <dd data-testid="usage-stat-size">
+                {s.resultBytes ? (
+                  <>
+                    {formatBytes(s.resultBytes.median)} <span className="muted">{d.resultSizeMax(formatBytes(s.resultBytes.max))}</span>
+                  </>
+                ) : (
+                  d.none
+                )}
+              </dd>
             </div>
           </dl>
           <p className="help">{d.percentileHelp}</p>
@@ -66,7 +74,10 @@ export function UsageDashboard(props: { bundleId: string; slug: string; version:
             </div>
             <div>
               <h4>{d.perDay}</h4>
-              <UsageSparkline days={s.days} width={240} height={48} testId="usage-dashboard-sparkline" />
+              <UsageSparkline days={s.days} width={240} height={48} fluid testId="usage-dashboard-sparkline" />
+              <p className="help usage-axis-note">
+                {s.days[0]?.date} – {s.days.at(-1)?.date}
+              </p>
             </div>
             <div>
               <h4>{d.errorsByCode}</h4>

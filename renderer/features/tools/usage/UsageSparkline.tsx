@@ -12,9 +12,11 @@ export interface UsageSparklineProps {
   width?: number;
   height?: number;
   testId?: string;
+  /** Fills its container's width (the drawing is stretched to it). */
+  fluid?: boolean;
 }
 
-export function UsageSparkline({ days, width = 120, height = 24, testId }: UsageSparklineProps) {
+export function UsageSparkline({ days, width = 120, height = 24, testId, fluid = false }: UsageSparklineProps) {
   const id = useId();
   const calls = days.reduce((n, d) => n + d.calls, 0);
   const errors = days.reduce((n, d) => n + d.errors, 0);
@@ -25,8 +27,8 @@ export function UsageSparkline({ days, width = 120, height = 24, testId }: Usage
   const scale = (n: number) => (n === 0 ? 0 : Math.max(1.5, (n / max) * (height - 1)));
   const active = days.filter((d) => d.calls > 0);
   return (
-    <span className="usage-sparkline" data-testid={testId} data-calls={calls} data-errors={errors}>
-      <svg role="img" aria-label={u.sparklineLabel(calls, errors, days.length, busiest)} aria-describedby={active.length ? `${id}-days` : undefined} width={width} height={height} viewBox={`0 0 ${width} ${height}`}>
+    <span className={fluid ? 'usage-sparkline fluid' : 'usage-sparkline'} data-testid={testId} data-calls={calls} data-errors={errors}>
+      <svg role="img" aria-label={u.sparklineLabel(calls, errors, days.length, busiest)} aria-describedby={active.length ? `${id}-days` : undefined} width={fluid ? '100%' : width} height={height} viewBox={`0 0 ${width} ${height}`} preserveAspectRatio={fluid ? 'none' : undefined}>
         <line x1={0} x2={width} y1={height - 0.5} y2={height - 0.5} className="usage-baseline" />
         {days.map((d, i) => {
           const h = scale(d.calls);
