@@ -9,7 +9,7 @@ export function ToolUsageCell({ summary, slug }: { summary: ToolUsageSummary | u
   if (!summary) return <span className="tool-usage" aria-hidden="true" />;
   return (
     <span className="tool-usage" data-testid={`tool-usage-${slug}`}>
-      <UsageSparkline days={summary.days} testId={`sparkline-${slug}`} />
+      <UsageSparkline days={summary.days} width={90} height={22} testId={`sparkline-${slug}`} />
       <span className="tool-usage-figures">
         {summary.calls === 0 ? (
           <span className="muted">{u.noCalls}</span>
