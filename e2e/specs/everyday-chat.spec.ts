@@ -257,4 +257,17 @@ test('a search in a one-line JSON buffer shows each match around itself and goes
   await expect(jump).toHaveText('needle');
   await expect(jump).toBeInViewport();
   await screenshot(page, 'everyday-9-long-line-search');
+
+  // The same buffer wrapped, and as indented JSON; a search result goes back to the lines.
+  await page.getByTestId('buffer-view-wrapped').check();
+  const whole = page.getByTestId('buffer-whole');
+  await expect(whole).toContainText('"word":"needle"');
+  const wrapped = await whole.evaluate((el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));
+  expect(wrapped.scroll).toBeLessThanOrEqual(wrapped.client + 1);
+  await page.getByTestId('buffer-view-json').check();
+  await expect(whole.locator('pre')).toContainText('"id": "item-30",\n      "pad"');
+  await screenshot(page, 'everyday-10-formatted-json');
+  await results.nth(30).click();
+  await expect(page.getByTestId('buffer-view-lines')).toBeChecked();
+  await expect(page.getByTestId('buffer-viewer')).toBeVisible();
 });

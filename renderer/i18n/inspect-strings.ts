@@ -31,6 +31,12 @@ export const inspectStrings = {
   },
   viewer: {
     label: (name: string) => `Contents of buffer ${name}`,
+    viewMode: 'Show',
+    modes: { lines: 'Lines', wrapped: 'Wrapped', json: 'Formatted JSON' },
+    wholeLabel: (name: string, mode: string) => `${mode} contents of buffer ${name}`,
+    wholeLoading: 'Reading the whole buffer…',
+    wholeTooLarge: (chars: number, max: number) => `This buffer has ${n(chars)} characters; it is shown whole up to ${n(max)}. Use Lines, or export it.`,
+    wholeFailed: (message: string) => `Could not read the buffer: ${message}`,
     emptyBuffer: 'This buffer is empty.',
     loadingLine: '…',
     pageFailed: (from: number, to: number, message: string) => `Could not read lines ${n(from)}–${n(to)}: ${message}`,

@@ -1,16 +1,25 @@
 /** One buffer: its name and size, go to line, delete (confirmed), the viewer, search and export. */
 import { useQueryClient } from '@tanstack/react-query';
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import type { BufferInfo } from '../../../shared/model/routing';
-import { useOpMutation } from '../../api/hooks';
+import { useOp, useOpMutation } from '../../api/hooks';
 import { inspectStrings as s } from '../../i18n/inspect-strings';
 import { BufferExport } from './BufferExport';
 import { BufferSearch } from './BufferSearch';
 import { BufferViewer } from './BufferViewer';
 import { useInspect } from './inspect-store';
+import { WHOLE_VIEW_MAX_CHARS, wholeView, type TextViewMode } from './text-view';
 
 export function BufferDetails({ info }: { info: BufferInfo }) {
   const titleId = useId();
+  const [mode, setMode] = useState<TextViewMode>('lines');
+  // A search result or go-to-line goes to the line viewer, where the match is marked.
+  const jump = useInspect((st) => st.jump);
+  const lastJump = useRef(jump);
+  useEffect(() => {
+    if (jump !== lastJump.current) setMode('lines');
+    lastJump.current = jump;
+  }, [jump]);
   return (
     <section className="buffer-details" aria-labelledby={titleId}>
       <header className="buffer-head">
@@ -23,12 +32,65 @@ export function BufferDetails({ info }: { info: BufferInfo }) {
         <GoToLine totalLines={info.lines} />
         <DeleteBuffer info={info} />
       </header>
-      <BufferViewer source={{ kind: 'buffer', ownerId: info.ownerId, name: info.name }} label={s.viewer.label(info.name)} totalLines={info.lines} totalChars={info.chars} />
+      <ViewModes mode={mode} onChange={setMode} />
+      {mode === 'lines' ? (
+        <BufferViewer source={{ kind: 'buffer', ownerId: info.ownerId, name: info.name }} label={s.viewer.label(info.name)} totalLines={info.lines} totalChars={info.chars} />
+      ) : (
+        <WholeText info={info} mode={mode} />
+      )}
       <div className="buffer-tools">
         <BufferSearch ownerId={info.ownerId} name={info.name} />
         <BufferExport ownerId={info.ownerId} name={info.name} />
       </div>
     </section>
+  );
+}
+
+function ViewModes({ mode, onChange }: { mode: TextViewMode; onChange(mode: TextViewMode): void }) {
+  const name = useId();
+  return (
+    <fieldset className="view-modes" data-testid="buffer-view-modes">
+      <legend className="visually-hidden">{s.viewer.viewMode}</legend>
+      <span className="muted small" aria-hidden="true">
+        {s.viewer.viewMode}
+      </span>
+      {(['lines', 'wrapped', 'json'] as const).map((m) => (
+        <label key={m} className={mode === m ? 'view-mode on' : 'view-mode'}>
+          <input type="radio" name={name} value={m} checked={mode === m} onChange={() => onChange(m)} data-testid={`buffer-view-${m}`} />
+          {s.viewer.modes[m]}
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
+/** The whole buffer, wrapped or as indented JSON (buffers up to WHOLE_VIEW_MAX_CHARS). */
+function WholeText({ info, mode }: { info: BufferInfo; mode: Exclude<TextViewMode, 'lines'> }) {
+  const fits = info.chars <= WHOLE_VIEW_MAX_CHARS;
+  const read = useOp('buffers.read', { ownerId: info.ownerId, name: info.name, offset: 0, length: Math.max(1, info.chars) }, { enabled: fits && info.chars > 0 });
+  const label = s.viewer.wholeLabel(info.name, s.viewer.modes[mode]);
+  let body;
+  if (!fits) body = <p className="muted">{s.viewer.wholeTooLarge(info.chars, WHOLE_VIEW_MAX_CHARS)}</p>;
+  else if (info.chars === 0) body = <p className="muted">{s.viewer.emptyBuffer}</p>;
+  else if (read.error) body = <p className="field-error" role="alert">{s.viewer.wholeFailed(read.error.message)}</p>;
+  else if (!read.data) body = <p className="muted" role="status">{s.viewer.wholeLoading}</p>;
+  else {
+    const view = wholeView(read.data.text, mode);
+    body = view.ok ? (
+      <pre className="buffer-whole-text">{view.text}</pre>
+    ) : (
+      <>
+        <p className="field-error" role="alert" data-testid="buffer-whole-error">
+          {view.reason}
+        </p>
+        <pre className="buffer-whole-text">{read.data.text}</pre>
+      </>
+    );
+  }
+  return (
+    <div className="buffer-whole" data-testid="buffer-whole" role="region" aria-label={label} tabIndex={0}>
+      {body}
+    </div>
   );
 }
 
