@@ -20,7 +20,7 @@ import { DocumentStore } from './documents/document-store';
 import { documentHandlers } from './handlers/document-handlers';
 import { registerDocumentTool } from './documents/document-tool';
 import { MemoryService } from './memory/memory-service';
-import { MEMORY_BUNDLE_ID, registerMemoryTools } from './memory/memory-tools';
+import { MEMORY_BUNDLE_ID, MEMORY_CALL_TIMEOUT_MS, registerMemoryTools } from './memory/memory-tools';
 import { loadedBlockNote, pinnedContext } from './memory/memory-context';
 import type { ToolCard } from '../../shared/model/conversation';
 import { actorFor } from './memory/actors';
@@ -166,7 +166,8 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     memory,
     now,
     functions,
-    fileFunction: sourceTools.file,
+    // Its consent cards wait as long as the block tools' do (not the dispatcher's default minute).
+    fileFunction: Object.assign(sourceTools.file, { timeoutMs: MEMORY_CALL_TIMEOUT_MS }),
     changed: memoryChanged,
     // The file tool comes and goes with FileSources: the search index learns it before the UI asks.
     sourcesChanged: async () => {

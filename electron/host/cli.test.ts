@@ -254,6 +254,12 @@ describe('toolsmith (the command)', () => {
       expect(call.code).toBe(0);
       expect(json<unknown>(call)).toEqual({ got: '/items?q=boots' });
       expect(seen).toEqual([{ url: '/items?q=boots', auth: 'Bearer s3cret-token' }]);
+
+      // A second version of the same tool: --tool-version (never the program's --version).
+      const v2 = await cli(dir, ['import', 'curl', curl, '--bundle', 'mine', '--slug', 'items', '--tool-version', '2', '--no-secrets', '--json']);
+      expect(v2.code).toBe(0);
+      const shown = await cli(dir, ['tools', 'show', 'mine/items@2', '--json']);
+      expect([shown.code, json<{ version: string }>(shown).version]).toEqual([0, '2']);
     } finally {
       server.closeAllConnections();
       await new Promise((ok) => server.close(ok));

@@ -46,12 +46,14 @@ export function pinnedContext(blocks: Pick<BlockStore, 'list' | 'view'>, owner: 
   return `${MEMORY_HEADING}\n\n${parts.join('\n\n')}`;
 }
 
-/** A `block load` result (function memory.block): what a later batch is told instead of the content. */
+/** A `block load` or `file load` result: what a later batch is told instead of the content. */
 export function loadedBlockNote(card: ToolCard, blockFunctionBundle: (bundleId: string) => boolean): string | undefined {
-  if (card.slug !== 'block' || card.status !== 'ok' || !blockFunctionBundle(card.bundleId)) return undefined;
-  const v = card.value as { op?: unknown; block?: { label?: unknown } } | undefined;
-  if (v?.op !== 'load' || typeof v.block?.label !== 'string') return undefined;
-  return loadedEarlier(v.block.label);
+  // `block load` and `file load` (a file's content is its block's) both load a block.
+  if ((card.slug !== 'block' && card.slug !== 'file') || card.status !== 'ok' || !blockFunctionBundle(card.bundleId)) return undefined;
+  const v = card.value as { op?: unknown; block?: { label?: unknown }; label?: unknown } | undefined;
+  const label = typeof v?.block?.label === 'string' ? v.block.label : typeof v?.label === 'string' ? v.label : undefined;
+  if (v?.op !== 'load' || label === undefined) return undefined;
+  return loadedEarlier(label);
 }
 
 function attr(s: string): string {

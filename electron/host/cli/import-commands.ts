@@ -25,7 +25,7 @@ const FETCH_TIMEOUT_MS = 30_000;
 
 export interface ImportOptions extends CommonOptions {
   bundle?: string;
-  version?: string;
+  toolVersion?: string;
   allowHosts?: boolean;
   dryRun?: boolean;
 }
@@ -98,7 +98,7 @@ function parseVars(list: readonly string[] = []): Record<string, string> {
 
 function checkVersion(version: string): string {
   const bad = labelViolation('version', version);
-  if (bad) throw usageError(`--version: ${bad.message}`);
+  if (bad) throw usageError(`--tool-version: ${bad.message}`);
   return version;
 }
 
@@ -157,7 +157,7 @@ function report(bundleSlug: string, version: string, outcomes: readonly Outcome[
 }
 
 export async function importOpenApi(source: string, o: OpenApiOptions): Promise<void> {
-  const version = checkVersion(o.version ?? '1');
+  const version = checkVersion(o.toolVersion ?? '1');
   const given = parseVars(o.var);
   const text = await readDocument(source);
   if (text.trim() === '') throw new CliError(`${source} is empty`);
@@ -225,7 +225,7 @@ export async function importOpenApi(source: string, o: OpenApiOptions): Promise<
 
 export async function importCurl(command: string, o: CurlOptions): Promise<void> {
   if (!o.bundle) throw usageError('say which bundle gets the tool: --bundle NAME (a new bundle is made when none has that name)');
-  const version = checkVersion(o.version ?? '1');
+  const version = checkVersion(o.toolVersion ?? '1');
   const text = command === '-' ? await readStdin(256 * 1024) : command;
   if (text.trim() === '') throw usageError('give the curl command as one argument (quoted), or - to read it from standard input');
   let proposal: CurlToolProposal;

@@ -98,7 +98,7 @@ export function buildProgram(setExit: (code: number) => void): Command {
   const imports = program.command('import').description('make HTTP tools from an OpenAPI document or a curl command');
   const importOptions = (cmd: Command) =>
     common(cmd)
-      .option('--version <version>', 'the version of the tools made', '1')
+      .option('--tool-version <version>', 'the version of the tools made', '1')
       .option('--no-allow-hosts', 'do not add the hosts to Settings → Allowed hosts (the tools cannot run until they are)')
       .option('--dry-run', 'show what would be made; write nothing');
   importOptions(imports.command('openapi'))

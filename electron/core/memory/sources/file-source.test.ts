@@ -177,9 +177,34 @@ describe('FileSource: the two layers, rules and paths', () => {
     }
     expect(await fs.readdir(outside)).toEqual(['secret.txt']);
     expect(await fs.readFile(path.join(outside, 'secret.txt'), 'utf8')).toBe('secret');
-    // A symlink inside the folder to a file inside it is fine.
+    // A symlink inside the folder to a file inside it: named by the file's own path instead, so
+    // the rules judge the path that is acted on.
     await fs.symlink(path.join(folder, 'a.txt'), path.join(folder, 'alias.txt'));
-    expect((await src.load(u, { path: 'alias.txt' })).content).toBe('hello');
+    const viaLink = await failure(src.load(u, { path: 'alias.txt' }));
+    expect([viaLink.code, viaLink.message]).toEqual(['FORBIDDEN', "'alias.txt' goes through a symbolic link in the folder of source 'notes': name the file by its own path, 'a.txt'"]);
+    expect((await src.load(u, { path: 'a.txt' })).content).toBe('hello');
+  });
+
+  it('a link inside the folder never gets around the rules, and delete never removes what a link points to', async () => {
+    const { src, u, folder } = await setup([
+      { pattern: 'secret/**', permission: 'ReadOnly' },
+      { pattern: '**', permission: 'Admin' },
+    ]);
+    await fs.mkdir(path.join(folder, 'secret'));
+    await fs.mkdir(path.join(folder, 'public'));
+    await fs.writeFile(path.join(folder, 'secret', 's.md'), 'classified');
+    await fs.symlink(path.join('..', 'secret', 's.md'), path.join(folder, 'public', 'link.md'));
+    for (const attempt of [
+      () => src.edit(u, { op: 'append', content: ' leaked' }, { path: 'public/link.md' }, never),
+      () => src.save(u, { path: 'public/link.md' }, never),
+      () => src.delete(u, { path: 'public/link.md' }, never),
+    ]) {
+      const e = await failure(attempt());
+      expect(e.code).toBe('FORBIDDEN');
+      expect(e.message).toMatch(/goes through a symbolic link .*'secret\/s\.md'/);
+    }
+    expect(await fs.readFile(path.join(folder, 'secret', 's.md'), 'utf8')).toBe('classified');
+    expect((await fs.lstat(path.join(folder, 'public', 'link.md'))).isSymbolicLink()).toBe(true);
   });
 
   it(`save refuses with "${MODIFIED_EXTERNALLY}" when the disk changed since load; a load refreshes`, async () => {

@@ -236,6 +236,12 @@ export class FileSource {
     }
     const r = await resolveInWorkspace(this.cfg.folder, p, { field, rootName: `the folder of source '${this.id}'` });
     if (r.rel === '.') throw new AppError('VALIDATION_FAILED', `${field} names the folder of source '${this.id}' itself: name a file inside it`, { field });
+    // The rules name paths as they are in the folder: a path through a symbolic link would be
+    // judged by the link's name but act on its target (and delete would remove the target).
+    const real = path.relative(r.root, r.abs).split(path.sep).join('/');
+    if (real !== r.rel) {
+      throw new AppError('FORBIDDEN', `'${r.rel}' goes through a symbolic link in the folder of source '${this.id}': name the file by its own path, '${real}'`, { field, rule: 'symlink-inside' });
+    }
     const label = fileLabel(r.abs, r.rel);
     if (label.length > 200) throw new AppError('VALIDATION_FAILED', `'${r.rel}' is too long a path for a block label (file:{hash8}:{path} at most 200 characters)`, { field });
     return { abs: r.abs, rel: r.rel, label };
