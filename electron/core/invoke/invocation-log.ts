@@ -56,9 +56,17 @@ export class InvocationLog {
       db = openDb(file);
     } catch (e) {
       if (file === ':memory:') throw e;
-      // The log is a convenience, not the truth: a broken file is replaced, never a reason not to start.
-      console.warn(`invocation log ${file} is unreadable (${(e as Error).message}); starting a new one`);
-      for (const suffix of ['', '-wal', '-shm']) fs.rmSync(file + suffix, { force: true });
+      // The log is a convenience, not the truth: a file it cannot use (broken, or a newer
+      // Toolsmith's) is moved aside, never deleted and never a reason not to start.
+      const aside = `${file}.unreadable-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+      console.warn(`invocation log ${file} is unreadable (${(e as Error).message}); moved to ${aside}, starting a new one`);
+      for (const suffix of ['', '-wal', '-shm']) {
+        try {
+          fs.renameSync(file + suffix, aside + suffix);
+        } catch {
+          fs.rmSync(file + suffix, { force: true });
+        }
+      }
       db = openDb(file);
     }
     return new InvocationLog(db);
@@ -209,7 +217,8 @@ function openDb(file: string): Database.Database {
     }
     if (version <= 1) {
       // The figures a usage summary reads, as columns; records of schema 1 give theirs from
-      // their JSON (a value the log cut counts at the size it was kept).
+      // their JSON (a value the log cut counts at the size it was kept; a record that is not
+      // JSON keeps none rather than stopping the migration).
       db.exec(`ALTER TABLE invocations ADD COLUMN duration_ms REAL;
         ALTER TABLE invocations ADD COLUMN error_code TEXT;
         ALTER TABLE invocations ADD COLUMN result_bytes INTEGER;
@@ -218,7 +227,8 @@ function openDb(file: string): Database.Database {
           error_code = CASE WHEN ok THEN NULL ELSE coalesce(json_extract(record, '$.error.code'), 'INTERNAL') END,
           result_bytes = CASE WHEN NOT ok THEN NULL
             WHEN json_type(record, '$.value.$storedOutput.bytes') = 'integer' THEN json_extract(record, '$.value.$storedOutput.bytes')
-            ELSE coalesce(length(CAST(record -> '$.value' AS BLOB)), 0) END;
+            ELSE coalesce(length(CAST(record -> '$.value' AS BLOB)), 0) END
+        WHERE json_valid(record);
         DROP INDEX IF EXISTS invocations_by_tool;
         CREATE INDEX invocations_usage ON invocations (tool_id, started_at, ok, duration_ms, result_bytes, error_code);`);
     }

@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import fs from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { InvocationRecord } from '../../../shared/model/invocation';
@@ -157,6 +158,8 @@ describe('usage figures from the invocation log', () => {
     for (const r of [record('tool-a', 1, '2026-11-24T01:00:00.000Z'), record('tool-a', 2, '2026-11-24T02:00:00.000Z'), record('tool-a', 20, '2026-11-24T03:00:00.000Z')]) {
       insert.run(r.id, r.toolId, r.startedAt, r.ok ? 1 : 0, JSON.stringify(r));
     }
+    // A damaged record does not stop the migration (nor cost the others).
+    insert.run('damaged', 'tool-b', '2026-11-24T04:00:00.000Z', 1, '{"not json');
     old.pragma('user_version = 1');
     old.close();
     const log = InvocationLog.open(file);
@@ -164,5 +167,22 @@ describe('usage figures from the invocation log', () => {
     expect(s).toMatchObject({ calls: 3, errors: 1, latencyMs: { p50: 2, p95: 5000 }, resultBytes: { median: 3, max: 42 }, errorsByCode: [{ code: 'VALIDATION_FAILED', count: 1 }] });
     expect(log.list({ toolId: 'tool-a' })).toHaveLength(3);
     log.close();
+  });
+
+  it('a log it cannot use (a newer Toolsmith’s) is moved aside, never deleted', async () => {
+    const dir = await tempDir();
+    const file = path.join(dir, 'invocations.sqlite');
+    const newer = new Database(file);
+    newer.exec('CREATE TABLE invocations (id TEXT PRIMARY KEY, later TEXT); INSERT INTO invocations VALUES (\'kept\', \'x\');');
+    newer.pragma('user_version = 99');
+    newer.close();
+    const log = InvocationLog.open(file);
+    expect(log.list({})).toEqual([]);
+    log.close();
+    const aside = (await fs.readdir(dir)).filter((f) => f.startsWith('invocations.sqlite.unreadable-') && !f.endsWith('-wal') && !f.endsWith('-shm'));
+    expect(aside).toHaveLength(1);
+    const back = new Database(path.join(dir, aside[0]!), { readonly: true });
+    expect(back.prepare('SELECT id FROM invocations').all()).toEqual([{ id: 'kept' }]);
+    back.close();
   });
 });
