@@ -72,6 +72,8 @@ export interface CoreConfig {
   host: AppInfo['host'];
   /** Watch the data folder for other processes' writes (default true). */
   watch?: boolean;
+  /** Run stream sources (memory folder watchers) in this process (default true; the CLI passes false). */
+  streams?: boolean;
   /** How secrets are encrypted at rest; default: AES-GCM with a key file in the data folder. */
   secretCipher?: SecretCipher;
   /** The transport HTTP tools use (tests may pass one with a custom DNS lookup). */
@@ -168,6 +170,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     functions,
     // Its consent cards wait as long as the block tools' do (not the dispatcher's default minute).
     fileFunction: Object.assign(sourceTools.file, { timeoutMs: MEMORY_CALL_TIMEOUT_MS }),
+    ...(config.streams === false ? { streams: false } : {}),
     changed: memoryChanged,
     // The file tool comes and goes with FileSources: the search index learns it before the UI asks.
     sourcesChanged: async () => {

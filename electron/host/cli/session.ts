@@ -45,7 +45,7 @@ export async function withCore<T>(o: CommonOptions, fn: (s: Session) => Promise<
   const argv = commonArgv(o);
   const dataDir = resolveDataDir({ argv, env: process.env, platform: process.platform, homedir: os.homedir() });
   // Another process (the app) may use the same folder: its running calls are its own.
-  const core = await createCore({ dataDir, resourcesDir: findResourcesDir(argv), host: 'headless', watch: false, recoverInterrupted: false });
+  const core = await createCore({ dataDir, resourcesDir: findResourcesDir(argv), host: 'headless', watch: false, streams: false, recoverInterrupted: false });
   try {
     return await fn(new Session(core));
   } finally {

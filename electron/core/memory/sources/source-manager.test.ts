@@ -127,4 +127,18 @@ describe('the folder watcher', () => {
     expect(await settled(before)).toBe(before);
     expect(m.list()).toEqual([]);
   });
+
+  it('a process that runs no streams (the CLI) lists the watchers but watches nothing', async () => {
+    const before = watches();
+    const { m, memory, functions, dataDir } = await manager();
+    await m.save({ kind: 'watch', id: 'inbox', folder: await tempDir() });
+    await m.close();
+    expect(await settled(before)).toBe(before);
+    const cli = new SourceManager({ file: path.join(dataDir, 'memory-sources.json'), memory, now: () => new Date(), functions, fileFunction: async () => ({}), streams: false });
+    await cli.open();
+    expect(cli.list().map((x) => x.id)).toEqual(['inbox']);
+    expect(cli.status('inbox').state).not.toBe('watching');
+    expect(watches()).toBe(before);
+    await cli.close();
+  });
 });

@@ -44,6 +44,8 @@ export interface SourceManagerOptions {
   /** A source was added, changed, removed, paused or resumed (awaited: the tool index follows the file tool first). */
   sourcesChanged?: () => void | Promise<void>;
   problems?: (p: Omit<Problem, 'id' | 'at'>) => void;
+  /** Whether stream sources (folder watchers) run in this process (default true; false in the CLI). */
+  streams?: boolean;
 }
 
 type Running = { kind: 'files'; source: FileSource } | { kind: 'watch'; source: FolderWatcher };
@@ -268,6 +270,8 @@ export class SourceManager implements BlockSourceLoader {
     }
     const w = new FolderWatcher(cfg, { now: this.opts.now, onNotice: (n) => this.deliver(n) });
     this.running.set(cfg.id, { kind: 'watch', source: w });
+    // A short-lived process (the CLI) lists streams but leaves watching to the app.
+    if (this.opts.streams === false) return;
     await w.start();
   }
 
