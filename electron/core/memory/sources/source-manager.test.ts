@@ -141,4 +141,19 @@ describe('the folder watcher', () => {
     expect(watches()).toBe(before);
     await cli.close();
   });
+
+  it('never subscribes a block whose permission would have asked: notices are added without asking', async () => {
+    const { m, memory, close } = await manager();
+    await m.save({ kind: 'watch', id: 'inbox', folder: await tempDir() });
+    const u = userActor();
+    memory.blocks.create({ owner: u.owner, label: 'diary', schema: { kind: 'List' }, type: 'Working', permission: 'Human', description: 'mine' }, u.by);
+    const e = await memory.block(u, { op: 'load', label: 'diary', source_id: 'inbox' }, never).then(
+      () => undefined,
+      (x: unknown) => x as { code: string; message: string },
+    );
+    expect(e?.code).toBe('FORBIDDEN');
+    expect(e?.message).toMatch(/^refused by block permission: block 'diary' is Human/);
+    expect(m.status('inbox').subscribers ?? []).toEqual([]);
+    await close();
+  });
 });

@@ -224,6 +224,10 @@ export class SourceManager implements BlockSourceLoader {
     }
     const info = blocks.infoOf(actor.owner, label);
     if (info.schema.kind !== 'List') throw new AppError('VALIDATION_FAILED', `block '${label}' is a ${info.schema.kind} block: notifications go into a List block; choose another label`, { field: 'label' });
+    // Notices are appended without asking: only into a block whose permission lets anyone append.
+    if (info.permission !== 'Append' && info.permission !== 'ReadWrite' && info.permission !== 'Admin') {
+      throw new AppError('FORBIDDEN', `refused by block permission: block '${label}' is ${info.permission}, and notifications are added without asking; choose another label (a new one becomes an Append block)`, { field: 'label', layer: 'block permission' });
+    }
     if (!this.subscriptions.some((s) => s.sourceId === w.id && s.owner === actor.owner && s.label === label)) {
       this.subscriptions.push({ sourceId: w.id, owner: actor.owner, label });
       await this.persist();
