@@ -119,8 +119,15 @@ export class ChatService {
       const onlyTools: ParsedText = { ...parsed, directives: parsed.directives.filter((d) => d.kind === 'tools') };
       const tools = onlyTools.directives.length > 0 ? (await routing.directives.run(onlyTools, { ownerId: conversationId })).tools : [];
       const removed = conversations.truncate(conversationId, user.id, { inclusive: false });
-      const turnId = reservation.start({ model, prompt: user.prompt ?? user.text, directiveTools: tools.map(directiveTool) });
-      return { removed, turnId };
+      try {
+        const turnId = reservation.start({ model, prompt: user.prompt ?? user.text, directiveTools: tools.map(directiveTool) });
+        return { removed, turnId };
+      } catch (e) {
+        // The old answer is gone: the timeline says why no new one started, as a send would.
+        const error = toErrorInfo(e, 'chat.regenerate');
+        await this.store(conversationId, [{ role: 'notice', text: turnNotStarted(error.message), error }]);
+        throw e;
+      }
     } finally {
       reservation.release();
     }
