@@ -67,6 +67,20 @@ describe('runSuite', () => {
     ]);
   });
 
+  it('skips, saying so, the cases of a switched-off bundle or of a tool none of whose versions is on', async () => {
+    calls.length = 0;
+    const off = { ...b, isEnabled: false };
+    const offTools = { toolsOf: (id: string) => (id === 'id-a' ? [tool('id-a', 'count', '1', false)] : tools.filter((t) => t.bundleId === id)) };
+    const suite = await runSuite({ ...deps, tools: offTools }, { bundles: [a, off] });
+    expect(calls).toEqual([]);
+    expect(suite.tools.map((t) => [t.bundleSlug, t.slug, t.skipped])).toEqual([
+      ['alpha', 'count', "'alpha/count' is switched off: switch it on to test it"],
+      ['alpha', 'draft', "'alpha' has no saved version of 'draft'"],
+      ['beta', 'count', "bundle 'beta' is switched off: switch it on to test it (toolsmith bundles enable beta)"],
+    ]);
+    expect([suite.passed, suite.failed]).toEqual([0, 0]);
+  });
+
   it('reports the cases a cancelled suite did not reach as not run', async () => {
     const ctrl = new AbortController();
     const suite = await runSuite(

@@ -8,9 +8,9 @@
  * reported as skipped, not failed. A cancelled suite reports the cases it did not reach as
  * not run (failed), like runTestCases.
  */
-import type { Bundle } from '../../../shared/model/bundle';
+import { isBundleUsable, type Bundle } from '../../../shared/model/bundle';
 import type { TestCase, TestCaseResult } from '../../../shared/model/testcase';
-import type { ToolView } from '../../../shared/model/tool';
+import { isToolUsable, type ToolView } from '../../../shared/model/tool';
 import type { InvokeOutcome } from '../invoke/dispatcher';
 import type { ToolStore } from '../store/tool-store';
 import { runTestCases } from './run-tests';
@@ -81,8 +81,10 @@ export async function runSuite(deps: SuiteDeps, options: SuiteOptions): Promise<
     for (const { slug, cases } of saved) {
       const tool = versionToRun(versions, slug);
       const base = { bundleId: bundle.id, bundleSlug: bundle.slug, slug };
-      if (!tool) {
-        const skipped = `'${bundle.slug}' has no saved version of '${slug}'`;
+      // A call of a switched-off tool (or bundle) is refused: its cases are skipped, saying so.
+      const off = !tool ? undefined : !isToolUsable(tool, bundle) ? (isBundleUsable(bundle) ? `'${bundle.slug}/${slug}' is switched off: switch it on to test it` : `bundle '${bundle.slug}' is switched off: switch it on to test it (toolsmith bundles enable ${bundle.slug})`) : undefined;
+      if (!tool || off) {
+        const skipped = off ?? `'${bundle.slug}' has no saved version of '${slug}'`;
         options.onProgress?.({ kind: 'tool', bundleSlug: bundle.slug, slug, cases: cases.length, skipped });
         tools.push({ ...base, skipped, results: cases.map(skippedResult), passed: 0, failed: 0, durationMs: 0 });
         continue;
