@@ -89,7 +89,7 @@ export class SchemaCache {
     const hit = this.cache.get(key);
     if (hit) return hit;
     const validate = compile(this.ajv, AJV_OPTIONS, schema);
-    bounded(this.cache, key, validate);
+    bounded(this.cache, key, validate, (old) => forget(this.ajv, old));
     return validate;
   }
 
@@ -97,7 +97,7 @@ export class SchemaCache {
     const hit = this.argsCache.get(key);
     if (hit) return hit;
     const v = { validate: compile(this.argsAjv, ARGS_AJV_OPTIONS, schema), fills: declaresDefault(schema) };
-    bounded(this.argsCache, key, v);
+    bounded(this.argsCache, key, v, (old) => forget(this.argsAjv, old.validate));
     return v;
   }
 }
@@ -111,10 +111,27 @@ function compile(ajv: Ajv2020, options: typeof AJV_OPTIONS, schema: object): Val
   }
 }
 
-/** Bounded: past the cap the oldest compiled entry goes (a recompile is the only cost). */
-function bounded<V>(cache: Map<string, V>, key: string, value: V): void {
-  if (cache.size >= MAX_ENTRIES) cache.delete(cache.keys().next().value as string);
+/**
+ * Bounded: past the cap the oldest compiled entry goes (a recompile is the only cost), from
+ * ajv's own cache too — ajv keeps every schema it compiled, so only this frees the memory.
+ */
+function bounded<V>(cache: Map<string, V>, key: string, value: V, evict: (old: V) => void): void {
+  if (cache.size >= MAX_ENTRIES) {
+    const oldest = cache.keys().next().value as string;
+    const old = cache.get(oldest);
+    cache.delete(oldest);
+    if (old !== undefined) evict(old);
+  }
   cache.set(key, value);
+}
+
+/** Drops a compiled schema from ajv's cache (one compiled on a throwaway instance is not there: nothing to do). */
+function forget(ajv: Ajv2020, validate: ValidateFunction): void {
+  try {
+    if (typeof validate.schema === 'object') ajv.removeSchema(validate.schema);
+  } catch {
+    // Not in this instance's cache.
+  }
 }
 
 function runArgs(v: ArgsValidator, value: unknown): ArgsCheck {
