@@ -81,6 +81,8 @@ function TesterPanel({ bundleId, slug, version, toolId, argSchema, draft }: Test
       requestAnimationFrame(() => formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
       return;
     }
+    // Sent: a field emptied from now on is flagged missing at the next try, not as it is typed.
+    setTried(false);
     if (inFlight.current) return;
     const invocationId = newInvocationId();
     inFlight.current = invocationId;
