@@ -22,7 +22,26 @@ test.afterAll(async () => {
 type Msg = { role: string; content: unknown };
 const msgs = (r: RecordedRequest) => (r.body?.messages ?? []) as Msg[];
 const lastTool = (r: RecordedRequest) => String(msgs(r).filter((m) => m.role === 'tool').at(-1)?.content ?? '');
-const tools = (name: string, args: unknown): ScriptedReply => ({ kind: 'tools', calls: [{ name, arguments: args }] });
+const toolNames = (r: RecordedRequest) => ((r.body?.tools ?? []) as { function?: { name?: string } }[]).map((t) => t.function?.name ?? '');
+
+/**
+ * A model that calls block-edit with `args`, then answers with `reply`. With many tools in the
+ * data folder (other specs add hundreds) it may be given tool_search instead of every tool:
+ * it then searches for block-edit first, as a model would.
+ */
+function editThen(args: unknown, reply: (r: RecordedRequest) => ScriptedReply): (r: RecordedRequest) => ScriptedReply {
+  let called = false;
+  const step = (r: RecordedRequest): ScriptedReply => {
+    if (called) return reply(r);
+    const name = toolNames(r).find((n) => n === 'block-edit' || n.endsWith('__block-edit'));
+    if (name) {
+      called = true;
+      return { kind: 'tools', calls: [{ name, arguments: args }] };
+    }
+    return { kind: 'tools', calls: [{ name: 'tool_search', arguments: { query: 'edit a memory block: replace or append text (block-edit)' } }] };
+  };
+  return step;
+}
 
 test('a model edit of a Human block waits for consent: allowed it applies and shows in Inspect → Memory; denied it does not', async ({ appPage: page }) => {
   test.setTimeout(120_000);
@@ -50,10 +69,13 @@ test('a model edit of a Human block waits for consent: allowed it applies and sh
   await expect(tab.getByTestId('memory-block-row').filter({ hasText: 'persona' })).toContainText('Human');
 
   // The model edits it: the consent card shows the change and the call waits.
-  server.script([
-    () => tools('block-edit', { op: 'replace', label: 'persona', old: 'Name: Ada', new: 'Name: Ada Lovelace' }),
-    (r) => ({ kind: 'text', text: lastTool(r).includes('holds') ? 'I noted your full name.' : `unexpected: ${lastTool(r).slice(0, 120)}` }),
-  ]);
+  // Every request of this exchange is answered by the step (however many searches it takes).
+  server.fallback(
+    editThen({ op: 'replace', label: 'persona', old: 'Name: Ada', new: 'Name: Ada Lovelace' }, (r) => ({
+      kind: 'text',
+      text: lastTool(r).includes('holds') ? 'I noted your full name.' : `unexpected: ${lastTool(r).slice(0, 120)}`,
+    })),
+  );
   await shell.open('chat');
   const composer = page.getByTestId('chat-composer');
   await composer.fill('My full name is Ada Lovelace.');
@@ -97,10 +119,13 @@ test('a model edit of a Human block waits for consent: allowed it applies and sh
   await expect(tab.getByTestId('memory-block-content')).toHaveText('Name: Ada Lovelace\nLikes: tea');
 
   // A second edit, denied: nothing changes, and the model is told.
-  server.script([
-    () => tools('block-edit', { op: 'append', label: 'persona', content: 'Likes: coffee' }),
-    (r) => ({ kind: 'text', text: lastTool(r).includes('refused by human consent: the user denied') ? 'Understood, I left it.' : `unexpected: ${lastTool(r).slice(0, 120)}` }),
-  ]);
+  // Every request of this exchange is answered by the step (however many searches it takes).
+  server.fallback(
+    editThen({ op: 'append', label: 'persona', content: 'Likes: coffee' }, (r) => ({
+      kind: 'text',
+      text: lastTool(r).includes('refused by human consent: the user denied') ? 'Understood, I left it.' : `unexpected: ${lastTool(r).slice(0, 120)}`,
+    })),
+  );
   await shell.open('chat');
   await composer.fill('Also note that I like coffee.');
   await composer.press('Enter');
