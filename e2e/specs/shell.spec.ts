@@ -69,7 +69,7 @@ test.describe('the app shell', () => {
     const depth = appPage.getByTestId('settings-delegation-depth');
     await depth.fill('12');
     await appPage.getByTestId('settings-save').click();
-    expect(await depth.evaluate((el) => (el as HTMLInputElement).validity.rangeOverflow)).toBe(true);
+    expect(await depth.evaluate((el) => (el as unknown as { validity: { rangeOverflow: boolean } }).validity.rangeOverflow)).toBe(true);
     await depth.fill('2');
     await appPage.getByTestId('settings-save').click();
     await expect(appPage.getByTestId('settings-delegation-depth-error')).toHaveCount(0);
