@@ -85,6 +85,8 @@ test.describe('the Tools screen', () => {
     };
     expect((await api('PUT', `bundles/${bundleId}/tools/live-forecast/version/1`, tool)).status).toBe(201);
     await expect(appPage.getByTestId('bundle-live-weather')).toBeVisible();
+    // The data folder may hold hundreds of tools (other specs add them): the bundle's own list shows it.
+    await appPage.getByTestId('bundle-live-weather').click();
     await expect(appPage.getByTestId('tool-live-forecast')).toBeVisible();
   });
 });
