@@ -61,12 +61,47 @@ export class AppShell {
     return this.tabTo(`[data-testid="${testId}"]`, opts);
   }
 
+  /**
+   * Settings → Models: adds an OpenAI-compatible provider. The data folder is shared by every spec
+   * of a worker (and by a retry), so the name gets a suffix no other provider has; returns it.
+   * Leaves the Settings screen open.
+   */
+  async addProvider(opts: { name: string; url: string; apiKey?: string }): Promise<string> {
+    const name = `${opts.name} ${Date.now().toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`;
+    await this.open('settings');
+    await this.page.getByTestId('provider-add').click();
+    await this.page.getByTestId('provider-form-name').fill(name);
+    await this.page.getByTestId('provider-form-kind').selectOption('openai-compatible');
+    await this.page.getByTestId('provider-form-url').fill(opts.url);
+    if (opts.apiKey) await this.page.getByTestId('provider-form-key').fill(opts.apiKey);
+    await this.page.getByTestId('provider-form-save').click();
+    await this.page.getByTestId('provider-item').filter({ hasText: name }).waitFor();
+    return name;
+  }
+
+  /**
+   * Picks a model in the chat's model picker by its provider's name and the model's: another
+   * provider in the data folder may list a model of the same name (its server long gone).
+   */
+  async pickModel(provider: string, model: string): Promise<void> {
+    const picker = this.page.getByTestId('model-picker');
+    const option = picker.locator(`optgroup[label=${JSON.stringify(provider)}] > option`).filter({ hasText: new RegExp(`^${escapeRegExp(model)}$`) });
+    await option.waitFor({ state: 'attached' });
+    const value = await option.getAttribute('value');
+    if (!value) throw new Error(`the model picker has no value for ${model} of ${provider}`);
+    await picker.selectOption({ value });
+  }
+
   /** Replaces the text of the focused input or textarea from the keyboard: select all, then type. */
   async retype(text: string): Promise<void> {
     await this.page.keyboard.press('ControlOrMeta+A');
     await this.page.keyboard.press('Delete');
     await this.page.keyboard.type(text);
   }
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /** The part of a DOM element the focus helpers read (this file compiles without the DOM library). */

@@ -8,6 +8,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { startScriptedModelServer, type ScriptedModelServer } from '../../electron/core/testing/scripted-model-server';
 import { expect, screenshot, test } from '../fixtures';
+import { AppShell } from '../pages/app-page';
 
 let server: ScriptedModelServer;
 test.beforeAll(async () => {
@@ -24,14 +25,9 @@ test('a new user adds a provider, picks a model, approves its tool call and read
   const workspace = path.join(host!.dataDir, 'workspace');
 
   // 1. Settings → Models: add the provider, test the connection.
-  await page.getByTestId('nav-settings').click();
-  await page.getByTestId('provider-add').click();
-  await page.getByTestId('provider-form-name').fill('E2E local');
-  await page.getByTestId('provider-form-kind').selectOption('openai-compatible');
-  await page.getByTestId('provider-form-url').fill(server.url);
-  await page.getByTestId('provider-form-key').fill('sk-e2e-secret-key-123');
-  await page.getByTestId('provider-form-save').click();
-  const item = page.getByTestId('provider-item').filter({ hasText: 'E2E local' });
+  const shell = new AppShell(page);
+  const provider = await shell.addProvider({ name: 'E2E local', url: server.url, apiKey: 'sk-e2e-secret-key-123' });
+  const item = page.getByTestId('provider-item').filter({ hasText: provider });
   await expect(item).toBeVisible();
   await item.getByTestId('provider-test').click();
   await expect(item.getByTestId('provider-verdict')).toContainText('Connected: 2 models');
@@ -41,7 +37,7 @@ test('a new user adds a provider, picks a model, approves its tool call and read
   // 2. Chat: a new conversation, the model picked.
   await page.getByTestId('nav-chat').click();
   await page.getByTestId('conversation-new').click();
-  await page.getByTestId('model-picker').selectOption({ label: 'e2e-model' });
+  await shell.pickModel(provider, 'e2e-model');
 
   // 3. The model calls writefile (which requires approval), then answers, streamed.
   server.script([

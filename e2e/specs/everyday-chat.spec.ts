@@ -8,6 +8,7 @@ import path from 'node:path';
 import { startScriptedModelServer, type ScriptedModelServer } from '../../electron/core/testing/scripted-model-server';
 import type { RunningHost } from '../fixtures/host';
 import { expect, screenshot, test } from '../fixtures';
+import { AppShell } from '../pages/app-page';
 
 /** Whether the focused element is inside the buffer viewer (run in the page). */
 const focusInViewer = `!!document.activeElement?.closest('[data-testid="buffer-viewer"]')`;
@@ -129,10 +130,12 @@ test.describe('recovering in the chat', () => {
   test('retry an answer, copy it, edit and resend a question, deny with a reason, run a palette call again, see failed directives', async ({ appPage: page, host }) => {
     test.skip(!host, 'adds its provider through the headless host’s API');
     test.setTimeout(200_000);
+    // A name no other provider in this shared data folder has (a retry adds one again).
+    const providerName = `Everyday local ${Date.now().toString(36)}`;
     const saved = await fetch(`${host!.url}rpc/providers.save`, {
       method: 'POST',
       headers: headers(host!),
-      body: JSON.stringify({ provider: { name: 'Everyday local', kind: 'openai-compatible', baseUrl: server.url, apiKey: 'sk-everyday-0123456789' } }),
+      body: JSON.stringify({ provider: { name: providerName, kind: 'openai-compatible', baseUrl: server.url, apiKey: 'sk-everyday-0123456789' } }),
     });
     expect(saved.status).toBe(200);
     // Its models are listed once it was tested.
@@ -142,7 +145,7 @@ test.describe('recovering in the chat', () => {
 
     await page.getByTestId('nav-chat').click();
     await page.getByTestId('conversation-new').click();
-    await page.getByTestId('model-picker').selectOption({ label: 'everyday-model' });
+    await new AppShell(page).pickModel(providerName, 'everyday-model');
     const list = page.getByTestId('message-list');
     const composer = page.getByTestId('chat-composer');
 

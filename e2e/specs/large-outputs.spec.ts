@@ -57,15 +57,10 @@ test('a 5 MB result is stored behind a handle, extracted by the model, inspected
   await shell.open('settings');
   await expect(page.getByTestId('settings-tool-outputs')).toBeVisible();
   await expect(page.getByTestId('tool-outputs-maxResultKiB')).toHaveValue('256');
-  await page.getByTestId('provider-add').click();
-  await page.getByTestId('provider-form-name').fill('Large outputs server');
-  await page.getByTestId('provider-form-kind').selectOption('openai-compatible');
-  await page.getByTestId('provider-form-url').fill(server.url);
-  await page.getByTestId('provider-form-save').click();
-  await expect(page.getByTestId('provider-item').filter({ hasText: 'Large outputs server' })).toBeVisible();
+  const provider = await shell.addProvider({ name: 'Large outputs server', url: server.url });
   await shell.open('chat');
   await page.getByTestId('conversation-new').click();
-  await page.getByTestId('model-picker').selectOption({ label: MODEL });
+  await shell.pickModel(provider, MODEL);
 
   // 2. The model reads the file whole, gets the handle, extracts, answers.
   let handle = '';

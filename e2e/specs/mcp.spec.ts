@@ -81,16 +81,10 @@ test('a new user pastes mcpServers JSON, sees the tools, tests one, runs one fro
   await screenshot(page, 'mcp-3-palette');
 
   // 5. A model calls the server's echo through our dispatcher.
-  await shell.open('settings');
-  await page.getByTestId('provider-add').click();
-  await page.getByTestId('provider-form-name').fill('MCP e2e models');
-  await page.getByTestId('provider-form-kind').selectOption('openai-compatible');
-  await page.getByTestId('provider-form-url').fill(models.url);
-  await page.getByTestId('provider-form-save').click();
-  await expect(page.getByTestId('provider-item').filter({ hasText: 'MCP e2e models' })).toBeVisible();
+  const provider = await shell.addProvider({ name: 'MCP e2e models', url: models.url });
   await shell.open('chat');
   await page.getByTestId('conversation-new').click();
-  await page.getByTestId('model-picker').selectOption({ label: MODEL });
+  await shell.pickModel(provider, MODEL);
   let offered: string[] = [];
   // With many tools in the data folder (other specs add hundreds), the model may get tool_search
   // instead of every tool: it then searches for the echo first, as a model would.

@@ -46,16 +46,10 @@ function editThen(args: unknown, reply: (r: RecordedRequest) => ScriptedReply): 
 test('a model edit of a Human block waits for consent: allowed it applies and shows in Inspect → Memory; denied it does not', async ({ appPage: page }) => {
   test.setTimeout(120_000);
   const shell = new AppShell(page);
-  await shell.open('settings');
-  await page.getByTestId('provider-add').click();
-  await page.getByTestId('provider-form-name').fill('Memory server');
-  await page.getByTestId('provider-form-kind').selectOption('openai-compatible');
-  await page.getByTestId('provider-form-url').fill(server.url);
-  await page.getByTestId('provider-form-save').click();
-  await expect(page.getByTestId('provider-item').filter({ hasText: 'Memory server' })).toBeVisible();
+  const provider = await shell.addProvider({ name: 'Memory server', url: server.url });
   await shell.open('chat');
   await page.getByTestId('conversation-new').click();
-  await page.getByTestId('model-picker').selectOption({ label: MODEL });
+  await shell.pickModel(provider, MODEL);
 
   // A Human block in this conversation's memory, made in Inspect → Memory.
   await shell.open('inspect');

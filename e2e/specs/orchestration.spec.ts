@@ -29,16 +29,10 @@ const tools = (name: string, args: unknown): ScriptedReply => ({ kind: 'tools', 
 test('the model delegates to the analyst, which asks the user and hands off; the chat nests its task; Inspect draws the graph', async ({ appPage: page }) => {
   test.setTimeout(120_000);
   const shell = new AppShell(page);
-  await shell.open('settings');
-  await page.getByTestId('provider-add').click();
-  await page.getByTestId('provider-form-name').fill('Orchestration server');
-  await page.getByTestId('provider-form-kind').selectOption('openai-compatible');
-  await page.getByTestId('provider-form-url').fill(server.url);
-  await page.getByTestId('provider-form-save').click();
-  await expect(page.getByTestId('provider-item').filter({ hasText: 'Orchestration server' })).toBeVisible();
+  const provider = await shell.addProvider({ name: 'Orchestration server', url: server.url });
   await shell.open('chat');
   await page.getByTestId('conversation-new').click();
-  await page.getByTestId('model-picker').selectOption({ label: MODEL });
+  await shell.pickModel(provider, MODEL);
 
   const queues: Record<string, ((r: RecordedRequest) => ScriptedReply)[]> = {
     root: [

@@ -8,6 +8,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { startScriptedModelServer, type ScriptedModelServer } from '../../electron/core/testing/scripted-model-server';
 import { expect, screenshot, test } from '../fixtures';
+import { AppShell } from '../pages/app-page';
 
 let server: ScriptedModelServer;
 test.beforeAll(async () => {
@@ -38,18 +39,13 @@ test('with tool search on, the model finds readfile by a sentence; the chat show
   await expect(page.getByTestId('tool-search-saved')).toBeVisible();
   await screenshot(page, 'tool-search-1-settings');
 
-  await page.getByTestId('provider-add').click();
-  await page.getByTestId('provider-form-name').fill('E2E local');
-  await page.getByTestId('provider-form-kind').selectOption('openai-compatible');
-  await page.getByTestId('provider-form-url').fill(server.url);
-  await page.getByTestId('provider-form-save').click();
-  // Another spec in this data folder may have a provider of the same name: this one is the newest.
-  await expect(page.getByTestId('provider-item').filter({ hasText: 'E2E local' }).last()).toBeVisible();
+  const shell = new AppShell(page);
+  const provider = await shell.addProvider({ name: 'E2E local', url: server.url });
 
   // 2. Chat: the model searches, then calls what it found, then answers.
   await page.getByTestId('nav-chat').click();
   await page.getByTestId('conversation-new').click();
-  await page.getByTestId('model-picker').selectOption({ label: 'e2e-model' });
+  await shell.pickModel(provider, 'e2e-model');
   server.script([
     { kind: 'tools', calls: [{ name: 'tool_search', arguments: { query: 'read the contents of a file in the workspace' } }] },
     (req) => {
