@@ -25,20 +25,20 @@ const lastTool = (r: RecordedRequest) => String(msgs(r).filter((m) => m.role ===
 const toolNames = (r: RecordedRequest) => ((r.body?.tools ?? []) as { function?: { name?: string } }[]).map((t) => t.function?.name ?? '');
 
 /**
- * A model that calls block-edit with `args`, then answers with `reply`. With many tools in the
+ * A model that calls block_edit with `args`, then answers with `reply`. With many tools in the
  * data folder (other specs add hundreds) it may be given tool_search instead of every tool:
- * it then searches for block-edit first, as a model would.
+ * it then searches for block_edit first, as a model would.
  */
 function editThen(args: unknown, reply: (r: RecordedRequest) => ScriptedReply): (r: RecordedRequest) => ScriptedReply {
   let called = false;
   const step = (r: RecordedRequest): ScriptedReply => {
     if (called) return reply(r);
-    const name = toolNames(r).find((n) => n === 'block-edit' || n.endsWith('__block-edit'));
+    const name = toolNames(r).find((n) => n === 'block_edit' || n.endsWith('__block_edit'));
     if (name) {
       called = true;
       return { kind: 'tools', calls: [{ name, arguments: args }] };
     }
-    return { kind: 'tools', calls: [{ name: 'tool_search', arguments: { query: 'edit a memory block: replace or append text (block-edit)' } }] };
+    return { kind: 'tools', calls: [{ name: 'tool_search', arguments: { query: 'edit a memory block: replace or append text (block_edit)' } }] };
   };
   return step;
 }

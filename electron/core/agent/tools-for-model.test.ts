@@ -41,6 +41,16 @@ describe('toolsForModel', () => {
     expect(providerSafe('x'.repeat(100))).toHaveLength(64);
   });
 
+  it('names a built-in function by the name its design gives it (block_edit), and tells two of that name apart', () => {
+    const edit = tool('memory', 'block-edit', { local: { functionId: 'memory.block-edit' } });
+    const plain = tool('notes', 'block-edit');
+    expect(toolsForModel({ usable: [edit, plain], modelRouting: [] }).names().slice(0, 2).sort()).toEqual(['block-edit', 'block_edit']);
+    const copy = tool('mine', 'edit-blocks', { local: { functionId: 'memory.block-edit' } });
+    const set = toolsForModel({ usable: [edit, copy], modelRouting: [] });
+    expect(set.names().slice(0, 2)).toEqual(['memory__block_edit', 'mine__block_edit']);
+    expect(set.byName('memory__block_edit')!.tool!.bundleId).toBe('b-memory');
+  });
+
   it('takes the selection (bundles or tools), the highest version, and the @tools tools on top with their routing', () => {
     const v1 = tool('text', 'count');
     const v2 = tool('text', 'count', { version: '1.10.0' });

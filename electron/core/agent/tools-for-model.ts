@@ -6,8 +6,8 @@
  * its results (routing/model-routing.ts).
  *
  * Names: providers accept letters, digits, `_` and `-` (at most 64). A tool is named by its
- * slug; when two tools share a slug, each is named `bundle__slug`. A call's name maps back
- * through byName().
+ * slug (or, for a built-in function in CALL_NAMES, by the name its design gives it); when two
+ * tools share a name, each is named `bundle__name`. A call's name maps back through byName().
  *
  * Tool search (./deferred-tools.ts): given `toolSearch`, past its thresholds or past the
  * number of tools a provider accepts, the set also holds `tool_search`, and specs() lists
@@ -59,6 +59,18 @@ export interface ToolsForModelInput {
 }
 
 export const TOOL_NAME_MAX = 64;
+
+/**
+ * Built-in functions whose design names their tool with a character a slug cannot hold (`_`):
+ * the model (and an MCP client) calls them by that name; the registry, the palette and the
+ * timeline show the slug.
+ */
+export const CALL_NAMES: Readonly<Record<string, string>> = { 'memory.block-edit': 'block_edit' };
+
+/** The name a model calls a registry tool by, before two tools of one name are told apart. */
+export function callName(tool: Pick<ToolView, 'slug' | 'local'>): string {
+  return (tool.local && CALL_NAMES[tool.local.functionId]) || providerSafe(tool.slug);
+}
 
 /** The model's window: Settings' entry for `providerId/model`, then for `model`, then the default (as the tool-output gate reads it). */
 export function windowOf(s: Pick<ToolOutputSettings, 'models' | 'defaultWindow'>, model: ModelRef): ModelWindow {
@@ -130,7 +142,7 @@ export function toolsForModel(input: ToolsForModelInput): ModelToolSet {
   const candidates = [...picked.values()].sort((a, b) => a.tool.slug.localeCompare(b.tool.slug) || a.bundleSlug.localeCompare(b.bundleSlug));
 
   const slugCount = new Map<string, number>();
-  for (const c of candidates) slugCount.set(providerSafe(c.tool.slug), (slugCount.get(providerSafe(c.tool.slug)) ?? 0) + 1);
+  for (const c of candidates) slugCount.set(callName(c.tool), (slugCount.get(callName(c.tool)) ?? 0) + 1);
 
   const taken = new Set<string>();
   const unique = (base: string) => {
@@ -145,7 +157,7 @@ export function toolsForModel(input: ToolsForModelInput): ModelToolSet {
   for (const m of modelOnly) taken.add(m.spec.name);
   if (input.toolSearch) taken.add(TOOL_SEARCH_NAME);
   for (const c of candidates) {
-    const slug = providerSafe(c.tool.slug);
+    const slug = callName(c.tool);
     const name = unique((slugCount.get(slug) ?? 0) > 1 ? `${providerSafe(c.bundleSlug)}__${slug}` : slug);
     const routing = routingFor(c.tool, c.bundleSlug, directives.get(c.tool.id), input.modelRouting);
     out.push({

@@ -34,16 +34,16 @@ describe('the memory tools in the core', () => {
     server.script(
       [
         (r: RecordedRequest) => {
-          expect(toolNames(r)).toEqual(expect.arrayContaining(['block', 'block-edit', 'recall']));
+          expect(toolNames(r)).toEqual(expect.arrayContaining(['block', 'block_edit', 'recall']));
           return call('block', { op: 'load', label: 'human' });
         },
         (r: RecordedRequest) => {
           expect(lastTool(r)).toContain('Name: Ada');
-          return call('block-edit', { op: 'append', label: 'human', content: 'Likes: tea' });
+          return call('block_edit', { op: 'append', label: 'human', content: 'Likes: tea' });
         },
         (r: RecordedRequest) => {
           expect(lastTool(r)).toContain("block 'human' holds 20 of 200 characters");
-          return call('block-edit', { op: 'replace', label: 'human', old: 'a', new: 'A' });
+          return call('block_edit', { op: 'replace', label: 'human', old: 'a', new: 'A' });
         },
         (r: RecordedRequest) => {
           expect(lastTool(r)).toContain("replace found 3 matches of old in block 'human': it must match exactly once");
@@ -120,8 +120,8 @@ describe('the memory tools in the core', () => {
     const queues: Record<string, ((r: RecordedRequest) => ScriptedReply)[]> = {
       root: [() => call('route_to_scribe', { request: 'Note that the launch moved.' }), () => ({ kind: 'text', text: 'Done.' })],
       scribe: [
-        () => call('block-edit', { op: 'append', label: 'notes', content: 'the launch moved' }),
-        () => call('block-edit', { op: 'replace', label: 'notes', old: 'first', new: 'FIRST' }),
+        () => call('block_edit', { op: 'append', label: 'notes', content: 'the launch moved' }),
+        () => call('block_edit', { op: 'replace', label: 'notes', old: 'first', new: 'FIRST' }),
         (r) => {
           expect(lastTool(r)).toContain('refused by agent allowed operations: the scribe agent may not use block_edit replace: it is not in its AllowedOperations (block.load, block_edit.append)');
           return call('handoff', { result: 'noted' });
@@ -156,7 +156,7 @@ describe('the memory tools in the core', () => {
         () => call('block', { op: 'load', label: 'scratch' }),
         (r: RecordedRequest) => {
           expect(lastTool(r)).toContain('scratch-words-17');
-          return call('block-edit', { op: 'append', label: 'persona', content: 'and cake' });
+          return call('block_edit', { op: 'append', label: 'persona', content: 'and cake' });
         },
         (r: RecordedRequest) => {
           // The edit of the last step is in this step's context.
@@ -195,10 +195,10 @@ describe('the memory tools in the core', () => {
     await op('memory.blocks.create', { owner, label: 'persona', content: 'Ada', permission: 'Human' });
     server.script(
       [
-        () => call('block-edit', { op: 'replace', label: 'persona', old: 'Ada', new: 'Ada Lovelace' }),
+        () => call('block_edit', { op: 'replace', label: 'persona', old: 'Ada', new: 'Ada Lovelace' }),
         (r: RecordedRequest) => {
           expect(lastTool(r)).toContain("block 'persona' holds 12 of 5000 characters");
-          return call('block-edit', { op: 'append', label: 'persona', content: 'likes tea' });
+          return call('block_edit', { op: 'append', label: 'persona', content: 'likes tea' });
         },
         (r: RecordedRequest) => {
           expect(lastTool(r)).toBe("refused by human consent: the user denied block_edit append on block 'persona'; nothing was changed");

@@ -137,7 +137,7 @@ export class FileSource {
     this.track(actor, f, disk);
     return {
       op: 'load',
-      message: `'${f.rel}' loaded into block '${f.label}' (${disk.text.length} characters, permission ${block.permission}); edit it with file append or replace (or block-edit), then file save writes it back`,
+      message: `'${f.rel}' loaded into block '${f.label}' (${disk.text.length} characters, permission ${block.permission}); edit it with file append or replace (or block_edit), then file save writes it back`,
       path: f.rel,
       label: f.label,
       // The text before the metadata: a card shows the start of a result first.
