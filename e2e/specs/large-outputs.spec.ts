@@ -12,6 +12,7 @@ import path from 'node:path';
 import { startScriptedModelServer, type RecordedRequest, type ScriptedModelServer, type ScriptedReply } from '../../electron/core/testing/scripted-model-server';
 import { AppShell } from '../pages/app-page';
 import { expect, screenshot, test } from '../fixtures';
+import { callTool } from '../fixtures/model-steps';
 
 const MODEL = 'large-outputs-model';
 const LINES = 80_000;
@@ -66,7 +67,6 @@ test('a 5 MB result is stored behind a handle, extracted by the model, inspected
   let handle = '';
   // With many tools in the data folder (other specs add them) the model may be given tool_search
   // instead of every tool: it then searches for readfile first, as a model would.
-  let readDone = false;
   const rest: ((req: RecordedRequest) => ScriptedReply)[] = [
     (req) => {
       handle = /handle = "([0-9a-f-]{36})"/.exec(lastTool(req))?.[1] ?? 'no-handle';
@@ -77,15 +77,12 @@ test('a 5 MB result is stored behind a handle, extracted by the model, inspected
     (req) => ({ kind: 'text', text: `<ai-agent-${nonceOf(req)}-FINAL format="text">line ${ERROR_LINE}: ERROR order 77 failed: stock exhausted</ai-agent-${nonceOf(req)}-FINAL>` }),
     () => ({ kind: 'text', text: 'Order 77 failed: stock exhausted.' }),
   ];
-  const next = (req: RecordedRequest): ScriptedReply => {
-    if (!readDone) {
-      const offered = ((req.body?.tools ?? []) as { function?: { name?: string } }[]).map((t) => t.function?.name ?? '');
-      if (!offered.includes('readfile')) return { kind: 'tools', calls: [{ name: 'tool_search', arguments: { query: 'read a file from the workspace (readfile)' } }] };
-      readDone = true;
-      return { kind: 'tools', calls: [{ name: 'readfile', arguments: { path: 'e2e-large/big.log', maxBytes: 10_485_760 } }] };
-    }
-    return rest.shift()?.(req) ?? { kind: 'text', text: 'end' };
-  };
+  const next = callTool({
+    name: 'readfile',
+    args: { path: 'e2e-large/big.log', maxBytes: 10_485_760 },
+    search: 'read a file from the workspace (readfile)',
+    then: (req) => rest.shift()?.(req) ?? { kind: 'text', text: 'end' },
+  });
   server.script([next, next, next, next, next]);
   server.fallback(next);
   const composer = page.getByTestId('chat-composer');

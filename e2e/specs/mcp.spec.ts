@@ -5,9 +5,10 @@
  * the tester, one from the chat's `+` palette, and a model (the scripted model server) calls one.
  */
 import path from 'node:path';
-import { startScriptedModelServer, type RecordedRequest, type ScriptedModelServer } from '../../electron/core/testing/scripted-model-server';
+import { startScriptedModelServer, type ScriptedModelServer } from '../../electron/core/testing/scripted-model-server';
 import { AppShell } from '../pages/app-page';
 import { expect, screenshot, test } from '../fixtures';
+import { callTool, lastToolResult, toolNames } from '../fixtures/model-steps';
 
 const MODEL = 'mcp-e2e-model';
 const TEST_SERVER = path.resolve(import.meta.dirname, '..', '..', 'electron', 'core', 'mcp-client', 'testing', 'test-server.mjs');
@@ -20,10 +21,6 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   await models.close();
 });
-
-type Msg = { role: string; content: unknown };
-const lastTool = (r: RecordedRequest) => String(((r.body?.messages ?? []) as Msg[]).filter((m) => m.role === 'tool').at(-1)?.content ?? '');
-const toolNames = (r: RecordedRequest) => ((r.body?.tools ?? []) as { function?: { name?: string } }[]).map((t) => t.function?.name ?? '');
 
 test('a new user pastes mcpServers JSON, sees the tools, tests one, runs one from + and lets a model call one', async ({ appPage: page, host }) => {
   test.skip(!host, 'the MCP server is a program started next to the headless host');
@@ -88,18 +85,13 @@ test('a new user pastes mcpServers JSON, sees the tools, tests one, runs one fro
   let offered: string[] = [];
   // With many tools in the data folder (other specs add hundreds), the model may get tool_search
   // instead of every tool: it then searches for the echo first, as a model would.
-  let called = false;
-  const step = (req: Parameters<typeof toolNames>[0]) => {
-    const names = toolNames(req);
-    const echo = names.find((n) => n === 'echo' || n.endsWith('__echo'));
-    if (called) return { kind: 'text' as const, text: `The server answered: ${lastTool(req)}` };
-    if (echo) {
-      offered = names;
-      called = true;
-      return { kind: 'tools' as const, calls: [{ name: echo, arguments: { text: 'said by the model' } }] };
-    }
-    return { kind: 'tools' as const, calls: [{ name: 'tool_search', arguments: { query: 'echo the given text back (MCP server echo)' } }] };
-  };
+  const step = callTool({
+    name: 'echo',
+    args: { text: 'said by the model' },
+    search: 'echo the given text back (MCP server echo)',
+    onCall: (req) => (offered = toolNames(req)),
+    then: (req) => ({ kind: 'text', text: `The server answered: ${lastToolResult(req)}` }),
+  });
   models.script([step, step, step]);
   await composer.fill('Ask the MCP server to echo something.');
   await composer.press('Enter');

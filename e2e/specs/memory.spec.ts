@@ -8,6 +8,7 @@
 import { startScriptedModelServer, type RecordedRequest, type ScriptedModelServer, type ScriptedReply } from '../../electron/core/testing/scripted-model-server';
 import { AppShell } from '../pages/app-page';
 import { expect, screenshot, test } from '../fixtures';
+import { callTool } from '../fixtures/model-steps';
 
 const MODEL = 'memory-model';
 let server: ScriptedModelServer;
@@ -22,7 +23,6 @@ test.afterAll(async () => {
 type Msg = { role: string; content: unknown };
 const msgs = (r: RecordedRequest) => (r.body?.messages ?? []) as Msg[];
 const lastTool = (r: RecordedRequest) => String(msgs(r).filter((m) => m.role === 'tool').at(-1)?.content ?? '');
-const toolNames = (r: RecordedRequest) => ((r.body?.tools ?? []) as { function?: { name?: string } }[]).map((t) => t.function?.name ?? '');
 
 /**
  * A model that calls block_edit with `args`, then answers with `reply`. With many tools in the
@@ -30,17 +30,7 @@ const toolNames = (r: RecordedRequest) => ((r.body?.tools ?? []) as { function?:
  * it then searches for block_edit first, as a model would.
  */
 function editThen(args: unknown, reply: (r: RecordedRequest) => ScriptedReply): (r: RecordedRequest) => ScriptedReply {
-  let called = false;
-  const step = (r: RecordedRequest): ScriptedReply => {
-    if (called) return reply(r);
-    const name = toolNames(r).find((n) => n === 'block_edit' || n.endsWith('__block_edit'));
-    if (name) {
-      called = true;
-      return { kind: 'tools', calls: [{ name, arguments: args }] };
-    }
-    return { kind: 'tools', calls: [{ name: 'tool_search', arguments: { query: 'edit a memory block: replace or append text (block_edit)' } }] };
-  };
-  return step;
+  return callTool({ name: 'block_edit', args, search: 'edit a memory block: replace or append text (block_edit)', then: reply });
 }
 
 test('a model edit of a Human block waits for consent: allowed it applies and shows in Inspect → Memory; denied it does not', async ({ appPage: page }) => {
