@@ -61,8 +61,13 @@ export function allowedHostProblems(entries: readonly string[]): AllowedHostProb
   return problems;
 }
 
+/** An entry and what is wrong with it, the entry cut to 80 characters: `“entry”: why — write fix`. */
+export function entryProblemText(entry: string, why: Pick<AllowedHostProblem, 'message' | 'suggestion'>): string {
+  const shown = entry.length > 80 ? `${entry.slice(0, 77)}…` : entry;
+  return `“${shown}”: ${why.message}${why.suggestion ? ` — write ${why.suggestion}` : ''}`;
+}
+
 /** One problem as a sentence: which entry, what is wrong, the fix. */
 export function describeAllowedHostProblem(p: AllowedHostProblem): string {
-  const shown = p.entry.length > 80 ? `${p.entry.slice(0, 77)}…` : p.entry;
-  return `Line ${p.line}, “${shown}”: ${p.message}${p.suggestion ? ` — write ${p.suggestion}` : ''}.`;
+  return `Line ${p.line}, ${entryProblemText(p.entry, p)}.`;
 }

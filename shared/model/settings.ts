@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { explainAllowedHost } from './allowed-hosts';
+import { entryProblemText, explainAllowedHost } from './allowed-hosts';
 import { ModelRefSchema } from './provider';
 import { DEFAULT_TOOL_SEARCH_SETTINGS, ToolSearchSettingsSchema } from './tool-search';
 import { DEFAULT_MCP_SERVER_SETTINGS, McpServerSettingsSchema } from './mcp-serve';
@@ -10,7 +10,7 @@ export type Theme = z.infer<typeof ThemeSchema>;
 /** Host names a tool may reach: exact, or `*.` on a label boundary; an optional port; `private:` marks a private-network host. */
 export const AllowedHostSchema = z.string().superRefine((entry, ctx) => {
   const why = explainAllowedHost(entry);
-  if (why) ctx.addIssue({ code: 'custom', message: `“${entry.length > 80 ? `${entry.slice(0, 77)}…` : entry}”: ${why.message}${why.suggestion ? ` — write ${why.suggestion}` : ''}` });
+  if (why) ctx.addIssue({ code: 'custom', message: entryProblemText(entry, why) });
 });
 
 /** Bounds and default of Settings' regexTimeLimitMs: a hostile pattern stops within 5 s by default. */
