@@ -179,7 +179,7 @@ test.describe('the tool editor', () => {
   });
 
   test('bad input gets a clear message on its field and saves nothing', async ({ appPage, host }) => {
-    test.setTimeout(90_000);
+    test.setTimeout(150_000);
     const page = appPage;
     const shell = new AppShell(page);
     await shell.open('tools');

@@ -61,3 +61,43 @@ test('memory sources: a FileSource added in Settings, then file load from the + 
   await expect(page.getByTestId(`memory-source-${id}`)).toHaveCount(0);
   await fs.rm(folder, { recursive: true, force: true });
 });
+
+test('a folder watcher stopped by an error offers Resume in Inspect → Memory, and resuming watches again', async ({ appPage: page }) => {
+  test.setTimeout(90_000);
+  const folder = await fs.mkdtemp(path.join(os.tmpdir(), 'toolsmith-e2e-watch-'));
+  const id = `e2e-watch-${Date.now().toString(36)}`;
+  const shell = new AppShell(page);
+
+  await shell.open('settings');
+  const section = page.getByTestId('memory-sources');
+  await section.scrollIntoViewIfNeeded();
+  await section.getByTestId('memory-source-kind').selectOption('watch');
+  await section.getByTestId('memory-source-id').fill(id);
+  await section.getByTestId('memory-source-folder').fill(folder);
+  await section.getByTestId('memory-source-save').click();
+  await expect(section.getByTestId(`memory-source-state-${id}`)).toHaveText('watching');
+
+  // The folder goes away while paused: resuming fails, and the watcher is in error.
+  await shell.open('inspect');
+  await page.getByTestId('inspect-tab-memory').click();
+  const row = page.getByTestId('memory-source').filter({ hasText: id });
+  await expect(row).toHaveAttribute('data-state', 'watching');
+  await row.getByRole('button', { name: 'Pause' }).click();
+  await expect(row).toHaveAttribute('data-state', 'paused');
+  await fs.rm(folder, { recursive: true, force: true });
+  await row.getByRole('button', { name: 'Resume' }).click();
+  await expect(row).toHaveAttribute('data-state', 'error');
+  await expect(row).toContainText('does not exist');
+  // In error, the button tries again (Resume), not Pause.
+  await expect(row.getByRole('button', { name: 'Pause' })).toHaveCount(0);
+  await fs.mkdir(folder, { recursive: true });
+  await row.getByRole('button', { name: 'Resume' }).click();
+  await expect(row).toHaveAttribute('data-state', 'watching');
+  expect(shell.consoleErrors).toEqual([]);
+
+  await shell.open('settings');
+  page.once('dialog', (d) => void d.accept());
+  await page.getByTestId('memory-sources').getByRole('button', { name: `Remove source ${id}` }).click();
+  await expect(page.getByTestId(`memory-source-${id}`)).toHaveCount(0);
+  await fs.rm(folder, { recursive: true, force: true });
+});

@@ -51,7 +51,7 @@ test('a new user builds an HTTP tool from curl, tests it, and moves it to a fres
     await page.getByTestId('new-version').click();
     await page.getByTestId('tool-form-version').fill('2');
     const schema = { type: 'object', properties: { city: { type: 'string', minLength: 1, description: 'A city name' } }, required: ['city'], additionalProperties: false };
-    await expect.poll(() => page.evaluate(() => !!(globalThis as unknown as EditorHook).__toolsmithEditors?.['argschema-editor'])).toBe(true);
+    await expect.poll(() => page.evaluate(() => !!(globalThis as unknown as EditorHook).__toolsmithEditors?.['argschema-editor']), { timeout: 30_000 }).toBe(true); // Monaco loads lazily: a busy machine takes a while
     await page.evaluate((text) => (globalThis as unknown as EditorHook).__toolsmithEditors!['argschema-editor']!.setValue(text), JSON.stringify(schema, null, 2));
     await page.getByTestId('tool-form-save').click();
     await expect(page.getByTestId('tool-list').getByTestId('tool-city-weather').first()).toBeVisible();

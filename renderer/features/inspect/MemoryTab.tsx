@@ -178,6 +178,8 @@ function History({ block, history }: { block: BlockInfo; history: BlockVersion[]
     try {
       const r = await client.call(op === 'undo' ? 'memory.blocks.undo' : 'memory.blocks.redo', { owner: block.owner, label: block.label });
       if (!r.ok) setProblem(r.error);
+    } catch (e) {
+      setProblem({ code: 'UNAVAILABLE', message: (e as Error).message });
     } finally {
       setBusy(null);
     }
@@ -314,10 +316,15 @@ function Sources() {
   const { client } = useApi();
   const list = useOp('memory.sources.list', {});
   const [problem, setProblem] = useState<ErrorInfo | null>(null);
-  const toggle = async (id: string, paused: boolean) => {
+  /** A watcher that is not watching (paused, or stopped by an error) is resumed: for an error, that is trying again. */
+  const toggle = async (id: string, resume: boolean) => {
     setProblem(null);
-    const r = await client.call(paused ? 'memory.sources.resume' : 'memory.sources.pause', { id });
-    if (!r.ok) setProblem(r.error);
+    try {
+      const r = await client.call(resume ? 'memory.sources.resume' : 'memory.sources.pause', { id });
+      if (!r.ok) setProblem(r.error);
+    } catch (e) {
+      setProblem({ code: 'UNAVAILABLE', message: (e as Error).message });
+    }
   };
   return (
     <section className="memory-sources" aria-labelledby={`${ids}-sources`} data-testid="memory-sources">
@@ -334,8 +341,8 @@ function Sources() {
               <span className={`badge ${src.state === 'error' ? 'danger' : src.state === 'paused' ? '' : 'ok'}`}>{src.state}</span>
               {src.error && <span className="field-error"> {src.error}</span>}
               {src.type === 'stream' && (
-                <button type="button" className="memory-source-toggle" onClick={() => void toggle(src.id, src.state === 'paused')}>
-                  {src.state === 'paused' ? s.resume : s.pause}
+                <button type="button" className="memory-source-toggle" onClick={() => void toggle(src.id, src.state !== 'watching')}>
+                  {src.state === 'watching' ? s.pause : s.resume}
                 </button>
               )}
             </li>
