@@ -26,13 +26,8 @@ protocol.registerSchemesAsPrivileged([
 ]);
 app.enableSandbox();
 
-const dataDir = resolveDataDir({
-  argv: process.argv,
-  env: process.env,
-  electronUserData: app.getPath('userData'),
-  platform: process.platform,
-  homedir: app.getPath('home'),
-});
+// The same folder the headless host and the `toolsmith` command open by default (core/data-dir.ts).
+const dataDir = resolveDataDir({ argv: process.argv, env: process.env, platform: process.platform, homedir: app.getPath('home') });
 // One app per data folder (host/single-instance.ts): the lock is keyed on userData.
 const profileDir = profileDirFor(dataDir, app.getPath('userData'));
 if (profileDir) app.setPath('userData', profileDir);
