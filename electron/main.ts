@@ -9,6 +9,8 @@ import { createCore, type Core } from './core/app';
 import { resolveDataDir } from './core/data-dir';
 import { describeSafeStorageBackend, type SecretCipher } from './core/secrets/cipher';
 import { buildMenuTemplate } from './host/app-menu';
+import { cliArgsFromArgv, installedCliCommand } from './host/cli-mode';
+import { runCliProcess } from './host/cli/run-process';
 import { appProtocolHandler } from './host/app-protocol';
 import { registerIpcHost } from './host/ipc';
 import { closeBeforeQuit } from './host/quit';
@@ -21,23 +23,16 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const rendererDir = path.join(here, '..', 'dist', 'renderer');
 const resourcesDir = path.join(here, '..', 'resources');
 
-protocol.registerSchemesAsPrivileged([
-  { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
-]);
-app.enableSandbox();
+// `Toolsmith --cli …` is the `toolsmith` command (host/cli-mode.ts, docs/cli.md); anything else, the desktop app.
+const cliArgs = cliArgsFromArgv(process.argv, process.defaultApp === true);
+if (cliArgs) app.dock?.hide();
 
-const dataDir = resolveDataDir({
-  argv: process.argv,
-  env: process.env,
-  electronUserData: app.getPath('userData'),
-  platform: process.platform,
-  homedir: app.getPath('home'),
-});
-// One app per data folder (host/single-instance.ts): the lock is keyed on userData.
+const dataDir = resolveDataDir({ argv: cliArgs ?? process.argv, env: process.env, platform: process.platform, homedir: app.getPath('home') });
+// One app per data folder (host/single-instance.ts): the lock is keyed on userData. A command-line
+// run uses the same userData (on Windows the keychain's key for safeStorage is kept there) but
+// takes no lock: it runs beside an open app, as the command under Node does.
 const profileDir = profileDirFor(dataDir, app.getPath('userData'));
 if (profileDir) app.setPath('userData', profileDir);
-const isFirstInstance = app.requestSingleInstanceLock();
-if (!isFirstInstance) app.quit();
 
 let core: Core | undefined;
 let mainWindow: BrowserWindow | undefined;
@@ -56,6 +51,9 @@ async function start(): Promise<void> {
     // An MCP server's OAuth sign-in page opens in the person's browser (http(s) only).
     mcpClient: { openUrl: (url) => (isSafeExternalUrl(url) ? shell.openExternal(url) : undefined) }, /* eng-disable OPEN_EXTERNAL_JS_CHECK -- http(s) only, no credentials: isSafeExternalUrl (shell.test.ts) */
   });
+  // Settings → MCP server offers MCP clients this app's binary as `toolsmith mcp`.
+  const cliCommand = installedCli();
+  if (cliCommand) core.mcpServer.setEndpoints({ stdioCommand: [...cliCommand, 'mcp'] });
 
   // Deny every permission (camera, notifications, ...): the app asks for none.
   session.defaultSession.setPermissionRequestHandler((_wc, _perm, cb) => cb(false));
@@ -68,6 +66,11 @@ async function start(): Promise<void> {
   app.on('activate', () => {
     if (BrowserWindow.getAllWindows().length === 0) void createWindow();
   });
+}
+
+/** How to start the installed app as the `toolsmith` command; none in a development run (`npm start`). */
+function installedCli(): string[] | undefined {
+  return app.isPackaged ? installedCliCommand({ platform: process.platform, execPath: process.execPath, appImage: process.env.APPIMAGE }) : undefined;
 }
 
 /**
@@ -123,40 +126,72 @@ function rememberWindow(win: BrowserWindow, stateFile = windowStatePath(dataDir)
   stateSaved = stateSaved.then(() => saveWindowState(stateFile, state)).catch((e: unknown) => console.warn('The window state could not be saved:', e));
 }
 
-app.on('web-contents-created', (_event, contents) => {
-  contents.on('will-navigate', (event, url) => {
-    if (!isAppUrl(url)) event.preventDefault();
+/** The desktop app: the privileged app:// scheme, the sandbox, one app per data folder, the window. */
+function startDesktop(): void {
+  protocol.registerSchemesAsPrivileged([
+    { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
+  ]);
+  app.enableSandbox();
+  if (!app.requestSingleInstanceLock()) {
+    app.quit();
+    return;
+  }
+
+  app.on('web-contents-created', (_event, contents) => {
+    contents.on('will-navigate', (event, url) => {
+      if (!isAppUrl(url)) event.preventDefault();
+    });
+    contents.on('will-attach-webview', (event) => event.preventDefault());
+    contents.setWindowOpenHandler(({ url }) => {
+      if (isSafeExternalUrl(url)) void shell.openExternal(url); /* eng-disable OPEN_EXTERNAL_JS_CHECK -- http(s) only, no credentials: isSafeExternalUrl (shell.test.ts) */
+      return { action: 'deny' };
+    });
   });
-  contents.on('will-attach-webview', (event) => event.preventDefault());
-  contents.setWindowOpenHandler(({ url }) => {
-    if (isSafeExternalUrl(url)) void shell.openExternal(url); /* eng-disable OPEN_EXTERNAL_JS_CHECK -- http(s) only, no credentials: isSafeExternalUrl (shell.test.ts) */
-    return { action: 'deny' };
+
+  // A second launch on this data folder quits (see above) and brings this app's window forward.
+  app.on('second-instance', () => void focusFirstWindow(BrowserWindow.getAllWindows()));
+
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit();
   });
-});
 
-// A second launch on this data folder quits (see above) and brings this app's window forward.
-app.on('second-instance', () => void focusFirstWindow(BrowserWindow.getAllWindows()));
+  const starting = start().catch((e: unknown) => {
+    console.error('Toolsmith could not start:', e);
+    app.exit(1);
+  });
 
-app.on('window-all-closed', () => {
-  if (process.platform !== 'darwin') app.quit();
-});
+  // Quitting saves the window's state and waits for the core (still starting, or started) to close:
+  // turns stopped, stores flushed; then exits. (app.exit skips the windows' close events.)
+  app.on(
+    'before-quit',
+    closeBeforeQuit({
+      close: () => {
+        if (mainWindow) rememberWindow(mainWindow);
+        return Promise.all([stateSaved, starting.then(() => core?.close())]).then(() => undefined);
+      },
+      exit: (code) => app.exit(code),
+    }),
+  );
+}
 
-const starting = isFirstInstance
-  ? start().catch((e: unknown) => {
-      console.error('Toolsmith could not start:', e);
-      app.exit(1);
-    })
-  : Promise.resolve();
-
-// Quitting saves the window's state and waits for the core (still starting, or started) to close:
-// turns stopped, stores flushed; then exits. (app.exit skips the windows' close events.)
-app.on(
-  'before-quit',
-  closeBeforeQuit({
-    close: () => {
-      if (mainWindow) rememberWindow(mainWindow);
-      return Promise.all([stateSaved, starting.then(() => core?.close())]).then(() => undefined);
-    },
+/**
+ * `Toolsmith --cli ARGS`: the `toolsmith` command in this process, with no window, no dock icon
+ * and no single-instance lock; it ends with the command's exit code. It waits for the app to be
+ * ready only because safeStorage answers after that (Linux, Windows).
+ */
+async function runCommandLine(args: string[]): Promise<void> {
+  await app.whenReady();
+  await runCliProcess(args, {
     exit: (code) => app.exit(code),
-  }),
-);
+    host: { secretCipher: osKeychainCipher(), cliCommand: installedCli() },
+  });
+}
+
+if (cliArgs) {
+  void runCommandLine(cliArgs).catch((e: unknown) => {
+    console.error(`toolsmith: ${e instanceof Error ? e.message : String(e)}`);
+    app.exit(1);
+  });
+} else {
+  startDesktop();
+}

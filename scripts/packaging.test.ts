@@ -17,10 +17,16 @@ import { ICO_SIZES, PNG_SIZES, renderIcon } from './make-icons.mjs';
 const root = path.resolve(import.meta.dirname, '..');
 const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { author?: { name?: string; email?: string }; main: string };
 const builderText = fs.readFileSync(path.join(root, 'electron-builder.yml'), 'utf8');
+interface FileSet {
+  from: string;
+  to: string;
+}
 interface Builder {
-  linux?: { target?: string[]; maintainer?: string; icon?: string };
-  mac?: { target?: string[]; icon?: string };
-  win?: { target?: string[]; icon?: string };
+  productName?: string;
+  linux?: { target?: string[]; maintainer?: string; icon?: string; executableName?: string; extraResources?: FileSet[] };
+  deb?: { afterInstall?: string; afterRemove?: string };
+  mac?: { target?: string[]; icon?: string; extraResources?: FileSet[] };
+  win?: { target?: string[]; icon?: string; extraResources?: FileSet[] };
   nsis?: { installerIcon?: string };
   extraMetadata?: { main?: string };
   files?: string[];
@@ -79,6 +85,60 @@ describe('packaging', () => {
       expect(packaged(file), file).toBe(true);
       expect(unpacked(file), file).toBe(true);
     }
+  });
+});
+
+/** Whether electron-builder's `files` patterns put a file of the project into app.asar (the last matching pattern decides). */
+function packagedInAsar(file: string): boolean {
+  let packed = false;
+  for (const pattern of builder.files ?? []) {
+    const negated = pattern.startsWith('!');
+    if (picomatch(negated ? pattern.slice(1) : pattern)(file)) packed = !negated;
+  }
+  return packed;
+}
+
+describe('the toolsmith command of an installed app (docs/cli.md)', () => {
+  const launcher = (platform: 'linux' | 'mac' | 'win') => builder[platform]?.extraResources ?? [];
+
+  it('ships a launcher in resources/bin on each platform: a shell script on Linux and macOS, a batch file on Windows', () => {
+    expect(launcher('linux')).toContainEqual({ from: 'resources/cli/toolsmith', to: 'bin/toolsmith' });
+    expect(launcher('mac')).toContainEqual({ from: 'resources/cli/toolsmith', to: 'bin/toolsmith' });
+    expect(launcher('win')).toContainEqual({ from: 'resources/cli/toolsmith.cmd', to: 'bin/toolsmith.cmd' });
+    for (const set of [...launcher('linux'), ...launcher('mac'), ...launcher('win')]) {
+      expect(fs.existsSync(path.join(root, set.from)), set.from).toBe(true);
+    }
+  });
+
+  it('keeps the launchers and the .deb’s scripts out of app.asar, and the app’s resources in it', () => {
+    for (const f of ['resources/cli/toolsmith', 'resources/cli/toolsmith.cmd', 'resources/cli/deb-after-install.tpl']) {
+      expect(packagedInAsar(f), f).toBe(false);
+    }
+    expect(packagedInAsar('resources/bundles/text/bundle.json')).toBe(true);
+    expect(packagedInAsar('resources/icons/512x512.png')).toBe(true);
+    expect(packagedInAsar('resources/icons/icon.ico')).toBe(false);
+  });
+
+  it.skipIf(process.platform === 'win32')('ships the shell launcher executable (electron-builder keeps a file’s mode)', () => {
+    expect(fs.statSync(path.join(root, 'resources/cli/toolsmith')).mode & 0o111).toBe(0o111);
+  });
+
+  it('starts the binary electron-builder names: the launchers and the configuration agree', () => {
+    expect(builder.linux?.executableName).toBe('toolsmith');
+    expect(builder.productName).toBe('Toolsmith');
+    const sh = fs.readFileSync(path.join(root, 'resources/cli/toolsmith'), 'utf8');
+    expect(sh).toContain(`"$bin_dir/../../${builder.linux!.executableName!}"`);
+    expect(sh).toContain(`"$bin_dir/../../MacOS/${builder.productName!}"`);
+    const cmd = fs.readFileSync(path.join(root, 'resources/cli/toolsmith.cmd'), 'utf8');
+    expect(cmd).toContain(`set "APP=%~dp0..\\..\\${builder.productName!}.exe"`);
+  });
+
+  it('links /usr/bin/toolsmith to the launcher in the .deb, through scripts electron-builder runs after install and removal', () => {
+    expect(builder.deb?.afterInstall).toBe('resources/cli/deb-after-install.tpl');
+    expect(builder.deb?.afterRemove).toBe('resources/cli/deb-after-remove.tpl');
+    const installed = `/opt/\${sanitizedProductName}/resources/${launcher('linux')[0]!.to}`;
+    expect(fs.readFileSync(path.join(root, builder.deb!.afterInstall!), 'utf8')).toContain(`LAUNCHER='${installed}'`);
+    expect(fs.readFileSync(path.join(root, builder.deb!.afterRemove!), 'utf8')).toContain(`update-alternatives --remove '\${executable}' '${installed}'`);
   });
 });
 

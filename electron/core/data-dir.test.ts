@@ -5,22 +5,28 @@ import { argValue, resolveDataDir } from './data-dir';
 const base = { argv: [], env: {}, platform: 'linux' as const, homedir: '/home/ada' };
 
 describe('resolveDataDir', () => {
-  it('prefers --data-dir, then TOOLSMITH_DATA_DIR, then Electron, then the platform folder', () => {
-    const all = { ...base, argv: ['--data-dir', '/a'], env: { TOOLSMITH_DATA_DIR: '/b' }, electronUserData: '/c' };
+  it('prefers --data-dir, then TOOLSMITH_DATA_DIR, then the app’s own folder', () => {
+    const all = { ...base, argv: ['--data-dir', '/a'], env: { TOOLSMITH_DATA_DIR: '/b' } };
     expect(resolveDataDir(all)).toBe('/a');
     expect(resolveDataDir({ ...all, argv: [] })).toBe('/b');
-    expect(resolveDataDir({ ...all, argv: [], env: {} })).toBe('/c');
-    expect(resolveDataDir(base)).toBe('/home/ada/.local/share/toolsmith');
+    expect(resolveDataDir({ ...all, argv: [], env: { TOOLSMITH_DATA_DIR: '  ' } })).toBe('/home/ada/.config/Toolsmith');
   });
 
-  it('follows XDG_DATA_HOME when it is absolute, and ignores it otherwise', () => {
-    expect(resolveDataDir({ ...base, env: { XDG_DATA_HOME: '/xdg' } })).toBe('/xdg/toolsmith');
-    expect(resolveDataDir({ ...base, env: { XDG_DATA_HOME: 'relative' } })).toBe('/home/ada/.local/share/toolsmith');
+  it('is, on Linux, the folder Electron gives the desktop app (~/.config/Toolsmith), for the command and the headless host too', () => {
+    expect(resolveDataDir(base)).toBe('/home/ada/.config/Toolsmith');
+    // Electron's userData follows XDG_CONFIG_HOME; XDG_DATA_HOME plays no part.
+    expect(resolveDataDir({ ...base, env: { XDG_CONFIG_HOME: '/xdg' } })).toBe('/xdg/Toolsmith');
+    expect(resolveDataDir({ ...base, env: { XDG_DATA_HOME: '/xdg-data' } })).toBe('/home/ada/.config/Toolsmith');
   });
 
-  it('knows macOS and Windows folders', () => {
+  it('ignores an XDG_CONFIG_HOME that is not absolute (as the XDG spec says)', () => {
+    expect(resolveDataDir({ ...base, env: { XDG_CONFIG_HOME: 'relative' } })).toBe('/home/ada/.config/Toolsmith');
+  });
+
+  it('knows macOS and Windows folders (Electron’s userData there)', () => {
     expect(resolveDataDir({ ...base, platform: 'darwin' })).toBe('/home/ada/Library/Application Support/Toolsmith');
-    expect(resolveDataDir({ ...base, platform: 'win32', env: { APPDATA: 'C:\\Users\\ada\\AppData\\Roaming' } })).toContain('Toolsmith');
+    expect(resolveDataDir({ ...base, platform: 'win32', env: { APPDATA: '/roaming' } })).toBe(path.join('/roaming', 'Toolsmith'));
+    expect(resolveDataDir({ ...base, platform: 'win32' })).toBe(path.join('/home/ada', 'AppData', 'Roaming', 'Toolsmith'));
   });
 
   it('resolves relative arguments and reads --name=value', () => {

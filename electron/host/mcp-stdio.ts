@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createCore } from '../core/app';
 import { argValue, resolveDataDir } from '../core/data-dir';
+import type { CliHost } from './cli-mode';
 
 export const SERVER_OFF_EXIT = 3;
 
@@ -27,13 +28,20 @@ export function findResourcesDir(argv: readonly string[], from = path.dirname(fi
   }
 }
 
-export async function runMcpStdio(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<void> {
+/** `host`: what the app's binary lends `toolsmith mcp` when it runs it (cli-mode.ts). */
+export async function runMcpStdio(argv: readonly string[], env: NodeJS.ProcessEnv, host: CliHost = {}): Promise<void> {
   // Nothing but protocol messages on stdout: a stray log line would break the client.
   for (const level of ['log', 'info', 'debug'] as const) console[level] = (...args: unknown[]) => console.error(...args);
 
   const dataDir = resolveDataDir({ argv, env, platform: process.platform, homedir: os.homedir() });
   // The app may be running on this data folder: its running calls and tasks are live, not interrupted.
-  const core = await createCore({ dataDir, resourcesDir: findResourcesDir(argv), host: 'headless', recoverInterrupted: false });
+  const core = await createCore({
+    dataDir,
+    resourcesDir: findResourcesDir(argv),
+    host: 'headless',
+    recoverInterrupted: false,
+    ...(host.secretCipher ? { secretCipher: host.secretCipher } : {}),
+  });
   if (!core.settings.get().mcpServer.enabled) {
     console.error(`Toolsmith: the MCP server is switched off for the data folder ${core.dataDir}. Switch it on and pick the bundles to serve in Settings → MCP server, then restart this server.`);
     await core.close();

@@ -9,11 +9,13 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createCore } from '../core/app';
 import { argValue, resolveDataDir } from '../core/data-dir';
+import type { CliHost } from './cli-mode';
 import { startHttpHost } from './http';
 import { headlessOpenPath } from './open-path';
 import { restRoutes } from './rest';
 
-export async function serve(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<void> {
+/** `host`: what the app's binary lends `toolsmith serve` when it runs it (cli-mode.ts). */
+export async function serve(argv: readonly string[], env: NodeJS.ProcessEnv, host: CliHost = {}): Promise<void> {
   const dataDir = resolveDataDir({ argv, env, platform: process.platform, homedir: os.homedir() });
   const portArg = argValue(argv, '--port') ?? env.TOOLSMITH_PORT ?? '0';
   const port = Number(portArg);
@@ -24,16 +26,17 @@ export async function serve(argv: readonly string[], env: NodeJS.ProcessEnv): Pr
   const staticDir = path.resolve(argValue(argv, '--static') ?? path.join(here, '..', 'dist', 'renderer'));
 
   const resourcesDir = path.resolve(argValue(argv, '--resources') ?? path.join(here, '..', 'resources'));
-  const core = await createCore({ dataDir, resourcesDir, host: 'headless', openPath: headlessOpenPath() });
-  const host = await startHttpHost({ core, port, staticDir, routes: restRoutes(core) });
+  const core = await createCore({ dataDir, resourcesDir, host: 'headless', openPath: headlessOpenPath(), ...(host.secretCipher ? { secretCipher: host.secretCipher } : {}) });
+  const http = await startHttpHost({ core, port, staticDir, routes: restRoutes(core) });
   // Settings → MCP server shows the command that serves this data folder over stdio.
   const cli = path.join(here, 'toolsmith.mjs');
-  if (existsSync(cli)) core.mcpServer.setEndpoints({ stdioCommand: [process.execPath, cli, 'mcp'] });
+  if (host.cliCommand) core.mcpServer.setEndpoints({ stdioCommand: [...host.cliCommand, 'mcp'] });
+  else if (existsSync(cli)) core.mcpServer.setEndpoints({ stdioCommand: [process.execPath, cli, 'mcp'] });
   const lines = [
-    `Toolsmith is running at ${host.url}`,
-    `Sign in by opening this one-time link: ${host.loginUrl()}`,
+    `Toolsmith is running at ${http.url}`,
+    `Sign in by opening this one-time link: ${http.loginUrl()}`,
     `Data folder: ${core.dataDir}`,
-    `API token (for scripts): ${host.tokenFile}`,
+    `API token (for scripts): ${http.tokenFile}`,
     'Press Ctrl+C to stop.',
   ];
   console.log(lines.join('\n'));
@@ -42,7 +45,7 @@ export async function serve(argv: readonly string[], env: NodeJS.ProcessEnv): Pr
   const stop = async () => {
     if (stopping) return;
     stopping = true;
-    await host.close();
+    await http.close();
     await core.close();
     process.exit(0);
   };

@@ -9,6 +9,7 @@ import { completionScript } from './completion';
 import { importCurl, importOpenApi } from './import-commands';
 import { bundlesExport, bundlesImport, bundlesList, bundlesSwitch, toolsList, toolsSearch, toolsShow } from './registry-commands';
 import { invoke, test } from './run-commands';
+import type { CliHost } from '../cli-mode';
 import { CliError, EXIT, commonArgv, err, out, usageError, type CommonOptions } from './session';
 
 /** How a command ended, when it did not end by throwing. */
@@ -24,12 +25,9 @@ function common(cmd: Command, json = true): Command {
   return cmd;
 }
 
-/** The options of a command with the program's (`toolsmith --data-dir X tools list`). */
-function opts<T>(cmd: Command): T & CommonOptions {
-  return cmd.optsWithGlobals<T & CommonOptions>();
-}
-
-export function buildProgram(setExit: (code: number) => void): Command {
+export function buildProgram(setExit: (code: number) => void, host: CliHost = {}): Command {
+  /** The options of a command with the program's (`toolsmith --data-dir X tools list`), and the host. */
+  const opts = <T>(cmd: Command): T & CommonOptions => ({ ...cmd.optsWithGlobals<T & CommonOptions>(), host });
   const program = new Command('toolsmith');
   program
     .description('Toolsmith on the command line: the tool registry, calls, saved test cases, the headless host and the MCP server, over the app’s data folder.')
@@ -140,14 +138,14 @@ export function buildProgram(setExit: (code: number) => void): Command {
     .action(async (_o, cmd: Command) => {
       const o = opts<{ port?: string; static?: string }>(cmd);
       const { serve } = await import('../serve-host');
-      await serve([...commonArgv(o), ...(o.port ? ['--port', o.port] : []), ...(o.static ? ['--static', o.static] : [])], process.env);
+      await serve([...commonArgv(o), ...(o.port ? ['--port', o.port] : []), ...(o.static ? ['--static', o.static] : [])], process.env, host);
       setExit(-1);
     });
   common(program.command('mcp'), false)
     .description('serve the bundles chosen in Settings → MCP server to an MCP client over stdio')
     .action(async (_o, cmd: Command) => {
       const { runMcpStdio } = await import('../mcp-stdio');
-      await runMcpStdio(commonArgv(opts(cmd)), process.env);
+      await runMcpStdio(commonArgv(opts(cmd)), process.env, host);
       setExit(-1);
     });
 
@@ -165,9 +163,9 @@ export function buildProgram(setExit: (code: number) => void): Command {
 }
 
 /** Runs the command line; answers the exit code, or -1 while a server (serve, mcp) keeps running. */
-export async function runCli(argv: readonly string[]): Promise<number> {
+export async function runCli(argv: readonly string[], host: CliHost = {}): Promise<number> {
   let code: Done;
-  const program = buildProgram((c) => (code = c));
+  const program = buildProgram((c) => (code = c), host);
   if (argv.length === 0) {
     program.outputHelp();
     return EXIT.ok;

@@ -10,6 +10,7 @@ import { versionToRun, newerFirst } from '../../core/testcases/run-suite';
 import type { OpInput, OpName, OpOutput } from '../../../shared/contract';
 import type { Bundle } from '../../../shared/model/bundle';
 import type { ToolView } from '../../../shared/model/tool';
+import type { CliHost } from '../cli-mode';
 import { findResourcesDir } from '../mcp-stdio';
 
 /** Exit codes: 0 done, 1 the command failed (a failed call, a failing test), 2 bad usage. */
@@ -28,11 +29,12 @@ export class CliError extends Error {
 
 export const usageError = (message: string) => new CliError(message, EXIT.usage);
 
-/** The options every command that opens the data folder takes. */
+/** The options every command that opens the data folder takes, and the host it runs in. */
 export interface CommonOptions {
   dataDir?: string;
   resources?: string;
   json?: boolean;
+  host?: CliHost;
 }
 
 /** The argv the core's helpers read `--data-dir` and `--resources` from. */
@@ -45,7 +47,15 @@ export async function withCore<T>(o: CommonOptions, fn: (s: Session) => Promise<
   const argv = commonArgv(o);
   const dataDir = resolveDataDir({ argv, env: process.env, platform: process.platform, homedir: os.homedir() });
   // Another process (the app) may use the same folder: its running calls are its own.
-  const core = await createCore({ dataDir, resourcesDir: findResourcesDir(argv), host: 'headless', watch: false, streams: false, recoverInterrupted: false });
+  const core = await createCore({
+    dataDir,
+    resourcesDir: findResourcesDir(argv),
+    host: 'headless',
+    watch: false,
+    streams: false,
+    recoverInterrupted: false,
+    ...(o.host?.secretCipher ? { secretCipher: o.host.secretCipher } : {}),
+  });
   try {
     return await fn(new Session(core));
   } finally {
