@@ -36,6 +36,8 @@ export const TestCaseResultSchema = z
     durationMs: z.number(),
     invocationId: z.string().optional(),
     assertions: z.array(AssertionResultSchema),
+    /** The run was cancelled before this case ran: it counts as failed, and was never called. */
+    cancelled: z.literal(true).optional(),
   })
   .strict();
 export type TestCaseResult = z.infer<typeof TestCaseResultSchema>;

@@ -2,7 +2,9 @@
  * A suite's result as JUnit XML, the report CI systems read (GitHub Actions' test reporters,
  * GitLab's `artifacts:reports:junit`, Jenkins): one <testsuite> per tool (bundle/slug@version),
  * one <testcase> per saved case, its failed assertions in <failure>, a case that could not run
- * in <skipped>. Times are in seconds.
+ * in <skipped>, a case a cancelled run never reached in <error> (it did not fail: it was not
+ * run, and the run does not pass). Times are in seconds; timestamps are ISO 8601
+ * without a zone or fraction, as the JUnit schema's xs:dateTime pattern asks (in UTC).
  */
 import type { TestCaseResult } from '../../../shared/model/testcase';
 import type { SuiteResult, SuiteToolResult } from './run-suite';
@@ -28,6 +30,12 @@ export function xmlText(s: string): string {
 
 const seconds = (ms: number) => (ms / 1000).toFixed(3);
 
+/** `2026-11-24T15:46:03` (UTC) from an ISO time such as `2026-11-24T15:46:03.120Z`. */
+export function junitTimestamp(iso: string): string {
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : d.toISOString().slice(0, 19);
+}
+
 /** The tool's name in the report: bundle/slug@version (bundle/slug when it did not run). */
 export function suiteName(t: Pick<SuiteToolResult, 'bundleSlug' | 'slug' | 'version'>): string {
   return `${t.bundleSlug}/${t.slug}${t.version ? `@${t.version}` : ''}`;
@@ -40,12 +48,13 @@ export function suiteToJUnit(suite: SuiteResult): string {
       .join('');
   const lines = ['<?xml version="1.0" encoding="UTF-8"?>'];
   lines.push(
-    `<testsuites${attrs({ name: 'toolsmith', tests: suite.passed + suite.failed + suite.skipped, failures: suite.failed, errors: 0, skipped: suite.skipped, time: seconds(suite.durationMs), timestamp: suite.startedAt })}>`,
+    `<testsuites${attrs({ name: 'toolsmith', tests: suite.passed + suite.failed + suite.skipped, failures: suite.failed - cancelledIn(suite.tools), errors: cancelledIn(suite.tools), skipped: suite.skipped, time: seconds(suite.durationMs), timestamp: junitTimestamp(suite.startedAt) })}>`,
   );
   for (const t of suite.tools) {
     const skipped = t.skipped ? t.results.length : 0;
+    const errors = t.skipped ? 0 : cancelledIn([t]);
     lines.push(
-      `  <testsuite${attrs({ name: suiteName(t), tests: t.results.length, failures: t.failed, errors: 0, skipped, time: seconds(t.durationMs), timestamp: suite.startedAt })}>`,
+      `  <testsuite${attrs({ name: suiteName(t), tests: t.results.length, failures: t.failed - errors, errors, skipped, time: seconds(t.durationMs), timestamp: junitTimestamp(suite.startedAt) })}>`,
     );
     for (const r of t.results) lines.push(...testCase(t, r));
     lines.push('  </testsuite>');
@@ -58,8 +67,16 @@ function testCase(t: SuiteToolResult, r: TestCaseResult): string[] {
   const open = `    <testcase name="${xmlText(r.name)}" classname="${xmlText(`${t.bundleSlug}.${t.slug}`)}" time="${seconds(r.durationMs)}"`;
   if (t.skipped) return [`${open}>`, `      <skipped message="${xmlText(t.skipped)}"/>`, '    </testcase>'];
   if (r.passed) return [`${open}/>`];
+  if (r.cancelled) return [`${open}>`, `      <error message="not run: the test run was cancelled" type="cancelled"/>`, '    </testcase>'];
   const failed = r.assertions.filter((a) => !a.passed);
   const message = failed[0]?.message ?? 'failed';
   const body = r.assertions.map((a) => `${a.passed ? 'ok  ' : 'FAIL'} ${a.assertion.kind}: ${a.message}`).join('\n');
   return [`${open}>`, `      <failure message="${xmlText(message)}" type="assertion">${xmlText(body)}</failure>`, '    </testcase>'];
+}
+
+/** Cases a cancelled run never reached (in tools that ran). */
+function cancelledIn(tools: readonly SuiteToolResult[]): number {
+  let n = 0;
+  for (const t of tools) if (!t.skipped) for (const r of t.results) if (r.cancelled) n++;
+  return n;
 }

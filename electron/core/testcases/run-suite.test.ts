@@ -3,7 +3,7 @@ import type { Bundle } from '../../../shared/model/bundle';
 import type { TestCase } from '../../../shared/model/testcase';
 import type { ToolView } from '../../../shared/model/tool';
 import type { InvokeOutcome } from '../invoke/dispatcher';
-import { suiteToJUnit, xmlText } from './junit';
+import { junitTimestamp, suiteToJUnit, xmlText } from './junit';
 import { runSuite, versionToRun, type SuiteProgress } from './run-suite';
 
 const AT = '2025-01-01T00:00:00.000Z';
@@ -89,6 +89,12 @@ describe('runSuite', () => {
     );
     expect([suite.passed, suite.failed]).toEqual([1, 2]);
     expect(suite.tools[2]!.results[0]!.assertions[0]!.message).toBe('not run: the test run was cancelled');
+    expect(suite.tools[2]!.results[0]!.cancelled).toBe(true);
+    // In JUnit a case never reached is an error, not an assertion's failure.
+    const xml = suiteToJUnit(suite);
+    expect(xml).toContain('<testsuites name="toolsmith" tests="4" failures="0" errors="2" skipped="1"');
+    expect(xml).toContain('<testcase name="one word" classname="beta.count" time="0.000">\n      <error message="not run: the test run was cancelled" type="cancelled"/>');
+    expect(xml).toContain('<testsuite name="beta/count@1" tests="1" failures="0" errors="1" skipped="0"');
   });
 
   it('writes JUnit XML with every name escaped, and characters XML cannot hold replaced', async () => {
@@ -97,6 +103,9 @@ describe('runSuite', () => {
     const xml = suiteToJUnit(suite);
     expect(xml).toContain('<testcase name="a &quot;quoted&quot; &lt;name&gt; &amp; \uFFFD bell" classname="alpha.count"');
     expect(xml).toContain('<testsuites name="toolsmith" tests="3" failures="1" errors="0" skipped="1"');
+    // xs:dateTime as the JUnit schema writes it: no zone, no fraction.
+    expect(xml).toMatch(/<testsuites [^>]* timestamp="\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d">/);
+    expect(junitTimestamp('2026-11-24T15:46:03.120Z')).toBe('2026-11-24T15:46:03');
     expect(xml).toContain('<failure message="expected $.words to equal 3, got 2" type="assertion">');
     expect(xml).toContain('<skipped message="&apos;alpha&apos; has no saved version of &apos;draft&apos;"/>');
     expect(xmlText("line\nnext\ttab 'x'")).toBe('line&#10;next&#9;tab &apos;x&apos;');

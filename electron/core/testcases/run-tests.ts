@@ -74,6 +74,7 @@ function notRun(tc: TestCase): TestCaseResult {
     name: tc.name,
     passed: false,
     durationMs: 0,
+    cancelled: true,
     assertions: (tc.assertions.length ? tc.assertions : [IMPLICIT_OK]).map((a) => ({ assertion: a, passed: false, message: 'not run: the test run was cancelled' })),
   };
 }
