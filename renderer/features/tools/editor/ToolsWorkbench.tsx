@@ -11,6 +11,7 @@ import { useUi } from '../../../stores/ui';
 import { BundleList } from '../BundleList';
 import { SuiteReport } from '../suite/SuiteReport';
 import { useSuiteRun, type SuiteScope } from '../suite/suite-run-store';
+import { useReplay } from '../tester/replay-store';
 import { ToolList } from '../ToolList';
 import { BundleForm } from './BundleForm';
 import { ToolEditor, type ToolDraftSnapshot, type ToolEditorMode } from './ToolEditor';
@@ -118,6 +119,14 @@ export function ToolsWorkbench({ testerSlot }: ToolsWorkbenchProps) {
     (tool: ToolView) => show({ kind: 'tool', bundleId: tool.bundleId, slug: tool.slug, version: tool.version, known: tool }),
     [show],
   );
+
+  // A chat call opened in the tester ("Open in tester" on its card): its exact tool version.
+  const replayToOpen = useReplay((st) => st.toOpen);
+  useEffect(() => {
+    if (!replayToOpen) return;
+    const source = useReplay.getState().takeToOpen();
+    if (source) show({ kind: 'tool', bundleId: source.bundleId, slug: source.slug, version: source.version });
+  }, [replayToOpen, show]);
 
   const toolRef = pane.kind === 'tool' ? { bundleId: pane.bundleId, slug: pane.slug, version: pane.version } : { bundleId: '-', slug: '-', version: '-' };
   const toolQuery = useOp('tools.get', toolRef, { enabled: pane.kind === 'tool' });
