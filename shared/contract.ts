@@ -3,7 +3,7 @@ import { AppInfoSchema, ProblemSchema } from './model/app-info';
 import { BundlePutBodySchema, BundleSchema } from './model/bundle';
 import { HttpExchangeSchema, InvocationRecordSchema } from './model/invocation';
 import { PageSize, PageToken, QueryBool } from './model/query';
-import { TestCaseSchema, TestRunSummarySchema } from './model/testcase';
+import { SuiteProgressSchema, SuiteResultSchema, TestCaseSchema, TestRunSummarySchema } from './model/testcase';
 import { ImportReportSchema, MAX_IMPORT_ZIP_BYTES, OpenApiImportSchema } from './model/transfer';
 import { SettingsPatchSchema, SettingsSchema } from './model/settings';
 import { McpApprovalDecisionSchema, McpApprovalRequestSchema, McpServerInfoSchema } from './model/mcp-serve';
@@ -190,6 +190,17 @@ export const operations = {
     input: z.object({ bundleId: Key, slug: Key, version: Key, draft: z.unknown().optional(), ids: z.array(Key).max(500).optional() }).strict(),
     output: TestRunSummarySchema,
   },
+  /**
+   * The saved cases of whole bundles as one suite (as `toolsmith test`): of these bundles, or of
+   * every bundle switched on. Each tool's cases run against its newest version switched on;
+   * 'testcases.suiteProgress' events under `runId` tell each step; 'testcases.cancelSuite' stops it.
+   */
+  'testcases.runSuite': {
+    input: z.object({ runId: z.string().uuid(), bundleIds: IdList.optional() }).strict(),
+    output: SuiteResultSchema,
+  },
+  /** Stops a suite: the cases not started yet are reported as not run. False when none runs under that id. */
+  'testcases.cancelSuite': { input: z.object({ runId: z.string().uuid() }).strict(), output: z.object({ cancelled: z.boolean() }).strict() },
 
   // Import and export.
   'transfer.exportBundle': { input: z.object({ bundleId: Key }).strict(), output: z.object({ fileName: z.string(), base64: z.string() }).strict() },
@@ -444,6 +455,8 @@ export const events = {
   /** Streamed output of a running invocation (SSE events, progress). */
   'invocation.event': z.object({ invocationId: z.string(), kind: z.string(), data: z.unknown() }).strict(),
   'secrets.changed': z.object({ names: z.array(z.string()) }).strict(),
+  /** A step of a test suite started with 'testcases.runSuite' (its runId): the plan, a tool, a case started or done. */
+  'testcases.suiteProgress': z.object({ runId: z.string(), progress: SuiteProgressSchema }).strict(),
   /**
    * Conversations were added, renamed, deleted, or got messages. With kind 'messages': the rows
    * added and the conversation as it is now (its count and updatedAt), so a window appends them

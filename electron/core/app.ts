@@ -50,6 +50,7 @@ import { agentHandlers } from './handlers/agent-handlers';
 import { providerHandlers } from './handlers/provider-handlers';
 import { TestCaseStore } from './testcases/test-case-store';
 import { runSuite, type SuiteOptions, type SuiteResult } from './testcases/run-suite';
+import { SuiteRuns } from './testcases/suite-runs';
 import { InvokeDispatcher } from './invoke/dispatcher';
 import { httpBackend } from './invoke/http-backend';
 import { RateLimiter } from './invoke/http/rate-limit';
@@ -319,6 +320,8 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   const chat = new ChatService({ conversations, routing, dispatcher, registry, now, agent, toolOutputs });
 
   const testCases = new TestCaseStore({ dataDir, now, problems: (p) => problems.report(p) });
+  const runTestSuite = (options: SuiteOptions) => runSuite({ cases: testCases, tools: registry.store, invoke: (r) => dispatcher.invoke({ ...r, source: 'tester' }), now }, options);
+  const suites = new SuiteRuns(runTestSuite);
   const agentProfiles = await AgentProfileStore.open({ dataDir, resourcesDir: config.resourcesDir, now, report: (p) => problems.report(p), onChange: () => events.emit('agents.changed', {}) });
 
   const handlers = defineHandlers({
@@ -343,7 +346,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     ...registryHandlers(registry),
     ...invokeHandlers(dispatcher, log, events, redact),
     ...secretsHandlers(secrets),
-    ...testcaseHandlers({ store: testCases, dispatcher, toolStore: registry.store }),
+    ...testcaseHandlers({ store: testCases, dispatcher, toolStore: registry.store, suites, events }),
     ...transferHandlers({ store: registry.store }),
     ...chatHandlers({ conversations, routing, dispatcher, registry, events, now, settings, agent, toolOutputs, chat }),
     ...bufferHandlers({ routing, workspaceDir, openPath: config.openPath }),
@@ -375,7 +378,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     dispatcher,
     functions,
     mcpServer,
-    runTestSuite: (options) => runSuite({ cases: testCases, tools: registry.store, invoke: (r) => dispatcher.invoke({ ...r, source: 'tester' }), now }, options),
+    runTestSuite,
     workspaceDir,
     close() {
       closing ??= (async () => {
@@ -383,6 +386,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
         chatConsent.close();
         agent.stopAll();
         workflows.cancelAll();
+        suites.cancelAll();
         for (const id of dispatcher.runningIds()) dispatcher.cancel(id);
         // Stopped turns append their last rows (cancelled calls, the stop notice) before the
         // store closes; one that does not end in time is closed when the store next opens.

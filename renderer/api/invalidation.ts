@@ -32,6 +32,8 @@ const HANDLERS: { [E in EventName]: Handler<E> } = {
   'app.problem': ops('app.problems'),
   'store.changed': ops('bundles.list', 'bundles.get', 'tools.list', 'tools.search', 'tools.get'),
   'invocation.event': () => undefined,
+  // A suite's steps: the report that started it follows its own run id.
+  'testcases.suiteProgress': () => undefined,
   'secrets.changed': ops('secrets.list'),
   'conversations.changed': (qc, c) => {
     if (c.kind === 'messages' && c.messages && c.conversation) {

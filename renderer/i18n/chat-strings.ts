@@ -60,6 +60,8 @@ export const chatStrings = {
     editCancel: 'Cancel',
     rerun: 'Edit and run again',
     rerunLabel: (name: string) => `Open ${name}’s form with these arguments`,
+    openInTester: 'Open in tester',
+    openInTesterLabel: (name: string, version: string) => `Open ${name} (version ${version}) in the Tools screen’s tester with these arguments, to run it again and compare`,
     denyReason: 'Deny with a reason…',
     denyReasonInput: 'Why (the model is told)',
     denyReasonPlaceholder: 'e.g. write to notes/ instead',

@@ -26,7 +26,17 @@ export const TestCaseSchema = z
   .strict();
 export type TestCase = z.infer<typeof TestCaseSchema>;
 
-export const AssertionResultSchema = z.object({ assertion: AssertionSchema, passed: z.boolean(), message: z.string() }).strict();
+/**
+ * The two values a failed comparison looked at (a JSONPath check: the value expected and the
+ * value found), for a diff. Left out when either is too large to carry (the message says enough).
+ */
+export const ComparedValuesSchema = z.object({ expected: z.unknown(), actual: z.unknown() }).strict();
+export type ComparedValues = z.infer<typeof ComparedValuesSchema>;
+
+export const AssertionResultSchema = z
+  .object({ assertion: AssertionSchema, passed: z.boolean(), message: z.string(), compared: ComparedValuesSchema.optional() })
+  .strict();
+export type AssertionResult = z.infer<typeof AssertionResultSchema>;
 
 export const TestCaseResultSchema = z
   .object({
@@ -46,3 +56,49 @@ export const TestRunSummarySchema = z
   .object({ passed: z.number().int(), failed: z.number().int(), results: z.array(TestCaseResultSchema) })
   .strict();
 export type TestRunSummary = z.infer<typeof TestRunSummarySchema>;
+
+/** One tool's cases in a suite (electron/core/testcases/run-suite.ts). */
+export const SuiteToolResultSchema = z
+  .object({
+    bundleId: z.string(),
+    bundleSlug: z.string(),
+    slug: z.string(),
+    /** The version the cases ran against; absent when they were skipped. */
+    version: z.string().optional(),
+    /** Why the cases were not run; they count as skipped. */
+    skipped: z.string().optional(),
+    /** One result per case, in the saved order (skipped cases: not run, no assertions checked). */
+    results: z.array(TestCaseResultSchema),
+    passed: z.number().int(),
+    failed: z.number().int(),
+    durationMs: z.number(),
+  })
+  .strict();
+export type SuiteToolResult = z.infer<typeof SuiteToolResultSchema>;
+
+/** Saved test cases of whole bundles, run as one suite. */
+export const SuiteResultSchema = z
+  .object({
+    startedAt: z.string(),
+    durationMs: z.number(),
+    passed: z.number().int(),
+    failed: z.number().int(),
+    skipped: z.number().int(),
+    tools: z.array(SuiteToolResultSchema),
+  })
+  .strict();
+export type SuiteResult = z.infer<typeof SuiteResultSchema>;
+
+const SuiteToolRef = { bundleId: z.string(), bundleSlug: z.string(), slug: z.string() };
+
+/**
+ * What a suite tells while it runs: what it is going to run (first), a tool starts (or is
+ * skipped), a case starts, a case is done.
+ */
+export const SuiteProgressSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('plan'), tools: z.number().int(), cases: z.number().int() }).strict(),
+  z.object({ kind: z.literal('tool'), ...SuiteToolRef, version: z.string().optional(), cases: z.number().int(), skipped: z.string().optional() }).strict(),
+  z.object({ kind: z.literal('case-start'), ...SuiteToolRef, name: z.string() }).strict(),
+  z.object({ kind: z.literal('case'), ...SuiteToolRef, result: TestCaseResultSchema }).strict(),
+]);
+export type SuiteProgress = z.infer<typeof SuiteProgressSchema>;

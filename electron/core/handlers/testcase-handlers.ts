@@ -1,5 +1,6 @@
-/** Saved test cases of a tool, and running them against a saved version or the editor's draft. */
+/** Saved test cases of a tool, and running them against a saved version or the editor's draft, or those of whole bundles as a suite. */
 import { AppError } from '../../../shared/errors';
+import { isBundleUsable, type Bundle } from '../../../shared/model/bundle';
 import { ToolPutBodySchema, type JsonSchemaObject } from '../../../shared/model/tool';
 import { quote } from '../../../shared/model/validation';
 import type { InvokeDispatcher } from '../invoke/dispatcher';
@@ -7,16 +8,20 @@ import type { Handler } from '../router';
 import type { ToolStore } from '../store/tool-store';
 import { runTestCases } from '../testcases/run-tests';
 import type { TestCaseStore } from '../testcases/test-case-store';
+import type { SuiteRuns } from '../testcases/suite-runs';
+import type { EventBus } from '../events';
 
-type TestCaseOps = 'testcases.list' | 'testcases.save' | 'testcases.delete' | 'testcases.runAll';
+type TestCaseOps = 'testcases.list' | 'testcases.save' | 'testcases.delete' | 'testcases.runAll' | 'testcases.runSuite' | 'testcases.cancelSuite';
 
 export interface TestCaseHandlerDeps {
   store: TestCaseStore;
   dispatcher: InvokeDispatcher;
   toolStore: ToolStore;
+  suites: SuiteRuns;
+  events: Pick<EventBus, 'emit'>;
 }
 
-export function testcaseHandlers({ store, dispatcher, toolStore }: TestCaseHandlerDeps): { [N in TestCaseOps]: Handler<N> } {
+export function testcaseHandlers({ store, dispatcher, toolStore, suites, events }: TestCaseHandlerDeps): { [N in TestCaseOps]: Handler<N> } {
   return {
     'testcases.list': ({ bundleId, slug }) => store.list(bundleId, slug),
     'testcases.save': ({ bundleId, slug, testCase }) => {
@@ -48,7 +53,36 @@ export function testcaseHandlers({ store, dispatcher, toolStore }: TestCaseHandl
         { signal: ctx.signal },
       );
     },
+    'testcases.runSuite': ({ runId, bundleIds }, ctx) =>
+      suites.run(runId, {
+        bundles: bundleIds ? namedBundles(toolStore, bundleIds) : usableBundles(toolStore),
+        signal: ctx.signal,
+        onProgress: (progress) => events.emit('testcases.suiteProgress', { runId, progress }),
+      }),
+    'testcases.cancelSuite': ({ runId }) => ({ cancelled: suites.cancel(runId) }),
   };
+}
+
+/** The bundles named, in the order given, each once; an unknown id is NOT_FOUND before anything runs. */
+function namedBundles(toolStore: ToolStore, ids: readonly string[]): Bundle[] {
+  const out: Bundle[] = [];
+  for (const id of ids) {
+    const b = toolStore.getBundle(id);
+    if (!out.some((x) => x.id === b.id)) out.push(b);
+  }
+  return out;
+}
+
+/** Every bundle switched on and not deleted (as `toolsmith test` without names). */
+function usableBundles(toolStore: ToolStore): Bundle[] {
+  const out: Bundle[] = [];
+  let pageToken: string | undefined;
+  do {
+    const page = toolStore.listBundles({ includeDisabled: true, pageSize: 100, ...(pageToken ? { pageToken } : {}) });
+    out.push(...page.items.filter(isBundleUsable));
+    pageToken = page.nextPageToken;
+  } while (pageToken);
+  return out;
 }
 
 /** The draft's outputSchema, or VALIDATION_FAILED as the dispatcher words it for a draft that is not a valid tool. */

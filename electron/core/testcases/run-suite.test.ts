@@ -54,7 +54,8 @@ describe('runSuite', () => {
       ['alpha', 'draft', undefined, 0, 0, "'alpha' has no saved version of 'draft'"],
       ['beta', 'count', '1', 1, 0, undefined],
     ]);
-    expect(progress.map((p) => (p.kind === 'case' ? `case ${p.result.name} ${p.result.passed}` : p.kind === 'case-start' ? `start ${p.name}` : `tool ${p.bundleSlug}/${p.slug}`))).toEqual([
+    expect(progress.map((p) => (p.kind === 'plan' ? `plan ${p.tools} tools, ${p.cases} cases` : p.kind === 'case' ? `case ${p.result.name} ${p.result.passed}` : p.kind === 'case-start' ? `start ${p.name}` : `tool ${p.bundleSlug}/${p.slug}`))).toEqual([
+      'plan 3 tools, 4 cases',
       'tool alpha/count',
       'start two words',
       'case two words true',
@@ -65,6 +66,8 @@ describe('runSuite', () => {
       'start one word',
       'case one word true',
     ]);
+    // Each step names its bundle by id too (two bundles may share a slug).
+    expect(progress.filter((p) => p.kind === 'case').map((p) => (p.kind === 'case' ? p.bundleId : ''))).toEqual(['id-a', 'id-a', 'id-b']);
   });
 
   it('skips, saying so, the cases of a switched-off bundle or of a tool none of whose versions is on', async () => {

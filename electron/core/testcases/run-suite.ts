@@ -7,44 +7,19 @@
  * A slug whose cases have no saved version (a draft never saved, or a deleted tool) is
  * reported as skipped, not failed. A cancelled suite reports the cases it did not reach as
  * not run (failed), like runTestCases.
+ *
+ * Progress: first the plan (how many tools and cases), then each tool as it starts (or is
+ * skipped), each case as it starts and as it is done.
  */
 import { isBundleUsable, type Bundle } from '../../../shared/model/bundle';
-import type { TestCase, TestCaseResult } from '../../../shared/model/testcase';
+import type { SuiteProgress, SuiteResult, SuiteToolResult, TestCase, TestCaseResult } from '../../../shared/model/testcase';
 import { isToolUsable, type ToolView } from '../../../shared/model/tool';
 import type { InvokeOutcome } from '../invoke/dispatcher';
 import type { ToolStore } from '../store/tool-store';
 import { runTestCases } from './run-tests';
 import type { TestCaseStore } from './test-case-store';
 
-export interface SuiteToolResult {
-  bundleId: string;
-  bundleSlug: string;
-  slug: string;
-  /** The version the cases ran against; absent when they were skipped. */
-  version?: string;
-  /** Why the cases were not run; they count as skipped. */
-  skipped?: string;
-  /** One result per case, in the saved order (skipped cases: not run, no assertions checked). */
-  results: TestCaseResult[];
-  passed: number;
-  failed: number;
-  durationMs: number;
-}
-
-export interface SuiteResult {
-  startedAt: string;
-  durationMs: number;
-  passed: number;
-  failed: number;
-  skipped: number;
-  tools: SuiteToolResult[];
-}
-
-/** What a suite tells while it runs: a tool starts (or is skipped), a case starts, a case is done. */
-export type SuiteProgress =
-  | { kind: 'tool'; bundleSlug: string; slug: string; version?: string; cases: number; skipped?: string }
-  | { kind: 'case-start'; bundleSlug: string; slug: string; name: string }
-  | { kind: 'case'; bundleSlug: string; slug: string; result: TestCaseResult };
+export type { SuiteProgress, SuiteResult, SuiteToolResult };
 
 export interface SuiteDeps {
   cases: Pick<TestCaseStore, 'listBundle'>;
@@ -74,10 +49,13 @@ export async function runSuite(deps: SuiteDeps, options: SuiteOptions): Promise<
   const now = deps.now ?? (() => new Date());
   const startedAt = now().toISOString();
   const t0 = performance.now();
+  // What will run, first: the progress can say how far along it is.
+  const plan: { bundle: Bundle; versions: ToolView[]; saved: { slug: string; cases: TestCase[] }[] }[] = [];
+  for (const bundle of options.bundles) plan.push({ bundle, versions: deps.tools.toolsOf(bundle.id), saved: await deps.cases.listBundle(bundle.id) });
+  const planned = plan.flatMap((p) => p.saved);
+  options.onProgress?.({ kind: 'plan', tools: planned.length, cases: planned.reduce((n, s) => n + s.cases.length, 0) });
   const tools: SuiteToolResult[] = [];
-  for (const bundle of options.bundles) {
-    const saved = await deps.cases.listBundle(bundle.id);
-    const versions = deps.tools.toolsOf(bundle.id);
+  for (const { bundle, versions, saved } of plan) {
     for (const { slug, cases } of saved) {
       const tool = versionToRun(versions, slug);
       const base = { bundleId: bundle.id, bundleSlug: bundle.slug, slug };
@@ -85,11 +63,11 @@ export async function runSuite(deps: SuiteDeps, options: SuiteOptions): Promise<
       const off = !tool ? undefined : !isToolUsable(tool, bundle) ? (isBundleUsable(bundle) ? `'${bundle.slug}/${slug}' is switched off: switch it on to test it` : `bundle '${bundle.slug}' is switched off: switch it on to test it (toolsmith bundles enable ${bundle.slug})`) : undefined;
       if (!tool || off) {
         const skipped = off ?? `'${bundle.slug}' has no saved version of '${slug}'`;
-        options.onProgress?.({ kind: 'tool', bundleSlug: bundle.slug, slug, cases: cases.length, skipped });
+        options.onProgress?.({ kind: 'tool', ...base, cases: cases.length, skipped });
         tools.push({ ...base, skipped, results: cases.map(skippedResult), passed: 0, failed: 0, durationMs: 0 });
         continue;
       }
-      options.onProgress?.({ kind: 'tool', bundleSlug: bundle.slug, slug, version: tool.version, cases: cases.length });
+      options.onProgress?.({ kind: 'tool', ...base, version: tool.version, cases: cases.length });
       const started = performance.now();
       const summary = await runTestCases(
         cases,
@@ -97,8 +75,8 @@ export async function runSuite(deps: SuiteDeps, options: SuiteOptions): Promise<
         { outputSchema: tool.outputSchema },
         {
           signal: options.signal,
-          onStart: (tc) => options.onProgress?.({ kind: 'case-start', bundleSlug: bundle.slug, slug, name: tc.name }),
-          onResult: (result) => options.onProgress?.({ kind: 'case', bundleSlug: bundle.slug, slug, result }),
+          onStart: (tc) => options.onProgress?.({ kind: 'case-start', ...base, name: tc.name }),
+          onResult: (result) => options.onProgress?.({ kind: 'case', ...base, result }),
         },
       );
       tools.push({ ...base, version: tool.version, results: summary.results, passed: summary.passed, failed: summary.failed, durationMs: performance.now() - started });

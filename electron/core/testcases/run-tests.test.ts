@@ -13,7 +13,9 @@ import { createRouter, type HandlerTable } from '../router';
 import { ToolStore } from '../store/tool-store';
 import { RESOURCES_DIR, useTempDirs } from '../testing/temp-dir';
 import { TestCaseStore } from './test-case-store';
-import { assertionViolation, jsonEqual, runTestCases, selectJsonPath } from './run-tests';
+import { assertionViolation, jsonEqual, MAX_COMPARED_CHARS, runTestCases, selectJsonPath } from './run-tests';
+import { runSuite } from './run-suite';
+import { SuiteRuns } from './suite-runs';
 
 const OUTPUT_SCHEMA = { type: 'object', properties: { echo: { type: 'string' }, n: { type: 'number' } }, required: ['echo'] };
 
@@ -71,6 +73,17 @@ describe('runTestCases', () => {
     expect((await check({ kind: 'jsonPathEquals', path: '$', value: null }, okOutcome(null)))[0]).toBe(true);
     expect((await check({ kind: 'jsonPathEquals', path: '$', value: 'x' }, okOutcome('x')))[0]).toBe(true);
     expect((await check({ kind: 'jsonPathEquals', path: '$.a', value: 1 }, errOutcome('TIMEOUT', 'slow')))[1]).toBe('expected $.a to equal 1, got TIMEOUT: slow');
+  });
+
+  it('gives a failed JSONPath comparison both values for a diff, unless one is too large to carry', async () => {
+    const compared = async (a: Assertion, o: InvokeOutcome) => (await runTestCases([testCase('t', [a])], async () => o, { outputSchema: {} })).results[0]!.assertions[0]!.compared;
+    expect(await compared({ kind: 'jsonPathEquals', path: '$', value: { a: 1, b: [1, 2] } }, okOutcome({ a: 1, b: [1, 3] }))).toEqual({ expected: { a: 1, b: [1, 2] }, actual: { a: 1, b: [1, 3] } });
+    expect(await compared({ kind: 'jsonPathEquals', path: '$.n', value: null }, okOutcome({ n: 0 }))).toEqual({ expected: null, actual: 0 });
+    // A pass, nothing selected, an error: nothing to compare.
+    expect(await compared({ kind: 'jsonPathEquals', path: '$.n', value: 0 }, okOutcome({ n: 0 }))).toBeUndefined();
+    expect(await compared({ kind: 'jsonPathEquals', path: '$.m', value: 0 }, okOutcome({ n: 0 }))).toBeUndefined();
+    expect(await compared({ kind: 'jsonPathEquals', path: '$', value: 0 }, errOutcome('TIMEOUT', 'slow'))).toBeUndefined();
+    expect(await compared({ kind: 'jsonPathEquals', path: '$', value: 'x' }, okOutcome('y'.repeat(MAX_COMPARED_CHARS)))).toBeUndefined();
   });
 
   it('checks the latency from the outcome', async () => {
@@ -159,9 +172,16 @@ describe('testcaseHandlers', () => {
     for (const c of closers.splice(0)) await c();
   });
 
+  /** Calls of test.wait that have started, each with the way to let it answer. */
+  const waiting: (() => void)[] = [];
   const FUNCTIONS: Record<string, LocalFunction> = {
     'test.echo': async (_ctx, args) => ({ echo: args.text }),
     'test.upper': async (_ctx, args) => ({ echo: String(args.text).toUpperCase() }),
+    'test.wait': (_ctx, args, signal) =>
+      new Promise((resolve, reject) => {
+        waiting.push(() => resolve({ echo: args.text }));
+        signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+      }),
   };
 
   const toolBody = (functionId: string) => ({
@@ -193,15 +213,17 @@ describe('testcaseHandlers', () => {
     await toolStore.putBundle(bundleId, { slug: 'tests', displayName: 'Tests', description: '', isEnabled: true });
     await toolStore.putTool(bundleId, 'echo', '1', toolBody('test.echo'));
     const store = new TestCaseStore({ dataDir });
+    const events = new EventBus();
+    const suites = new SuiteRuns((options) => runSuite({ cases: store, tools: toolStore, invoke: (r) => dispatcher.invoke({ ...r, source: 'tester' }) }, options));
     // Only this group's handlers: the router parses inputs and checks outputs against the contract.
-    const router = createRouter(testcaseHandlers({ store, dispatcher, toolStore }) as unknown as HandlerTable);
+    const router = createRouter(testcaseHandlers({ store, dispatcher, toolStore, suites, events }) as unknown as HandlerTable);
     const call = async <N extends OpName>(name: N, input: OpInput<N>) => router.call(name, input) as Promise<Result<OpOutput<N>>>;
     const value = async <N extends OpName>(name: N, input: OpInput<N>) => {
       const r = await call(name, input);
       if (!r.ok) throw new Error(`${name}: ${r.error.code} ${r.error.message}`);
       return r.value;
     };
-    return { bundleId, call, value, log };
+    return { bundleId, call, value, log, toolStore, events };
   }
 
   it('saves, lists and deletes cases through the contract', async () => {
@@ -246,5 +268,59 @@ describe('testcaseHandlers', () => {
     expect(await value('testcases.runAll', { bundleId, slug: 'echo', version: '2', draft: toolBody('test.upper') })).toMatchObject({ passed: 1, failed: 0 });
     const broken = await call('testcases.runAll', { bundleId, slug: 'echo', version: '2', draft: { ...toolBody('test.upper'), type: 'http' } });
     expect(broken).toMatchObject({ ok: false, error: { code: 'VALIDATION_FAILED', message: expect.stringContaining('the draft is not a valid tool') } });
+  });
+
+  it('runs the cases of chosen bundles, or of every bundle switched on, as a suite with progress events under its run id', async () => {
+    const { bundleId, call, value, toolStore, events } = await setup();
+    await value('testcases.save', { bundleId, slug: 'echo', testCase: { name: 'echoes', args: { text: 'hi' }, assertions: [{ kind: 'jsonPathEquals', path: '$', value: { echo: 'hi' } }] } });
+    await value('testcases.save', { bundleId, slug: 'echo', testCase: { name: 'wrong', args: { text: 'hi' }, assertions: [{ kind: 'jsonPathEquals', path: '$', value: { echo: 'bye' } }] } });
+    const offId = uuidv7();
+    await toolStore.putBundle(offId, { slug: 'off', displayName: 'Off', description: '', isEnabled: false });
+    await value('testcases.save', { bundleId: offId, slug: 'echo', testCase: { name: 'never run', args: {}, assertions: [] } });
+
+    const runId = uuidv7();
+    const seen: string[] = [];
+    const off = events.on('testcases.suiteProgress', (e) => seen.push(`${e.runId === runId ? 'mine' : 'other'} ${e.progress.kind}`));
+    const suite = await value('testcases.runSuite', { runId, bundleIds: [bundleId, bundleId] });
+    off();
+    expect([suite.passed, suite.failed, suite.skipped]).toEqual([1, 1, 0]);
+    expect(suite.tools.map((t) => [t.bundleId, t.slug, t.version])).toEqual([[bundleId, 'echo', '1']]);
+    expect(suite.tools[0]!.results[1]!.assertions[0]!.compared).toEqual({ expected: { echo: 'bye' }, actual: { echo: 'hi' } });
+    expect(seen).toEqual(['mine plan', 'mine tool', 'mine case-start', 'mine case', 'mine case-start', 'mine case']);
+
+    // Without names: the bundles switched on (the built-ins have no cases); a bundle named is run even when off (its cases skipped, saying why).
+    const all = await value('testcases.runSuite', { runId: uuidv7() });
+    expect(all.tools.map((t) => t.bundleId)).toEqual([bundleId]);
+    const named = await value('testcases.runSuite', { runId: uuidv7(), bundleIds: [offId] });
+    expect([named.skipped, named.tools[0]!.skipped]).toEqual([1, "'off' has no saved version of 'echo'"]);
+    expect(await call('testcases.runSuite', { runId: uuidv7(), bundleIds: [uuidv7()] })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+    expect(await call('testcases.runSuite', { runId: 'not-a-uuid' })).toMatchObject({ ok: false, error: { code: 'VALIDATION_FAILED' } });
+  });
+
+  it('cancels a running suite by its run id: the case running is cancelled, the rest not run', async () => {
+    const { bundleId, call, value, toolStore, events } = await setup();
+    await toolStore.putTool(bundleId, 'slow', '1', toolBody('test.wait'));
+    for (const name of ['first', 'second', 'third']) await value('testcases.save', { bundleId, slug: 'slow', testCase: { name, args: { text: name }, assertions: [] } });
+    const runId = uuidv7();
+    const started = new Promise<void>((resolve) => {
+      const off = events.on('testcases.suiteProgress', (e) => {
+        if (e.runId !== runId || e.progress.kind !== 'case-start') return;
+        off();
+        resolve();
+      });
+    });
+    const running = call('testcases.runSuite', { runId, bundleIds: [bundleId] });
+    await started;
+    // A second suite under the same id is refused while the first runs.
+    expect(await call('testcases.runSuite', { runId, bundleIds: [bundleId] })).toMatchObject({ ok: false, error: { code: 'CONFLICT' } });
+    expect(await value('testcases.cancelSuite', { runId })).toEqual({ cancelled: true });
+    const r = await running;
+    if (!r.ok) throw new Error(r.error.message);
+    const results = r.value.tools[0]!.results;
+    expect(results.map((x) => x.passed)).toEqual([false, false, false]);
+    expect(results[0]!.assertions[0]!.message).toContain('CANCELLED');
+    expect(results[1]!.assertions[0]!.message).toBe('not run: the test run was cancelled');
+    expect(await value('testcases.cancelSuite', { runId })).toEqual({ cancelled: false });
+    waiting.splice(0);
   });
 });

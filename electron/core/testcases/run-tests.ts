@@ -6,7 +6,7 @@
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020.js';
 import { JSONPath } from 'jsonpath-plus';
 import { ERROR_CODES, type ErrorInfo } from '../../../shared/errors';
-import type { Assertion, TestCase, TestCaseResult, TestRunSummary } from '../../../shared/model/testcase';
+import type { Assertion, ComparedValues, TestCase, TestCaseResult, TestRunSummary } from '../../../shared/model/testcase';
 import type { JsonSchemaObject } from '../../../shared/model/tool';
 import { quote, type RuleViolation } from '../../../shared/model/validation';
 import type { InvokeOutcome } from '../invoke/dispatcher';
@@ -79,7 +79,7 @@ function notRun(tc: TestCase): TestCaseResult {
   };
 }
 
-type Verdict = { passed: boolean; message: string };
+type Verdict = { passed: boolean; message: string; compared?: ComparedValues };
 type OutputCheck = (value: unknown) => string | null;
 
 /** Validates a value against the outputSchema; answers the issues as text, or null. Compiled once per run. */
@@ -133,13 +133,28 @@ function evaluate(a: Assertion, o: InvokeOutcome, checkOutput: OutputCheck): Ver
       if (matches.length === 0) return fail(`expected ${a.path} to equal ${preview(a.value)}; it selects nothing in ${preview(o.value)}`);
       return jsonEqual(matches[0], a.value)
         ? pass(`${a.path} equals ${preview(a.value)}`)
-        : fail(`expected ${a.path} to equal ${preview(a.value)}, got ${preview(matches[0])}`);
+        : { ...fail(`expected ${a.path} to equal ${preview(a.value)}, got ${preview(matches[0])}`), ...comparedValues(a.value, matches[0]) };
     }
   }
 }
 
 const pass = (message: string): Verdict => ({ passed: true, message });
 const fail = (message: string): Verdict => ({ passed: false, message });
+
+/** The largest value (as JSON text) a failed comparison carries for a diff; a larger one is left out, the message stands. */
+export const MAX_COMPARED_CHARS = 64 * 1024;
+
+/** Both values of a failed comparison, for a diff, when each is small enough to carry. */
+function comparedValues(expected: unknown, actual: unknown): { compared?: ComparedValues } {
+  const fits = (v: unknown) => {
+    try {
+      return (JSON.stringify(v) ?? '').length <= MAX_COMPARED_CHARS;
+    } catch {
+      return false;
+    }
+  };
+  return fits(expected) && fits(actual) ? { compared: { expected, actual } } : {};
+}
 
 function describeError(e: ErrorInfo): string {
   return `${e.code}: ${cut(e.message, 300)}`;

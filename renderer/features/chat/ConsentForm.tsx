@@ -9,8 +9,8 @@ import type { ErrorInfo } from '../../../shared/errors';
 import type { ConsentChoice, ConsentInfo } from '../../../shared/model/memory';
 import { useApi } from '../../api/hooks';
 import { memoryStrings as s } from '../../i18n/memory-strings';
-import { DiffView } from '../memory/DiffView';
-import { diffLines } from '../memory/diff-lines';
+import { DiffView } from '../../components/DiffView';
+import { diffLines } from '../../components/diff-lines';
 
 const ANSWERS: { answer: ConsentChoice; label: string; testId: string; className?: string }[] = [
   { answer: 'allow-once', label: s.consent.allowOnce, testId: 'consent-allow-once', className: 'primary' },

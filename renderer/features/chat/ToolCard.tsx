@@ -20,6 +20,9 @@ import { StoredGate } from './StoredGate';
 import { ValueView } from './ValueView';
 import { QuestionAnswer, TaskTimeline } from './TaskViews';
 import { useRerun } from './rerun-store';
+import { canOpenInTester, replaySourceOf } from '../tools/tester/replay';
+import { useReplay } from '../tools/tester/replay-store';
+import { useUi } from '../../stores/ui';
 
 const STATUS_CLASS: Record<ToolCardData['status'], string> = {
   running: 'badge',
@@ -83,7 +86,7 @@ export function ToolCard({ card, conversationId }: { card: ToolCardData; convers
           {s.actions.deniedBecause(card.denyReason)}
         </p>
       )}
-      {card.source === 'user' && conversationId && card.status !== 'running' && card.bundleId && <RerunButton card={card} />}
+      <CardActions card={card} rerun={card.source === 'user' && !!conversationId && card.status !== 'running' && !!card.bundleId} />
       {card.status === 'running' && (
         <p className="muted" role="status">
           <span className="spinner" aria-hidden="true" /> {s.card.running}
@@ -118,19 +121,38 @@ export function ToolCard({ card, conversationId }: { card: ToolCardData; convers
   );
 }
 
-/** A palette run again: its tool's form opens in the composer, filled with this run's arguments. */
-function RerunButton({ card }: { card: ToolCardData }) {
+/**
+ * A palette run again (its tool's form opens in the composer, filled with this run's
+ * arguments), and any finished call of a registry tool opened in the tester: the Tools screen
+ * on the call's exact tool version, its arguments filled in, its result there to compare.
+ */
+function CardActions({ card, rerun: showRerun }: { card: ToolCardData; rerun: boolean }) {
   const rerun = useRerun((st) => st.rerun);
+  const openReplay = useReplay((st) => st.open);
+  const showTester = canOpenInTester(card);
+  if (!showRerun && !showTester) return null;
+  const openInTester = () => {
+    openReplay(replaySourceOf(card));
+    useUi.getState().selectBundle(card.bundleId);
+    useUi.getState().go('tools');
+  };
   return (
     <div className="tool-card-actions">
-      <button
-        type="button"
-        data-testid="tool-card-rerun"
-        title={s.actions.rerunLabel(card.displayName)}
-        onClick={() => rerun({ bundleId: card.bundleId, slug: card.slug, version: card.version, args: card.args })}
-      >
-        {s.actions.rerun}
-      </button>
+      {showRerun && (
+        <button
+          type="button"
+          data-testid="tool-card-rerun"
+          title={s.actions.rerunLabel(card.displayName)}
+          onClick={() => rerun({ bundleId: card.bundleId, slug: card.slug, version: card.version, args: card.args })}
+        >
+          {s.actions.rerun}
+        </button>
+      )}
+      {showTester && (
+        <button type="button" data-testid="tool-card-open-tester" title={s.actions.openInTesterLabel(card.displayName, card.version)} onClick={openInTester}>
+          {s.actions.openInTester}
+        </button>
+      )}
     </div>
   );
 }

@@ -15,9 +15,9 @@ import { QueryError } from '../../components/QueryError';
 import { inspectStrings as is } from '../../i18n/inspect-strings';
 import { memoryStrings } from '../../i18n/memory-strings';
 import { useUi } from '../../stores/ui';
-import { DiffView } from '../memory/DiffView';
+import { DiffView } from '../../components/DiffView';
 import { NewBlockForm } from '../memory/NewBlockForm';
-import { diffCounts, textDiff } from '../memory/diff-lines';
+import { diffCounts, textDiff } from '../../components/diff-lines';
 import { byText, canRedo, canUndo, compared, defaultCompare, ownersOf } from '../memory/memory-view';
 import '../memory/memory.css';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BlockVersion } from '../../../shared/model/memory';
-import { diffCounts, diffLines, textDiff } from './diff-lines';
+import { diffCounts, diffLines, textDiff } from '../../components/diff-lines';
 import { byText, canRedo, canUndo, compared, defaultCompare, ownersOf } from './memory-view';
 
 const v = (seq: number, text: string, state: 'current' | 'undone' | '' = ''): BlockVersion => ({ seq, op: seq === 1 ? 'create' : 'append', by: 'c1', at: '2026-03-01T10:00:00.000Z', text, current: state === 'current', undone: state === 'undone' });

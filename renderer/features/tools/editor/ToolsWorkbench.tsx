@@ -1,12 +1,17 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { memo, useCallback, useEffect, useMemo, useRef, useState, type CSSProperties, type ReactNode } from 'react';
 import type { Bundle } from '../../../../shared/model/bundle';
 import type { ToolView } from '../../../../shared/model/tool';
-import { useOp, usePagedOp } from '../../../api/hooks';
+import { useApi, useOp, usePagedOp } from '../../../api/hooks';
 import { EmptyState } from '../../../components/EmptyState';
 import { QueryError } from '../../../components/QueryError';
 import { editorStrings } from '../../../i18n/editor-strings';
+import { suiteStrings } from '../../../i18n/suite-strings';
 import { useUi } from '../../../stores/ui';
 import { BundleList } from '../BundleList';
+import { SuiteReport } from '../suite/SuiteReport';
+import { useSuiteRun, type SuiteScope } from '../suite/suite-run-store';
+import { useReplay } from '../tester/replay-store';
 import { ToolList } from '../ToolList';
 import { BundleForm } from './BundleForm';
 import { ToolEditor, type ToolDraftSnapshot, type ToolEditorMode } from './ToolEditor';
@@ -21,7 +26,9 @@ type Pane =
   | { kind: 'none' }
   | { kind: 'bundle'; bundleId: string | null; known?: Bundle }
   | { kind: 'tool'; bundleId: string; slug: string; version: string; known?: ToolView }
-  | { kind: 'draft'; bundleId: string; from?: ToolView; seq: number };
+  | { kind: 'draft'; bundleId: string; from?: ToolView; seq: number }
+  /** The test report of the suite run last (suite/suite-run-store.ts). */
+  | { kind: 'suite' };
 
 /** What a tester mounted in the slot may use: the open saved tool, or the draft being edited. */
 export interface TesterContext {
@@ -79,21 +86,47 @@ export function ToolsWorkbench({ testerSlot }: ToolsWorkbenchProps) {
   const selectedBundle = bundleById(toolsBundleId);
   const blocked = addBlockedReason(selectedBundle);
 
-  /** Changes the pane; asks first when there are unsaved edits, unless they were just saved. */
+  /** Changes the pane; asks first when there are unsaved edits, unless they were just saved. Answers whether it changed. */
   const show = useCallback(
-    (next: Pane, opts: { notice?: string; afterSave?: boolean } = {}) => {
-      if (!opts.afterSave && !confirmLeave()) return;
+    (next: Pane, opts: { notice?: string; afterSave?: boolean } = {}): boolean => {
+      if (!opts.afterSave && !confirmLeave()) return false;
       setDirty(false);
       setNotice(opts.notice);
       setPane(next);
+      return true;
     },
     [confirmLeave],
+  );
+
+  const { client } = useApi();
+  const qc = useQueryClient();
+  const suiteRunning = useSuiteRun((st) => st.run?.status === 'running');
+  const hasSuite = useSuiteRun((st) => st.run !== null);
+  const startSuite = useSuiteRun((st) => st.start);
+  const clearSuite = useSuiteRun((st) => st.clear);
+  /** Runs the saved test cases of a bundle or of all; while a suite runs, shows its report instead. */
+  const runSuite = useCallback(
+    (scope: SuiteScope) => {
+      if (!show({ kind: 'suite' })) return;
+      // The suite's calls are in the invocation log (written in batches of ~50 ms) and the usage figures.
+      const refresh = () => setTimeout(() => ['invocations.list', 'tools.usageSummaries', 'tools.usageStats'].forEach((op) => void qc.invalidateQueries({ queryKey: [op] })), 200);
+      if (!suiteRunning) startSuite(client, scope, refresh);
+    },
+    [show, suiteRunning, startSuite, client, qc],
   );
 
   const openTool = useCallback(
     (tool: ToolView) => show({ kind: 'tool', bundleId: tool.bundleId, slug: tool.slug, version: tool.version, known: tool }),
     [show],
   );
+
+  // A chat call opened in the tester ("Open in tester" on its card): its exact tool version.
+  const replayToOpen = useReplay((st) => st.toOpen);
+  useEffect(() => {
+    if (!replayToOpen) return;
+    const source = useReplay.getState().takeToOpen();
+    if (source) show({ kind: 'tool', bundleId: source.bundleId, slug: source.slug, version: source.version });
+  }, [replayToOpen, show]);
 
   const toolRef = pane.kind === 'tool' ? { bundleId: pane.bundleId, slug: pane.slug, version: pane.version } : { bundleId: '-', slug: '-', version: '-' };
   const toolQuery = useOp('tools.get', toolRef, { enabled: pane.kind === 'tool' });
@@ -110,7 +143,18 @@ export function ToolsWorkbench({ testerSlot }: ToolsWorkbenchProps) {
   const onDraftChange = useCallback((d: ToolDraftSnapshot | null) => setDraftSnapshot(d), []);
 
   let detail: ReactNode;
-  if (pane.kind === 'bundle') {
+  if (pane.kind === 'suite' && hasSuite) {
+    detail = (
+      <SuiteReport
+        onOpenTool={(t) => show({ kind: 'tool', ...t })}
+        onRunAgain={runSuite}
+        onClose={() => {
+          clearSuite();
+          show({ kind: 'none' });
+        }}
+      />
+    );
+  } else if (pane.kind === 'bundle') {
     const bundle = bundleById(pane.bundleId) ?? pane.known;
     detail = (
       <BundleForm
@@ -174,6 +218,9 @@ export function ToolsWorkbench({ testerSlot }: ToolsWorkbenchProps) {
           <button type="button" data-testid="new-bundle" onClick={() => show({ kind: 'bundle', bundleId: null })}>
             {w.newBundle}
           </button>
+          <button type="button" data-testid="suite-run-all" title={suiteRunning ? suiteStrings.showRunning : suiteStrings.runAllLabel} onClick={() => runSuite({ kind: 'all' })}>
+            {suiteStrings.runAll}
+          </button>
         </div>
         <Bundles />
       </div>
@@ -192,6 +239,16 @@ export function ToolsWorkbench({ testerSlot }: ToolsWorkbenchProps) {
           {selectedBundle && (
             <button type="button" data-testid="edit-bundle" onClick={() => show({ kind: 'bundle', bundleId: selectedBundle.id, known: selectedBundle })}>
               {w.editBundle}
+            </button>
+          )}
+          {selectedBundle && (
+            <button
+              type="button"
+              data-testid="suite-run-bundle"
+              title={suiteRunning ? suiteStrings.showRunning : suiteStrings.runBundleLabel(selectedBundle.displayName)}
+              onClick={() => runSuite({ kind: 'bundle', bundleId: selectedBundle.id, name: selectedBundle.displayName })}
+            >
+              {suiteStrings.runBundle}
             </button>
           )}
           {blocked && (

@@ -1,7 +1,8 @@
 /**
  * The tool's saved test cases: add one from the current args with assertions chosen in a
  * small form, load its args back, delete it, run one or all (against the draft when the
- * tester has one) and show the pass/fail summary with each failing assertion's message.
+ * tester has one) and show the pass/fail summary with each failing assertion's message (and
+ * the expected and actual value as a diff where a value was compared).
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { useId, useRef, useState, type FormEvent } from 'react';
@@ -11,6 +12,7 @@ import { useOp, useOpMutation } from '../../../api/hooks';
 import { QueryError } from '../../../components/QueryError';
 import { testerStrings as s } from '../../../i18n/tester-strings';
 import { BusyButton } from '../BusyButton';
+import { CaseFailures } from './CaseFailures';
 import { parseJsonText } from './schema-form';
 
 export interface TestCasesProps {
@@ -158,15 +160,7 @@ function Summary({ summary }: { summary: TestRunSummary }) {
             <span aria-hidden="true">{r.passed ? '✓ ' : '✗ '}</span>
             <span className="visually-hidden">{r.passed ? s.cases.passed : s.cases.failed}: </span>
             {r.name} <span className="muted">({Math.round(r.durationMs)} ms)</span>
-            {!r.passed && (
-              <ul className="failed-assertions">
-                {r.assertions
-                  .filter((a) => !a.passed)
-                  .map((a, i) => (
-                    <li key={i}>{a.message}</li>
-                  ))}
-              </ul>
-            )}
+            {!r.passed && <CaseFailures assertions={r.assertions} />}
           </li>
         ))}
       </ul>

@@ -2,7 +2,8 @@
  * The live tester beside the tool editor: an arguments form (or JSON), Run (Ctrl/Cmd+Enter)
  * and Cancel (Esc), the result, the tool's saved test cases and its recent runs. With
  * `draft` it runs the editor's unsaved body ('tools.tryDraft'); without, the saved version
- * ('tools.invoke', source 'tester').
+ * ('tools.invoke', source 'tester'). A chat call opened here ("Open in tester") fills in its
+ * arguments once and compares each run with the chat's result (ReplayCompare).
  *
  * Mount it with the tool's address and argSchema, e.g. for a saved tool view `tool`:
  *   <Tester bundleId={tool.bundleId} slug={tool.slug} version={tool.version} toolId={tool.id} argSchema={tool.argSchema} />
@@ -22,6 +23,8 @@ import { ResultView, type RunState } from './ResultView';
 import { RunHistory } from './RunHistory';
 import { UsageDashboard } from '../usage/UsageDashboard';
 import { initialValue, isPlainObject } from './schema-form';
+import { ReplayCompare } from './ReplayCompare';
+import { useReplay } from './replay-store';
 import { TestCases } from './TestCases';
 import { useArgIssues, useTesterArgs } from './use-arg-issues';
 import './tester.css';
@@ -57,6 +60,8 @@ function TesterPanel({ bundleId, slug, version, toolId, argSchema, draft }: Test
   const [tried, setTried] = useState(false);
   const formRef = useRef<HTMLDivElement>(null);
   const [run, setRun] = useState<RunState>({ status: 'idle' });
+  /** The arguments the last run was sent with (a chat call's comparison and its test case use them). */
+  const [ranWith, setRanWith] = useState<unknown>(undefined);
   const [cancelling, setCancelling] = useState(false);
   /** The invocation in flight; a late answer for any other id is ignored. */
   const inFlight = useRef<string | null>(null);
@@ -86,6 +91,7 @@ function TesterPanel({ bundleId, slug, version, toolId, argSchema, draft }: Test
     if (inFlight.current) return;
     const invocationId = newInvocationId();
     inFlight.current = invocationId;
+    setRanWith(args);
     setCancelling(false);
     setRun({ status: 'running', invocationId });
     let r: Result<InvokeResult>;
@@ -121,6 +127,17 @@ function TesterPanel({ bundleId, slug, version, toolId, argSchema, draft }: Test
       void cancel();
     }
   };
+
+  // A chat call opened in the tester ("Open in tester"): this exact version gets its arguments once, and its runs are compared with it.
+  const replay = useReplay((st) => st.active);
+  const replaying = replay && draft === undefined && replay.bundleId === bundleId && replay.slug === slug && replay.version === version ? replay : null;
+  useEffect(() => {
+    if (!replaying || replaying.argsLoaded || inFlight.current) return;
+    setArgs(structuredClone(replaying.args));
+    setRun({ status: 'idle' });
+    setTried(false);
+    useReplay.getState().markArgsLoaded(replaying.id);
+  }, [replaying, setArgs]);
 
   const onValidityChange = useCallback((valid: boolean) => setArgsValid(valid), []);
   const loadArgs = useCallback((a: unknown) => setArgs(a), []);
@@ -160,6 +177,7 @@ function TesterPanel({ bundleId, slug, version, toolId, argSchema, draft }: Test
         )}
       </div>
       <ResultView state={run} />
+      {replaying && <ReplayCompare source={replaying} run={run} ranWith={ranWith} bundleId={bundleId} slug={slug} onDismiss={() => useReplay.getState().dismiss()} />}
       <TestCases bundleId={bundleId} slug={slug} version={version} draft={draft} args={args} argsValid={argsValid} onLoadArgs={loadArgs} />
       <RunHistory bundleId={bundleId} slug={slug} toolId={toolId} includeDrafts={draft !== undefined || !toolId} onLoad={loadArgs} />
       {toolId && draft === undefined && <UsageDashboard bundleId={bundleId} slug={slug} version={version} />}

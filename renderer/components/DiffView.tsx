@@ -1,6 +1,6 @@
 /** A unified diff, line by line; additions and removals keep their + and - (colour is not the only sign). */
 import type { DiffLine } from './diff-lines';
-import './memory.css';
+import './diff.css';
 
 export function DiffView({ lines, label, testId }: { lines: readonly DiffLine[]; label: string; testId?: string }) {
   return (
