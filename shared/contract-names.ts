@@ -62,6 +62,7 @@ export const OP_NAMES = [
   'conversations.setExtraction',
   'chat.stop',
   'tasks.graph',
+  'tasks.approvals',
   'tasks.answer',
   'approvals.respond',
   'approvals.check',

@@ -24,7 +24,7 @@ import { McpImportReportSchema, McpLogLineSchema, McpServerInputSchema, McpServe
 import { DocumentInfoSchema, DocumentQuerySchema } from './model/document';
 import { SourceConfigSchema, SourceIdSchema, SourceStatusSchema } from './model/memory-sources';
 import { BlockInfoSchema, BlockLabelSchema, BlockVersionSchema, BlockViewSchema, ConsentChoiceSchema, MemoryOwnerSchema, NewBlockSchema, RecallHitSchema, RecallQuerySchema } from './model/memory';
-import { TaskGraphSchema } from './model/task';
+import { TaskApprovalSchema, TaskGraphSchema } from './model/task';
 import {
   ApprovalDecisionSchema,
   ApprovalRuleSchema,
@@ -280,6 +280,11 @@ export const operations = {
   'chat.stop': { input: z.object({ conversationId: Key }).strict(), output: z.object({ stopped: z.boolean() }).strict() },
   /** The tasks below a conversation (seed 003): delegations and questions, for the graph. A task's own id leads to its root's. */
   'tasks.graph': { input: z.object({ conversationId: Key }).strict(), output: TaskGraphSchema },
+  /**
+   * The calls waiting for the user's approval in a conversation and every task below it, at any
+   * depth (a task's own id: that task and the tasks below it), each with its task path.
+   */
+  'tasks.approvals': { input: z.object({ conversationId: Key }).strict(), output: z.object({ approvals: z.array(TaskApprovalSchema) }).strict() },
   /** The user's answer to an agent's question (a question card); accepted false when it no longer waits. */
   'tasks.answer': { input: z.object({ questionId: Key, answer: z.string().trim().min(1, 'an answer is required').max(64 * 1024) }).strict(), output: z.object({ accepted: z.boolean() }).strict() },
   /**

@@ -3,9 +3,11 @@
  * created by keyboard (the core's refusal shown on each wrong field, nothing typed lost, a
  * draft kept across screens), a built-in duplicated, one disabled and the warning on a profile
  * that delegates to it; Inspect → Documents — files written with `+writefile` listed with
- * their versions, tags edited, the list filtered by a tag, the file opened in Files.
+ * their versions, tags edited, the list filtered by a tag, the file opened in Files; with a
+ * summary model picked in Settings → Models, a written file's summary comes from that model.
  */
 import type { Page } from '@playwright/test';
+import { startScriptedModelServer } from '../../electron/core/testing/scripted-model-server';
 import { AppShell } from '../pages/app-page';
 import { expect, screenshot, test } from '../fixtures';
 
@@ -19,6 +21,21 @@ async function expectNoSidewaysScroll(page: Page): Promise<void> {
     return doc.documentElement.scrollWidth - doc.documentElement.clientWidth;
   });
   expect(overflow, 'the page scrolls sideways').toBeLessThanOrEqual(0);
+}
+
+/** Writes a file with `+writefile` from the chat's palette (the chat is open). */
+async function writeFromPalette(page: Page, path: string, content: string, mode: 'create' | 'replace' = 'create'): Promise<void> {
+  const composer = page.getByTestId('chat-composer');
+  await composer.click();
+  await composer.pressSequentially('+writefile');
+  const palette = page.getByTestId('palette');
+  await expect(palette.getByTestId('palette-item-writefile')).toBeVisible();
+  await page.keyboard.press('Enter');
+  await palette.getByTestId('arg-path').fill(path);
+  await palette.getByTestId('arg-content').fill(content);
+  if (mode === 'replace') await palette.getByTestId('arg-mode').selectOption('replace');
+  await palette.getByTestId('palette-run').click();
+  await expect(page.getByTestId('tool-card').last()).toContainText(path);
 }
 
 test('agents: a profile made by keyboard, field errors from the core, a built-in duplicated, a disabled delegate warned about', async ({ appPage: page }) => {
@@ -171,19 +188,7 @@ test('documents: files written by +writefile are listed with versions, tagged, f
   await page.setViewportSize(WIDE);
   const shell = new AppShell(page);
 
-  async function writeFile(path: string, content: string, mode: 'create' | 'replace' = 'create') {
-    const composer = page.getByTestId('chat-composer');
-    await composer.click();
-    await composer.pressSequentially('+writefile');
-    const palette = page.getByTestId('palette');
-    await expect(palette.getByTestId('palette-item-writefile')).toBeVisible();
-    await page.keyboard.press('Enter');
-    await palette.getByTestId('arg-path').fill(path);
-    await palette.getByTestId('arg-content').fill(content);
-    if (mode === 'replace') await palette.getByTestId('arg-mode').selectOption('replace');
-    await palette.getByTestId('palette-run').click();
-    await expect(page.getByTestId('tool-card').last()).toContainText(path);
-  }
+  const writeFile = (path: string, content: string, mode: 'create' | 'replace' = 'create') => writeFromPalette(page, path, content, mode);
 
   // 1. Two files written from the chat's + palette, the report twice.
   await shell.open('chat');
@@ -264,4 +269,54 @@ test('documents: files written by +writefile are listed with versions, tagged, f
   await expect(page.getByTestId('inspect-tab-files')).toHaveAttribute('aria-selected', 'true');
   await expect(page.getByTestId('screen-inspect')).toContainText('Q4 looks flat.');
   expect(shell.consoleErrors).toEqual([]);
+});
+
+test('documents: with a summary model picked in Settings, a written file gets its summary from that model', async ({ appPage: page }) => {
+  test.setTimeout(90_000);
+  await page.setViewportSize(WIDE);
+  const MODEL = 'summary-model';
+  const summary = 'Regional sales for Q3: north leads with 30, south trails with 12.';
+  const server = await startScriptedModelServer();
+  server.setModels([MODEL]);
+  server.fallback(() => ({ kind: 'text', text: summary }));
+  const shell = new AppShell(page);
+  const picker = page.getByTestId('document-summary-model');
+  try {
+    // 1. Settings → Models: the model for document summaries, saved as it is picked.
+    const provider = await shell.addProvider({ name: 'Summaries server', url: server.url });
+    await expect(picker.locator('option').first()).toHaveText('None: the first lines');
+    const option = picker.locator(`optgroup[label=${JSON.stringify(provider)}] > option`).filter({ hasText: new RegExp(`^${MODEL}$`) });
+    await option.waitFor({ state: 'attached' });
+    await picker.selectOption({ value: (await option.getAttribute('value'))! });
+    await expect(page.getByTestId('document-summary-model-saved')).toBeVisible();
+    await picker.scrollIntoViewIfNeeded();
+    await screenshot(page, 'documents-4-summary-model-setting');
+    // Kept: read again after a visit to another screen.
+    await shell.open('chat');
+    await shell.open('settings');
+    await expect(picker.locator('option:checked')).toHaveText(MODEL);
+
+    // 2. A file written from the palette: its summary is the model's, for its version.
+    await shell.open('chat');
+    await page.getByTestId('conversation-new').click();
+    await writeFromPalette(page, 'e2e-summary/sales.md', '# Sales by region\nnorth 30\nsouth 12\n');
+    await shell.open('inspect');
+    await page.getByTestId('inspect-tab-documents').click();
+    const tab = page.getByTestId('documents-tab');
+    await tab.locator('[data-testid="document-item"][data-path="e2e-summary/sales.md"]').click();
+    const details = tab.getByTestId('document-details');
+    await expect(details.getByTestId('document-summary')).toHaveText(summary, { timeout: 30_000 });
+    await expect(details.getByTestId('document-summary-source')).toHaveText(`Written by ${MODEL} (${provider}) for version 1.`);
+    const asked = server.requests.filter((r) => r.path.endsWith('/chat/completions'));
+    expect(asked).toHaveLength(1);
+    expect(JSON.stringify(asked[0]!.body.messages)).toContain('Document: e2e-summary/sales.md (text/markdown');
+    await screenshot(page, 'documents-5-model-summary');
+    expect(shell.consoleErrors).toEqual([]);
+  } finally {
+    // The data folder is shared with the worker's other specs: no summary model after this one.
+    await shell.open('settings');
+    await picker.selectOption({ value: '' });
+    await expect(picker.locator('option:checked')).toHaveText('None: the first lines');
+    await server.close();
+  }
 });

@@ -2,8 +2,9 @@
  * Orchestration as a user meets it (docs/agents.md): the model delegates to the built-in
  * analyst; the analyst asks the user a question, which appears in the chat as a question card
  * and is answered there by keyboard; the analyst writes a file (its approval asked and given
- * inside the nested task card) and hands off; the delegation card folds out the task's
- * timeline; Inspect → Tasks draws the graph.
+ * on the delegation's card) and hands off; the delegation card folds out the task's
+ * timeline; Inspect → Tasks draws the graph. A call two tasks down (analyst → writer) asks for
+ * its approval on the same card, labelled with its task path.
  */
 import { startScriptedModelServer, type RecordedRequest, type ScriptedModelServer, type ScriptedReply } from '../../electron/core/testing/scripted-model-server';
 import { AppShell } from '../pages/app-page';
@@ -45,7 +46,8 @@ test('the model delegates to the analyst, which asks the user and hands off; the
       () => tools('handoff', { result: 'Q3 total is 42.', documents: ['e2e-orch/total.md'] }),
     ],
   };
-  server.script(Array.from({ length: 12 }, () => (r: RecordedRequest) => queues[who(r)]?.shift()?.(r) ?? { kind: 'text', text: 'end' }));
+  // Each test answers from its own queues (the server is shared by the file's tests).
+  server.fallback((r) => queues[who(r)]?.shift()?.(r) ?? { kind: 'text', text: 'end' });
   const composer = page.getByTestId('chat-composer');
   await composer.fill('What was the quarter’s total?');
   await composer.press('Enter');
@@ -58,13 +60,16 @@ test('the model delegates to the analyst, which asks the user and hands off; the
   await screenshot(page, 'orchestration-1-question');
   await page.keyboard.press('Control+Enter');
 
-  // The analyst's writefile asks for approval inside the nested task card.
+  // The analyst's writefile asks for approval: on the delegation's card, labelled with the task; the nested timeline points there.
   // The delegation's card (its own header; the task's cards are nested inside it).
   const delegation = page.getByRole('article', { name: 'Tool Delegate to Analyst' });
   const nested = delegation.getByTestId('task-timeline');
   await expect(nested).toContainText('Task 1: analyst’s work');
-  const allow = nested.getByRole('button', { name: /Allow once/ });
+  const asked = delegation.getByTestId('task-approval');
+  const allow = asked.getByRole('button', { name: /Allow once/ });
   await expect(allow).toBeVisible({ timeout: 30_000 });
+  await expect(asked.getByTestId('task-approval-path')).toContainText('analyst (task 1)');
+  await expect(nested.getByTestId('approval-above')).toBeVisible();
   // The delegation's card says a call inside waits for the user.
   await expect(delegation.getByTestId('task-waiting')).toHaveText('waiting for your approval inside');
   await allow.click();
@@ -92,4 +97,57 @@ test('the model delegates to the analyst, which asks the user and hands off; the
   await expect(page.getByTestId('task-detail')).toContainText('Q3 total is 42.');
   await expect(page.getByTestId('task-detail')).toContainText('e2e-orch/total.md');
   await screenshot(page, 'orchestration-3-graph');
+});
+
+test('a grandchild task’s approval reaches the root card, labelled with its task path, and is allowed there', async ({ appPage: page }) => {
+  test.setTimeout(120_000);
+  const shell = new AppShell(page);
+  const provider = await shell.addProvider({ name: 'Orchestration depth server', url: server.url });
+  await shell.open('chat');
+  await page.getByTestId('conversation-new').click();
+  await shell.pickModel(provider, MODEL);
+
+  const queues: Record<string, ((r: RecordedRequest) => ScriptedReply)[]> = {
+    root: [
+      () => tools('route_to_analyst', { request: 'Have the figures written up in e2e-orch/deep.md.' }),
+      (r) => ({ kind: 'text', text: lastTool(r).startsWith('← result from analyst') ? 'Written up in e2e-orch/deep.md.' : `unexpected: ${lastTool(r).slice(0, 80)}` }),
+    ],
+    analyst: [
+      () => tools('route_to_writer', { request: 'Write “North 30, south 12” to e2e-orch/deep.md.' }),
+      () => tools('handoff', { result: 'The writer wrote it.', documents: ['e2e-orch/deep.md'] }),
+    ],
+    writer: [
+      () => tools('writefile', { path: 'e2e-orch/deep.md', content: '# Sales\n\nNorth 30, south 12.\n', mode: 'replace' }),
+      () => tools('handoff', { result: 'Wrote e2e-orch/deep.md.', documents: ['e2e-orch/deep.md'] }),
+    ],
+  };
+  // Each test answers from its own queues (the server is shared by the file's tests).
+  server.fallback((r) => queues[who(r)]?.shift()?.(r) ?? { kind: 'text', text: 'end' });
+  const composer = page.getByTestId('chat-composer');
+  await composer.fill('Write up the sales figures.');
+  await composer.press('Enter');
+
+  // The root's delegation card (its own header; the tasks' cards are nested inside it).
+  const delegation = page.getByRole('article', { name: 'Tool Delegate to Analyst' });
+  // The writer's call, two tasks down, waits for the user: the root card says so and holds the approval, with the task path.
+  const asked = delegation.getByTestId('task-approval');
+  await expect(asked).toContainText('analyst → writer', { timeout: 30_000 });
+  await expect(asked.getByTestId('task-approval-path')).toHaveText('waiting for you in analyst → writer (task 2)');
+  await expect(asked).toContainText('+writefile');
+  // The task's own timeline says it waits, and the writer's card in it points to the approval above.
+  const timeline = delegation.locator(':scope > [data-testid="task-timeline"]');
+  await expect(timeline.locator(':scope > summary').getByTestId('task-waiting')).toHaveText('waiting for your approval inside');
+  await expect(timeline.getByTestId('approval-above')).toBeVisible();
+  await expect(timeline.getByRole('button', { name: /Allow once/ })).toHaveCount(0);
+  // Folding the task's timeline away leaves the approval in view.
+  if ((await timeline.getAttribute('open')) !== null) await timeline.locator(':scope > summary').click();
+  await expect(timeline).not.toHaveAttribute('open');
+  await delegation.evaluate((el) => el.scrollIntoView({ block: 'start' }));
+  await expect(asked.getByRole('button', { name: /Allow once/ })).toBeVisible();
+  await screenshot(page, 'orchestration-4-grandchild-approval');
+  await asked.getByRole('button', { name: /Allow once/ }).click();
+
+  await expect(page.getByTestId('message-list')).toContainText('Written up in e2e-orch/deep.md.', { timeout: 30_000 });
+  await expect(delegation.getByTestId('task-approval')).toHaveCount(0);
+  await expect(delegation.locator(':scope > header').getByTestId('tool-card-status')).toHaveText('ok');
 });

@@ -19,6 +19,7 @@ import { AgentProfileStore } from './agents/profile-store';
 import { DocumentStore } from './documents/document-store';
 import { documentHandlers } from './handlers/document-handlers';
 import { registerDocumentTool } from './documents/document-tool';
+import { DocumentSummarizer } from './documents/summarizer';
 import { MemoryService } from './memory/memory-service';
 import { MEMORY_BUNDLE_ID, MEMORY_CALL_TIMEOUT_MS, registerMemoryTools } from './memory/memory-tools';
 import { loadedBlockNote, pinnedContext } from './memory/memory-context';
@@ -85,6 +86,8 @@ export interface CoreConfig {
   recoverInterrupted?: boolean;
   /** MCP servers' back-off after a failure and largest message (tests shorten and shrink them). */
   mcpClient?: { backoffMs?: number; maxMessageBytes?: number; openUrl?: (url: string) => void | Promise<void> };
+  /** How documents' model summaries wait and run (tests shorten the wait). */
+  documentSummaries?: { debounceMs?: number; concurrency?: number };
   /** Opens a file with the system's application (Electron's shell.openPath, xdg-open); absent: UNAVAILABLE. */
   openPath?: (absPath: string) => Promise<void>;
 }
@@ -141,6 +144,17 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     now,
     problems: (p) => problems.report(p),
     onChange: (paths) => events.emit('documents.changed', { paths }),
+    onTextVersion: (v) => summaries.schedule(v),
+  });
+  // A document's summary is written by Settings' document summary model when one is set (in the background).
+  const summaries = new DocumentSummarizer({
+    store: documents,
+    model: () => {
+      const ref = settings.get().documentSummaryModel;
+      if (!ref) return undefined;
+      return { ref, client: () => clients.forProvider(ref.providerId), contextTokens: toolOutputs.windowFor(ref).contextTokens };
+    },
+    ...config.documentSummaries,
   });
   // Awaited by the writer, so each write's content is the version recorded (record never throws).
   const wrote = (rel: string, by: string | undefined) => documents.record(rel, by ?? 'user');
@@ -397,6 +411,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
         log.close();
         conversations.close();
         await documents.idle();
+        await summaries.close();
         documents.close();
         // No watcher outlives the app.
         await sources.close();

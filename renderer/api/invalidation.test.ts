@@ -144,4 +144,31 @@ describe('events applied to the cache', () => {
       'toolOutputs.list {}',
     ]);
   });
+  it('reads the approvals waiting in task trees again only when a row may change them', async () => {
+    const s = screen();
+    close = s.close;
+    const card = (invocationId: string, status: 'awaiting-approval' | 'running' | 'ok') => ({ invocationId, bundleId: 'b', slug: 'writefile', version: '1', displayName: 'Write file', args: {}, status, source: 'model' as const });
+    const row = (id: string, conversationId: string, tool?: ReturnType<typeof card>): Message => ({ ...msg(id, conversationId), ...(tool ? { tool } : {}) });
+    const listed = { conversationId: 'task-2', taskNumber: 2, path: ['analyst', 'writer'], card: card('call-1', 'awaiting-approval') };
+    await s.show('tasks.approvals', { conversationId: 'task-1' }, () => ({ approvals: [listed] }));
+    const rows = (conversationId: string, messages: Message[]) => applyEvent(s.qc, 'conversations.changed', { conversationId, kind: 'messages', messages, conversation: conv(conversationId, messages.length) });
+    // Text, and another call that runs: nothing waits or stops waiting.
+    rows('task-3', [row('m1', 'task-3'), row('m2', 'task-3', card('call-9', 'running'))]);
+    await s.settled();
+    expect(s.reads).toEqual([]);
+    // A call starting to wait in any timeline (a task's, however deep).
+    rows('task-3', [row('m3', 'task-3', card('call-8', 'awaiting-approval'))]);
+    await s.settled();
+    expect(s.reads).toEqual(['tasks.approvals {"conversationId":"task-1"}']);
+    // The listed call answered: it runs now.
+    s.reads.length = 0;
+    rows('task-2', [row('m4', 'task-2', card('call-1', 'running'))]);
+    await s.settled();
+    expect(s.reads).toEqual(['tasks.approvals {"conversationId":"task-1"}']);
+    // A task ended.
+    s.reads.length = 0;
+    applyEvent(s.qc, 'tasks.changed', { rootId: 'root' });
+    await s.settled();
+    expect(s.reads).toEqual(['tasks.approvals {"conversationId":"task-1"}']);
+  });
 });

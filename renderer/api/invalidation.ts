@@ -5,7 +5,8 @@
  * and are put into the cache; nothing is read again for them.
  */
 import type { Query, QueryClient } from '@tanstack/react-query';
-import type { EventName, EventPayload, OpInput, OpName } from '../../shared/contract';
+import type { EventName, EventPayload, OpInput, OpName, OpOutput } from '../../shared/contract';
+import type { Message } from '../../shared/model/conversation';
 import { patchConversation, patchConversationLists, withMessages, withoutRunningTurn, withRunningTurn } from './conversation-cache';
 
 type Handler<E extends EventName> = (qc: QueryClient, payload: EventPayload<E>) => void;
@@ -27,6 +28,19 @@ const ops =
 
 const conversation = (qc: QueryClient, id: string) => invalidateWhere(qc, 'conversations.get', (i) => i.id === id);
 
+/**
+ * The calls waiting for approval in task trees (tasks.approvals) are read again when a row may
+ * change them: a call starting to wait, a row of a call listed as waiting (answered, cancelled),
+ * or rows the event does not carry. Any conversation's rows count: a task's timeline is one.
+ */
+function approvalsTouched(qc: QueryClient, rows: readonly Message[] | undefined): void {
+  const calls = rows?.filter((m) => m.tool) ?? [];
+  if (rows && calls.length === 0) return;
+  const listed = new Set<string>();
+  for (const [, data] of qc.getQueriesData<OpOutput<'tasks.approvals'>>({ queryKey: ['tasks.approvals'] })) for (const a of data?.approvals ?? []) listed.add(a.card.invocationId);
+  if (!rows || calls.some((m) => m.tool!.status === 'awaiting-approval' || listed.has(m.tool!.invocationId))) invalidateOps(qc, 'tasks.approvals');
+}
+
 const HANDLERS: { [E in EventName]: Handler<E> } = {
   'settings.changed': ops('settings.get', 'app.info'),
   'app.problem': ops('app.problems'),
@@ -36,6 +50,7 @@ const HANDLERS: { [E in EventName]: Handler<E> } = {
   'testcases.suiteProgress': () => undefined,
   'secrets.changed': ops('secrets.list'),
   'conversations.changed': (qc, c) => {
+    if (c.kind === 'messages') approvalsTouched(qc, c.messages);
     if (c.kind === 'messages' && c.messages && c.conversation) {
       const { messages, conversation: now } = c;
       patchConversation(qc, c.conversationId, (old) => withMessages({ ...old, conversation: now }, messages));
@@ -70,7 +85,8 @@ const HANDLERS: { [E in EventName]: Handler<E> } = {
   'memory.changed': ops('memory.blocks.list', 'memory.blocks.get', 'memory.blocks.history', 'memory.recall.search', 'memory.sources.list'),
   // The file tool is there only while a FileSource is.
   'memory.sources.changed': ops('memory.sources.list', 'memory.sources.configs', 'tools.list', 'tools.search', 'tools.get', 'bundles.get'),
-  'tasks.changed': ops('tasks.graph'),
+  // A task that ends takes its waiting calls with it.
+  'tasks.changed': ops('tasks.graph', 'tasks.approvals'),
 };
 
 /** Applies one pushed event to the cache. */

@@ -149,6 +149,10 @@ export const chatStrings = {
     noLongerWaiting: 'The agent no longer waits for this answer (its task was stopped or ended).',
     handedOff: 'Handed off',
     waitingInside: 'waiting for your approval inside',
+    approvalsLabel: 'Calls in this task waiting for your approval',
+    askedIn: 'waiting for you in',
+    taskNumber: (n: number) => `task ${n}`,
+    answerAbove: 'Waiting for your approval: answer it on the delegation’s card above.',
   },
   card: {
     label: (name: string) => `Tool ${name}`,

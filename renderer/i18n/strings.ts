@@ -148,6 +148,10 @@ export const en = {
       noDefault: 'No model',
       defaultMissing: (model: string) => `${model} (no longer listed)`,
       defaultSaved: 'Saved.',
+      summaryModel: 'Model for document summaries',
+      summaryModelHelp:
+        'After a tool writes a text file in the workspace, this model writes its summary in the background from the file’s start (at most 24,000 characters, fewer for a small window). Without one, a document’s summary is its first lines.',
+      noSummaryModel: 'None: the first lines',
       unavailable: 'Not available yet:',
     },
     approvals: {

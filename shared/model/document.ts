@@ -5,6 +5,20 @@ export const DocumentVersionSchema = z
   .object({ seq: z.number().int().min(1), hash: z.string(), sizeBytes: z.number().int().min(0), at: z.string(), by: z.string() })
   .strict();
 
+export const DocumentSummaryInfoSchema = z
+  .object({
+    /** first-lines: the file's first lines; model: written by a model. */
+    source: z.enum(['first-lines', 'model']),
+    /** The content hash (a version's) the summary describes. */
+    hash: z.string().optional(),
+    /** The model that wrote it (`providerId/model`). */
+    model: z.string().optional(),
+    /** Why the model's summary of this version could not be had (the first lines stay). */
+    failed: z.string().optional(),
+  })
+  .strict();
+export type DocumentSummaryInfo = z.infer<typeof DocumentSummaryInfoSchema>;
+
 export const DocumentInfoSchema = z
   .object({
     /** Relative to the workspace, '/' separators. */
@@ -18,8 +32,10 @@ export const DocumentInfoSchema = z
     sizeBytes: z.number().int().min(0),
     /** An estimate (4 bytes a token); absent for binary files and very large ones. */
     tokenCount: z.number().int().min(0).optional(),
-    /** Its first lines (text files). */
+    /** A summary of a text file: written by Settings' document summary model when one is set, else its first lines. */
     autoSummary: z.string(),
+    /** Where the summary comes from, and which content it describes. */
+    summaryInfo: DocumentSummaryInfoSchema.optional(),
     description: z.string(),
     tags: z.array(z.string()),
     /** Oldest first; only when one document is asked for. */

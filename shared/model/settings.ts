@@ -92,6 +92,8 @@ export const SettingsSchema = z
     /** Tools (slug, or bundle/slug) whose results a model may route itself with `output`/`write_mode` (seed 000). */
     /** The model new conversations start with (null: none). */
     defaultModel: ModelRefSchema.nullable(),
+    /** The model that writes documents' summaries after each write (null: a summary is the file's first lines). */
+    documentSummaryModel: ModelRefSchema.nullable(),
     modelRouting: z.array(z.string().regex(/^([A-Za-z0-9][A-Za-z0-9_.-]*\/)?[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'a tool slug, or bundle/slug').max(300)).max(1000),
     /** How long one regular expression search (grep, regex-extract, a buffer search) may run before it is stopped with TIMEOUT. */
     regexTimeLimitMs: z.number().int().min(REGEX_TIME_LIMIT_MIN_MS).max(REGEX_TIME_LIMIT_MAX_MS),
@@ -111,6 +113,7 @@ export const DEFAULT_SETTINGS: Settings = {
   workspaceDir: '',
   allowedHosts: [],
   defaultModel: null,
+  documentSummaryModel: null,
   modelRouting: [],
   regexTimeLimitMs: REGEX_TIME_LIMIT_DEFAULT_MS,
   maxDelegationDepth: DELEGATION_DEPTH_DEFAULT,

@@ -4,6 +4,7 @@
  * that made it, with its own timeline (a hidden conversation of its own for an agent's task).
  */
 import { z } from 'zod';
+import { ToolCardSchema } from './conversation';
 
 export const TaskStatusSchema = z.enum(['running', 'blocked', 'waiting', 'done', 'failed', 'cancelled']);
 export type TaskStatus = z.infer<typeof TaskStatusSchema>;
@@ -47,3 +48,21 @@ export type Task = z.infer<typeof TaskSchema>;
 /** A conversation's tasks for the graph: every node below the root, in the order they were made. */
 export const TaskGraphSchema = z.object({ rootId: z.string(), tasks: z.array(TaskSchema) }).strict();
 export type TaskGraph = z.infer<typeof TaskGraphSchema>;
+
+/**
+ * A model's call waiting for the user (an approval, or a memory consent) somewhere in a
+ * conversation's task tree: the chat shows it on the root conversation's delegation card.
+ */
+export const TaskApprovalSchema = z
+  .object({
+    /** The timeline the call waits on (a task's own conversation): answer with approvals.respond there. */
+    conversationId: z.string(),
+    /** The task's number (absent when the call waits on the conversation asked about itself, the root). */
+    taskNumber: z.number().int().min(1).optional(),
+    /** The agents from the root conversation down to the task, e.g. ["analyst", "writer"]; empty for the root itself. */
+    path: z.array(z.string()),
+    /** The call's card as it waits. */
+    card: ToolCardSchema,
+  })
+  .strict();
+export type TaskApproval = z.infer<typeof TaskApprovalSchema>;

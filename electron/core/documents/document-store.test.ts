@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Problem } from '../../../shared/model/app-info';
 import { useTempDirs } from '../testing/temp-dir';
-import { DocumentStore, MAX_VERSIONS } from './document-store';
+import { DocumentStore, MAX_VERSIONS, type TextVersion } from './document-store';
 import { SUMMARY_MAX_CHARS, mimeTypeOf, summaryOf } from './text-facts';
 
 const tempDir = useTempDirs();
@@ -178,9 +178,52 @@ describe('documents', () => {
     old.close();
     const docs = make();
     expect(docs.get('old.md')).toMatchObject({ createdBy: 'task 9', description: 'kept', tags: ['x'], versions: [{ seq: 1, by: 'task 9' }] });
+    // Its summary is its first lines, of the newest version.
+    expect(docs.get('old.md').summaryInfo).toEqual({ source: 'first-lines', hash: 'a'.repeat(64) });
     await fs.writeFile(path.join(workspace, 'old.md'), 'new');
     await docs.record('old.md', 'task 10');
     expect(docs.get('old.md').versions!.map((v) => v.by)).toEqual(['task 9', 'task 10']);
+  });
+
+  it("a model's summary describes one version: kept only while it is the newest, replaced by the first lines of the next", async () => {
+    const { workspace, file, write, changed } = await setup();
+    const versions: TextVersion[] = [];
+    const docs = DocumentStore.open({ file, workspaceDir: () => workspace, now: () => new Date(), onChange: (p) => changed.push(p), onTextVersion: (v) => versions.push(v) });
+    open.push(docs);
+    await write('notes.md', '# Notes\nfirst\n');
+    await docs.record('notes.md', 'task 1');
+    const v1 = docs.get('notes.md').versions![0]!.hash;
+    expect(versions).toEqual([{ workspaceDir: workspace, path: 'notes.md', hash: v1, sizeBytes: 14, mimeType: 'text/markdown' }]);
+    expect(docs.get('notes.md')).toMatchObject({ autoSummary: '# Notes first', summaryInfo: { source: 'first-lines', hash: v1 } });
+    expect(docs.latestHash(workspace, 'notes.md')).toBe(v1);
+
+    expect(docs.setModelSummary(workspace, 'notes.md', v1, 'Notes, the first.', 'p1/m')).toBe(true);
+    expect(docs.get('notes.md')).toMatchObject({ autoSummary: 'Notes, the first.', summaryInfo: { source: 'model', hash: v1, model: 'p1/m' } });
+    // Words of a model's summary are found by a search.
+    expect(docs.list({ text: 'the first.' }).map((d) => d.path)).toEqual(['notes.md']);
+
+    await write('notes.md', '# Notes\nsecond\n');
+    await docs.record('notes.md', 'task 2');
+    const v2 = docs.latestHash(workspace, 'notes.md')!;
+    expect(versions.map((v) => v.hash)).toEqual([v1, v2]);
+    // The summary of the first version went with it.
+    expect(docs.get('notes.md')).toMatchObject({ autoSummary: '# Notes second', summaryInfo: { source: 'first-lines', hash: v2 } });
+    // A late answer about the first version changes nothing.
+    const before = changed.length;
+    expect(docs.setModelSummary(workspace, 'notes.md', v1, 'Notes, the first.', 'p1/m')).toBe(false);
+    expect(docs.setSummaryFailure(workspace, 'notes.md', v1, 'too late')).toBe(false);
+    expect(docs.get('notes.md')).toMatchObject({ autoSummary: '# Notes second', summaryInfo: { source: 'first-lines', hash: v2 } });
+    expect(changed).toHaveLength(before);
+    // A failure for the newest version is recorded beside its first lines; a summary after it clears it.
+    expect(docs.setSummaryFailure(workspace, 'notes.md', v2, 'the model is down')).toBe(true);
+    expect(docs.get('notes.md')).toMatchObject({ autoSummary: '# Notes second', summaryInfo: { source: 'first-lines', hash: v2, failed: 'the model is down' } });
+    expect(docs.setModelSummary(workspace, 'notes.md', v2, 'Notes, the second.', 'p1/m')).toBe(true);
+    expect(docs.get('notes.md').summaryInfo).toEqual({ source: 'model', hash: v2, model: 'p1/m' });
+
+    // Binary files are not offered for a summary.
+    await write('chart.png', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 1, 2]));
+    await docs.record('chart.png', 'task 3');
+    expect(versions).toHaveLength(2);
   });
 
   it('text facts: type by extension, summary from the first lines', () => {

@@ -86,6 +86,20 @@ const MIGRATIONS: readonly Migration[] = [
         ALTER TABLE document_versions_v2 RENAME TO document_versions;
       `),
   },
+  {
+    // Where a summary comes from (the first lines, or a model) and which version it describes.
+    name: 'document summaries: source, version, model, failure',
+    up: (db) =>
+      db.exec(`
+        ALTER TABLE documents ADD COLUMN summary_source TEXT NOT NULL DEFAULT 'first-lines';
+        ALTER TABLE documents ADD COLUMN summary_hash TEXT;
+        ALTER TABLE documents ADD COLUMN summary_model TEXT;
+        ALTER TABLE documents ADD COLUMN summary_error TEXT;
+        UPDATE documents SET summary_hash = (
+          SELECT v.hash FROM document_versions v WHERE v.workspace = documents.workspace AND v.path = documents.path ORDER BY v.seq DESC LIMIT 1
+        );
+      `),
+  },
 ];
 
 /** Files past this size get a hash and a size, not a summary or a token count (they are not read whole). */
@@ -99,6 +113,19 @@ export interface DocumentStoreOptions {
   now: () => Date;
   problems?: (p: Omit<Problem, 'id' | 'at'>) => void;
   onChange?: (paths: string[]) => void;
+  /** A text file's new version was recorded (a model may summarize it: ./summarizer.ts). */
+  onTextVersion?: (v: TextVersion) => void;
+}
+
+/** A text document's version, as the summarizer is told of it. */
+export interface TextVersion {
+  /** The workspace folder it was written in (absolute). */
+  workspaceDir: string;
+  /** Workspace-relative, '/' separators. */
+  path: string;
+  hash: string;
+  sizeBytes: number;
+  mimeType: string;
 }
 
 interface Row {
@@ -114,6 +141,10 @@ interface Row {
   auto_summary: string;
   description: string;
   tags: string;
+  summary_source: string;
+  summary_hash: string | null;
+  summary_model: string | null;
+  summary_error: string | null;
 }
 
 export const documentNotFound = (p: string) => `no document '${p}': only files written in the workspace by tools (or described here) are documents`;
@@ -183,18 +214,60 @@ export class DocumentStore {
     this.db.transaction(() => {
       if (old) {
         this.db
-          .prepare('UPDATE documents SET updated_by = ?, updated_at = ?, mime_type = ?, size_bytes = ?, token_count = ?, auto_summary = ? WHERE workspace = ? AND path = ?')
-          .run(by, at, facts.mimeType, facts.size, facts.tokens, facts.summary, ws, p.rel);
+          .prepare(
+            `UPDATE documents SET updated_by = ?, updated_at = ?, mime_type = ?, size_bytes = ?, token_count = ?, auto_summary = ?,
+               summary_source = 'first-lines', summary_hash = ?, summary_model = NULL, summary_error = NULL WHERE workspace = ? AND path = ?`,
+          )
+          .run(by, at, facts.mimeType, facts.size, facts.tokens, facts.summary, facts.hash, ws, p.rel);
       } else {
         this.db
-          .prepare('INSERT INTO documents (workspace, path, created_by, created_at, updated_by, updated_at, mime_type, size_bytes, token_count, auto_summary) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)')
-          .run(ws, p.rel, by, at, by, at, facts.mimeType, facts.size, facts.tokens, facts.summary);
+          .prepare(
+            `INSERT INTO documents (workspace, path, created_by, created_at, updated_by, updated_at, mime_type, size_bytes, token_count, auto_summary, summary_hash)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          )
+          .run(ws, p.rel, by, at, by, at, facts.mimeType, facts.size, facts.tokens, facts.summary, facts.hash);
       }
       const seq = ((this.db.prepare('SELECT max(seq) AS m FROM document_versions WHERE workspace = ? AND path = ?').get(ws, p.rel) as { m: number | null }).m ?? 0) + 1;
       this.db.prepare('INSERT INTO document_versions (workspace, path, seq, hash, size_bytes, at, by) VALUES (?, ?, ?, ?, ?, ?, ?)').run(ws, p.rel, seq, facts.hash, facts.size, at, by);
       this.db.prepare('DELETE FROM document_versions WHERE workspace = ? AND path = ? AND seq <= ?').run(ws, p.rel, seq - MAX_VERSIONS);
     })();
     this.opts.onChange?.([p.rel]);
+    // A new version's summary is its first lines until a model's describes it (a stale one is gone).
+    if (facts.tokens !== null) this.opts.onTextVersion?.({ workspaceDir, path: p.rel, hash: facts.hash, sizeBytes: facts.size, mimeType: facts.mimeType });
+  }
+
+  /** The hash of a document's newest recorded version in a workspace (undefined: none). */
+  latestHash(workspaceDir: string, rel: string): string | undefined {
+    const row = this.db.prepare('SELECT hash FROM document_versions WHERE workspace = ? AND path = ? ORDER BY seq DESC LIMIT 1').get(workspaceKey(workspaceDir), normal(rel)) as { hash: string } | undefined;
+    return row?.hash;
+  }
+
+  /**
+   * A model's summary of the version whose content hash is `hash`: kept only while that version
+   * is the newest (a later write's first lines are not replaced by a summary of older content).
+   * Answers whether it was kept.
+   */
+  setModelSummary(workspaceDir: string, rel: string, hash: string, summary: string, model: string): boolean {
+    return this.onNewest(workspaceDir, rel, hash, `auto_summary = ?, summary_source = 'model', summary_hash = ?, summary_model = ?, summary_error = NULL`, [summary, hash, model]);
+  }
+
+  /** Why the model's summary of version `hash` could not be had; the first lines stay. Kept only while that version is the newest. */
+  setSummaryFailure(workspaceDir: string, rel: string, hash: string, why: string): boolean {
+    return this.onNewest(workspaceDir, rel, hash, 'summary_error = ?', [why]);
+  }
+
+  private onNewest(workspaceDir: string, rel: string, hash: string, set: string, params: unknown[]): boolean {
+    const ws = workspaceKey(workspaceDir);
+    const p = normal(rel);
+    const r = this.db
+      .prepare(
+        `UPDATE documents SET ${set} WHERE workspace = ? AND path = ?
+           AND (SELECT hash FROM document_versions v WHERE v.workspace = documents.workspace AND v.path = documents.path ORDER BY v.seq DESC LIMIT 1) = ?`,
+      )
+      .run(...params, ws, p, hash);
+    if (r.changes === 0) return false;
+    this.opts.onChange?.([p]);
+    return true;
   }
 
   /** Newest change first, filtered by tags (all of them), creator, type (prefix: `text/`), path prefix and words. */
@@ -259,6 +332,12 @@ export class DocumentStore {
       sizeBytes: r.size_bytes,
       ...(r.token_count !== null ? { tokenCount: r.token_count } : {}),
       autoSummary: r.auto_summary,
+      summaryInfo: {
+        source: r.summary_source === 'model' ? 'model' : 'first-lines',
+        ...(r.summary_hash ? { hash: r.summary_hash } : {}),
+        ...(r.summary_model ? { model: r.summary_model } : {}),
+        ...(r.summary_error ? { failed: r.summary_error } : {}),
+      },
       description: r.description,
       tags: parseTags(r.tags),
       ...(versions ? { versions } : {}),

@@ -1,11 +1,12 @@
-/** The task graph of a conversation, and the user's answers to agents' questions (seed 003). */
+/** The task graph of a conversation, the approvals waiting in its tasks, and the user's answers to agents' questions (seed 003). */
 import type { Handler } from '../router';
 import type { ConversationStore } from '../timeline/conversation-store';
+import { waitingApprovals } from '../timeline/task-approvals';
 import type { AgentLoopService } from '../agent/loop';
 
-type TaskOps = 'tasks.graph' | 'tasks.answer';
+type TaskOps = 'tasks.graph' | 'tasks.approvals' | 'tasks.answer';
 
-export function taskHandlers(deps: { conversations: ConversationStore; loop: Pick<AgentLoopService, 'answer'> }): { [N in TaskOps]: Handler<N> } {
+export function taskHandlers(deps: { conversations: ConversationStore; loop: Pick<AgentLoopService, 'answer' | 'isRunning'> }): { [N in TaskOps]: Handler<N> } {
   const { conversations, loop } = deps;
   return {
     'tasks.graph': (input) => {
@@ -14,6 +15,7 @@ export function taskHandlers(deps: { conversations: ConversationStore; loop: Pic
       conversations.get(rootId);
       return { rootId, tasks: conversations.tasks(rootId) };
     },
+    'tasks.approvals': (input) => ({ approvals: waitingApprovals(conversations, input.conversationId, (id) => loop.isRunning(id)) }),
     'tasks.answer': (input) => {
       conversations.task(input.questionId);
       return { accepted: loop.answer(input.questionId, input.answer) };

@@ -6,7 +6,7 @@
 import { afterEach } from 'vitest';
 import type { EventPayload, OpInput, OpName, OpOutput } from '../../../shared/contract';
 import type { Message } from '../../../shared/model/conversation';
-import { createCore, type Core } from '../app';
+import { createCore, type Core, type CoreConfig } from '../app';
 import { startScriptedModelServer, type ScriptedModelServer } from './scripted-model-server';
 import { RESOURCES_DIR, useTempDirs } from './temp-dir';
 
@@ -18,10 +18,10 @@ export function useAgentCore() {
     for (const c of closers.splice(0).reverse()) await c();
   });
 
-  return async function start(opts: { apiKey?: string } = {}) {
+  return async function start(opts: { apiKey?: string; config?: Pick<CoreConfig, 'documentSummaries'> } = {}) {
     const server: ScriptedModelServer = await startScriptedModelServer();
     closers.push(() => server.close());
-    const core: Core = await createCore({ resourcesDir: RESOURCES_DIR, watch: false, dataDir: await tempDir(), host: 'headless' });
+    const core: Core = await createCore({ resourcesDir: RESOURCES_DIR, watch: false, dataDir: await tempDir(), host: 'headless', ...opts.config });
     closers.push(() => core.close());
     const call = async <N extends OpName>(name: N, input: OpInput<N>): Promise<OpOutput<N>> => {
       const r = await core.call(name, input);

@@ -100,6 +100,21 @@ describe('scripted model server', () => {
     await expect.poll(() => server!.requests[0]?.aborted).toBe(true);
   });
 
+  it('holds a reply until the test releases it', async () => {
+    server = await startScriptedModelServer();
+    let release!: () => void;
+    server.script([{ kind: 'hold', until: new Promise<void>((r) => (release = r)), then: { kind: 'text', text: 'released' } }]);
+    let answered = false;
+    const res = post('/chat/completions', { model: 'm', messages: [] }).then(async (r) => {
+      answered = true;
+      return (await r.json()) as { choices: { message: { content: string } }[] };
+    });
+    await expect.poll(() => server!.requests.length).toBe(1);
+    expect(answered).toBe(false);
+    release();
+    expect((await res).choices[0]!.message.content).toBe('released');
+  });
+
   it('speaks Anthropic messages streaming with tool_use blocks', async () => {
     server = await startScriptedModelServer();
     server.script([{ kind: 'tools', text: 'Let me look', calls: [{ name: 'lookup', arguments: { q: 'x' }, id: 'toolu_1' }], usage: { input: 3, output: 4 } }]);

@@ -34,6 +34,8 @@
  *   [DONE].
  * - delay: waits `ms` before answering with `then` (default: a short text); if the client
  *   goes away meanwhile (cancellation), nothing is sent. `request.aborted` records that.
+ * - hold: waits until the test settles `until` (or the client goes away), then answers with
+ *   `then` (default: a short text): a request kept open for as long as a test needs.
  * Every reply may set `chunkDelayMs`: a pause between streamed chunks.
  *
  * Every request is recorded (method, path, headers, the Authorization header, the key it
@@ -61,6 +63,7 @@ export type ScriptedReply = (
   | { kind: 'cut'; text?: string }
   | { kind: 'end-early'; text?: string }
   | { kind: 'delay'; ms: number; then?: ScriptedReply }
+  | { kind: 'hold'; until: Promise<unknown>; then?: ScriptedReply }
 ) & { chunkDelayMs?: number };
 
 export type ScriptedEntry = ScriptedReply | ((req: RecordedRequest) => ScriptedReply);
@@ -173,6 +176,11 @@ export async function startScriptedModelServer(): Promise<ScriptedModelServer> {
         if (gone) return;
         return answer(res, reply.then ?? { kind: 'text', text: 'after the delay' }, api, stream, model);
       }
+      case 'hold': {
+        const gone = await holdOrClose(res, reply.until);
+        if (gone) return;
+        return answer(res, reply.then ?? { kind: 'text', text: 'after the hold' }, api, stream, model);
+      }
       case 'status':
         return sendStatus(res, reply, api);
       case 'raw':
@@ -278,6 +286,20 @@ function waitOrClose(res: http.ServerResponse, ms: number): Promise<boolean> {
       resolve(false);
     }, ms);
     res.once('close', onClose);
+  });
+}
+
+/** Settles true when the client went away first, false when `until` settled first. */
+function holdOrClose(res: http.ServerResponse, until: Promise<unknown>): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (res.destroyed) return resolve(true);
+    const onClose = () => resolve(true);
+    res.once('close', onClose);
+    const done = () => {
+      res.off('close', onClose);
+      resolve(false);
+    };
+    until.then(done, done);
   });
 }
 

@@ -7,6 +7,7 @@
  */
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { Message } from '../../../shared/model/conversation';
+import { useOp } from '../../api/hooks';
 import { EmptyState } from '../../components/EmptyState';
 import { QueryError } from '../../components/QueryError';
 import { chatStrings as s } from '../../i18n/chat-strings';
@@ -32,7 +33,9 @@ export function MessageList({ conversationId, stream }: { conversationId: string
   const storedIds = useMemo(() => new Set(messages?.map((m) => m.id) ?? []), [messages]);
   const pending = pendingOf(stream.state, conversationId, storedIds);
   const running = stream.state.running[conversationId] !== undefined;
-  const waiting = useMemo(() => awaitingApproval(items).length > 0, [items]);
+  // A call waiting for approval here, or in a task below at any depth.
+  const inTasks = useOp('tasks.approvals', { conversationId }, { enabled: running });
+  const waiting = useMemo(() => awaitingApproval(items).length > 0, [items]) || (running && (inTasks.data?.approvals.length ?? 0) > 0);
   const last = items.at(-1);
   const lastKey = last ? `${last.key}:${last.kind === 'tool' ? last.card.status : ''}` : '';
   const pendingChars = pending.reduce((n, p) => n + p.text.length, 0);
@@ -78,7 +81,7 @@ export function MessageList({ conversationId, stream }: { conversationId: string
       )}
       {items.map((it) =>
         it.kind === 'tool' ? (
-          <ToolCard key={it.key} card={it.card} conversationId={conversationId} />
+          <ToolCard key={it.key} card={it.card} conversationId={conversationId} placement="root" />
         ) : it.kind === 'usage' ? (
           <UsageLine key={it.key} usage={it.usage} />
         ) : (

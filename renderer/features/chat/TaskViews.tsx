@@ -1,49 +1,82 @@
 /**
  * Orchestration in the chat (seed 003): a delegation's card folds out the task's own timeline
- * (nested: a task that delegates shows its own delegations inside), approvals asked inside a
- * task are answered there, and an agent's question to the user gets an answer box in place.
+ * (nested: a task that delegates shows its own delegations inside). A call waiting for the
+ * user's approval anywhere below a conversation's delegation, however deep, is answered on that
+ * delegation's card, labelled with its task path ("analyst → writer"); the nested timeline says
+ * so in its place. An agent's question to the user gets an answer box in place.
  */
 import { useState, type FormEvent, type KeyboardEvent } from 'react';
 import type { ErrorInfo } from '../../../shared/errors';
 import type { ToolCard as ToolCardData } from '../../../shared/model/conversation';
-import { useApi } from '../../api/hooks';
+import { useApi, useOp } from '../../api/hooks';
 import { chatStrings } from '../../i18n/chat-strings';
 import { Markdown } from './Markdown';
-import { awaitingApproval, foldTimeline } from './timeline';
+import { foldTimeline } from './timeline';
 import { ToolCard } from './ToolCard';
 import { useConversationDetail } from './use-conversation';
 
 const s = chatStrings.tasks;
 
 /**
- * A delegation's task: its timeline, folded out on demand (open while it runs). While it
- * runs its rows are followed even when folded: a call inside waiting for the user's approval
- * opens it and says so.
+ * A delegation's task: its timeline, folded out on demand (open while it runs). While it runs,
+ * a call waiting for the user's approval in it or in a task below it is said on its summary.
+ * In the chat (`inChat`) those calls are answered on the conversation's delegation card
+ * (TaskApprovals), and the rows say so in place; elsewhere (Inspect) the timeline opens and
+ * they are answered in place.
  */
-export function TaskTimeline({ card }: { card: ToolCardData }) {
+export function TaskTimeline({ card, inChat = false }: { card: ToolCardData; inChat?: boolean }) {
   const task = card.task!;
   const running = card.status === 'running';
   const [open, setOpen] = useState(running);
-  const live = useConversationDetail(running ? task.id : null);
-  const waiting = running && !!live.data && awaitingApproval(foldTimeline(live.data.messages)).length > 0;
-  const shown = open || waiting;
+  const waiting = useWaitingApprovals(task.id, running).length > 0;
+  const shown = open || (waiting && !inChat);
   return (
     <details className="task-timeline" open={shown} onToggle={(e) => setOpen((e.target as HTMLDetailsElement).open)} data-testid="task-timeline">
       <summary>
         {s.timeline(task.agent, task.number)}
         {running && !waiting && <span className="muted"> — {s.working}</span>}
+        {waiting && ' '}
         {waiting && (
           <span className="badge waiting" role="status" data-testid="task-waiting">
             {s.waitingInside}
           </span>
         )}
       </summary>
-      {shown && <TaskRows taskId={task.id} />}
+      {shown && <TaskRows taskId={task.id} inChat={inChat} />}
     </details>
   );
 }
 
-export function TaskRows({ taskId }: { taskId: string }) {
+/** The calls waiting for the user in a task and the tasks below it (read while the task runs). */
+function useWaitingApprovals(taskId: string, running: boolean) {
+  const q = useOp('tasks.approvals', { conversationId: taskId }, { enabled: running });
+  return running ? (q.data?.approvals ?? []) : [];
+}
+
+/**
+ * On a conversation's delegation card: every call waiting for the user's approval (or a memory
+ * consent) in the task and in the tasks below it, at any depth, each labelled with its task
+ * path and answered here.
+ */
+export function TaskApprovals({ card }: { card: ToolCardData }) {
+  const approvals = useWaitingApprovals(card.task!.id, card.status === 'running');
+  if (approvals.length === 0) return null;
+  return (
+    <section className="task-approvals" aria-label={s.approvalsLabel} data-testid="task-approvals">
+      {approvals.map((a) => (
+        <div key={a.card.invocationId} className="task-approval" data-testid="task-approval">
+          <p className="task-approval-path" data-testid="task-approval-path">
+            <span className="badge waiting">{s.askedIn}</span> {a.path.join(' → ')}
+            {a.taskNumber !== undefined && <span className="muted"> ({s.taskNumber(a.taskNumber)})</span>}
+          </p>
+          <ToolCard card={a.card} conversationId={a.conversationId} />
+        </div>
+      ))}
+    </section>
+  );
+}
+
+export function TaskRows({ taskId, inChat = false }: { taskId: string; inChat?: boolean }) {
   const detail = useConversationDetail(taskId);
   if (detail.isPending) return <p className="muted">{s.loading}</p>;
   if (detail.error) return <p className="field-error">{detail.error.message}</p>;
@@ -55,7 +88,7 @@ export function TaskRows({ taskId }: { taskId: string }) {
         if (item.kind === 'tool') {
           return (
             <li key={item.key}>
-              <ToolCard card={item.card} conversationId={taskId} />
+              <ToolCard card={item.card} conversationId={taskId} placement={inChat ? 'in-task' : undefined} />
             </li>
           );
         }

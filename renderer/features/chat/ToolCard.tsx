@@ -5,6 +5,11 @@
  * oversized result shows what the gate did with it (StoredGate); a tool_output call, its
  * extraction. A memory call waiting for consent shows the consent card (ConsentForm), and
  * once answered, the answer with the change folded.
+ *
+ * Where the card is (`placement`): a conversation's own card in the chat ('root') gathers, on a
+ * delegation, the calls waiting for approval in its tasks at any depth (TaskApprovals); a card
+ * inside a task's timeline in the chat ('in-task') points there instead of asking in place.
+ * Elsewhere (Inspect) a waiting call is answered in place.
  */
 import { useId, useState } from 'react';
 import type { ToolCard as ToolCardData } from '../../../shared/model/conversation';
@@ -18,7 +23,7 @@ import { formatDuration, valueText } from './format';
 import { ManifestView } from './ManifestLink';
 import { StoredGate } from './StoredGate';
 import { ValueView } from './ValueView';
-import { QuestionAnswer, TaskTimeline } from './TaskViews';
+import { QuestionAnswer, TaskApprovals, TaskTimeline } from './TaskViews';
 import { useRerun } from './rerun-store';
 import { canOpenInTester, replaySourceOf } from '../tools/tester/replay';
 import { useReplay } from '../tools/tester/replay-store';
@@ -34,8 +39,9 @@ const STATUS_CLASS: Record<ToolCardData['status'], string> = {
   denied: 'badge danger',
 };
 
-export function ToolCard({ card, conversationId }: { card: ToolCardData; conversationId?: string }) {
+export function ToolCard({ card, conversationId, placement }: { card: ToolCardData; conversationId?: string; placement?: 'root' | 'in-task' }) {
   const awaiting = card.status === 'awaiting-approval';
+  const inChat = placement !== undefined;
   const stored = card.stored;
   const noArgs = card.args === undefined || (typeof card.args === 'object' && card.args !== null && Object.keys(card.args).length === 0);
   return (
@@ -64,6 +70,10 @@ export function ToolCard({ card, conversationId }: { card: ToolCardData; convers
       </header>
       {card.status === 'awaiting-answer' && card.task ? (
         <QuestionAnswer card={card} />
+      ) : awaiting && placement === 'in-task' && !card.consent?.answer ? (
+        <p className="muted approval-above" role="status" data-testid="approval-above">
+          {s.tasks.answerAbove}
+        </p>
       ) : awaiting && card.consent && !card.consent.answer ? (
         <ConsentForm consent={card.consent} />
       ) : awaiting && conversationId ? (
@@ -92,7 +102,8 @@ export function ToolCard({ card, conversationId }: { card: ToolCardData; convers
           <span className="spinner" aria-hidden="true" /> {s.card.running}
         </p>
       )}
-      {card.task?.kind === 'agent' && <TaskTimeline card={card} />}
+      {card.task?.kind === 'agent' && placement === 'root' && <TaskApprovals card={card} />}
+      {card.task?.kind === 'agent' && <TaskTimeline card={card} inChat={inChat} />}
       {card.documents?.length ? (
         <p className="muted small" data-testid="tool-card-documents">
           {s.tasks.documents}: {card.documents.join(', ')}

@@ -4,6 +4,7 @@
  * link that opens the file in the Files tab.
  */
 import { useId, type FormEvent } from 'react';
+import type { DocumentInfo } from '../../../shared/model/document';
 import { useOp, useOpMutation } from '../../api/hooks';
 import { QueryError } from '../../components/QueryError';
 import { documentsStrings as s } from '../../i18n/documents-strings';
@@ -88,6 +89,7 @@ export function DocumentDetails({ path }: { path: string }) {
         ) : (
           <p className="muted">{d.noSummary}</p>
         )}
+        {info.autoSummary && info.summaryInfo && <SummarySource info={info} />}
       </section>
       <form className="document-describe" onSubmit={onSubmit} aria-labelledby={`${ids}-describe`} data-testid="document-describe">
         <h4 id={`${ids}-describe`}>{d.describeTitle}</h4>
@@ -179,5 +181,28 @@ export function DocumentDetails({ path }: { path: string }) {
         </div>
       </section>
     </article>
+  );
+}
+
+/** Where the summary comes from: a model (for which version), or the first lines (and why a model's could not be had). */
+function SummarySource({ info }: { info: DocumentInfo }) {
+  const src = info.summaryInfo!;
+  const providers = useOp('providers.list', {});
+  const seq = info.versions?.find((v) => v.hash === src.hash)?.seq;
+  // Kept as `providerId/model`: said with the provider's name while it exists.
+  const at = src.model?.indexOf('/') ?? -1;
+  const provider = at > 0 ? providers.data?.find((p) => p.id === src.model!.slice(0, at)) : undefined;
+  const model = provider ? `${src.model!.slice(at + 1)} (${provider.name})` : (src.model ?? '?');
+  return (
+    <>
+      <p className="muted small document-summary-source" data-testid="document-summary-source">
+        {src.source === 'model' ? d.summaryByModel(model, seq) : d.summaryFirstLines}
+      </p>
+      {src.source === 'first-lines' && src.failed && (
+        <p className="field-error small" data-testid="document-summary-failed">
+          {d.summaryFailed(src.failed)}
+        </p>
+      )}
+    </>
   );
 }

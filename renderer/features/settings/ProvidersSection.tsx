@@ -1,6 +1,6 @@
 /**
  * Settings → Models: the providers (test, edit, delete), local servers found running,
- * and the model new conversations start with.
+ * the model new conversations start with, and the model that writes documents' summaries.
  */
 import { useEffect, useRef, useState } from 'react';
 import type { ConnectionVerdict, DetectedProvider, Provider } from '../../../shared/model/provider';
@@ -142,7 +142,15 @@ export function ProvidersSection() {
         </div>
       )}
       <DetectedProviders onAdded={onSaved} />
-      <DefaultModel providers={providers.data ?? []} />
+      <ModelSetting providers={providers.data ?? []} field="defaultModel" id="default-model" label={m.defaultModel} help={m.defaultModelHelp} none={m.noDefault} />
+      <ModelSetting
+        providers={providers.data ?? []}
+        field="documentSummaryModel"
+        id="document-summary-model"
+        label={m.summaryModel}
+        help={m.summaryModelHelp}
+        none={m.noSummaryModel}
+      />
     </section>
   );
 }
@@ -221,23 +229,24 @@ function DetectedProviders({ onAdded }: { onAdded(p: Provider): void }) {
   );
 }
 
-function DefaultModel({ providers }: { providers: Provider[] }) {
+/** A model Settings keep (`field`): chosen among the providers' models, saved as it is picked. */
+function ModelSetting({ providers, field, id, label, help, none }: { providers: Provider[]; field: 'defaultModel' | 'documentSummaryModel'; id: string; label: string; help: string; none: string }) {
   const settings = useOp('settings.get', {});
   const save = useOpMutation('settings.set');
-  const current = settings.data?.defaultModel ?? null;
+  const current = settings.data?.[field] ?? null;
   const groups = modelGroups(providers, current);
   return (
     <div className="default-model">
-      <label htmlFor="default-model">{m.defaultModel}</label>
+      <label htmlFor={id}>{label}</label>
       <select
-        id="default-model"
-        data-testid="default-model"
+        id={id}
+        data-testid={id}
         value={modelValue(current)}
         disabled={!settings.data || save.isPending}
-        aria-describedby="default-model-help"
-        onChange={(e) => save.mutate({ defaultModel: parseModelValue(e.target.value) }, { onSuccess: () => void settings.refetch() })}
+        aria-describedby={`${id}-help`}
+        onChange={(e) => save.mutate({ [field]: parseModelValue(e.target.value) }, { onSuccess: () => void settings.refetch() })}
       >
-        <option value="">{m.noDefault}</option>
+        <option value="">{none}</option>
         {groups.map((g) => (
           <optgroup key={g.providerId} label={g.providerName}>
             {g.options.map((o) => (
@@ -248,11 +257,11 @@ function DefaultModel({ providers }: { providers: Provider[] }) {
           </optgroup>
         ))}
       </select>
-      <p className="help" id="default-model-help">
-        {m.defaultModelHelp}
+      <p className="help" id={`${id}-help`}>
+        {help}
       </p>
       {save.isSuccess && (
-        <span className="status-ok" role="status">
+        <span className="status-ok" role="status" data-testid={`${id}-saved`}>
           {m.defaultSaved}
         </span>
       )}
