@@ -261,6 +261,47 @@ test('a search in a one-line JSON buffer shows each match around itself and goes
   await expect(jump).toBeInViewport();
   await screenshot(page, 'everyday-9-long-line-search');
 
+  // The 20th match lies some 45,000 characters in: the viewer draws a window of the line around it.
+  const line = page.getByTestId('buffer-line-1');
+  const range = page.getByTestId('line-window-range');
+  await results.nth(19).click();
+  await expect(jump).toHaveText('needle');
+  await expect(jump).toBeInViewport();
+  await expect(line).toContainText('"word":"needle"},{"id":"item-20"');
+  await expect(line.getByTestId('buffer-chars-before')).toContainText(/… [\d,]+ characters before/);
+  await expect(line.getByTestId('buffer-chars-after')).toContainText(/[\d,]+ characters after …/);
+  await expect(range).toContainText(new RegExp(`Line 1: characters [\\d,]+–[\\d,]+ of ${json.length.toLocaleString('en')}`));
+  // Never the whole line at once: one window of 4,000 characters and the two markers.
+  expect(((await line.locator('.line-text').textContent()) ?? '').length).toBeLessThan(4_100);
+  await screenshot(page, 'everyday-9b-long-line-window');
+
+  // From the keyboard: a window later, then back to the match.
+  const before = await range.textContent();
+  await page.getByTestId('line-window-later').focus();
+  await page.keyboard.press('Enter');
+  await expect(range).not.toHaveText(before!);
+  await expect(jump).toHaveCount(0);
+  await expect(page.getByTestId('line-window-later')).toBeFocused();
+  await expect(line.getByTestId('buffer-chars-before')).toBeInViewport();
+  await screenshot(page, 'everyday-9c-long-line-later');
+  await page.getByTestId('line-window-match').focus();
+  await page.keyboard.press('Enter');
+  await expect(range).toHaveText(before!);
+  await expect(jump).toHaveText('needle');
+  await expect(jump).toBeInViewport();
+
+  // The last match, near the line's end: the window reaches the end, and Later has nowhere to go.
+  await results.nth(30).click();
+  await expect(jump).toHaveText('needle');
+  await expect(jump).toBeInViewport();
+  await expect(line).toContainText('"id":"item-30"');
+  await expect(line.getByTestId('buffer-chars-after')).toHaveCount(0);
+  await expect(page.getByTestId('line-window-later')).toHaveAttribute('aria-disabled', 'true');
+  // The markers move the window with the mouse.
+  await line.getByTestId('buffer-chars-before').click();
+  await expect(line.getByTestId('buffer-chars-after')).toBeVisible();
+  await expect(jump).toHaveCount(0);
+
   // The same buffer wrapped, and as indented JSON; a search result goes back to the lines.
   await page.getByTestId('buffer-view-wrapped').check();
   const whole = page.getByTestId('buffer-whole');
@@ -273,4 +314,38 @@ test('a search in a one-line JSON buffer shows each match around itself and goes
   await results.nth(30).click();
   await expect(page.getByTestId('buffer-view-lines')).toBeChecked();
   await expect(page.getByTestId('buffer-viewer')).toBeVisible();
+  await expect(jump).toHaveText('needle');
+  await expect(jump).toBeInViewport();
+});
+
+test('a match near the end of a line longer than one read is read on its own and drawn', async ({ appPage: page, host }) => {
+  test.skip(!host, 'writes a workspace file next to the headless host');
+  test.setTimeout(90_000);
+  const workspace = path.join(host!.dataDir, 'workspace');
+  await fs.mkdir(path.join(workspace, 'e2e-everyday'), { recursive: true });
+  // 1.2 million characters on one line: more than one read returns, so the viewer holds only its head.
+  const json = JSON.stringify({ data: 'y'.repeat(1_200_000), tail: 'haystack-end' });
+  await fs.writeFile(path.join(workspace, 'e2e-everyday', 'huge-line.json'), json);
+  await page.getByTestId('nav-chat').click();
+  await page.getByTestId('conversation-new').click();
+  const composer = page.getByTestId('chat-composer');
+  await composer.fill('@input file:e2e-everyday/huge-line.json (output=variable:hugeline)\n@model none');
+  await composer.press('Enter');
+  const user = page.getByTestId('message-user').last();
+  await user.locator('.message-outcomes > summary').click();
+  await user.getByTestId('manifest-link').click();
+  const line = page.getByTestId('buffer-line-1');
+  await expect(line.getByTestId('buffer-chars-after')).toContainText(`${(json.length - 4_000).toLocaleString('en')} characters after`);
+  await page.getByTestId('buffer-search-input').fill('haystack-end');
+  await page.getByTestId('buffer-search-input').press('Enter');
+  await page.getByTestId('buffer-search-result').click();
+  const jump = page.getByTestId('buffer-jump-match');
+  await expect(jump).toHaveText('haystack-end');
+  await expect(jump).toBeInViewport();
+  await expect(page.getByTestId('line-window-range')).toHaveText(`Line 1: characters ${(json.length - 3_999).toLocaleString('en')}–${json.length.toLocaleString('en')} of ${json.length.toLocaleString('en')}`);
+  await screenshot(page, 'everyday-11-huge-line-match');
+  // Line start goes back to the head the page holds.
+  await page.getByTestId('line-window-start').click();
+  await expect(line.getByTestId('buffer-chars-before')).toHaveCount(0);
+  await expect(line).toContainText('{"data":"yyy');
 });

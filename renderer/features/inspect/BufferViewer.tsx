@@ -1,15 +1,20 @@
 /**
  * A buffer's (or a stored output's) text, virtualised: lines of a fixed height, only those on screen (plus some
  * overscan) in the DOM, read page by page as they scroll into view (useBufferPages). Opens
- * a 100 MB buffer as fast as a small one. Long lines scroll sideways and are drawn up to
- * MAX_DRAWN_CHARS; line numbers stay in view. A jump (go to line, a search result) scrolls
- * the line to the middle and highlights it.
+ * a 100 MB buffer as fast as a small one. Long lines scroll sideways and are drawn a window
+ * of MAX_DRAWN_CHARS at a time (line-window.ts): at the head, or around a search match, and
+ * moved with the bar under the viewer (LineWindowBar) or the markers at the window's ends;
+ * line numbers stay in view. A jump (go to line, a search result) scrolls the line to the
+ * middle and highlights it.
  */
-import { useEffect, useLayoutEffect, useRef, useState, type CSSProperties } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type CSSProperties } from 'react';
 import { inspectStrings as s } from '../../i18n/inspect-strings';
+import { BufferLine, type LineMove } from './BufferLine';
 import { useInspect } from './inspect-store';
-import { useBufferPages, type PageSource, type PageState } from './use-buffer-pages';
-import { drawnLine, LINE_HEIGHT, MAX_DRAWN_CHARS, pageLinesFor, pageOf, scrollHeight, scrollTopForLine, visibleWindow, type Geometry } from './viewport';
+import { currentLongLine, lineLength, markInWindow, moveWindow, windowOf, windowStartFor } from './line-window';
+import { LineWindowBar } from './LineWindowBar';
+import { useBufferPages, type PageSource } from './use-buffer-pages';
+import { LINE_HEIGHT, MAX_DRAWN_CHARS, pageLinesFor, pageOf, scrollHeight, scrollTopForLine, visibleWindow, type Geometry } from './viewport';
 
 interface BufferViewerProps {
   /** A buffer, or a stored output (Inspect → Stored outputs). */
@@ -24,6 +29,9 @@ interface BufferViewerProps {
   testId?: string;
 }
 
+/** Where to scroll sideways once the line is drawn: to the match, or to the drawn window's start or end. */
+type Sideways = { to: 'mark'; line: number; column: number } | { to: 'start' } | { to: 'end'; line: number };
+
 export function BufferViewer({ source, label, totalLines: listedLines, totalChars, followJump = true, testId = 'buffer-viewer' }: BufferViewerProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
@@ -31,7 +39,12 @@ export function BufferViewer({ source, label, totalLines: listedLines, totalChar
   const [highlight, setHighlight] = useState<number | null>(null);
   /** The search match on the highlighted line: marked, and scrolled into view sideways. */
   const [mark, setMark] = useState<{ column: number; length: number } | null>(null);
+  /** The window the user moved, on one line; other lines draw their head, the marked line its match. */
+  const [moved, setMoved] = useState<{ line: number; start: number } | null>(null);
+  /** Whether a long line was on screen: from then on the window bar stays, so the layout does not jump. */
+  const [seenLong, setSeenLong] = useState(false);
   const [readLines, setReadLines] = useState<number | null>(null);
+  const sideways = useRef<Sideways | null>(null);
   const jumpRequest = useInspect((st) => st.jump);
   const jump = followJump ? jumpRequest : null;
   // Opened from a link (a manifest in the chat): the viewer takes the focus, not <body>.
@@ -82,16 +95,64 @@ export function BufferViewer({ source, label, totalLines: listedLines, totalChar
     setScrollTop(el.scrollTop);
     setHighlight(line);
     setMark(jump.column !== undefined ? { column: jump.column, length: jump.length ?? 0 } : null);
+    setMoved(null);
+    sideways.current = jump.column !== undefined ? { to: 'mark', line, column: jump.column } : null;
   }, [jump]);
-  // Once the marked match is drawn, bring it into view sideways (long lines scroll sideways).
+  // Once the match (or the moved window) is drawn, scroll sideways to it, once: the user may scroll away after.
+  // Tried after each render, and when a line drew a window read on its own (LineSlice).
   const marked = useRef<HTMLElement | null>(null);
-  useEffect(() => {
+  const scrollSideways = useCallback(() => {
     const el = scrollRef.current;
-    const m = marked.current;
-    if (!el || !m || !mark) return;
-    const left = m.offsetLeft - el.clientWidth / 2;
-    el.scrollLeft = Math.max(0, left);
-  });
+    const want = sideways.current;
+    if (!el || !want) return;
+    if (want.to === 'start') {
+      el.scrollLeft = 0;
+    } else if (want.to === 'mark') {
+      // The mark drawn for this match (in the commit of a new jump, the previous one is still there).
+      const m = marked.current;
+      if (!m || m.dataset.column !== String(want.column) || !m.closest(`[data-testid="buffer-line-${want.line}"]`)) return;
+      el.scrollLeft = Math.max(0, m.offsetLeft - el.clientWidth / 2);
+    } else {
+      const text = el.querySelector<HTMLElement>(`[data-testid="buffer-line-${want.line}"] .line-text`);
+      if (!text || text.querySelector('.line-pending')) return;
+      el.scrollLeft = Math.max(0, text.offsetLeft + text.offsetWidth - el.clientWidth);
+    }
+    sideways.current = null;
+  }, []);
+  useEffect(scrollSideways);
+
+  // What is known of a line: its text (or only its head) and its length.
+  const known = (line: number) => {
+    const state = pages.get(pageOf(line, pageLines));
+    if (state?.status !== 'ok') return null;
+    const i = line - state.page.startLine;
+    const text = state.page.lines[i];
+    if (text === undefined) return null;
+    return { text, length: lineLength(text, state.page.lengths?.[i]) };
+  };
+  /** Where a line's window starts: as moved, around the match on the highlighted line, else the head. */
+  const startOf = (line: number, length: number) => {
+    if (moved?.line === line) return moved.start;
+    if (line === highlight && mark) return windowStartFor(mark.column, mark.length, length);
+    return 0;
+  };
+  const onScreen = visibleWindow(scrollTop, geometry, 0);
+  const current = onScreen
+    ? currentLongLine([moved?.line ?? null, highlight], onScreen.first, onScreen.last, (line) => (known(line)?.length ?? 0) > MAX_DRAWN_CHARS)
+    : null;
+  useEffect(() => {
+    if (current !== null) setSeenLong(true);
+  }, [current]);
+
+  const move: LineMove = (line, length, from, to) => {
+    const start = to === 'match' && mark ? windowStartFor(mark.column, mark.length, length) : moveWindow(from, to === 'match' ? 'start' : to, length);
+    if (line !== highlight) {
+      setHighlight(line);
+      setMark(null);
+    }
+    setMoved({ line, start });
+    sideways.current = to === 'match' && mark ? { to: 'mark', line, column: mark.column } : to === 'start' || to === 'later' ? { to: 'start' } : { to: 'end', line };
+  };
 
   if (totalLines === 0) {
     return (
@@ -108,83 +169,56 @@ export function BufferViewer({ source, label, totalLines: listedLines, totalChar
   if (win) {
     for (let line = win.first; line <= win.last; line++) {
       const page = pageOf(line, pageLines);
-      rows.push(<Line key={line} line={line} state={pages.get(page)} pageStart={page * pageLines + 1} pageEnd={Math.min(totalLines, (page + 1) * pageLines)} first={win.first} highlighted={line === highlight} mark={line === highlight ? mark : null} markRef={marked} />);
+      const length = known(line)?.length ?? 0;
+      rows.push(
+        <BufferLine
+          key={line}
+          line={line}
+          source={source}
+          state={pages.get(page)}
+          pageStart={page * pageLines + 1}
+          pageEnd={Math.min(totalLines, (page + 1) * pageLines)}
+          first={win.first}
+          start={startOf(line, length)}
+          highlighted={line === highlight}
+          mark={line === highlight ? mark : null}
+          markRef={marked}
+          onMove={move}
+          onDrawn={scrollSideways}
+        />,
+      );
     }
   }
 
+  let bar = null;
+  if (current !== null) {
+    const length = known(current)?.length ?? 0;
+    const at = windowOf(startOf(current, length), length);
+    const lineMark = current === highlight ? mark : null;
+    bar = <LineWindowBar line={current} length={length} window={at} matchAway={lineMark !== null && markInWindow(lineMark, at) === null} onMove={(to) => move(current, length, at.start, to)} />;
+  } else if (seenLong) {
+    bar = <LineWindowBar line={null} />;
+  }
+
   return (
-    <div
-      ref={scrollRef}
-      className="buffer-viewer"
-      data-testid={testId}
-      role="region"
-      aria-label={label}
-      tabIndex={0}
-      onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
-      style={{ '--gutter': gutter, height } as CSSProperties}
-    >
-      <div className="buffer-content" style={{ height: scrollHeight(geometry) }}>
-        <div className="buffer-lines" style={{ transform: `translateY(${win?.top ?? 0}px)` }}>
-          {rows}
+    <>
+      <div
+        ref={scrollRef}
+        className="buffer-viewer"
+        data-testid={testId}
+        role="region"
+        aria-label={label}
+        tabIndex={0}
+        onScroll={(e) => setScrollTop(e.currentTarget.scrollTop)}
+        style={{ '--gutter': gutter, height } as CSSProperties}
+      >
+        <div className="buffer-content" style={{ height: scrollHeight(geometry) }}>
+          <div className="buffer-lines" style={{ transform: `translateY(${win?.top ?? 0}px)` }}>
+            {rows}
+          </div>
         </div>
       </div>
-    </div>
-  );
-}
-
-interface LineProps {
-  line: number;
-  state: PageState | undefined;
-  pageStart: number;
-  pageEnd: number;
-  first: number;
-  highlighted: boolean;
-  mark: { column: number; length: number } | null;
-  markRef: React.MutableRefObject<HTMLElement | null>;
-}
-
-function Line({ line, state, pageStart, pageEnd, first, highlighted, mark, markRef }: LineProps) {
-  let body;
-  if (state?.status === 'ok') {
-    const i = line - state.page.startLine;
-    const { text, hidden } = drawnLine(state.page.lines[i] ?? '', MAX_DRAWN_CHARS, state.page.lengths?.[i]);
-    const drawnMark = mark && mark.column < text.length ? mark : null;
-    body = (
-      <>
-        {drawnMark ? (
-          <>
-            {text.slice(0, drawnMark.column)}
-            <mark className="jump-match" data-testid="buffer-jump-match" ref={(el) => void (markRef.current = el)}>
-              {text.slice(drawnMark.column, drawnMark.column + Math.max(1, drawnMark.length))}
-            </mark>
-            {text.slice(drawnMark.column + Math.max(1, drawnMark.length))}
-          </>
-        ) : (
-          text
-        )}
-        {hidden > 0 && <span className="line-cut">{s.viewer.hiddenChars(hidden)}</span>}
-        {mark && !drawnMark && (
-          <span className="line-cut" data-testid="buffer-jump-beyond">
-            {s.viewer.matchBeyond(mark.column + 1)}
-          </span>
-        )}
-      </>
-    );
-  } else if (state?.status === 'error' && line === Math.max(pageStart, first)) {
-    body = (
-      <span className="line-error" role="alert">
-        {s.viewer.pageFailed(pageStart, pageEnd, state.error.message)}
-      </span>
-    );
-  } else {
-    body = <span className="line-pending">{s.viewer.loadingLine}</span>;
-  }
-  return (
-    <div className={highlighted ? 'buffer-line highlighted' : 'buffer-line'} data-testid={`buffer-line-${line}`} aria-current={highlighted ? 'location' : undefined}>
-      <span className="line-number" aria-hidden="true">
-        {line}
-      </span>
-      <span className="line-text">{body}</span>
-    </div>
+      {bar}
+    </>
   );
 }

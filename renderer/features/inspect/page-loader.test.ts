@@ -42,6 +42,7 @@ describe('loadPage', () => {
     const page = await loadPage(read, 1, 3, opts);
     expect(page.lines.slice(0, 3)).toEqual(['a', 'bb', 'ccc']);
     expect(page.lengths).toBeNull();
+    expect(page.offsets).toBeNull();
     expect(calls).toHaveLength(1);
   });
 
@@ -53,6 +54,9 @@ describe('loadPage', () => {
     const page = await loadPage(read, 1, 6, opts);
     expect(page.lines).toEqual(['short', 'x'.repeat(10), '', 'mid', 'y'.repeat(10), 'end']);
     expect(page.lengths).toEqual([5, 300, 0, 3, 173, 3]);
+    // Where each line starts, so the rest of a long line can be read from there.
+    expect(page.offsets).toEqual([0, 6, 307, 308, 312, 486]);
+    expect(page.offsets!.map((o, i) => content.slice(o, o + page.lengths![i]!))).toEqual(content.split('\n'));
     expect(page.endLine).toBe(6);
     expect(page.totalLines).toBe(6);
   });
@@ -63,6 +67,8 @@ describe('loadPage', () => {
     const page = await loadPage(read, 11, 20, opts);
     expect(page.lines.map((l) => l.split(':')[0]!.slice(0, 3))).toEqual(lines.slice(10, 20).map((l) => l.split(':')[0]!.slice(0, 3)));
     expect(page.lengths).toEqual(lines.slice(10, 20).map((l) => l.length));
+    const content = `${lines.join('\n')}\n`;
+    expect(page.offsets).toEqual(lines.slice(10, 20).map((l) => content.indexOf(`${l}\n`)));
   });
 
   it('reads one line of 100 times the read limit without reading it whole', async () => {
@@ -71,6 +77,7 @@ describe('loadPage', () => {
     const page = await loadPage(read, 1, 1, opts);
     expect(page.lines).toEqual(['q'.repeat(10)]);
     expect(page.lengths).toEqual([10_000]);
+    expect(page.offsets).toEqual([0]);
     expect(calls.length).toBeLessThan(5);
   });
 

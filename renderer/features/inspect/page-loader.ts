@@ -17,6 +17,8 @@ export interface LoadedPage {
   lines: string[];
   /** Each line's full length, when `lines` holds heads only. */
   lengths: number[] | null;
+  /** Where each line starts in the buffer (a character offset), when `lines` holds heads only: the rest is read from there. */
+  offsets: number[] | null;
 }
 
 export interface PageOptions {
@@ -32,7 +34,7 @@ export interface PageOptions {
 export async function loadPage(read: ReadFn, startLine: number, endLine: number, opts: PageOptions): Promise<LoadedPage> {
   try {
     const r = await read({ startLine, endLine });
-    return { startLine: r.startLine, endLine: r.endLine, totalLines: r.totalLines, lines: r.text.split('\n'), lengths: null };
+    return { startLine: r.startLine, endLine: r.endLine, totalLines: r.totalLines, lines: r.text.split('\n'), lengths: null, offsets: null };
   } catch (e) {
     if (!opts.tooLarge(e)) throw e;
     return loadPageByChars(read, startLine, endLine, opts);
@@ -65,6 +67,7 @@ export async function loadPageByChars(read: ReadFn, startLine: number, endLine: 
 
   const lines: string[] = [];
   const lengths: number[] = [];
+  const offsets: number[] = [];
   let line = startLine;
   let pos = await lineStart(startLine, 0);
   while (line <= last && pos < totalChars) {
@@ -76,12 +79,14 @@ export async function loadPageByChars(read: ReadFn, startLine: number, endLine: 
     while (line <= last) {
       const nl = text.indexOf('\n', i);
       if (nl >= 0) {
+        offsets.push(pos + i);
         lines.push(text.slice(i, Math.min(nl, i + opts.headChars)));
         lengths.push(nl - i);
         i = nl + 1;
         line++;
       } else if (chunkEnd >= totalChars) {
         // The buffer's last line, with no newline after it.
+        offsets.push(pos + i);
         lines.push(text.slice(i, i + opts.headChars));
         lengths.push(text.length - i);
         i = text.length;
@@ -90,6 +95,7 @@ export async function loadPageByChars(read: ReadFn, startLine: number, endLine: 
         break; // The line goes on past this chunk: read again from its start.
       } else {
         // One line longer than a chunk: keep its head, find where the next one starts.
+        offsets.push(pos);
         lines.push(text.slice(0, opts.headChars));
         const next = line < totalLines ? await lineStart(line + 1, chunkEnd) : totalChars;
         lengths.push(next - pos - (line < totalLines ? 1 : 0));
@@ -101,5 +107,5 @@ export async function loadPageByChars(read: ReadFn, startLine: number, endLine: 
     if (i === 0) break; // No progress (an empty read): stop rather than loop.
     pos += i;
   }
-  return { startLine, endLine: startLine + lines.length - 1, totalLines, lines, lengths };
+  return { startLine, endLine: startLine + lines.length - 1, totalLines, lines, lengths, offsets };
 }

@@ -19,7 +19,10 @@ export const PAGE_CHAR_BUDGET = 250_000;
 export const MAX_CACHED_PAGES = 8;
 /** The tallest scroll content we make; below every browser's cap. */
 export const MAX_SCROLL_PX = 15_000_000;
-/** Characters of one line put in the page; the rest is named, not drawn. */
+/**
+ * Characters of one line drawn at once: a window on the line (line-window.ts), at its head
+ * unless moved or opened around a search match; the characters before and after are counted.
+ */
 export const MAX_DRAWN_CHARS = 4_000;
 
 export interface Geometry {
