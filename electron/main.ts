@@ -27,7 +27,7 @@ const resourcesDir = path.join(here, '..', 'resources');
 const cliArgs = cliArgsFromArgv(process.argv, process.defaultApp === true);
 if (cliArgs) app.dock?.hide();
 
-const dataDir = resolveDataDir({ argv: cliArgs ?? process.argv, env: process.env, platform: process.platform, homedir: app.getPath('home') });
+const dataDir = resolveDataDir({ argv: cliArgs ?? process.argv, env: process.env, platform: process.platform, homedir: app.getPath('home'), electronUserData: app.getPath('userData') });
 // One app per data folder (host/single-instance.ts): the lock is keyed on userData. A command-line
 // run uses the same userData (on Windows the keychain's key for safeStorage is kept there) but
 // takes no lock: it runs beside an open app, as the command under Node does.

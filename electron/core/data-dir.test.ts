@@ -29,6 +29,21 @@ describe('resolveDataDir', () => {
     expect(resolveDataDir({ ...base, platform: 'win32' })).toBe(path.join('/home/ada', 'AppData', 'Roaming', 'Toolsmith'));
   });
 
+  it('in the desktop app, is Electron’s userData (after --data-dir and TOOLSMITH_DATA_DIR)', () => {
+    expect(resolveDataDir({ ...base, electronUserData: '/electron/Toolsmith' })).toBe('/electron/Toolsmith');
+    expect(resolveDataDir({ ...base, argv: ['--data-dir', '/a'], electronUserData: '/electron/Toolsmith' })).toBe('/a');
+  });
+
+  it('keeps a data folder at the former Linux default while the app’s own folder does not exist', () => {
+    const only = (...dirs: string[]) => (d: string) => dirs.includes(d);
+    expect(resolveDataDir({ ...base, exists: only('/home/ada/.local/share/toolsmith') })).toBe('/home/ada/.local/share/toolsmith');
+    expect(resolveDataDir({ ...base, env: { XDG_DATA_HOME: '/xdg-data' }, exists: only('/xdg-data/toolsmith') })).toBe('/xdg-data/toolsmith');
+    // Once the app's folder exists, it wins; with neither, the app's folder is made.
+    expect(resolveDataDir({ ...base, exists: only('/home/ada/.local/share/toolsmith', '/home/ada/.config/Toolsmith') })).toBe('/home/ada/.config/Toolsmith');
+    expect(resolveDataDir({ ...base, exists: only() })).toBe('/home/ada/.config/Toolsmith');
+    expect(resolveDataDir({ ...base, platform: 'darwin', exists: only('/home/ada/.local/share/toolsmith') })).toBe('/home/ada/Library/Application Support/Toolsmith');
+  });
+
   it('resolves relative arguments and reads --name=value', () => {
     expect(resolveDataDir({ ...base, argv: ['--data-dir=rel'] })).toBe(path.resolve('rel'));
     expect(argValue(['--port', '8080'], '--port')).toBe('8080');

@@ -5,22 +5,41 @@ export interface DataDirInputs {
   env: Readonly<Record<string, string | undefined>>;
   platform: NodeJS.Platform;
   homedir: string;
+  /** Electron's `app.getPath('userData')`, in the desktop app (also run as the command): Electron knows its own folder best. */
+  electronUserData?: string;
+  /** Whether a folder exists (fs.existsSync): a data folder at the former Linux default is kept. */
+  exists?: (dir: string) => boolean;
 }
 
 /** The app's name: the last part of its data folder, as Electron names an app's user-data folder. */
 const APP_NAME = 'Toolsmith';
 
 /**
- * The data folder: `--data-dir`, then TOOLSMITH_DATA_DIR, then the app's own folder. The desktop
- * app, the headless host and the `toolsmith` command all ask this, so without either setting
- * they open the same folder.
+ * The data folder: `--data-dir`, then TOOLSMITH_DATA_DIR, then the app's own folder (Electron's
+ * userData in the desktop app; the same place worked out here under Node). The desktop app, the
+ * headless host and the `toolsmith` command all ask this, so without either setting they open
+ * the same folder. On Linux, a folder at the former default of the host and the command
+ * (`$XDG_DATA_HOME/toolsmith`, else `~/.local/share/toolsmith`) is still used under Node while
+ * the app's own folder does not exist, so an upgrade never opens an empty folder.
  */
 export function resolveDataDir(i: DataDirInputs): string {
   const fromArg = argValue(i.argv, '--data-dir');
   if (fromArg) return path.resolve(fromArg);
   const fromEnv = i.env.TOOLSMITH_DATA_DIR;
   if (fromEnv && fromEnv.trim() !== '') return path.resolve(fromEnv);
-  return platformDataDir(i.platform, i.env, i.homedir);
+  if (i.electronUserData) return i.electronUserData;
+  const own = platformDataDir(i.platform, i.env, i.homedir);
+  if (i.platform === 'linux' && i.exists && !i.exists(own)) {
+    const former = formerLinuxDataDir(i.env, i.homedir);
+    if (i.exists(former)) return former;
+  }
+  return own;
+}
+
+/** Where the headless host and the command kept their data on Linux before they shared the app's folder. */
+export function formerLinuxDataDir(env: DataDirInputs['env'], homedir: string): string {
+  const xdg = env.XDG_DATA_HOME && path.isAbsolute(env.XDG_DATA_HOME) ? env.XDG_DATA_HOME : path.join(homedir, '.local', 'share');
+  return path.join(xdg, 'toolsmith');
 }
 
 /**

@@ -25,7 +25,7 @@ export const CLI_FLAG = '--cli';
 /**
  * Chromium switches a command-line run on Linux starts with: Ozone's headless platform, so that
  * no X server or Wayland display is needed (over SSH, in CI), and no GPU process. The launcher
- * resources/cli/toolsmith passes the same (scripts/packaging.test.ts holds them to this list).
+ * resources/cli/toolsmith passes the same (scripts/cli-launchers.test.ts holds them to this list).
  */
 export const LINUX_CLI_SWITCHES: readonly string[] = ['--ozone-platform=headless', '--disable-gpu'];
 

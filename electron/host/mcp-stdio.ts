@@ -33,7 +33,7 @@ export async function runMcpStdio(argv: readonly string[], env: NodeJS.ProcessEn
   // Nothing but protocol messages on stdout: a stray log line would break the client.
   for (const level of ['log', 'info', 'debug'] as const) console[level] = (...args: unknown[]) => console.error(...args);
 
-  const dataDir = resolveDataDir({ argv, env, platform: process.platform, homedir: os.homedir() });
+  const dataDir = resolveDataDir({ argv, env, platform: process.platform, homedir: os.homedir(), exists: existsSync });
   // The app may be running on this data folder: its running calls and tasks are live, not interrupted.
   const core = await createCore({
     dataDir,

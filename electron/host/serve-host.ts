@@ -16,7 +16,7 @@ import { restRoutes } from './rest';
 
 /** `host`: what the app's binary lends `toolsmith serve` when it runs it (cli-mode.ts). */
 export async function serve(argv: readonly string[], env: NodeJS.ProcessEnv, host: CliHost = {}): Promise<void> {
-  const dataDir = resolveDataDir({ argv, env, platform: process.platform, homedir: os.homedir() });
+  const dataDir = resolveDataDir({ argv, env, platform: process.platform, homedir: os.homedir(), exists: existsSync });
   const portArg = argValue(argv, '--port') ?? env.TOOLSMITH_PORT ?? '0';
   const port = Number(portArg);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {

@@ -69,5 +69,7 @@ describe('splitJsonDiff', () => {
     expect(d.kind).toBe('same');
     if (d.kind === 'same') expect(d.rows).toHaveLength(5);
     expect(splitJsonDiff('x'.repeat(MAX_DIFF_CHARS), 'x')).toEqual({ kind: 'too-large' });
+    // Equal values too large to draw are still the same.
+    expect(splitJsonDiff('x'.repeat(MAX_DIFF_CHARS), 'x'.repeat(MAX_DIFF_CHARS))).toEqual({ kind: 'same', rows: [] });
   });
 });

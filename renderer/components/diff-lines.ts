@@ -112,6 +112,8 @@ export type SplitDiff = { kind: 'same'; rows: SplitRow[] } | { kind: 'too-large'
 export function splitJsonDiff(before: unknown, after: unknown): SplitDiff {
   const a = jsonText(before);
   const b = jsonText(after);
+  // Equal values are the same at any size (their lines are not drawn when too many to show).
+  if (a === b && a.length > MAX_DIFF_CHARS) return { kind: 'same', rows: [] };
   if (a.length > MAX_DIFF_CHARS || b.length > MAX_DIFF_CHARS) return { kind: 'too-large' };
   const changes = diffTextLines(`${a}\n`, `${b}\n`, { maxEditLength: MAX_EDIT_LENGTH });
   if (changes === undefined) return { kind: 'too-large' };

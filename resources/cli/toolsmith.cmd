@@ -6,6 +6,8 @@ setlocal
 set "APP=%~dp0..\..\Toolsmith.exe"
 if not exist "%APP%" goto missing
 rem A batch file waits for the app (a windowed program) to end, and passes on its exit code.
+rem cmd.exe reads %* again (& | < > ^ outside quotes act): scripts passing text they did not
+rem write start Toolsmith.exe --cli themselves (docs/cli.md).
 "%APP%" --cli %*
 exit /b %ERRORLEVEL%
 

@@ -5,6 +5,9 @@
  */
 import { z } from 'zod';
 
+/** The built-in Memory bundle (resources/bundles/memory): its tools act on a conversation's or an agent's memory. */
+export const MEMORY_BUNDLE_ID = '019ab5a0-3c00-7b1a-8c90-4d2e6f8a0b10';
+
 export const BLOCK_SCHEMA_KINDS = ['Text', 'List', 'Map', 'Composite'] as const;
 export const BLOCK_TYPES = ['Working', 'Archival'] as const;
 /** From the least to the most an agent may do with a block. */

@@ -13,7 +13,7 @@ import { argsOf, checkAborted, enumArg, optInt, optString, reqString, type Args 
 import type { Actor, MemoryService } from './memory-service';
 
 /** The built-in `memory` bundle (resources/bundles/memory/bundle.json). */
-export const MEMORY_BUNDLE_ID = '019ab5a0-3c00-7b1a-8c90-4d2e6f8a0b10';
+export { MEMORY_BUNDLE_ID } from '../../../shared/model/memory';
 
 export const MEMORY_FUNCTION_IDS = { block: 'memory.block', blockEdit: 'memory.block-edit', recall: 'memory.recall' } as const;
 

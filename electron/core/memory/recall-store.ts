@@ -16,6 +16,8 @@ export const MAX_RECALL_ENTRY = 100_000;
 const MAX_METADATA = 10_000;
 /** How many of the index's best matches are looked at per result wanted before the filtered query runs. */
 const CANDIDATES_PER_RESULT = 2;
+/** The limits a search statement is written with (limit is 1 to 200). */
+const LIMIT_SIZES = [10, 20, 50, 100, 200] as const;
 
 interface Row {
   id: string;
@@ -85,7 +87,11 @@ export class RecallStore {
       params[`tag${i}`] = t;
     });
     const filter = where.join(' AND ');
-    const window = q.limit * CANDIDATES_PER_RESULT;
+    // The statement's limit is the next of a few sizes (the rows past the asked limit are
+    // dropped below): the limits are written into the statement, so this keeps the number of
+    // statements cached small.
+    const sqlLimit = LIMIT_SIZES.find((n) => n >= q.limit) ?? q.limit;
+    const window = sqlLimit * CANDIDATES_PER_RESULT;
     // One statement: the rows that pass among the index's best, then a last row holding how
     // many candidates there were. CROSS JOIN keeps FTS5 as the outer loop (never a scan of
     // the memory's every entry). The limits are written into the statement (checked integers,
@@ -93,7 +99,7 @@ export class RecallStore {
     // the ranked FTS5 query is markedly slower.
     const got = this.sql(
       `WITH c AS MATERIALIZED (SELECT rowid, bm25(recall_fts) AS score FROM recall_fts WHERE recall_fts MATCH @match ORDER BY score LIMIT ${window})
-       SELECT * FROM (SELECT e.id, e.owner, e.content, e.metadata, e.tags, e.created_at, c.score FROM c CROSS JOIN recall_entries e ON e.rowid = c.rowid WHERE ${filter} ORDER BY c.score, e.rowid LIMIT ${q.limit})
+       SELECT * FROM (SELECT e.id, e.owner, e.content, e.metadata, e.tags, e.created_at, c.score FROM c CROSS JOIN recall_entries e ON e.rowid = c.rowid WHERE ${filter} ORDER BY c.score, e.rowid LIMIT ${sqlLimit})
        UNION ALL SELECT NULL, NULL, NULL, NULL, NULL, NULL, (SELECT count(*) FROM c)`,
     ).all({ ...params, match }) as Row[];
     const candidates = got.pop()!.score!;
@@ -104,9 +110,9 @@ export class RecallStore {
       first.length >= q.limit || candidates < window
         ? first
         : (this.sql(
-            `SELECT e.id, e.owner, e.content, e.metadata, e.tags, e.created_at, bm25(recall_fts) AS score FROM recall_fts CROSS JOIN recall_entries e ON e.rowid = recall_fts.rowid WHERE recall_fts MATCH @match AND ${filter} ORDER BY score, e.rowid LIMIT ${q.limit}`,
+            `SELECT e.id, e.owner, e.content, e.metadata, e.tags, e.created_at, bm25(recall_fts) AS score FROM recall_fts CROSS JOIN recall_entries e ON e.rowid = recall_fts.rowid WHERE recall_fts MATCH @match AND ${filter} ORDER BY score, e.rowid LIMIT ${sqlLimit}`,
           ).all({ ...params, match }) as Row[]);
-    return rows.map((r) => ({ ...entryOf(r), score: Math.round(-(r.score ?? 0) * 1e6) / 1e6 }));
+    return rows.slice(0, q.limit).map((r) => ({ ...entryOf(r), score: Math.round(-(r.score ?? 0) * 1e6) / 1e6 }));
   }
 
   /** The newest entries of an owner. */

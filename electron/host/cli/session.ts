@@ -3,6 +3,7 @@
  * folder, output on stdout (results) and stderr (messages, progress), and finding a bundle or a
  * tool by the names a person types (BUNDLE/SLUG[@VERSION]).
  */
+import { existsSync } from 'node:fs';
 import os from 'node:os';
 import { createCore, type Core } from '../../core/app';
 import { resolveDataDir } from '../../core/data-dir';
@@ -45,7 +46,7 @@ export function commonArgv(o: CommonOptions): string[] {
 /** Opens the core on the data folder (`--data-dir`, TOOLSMITH_DATA_DIR, the app's own), runs `fn`, closes the core. */
 export async function withCore<T>(o: CommonOptions, fn: (s: Session) => Promise<T>): Promise<T> {
   const argv = commonArgv(o);
-  const dataDir = resolveDataDir({ argv, env: process.env, platform: process.platform, homedir: os.homedir() });
+  const dataDir = resolveDataDir({ argv, env: process.env, platform: process.platform, homedir: os.homedir(), exists: existsSync });
   // Another process (the app) may use the same folder: its running calls are its own.
   const core = await createCore({
     dataDir,

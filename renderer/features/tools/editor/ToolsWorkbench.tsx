@@ -125,7 +125,8 @@ export function ToolsWorkbench({ testerSlot }: ToolsWorkbenchProps) {
   useEffect(() => {
     if (!replayToOpen) return;
     const source = useReplay.getState().takeToOpen();
-    if (source) show({ kind: 'tool', bundleId: source.bundleId, slug: source.slug, version: source.version });
+    // Kept edits the user chose not to leave: the call is not opened, and not kept for later either.
+    if (source && !show({ kind: 'tool', bundleId: source.bundleId, slug: source.slug, version: source.version })) useReplay.getState().dismiss();
   }, [replayToOpen, show]);
 
   const toolRef = pane.kind === 'tool' ? { bundleId: pane.bundleId, slug: pane.slug, version: pane.version } : { bundleId: '-', slug: '-', version: '-' };

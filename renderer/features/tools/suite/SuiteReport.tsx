@@ -49,7 +49,7 @@ export function SuiteReport({ onOpenTool, onRunAgain, onClose }: SuiteReportProp
   else status = s.summary(counts.total, run.report.tools.length, counts.passed, counts.failed, counts.skipped, ((run.report.durationMs ?? 0) / 1000).toFixed(2));
 
   return (
-    <section className="suite-report" aria-labelledby={titleId} aria-busy={running} data-testid="suite-report" data-status={run.status} onKeyDown={onKeyDown}>
+    <section className="suite-report" aria-labelledby={titleId} data-testid="suite-report" data-status={run.status} onKeyDown={onKeyDown}>
       <header className="suite-head">
         <h2 id={titleId} ref={headingRef} tabIndex={-1}>
           {s.title}
@@ -95,7 +95,7 @@ export function SuiteReport({ onOpenTool, onRunAgain, onClose }: SuiteReportProp
         </label>
       )}
       {onlyFailed && tools.length === 0 && <p className="muted">{s.noFailures}</p>}
-      <div className="suite-tools">
+      <div className="suite-tools" aria-busy={running}>
         {tools.map((t) => (
           <ToolResults key={`${t.bundleId}\u0000${t.slug}`} tool={t} onlyFailed={onlyFailed} onOpen={onOpenTool} />
         ))}

@@ -53,7 +53,7 @@ export function ReplayCompare({ source, run, ranWith, bundleId, slug, onDismiss 
             {diff.kind === 'same' ? s.same : diff.kind === 'diff' ? s.different(diff.added, diff.removed) : s.tooLarge}
           </p>
           {argsChanged && <p className="muted">{s.argsChanged}</p>}
-          {diff.kind !== 'too-large' && <SideBySideDiff rows={diff.rows} left={s.chat} right={s.thisRun} label={s.diffLabel} testId="replay-diff" />}
+          {diff.kind !== 'too-large' && diff.rows.length > 0 && <SideBySideDiff rows={diff.rows} left={s.chat} right={s.thisRun} label={s.diffLabel} testId="replay-diff" />}
         </>
       )}
       {outcome && run.status !== 'idle' && run.status !== 'running' && (

@@ -131,13 +131,15 @@ function TesterPanel({ bundleId, slug, version, toolId, argSchema, draft }: Test
   // A chat call opened in the tester ("Open in tester"): this exact version gets its arguments once, and its runs are compared with it.
   const replay = useReplay((st) => st.active);
   const replaying = replay && draft === undefined && replay.bundleId === bundleId && replay.slug === slug && replay.version === version ? replay : null;
+  // Opened while this tool runs: the arguments load when the run ends (its status is a dependency).
+  const runStatus = run.status;
   useEffect(() => {
     if (!replaying || replaying.argsLoaded || inFlight.current) return;
     setArgs(structuredClone(replaying.args));
     setRun({ status: 'idle' });
     setTried(false);
     useReplay.getState().markArgsLoaded(replaying.id);
-  }, [replaying, setArgs]);
+  }, [replaying, setArgs, runStatus]);
 
   const onValidityChange = useCallback((valid: boolean) => setArgsValid(valid), []);
   const loadArgs = useCallback((a: unknown) => setArgs(a), []);

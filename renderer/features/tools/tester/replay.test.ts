@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ToolCard } from '../../../../shared/model/conversation';
+import { MEMORY_BUNDLE_ID } from '../../../../shared/model/memory';
 import { assertionsFor, canOpenInTester, caseName, comparedValue, replaySourceOf, runOutcome } from './replay';
 
 const BUNDLE = '01941f29-7c08-74a4-a33d-e6e79f14c9c5';
@@ -26,6 +27,8 @@ describe('opening a chat call in the tester', () => {
     expect(canOpenInTester(card({ bundleId: 'model', slug: 'tool_output' }))).toBe(false);
     expect(canOpenInTester(card({ bundleId: '', version: '' }))).toBe(false);
     expect(canOpenInTester(card({ task: { id: 't', number: 1, agent: 'scribe', kind: 'agent' } }))).toBe(false);
+    // The memory bundle's tools need a conversation's memory, which the tester has none of.
+    expect(canOpenInTester(card({ bundleId: MEMORY_BUNDLE_ID, slug: 'recall', version: '1' }))).toBe(false);
   });
 
   it("takes the call's exact tool version and arguments, and what of its outcome can be compared", () => {

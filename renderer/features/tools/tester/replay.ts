@@ -2,11 +2,12 @@
  * A chat call opened in the tester ("Open in tester" on a tool card): what the chat's card
  * holds of its outcome, the outcome of the tester's run in the same shape, the value the two
  * are compared as, and the test case a run is saved as (its arguments, its result expected).
- * Pure, so it is unit-tested; the store (renderer/stores/replay.ts) and the views use it.
+ * Pure, so it is unit-tested; the store (tester/replay-store.ts) and the views use it.
  */
 import type { ErrorInfo } from '../../../../shared/errors';
 import type { Assertion } from '../../../../shared/model/testcase';
 import type { ToolCard } from '../../../../shared/model/conversation';
+import { MEMORY_BUNDLE_ID } from '../../../../shared/model/memory';
 import { UuidV7Schema } from '../../../../shared/model/validation';
 
 /** What a call answered: a value, or an error (its code and message). */
@@ -31,8 +32,9 @@ export interface ReplaySource {
 /** Whether a card's call can be opened in the tester: a saved tool of a real bundle, no longer running or waiting. */
 export function canOpenInTester(card: ToolCard): boolean {
   if (card.status === 'running' || card.status === 'awaiting-approval' || card.status === 'awaiting-answer') return false;
-  // Model-only tools (tool_output, tool_search, delegation) and memory consent cards name no bundle of the registry.
-  return UuidV7Schema.safeParse(card.bundleId).success && card.slug !== '' && card.version !== '' && card.consent === undefined && card.task === undefined;
+  // Model-only tools (tool_output, tool_search, delegation) and memory consent cards name no bundle of the registry;
+  // the memory bundle's tools act on a conversation's memory, which the tester has none of.
+  return UuidV7Schema.safeParse(card.bundleId).success && card.bundleId !== MEMORY_BUNDLE_ID && card.slug !== '' && card.version !== '' && card.consent === undefined && card.task === undefined;
 }
 
 /** What of the card's outcome can be compared with a run in the tester. */
