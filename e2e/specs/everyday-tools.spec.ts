@@ -11,18 +11,8 @@ import type { AddressInfo } from 'node:net';
 import type { Locator, Page } from '@playwright/test';
 import { AppShell } from '../pages/app-page';
 import { expect, screenshot, test } from '../fixtures';
-import type { RunningHost } from '../fixtures/host';
+import { rpc, type RunningHost } from '../fixtures/host';
 
-async function rpc<T>(host: RunningHost, name: string, input: unknown): Promise<T> {
-  const r = await fetch(`${host.url}rpc/${name}`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${host.token}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify(input),
-  });
-  const body = (await r.json()) as { ok: boolean; value?: T; error?: { message: string } };
-  if (!body.ok) throw new Error(`${name}: ${body.error?.message}`);
-  return body.value as T;
-}
 
 const BUNDLE_ID = '019a0000-0000-7000-8000-0000000e0d01';
 const SLUG = 'everyday-weather';

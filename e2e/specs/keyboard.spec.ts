@@ -10,7 +10,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from '@playwright/test';
-import type { RunningHost } from '../fixtures/host';
+import { rpc, type RunningHost } from '../fixtures/host';
 import { AppShell } from '../pages/app-page';
 import { expect, screenshot, test } from '../fixtures';
 
@@ -22,12 +22,6 @@ const TOOL_SLUG = 'kbd-calc';
 
 const headers = (host: RunningHost) => ({ Authorization: `Bearer ${host.token}`, 'Content-Type': 'application/json' });
 
-async function rpc<T>(host: RunningHost, name: string, input: unknown): Promise<T> {
-  const r = await fetch(`${host.url}rpc/${name}`, { method: 'POST', headers: headers(host), body: JSON.stringify(input) });
-  const body = (await r.json()) as { ok: true; value: T } | { ok: false; error: { code: string; message: string } };
-  if (!body.ok) throw new Error(`${name} failed: ${body.error.code} ${body.error.message}`);
-  return body.value;
-}
 
 async function rest(host: RunningHost, method: string, path: string, body: unknown): Promise<number> {
   const r = await fetch(`${host.url}tools/${path}`, { method, headers: headers(host), body: JSON.stringify(body) });

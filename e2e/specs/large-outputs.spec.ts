@@ -12,7 +12,7 @@ import path from 'node:path';
 import { startScriptedModelServer, type RecordedRequest, type ScriptedModelServer, type ScriptedReply } from '../../electron/core/testing/scripted-model-server';
 import { AppShell } from '../pages/app-page';
 import { expect, screenshot, test } from '../fixtures';
-import { callTool } from '../fixtures/model-steps';
+import { callTool, lastToolResult, messagesOf } from '../fixtures/model-steps';
 
 const MODEL = 'large-outputs-model';
 const LINES = 80_000;
@@ -27,11 +27,8 @@ test.afterAll(async () => {
   await server.close();
 });
 
-type Msg = { role: string; content: unknown };
-const msgs = (r: RecordedRequest) => (r.body?.messages ?? []) as Msg[];
-const system = (r: RecordedRequest) => String(msgs(r).find((m) => m.role === 'system')?.content ?? '');
-const isExtraction = (r: RecordedRequest) => String(msgs(r)[0]?.content ?? '').startsWith('You are an internal extraction agent');
-const lastTool = (r: RecordedRequest) => String(msgs(r).filter((m) => m.role === 'tool').at(-1)?.content ?? '');
+const system = (r: RecordedRequest) => String(messagesOf(r).find((m) => m.role === 'system')?.content ?? '');
+const isExtraction = (r: RecordedRequest) => String(messagesOf(r)[0]?.content ?? '').startsWith('You are an internal extraction agent');
 /** The nonce of an extraction prompt: its final report must be wrapped in <ai-agent-NONCE-FINAL format="text">. */
 function nonceOf(r: RecordedRequest): string {
   const m = /<ai-agent-([0-9a-f]+)-FINAL/.exec(system(r));
@@ -69,7 +66,7 @@ test('a 5 MB result is stored behind a handle, extracted by the model, inspected
   // instead of every tool: it then searches for readfile first, as a model would.
   const rest: ((req: RecordedRequest) => ScriptedReply)[] = [
     (req) => {
-      handle = /handle = "([0-9a-f-]{36})"/.exec(lastTool(req))?.[1] ?? 'no-handle';
+      handle = /handle = "([0-9a-f-]{36})"/.exec(lastToolResult(req))?.[1] ?? 'no-handle';
       return { kind: 'tools', calls: [{ name: 'tool_output', arguments: { handle, extract: 'the ERROR line and the order it names' } }] };
     },
     // The read-grep sub-agent: one Grep, then its final report in the nonce's wrapper.
@@ -92,8 +89,8 @@ test('a 5 MB result is stored behind a handle, extracted by the model, inspected
 
   // The model was given the exact message, not 5 MB; the sub-agent's prompt named the handle.
   const main = server.requests.filter((r) => r.api === 'openai' && r.body?.messages && !isExtraction(r));
-  const afterRead = main.find((r) => /^Tool output is too large/.test(lastTool(r)));
-  expect(lastTool(afterRead!)).toMatch(/^Tool output is too large \(\d+ bytes, 80000 lines, \d+ tokens\)\.\nCall tool_output\(handle = "[0-9a-f-]{36}", extract = "what to extract"\)\./);
+  const afterRead = main.find((r) => /^Tool output is too large/.test(lastToolResult(r)));
+  expect(lastToolResult(afterRead!)).toMatch(/^Tool output is too large \(\d+ bytes, 80000 lines, \d+ tokens\)\.\nCall tool_output\(handle = "[0-9a-f-]{36}", extract = "what to extract"\)\./);
   expect(server.requests.filter(isExtraction)).toHaveLength(2);
 
   // 3. The readfile card shows the gate.

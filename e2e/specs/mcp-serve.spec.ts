@@ -3,18 +3,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { AppShell } from '../pages/app-page';
 import { expect, screenshot, test } from '../fixtures';
-import type { RunningHost } from '../fixtures/host';
+import { rpc, type RunningHost } from '../fixtures/host';
 
-async function rpc<T>(host: RunningHost, name: string, input: unknown): Promise<T> {
-  const r = await fetch(`${host.url}rpc/${name}`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${host.token}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify(input),
-  });
-  const body = (await r.json()) as { ok: boolean; value?: T; error?: { message: string } };
-  if (!body.ok) throw new Error(`${name}: ${body.error?.message}`);
-  return body.value as T;
-}
 
 /** A bundle of its own (the host is shared with other specs): a tool that requires approval. */
 async function servedBundle(host: RunningHost): Promise<string> {

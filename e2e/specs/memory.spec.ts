@@ -8,7 +8,7 @@
 import { startScriptedModelServer, type RecordedRequest, type ScriptedModelServer, type ScriptedReply } from '../../electron/core/testing/scripted-model-server';
 import { AppShell } from '../pages/app-page';
 import { expect, screenshot, test } from '../fixtures';
-import { callTool } from '../fixtures/model-steps';
+import { callTool, lastToolResult } from '../fixtures/model-steps';
 
 const MODEL = 'memory-model';
 let server: ScriptedModelServer;
@@ -20,9 +20,6 @@ test.afterAll(async () => {
   await server.close();
 });
 
-type Msg = { role: string; content: unknown };
-const msgs = (r: RecordedRequest) => (r.body?.messages ?? []) as Msg[];
-const lastTool = (r: RecordedRequest) => String(msgs(r).filter((m) => m.role === 'tool').at(-1)?.content ?? '');
 
 /**
  * A model that calls block_edit with `args`, then answers with `reply`. With many tools in the
@@ -57,7 +54,7 @@ test('a model edit of a Human block waits for consent: allowed it applies and sh
   server.fallback(
     editThen({ op: 'replace', label: 'persona', old: 'Name: Ada', new: 'Name: Ada Lovelace' }, (r) => ({
       kind: 'text',
-      text: lastTool(r).includes('holds') ? 'I noted your full name.' : `unexpected: ${lastTool(r).slice(0, 120)}`,
+      text: lastToolResult(r).includes('holds') ? 'I noted your full name.' : `unexpected: ${lastToolResult(r).slice(0, 120)}`,
     })),
   );
   await shell.open('chat');
@@ -107,7 +104,7 @@ test('a model edit of a Human block waits for consent: allowed it applies and sh
   server.fallback(
     editThen({ op: 'append', label: 'persona', content: 'Likes: coffee' }, (r) => ({
       kind: 'text',
-      text: lastTool(r).includes('refused by human consent: the user denied') ? 'Understood, I left it.' : `unexpected: ${lastTool(r).slice(0, 120)}`,
+      text: lastToolResult(r).includes('refused by human consent: the user denied') ? 'Understood, I left it.' : `unexpected: ${lastToolResult(r).slice(0, 120)}`,
     })),
   );
   await shell.open('chat');

@@ -9,6 +9,7 @@
 import { startScriptedModelServer, type RecordedRequest, type ScriptedModelServer, type ScriptedReply } from '../../electron/core/testing/scripted-model-server';
 import { AppShell } from '../pages/app-page';
 import { expect, screenshot, test } from '../fixtures';
+import { lastToolResult, messagesOf } from '../fixtures/model-steps';
 
 const MODEL = 'orchestration-model';
 let server: ScriptedModelServer;
@@ -20,11 +21,8 @@ test.afterAll(async () => {
   await server.close();
 });
 
-type Msg = { role: string; content: unknown };
-const msgs = (r: RecordedRequest) => (r.body?.messages ?? []) as Msg[];
-const system = (r: RecordedRequest) => String(msgs(r).find((m) => m.role === 'system')?.content ?? '');
+const system = (r: RecordedRequest) => String(messagesOf(r).find((m) => m.role === 'system')?.content ?? '');
 const who = (r: RecordedRequest) => /You are the (\w+) agent/.exec(system(r))?.[1]?.toLowerCase() ?? 'root';
-const lastTool = (r: RecordedRequest) => String(msgs(r).filter((m) => m.role === 'tool').at(-1)?.content ?? '');
 const tools = (name: string, args: unknown): ScriptedReply => ({ kind: 'tools', calls: [{ name, arguments: args }] });
 
 test('the model delegates to the analyst, which asks the user and hands off; the chat nests its task; Inspect draws the graph', async ({ appPage: page }) => {
@@ -38,11 +36,11 @@ test('the model delegates to the analyst, which asks the user and hands off; the
   const queues: Record<string, ((r: RecordedRequest) => ScriptedReply)[]> = {
     root: [
       () => tools('route_to_analyst', { request: 'Work out the quarter’s total and write it to e2e-orch/total.md.' }),
-      (r) => ({ kind: 'text', text: lastTool(r).startsWith('← result from analyst (task 1)') ? 'The total is 42; see e2e-orch/total.md.' : `unexpected: ${lastTool(r).slice(0, 80)}` }),
+      (r) => ({ kind: 'text', text: lastToolResult(r).startsWith('← result from analyst (task 1)') ? 'The total is 42; see e2e-orch/total.md.' : `unexpected: ${lastToolResult(r).slice(0, 80)}` }),
     ],
     analyst: [
       () => tools('ask_master', { question: 'Which quarter should I total?' }),
-      (r) => tools('writefile', { path: 'e2e-orch/total.md', content: `# Total\n\n${lastTool(r).includes('Q3') ? 'Q3' : '?'}: 42\n`, mode: 'replace' }),
+      (r) => tools('writefile', { path: 'e2e-orch/total.md', content: `# Total\n\n${lastToolResult(r).includes('Q3') ? 'Q3' : '?'}: 42\n`, mode: 'replace' }),
       () => tools('handoff', { result: 'Q3 total is 42.', documents: ['e2e-orch/total.md'] }),
     ],
   };
@@ -110,7 +108,7 @@ test('a grandchild task’s approval reaches the root card, labelled with its ta
   const queues: Record<string, ((r: RecordedRequest) => ScriptedReply)[]> = {
     root: [
       () => tools('route_to_analyst', { request: 'Have the figures written up in e2e-orch/deep.md.' }),
-      (r) => ({ kind: 'text', text: lastTool(r).startsWith('← result from analyst') ? 'Written up in e2e-orch/deep.md.' : `unexpected: ${lastTool(r).slice(0, 80)}` }),
+      (r) => ({ kind: 'text', text: lastToolResult(r).startsWith('← result from analyst') ? 'Written up in e2e-orch/deep.md.' : `unexpected: ${lastToolResult(r).slice(0, 80)}` }),
     ],
     analyst: [
       () => tools('route_to_writer', { request: 'Write “North 30, south 12” to e2e-orch/deep.md.' }),

@@ -8,7 +8,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { startScriptedModelServer, type ScriptedModelServer } from '../../electron/core/testing/scripted-model-server';
-import type { RunningHost } from '../fixtures/host';
+import { rpc } from '../fixtures/host';
 import { expect, test } from '../fixtures';
 
 let server: ScriptedModelServer;
@@ -54,16 +54,6 @@ async function quiet(page: Page, calls: string[]): Promise<void> {
 
 const tally = (names: string[]) => names.reduce<Record<string, number>>((t, n) => ({ ...t, [n]: (t[n] ?? 0) + 1 }), {});
 
-async function rpc<T>(host: RunningHost, name: string, input: unknown): Promise<T> {
-  const r = await fetch(`${host.url}rpc/${name}`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${host.token}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify(input),
-  });
-  const body = (await r.json()) as { ok: boolean; value: T; error?: { message: string } };
-  if (!body.ok) throw new Error(`${name}: ${body.error?.message}`);
-  return body.value;
-}
 
 async function openConversation(page: Page, title: string): Promise<void> {
   await page.getByTestId('nav-chat').click();

@@ -7,18 +7,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AppShell } from '../pages/app-page';
 import { expect, screenshot, test } from '../fixtures';
-import type { RunningHost } from '../fixtures/host';
+import { rpc, type RunningHost } from '../fixtures/host';
 
-async function rpc<T>(host: RunningHost, name: string, input: unknown): Promise<T> {
-  const r = await fetch(`${host.url}rpc/${name}`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${host.token}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify(input),
-  });
-  const body = (await r.json()) as { ok: boolean; value?: T; error?: { message: string } };
-  if (!body.ok) throw new Error(`${name}: ${body.error?.message}`);
-  return body.value as T;
-}
 
 const BUNDLE_ID = '019a0000-0000-7000-8000-00000005e701';
 const BUNDLE_SLUG = 'suite-e2e';

@@ -7,22 +7,12 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from '@playwright/test';
-import type { RunningHost } from '../fixtures/host';
+import { rpc } from '../fixtures/host';
 import { expect, screenshot, test } from '../fixtures';
 import { AppShell } from '../pages/app-page';
 
 const BUNDLE_ID = '019a0000-0000-7000-8000-0000000057a1';
 
-async function rpc<T>(host: RunningHost, name: string, input: unknown): Promise<T> {
-  const r = await fetch(`${host.url}rpc/${name}`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${host.token}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify(input),
-  });
-  const body = (await r.json()) as { ok: boolean; value: T; error?: { code: string; message: string } };
-  if (!body.ok) throw Object.assign(new Error(`${name}: ${body.error?.message}`), { code: body.error?.code });
-  return body.value;
-}
 
 /** The names of the RPC calls the page sends over its WebSocket. */
 function countCalls(page: Page): string[] {
