@@ -180,6 +180,13 @@ test('agents: a profile made by keyboard, field errors from the core, a built-in
   await edit.getByTestId('agent-form-save').click();
   await expect(item('notes_keeper').getByTestId('agent-tools')).toHaveText('Files');
   await expect(item('analyst').getByTestId('agent-tools')).toContainText('Files');
+
+  // 5. Writer switched on again: the warnings go (the host is shared by later specs, which delegate to it).
+  await item('writer').getByTestId('agent-enabled').click();
+  await expect(item('writer').getByTestId('agent-enabled')).toHaveAttribute('aria-checked', 'true');
+  await expect(item('writer').getByTestId('agent-disabled-badge')).toHaveCount(0);
+  await expect(item('analyst').getByTestId('agent-warning')).toHaveCount(0);
+  await expect(item('notes_keeper').getByTestId('agent-warning')).toHaveCount(0);
   expect(shell.consoleErrors).toEqual([]);
 });
 
