@@ -1,5 +1,5 @@
 import { v7 as uuidv7 } from 'uuid';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AppError } from '../../../shared/errors';
 import { EventBus } from '../events';
 import { ProblemLog } from '../problems';
@@ -246,6 +246,60 @@ describe('InvokeDispatcher', () => {
     });
     const o = await dispatcher.invoke({ bundleId, slug: 'remote', version: '1', args: {}, source: 'tester' });
     expect(o).toMatchObject({ ok: true, attempts: 3, http: { status: 200 } });
+  });
+
+  it('gives a back-end its signal when it reads it: none made for a call that never does, an aborted one after a cancel', async () => {
+    const reads: AbortSignal[] = [];
+    const calls: { signal: AbortSignal; ownerId?: string; args: Record<string, unknown> }[] = [];
+    const finish: ((read: boolean) => void)[] = [];
+    const http: Backend = (c) =>
+      new Promise((resolve) => {
+        calls.push(c);
+        finish.push((read) => {
+          if (read) reads.push(c.signal);
+          resolve({ value: { echo: 'done' } });
+        });
+      });
+    const { store, bundleId, dispatcher } = await setup({ http });
+    await store.putTool(bundleId, 'remote', '1', {
+      displayName: 'Remote',
+      description: '',
+      tags: [],
+      type: 'http',
+      argSchema: { type: 'object' },
+      outputSchema: { type: 'object' },
+      http: { method: 'GET', urlTemplate: 'https://x.test/' },
+      isEnabled: true,
+    });
+    // Counts the AbortControllers made from here on.
+    let made = 0;
+    const Original = globalThis.AbortController;
+    globalThis.AbortController = class extends Original {
+      constructor() {
+        super();
+        made++;
+      }
+    };
+    try {
+      const first = dispatcher.invoke({ bundleId, slug: 'remote', version: '1', args: { a: 1 }, source: 'api', ownerId: 'owner-1', invocationId: uuidv7() });
+      await vi.waitFor(() => expect(finish).toHaveLength(1));
+      expect(calls[0]).toMatchObject({ args: { a: 1 }, ownerId: 'owner-1' });
+      finish[0]!(false);
+      expect(await first).toMatchObject({ ok: true, value: { echo: 'done' } });
+      expect(made).toBe(0);
+
+      const id = uuidv7();
+      const second = dispatcher.invoke({ bundleId, slug: 'remote', version: '1', args: {}, source: 'api', invocationId: id });
+      await vi.waitFor(() => expect(finish).toHaveLength(2));
+      expect(dispatcher.cancel(id)).toBe(true);
+      expect(await second).toMatchObject({ ok: false, error: { code: 'CANCELLED' } });
+      finish[1]!(true);
+      expect(reads[0]!.aborted).toBe(true);
+      expect(reads[0]!.reason).toMatchObject({ code: 'CANCELLED' });
+      expect(made).toBe(1);
+    } finally {
+      globalThis.AbortController = Original;
+    }
   });
 
   it('runs a multi-step tool: each step through the dispatcher, values passed on', async () => {

@@ -68,6 +68,33 @@ export interface BackendCall {
   invoke: (req: InvokeRequest) => Promise<InvokeOutcome>;
 }
 
+/**
+ * A call as a back-end sees it. The signal is made when a back-end first reads it: an
+ * AbortController costs Node more than a quick call to a running MCP server does on our side.
+ */
+class CallForBackend implements BackendCall {
+  readonly onEvent: InvokeRequest['onEvent'];
+  readonly depth: number | undefined;
+  readonly ownerId: string | undefined;
+  readonly keepInMemory: boolean | undefined;
+  constructor(
+    private readonly call: Call,
+    readonly tool: ToolView,
+    readonly args: Record<string, unknown>,
+    readonly invoke: (req: InvokeRequest) => Promise<InvokeOutcome>,
+  ) {
+    const req = call.req;
+    this.onEvent = req.onEvent;
+    this.depth = req.depth;
+    this.ownerId = req.ownerId;
+    this.keepInMemory = req.keepInMemory;
+  }
+
+  get signal(): AbortSignal {
+    return this.call.signal;
+  }
+}
+
 /** A back-end for one tool type. A failure carrying `attempts`/`http` in its details keeps them in the record. */
 export type Backend = (call: BackendCall) => Promise<BackendResult>;
 
@@ -176,7 +203,7 @@ export class InvokeDispatcher {
     } else {
       const backend = tool.type === 'sequence' ? runSequence : this.opts.backends?.[tool.type];
       if (!backend) throw new AppError('NOT_IMPLEMENTED', `tools of type '${tool.type}' cannot run here`);
-      pending = backend({ tool, args, signal: call.signal, onEvent: req.onEvent, depth: req.depth, ownerId: req.ownerId, keepInMemory: req.keepInMemory, invoke: this.invokeNested });
+      pending = backend(new CallForBackend(call, tool, args, this.invokeNested));
     }
     if (isThenable(pending)) pending.then((v) => this.succeed(call, v), (e: unknown) => this.fail(call, e));
     else this.succeed(call, pending);

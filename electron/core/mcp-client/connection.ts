@@ -385,14 +385,18 @@ export class McpServerConnection {
     return tools;
   }
 
-  async callTool(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<McpCallResult> {
-    const client = this.client && this.state === 'connected' ? this.client : await this.ready(signal);
+  /**
+   * `cancel.signal` is read only when it is needed (the server is not connected yet, the call
+   * runs past CANCEL_WATCH_AFTER_MS, or it fails): a caller may make the signal on first read.
+   */
+  async callTool(name: string, args: Record<string, unknown>, cancel: { readonly signal: AbortSignal }): Promise<McpCallResult> {
+    const client = this.client && this.state === 'connected' ? this.client : await this.ready(cancel.signal);
     try {
       const pending = client.request({ method: 'tools/call', params: { name, arguments: args } }, CallToolResultSchema, {
         timeout: this.opts.config.timeouts.callMs,
       });
       // The request was sent inside request(): its id is the last one the transport saw.
-      const stop = watchCancel(signal, this.lastRequestId, (id, reason) => {
+      const stop = watchCancel(cancel, this.lastRequestId, (id, reason) => {
         void client.notification({ method: 'notifications/cancelled', params: { requestId: id, reason: String((reason as Error)?.message ?? reason) } }).catch(() => undefined);
       });
       try {
@@ -401,7 +405,7 @@ export class McpServerConnection {
         stop();
       }
     } catch (e) {
-      throw this.callError(e, `tools/call ${name}`, signal);
+      throw this.callError(e, `tools/call ${name}`, cancel.signal);
     }
   }
 
@@ -627,16 +631,16 @@ const CANCEL_WATCH_AFTER_MS = 20;
  * listener is added only once the call has run CANCEL_WATCH_AFTER_MS; a cancel before then is
  * seen at that moment. Returns the function that stops watching.
  */
-function watchCancel(signal: AbortSignal, id: string | number, cancel: (id: string | number, reason: unknown) => void): () => void {
-  let listening = false;
-  const onAbort = () => cancel(id, signal.reason);
+function watchCancel(from: { readonly signal: AbortSignal }, id: string | number, cancel: (id: string | number, reason: unknown) => void): () => void {
+  let signal: AbortSignal | undefined;
+  const onAbort = () => cancel(id, signal!.reason);
   const timer = setTimeout(() => {
+    signal = from.signal;
     if (signal.aborted) return onAbort();
-    listening = true;
     signal.addEventListener('abort', onAbort, { once: true });
   }, CANCEL_WATCH_AFTER_MS);
   return () => {
     clearTimeout(timer);
-    if (listening) signal.removeEventListener('abort', onAbort);
+    signal?.removeEventListener('abort', onAbort);
   };
 }

@@ -270,11 +270,13 @@ export class McpClientManager {
 
   /** The dispatcher's back-end for tools of type `mcp`. */
   backend(): Backend {
-    return async ({ tool, args, signal }) => {
+    // The call is passed on whole: its signal is read only if the call runs long or fails.
+    return async (call) => {
+      const { tool } = call;
       const e = this.entries.get(tool.bundleId);
       if (!e) throw new AppError('UNAVAILABLE', `'${tool.slug}' cannot run: the MCP server of its bundle is not configured (no ${this.files.fileOf(tool.bundleId)})`);
       const name = tool.mcp?.serverTool ?? tool.slug;
-      const r = await e.conn.callTool(name, args, signal);
+      const r = await e.conn.callTool(name, call.args, call);
       return { value: resultValue(r, name) };
     };
   }
