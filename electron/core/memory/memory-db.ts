@@ -1,7 +1,7 @@
 /**
  * The memory database (`memory.sqlite`): blocks (metadata, a Loro snapshot, the Loro updates
- * since it, and the versions undo and redo walk), and archival recall entries with their FTS5
- * index. Opened through lib/sqlite-file (moved aside when corrupt, refused when newer).
+ * since it, and the versions undo and redo walk), archival recall entries with their FTS5
+ * index, and the "allow for this conversation" answers to consent questions. Opened through lib/sqlite-file (moved aside when corrupt, refused when newer).
  */
 import type Database from 'better-sqlite3';
 import type { Problem } from '../../../shared/model/app-info';
@@ -57,6 +57,19 @@ const MIGRATIONS: readonly Migration[] = [
         );
         CREATE INDEX recall_owner_time ON recall_entries (owner, created_at);
         CREATE VIRTUAL TABLE recall_fts USING fts5 (content, content = 'recall_entries', content_rowid = 'rowid', tokenize = 'unicode61');
+      `),
+  },
+  {
+    name: '"allow for this conversation" answers, kept across restarts',
+    up: (db) =>
+      db.exec(`
+        CREATE TABLE consent_grants (
+          conversation_id TEXT NOT NULL,
+          block_id TEXT NOT NULL,
+          operation TEXT NOT NULL,
+          granted_at TEXT NOT NULL,
+          PRIMARY KEY (conversation_id, block_id, operation)
+        ) WITHOUT ROWID;
       `),
   },
 ];

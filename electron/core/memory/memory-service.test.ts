@@ -1,8 +1,8 @@
 /**
  * The memory service on a real SQLite file: the agent's layer (AllowedOperations and
  * AdvancedEdit), read_only fields, replace with 0 and 2 matches, a patch that does not
- * apply, the character limit, consent (allow, deny, timeout, for this conversation), Loro
- * undo and redo, and persistence across reopen.
+ * apply, the character limit, consent (allow, deny, timeout, for this conversation, kept
+ * across a reopen), Loro undo and redo, and persistence across reopen.
  */
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../shared/errors';
@@ -142,6 +142,29 @@ describe('the memory service', () => {
     await failure(m.blockEdit(userActor('c2'), { op: 'append', label: 'p', content: 'x' }, never));
     expect(consent.asked).toHaveLength(5);
     m.close();
+  });
+
+  it('allow for this conversation is kept across a restart, and forgotten with the conversation', async () => {
+    const dir = await tempDir();
+    const first = new FakeConsent(['allow-conversation']);
+    const m = openTestMemory(dir, { consent: first });
+    const u = userActor();
+    m.blocks.create({ owner: u.owner, label: 'p', permission: 'Partner', content: 'a' }, 'user');
+    await m.blockEdit(u, { op: 'append', label: 'p', content: 'b' }, never);
+    expect(first.asked).toHaveLength(1);
+    m.close();
+
+    // Reopened (the app restarted): the same operation on the same block goes ahead without a question.
+    const second = new FakeConsent(['deny', 'deny']);
+    const again = openTestMemory(dir, { consent: second });
+    await again.blockEdit(u, { op: 'append', label: 'p', content: 'c' }, never);
+    expect(second.asked).toHaveLength(0);
+    expect(again.blocks.view(u.owner, 'p').text).toBe('a\nb\nc');
+    // The conversation is deleted: its answers go with it.
+    again.forgetConversation('c1');
+    await failure(again.blockEdit(u, { op: 'append', label: 'p', content: 'd' }, never));
+    expect(second.asked).toHaveLength(1);
+    again.close();
   });
 
   it('an edit allowed after the block changed meanwhile applies nothing: the human allowed that content, not this one', async () => {

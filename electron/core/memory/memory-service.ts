@@ -71,8 +71,8 @@ export interface BlockSourceLoader {
 export class MemoryService {
   readonly blocks: BlockStore;
   readonly recall: RecallStore;
-  /** "Allow for this conversation" answers: conversation, block id, operation. */
-  private readonly allowedHere = new Set<string>();
+  /** "Allow for this conversation" answers (conversation, block id, operation), kept in the database so a restart does not ask again. */
+  private readonly grants: { has: Database.Statement; add: Database.Statement; forget: Database.Statement };
   /** The data sources `block load` with a source_id reaches (set by the app once they exist). */
   sources: BlockSourceLoader | undefined;
 
@@ -82,6 +82,11 @@ export class MemoryService {
   ) {
     this.blocks = new BlockStore(db, opts.now);
     this.recall = new RecallStore(db, opts.now);
+    this.grants = {
+      has: db.prepare('SELECT 1 FROM consent_grants WHERE conversation_id = ? AND block_id = ? AND operation = ?').pluck(),
+      add: db.prepare('INSERT OR IGNORE INTO consent_grants (conversation_id, block_id, operation, granted_at) VALUES (?, ?, ?, ?)'),
+      forget: db.prepare('DELETE FROM consent_grants WHERE conversation_id = ?'),
+    };
   }
 
   static open(opts: MemoryServiceOptions): MemoryService {
@@ -95,7 +100,7 @@ export class MemoryService {
 
   /** Forgets what was allowed for a conversation (it was deleted). */
   forgetConversation(conversationId: string): void {
-    for (const k of [...this.allowedHere]) if (k.startsWith(`${conversationId}\u0000`)) this.allowedHere.delete(k);
+    if (this.db.open) this.grants.forget.run(conversationId);
   }
 
   async block(actor: Actor, input: BlockInput, signal: AbortSignal): Promise<{ op: BlockInput['op']; message: string; block: BlockInfo; content?: string }> {
@@ -199,8 +204,7 @@ export class MemoryService {
   }
 
   private async consent(actor: Actor, op: MemoryOperation, info: Pick<BlockInfo, 'id' | 'label' | 'permission'>, reason: string, summary: string, signal: AbortSignal, edit?: { before: string; after: string }): Promise<void> {
-    const key = `${actor.conversationId ?? ''}\u0000${info.id}\u0000${op}`;
-    if (actor.conversationId && this.allowedHere.has(key)) return;
+    if (actor.conversationId && this.grants.has.get(actor.conversationId, info.id, op) !== undefined) return;
     const asker = this.opts.consent?.();
     if (!asker) throw new AppError('FORBIDDEN', consentRequired(reason), { layer: 'human consent', outcome: 'consent-required', operation: op, label: info.label });
     const timeoutMs = this.opts.consentTimeoutMs?.() ?? DEFAULT_CONSENT_TIMEOUT_MS;
@@ -223,7 +227,7 @@ export class MemoryService {
     if (answer === 'deny') throw new AppError('FORBIDDEN', consentDenied(info.label, shown), { layer: 'human consent', outcome: 'denied', operation: op });
     if (answer === 'closed') throw new AppError('FORBIDDEN', consentClosed(info.label, shown), { layer: 'human consent', outcome: 'closed', operation: op });
     if (answer === 'timeout') throw new AppError('FORBIDDEN', consentTimedOut(info.label, shown, timeoutMs), { layer: 'human consent', outcome: 'timeout', operation: op });
-    if (answer === 'allow-conversation' && actor.conversationId) this.allowedHere.add(key);
+    if (answer === 'allow-conversation' && actor.conversationId) this.grants.add.run(actor.conversationId, info.id, op, this.opts.now().toISOString());
   }
 
   private changed(owner: string, label?: string): void {
