@@ -51,7 +51,7 @@ async function compare(name: string, ours: () => Promise<unknown>, theirs: () =>
  * pair alone can favour either side by 10%. So the stdio figure is taken over PAIRS fresh pairs
  * of processes (ours restarted, a new SDK client), each pair timed call by call, and the
  * medians of all calls compared. With 4 pairs the ratio moved between 1.06 and 1.13 from run
- * to run on a quiet machine; with 10 it stayed within 1.08 to 1.09.
+ * to run on a quiet machine; with 10, between 1.06 and 1.11.
  */
 const PAIRS = 10;
 

@@ -9,6 +9,7 @@
 import { startScriptedModelServer, type RecordedRequest, type ScriptedModelServer, type ScriptedReply } from '../../electron/core/testing/scripted-model-server';
 import { AppShell } from '../pages/app-page';
 import { expect, screenshot, test } from '../fixtures';
+import { rpc } from '../fixtures/host';
 import { lastToolResult, messagesOf } from '../fixtures/model-steps';
 
 const MODEL = 'orchestration-model';
@@ -97,8 +98,10 @@ test('the model delegates to the analyst, which asks the user and hands off; the
   await screenshot(page, 'orchestration-3-graph');
 });
 
-test('a grandchild task’s approval reaches the root card, labelled with its task path, and is allowed there', async ({ appPage: page }) => {
+test('a grandchild task’s approval reaches the root card, labelled with its task path, and is allowed there', async ({ appPage: page, host }) => {
   test.setTimeout(120_000);
+  // The analyst delegates to the built-in writer: on a host shared with other specs, it is switched on whatever they left.
+  if (host) await rpc(host, 'agents.setEnabled', { name: 'writer', enabled: true });
   const shell = new AppShell(page);
   const provider = await shell.addProvider({ name: 'Orchestration depth server', url: server.url });
   await shell.open('chat');

@@ -627,9 +627,10 @@ function needsSignIn(e: unknown): boolean {
 const CANCEL_WATCH_AFTER_MS = 20;
 
 /**
- * Tells the server a call was cancelled (notifications/cancelled) when `signal` aborts. The
- * listener is added only once the call has run CANCEL_WATCH_AFTER_MS; a cancel before then is
- * seen at that moment. Returns the function that stops watching.
+ * Tells the server a call was cancelled (notifications/cancelled) when `from.signal` aborts.
+ * The signal is read, and its listener added, only once the call has run
+ * CANCEL_WATCH_AFTER_MS; a cancel before then is seen at that moment. Returns the function
+ * that stops watching.
  */
 function watchCancel(from: { readonly signal: AbortSignal }, id: string | number, cancel: (id: string | number, reason: unknown) => void): () => void {
   let signal: AbortSignal | undefined;

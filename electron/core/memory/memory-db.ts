@@ -7,7 +7,7 @@ import type Database from 'better-sqlite3';
 import type { Problem } from '../../../shared/model/app-info';
 import { openSqliteFile, type Migration } from '../lib/sqlite-file';
 
-const MIGRATIONS: readonly Migration[] = [
+export const MIGRATIONS: readonly Migration[] = [
   {
     name: 'blocks, their Loro updates and versions, recall entries and their FTS5 index',
     up: (db) =>

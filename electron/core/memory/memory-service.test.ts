@@ -4,10 +4,14 @@
  * apply, the character limit, consent (allow, deny, timeout, for this conversation, kept
  * across a reopen), Loro undo and redo, and persistence across reopen.
  */
+import Database from 'better-sqlite3';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../shared/errors';
+import { migrate } from '../lib/sqlite-file';
 import { useTempDirs } from '../testing/temp-dir';
 import { SNAPSHOT_EVERY } from './block-store';
+import { MIGRATIONS } from './memory-db';
 import { agentActor, FakeConsent, never, openTestMemory, userActor } from './testing';
 
 async function failure(p: Promise<unknown>): Promise<AppError> {
@@ -165,6 +169,26 @@ describe('the memory service', () => {
     await failure(again.blockEdit(u, { op: 'append', label: 'p', content: 'd' }, never));
     expect(second.asked).toHaveLength(1);
     again.close();
+  });
+
+  it('brings a version-1 database up to the current version, where the answers for this conversation are kept', async () => {
+    const dir = await tempDir();
+    const file = path.join(dir, 'memory.sqlite');
+    const old = new Database(file);
+    migrate(old, MIGRATIONS.slice(0, 1));
+    old.close();
+    const consent = new FakeConsent(['allow-conversation']);
+    const m = openTestMemory(dir, { consent });
+    m.blocks.create({ owner: 'conversation:c1', label: 'p', permission: 'Partner', content: 'a' }, 'user');
+    await m.blockEdit(userActor(), { op: 'append', label: 'p', content: 'b' }, never);
+    await m.blockEdit(userActor(), { op: 'append', label: 'p', content: 'c' }, never);
+    expect(consent.asked).toHaveLength(1);
+    expect(m.blocks.view('conversation:c1', 'p').text).toBe('a\nb\nc');
+    m.close();
+    const raw = new Database(file);
+    expect(raw.pragma('user_version', { simple: true })).toBe(MIGRATIONS.length);
+    expect(raw.prepare('SELECT conversation_id, operation FROM consent_grants').all()).toEqual([{ conversation_id: 'c1', operation: 'block_edit.append' }]);
+    raw.close();
   });
 
   it('an edit allowed after the block changed meanwhile applies nothing: the human allowed that content, not this one', async () => {

@@ -384,8 +384,10 @@ describe('the task graph below a conversation', () => {
     expect(roots).toEqual([root.id, root.id]);
   });
 
-  it('ends a task with its result and time; deleting the conversation removes its tasks and their timelines', async () => {
-    const { store } = await openTasks();
+  it('ends a task with its result and time; deleting the conversation removes its tasks and their timelines, each told as deleted', async () => {
+    const deleted: string[] = [];
+    const file = path.join(await tempDir2(), 'conversations.sqlite');
+    const store = ConversationStore.open({ file, now: () => new Date(), onChange: (c) => c.kind === 'deleted' && deleted.push(c.conversationId) });
     const root = store.create('Sales');
     const t1 = store.createTask({ ...base, rootId: root.id, parentId: root.id });
     store.addMessages(t1.id, [{ role: 'user', text: 'sum the sales' }]);
@@ -393,9 +395,14 @@ describe('the task graph below a conversation', () => {
     expect(done).toMatchObject({ status: 'done', result: '42', resultDocuments: ['out/sum.md'] });
     expect(done.endedAt).toBeDefined();
     expect(() => store.task('nope')).toThrow(expect.objectContaining({ code: 'NOT_FOUND' }));
+    const t2 = store.createTask({ ...base, agent: 'writer', rootId: root.id, parentId: t1.id, depth: 2, invocationId: 'inv-2' });
+    const other = store.create('Other');
     store.delete(root.id);
     expect(store.has(t1.id)).toBe(false);
     expect(store.tasks(root.id)).toEqual([]);
+    expect(deleted.sort()).toEqual([root.id, t1.id, t2.id].sort());
+    expect(store.has(other.id)).toBe(true);
+    store.close();
   });
 
   it('tasks the app left running, blocked or waiting end cancelled when it opens again', async () => {

@@ -303,14 +303,20 @@ export class ConversationStore {
     return this.get(id);
   }
 
-  /** Removes the conversation, its messages and its context sections (NOT_FOUND when unknown). */
+  /**
+   * Removes the conversation, its messages and its context sections (NOT_FOUND when unknown).
+   * Its tasks' hidden conversations go with it, each told as deleted too, so what is kept
+   * per conversation (stored outputs, remembered answers) goes with them.
+   */
   delete(id: string): void {
-    // Its tasks' hidden conversations go with it (their task rows go by the cascade).
-    const r = this.db.transaction(() => {
+    const { r, taskIds } = this.db.transaction(() => {
+      const taskIds = (this.db.prepare(`SELECT t.id FROM tasks t JOIN conversations c ON c.id = t.id WHERE t.root_id = ?`).pluck().all(id) as string[]).filter((t) => t !== id);
+      // Their task rows go by the cascade.
       this.db.prepare(`DELETE FROM conversations WHERE id IN (SELECT id FROM tasks WHERE root_id = ?)`).run(id);
-      return this.db.prepare('DELETE FROM conversations WHERE id = ?').run(id);
+      return { r: this.db.prepare('DELETE FROM conversations WHERE id = ?').run(id), taskIds };
     })();
     if (r.changes === 0) throw new AppError('NOT_FOUND', conversationNotFound(id), { id });
+    for (const t of taskIds) this.changed(t, 'deleted');
     this.changed(id, 'deleted');
   }
 
