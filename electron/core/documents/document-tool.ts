@@ -31,9 +31,17 @@ function brief(d: DocumentInfo): Record<string, unknown> {
     updatedBy: d.updatedBy,
     updatedAt: d.updatedAt,
     summary: d.autoSummary,
+    summarySource: summarySource(d),
     description: d.description,
     tags: d.tags,
   };
+}
+
+/** Where a document's summary comes from, so an agent knows how far to trust it. */
+export function summarySource(d: DocumentInfo): string {
+  const s = d.summaryInfo;
+  if (s?.source === 'model') return `model ${s.model ?? 'unknown'}`;
+  return s?.failed ? `first lines (the model could not summarize it: ${s.failed})` : 'first lines';
 }
 
 export function registerDocumentTool(functions: { register(id: string, fn: LocalFunction): unknown }, documents: () => DocumentStore | undefined): void {

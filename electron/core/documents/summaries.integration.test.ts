@@ -11,11 +11,15 @@ import type { RecordedRequest } from '../testing/scripted-model-server';
 
 const start = useAgentCore();
 const FILES = '01941f29-7c00-7445-bfe3-19d44c6cadc8';
+const DOCUMENTS = '01941f29-7c15-7d3a-8c41-2f6b9e0a5d17';
 
 type Env = Awaited<ReturnType<typeof start>>;
 const startFast = () => start({ config: { documentSummaries: { debounceMs: 10 } } });
 const writeFile = (env: Env, path: string, content: string) =>
   env.call('tools.invoke', { bundleId: FILES, slug: 'writefile', version: '1', args: { path, content, mode: 'replace' }, source: 'tester' });
+/** What an agent reads of a document through the `documents` tool. */
+const toolView = async (env: Env, path: string) =>
+  ((await env.call('tools.invoke', { bundleId: DOCUMENTS, slug: 'documents', version: '1', args: { operation: 'get', path }, source: 'tester' })).value as { document: { summary: string; summarySource: string } }).document;
 const summaryRequests = (env: Env) => env.server.requests.filter((r) => r.path.endsWith('/chat/completions'));
 const userText = (r: RecordedRequest) => String((r.body.messages as { role: string; content: string }[]).find((m) => m.role === 'user')?.content ?? '');
 
@@ -52,6 +56,8 @@ describe("documents' summaries by Settings' model", () => {
     release();
     const first = await documentWhen(env, 'reports/q3.md', (d) => d.summaryInfo?.source === 'model', 'the model summary');
     expect(first).toMatchObject({ autoSummary: 'Q3 sales by region: north leads with 30.', summaryInfo: { hash: first.versions![0]!.hash, model: `${env.model.providerId}/scripted-model` } });
+    // An agent reading it through the documents tool is told where the summary came from.
+    expect(await toolView(env, 'reports/q3.md')).toMatchObject({ summary: 'Q3 sales by region: north leads with 30.', summarySource: `model ${env.model.providerId}/scripted-model` });
 
     await writeFile(env, 'reports/q3.md', '# Q3 sales\n\nnorth 30, south 40\n');
     const second = await documentWhen(env, 'reports/q3.md', (d) => d.summaryInfo?.source === 'model' && d.versions!.length === 2, "the second version's model summary");
@@ -84,6 +90,7 @@ describe("documents' summaries by Settings' model", () => {
     expect(doc.autoSummary).toBe('# Notes kept as they are');
     expect(doc.summaryInfo).toMatchObject({ source: 'first-lines', hash: doc.versions![0]!.hash });
     expect(doc.summaryInfo!.failed).toMatch(/^the summary model .*\/scripted-model could not summarize it: .*overloaded/);
+    expect((await toolView(env, 'notes.md')).summarySource).toBe(`first lines (the model could not summarize it: ${doc.summaryInfo!.failed})`);
   });
 
   it('without a summary model no request is made; with one set afterwards, only the later write is summarized', async () => {
@@ -92,6 +99,7 @@ describe("documents' summaries by Settings' model", () => {
     env.server.fallback(() => ({ kind: 'text', text: 'A summary.' }));
     await writeFile(env, 'plain.md', '# Plain\nfirst lines only\n');
     expect(await env.call('documents.get', { path: 'plain.md' })).toMatchObject({ autoSummary: '# Plain first lines only', summaryInfo: { source: 'first-lines' } });
+    expect((await toolView(env, 'plain.md')).summarySource).toBe('first lines');
 
     await env.call('settings.set', { documentSummaryModel: env.model });
     await writeFile(env, 'later.md', '# Later\n');
