@@ -4,6 +4,7 @@ import { AppError } from '../../../shared/errors';
 import { EventBus } from '../events';
 import { ProblemLog } from '../problems';
 import { ToolStore } from '../store/tool-store';
+import { countAbortControllers } from '../testing/abort-controllers';
 import { RESOURCES_DIR, useTempDirs } from '../testing/temp-dir';
 import { InvokeDispatcher, type Backend, type BackendResult } from './dispatcher';
 import { InvocationLog } from './invocation-log';
@@ -87,6 +88,20 @@ async function setup(backends?: Partial<Record<'http', Backend>>, now?: () => Da
   }
   const call = (slug: string, args: unknown, extra: object = {}) => dispatcher.invoke({ bundleId, slug, version: '1', args, source: 'user', ...extra });
   return { store, log, dispatcher, bundleId, call };
+}
+
+/** An HTTP tool (version 1) whose calls go to the back-end the test gave `setup`. */
+function putHttpTool(store: ToolStore, bundleId: string, slug: string, outputSchema: object) {
+  return store.putTool(bundleId, slug, '1', {
+    displayName: slug,
+    description: '',
+    tags: [],
+    type: 'http',
+    argSchema: { type: 'object' },
+    outputSchema,
+    http: { method: 'GET', urlTemplate: 'https://x.test/' },
+    isEnabled: true,
+  });
 }
 
 describe('InvokeDispatcher', () => {
@@ -208,10 +223,7 @@ describe('InvokeDispatcher', () => {
   it('ends a call whose back-end answers nothing usable with an error, not a hang', async () => {
     const broken: Backend = async () => undefined as unknown as BackendResult;
     const { store, bundleId, dispatcher } = await setup({ http: broken });
-    await store.putTool(bundleId, 'broken', '1', {
-      displayName: 'Broken', description: '', tags: [], type: 'http', argSchema: { type: 'object' }, outputSchema: {},
-      http: { method: 'GET', urlTemplate: 'https://x.test/' }, isEnabled: true,
-    });
+    await putHttpTool(store, bundleId, 'broken', {});
     const o = await dispatcher.invoke({ bundleId, slug: 'broken', version: '1', args: {}, source: 'tester' });
     expect(o).toMatchObject({ ok: false, error: { code: 'INTERNAL' } });
   });
@@ -234,16 +246,7 @@ describe('InvokeDispatcher', () => {
   it('hands other tool types to their back-end, keeping attempts and the HTTP exchange', async () => {
     const http: Backend = async () => ({ value: { echo: 'from http' }, attempts: 3, http: { method: 'GET', url: 'https://x.test/', requestHeaders: {}, responseHeaders: {}, status: 200 } });
     const { store, bundleId, dispatcher } = await setup({ http });
-    await store.putTool(bundleId, 'remote', '1', {
-      displayName: 'Remote',
-      description: '',
-      tags: [],
-      type: 'http',
-      argSchema: { type: 'object' },
-      outputSchema: { type: 'object' },
-      http: { method: 'GET', urlTemplate: 'https://x.test/' },
-      isEnabled: true,
-    });
+    await putHttpTool(store, bundleId, 'remote', { type: 'object' });
     const o = await dispatcher.invoke({ bundleId, slug: 'remote', version: '1', args: {}, source: 'tester' });
     expect(o).toMatchObject({ ok: true, attempts: 3, http: { status: 200 } });
   });
@@ -261,32 +264,15 @@ describe('InvokeDispatcher', () => {
         });
       });
     const { store, bundleId, dispatcher } = await setup({ http });
-    await store.putTool(bundleId, 'remote', '1', {
-      displayName: 'Remote',
-      description: '',
-      tags: [],
-      type: 'http',
-      argSchema: { type: 'object' },
-      outputSchema: { type: 'object' },
-      http: { method: 'GET', urlTemplate: 'https://x.test/' },
-      isEnabled: true,
-    });
-    // Counts the AbortControllers made from here on.
-    let made = 0;
-    const Original = globalThis.AbortController;
-    globalThis.AbortController = class extends Original {
-      constructor() {
-        super();
-        made++;
-      }
-    };
+    await putHttpTool(store, bundleId, 'remote', { type: 'object' });
+    const controllers = countAbortControllers();
     try {
       const first = dispatcher.invoke({ bundleId, slug: 'remote', version: '1', args: { a: 1 }, source: 'api', ownerId: 'owner-1', invocationId: uuidv7() });
       await vi.waitFor(() => expect(finish).toHaveLength(1));
       expect(calls[0]).toMatchObject({ args: { a: 1 }, ownerId: 'owner-1' });
       finish[0]!(false);
       expect(await first).toMatchObject({ ok: true, value: { echo: 'done' } });
-      expect(made).toBe(0);
+      expect(controllers.made()).toBe(0);
 
       const id = uuidv7();
       const second = dispatcher.invoke({ bundleId, slug: 'remote', version: '1', args: {}, source: 'api', invocationId: id });
@@ -296,9 +282,9 @@ describe('InvokeDispatcher', () => {
       finish[1]!(true);
       expect(reads[0]!.aborted).toBe(true);
       expect(reads[0]!.reason).toMatchObject({ code: 'CANCELLED' });
-      expect(made).toBe(1);
+      expect(controllers.made()).toBe(1);
     } finally {
-      globalThis.AbortController = Original;
+      controllers.restore();
     }
   });
 

@@ -6,6 +6,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Core } from '../app';
+import { countAbortControllers } from '../testing/abort-controllers';
 import { useTempDirs } from '../testing/temp-dir';
 import { addServer, alive, call, openCore, serverView, slugs, stdioServer, until } from './testing/harness';
 
@@ -186,25 +187,18 @@ describe('an MCP server over stdio as a bundle', () => {
   it('a call cancelled at once is cancelled on the server too; a quick call makes no AbortSignal', async () => {
     const { core: c } = await core();
     const v = await addServer(c, stdioServer());
-    // Counts the AbortControllers made from here on: a call that answers within 20 ms never reads its signal.
-    let made = 0;
-    const Original = globalThis.AbortController;
-    globalThis.AbortController = class extends Original {
-      constructor() {
-        super();
-        made++;
-      }
-    };
+    // A call that answers within 20 ms never reads its signal.
+    const controllers = countAbortControllers();
     try {
       expect(await call(c, v.bundleId, 'echo', { text: 'quick' })).toMatchObject({ ok: true, value: 'quick' });
-      expect(made).toBe(0);
+      expect(controllers.made()).toBe(0);
       const invocationId = '01900000-0000-7000-8000-000000000002';
       const running = c.dispatcher.invoke({ bundleId: v.bundleId, slug: 'slow', version: '1', args: { ms: 30_000 }, source: 'api', invocationId });
       await until(() => c.dispatcher.runningIds().includes(invocationId), 'the call running');
       expect(c.dispatcher.cancel(invocationId)).toBe(true);
       expect(await running).toMatchObject({ ok: false, error: { code: 'CANCELLED' } });
     } finally {
-      globalThis.AbortController = Original;
+      controllers.restore();
     }
     await until(async () => {
       const log = await c.call('mcpServers.log', { bundleId: v.bundleId });
