@@ -62,6 +62,26 @@ describe('the core', () => {
     expect(await fs.readFile(path.join(dataDir, 'settings.json'), 'utf8')).toBe(before);
   });
 
+  it('gives local tools the workspace folder the settings name now, after calls made before a change', async () => {
+    const dataDir = await tempDir();
+    const other = await tempDir();
+    const core = await createCore({ resourcesDir: RESOURCES_DIR, watch: false, dataDir, host: 'headless' });
+    const seen: string[] = [];
+    core.functions.register('test.where', async (ctx) => {
+      seen.push(ctx.workspaceDir);
+      return { at: ctx.workspaceDir, regex: ctx.regexTimeLimitMs ?? null };
+    });
+    const bundleId = '0190c2a4-7b1e-7c3d-9a4f-2b6e8d0c1f35';
+    await core.registry.store.putBundle(bundleId, { slug: 'probe', displayName: 'Probe', description: '', isEnabled: true });
+    await core.registry.store.putTool(bundleId, 'where', '1', { displayName: 'where', description: '', tags: [], type: 'local', argSchema: { type: 'object' }, outputSchema: { type: 'object' }, local: { functionId: 'test.where' }, isEnabled: true });
+    const where = () => core.dispatcher.invoke({ bundleId, slug: 'where', version: '1', args: {}, source: 'tester' });
+    expect(await where()).toMatchObject({ ok: true, value: { at: path.join(dataDir, 'workspace') } });
+    expect((await core.router.call('settings.set', { workspaceDir: other, regexTimeLimitMs: 750 })).ok).toBe(true);
+    expect(await where()).toMatchObject({ ok: true, value: { at: other, regex: 750 } });
+    expect(seen).toEqual([path.join(dataDir, 'workspace'), other]);
+    await core.close();
+  });
+
   it('refuses a workspace folder it cannot create, naming the field', async () => {
     const dataDir = await tempDir();
     const blocker = path.join(dataDir, 'a-file');

@@ -57,7 +57,8 @@ import { httpBackend } from './invoke/http-backend';
 import { RateLimiter } from './invoke/http/rate-limit';
 import { HttpTransport } from './invoke/http/transport';
 import { InvocationLog } from './invoke/invocation-log';
-import type { Transport } from './invoke/types';
+import type { LocalToolContext, Transport } from './invoke/types';
+import type { Settings } from '../../shared/model/settings';
 import { KeyFileCipher, type SecretCipher } from './secrets/cipher';
 import { createRedactor } from './secrets/redact';
 import { SecretStore } from './secrets/secret-store';
@@ -247,12 +248,26 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     onProblem: (p) => problems.report({ kind: 'io-error', path: p.path, message: p.message }),
   });
   await mcpClient.open();
+  // What every local function's context shares, made again only when the settings change (a
+  // call does not resolve the workspace path).
+  const localContextBase = () => {
+    let of: Settings | undefined;
+    let base: Omit<LocalToolContext, 'signal'> | undefined;
+    return () => {
+      const s = settings.get();
+      if (s !== of || !base) {
+        of = s;
+        base = { workspaceDir: workspaceDir(), now, transport, allowedHosts, regexTimeLimitMs: s.regexTimeLimitMs, wrote };
+      }
+      return base;
+    };
+  };
   const dispatcher = new InvokeDispatcher({
     store: registry.store,
     log,
     redact,
     localFunctions: functions,
-    localContext: () => ({ workspaceDir: workspaceDir(), now, transport, allowedHosts, regexTimeLimitMs: settings.get().regexTimeLimitMs, wrote }),
+    localContext: localContextBase(),
     resolveHandle: (handle, ownerId) => toolOutputs.resolveHandle(handle, ownerId),
     backends: {
       http: httpBackend({ transport, allowedHosts, secrets, redact, rateLimiter: new RateLimiter(), spillFor: (ownerId, meta) => toolOutputs.spillFor(ownerId, meta) }),

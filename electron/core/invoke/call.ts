@@ -104,20 +104,42 @@ type ContextFields = 'workspaceDir' | 'signal' | 'now' | 'transport' | 'allowedH
 const allContextFieldsCopied: [keyof LocalToolContext] extends [ContextFields] ? ([ContextFields] extends [keyof LocalToolContext] ? true : never) : never = true;
 void allContextFieldsCopied;
 
-/** A local function's context: fields copied one by one (cheaper than a spread); the signal is made when it is first read. */
+/**
+ * A local function's context: fields copied one by one (cheaper than a spread); the signal is
+ * made when it is first read. A class, so its getter lives on the prototype: an object literal
+ * with a getter makes a new accessor for every call.
+ */
+class CallContext implements LocalToolContext {
+  readonly workspaceDir: string;
+  readonly now: LocalToolContext['now'];
+  readonly transport: LocalToolContext['transport'];
+  readonly allowedHosts: LocalToolContext['allowedHosts'];
+  readonly regexTimeLimitMs: LocalToolContext['regexTimeLimitMs'];
+  readonly wrote: LocalToolContext['wrote'];
+  readonly ownerId: LocalToolContext['ownerId'];
+  readonly invocationId: string;
+  readonly emit: LocalToolContext['emit'];
+
+  constructor(
+    base: Omit<LocalToolContext, 'signal'>,
+    private readonly call: Call,
+  ) {
+    this.workspaceDir = base.workspaceDir;
+    this.now = base.now;
+    this.transport = base.transport;
+    this.allowedHosts = base.allowedHosts;
+    this.regexTimeLimitMs = base.regexTimeLimitMs;
+    this.wrote = base.wrote;
+    this.ownerId = call.req.ownerId;
+    this.invocationId = call.id;
+    this.emit = call.req.onEvent;
+  }
+
+  get signal(): AbortSignal {
+    return this.call.signal;
+  }
+}
+
 export function localContext(base: Omit<LocalToolContext, 'signal'>, call: Call): LocalToolContext {
-  return {
-    workspaceDir: base.workspaceDir,
-    now: base.now,
-    transport: base.transport,
-    allowedHosts: base.allowedHosts,
-    regexTimeLimitMs: base.regexTimeLimitMs,
-    wrote: base.wrote,
-    get signal() {
-      return call.signal;
-    },
-    ownerId: call.req.ownerId,
-    invocationId: call.id,
-    emit: call.req.onEvent,
-  };
+  return new CallContext(base, call);
 }

@@ -8,7 +8,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { toErrorInfo, type ErrorInfo } from '../../../shared/errors';
 import type { ApprovalStore } from '../agent/approvals';
-import type { InvokeDispatcher } from '../invoke/dispatcher';
+import type { InvokeDispatcher, InvokeOutcome } from '../invoke/dispatcher';
 import { isStoredOutputRef } from '../invoke/stored-ref';
 import { fastUuidv7 } from '../lib/ids';
 import { routedText } from '../routing/tool-text';
@@ -51,36 +51,55 @@ function errorResult(e: ErrorInfo): CallToolResult {
   return textResult(`${e.code}: ${e.message}`, true);
 }
 
-export async function callServedTool(deps: CallDeps, session: McpSession, served: ServedTool, args: unknown, signal?: AbortSignal): Promise<CallToolResult> {
+/**
+ * A served tool's call. A tool that asks first waits for its answer; every other call goes
+ * straight to the dispatcher, in as few promise steps as the answer needs (a call that ends
+ * quickly is most of what MCP clients make).
+ */
+export function callServedTool(deps: CallDeps, session: McpSession, served: ServedTool, args: unknown, signal?: AbortSignal): Promise<CallToolResult> {
   const { tool } = served;
-  const toolName = `${served.bundleSlug}/${tool.slug}`;
-  if (tool.requiresApproval && !session.allowed.has(tool.id) && !deps.approvals.allows(tool.id, session.ownerId)) {
-    if (!deps.queue.windowOpen()) return textResult(needsApprovalNoWindow(toolName), true);
-    const answer = await deps.queue.ask({ toolId: tool.id, toolName, displayName: tool.displayName, args: args ?? {}, client: session.client() }, signal);
-    if ('refused' in answer) return textResult(answer.refused, true);
-    if (answer.decision === 'deny') return textResult(deniedInApp(toolName), true);
-    if (answer.decision === 'allow-session') session.allowed.add(tool.id);
-    if (answer.decision === 'allow-always') await deps.approvals.add({ toolId: tool.id, toolName, scope: 'always' });
-  }
-
-  if (signal?.aborted) return errorResult({ code: 'CANCELLED', message: 'the client cancelled the call' });
-  const invocationId = fastUuidv7();
-  const stopWatching = signal ? watchCancel(signal, () => deps.dispatcher.cancel(invocationId)) : undefined;
-  let outcome;
-  try {
-    outcome = await deps.dispatcher.invoke({ bundleId: tool.bundleId, slug: tool.slug, version: tool.version, args: args ?? {}, source: 'api', ownerId: session.ownerId, invocationId });
-  } catch (e) {
-    return errorResult(toErrorInfo(e, 'mcp'));
-  } finally {
-    stopWatching?.();
-  }
-  if (!outcome.ok) return errorResult(outcome.error);
-  return gateResult(deps, session, served, args, outcome.value, signal);
+  if (tool.requiresApproval && !session.allowed.has(tool.id) && !deps.approvals.allows(tool.id, session.ownerId)) return askThenRun(deps, session, served, args, signal);
+  return run(deps, session, served, args, signal);
 }
 
-/** A result that fits goes back whole; an oversized one as the tool's choice says (a handle by default). */
-async function gateResult(deps: CallDeps, session: McpSession, served: ServedTool, args: unknown, value: unknown, signal?: AbortSignal): Promise<CallToolResult> {
+async function askThenRun(deps: CallDeps, session: McpSession, served: ServedTool, args: unknown, signal?: AbortSignal): Promise<CallToolResult> {
   const { tool } = served;
+  const toolName = `${served.bundleSlug}/${tool.slug}`;
+  if (!deps.queue.windowOpen()) return textResult(needsApprovalNoWindow(toolName), true);
+  const answer = await deps.queue.ask({ toolId: tool.id, toolName, displayName: tool.displayName, args: args ?? {}, client: session.client() }, signal);
+  if ('refused' in answer) return textResult(answer.refused, true);
+  if (answer.decision === 'deny') return textResult(deniedInApp(toolName), true);
+  if (answer.decision === 'allow-session') session.allowed.add(tool.id);
+  if (answer.decision === 'allow-always') await deps.approvals.add({ toolId: tool.id, toolName, scope: 'always' });
+  return run(deps, session, served, args, signal);
+}
+
+function run(deps: CallDeps, session: McpSession, served: ServedTool, args: unknown, signal?: AbortSignal): Promise<CallToolResult> {
+  if (signal?.aborted) return Promise.resolve(errorResult({ code: 'CANCELLED', message: 'the client cancelled the call' }));
+  const { tool } = served;
+  const invocationId = fastUuidv7();
+  const watch = signal ? cancelWatch.add(signal, deps.dispatcher, invocationId) : undefined;
+  let outcome: Promise<InvokeOutcome>;
+  try {
+    outcome = deps.dispatcher.invoke({ bundleId: tool.bundleId, slug: tool.slug, version: tool.version, args: args ?? {}, source: 'api', ownerId: session.ownerId, invocationId });
+  } catch (e) {
+    if (watch) cancelWatch.remove(watch);
+    return Promise.resolve(errorResult(toErrorInfo(e, 'mcp')));
+  }
+  return outcome.then(
+    (o) => {
+      if (watch) cancelWatch.remove(watch);
+      return o.ok ? gateResult(deps, session, served, args, o.value, signal) : errorResult(o.error);
+    },
+    (e: unknown) => {
+      if (watch) cancelWatch.remove(watch);
+      return errorResult(toErrorInfo(e, 'mcp'));
+    },
+  );
+}
+
+/** A result that fits goes back whole (at once); an oversized one as the tool's choice says (a handle by default). */
+function gateResult(deps: CallDeps, session: McpSession, served: ServedTool, args: unknown, value: unknown, signal?: AbortSignal): CallToolResult | Promise<CallToolResult> {
   // An HTTP body too large for memory was written to the store as it arrived: already a handle.
   if (isStoredOutputRef(value)) {
     const ref = value.$storedOutput;
@@ -92,6 +111,11 @@ async function gateResult(deps: CallDeps, session: McpSession, served: ServedToo
   const w = deps.toolOutputs.windowFor(undefined);
   const bytes = Buffer.byteLength(content);
   if (bytes <= deps.maxResultBytes() && bytes <= w.contextTokens - w.maxOutputTokens) return whole(value, content);
+  return gateOversized(deps, session, served, args, value, content, signal);
+}
+
+async function gateOversized(deps: CallDeps, session: McpSession, served: ServedTool, args: unknown, value: unknown, content: string, signal?: AbortSignal): Promise<CallToolResult> {
+  const { tool } = served;
   const text = routedText(value, tool);
   let g;
   try {
@@ -112,21 +136,56 @@ async function gateResult(deps: CallDeps, session: McpSession, served: ServedToo
 /**
  * The client's cancel stops the call. The first listener on a fresh AbortSignal costs Node
  * tens of microseconds (more than a whole local call), so a call that ends within this turn of
- * the event loop never adds one: the watch starts at the next turn, and a cancel that came
- * before it is acted on then.
+ * the event loop never adds one: calls are watched from the next turn on, all those still
+ * running at once, and a cancel that came before is acted on then.
  */
-function watchCancel(signal: AbortSignal, cancel: () => void): () => void {
-  let listening = false;
-  const later = setImmediate(() => {
-    if (signal.aborted) return cancel();
-    listening = true;
-    signal.addEventListener('abort', cancel, { once: true });
-  });
-  return () => {
-    clearImmediate(later);
-    if (listening) signal.removeEventListener('abort', cancel);
+class CancelWatch {
+  private waiting = new Set<Watch>();
+  private scheduled = false;
+  private readonly turn = () => {
+    this.scheduled = false;
+    const due = this.waiting;
+    this.waiting = new Set();
+    for (const w of due) w.listen();
   };
+
+  add(signal: AbortSignal, dispatcher: CallDeps['dispatcher'], invocationId: string): Watch {
+    const w = new Watch(signal, dispatcher, invocationId);
+    this.waiting.add(w);
+    if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(this.turn);
+    }
+    return w;
+  }
+
+  remove(w: Watch): void {
+    if (w.listening) w.signal.removeEventListener('abort', w);
+    else this.waiting.delete(w);
+  }
 }
+
+/** One call's watch: the listener itself (`handleEvent`), so it is the only object a watch needs. */
+class Watch {
+  listening = false;
+  constructor(
+    readonly signal: AbortSignal,
+    private readonly dispatcher: CallDeps['dispatcher'],
+    private readonly invocationId: string,
+  ) {}
+
+  listen(): void {
+    if (this.signal.aborted) return this.handleEvent();
+    this.listening = true;
+    this.signal.addEventListener('abort', this, { once: true });
+  }
+
+  handleEvent(): void {
+    this.dispatcher.cancel(this.invocationId);
+  }
+}
+
+const cancelWatch = new CancelWatch();
 
 /** A result that fits: its text, and the value itself as structured content when it is an object. */
 function whole(value: unknown, content: string): CallToolResult {

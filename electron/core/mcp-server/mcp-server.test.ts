@@ -140,6 +140,27 @@ describe('tools/call', () => {
     });
   });
 
+  it('stops only the cancelled one of several calls', async () => {
+    const { client } = await connect();
+    const first = new AbortController();
+    const second = new AbortController();
+    const a = client.callTool({ name: 'remote', arguments: { q: 'hang' } }, undefined, { signal: first.signal });
+    const b = client.callTool({ name: 'remote', arguments: { q: 'hang' } }, undefined, { signal: second.signal });
+    await vi.waitFor(() => expect(core.dispatcher.runningIds()).toHaveLength(2));
+    first.abort();
+    await expect(a).rejects.toThrow();
+    await vi.waitFor(() => expect(core.dispatcher.runningIds()).toHaveLength(1));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(core.dispatcher.runningIds()).toHaveLength(1);
+    second.abort();
+    await expect(b).rejects.toThrow();
+    await vi.waitFor(() => expect(core.dispatcher.runningIds()).toEqual([]));
+    await vi.waitFor(async () => {
+      const log = await core.call('invocations.list', { toolId: fx.ids.remote! });
+      expect(log.ok && log.value.map((r) => r.error?.code)).toEqual(['CANCELLED', 'CANCELLED']);
+    });
+  });
+
   it('refuses an HTTP tool whose host is not allowed', async () => {
     await core.call('settings.set', { allowedHosts: [] });
     const { client } = await connect();

@@ -4,7 +4,7 @@
  * callServedTool. Built once in app.ts; the transports (electron/host) connect servers to it.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { v7 as uuidv7 } from 'uuid';
 import type { McpServerInfo, McpServerSettings } from '../../../shared/model/mcp-serve';
 import type { ApprovalStore } from '../agent/approvals';
@@ -145,12 +145,12 @@ export class McpServeService {
   }
 
   /** tools/call: an unknown tool is a protocol error; everything the tool itself does wrong is an isError result. */
-  async callTool(session: McpSession, name: string, args: unknown, signal?: AbortSignal) {
-    if (!this.served.enabled()) throw new McpError(ErrorCode.InvalidRequest, serverOff);
+  callTool(session: McpSession, name: string, args: unknown, signal?: AbortSignal): Promise<CallToolResult> {
+    if (!this.served.enabled()) return Promise.reject(new McpError(ErrorCode.InvalidRequest, serverOff));
     if (name === TOOL_OUTPUT_NAME) return callToolOutput(this.deps, session, args, signal);
     const { byName, tools } = this.served.list();
     const served = byName.get(name);
-    if (!served) throw new McpError(ErrorCode.InvalidParams, unknownTool(name, [...tools.map((t) => t.name), TOOL_OUTPUT_NAME]));
+    if (!served) return Promise.reject(new McpError(ErrorCode.InvalidParams, unknownTool(name, [...tools.map((t) => t.name), TOOL_OUTPUT_NAME])));
     return callServedTool(this.deps, session, served, args, signal);
   }
 }

@@ -312,7 +312,9 @@ const MAX_DEPTH = 512;
  * than 512 levels becomes `[redacted: too deep]`. Other values pass through.
  */
 export function redactDeep(value: unknown, redact: Redact): unknown {
-  const ancestors = new Set<object>();
+  // The objects being walked, for cycles: a list, since values are rarely deep (and a Set
+  // per call costs more than scanning a short list).
+  const ancestors: object[] = [];
   const walk = (v: unknown, depth: number): unknown => {
     if (typeof v === 'string') return redact(v);
     if (typeof v === 'number' || typeof v === 'bigint') {
@@ -326,26 +328,44 @@ export function redactDeep(value: unknown, redact: Redact): unknown {
       return redact(s) === s ? v : REDACTED;
     }
     if (v instanceof Date) return v;
-    if (ancestors.has(v)) return '[circular]';
-    ancestors.add(v);
+    if (ancestors.includes(v)) return '[circular]';
+    ancestors.push(v);
     try {
       if (Array.isArray(v)) return v.map((x) => walk(x, depth + 1));
-      const out: [string, unknown][] = [];
-      const taken = new Set<string>();
-      for (const [k, x] of Object.entries(v)) {
-        let key = redact(k);
-        if (taken.has(key)) {
-          let n = 2;
-          while (taken.has(`${key} (${n})`)) n++;
-          key = `${key} (${n})`;
-        }
-        taken.add(key);
-        out.push([key, walk(x, depth + 1)]);
-      }
-      return Object.fromEntries(out);
+      return copyObject(v as Record<string, unknown>, depth);
     } finally {
-      ancestors.delete(v);
+      ancestors.pop();
     }
   };
+  /** The object's copy under the same keys; when a key itself holds a secret, the keys are redacted too. */
+  const copyObject = (v: Record<string, unknown>, depth: number): Record<string, unknown> => {
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(v)) {
+      if (redact(k) !== k) return copyRedactingKeys(v, depth);
+      put(out, k, walk(v[k], depth + 1));
+    }
+    return out;
+  };
+  const copyRedactingKeys = (v: Record<string, unknown>, depth: number): Record<string, unknown> => {
+    const out: Record<string, unknown> = {};
+    const taken = new Set<string>();
+    for (const [k, x] of Object.entries(v)) {
+      let key = redact(k);
+      if (taken.has(key)) {
+        let n = 2;
+        while (taken.has(`${key} (${n})`)) n++;
+        key = `${key} (${n})`;
+      }
+      taken.add(key);
+      put(out, key, walk(x, depth + 1));
+    }
+    return out;
+  };
   return walk(value, 0);
+}
+
+/** Sets an own property, `__proto__` included (an assignment would set the prototype). */
+function put(o: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
+  else o[key] = value;
 }
