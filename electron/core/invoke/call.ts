@@ -5,7 +5,7 @@
 import { AppError } from '../../../shared/errors';
 import type { HttpExchange, InvocationRecord } from '../../../shared/model/invocation';
 import type { ToolView } from '../../../shared/model/tool';
-import type { DeadlineEntry } from './deadlines';
+import type { DeadlineEntry, Lane } from './deadlines';
 import type { InvokeOutcome, InvokeRequest } from './dispatcher';
 import type { LocalToolContext } from './types';
 
@@ -31,6 +31,11 @@ export class Call implements DeadlineEntry {
   resolve: (o: InvokeOutcome) => void = noop;
   reject: (e: unknown) => void = noop;
   private controller: AbortController | undefined = undefined;
+  // Its place among the dispatcher's deadlines (deadlines.ts), set here so every call has one shape.
+  deadlineAt = 0;
+  deadlineLane: Lane | null = null;
+  deadlinePrev: DeadlineEntry | null = null;
+  deadlineNext: DeadlineEntry | null = null;
 
   constructor(
     private readonly ends: CallEnds,

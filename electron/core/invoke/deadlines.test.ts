@@ -16,7 +16,7 @@ describe('Deadlines', () => {
     const b = { expire: () => fired.push('b') };
     d.add(a, 30, base);
     d.add(b, 30, base);
-    d.clear(b, 30);
+    d.clear(b);
     d.tick(base + 29);
     expect(fired).toEqual([]);
     d.tick(base + 30);
@@ -58,6 +58,26 @@ describe('Deadlines', () => {
     d.tick(base + 10);
     d.tick(base + 20);
     expect(count).toBe(1);
+  });
+
+  it('clears an entry anywhere in its lane, and moves an entry added again to its new deadline', () => {
+    const d = new Deadlines();
+    const base = FAR();
+    const fired: string[] = [];
+    const entry = (name: string) => ({ expire: () => fired.push(name) });
+    const [a, b, c, e] = [entry('a'), entry('b'), entry('c'), entry('e')];
+    for (const [i, x] of [a, b, c, e].entries()) d.add(x, 10, base + i);
+    d.clear(b); // the middle
+    d.clear(e); // the tail
+    d.clear(e); // twice: nothing
+    d.add(a, 100, base + 5); // moved to another lane, out of this one
+    d.tick(base + 50);
+    expect(fired).toEqual(['c']);
+    d.add(e, 10, base + 60); // back after being cleared
+    d.tick(base + 105);
+    expect(fired).toEqual(['c', 'a', 'e']);
+    d.tick(base + 10_000);
+    expect(fired).toEqual(['c', 'a', 'e']);
   });
 
   it('fires from its own timer when the deadline passes on the real clock', async () => {

@@ -193,7 +193,7 @@ export class InvokeDispatcher {
       call.local = true;
       const longer = (fn as WaitingLocalFunction).timeoutMs;
       if (longer !== undefined && req.timeoutMs === undefined && longer > call.timeoutMs) {
-        this.deadlines.clear(call, call.timeoutMs);
+        this.deadlines.clear(call);
         call.timeoutMs = longer;
         this.deadlines.add(call, longer, call.t0);
       }
@@ -264,7 +264,7 @@ export class InvokeDispatcher {
 
   private release(call: Call): void {
     call.done = true;
-    this.deadlines.clear(call, call.timeoutMs);
+    this.deadlines.clear(call);
     call.req.signal?.removeEventListener('abort', call);
     this.running.delete(call.id);
   }

@@ -15,6 +15,10 @@ let offset = pool.length;
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 const NIBBLE = Array.from({ length: 16 }, (_, i) => i.toString(16));
 
+/** The time part of the last id ("tttttttt-tttt-7"), which the ids of one millisecond share. */
+let lastMs = Number.NaN;
+let lastPrefix = '';
+
 /** A UUIDv7 for `msecs` (default now). */
 export function fastUuidv7(msecs: number = Date.now()): string {
   if (offset + BYTES_PER_ID > pool.length) {
@@ -24,9 +28,13 @@ export function fastUuidv7(msecs: number = Date.now()): string {
   const r = pool;
   const o = offset;
   offset += BYTES_PER_ID;
-  const t = Math.trunc(msecs).toString(16).padStart(12, '0').slice(-12);
+  if (msecs !== lastMs) {
+    const t = Math.trunc(msecs).toString(16).padStart(12, '0').slice(-12);
+    lastPrefix = `${t.slice(0, 8)}-${t.slice(8)}-7`;
+    lastMs = msecs;
+  }
   return (
-    `${t.slice(0, 8)}-${t.slice(8)}-7${NIBBLE[r[o]! & 0x0f]}${HEX[r[o + 1]!]}-${HEX[0x80 | (r[o + 2]! & 0x3f)]}${HEX[r[o + 3]!]}-` +
+    `${lastPrefix}${NIBBLE[r[o]! & 0x0f]}${HEX[r[o + 1]!]}-${HEX[0x80 | (r[o + 2]! & 0x3f)]}${HEX[r[o + 3]!]}-` +
     `${HEX[r[o + 4]!]}${HEX[r[o + 5]!]}${HEX[r[o + 6]!]}${HEX[r[o + 7]!]}${HEX[r[o + 8]!]}${HEX[r[o + 9]!]}`
   );
 }
