@@ -3,6 +3,8 @@
  * wires Electron to the core; everything else lives in electron/core and electron/host.
  */
 import { app, BrowserWindow, ipcMain, Menu, nativeTheme, protocol, safeStorage, screen, session, shell } from 'electron';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createCore, type Core } from './core/app';
@@ -26,6 +28,11 @@ const resourcesDir = path.join(here, '..', 'resources');
 // `Toolsmith --cli …` is the `toolsmith` command (host/cli-mode.ts, docs/cli.md); anything else, the desktop app.
 const cliArgs = cliArgsFromArgv(process.argv, process.defaultApp === true);
 if (cliArgs) app.dock?.hide();
+// A command-line run never opens the app's browser profile (localStorage, cookies, caches) that
+// an open window may be writing: Chromium's session data goes to a folder of its own, removed
+// when the command ends. userData stays, for the keychain's key (Local State on Windows).
+const cliSessionDir = cliArgs ? fs.mkdtempSync(path.join(os.tmpdir(), 'toolsmith-cli-session-')) : undefined;
+if (cliSessionDir) app.setPath('sessionData', cliSessionDir);
 
 const dataDir = resolveDataDir({ argv: cliArgs ?? process.argv, env: process.env, platform: process.platform, homedir: app.getPath('home'), electronUserData: app.getPath('userData') });
 // One app per data folder (host/single-instance.ts): the lock is keyed on userData. A command-line
@@ -182,7 +189,10 @@ function startDesktop(): void {
 async function runCommandLine(args: string[]): Promise<void> {
   await app.whenReady();
   await runCliProcess(args, {
-    exit: (code) => app.exit(code),
+    exit: (code) => {
+      if (cliSessionDir) fs.rmSync(cliSessionDir, { recursive: true, force: true });
+      app.exit(code);
+    },
     host: { secretCipher: osKeychainCipher(), cliCommand: installedCli() },
   });
 }
@@ -190,6 +200,7 @@ async function runCommandLine(args: string[]): Promise<void> {
 if (cliArgs) {
   void runCommandLine(cliArgs).catch((e: unknown) => {
     console.error(`toolsmith: ${e instanceof Error ? e.message : String(e)}`);
+    if (cliSessionDir) fs.rmSync(cliSessionDir, { recursive: true, force: true });
     app.exit(1);
   });
 } else {
