@@ -273,7 +273,8 @@ export async function createCore(config: CoreConfig): Promise<Core> {
       http: httpBackend({ transport, allowedHosts, secrets, redact, rateLimiter: new RateLimiter(), spillFor: (ownerId, meta) => toolOutputs.spillFor(ownerId, meta) }),
       mcp: mcpClient.backend(),
     },
-    now,
+    // Only an injected clock (tests): otherwise a call reads Date.now() rather than make a Date.
+    ...(config.now ? { now: config.now } : {}),
   });
 
   const routing = createRoutingServices({ dataDir, workspaceDir, events, registry, transport, allowedHosts, now, regexTimeLimitMs, buffers, wrote });

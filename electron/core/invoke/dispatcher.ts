@@ -269,17 +269,29 @@ export class InvokeDispatcher {
     this.running.delete(call.id);
   }
 
-  /** Address -> tool id, so a repeated call skips re-validating the address (ids never change). */
-  private readonly toolIds = new Map<string, string>();
+  /**
+   * Bundle id -> slug -> version -> tool id, so a repeated call skips re-validating the address
+   * (ids never change). Nested, so a lookup hashes the caller's strings (often the same string
+   * objects each call, whose hashes V8 keeps) instead of building a key.
+   */
+  private readonly toolIds = new Map<string, Map<string, Map<string, string>>>();
+  private toolIdCount = 0;
 
   private findTool(req: InvokeRequest): ToolView {
-    const key = `${req.bundleId}\u0000${req.slug}\u0000${req.version}`;
-    const id = this.toolIds.get(key);
+    const id = this.toolIds.get(req.bundleId)?.get(req.slug)?.get(req.version);
     const cached = id === undefined ? undefined : this.opts.store.toolById(id);
     if (cached && cached.bundleId === req.bundleId && cached.slug === req.slug && cached.version === req.version) return cached;
     const tool = this.opts.store.getTool(req.bundleId, req.slug, req.version);
-    if (this.toolIds.size > 10_000) this.toolIds.clear();
-    this.toolIds.set(key, tool.id);
+    if (this.toolIdCount > 10_000) {
+      this.toolIds.clear();
+      this.toolIdCount = 0;
+    }
+    let slugs = this.toolIds.get(req.bundleId);
+    if (!slugs) this.toolIds.set(req.bundleId, (slugs = new Map()));
+    let versions = slugs.get(req.slug);
+    if (!versions) slugs.set(req.slug, (versions = new Map()));
+    if (!versions.has(req.version)) this.toolIdCount++;
+    versions.set(req.version, tool.id);
     return tool;
   }
 
