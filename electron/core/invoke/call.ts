@@ -67,6 +67,13 @@ export class Call implements DeadlineEntry {
     this.ends.abort(this, reason);
   }
 
+  /** The call has its answer: its promise's resolvers and its signal are let go (the log may hold the call a while). */
+  forgetCaller(): void {
+    this.resolve = noop;
+    this.reject = noop;
+    this.controller = undefined;
+  }
+
   /** The deadline passed. */
   expire(): void {
     this.abort(new AppError('TIMEOUT', `the tool did not finish within ${this.timeoutMs} ms`));

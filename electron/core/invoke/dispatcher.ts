@@ -249,6 +249,9 @@ export class InvokeDispatcher {
   /** Ends the call once: releases it, counts it, logs it, answers. */
   private end(call: Call, outcome: InvokeOutcome): void {
     this.release(call);
+    // The log keeps the call until its batch is written: it should not keep the caller's promise too.
+    const { resolve, reject } = call;
+    call.forgetCaller();
     try {
       const tool = call.tool;
       if (tool) {
@@ -256,9 +259,9 @@ export class InvokeDispatcher {
         call.outcome = outcome;
         this.record(call);
       }
-      call.resolve(outcome);
+      resolve(outcome);
     } catch (e) {
-      call.reject(e);
+      reject(e);
     }
   }
 
