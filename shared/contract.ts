@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import { ErrorInfoSchema } from './errors';
 import { AppInfoSchema, ProblemSchema } from './model/app-info';
 import { BundlePutBodySchema, BundleSchema } from './model/bundle';
 import { HttpExchangeSchema, InvocationRecordSchema } from './model/invocation';
 import { PageSize, PageToken, QueryBool } from './model/query';
-import { SuiteProgressSchema, SuiteResultSchema, TestCaseSchema, TestRunSummarySchema } from './model/testcase';
+import { RunningSuiteSchema, SuiteProgressSchema, SuiteResultSchema, TestCaseSchema, TestRunSummarySchema } from './model/testcase';
 import { ImportReportSchema, MAX_IMPORT_ZIP_BYTES, OpenApiImportSchema } from './model/transfer';
 import { SettingsPatchSchema, SettingsSchema } from './model/settings';
 import { McpApprovalDecisionSchema, McpApprovalRequestSchema, McpServerInfoSchema } from './model/mcp-serve';
@@ -201,6 +202,8 @@ export const operations = {
   },
   /** Stops a suite: the cases not started yet are reported as not run. False when none runs under that id. */
   'testcases.cancelSuite': { input: z.object({ runId: z.string().uuid() }).strict(), output: z.object({ cancelled: z.boolean() }).strict() },
+  /** The suites running now, each with the steps told so far: a window opened (or reloaded) while one runs follows it from there. */
+  'testcases.runningSuites': { input: z.object({}).strict(), output: z.object({ suites: z.array(RunningSuiteSchema) }).strict() },
 
   // Import and export.
   'transfer.exportBundle': { input: z.object({ bundleId: Key }).strict(), output: z.object({ fileName: z.string(), base64: z.string() }).strict() },
@@ -461,7 +464,9 @@ export const events = {
   'invocation.event': z.object({ invocationId: z.string(), kind: z.string(), data: z.unknown() }).strict(),
   'secrets.changed': z.object({ names: z.array(z.string()) }).strict(),
   /** A step of a test suite started with 'testcases.runSuite' (its runId): the plan, a tool, a case started or done. */
-  'testcases.suiteProgress': z.object({ runId: z.string(), progress: SuiteProgressSchema }).strict(),
+  'testcases.suiteProgress': z.object({ runId: z.string(), seq: z.number().int().nonnegative(), progress: SuiteProgressSchema }).strict(),
+  /** A suite ended (its result, or why it could not run): for windows that follow it but did not start it. */
+  'testcases.suiteDone': z.object({ runId: z.string(), result: SuiteResultSchema.optional(), error: ErrorInfoSchema.optional() }).strict(),
   /**
    * Conversations were added, renamed, deleted, or got messages. With kind 'messages': the rows
    * added and the conversation as it is now (its count and updatedAt), so a window appends them

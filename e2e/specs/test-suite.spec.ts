@@ -179,4 +179,54 @@ test.describe('test cases as a suite', () => {
     await rpc(host!, 'bundles.patch', { bundleId: SLOW_BUNDLE_ID, isEnabled: false });
     expect(shell.consoleErrors).toEqual([]);
   });
+
+  test('a suite goes on through a reload: the reloaded window finds its report, follows it and cancels it', async ({ appPage: page, host }) => {
+    test.skip(!host, 'the spec sets up its bundle through the headless host');
+    test.setTimeout(120_000);
+    for (const res of held.splice(0)) res.end('{}');
+    const settings = await rpc<{ allowedHosts: string[] }>(host!, 'settings.get', {});
+    const hostPort = origin.replace('http://', '');
+    if (!settings.allowedHosts.includes(hostPort)) await rpc(host!, 'settings.set', { allowedHosts: [...settings.allowedHosts, hostPort] });
+    const waitTool = {
+      slug: 'suite-wait',
+      body: { displayName: 'Suite wait', description: 'Answers when the test lets it', tags: ['e2e'], type: 'http', argSchema: { type: 'object', properties: { n: { type: 'integer' } } }, outputSchema: {}, http: { method: 'GET', urlTemplate: `${origin}/wait?n=\${n}` }, isEnabled: true },
+    };
+    await setUp(host!, SLOW_BUNDLE_ID, SLOW_BUNDLE_SLUG, 'Suite slow e2e', waitTool, [
+      { name: 'first', args: { n: 1 }, assertions: [] },
+      { name: 'second', args: { n: 2 }, assertions: [] },
+      { name: 'third', args: { n: 3 }, assertions: [] },
+    ]);
+    const shell = new AppShell(page);
+    await shell.open('tools');
+    await page.getByTestId('bundle-list').getByTestId(`bundle-${SLOW_BUNDLE_SLUG}`).getByRole('button', { name: /Suite slow e2e/ }).click();
+    await page.getByTestId('suite-run-bundle').click();
+    const report = page.getByTestId('suite-report');
+    await expect(report.getByTestId('suite-case-running')).toHaveText('Running “first”…');
+    await expect.poll(() => held.length).toBeGreaterThan(0);
+
+    await page.reload();
+    await page.waitForSelector('html[data-ready="true"]');
+    await shell.open('tools');
+    // The report is back as it was, without starting anything.
+    await expect(report).toHaveAttribute('data-status', 'running');
+    await expect(report.getByTestId('suite-scope')).toHaveText('Bundle “Suite slow e2e”');
+    await expect(report.getByTestId('suite-status')).toHaveText('Running: 0 of 3 cases done…');
+    await expect(report.getByTestId('suite-case-running')).toHaveText('Running “first”…');
+    expect((await rpc<{ suites: unknown[] }>(host!, 'testcases.runningSuites', {})).suites).toHaveLength(1);
+    // It follows the suite on: the first case answers.
+    held.shift()!.end('{"ok": true}');
+    await expect(report.locator('[data-case="first"]')).toHaveAttribute('data-passed', 'true');
+    await expect(report.getByTestId('suite-case-running')).toHaveText('Running “second”…');
+    await expect(report.getByTestId('suite-status')).toHaveText('Running: 1 of 3 cases done…');
+    // The two buttons show this report instead of starting a second suite.
+    await expect(page.getByTestId('suite-run-all')).toHaveAttribute('title', 'Tests are running: show their report');
+    // And Cancel still stops it.
+    await report.getByTestId('suite-cancel').click();
+    await expect(report).toHaveAttribute('data-status', 'done');
+    await expect(report).toContainText('Cancelled: the cases not reached were not run.');
+    await expect(report.getByTestId('suite-status')).toHaveText(/^3 cases in 1 tool: 1 passed, 2 failed, 0 skipped/);
+    expect((await rpc<{ suites: unknown[] }>(host!, 'testcases.runningSuites', {})).suites).toEqual([]);
+    await rpc(host!, 'bundles.patch', { bundleId: SLOW_BUNDLE_ID, isEnabled: false });
+    expect(shell.consoleErrors).toEqual([]);
+  });
 });

@@ -351,7 +351,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
 
   const testCases = new TestCaseStore({ dataDir, now, problems: (p) => problems.report(p) });
   const runTestSuite = (options: SuiteOptions) => runSuite({ cases: testCases, tools: registry.store, invoke: (r) => dispatcher.invoke({ ...r, source: 'tester' }), now }, options);
-  const suites = new SuiteRuns(runTestSuite);
+  const suites = new SuiteRuns(runTestSuite, now);
   const agentProfiles = await AgentProfileStore.open({ dataDir, resourcesDir: config.resourcesDir, now, report: (p) => problems.report(p), onChange: () => events.emit('agents.changed', {}) });
 
   const handlers = defineHandlers({

@@ -102,3 +102,18 @@ export const SuiteProgressSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('case'), ...SuiteToolRef, result: TestCaseResultSchema }).strict(),
 ]);
 export type SuiteProgress = z.infer<typeof SuiteProgressSchema>;
+
+/**
+ * A suite still running (started from any window), as a window that opens later sees it: what
+ * it runs (the bundles named, or null for every bundle switched on) and every step told so far,
+ * in order (the progress events under its run id carry their place in this list as `seq`).
+ */
+export const RunningSuiteSchema = z
+  .object({
+    runId: z.string(),
+    bundleIds: z.array(z.string()).nullable(),
+    startedAt: z.string(),
+    progress: z.array(SuiteProgressSchema),
+  })
+  .strict();
+export type RunningSuite = z.infer<typeof RunningSuiteSchema>;

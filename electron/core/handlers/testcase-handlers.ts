@@ -1,5 +1,6 @@
 /** Saved test cases of a tool, and running them against a saved version or the editor's draft, or those of whole bundles as a suite. */
-import { AppError } from '../../../shared/errors';
+import { AppError, isAppError, toErrorInfo } from '../../../shared/errors';
+import type { SuiteResult } from '../../../shared/model/testcase';
 import { isBundleUsable, type Bundle } from '../../../shared/model/bundle';
 import { ToolPutBodySchema, type JsonSchemaObject } from '../../../shared/model/tool';
 import { quote } from '../../../shared/model/validation';
@@ -11,7 +12,7 @@ import type { TestCaseStore } from '../testcases/test-case-store';
 import type { SuiteRuns } from '../testcases/suite-runs';
 import type { EventBus } from '../events';
 
-type TestCaseOps = 'testcases.list' | 'testcases.save' | 'testcases.delete' | 'testcases.runAll' | 'testcases.runSuite' | 'testcases.cancelSuite';
+type TestCaseOps = 'testcases.list' | 'testcases.save' | 'testcases.delete' | 'testcases.runAll' | 'testcases.runSuite' | 'testcases.cancelSuite' | 'testcases.runningSuites';
 
 export interface TestCaseHandlerDeps {
   store: TestCaseStore;
@@ -53,13 +54,26 @@ export function testcaseHandlers({ store, dispatcher, toolStore, suites, events 
         { signal: ctx.signal },
       );
     },
-    'testcases.runSuite': ({ runId, bundleIds }, ctx) =>
-      suites.run(runId, {
-        bundles: bundleIds ? namedBundles(toolStore, bundleIds) : usableBundles(toolStore),
-        signal: ctx.signal,
-        onProgress: (progress) => events.emit('testcases.suiteProgress', { runId, progress }),
-      }),
+    'testcases.runSuite': async ({ runId, bundleIds }, ctx) => {
+      const bundles = bundleIds ? namedBundles(toolStore, bundleIds) : usableBundles(toolStore);
+      let result: SuiteResult;
+      try {
+        result = await suites.run(runId, {
+          bundles,
+          bundleIds: bundleIds ?? null,
+          signal: ctx.signal,
+          onProgress: (progress, seq) => events.emit('testcases.suiteProgress', { runId, seq, progress }),
+        });
+      } catch (e) {
+        // A second suite under a running id is the caller's mistake, not the end of that suite.
+        if (!(isAppError(e) && e.code === 'CONFLICT')) events.emit('testcases.suiteDone', { runId, error: toErrorInfo(e, 'testcases') });
+        throw e;
+      }
+      events.emit('testcases.suiteDone', { runId, result });
+      return result;
+    },
     'testcases.cancelSuite': ({ runId }) => ({ cancelled: suites.cancel(runId) }),
+    'testcases.runningSuites': () => ({ suites: suites.list() }),
   };
 }
 

@@ -323,4 +323,43 @@ describe('testcaseHandlers', () => {
     expect(await value('testcases.cancelSuite', { runId })).toEqual({ cancelled: false });
     waiting.splice(0);
   });
+
+  it('lists a running suite with its steps so far, numbers its steps, and tells its end, for a window that did not start it', async () => {
+    const { bundleId, call, value, toolStore, events } = await setup();
+    await toolStore.putTool(bundleId, 'slow', '1', toolBody('test.wait'));
+    for (const name of ['first', 'second']) await value('testcases.save', { bundleId, slug: 'slow', testCase: { name, args: { text: name }, assertions: [] } });
+    expect(await value('testcases.runningSuites', {})).toEqual({ suites: [] });
+    const runId = uuidv7();
+    const seqs: number[] = [];
+    const done: unknown[] = [];
+    const offDone = events.on('testcases.suiteDone', (e) => done.push(e));
+    const started = new Promise<void>((resolve) => {
+      const off = events.on('testcases.suiteProgress', (e) => {
+        if (e.runId !== runId) return;
+        seqs.push(e.seq);
+        if (e.progress.kind === 'case-start') {
+          off();
+          resolve();
+        }
+      });
+    });
+    const running = call('testcases.runSuite', { runId, bundleIds: [bundleId] });
+    await started;
+    const { suites } = await value('testcases.runningSuites', {});
+    expect(suites).toHaveLength(1);
+    expect(suites[0]).toMatchObject({ runId, bundleIds: [bundleId], startedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
+    expect(suites[0]!.progress.map((p) => p.kind)).toEqual(['plan', 'tool', 'case-start']);
+    expect(seqs).toEqual([0, 1, 2]);
+    expect(done).toEqual([]);
+    // A refused second run under the same id is not the first one's end.
+    expect(await call('testcases.runSuite', { runId, bundleIds: [bundleId] })).toMatchObject({ ok: false, error: { code: 'CONFLICT' } });
+    expect(done).toEqual([]);
+    await value('testcases.cancelSuite', { runId });
+    const r = await running;
+    offDone();
+    if (!r.ok) throw new Error(r.error.message);
+    expect(done).toEqual([{ runId, result: r.value }]);
+    expect(await value('testcases.runningSuites', {})).toEqual({ suites: [] });
+    waiting.splice(0);
+  });
 });

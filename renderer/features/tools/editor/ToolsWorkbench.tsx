@@ -11,6 +11,7 @@ import { useUi } from '../../../stores/ui';
 import { BundleList } from '../BundleList';
 import { SuiteReport } from '../suite/SuiteReport';
 import { useSuiteRun, type SuiteScope } from '../suite/suite-run-store';
+import type { RunningSuite } from '../../../../shared/model/testcase';
 import { useReplay } from '../tester/replay-store';
 import { ToolList } from '../ToolList';
 import { BundleForm } from './BundleForm';
@@ -114,6 +115,27 @@ export function ToolsWorkbench({ testerSlot }: ToolsWorkbenchProps) {
     },
     [show, suiteRunning, startSuite, client, qc],
   );
+
+  // A suite running in the app that this window did not start (it was reloaded while one ran):
+  // its report is followed, and shown when nothing else is open.
+  useEffect(() => {
+    let live = true;
+    const scopeOf = async (suite: RunningSuite): Promise<SuiteScope> => {
+      const [only, ...more] = suite.bundleIds ?? [];
+      if (!only || more.length) return { kind: 'all' };
+      const b = await client.call('bundles.get', { bundleId: only }).catch(() => undefined);
+      return { kind: 'bundle', bundleId: only, name: b?.ok ? b.value.displayName : only };
+    };
+    void useSuiteRun
+      .getState()
+      .attach(client, scopeOf)
+      .then((found) => {
+        if (found && live) setPane((p) => (p.kind === 'none' ? { kind: 'suite' } : p));
+      });
+    return () => {
+      live = false;
+    };
+  }, [client]);
 
   const openTool = useCallback(
     (tool: ToolView) => show({ kind: 'tool', bundleId: tool.bundleId, slug: tool.slug, version: tool.version, known: tool }),

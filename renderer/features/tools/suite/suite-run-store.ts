@@ -2,12 +2,15 @@
  * The test suite run from the Tools screen: one at a time, kept for as long as the window
  * lives, so going to the Chat and back finds the report (and a suite still running goes on
  * reporting). The report follows the suite's progress events under its run id, and is
- * replaced by the suite's result when the call answers.
+ * replaced by the suite's result when the call answers. A suite runs in the app, not the
+ * window: a window opened while one runs (a reload) finds it and follows it (`attach`).
  */
 import { v7 as uuidv7 } from 'uuid';
 import { create } from 'zustand';
 import type { ContractClient } from '../../../../shared/contract';
 import type { ErrorInfo } from '../../../../shared/errors';
+import type { EventPayload } from '../../../../shared/contract';
+import type { RunningSuite } from '../../../../shared/model/testcase';
 import { applyProgress, EMPTY_REPORT, fromResult, type SuiteReport } from './suite-report';
 
 /** What a suite runs: one bundle's cases, or those of every bundle switched on. */
@@ -28,6 +31,12 @@ interface SuiteRunState {
   /** Starts a suite unless one is running; answers whether it started. `onSettled`: told when it ends, however it ends. */
   start(client: ContractClient, scope: SuiteScope, onSettled?: () => void): boolean;
   cancel(client: ContractClient): Promise<void>;
+  /**
+   * Follows a suite running in the app that this window did not start (it was reloaded, or
+   * opened in another tab): its report so far, then its steps and its end. Answers whether one
+   * was found. `scopeOf` names what the suite runs.
+   */
+  attach(client: ContractClient, scopeOf: (suite: RunningSuite) => Promise<SuiteScope>): Promise<boolean>;
   /** Forgets a finished report. */
   clear(): void;
 }
@@ -58,6 +67,57 @@ export const useSuiteRun = create<SuiteRunState>((set, get) => ({
     set({ run: { ...run, cancelling: true } });
     // The suite's own answer ends the run; this only asks.
     await client.call('testcases.cancelSuite', { runId: run.runId }).catch(() => undefined);
+  },
+  async attach(client, scopeOf) {
+    if (get().run?.status === 'running') return false;
+    // Steps and ends told while the list is on its way are kept, then replayed past the list.
+    const early: EventPayload<'testcases.suiteProgress'>[] = [];
+    const earlyDone: EventPayload<'testcases.suiteDone'>[] = [];
+    const live: { follow?: (e: EventPayload<'testcases.suiteProgress'>) => void; finish?: (e: EventPayload<'testcases.suiteDone'>) => void } = {};
+    const offProgress = client.on('testcases.suiteProgress', (e) => (live.follow ? live.follow(e) : early.push(e)));
+    const offDone = client.on('testcases.suiteDone', (e) => (live.finish ? live.finish(e) : earlyDone.push(e)));
+    const stop = () => {
+      offProgress();
+      offDone();
+    };
+    let suite: RunningSuite | undefined;
+    let scope: SuiteScope;
+    try {
+      const r = await client.call('testcases.runningSuites', {});
+      suite = r.ok ? r.value.suites[0] : undefined;
+      if (!suite) {
+        stop();
+        return false;
+      }
+      scope = await scopeOf(suite);
+    } catch {
+      stop();
+      return false;
+    }
+    // This window started one of its own meanwhile: that is the one it shows.
+    if (get().run?.status === 'running') {
+      stop();
+      return false;
+    }
+    const { runId } = suite;
+    let next = suite.progress.length;
+    const mine = (f: (run: SuiteRun) => SuiteRun) => set((st) => (st.run?.runId === runId ? { run: f(st.run) } : st));
+    set({ run: { runId, scope, report: suite.progress.reduce(applyProgress, EMPTY_REPORT), status: 'running', cancelling: false } });
+    const follow = (e: EventPayload<'testcases.suiteProgress'>) => {
+      if (e.runId !== runId || e.seq < next) return;
+      next = e.seq + 1;
+      mine((run) => ({ ...run, report: applyProgress(run.report, e.progress) }));
+    };
+    const finish = (e: EventPayload<'testcases.suiteDone'>) => {
+      if (e.runId !== runId) return;
+      stop();
+      mine((run) => (e.result ? { ...run, status: 'done', report: fromResult(e.result) } : { ...run, status: 'failed', error: e.error ?? { code: 'INTERNAL', message: 'the suite ended without a result' }, report: { ...run.report, finished: true } }));
+    };
+    live.follow = follow;
+    live.finish = finish;
+    for (const e of early) follow(e);
+    for (const e of earlyDone) finish(e);
+    return true;
   },
   clear() {
     if (get().run?.status !== 'running') set({ run: null });
