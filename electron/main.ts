@@ -31,8 +31,7 @@ if (cliArgs) app.dock?.hide();
 // A command-line run never opens the app's browser profile (localStorage, cookies, caches) that
 // an open window may be writing: Chromium's session data goes to a folder of its own, removed
 // when the command ends. userData stays, for the keychain's key (Local State on Windows).
-const cliSessionDir = cliArgs ? fs.mkdtempSync(path.join(os.tmpdir(), 'toolsmith-cli-session-')) : undefined;
-if (cliSessionDir) app.setPath('sessionData', cliSessionDir);
+const cliSessionDir = cliArgs ? cliSessionData() : undefined;
 
 const dataDir = resolveDataDir({ argv: cliArgs ?? process.argv, env: process.env, platform: process.platform, homedir: app.getPath('home'), electronUserData: app.getPath('userData') });
 // One app per data folder (host/single-instance.ts): the lock is keyed on userData. A command-line
@@ -76,6 +75,39 @@ async function start(): Promise<void> {
 }
 
 /** How to start the installed app as the `toolsmith` command; none in a development run (`npm start`). */
+/**
+ * The command line's own session-data folder, in the temp folder. Folders that commands killed
+ * before they could clean up left there (over a day old) are removed first.
+ */
+function cliSessionData(): string {
+  const prefix = 'toolsmith-cli-session-';
+  const tmp = os.tmpdir();
+  for (const name of safely(() => fs.readdirSync(tmp)) ?? []) {
+    if (!name.startsWith(prefix)) continue;
+    const at = path.join(tmp, name);
+    const age = Date.now() - (safely(() => fs.statSync(at).mtimeMs) ?? Date.now());
+    if (age > 24 * 3600_000) safely(() => fs.rmSync(at, { recursive: true, force: true }));
+  }
+  const dir = fs.mkdtempSync(path.join(tmp, prefix));
+  app.setPath('sessionData', dir);
+  // Every way out: the CLI's own exit, and process.exit (`toolsmith mcp` and `serve` end so).
+  process.on('exit', removeCliSessionData);
+  return dir;
+}
+
+/** Removes the command line's session-data folder; a file still held (Windows) only leaves it for a later run to remove. */
+function removeCliSessionData(): void {
+  if (cliSessionDir) safely(() => fs.rmSync(cliSessionDir, { recursive: true, force: true }));
+}
+
+function safely<T>(f: () => T): T | undefined {
+  try {
+    return f();
+  } catch {
+    return undefined;
+  }
+}
+
 function installedCli(): string[] | undefined {
   return app.isPackaged ? installedCliCommand({ platform: process.platform, execPath: process.execPath, appImage: process.env.APPIMAGE }) : undefined;
 }
@@ -190,7 +222,7 @@ async function runCommandLine(args: string[]): Promise<void> {
   await app.whenReady();
   await runCliProcess(args, {
     exit: (code) => {
-      if (cliSessionDir) fs.rmSync(cliSessionDir, { recursive: true, force: true });
+      removeCliSessionData();
       app.exit(code);
     },
     host: { secretCipher: osKeychainCipher(), cliCommand: installedCli() },
@@ -200,7 +232,7 @@ async function runCommandLine(args: string[]): Promise<void> {
 if (cliArgs) {
   void runCommandLine(cliArgs).catch((e: unknown) => {
     console.error(`toolsmith: ${e instanceof Error ? e.message : String(e)}`);
-    if (cliSessionDir) fs.rmSync(cliSessionDir, { recursive: true, force: true });
+    removeCliSessionData();
     app.exit(1);
   });
 } else {

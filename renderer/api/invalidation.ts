@@ -48,8 +48,8 @@ const HANDLERS: { [E in EventName]: Handler<E> } = {
   'invocation.event': () => undefined,
   // A suite's steps: the report that started it follows its own run id.
   'testcases.suiteProgress': () => undefined,
-  // Its end: its calls are in the invocation log and the usage figures.
-  'testcases.suiteDone': ops('invocations.list', 'tools.usageSummaries', 'tools.usageStats'),
+  // Its end: its calls are in the invocation log (written in batches of ~50 ms) and the usage figures.
+  'testcases.suiteDone': (qc) => setTimeout(() => invalidateOps(qc, 'invocations.list', 'tools.usageSummaries', 'tools.usageStats'), 200),
   'secrets.changed': ops('secrets.list'),
   'conversations.changed': (qc, c) => {
     if (c.kind === 'messages') approvalsTouched(qc, c.messages);

@@ -13,6 +13,7 @@ export const suiteStrings = {
   title: 'Test report',
   scopeAll: 'All bundles switched on',
   scopeBundle: (bundle: string) => `Bundle “${bundle}”`,
+  scopeBundles: (bundles: string[]) => `Bundles ${bundles.map((b) => `“${b}”`).join(', ')}`,
   cancel: 'Cancel',
   cancelling: 'Cancelling…',
   again: 'Run again',

@@ -58,7 +58,11 @@ function errorResult(e: ErrorInfo): CallToolResult {
  */
 export function callServedTool(deps: CallDeps, session: McpSession, served: ServedTool, args: unknown, signal?: AbortSignal): Promise<CallToolResult> {
   const { tool } = served;
-  if (tool.requiresApproval && !session.allowed.has(tool.id) && !deps.approvals.allows(tool.id, session.ownerId)) return askThenRun(deps, session, served, args, signal);
+  try {
+    if (tool.requiresApproval && !session.allowed.has(tool.id) && !deps.approvals.allows(tool.id, session.ownerId)) return askThenRun(deps, session, served, args, signal);
+  } catch (e) {
+    return Promise.resolve(errorResult(toErrorInfo(e, 'mcp')));
+  }
   return run(deps, session, served, args, signal);
 }
 

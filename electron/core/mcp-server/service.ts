@@ -146,11 +146,16 @@ export class McpServeService {
 
   /** tools/call: an unknown tool is a protocol error; everything the tool itself does wrong is an isError result. */
   callTool(session: McpSession, name: string, args: unknown, signal?: AbortSignal): Promise<CallToolResult> {
-    if (!this.served.enabled()) return Promise.reject(new McpError(ErrorCode.InvalidRequest, serverOff));
-    if (name === TOOL_OUTPUT_NAME) return callToolOutput(this.deps, session, args, signal);
-    const { byName, tools } = this.served.list();
-    const served = byName.get(name);
-    if (!served) return Promise.reject(new McpError(ErrorCode.InvalidParams, unknownTool(name, [...tools.map((t) => t.name), TOOL_OUTPUT_NAME])));
-    return callServedTool(this.deps, session, served, args, signal);
+    try {
+      if (!this.served.enabled()) return Promise.reject(new McpError(ErrorCode.InvalidRequest, serverOff));
+      if (name === TOOL_OUTPUT_NAME) return callToolOutput(this.deps, session, args, signal);
+      const { byName, tools } = this.served.list();
+      const served = byName.get(name);
+      if (!served) return Promise.reject(new McpError(ErrorCode.InvalidParams, unknownTool(name, [...tools.map((t) => t.name), TOOL_OUTPUT_NAME])));
+      return callServedTool(this.deps, session, served, args, signal);
+    } catch (e) {
+      // Always an answer as a promise, as an async function gives.
+      return Promise.reject(e instanceof Error ? e : new Error(String(e)));
+    }
   }
 }

@@ -162,6 +162,21 @@ describe('redactDeep', () => {
     expect(Object.getOwnPropertyDescriptor(out, '__proto__')?.value).toEqual({ x: REDACTED });
   });
 
+  it('walks each value once, however many keys hold secrets on the way down', () => {
+    let calls = 0;
+    const counting = (t: string) => {
+      calls++;
+      return redact(t);
+    };
+    let v: Record<string, unknown> = { leaf: 'x' };
+    for (let k = 0; k < 30; k++) v = { a: v, [KEY]: k };
+    const out = JSON.stringify(redactDeep(v, counting));
+    expect(out).not.toContain(KEY);
+    expect(out).toContain(`"${REDACTED}":29`);
+    // Per level: two keys and one number; at the bottom, a key and a string.
+    expect(calls).toBeLessThanOrEqual(30 * 3 + 2);
+  });
+
   it('redacts bytes that contain a secret', () => {
     expect(redactDeep({ body: Buffer.from(`token=${KEY}`) }, redact)).toEqual({ body: REDACTED });
     const plain = new Uint8Array([1, 2, 3]);

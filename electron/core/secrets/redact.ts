@@ -312,9 +312,8 @@ const MAX_DEPTH = 512;
  * than 512 levels becomes `[redacted: too deep]`. Other values pass through.
  */
 export function redactDeep(value: unknown, redact: Redact): unknown {
-  // The objects being walked, for cycles: a list, since values are rarely deep (and a Set
-  // per call costs more than scanning a short list).
-  const ancestors: object[] = [];
+  // The objects being walked, for cycles.
+  const ancestors = new Set<object>();
   const walk = (v: unknown, depth: number): unknown => {
     if (typeof v === 'string') return redact(v);
     if (typeof v === 'number' || typeof v === 'bigint') {
@@ -328,36 +327,40 @@ export function redactDeep(value: unknown, redact: Redact): unknown {
       return redact(s) === s ? v : REDACTED;
     }
     if (v instanceof Date) return v;
-    if (ancestors.includes(v)) return '[circular]';
-    ancestors.push(v);
+    if (ancestors.has(v)) return '[circular]';
+    ancestors.add(v);
     try {
       if (Array.isArray(v)) return v.map((x) => walk(x, depth + 1));
       return copyObject(v as Record<string, unknown>, depth);
     } finally {
-      ancestors.pop();
+      ancestors.delete(v);
     }
   };
-  /** The object's copy under the same keys; when a key itself holds a secret, the keys are redacted too. */
+  /** The object's copy, its keys redacted too (two keys that redact alike are told apart: "key (2)"). Each value is walked once. */
   const copyObject = (v: Record<string, unknown>, depth: number): Record<string, unknown> => {
+    const keys = Object.keys(v);
+    let changed = false;
+    const redactedKeys = keys.map((k) => {
+      const r = redact(k);
+      if (r !== k) changed = true;
+      return r;
+    });
     const out: Record<string, unknown> = {};
-    for (const k of Object.keys(v)) {
-      if (redact(k) !== k) return copyRedactingKeys(v, depth);
-      put(out, k, walk(v[k], depth + 1));
+    if (!changed) {
+      // Keys as they were: unique already.
+      for (const k of keys) put(out, k, walk(v[k], depth + 1));
+      return out;
     }
-    return out;
-  };
-  const copyRedactingKeys = (v: Record<string, unknown>, depth: number): Record<string, unknown> => {
-    const out: Record<string, unknown> = {};
     const taken = new Set<string>();
-    for (const [k, x] of Object.entries(v)) {
-      let key = redact(k);
+    for (let i = 0; i < keys.length; i++) {
+      let key = redactedKeys[i]!;
       if (taken.has(key)) {
         let n = 2;
         while (taken.has(`${key} (${n})`)) n++;
         key = `${key} (${n})`;
       }
       taken.add(key);
-      put(out, key, walk(x, depth + 1));
+      put(out, key, walk(v[keys[i]!], depth + 1));
     }
     return out;
   };

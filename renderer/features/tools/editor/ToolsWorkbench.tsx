@@ -121,10 +121,15 @@ export function ToolsWorkbench({ testerSlot }: ToolsWorkbenchProps) {
   useEffect(() => {
     let live = true;
     const scopeOf = async (suite: RunningSuite): Promise<SuiteScope> => {
-      const [only, ...more] = suite.bundleIds ?? [];
-      if (!only || more.length) return { kind: 'all' };
-      const b = await client.call('bundles.get', { bundleId: only }).catch(() => undefined);
-      return { kind: 'bundle', bundleId: only, name: b?.ok ? b.value.displayName : only };
+      const ids = suite.bundleIds;
+      if (!ids || ids.length === 0) return { kind: 'all' };
+      const names = await Promise.all(
+        ids.map(async (bundleId) => {
+          const b = await client.call('bundles.get', { bundleId }).catch(() => undefined);
+          return b?.ok ? b.value.displayName : bundleId;
+        }),
+      );
+      return ids.length === 1 ? { kind: 'bundle', bundleId: ids[0]!, name: names[0]! } : { kind: 'bundles', bundleIds: ids, names };
     };
     void useSuiteRun
       .getState()

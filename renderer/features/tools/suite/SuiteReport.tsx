@@ -34,7 +34,7 @@ export function SuiteReport({ onOpenTool, onRunAgain, onClose }: SuiteReportProp
   const running = run.status === 'running';
   const counts = countReport(run.report);
   const tools = visibleTools(run.report, onlyFailed);
-  const scope = run.scope.kind === 'all' ? s.scopeAll : s.scopeBundle(run.scope.name);
+  const scope = run.scope.kind === 'all' ? s.scopeAll : run.scope.kind === 'bundles' ? s.scopeBundles(run.scope.names) : s.scopeBundle(run.scope.name);
 
   const onKeyDown = (e: KeyboardEvent) => {
     if (e.key === 'Escape' && running) {

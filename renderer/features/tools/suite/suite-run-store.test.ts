@@ -19,7 +19,7 @@ const done = (name: string, passed: boolean): SuiteProgress => ({
 });
 
 /** A client whose list answer the test releases, and whose events the test sends. */
-function fakeClient(suites: RunningSuite[]) {
+function fakeClient(suites: RunningSuite[], cancelled = true) {
   const handlers = new Map<string, ((p: unknown) => void)[]>();
   let release: () => void = () => undefined;
   const listed = new Promise<void>((r) => (release = r));
@@ -31,7 +31,7 @@ function fakeClient(suites: RunningSuite[]) {
         await listed;
         return { ok: true, value: { suites } };
       }
-      return { ok: true, value: { cancelled: true } };
+      return { ok: true, value: { cancelled } };
     }) as ContractClient['call'],
     on: ((name: string, h: (p: unknown) => void) => {
       handlers.set(name, [...(handlers.get(name) ?? []), h]);
@@ -40,7 +40,7 @@ function fakeClient(suites: RunningSuite[]) {
   };
   const emit = <N extends EventName>(name: N, payload: EventPayload<N>) => (handlers.get(name) ?? []).forEach((h) => h(payload));
   const listening = (name: EventName) => (handlers.get(name) ?? []).length;
-  return { client, emit, release, calls, listening };
+  return { client, emit, release, calls, listening, suites };
 }
 
 const all = async () => ({ kind: 'all' as const });
@@ -106,4 +106,28 @@ describe('attaching to a suite this window did not start', () => {
     expect(await attaching).toBe(true);
     expect(useSuiteRun.getState().run).toMatchObject({ status: 'failed', scope: { name: 'Demo' }, error: { message: 'the disk is full' } });
   });
+
+  it('ends a followed suite the app no longer runs whose end it never heard: on the next look, or when Cancel finds nothing to stop', async () => {
+    const suite: RunningSuite = { runId: 'r3', bundleIds: null, startedAt: '2026-11-24T23:00:00.000Z', progress: [plan, tool] };
+    const f = fakeClient([suite]);
+    f.release();
+    expect(await useSuiteRun.getState().attach(f.client, all)).toBe(true);
+    // Still listed: the next look leaves it running.
+    expect(await useSuiteRun.getState().attach(f.client, all)).toBe(false);
+    expect(useSuiteRun.getState().run).toMatchObject({ runId: 'r3', status: 'running' });
+    // It ended while the connection was down: the next look says so, and follows nothing else.
+    f.suites.splice(0);
+    expect(await useSuiteRun.getState().attach(f.client, all)).toBe(false);
+    expect(useSuiteRun.getState().run).toMatchObject({ runId: 'r3', status: 'failed', error: { code: 'UNAVAILABLE' }, report: { finished: true } });
+
+    // The same found by Cancel.
+    useSuiteRun.setState({ run: null });
+    const g = fakeClient([{ ...suite, runId: 'r4' }], false);
+    g.release();
+    expect(await useSuiteRun.getState().attach(g.client, all)).toBe(true);
+    g.suites.splice(0);
+    await useSuiteRun.getState().cancel(g.client);
+    expect(useSuiteRun.getState().run).toMatchObject({ runId: 'r4', status: 'failed', error: { code: 'UNAVAILABLE' } });
+  });
+
 });

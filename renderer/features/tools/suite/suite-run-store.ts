@@ -13,8 +13,8 @@ import type { EventPayload } from '../../../../shared/contract';
 import type { RunningSuite } from '../../../../shared/model/testcase';
 import { applyProgress, EMPTY_REPORT, fromResult, type SuiteReport } from './suite-report';
 
-/** What a suite runs: one bundle's cases, or those of every bundle switched on. */
-export type SuiteScope = { kind: 'all' } | { kind: 'bundle'; bundleId: string; name: string };
+/** What a suite runs: one bundle's cases, several bundles' (a suite started by a script), or those of every bundle switched on. */
+export type SuiteScope = { kind: 'all' } | { kind: 'bundle'; bundleId: string; name: string } | { kind: 'bundles'; bundleIds: string[]; names: string[] };
 
 export interface SuiteRun {
   runId: string;
@@ -24,7 +24,12 @@ export interface SuiteRun {
   /** Cancel was asked for. */
   cancelling: boolean;
   error?: ErrorInfo;
+  /** Started elsewhere (another window, or before a reload): it ends when the app says so. */
+  attached?: boolean;
 }
+
+/** An attached suite no longer running in the app, whose end this window did not hear (its connection dropped meanwhile). */
+const endedUnheard: ErrorInfo = { code: 'UNAVAILABLE', message: 'the suite ended while this window was not connected: its last steps and its result were not received' };
 
 interface SuiteRunState {
   run: SuiteRun | null;
@@ -52,7 +57,7 @@ export const useSuiteRun = create<SuiteRunState>((set, get) => ({
       if (e.runId === runId) mine((run) => ({ ...run, report: applyProgress(run.report, e.progress) }));
     });
     void client
-      .call('testcases.runSuite', { runId, ...(scope.kind === 'bundle' ? { bundleIds: [scope.bundleId] } : {}) })
+      .call('testcases.runSuite', { runId, ...(scope.kind === 'bundle' ? { bundleIds: [scope.bundleId] } : scope.kind === 'bundles' ? { bundleIds: scope.bundleIds } : {}) })
       .catch((e: unknown) => ({ ok: false as const, error: { code: 'UNAVAILABLE' as const, message: (e as Error).message } }))
       .then((r) => {
         off();
@@ -66,10 +71,17 @@ export const useSuiteRun = create<SuiteRunState>((set, get) => ({
     if (!run || run.status !== 'running' || run.cancelling) return;
     set({ run: { ...run, cancelling: true } });
     // The suite's own answer ends the run; this only asks.
-    await client.call('testcases.cancelSuite', { runId: run.runId }).catch(() => undefined);
+    const r = await client.call('testcases.cancelSuite', { runId: run.runId }).catch(() => undefined);
+    // Not running any more, and this window never heard it end: say so rather than wait.
+    if (run.attached && r?.ok && !r.value.cancelled) await endIfGone(client, run.runId, set);
   },
   async attach(client, scopeOf) {
-    if (get().run?.status === 'running') return false;
+    const current = get().run;
+    if (current?.status === 'running') {
+      if (!current.attached) return false;
+      // Followed from elsewhere: still running in the app? If not, it ended unheard.
+      if (!(await endIfGone(client, current.runId, set))) return false;
+    }
     // Steps and ends told while the list is on its way are kept, then replayed past the list.
     const early: EventPayload<'testcases.suiteProgress'>[] = [];
     const earlyDone: EventPayload<'testcases.suiteDone'>[] = [];
@@ -102,7 +114,7 @@ export const useSuiteRun = create<SuiteRunState>((set, get) => ({
     const { runId } = suite;
     let next = suite.progress.length;
     const mine = (f: (run: SuiteRun) => SuiteRun) => set((st) => (st.run?.runId === runId ? { run: f(st.run) } : st));
-    set({ run: { runId, scope, report: suite.progress.reduce(applyProgress, EMPTY_REPORT), status: 'running', cancelling: false } });
+    set({ run: { runId, scope, report: suite.progress.reduce(applyProgress, EMPTY_REPORT), status: 'running', cancelling: false, attached: true } });
     const follow = (e: EventPayload<'testcases.suiteProgress'>) => {
       if (e.runId !== runId || e.seq < next) return;
       next = e.seq + 1;
@@ -123,3 +135,11 @@ export const useSuiteRun = create<SuiteRunState>((set, get) => ({
     if (get().run?.status !== 'running') set({ run: null });
   },
 }));
+
+/** Ends an attached run the app no longer lists as running; answers whether it was gone. */
+async function endIfGone(client: ContractClient, runId: string, set: (f: (st: SuiteRunState) => Partial<SuiteRunState>) => void): Promise<boolean> {
+  const r = await client.call('testcases.runningSuites', {}).catch(() => undefined);
+  if (!r?.ok || r.value.suites.some((x) => x.runId === runId)) return false;
+  set((st) => (st.run?.runId === runId && st.run.status === 'running' ? { run: { ...st.run, status: 'failed', error: endedUnheard, report: { ...st.run.report, finished: true } } } : st));
+  return true;
+}
