@@ -86,7 +86,7 @@ export interface CoreConfig {
   /** False in a process beside a running app on the same data folder (`toolsmith mcp`): leave its running calls and tasks alone. */
   recoverInterrupted?: boolean;
   /** MCP servers' back-off after a failure and largest message (tests shorten and shrink them). */
-  mcpClient?: { backoffMs?: number; maxMessageBytes?: number; openUrl?: (url: string) => void | Promise<void> };
+  mcpClient?: { backoffMs?: number; maxMessageBytes?: number; openUrl?: (url: string) => void | Promise<void>; cancelWatchAfterMs?: number };
   /** How documents' model summaries wait and run (tests shorten the wait). */
   documentSummaries?: { debounceMs?: number; concurrency?: number };
   /** Opens a file with the system's application (Electron's shell.openPath, xdg-open); absent: UNAVAILABLE. */

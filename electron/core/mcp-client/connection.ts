@@ -40,6 +40,8 @@ export interface ConnectionOptions {
   openUrl?: (url: string) => void | Promise<void>;
   /** How long a sign-in may take (default 5 minutes). */
   signInTimeoutMs?: number;
+  /** How long a call runs before its cancel is watched for (default CANCEL_WATCH_AFTER_MS). */
+  cancelWatchAfterMs?: number;
   onStatus: () => void;
   /** The server said its tools changed: list them again. */
   onToolsChanged: () => void;
@@ -396,7 +398,7 @@ export class McpServerConnection {
         timeout: this.opts.config.timeouts.callMs,
       });
       // The request was sent inside request(): its id is the last one the transport saw.
-      const stop = watchCancel(cancel, this.lastRequestId, (id, reason) => {
+      const stop = watchCancel(cancel, this.opts.cancelWatchAfterMs ?? CANCEL_WATCH_AFTER_MS, this.lastRequestId, (id, reason) => {
         void client.notification({ method: 'notifications/cancelled', params: { requestId: id, reason: String((reason as Error)?.message ?? reason) } }).catch(() => undefined);
       });
       try {
@@ -624,22 +626,22 @@ function needsSignIn(e: unknown): boolean {
 }
 
 /** How long a call runs before its cancel is watched for (a listener on a fresh AbortSignal costs more than a quick call). */
-const CANCEL_WATCH_AFTER_MS = 20;
+export const CANCEL_WATCH_AFTER_MS = 20;
 
 /**
  * Tells the server a call was cancelled (notifications/cancelled) when `from.signal` aborts.
- * The signal is read, and its listener added, only once the call has run
- * CANCEL_WATCH_AFTER_MS; a cancel before then is seen at that moment. Returns the function
+ * The signal is read, and its listener added, only once the call has run `afterMs`
+ * (CANCEL_WATCH_AFTER_MS by default); a cancel before then is seen at that moment. Returns the function
  * that stops watching.
  */
-function watchCancel(from: { readonly signal: AbortSignal }, id: string | number, cancel: (id: string | number, reason: unknown) => void): () => void {
+function watchCancel(from: { readonly signal: AbortSignal }, afterMs: number, id: string | number, cancel: (id: string | number, reason: unknown) => void): () => void {
   let signal: AbortSignal | undefined;
   const onAbort = () => cancel(id, signal!.reason);
   const timer = setTimeout(() => {
     signal = from.signal;
     if (signal.aborted) return onAbort();
     signal.addEventListener('abort', onAbort, { once: true });
-  }, CANCEL_WATCH_AFTER_MS);
+  }, afterMs);
   return () => {
     clearTimeout(timer);
     signal?.removeEventListener('abort', onAbort);

@@ -48,6 +48,8 @@ export interface McpClientOptions {
   /** Opens an OAuth sign-in page in the person's browser (Electron: shell.openExternal). */
   openUrl?: (url: string) => void | Promise<void>;
   signInTimeoutMs?: number;
+  /** How long a call runs before its cancel is watched for (default 20 ms; tests make it longer). */
+  cancelWatchAfterMs?: number;
 }
 
 export const MCP_MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
@@ -104,6 +106,7 @@ export class McpClientManager {
       stableMs: this.opts.stableMs ?? 60_000,
       openUrl: this.opts.openUrl,
       signInTimeoutMs: this.opts.signInTimeoutMs,
+      ...(this.opts.cancelWatchAfterMs !== undefined ? { cancelWatchAfterMs: this.opts.cancelWatchAfterMs } : {}),
       onStatus: () => this.opts.onChange?.(file.bundleId),
       onToolsChanged: () => void this.refresh(file.bundleId).catch(() => undefined),
       onConnected: () => {

@@ -12,7 +12,7 @@ export function stdioServer(mode = 'normal', more: Partial<McpServerInput> = {},
   return { name: `Test ${mode}`, connection: { transport: 'stdio', command: process.execPath, args: [TEST_SERVER, mode], env }, ...more };
 }
 
-export async function openCore(dataDir: string, mcpClient: { backoffMs?: number; maxMessageBytes?: number; openUrl?: (url: string) => Promise<void> } = { backoffMs: 5 }): Promise<Core> {
+export async function openCore(dataDir: string, mcpClient: { backoffMs?: number; maxMessageBytes?: number; openUrl?: (url: string) => Promise<void>; cancelWatchAfterMs?: number } = { backoffMs: 5 }): Promise<Core> {
   return createCore({ resourcesDir: RESOURCES_DIR, watch: false, dataDir, host: 'headless', mcpClient });
 }
 
