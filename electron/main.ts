@@ -3,7 +3,6 @@
  * wires Electron to the core; everything else lives in electron/core and electron/host.
  */
 import { app, BrowserWindow, ipcMain, Menu, nativeTheme, protocol, safeStorage, screen, session, shell } from 'electron';
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +11,7 @@ import { resolveDataDir } from './core/data-dir';
 import { describeSafeStorageBackend, type SecretCipher } from './core/secrets/cipher';
 import { buildMenuTemplate } from './host/app-menu';
 import { cliArgsFromArgv, installedCliCommand } from './host/cli-mode';
+import { makeCliSession, removeCliSession, sweepCliSessions } from './host/cli-session';
 import { runCliProcess } from './host/cli/run-process';
 import { appProtocolHandler } from './host/app-protocol';
 import { registerIpcHost } from './host/ipc';
@@ -32,6 +32,23 @@ if (cliArgs) app.dock?.hide();
 // an open window may be writing: Chromium's session data goes to a folder of its own, removed
 // when the command ends. userData stays, for the keychain's key (Local State on Windows).
 const cliSessionDir = cliArgs ? cliSessionData() : undefined;
+
+/** The command's session-data folder (host/cli-session.ts), removed on every way out; it stops rather than share the window's profile. */
+function cliSessionData(): string | undefined {
+  sweepCliSessions(os.tmpdir());
+  let dir: string;
+  try {
+    dir = makeCliSession(os.tmpdir());
+  } catch (e) {
+    console.error(`toolsmith: cannot make a folder for the command's browser data in ${os.tmpdir()}: ${(e as Error).message}`);
+    app.exit(1);
+    return undefined;
+  }
+  app.setPath('sessionData', dir);
+  // Every way out: the CLI's own exit, and process.exit (`toolsmith mcp` and `serve` end so).
+  process.on('exit', () => removeCliSession(dir));
+  return dir;
+}
 
 const dataDir = resolveDataDir({ argv: cliArgs ?? process.argv, env: process.env, platform: process.platform, homedir: app.getPath('home'), electronUserData: app.getPath('userData') });
 // One app per data folder (host/single-instance.ts): the lock is keyed on userData. A command-line
@@ -75,39 +92,6 @@ async function start(): Promise<void> {
 }
 
 /** How to start the installed app as the `toolsmith` command; none in a development run (`npm start`). */
-/**
- * The command line's own session-data folder, in the temp folder. Folders that commands killed
- * before they could clean up left there (over a day old) are removed first.
- */
-function cliSessionData(): string {
-  const prefix = 'toolsmith-cli-session-';
-  const tmp = os.tmpdir();
-  for (const name of safely(() => fs.readdirSync(tmp)) ?? []) {
-    if (!name.startsWith(prefix)) continue;
-    const at = path.join(tmp, name);
-    const age = Date.now() - (safely(() => fs.statSync(at).mtimeMs) ?? Date.now());
-    if (age > 24 * 3600_000) safely(() => fs.rmSync(at, { recursive: true, force: true }));
-  }
-  const dir = fs.mkdtempSync(path.join(tmp, prefix));
-  app.setPath('sessionData', dir);
-  // Every way out: the CLI's own exit, and process.exit (`toolsmith mcp` and `serve` end so).
-  process.on('exit', removeCliSessionData);
-  return dir;
-}
-
-/** Removes the command line's session-data folder; a file still held (Windows) only leaves it for a later run to remove. */
-function removeCliSessionData(): void {
-  if (cliSessionDir) safely(() => fs.rmSync(cliSessionDir, { recursive: true, force: true }));
-}
-
-function safely<T>(f: () => T): T | undefined {
-  try {
-    return f();
-  } catch {
-    return undefined;
-  }
-}
-
 function installedCli(): string[] | undefined {
   return app.isPackaged ? installedCliCommand({ platform: process.platform, execPath: process.execPath, appImage: process.env.APPIMAGE }) : undefined;
 }
@@ -222,7 +206,7 @@ async function runCommandLine(args: string[]): Promise<void> {
   await app.whenReady();
   await runCliProcess(args, {
     exit: (code) => {
-      removeCliSessionData();
+      if (cliSessionDir) removeCliSession(cliSessionDir);
       app.exit(code);
     },
     host: { secretCipher: osKeychainCipher(), cliCommand: installedCli() },
@@ -230,11 +214,15 @@ async function runCommandLine(args: string[]): Promise<void> {
 }
 
 if (cliArgs) {
-  void runCommandLine(cliArgs).catch((e: unknown) => {
-    console.error(`toolsmith: ${e instanceof Error ? e.message : String(e)}`);
-    removeCliSessionData();
-    app.exit(1);
-  });
+  // Without its own session folder (it said why, and is exiting) the command does not run.
+  const sessionDir = cliSessionDir;
+  if (sessionDir) {
+    void runCommandLine(cliArgs).catch((e: unknown) => {
+      console.error(`toolsmith: ${e instanceof Error ? e.message : String(e)}`);
+      removeCliSession(sessionDir);
+      app.exit(1);
+    });
+  }
 } else {
   startDesktop();
 }

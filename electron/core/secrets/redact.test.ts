@@ -169,12 +169,26 @@ describe('redactDeep', () => {
       return redact(t);
     };
     let v: Record<string, unknown> = { leaf: 'x' };
-    for (let k = 0; k < 30; k++) v = { a: v, [KEY]: k };
+    for (let k = 0; k < 16; k++) v = { a: v, [KEY]: k };
     const out = JSON.stringify(redactDeep(v, counting));
     expect(out).not.toContain(KEY);
-    expect(out).toContain(`"${REDACTED}":29`);
+    expect(out).toContain(`"${REDACTED}":15`);
     // Per level: two keys and one number; at the bottom, a key and a string.
-    expect(calls).toBeLessThanOrEqual(30 * 3 + 2);
+    expect(calls).toBeLessThanOrEqual(16 * 3 + 2);
+  });
+
+  it('copies an object met again by another path once (a value that shares parts is not walked again and again)', () => {
+    let calls = 0;
+    const counting = (t: string) => {
+      calls++;
+      return redact(t);
+    };
+    let v: Record<string, unknown> = { leaf: KEY };
+    for (let k = 0; k < 16; k++) v = { l: v, r: v };
+    const out = redactDeep(v, counting) as Record<string, Record<string, unknown>>;
+    expect(JSON.stringify(out)).not.toContain(KEY);
+    expect(out.l).toEqual(out.r);
+    expect(calls).toBeLessThanOrEqual(16 * 2 + 2);
   });
 
   it('redacts bytes that contain a secret', () => {

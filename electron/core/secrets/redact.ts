@@ -312,8 +312,10 @@ const MAX_DEPTH = 512;
  * than 512 levels becomes `[redacted: too deep]`. Other values pass through.
  */
 export function redactDeep(value: unknown, redact: Redact): unknown {
-  // The objects being walked, for cycles.
+  // The objects being walked, for cycles; and the copy of each object already made, so a value
+  // that reaches one object by several paths copies it once.
   const ancestors = new Set<object>();
+  const copies = new Map<object, unknown>();
   const walk = (v: unknown, depth: number): unknown => {
     if (typeof v === 'string') return redact(v);
     if (typeof v === 'number' || typeof v === 'bigint') {
@@ -328,10 +330,12 @@ export function redactDeep(value: unknown, redact: Redact): unknown {
     }
     if (v instanceof Date) return v;
     if (ancestors.has(v)) return '[circular]';
+    if (copies.has(v)) return copies.get(v);
     ancestors.add(v);
     try {
-      if (Array.isArray(v)) return v.map((x) => walk(x, depth + 1));
-      return copyObject(v as Record<string, unknown>, depth);
+      const copy = Array.isArray(v) ? v.map((x) => walk(x, depth + 1)) : copyObject(v as Record<string, unknown>, depth);
+      copies.set(v, copy);
+      return copy;
     } finally {
       ancestors.delete(v);
     }

@@ -119,6 +119,9 @@ describe('attaching to a suite this window did not start', () => {
     f.suites.splice(0);
     expect(await useSuiteRun.getState().attach(f.client, all)).toBe(false);
     expect(useSuiteRun.getState().run).toMatchObject({ runId: 'r3', status: 'failed', error: { code: 'UNAVAILABLE' }, report: { finished: true } });
+    // And it no longer follows that suite.
+    expect(f.listening('testcases.suiteProgress')).toBe(0);
+    expect(f.listening('testcases.suiteDone')).toBe(0);
 
     // The same found by Cancel.
     useSuiteRun.setState({ run: null });
@@ -128,6 +131,18 @@ describe('attaching to a suite this window did not start', () => {
     g.suites.splice(0);
     await useSuiteRun.getState().cancel(g.client);
     expect(useSuiteRun.getState().run).toMatchObject({ runId: 'r4', status: 'failed', error: { code: 'UNAVAILABLE' } });
+    expect(g.listening('testcases.suiteDone')).toBe(0);
+  });
+
+  it('lets Cancel be pressed again when the ask did not get through', async () => {
+    const f = fakeClient([{ runId: 'r6', bundleIds: null, startedAt: '2026-11-24T23:00:00.000Z', progress: [plan] }]);
+    f.release();
+    expect(await useSuiteRun.getState().attach(f.client, all)).toBe(true);
+    const failing: ContractClient = { ...f.client, call: (async () => ({ ok: false, error: { code: 'UNAVAILABLE', message: 'the host cannot be reached' } })) as ContractClient['call'] };
+    await useSuiteRun.getState().cancel(failing);
+    expect(useSuiteRun.getState().run).toMatchObject({ runId: 'r6', status: 'running', cancelling: false });
+    await useSuiteRun.getState().cancel(f.client);
+    expect(useSuiteRun.getState().run).toMatchObject({ status: 'running', cancelling: true });
   });
 
 });

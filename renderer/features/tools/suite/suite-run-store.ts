@@ -72,8 +72,11 @@ export const useSuiteRun = create<SuiteRunState>((set, get) => ({
     set({ run: { ...run, cancelling: true } });
     // The suite's own answer ends the run; this only asks.
     const r = await client.call('testcases.cancelSuite', { runId: run.runId }).catch(() => undefined);
+    if (r?.ok && r.value.cancelled) return;
     // Not running any more, and this window never heard it end: say so rather than wait.
-    if (run.attached && r?.ok && !r.value.cancelled) await endIfGone(client, run.runId, set);
+    if (run.attached && r?.ok && (await endIfGone(client, run.runId, set))) return;
+    // The ask did not get through (or nothing was stopped yet): Cancel can be pressed again.
+    set((st) => (st.run?.runId === run.runId && st.run.status === 'running' ? { run: { ...st.run, cancelling: false } } : st));
   },
   async attach(client, scopeOf) {
     const current = get().run;
@@ -85,12 +88,13 @@ export const useSuiteRun = create<SuiteRunState>((set, get) => ({
     // Steps and ends told while the list is on its way are kept, then replayed past the list.
     const early: EventPayload<'testcases.suiteProgress'>[] = [];
     const earlyDone: EventPayload<'testcases.suiteDone'>[] = [];
-    const live: { follow?: (e: EventPayload<'testcases.suiteProgress'>) => void; finish?: (e: EventPayload<'testcases.suiteDone'>) => void } = {};
+    const live: { follow?: (e: EventPayload<'testcases.suiteProgress'>) => void; finish?: (e: EventPayload<'testcases.suiteDone'>) => void; runId?: string } = {};
     const offProgress = client.on('testcases.suiteProgress', (e) => (live.follow ? live.follow(e) : early.push(e)));
     const offDone = client.on('testcases.suiteDone', (e) => (live.finish ? live.finish(e) : earlyDone.push(e)));
     const stop = () => {
       offProgress();
       offDone();
+      if (live.runId !== undefined && listening.get(live.runId) === stop) listening.delete(live.runId);
     };
     let suite: RunningSuite | undefined;
     let scope: SuiteScope;
@@ -112,6 +116,8 @@ export const useSuiteRun = create<SuiteRunState>((set, get) => ({
       return false;
     }
     const { runId } = suite;
+    live.runId = runId;
+    listening.set(runId, stop);
     let next = suite.progress.length;
     const mine = (f: (run: SuiteRun) => SuiteRun) => set((st) => (st.run?.runId === runId ? { run: f(st.run) } : st));
     set({ run: { runId, scope, report: suite.progress.reduce(applyProgress, EMPTY_REPORT), status: 'running', cancelling: false, attached: true } });
@@ -137,9 +143,13 @@ export const useSuiteRun = create<SuiteRunState>((set, get) => ({
 }));
 
 /** Ends an attached run the app no longer lists as running; answers whether it was gone. */
+/** What stops following each attached run (by run id): one that ended unheard is let go too. */
+const listening = new Map<string, () => void>();
+
 async function endIfGone(client: ContractClient, runId: string, set: (f: (st: SuiteRunState) => Partial<SuiteRunState>) => void): Promise<boolean> {
   const r = await client.call('testcases.runningSuites', {}).catch(() => undefined);
   if (!r?.ok || r.value.suites.some((x) => x.runId === runId)) return false;
+  listening.get(runId)?.();
   set((st) => (st.run?.runId === runId && st.run.status === 'running' ? { run: { ...st.run, status: 'failed', error: endedUnheard, report: { ...st.run.report, finished: true } } } : st));
   return true;
 }
