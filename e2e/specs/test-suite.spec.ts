@@ -5,6 +5,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Page } from '@playwright/test';
 import { AppShell } from '../pages/app-page';
 import { expect, screenshot, test } from '../fixtures';
 import { rpc, type RunningHost } from '../fixtures/host';
@@ -56,6 +57,38 @@ test.afterAll(async () => {
   server.closeAllConnections();
   await new Promise((resolve) => server.close(resolve));
 });
+
+/** The slow bundle: one HTTP tool that waits on this spec's server, three cases (its host allowed). */
+async function setUpWaitingBundle(host: RunningHost): Promise<void> {
+  const settings = await rpc<{ allowedHosts: string[] }>(host, 'settings.get', {});
+  const hostPort = origin.replace('http://', '');
+  if (!settings.allowedHosts.includes(hostPort)) await rpc(host, 'settings.set', { allowedHosts: [...settings.allowedHosts, hostPort] });
+  const waitTool = {
+    slug: 'suite-wait',
+    body: {
+      displayName: 'Suite wait',
+      description: 'Answers when the test lets it',
+      tags: ['e2e'],
+      type: 'http',
+      argSchema: { type: 'object', properties: { n: { type: 'integer' } } },
+      outputSchema: {},
+      http: { method: 'GET', urlTemplate: `${origin}/wait?n=\${n}` },
+      isEnabled: true,
+    },
+  };
+  await setUp(host, SLOW_BUNDLE_ID, SLOW_BUNDLE_SLUG, 'Suite slow e2e', waitTool, [
+    { name: 'first', args: { n: 1 }, assertions: [] },
+    { name: 'second', args: { n: 2 }, assertions: [] },
+    { name: 'third', args: { n: 3 }, assertions: [] },
+  ]);
+}
+
+/** Tools → the slow bundle → "Run test cases". */
+async function startWaitingSuite(page: Page, shell: AppShell): Promise<void> {
+  await shell.open('tools');
+  await page.getByTestId('bundle-list').getByTestId(`bundle-${SLOW_BUNDLE_SLUG}`).getByRole('button', { name: /Suite slow e2e/ }).click();
+  await page.getByTestId('suite-run-bundle').click();
+}
 
 test.describe('test cases as a suite', () => {
   test("a bundle's cases, then every bundle's: one report with pass/fail, timings and a diff for a failure", async ({ appPage: page, host }) => {
@@ -129,31 +162,9 @@ test.describe('test cases as a suite', () => {
   test('a long suite shows its progress and stops on Esc, the cases not reached reported as not run', async ({ appPage: page, host }) => {
     test.skip(!host, 'the spec sets up its bundle through the headless host');
     test.setTimeout(120_000);
-    const settings = await rpc<{ allowedHosts: string[] }>(host!, 'settings.get', {});
-    const hostPort = origin.replace('http://', '');
-    if (!settings.allowedHosts.includes(hostPort)) await rpc(host!, 'settings.set', { allowedHosts: [...settings.allowedHosts, hostPort] });
-    const slowTool = {
-      slug: 'suite-wait',
-      body: {
-        displayName: 'Suite wait',
-        description: 'Answers when the test lets it',
-        tags: ['e2e'],
-        type: 'http',
-        argSchema: { type: 'object', properties: { n: { type: 'integer' } } },
-        outputSchema: {},
-        http: { method: 'GET', urlTemplate: `${origin}/wait?n=\${n}` },
-        isEnabled: true,
-      },
-    };
-    await setUp(host!, SLOW_BUNDLE_ID, SLOW_BUNDLE_SLUG, 'Suite slow e2e', slowTool, [
-      { name: 'first', args: { n: 1 }, assertions: [] },
-      { name: 'second', args: { n: 2 }, assertions: [] },
-      { name: 'third', args: { n: 3 }, assertions: [] },
-    ]);
+    await setUpWaitingBundle(host!);
     const shell = new AppShell(page);
-    await shell.open('tools');
-    await page.getByTestId('bundle-list').getByTestId(`bundle-${SLOW_BUNDLE_SLUG}`).getByRole('button', { name: /Suite slow e2e/ }).click();
-    await page.getByTestId('suite-run-bundle').click();
+    await startWaitingSuite(page, shell);
     const report = page.getByTestId('suite-report');
     await expect(report).toHaveAttribute('data-status', 'running');
     await expect(report.getByTestId('suite-case-running')).toHaveText('Running “first”…');
@@ -184,22 +195,9 @@ test.describe('test cases as a suite', () => {
     test.skip(!host, 'the spec sets up its bundle through the headless host');
     test.setTimeout(120_000);
     for (const res of held.splice(0)) res.end('{}');
-    const settings = await rpc<{ allowedHosts: string[] }>(host!, 'settings.get', {});
-    const hostPort = origin.replace('http://', '');
-    if (!settings.allowedHosts.includes(hostPort)) await rpc(host!, 'settings.set', { allowedHosts: [...settings.allowedHosts, hostPort] });
-    const waitTool = {
-      slug: 'suite-wait',
-      body: { displayName: 'Suite wait', description: 'Answers when the test lets it', tags: ['e2e'], type: 'http', argSchema: { type: 'object', properties: { n: { type: 'integer' } } }, outputSchema: {}, http: { method: 'GET', urlTemplate: `${origin}/wait?n=\${n}` }, isEnabled: true },
-    };
-    await setUp(host!, SLOW_BUNDLE_ID, SLOW_BUNDLE_SLUG, 'Suite slow e2e', waitTool, [
-      { name: 'first', args: { n: 1 }, assertions: [] },
-      { name: 'second', args: { n: 2 }, assertions: [] },
-      { name: 'third', args: { n: 3 }, assertions: [] },
-    ]);
+    await setUpWaitingBundle(host!);
     const shell = new AppShell(page);
-    await shell.open('tools');
-    await page.getByTestId('bundle-list').getByTestId(`bundle-${SLOW_BUNDLE_SLUG}`).getByRole('button', { name: /Suite slow e2e/ }).click();
-    await page.getByTestId('suite-run-bundle').click();
+    await startWaitingSuite(page, shell);
     const report = page.getByTestId('suite-report');
     await expect(report.getByTestId('suite-case-running')).toHaveText('Running “first”…');
     await expect.poll(() => held.length).toBeGreaterThan(0);
@@ -218,6 +216,7 @@ test.describe('test cases as a suite', () => {
     await expect(report.locator('[data-case="first"]')).toHaveAttribute('data-passed', 'true');
     await expect(report.getByTestId('suite-case-running')).toHaveText('Running “second”…');
     await expect(report.getByTestId('suite-status')).toHaveText('Running: 1 of 3 cases done…');
+    await screenshot(page, 'test-suite-after-reload');
     // The two buttons show this report instead of starting a second suite.
     await expect(page.getByTestId('suite-run-all')).toHaveAttribute('title', 'Tests are running: show their report');
     // And Cancel still stops it.

@@ -250,24 +250,18 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   await mcpClient.open();
   // What every local function's context shares, made again only when the settings change (a
   // call does not resolve the workspace path).
-  const localContextBase = () => {
-    let of: Settings | undefined;
-    let base: Omit<LocalToolContext, 'signal'> | undefined;
-    return () => {
-      const s = settings.get();
-      if (s !== of || !base) {
-        of = s;
-        base = { workspaceDir: workspaceDir(), now, transport, allowedHosts, regexTimeLimitMs: s.regexTimeLimitMs, wrote };
-      }
-      return base;
-    };
+  const makeContextBase = (s: Settings) => ({ of: s, base: { workspaceDir: workspaceDir(), now, transport, allowedHosts, regexTimeLimitMs: s.regexTimeLimitMs, wrote } });
+  let contextBase = makeContextBase(settings.get());
+  const localContext = (): Omit<LocalToolContext, 'signal'> => {
+    if (contextBase.of !== settings.get()) contextBase = makeContextBase(settings.get());
+    return contextBase.base;
   };
   const dispatcher = new InvokeDispatcher({
     store: registry.store,
     log,
     redact,
     localFunctions: functions,
-    localContext: localContextBase(),
+    localContext,
     resolveHandle: (handle, ownerId) => toolOutputs.resolveHandle(handle, ownerId),
     backends: {
       http: httpBackend({ transport, allowedHosts, secrets, redact, rateLimiter: new RateLimiter(), spillFor: (ownerId, meta) => toolOutputs.spillFor(ownerId, meta) }),

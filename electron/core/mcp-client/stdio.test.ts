@@ -23,6 +23,19 @@ async function core(opts?: Parameters<typeof openCore>[1]): Promise<{ core: Core
   return { core: c, dataDir };
 }
 
+/** Starts the server's slow tool, cancels it `afterMs` after it runs, and waits for the server to say it was cancelled. */
+async function cancelSlowCall(c: Core, bundleId: string, invocationId: string, afterMs: number): Promise<void> {
+  const running = c.dispatcher.invoke({ bundleId, slug: 'slow', version: '1', args: { ms: 30_000 }, source: 'api', invocationId });
+  await until(() => c.dispatcher.runningIds().includes(invocationId), 'the call running');
+  if (afterMs) await new Promise((r) => setTimeout(r, afterMs));
+  expect(c.dispatcher.cancel(invocationId)).toBe(true);
+  expect(await running).toMatchObject({ ok: false, error: { code: 'CANCELLED' } });
+  await until(async () => {
+    const log = await c.call('mcpServers.log', { bundleId });
+    return log.ok && log.value.some((l) => l.stream === 'stderr' && l.text === 'slow cancelled');
+  }, 'the server told of the cancel');
+}
+
 describe('an MCP server over stdio as a bundle', () => {
   it('stores its tools as files of a new bundle, with titles, annotations and a destructive tool asking first', async () => {
     const { core: c, dataDir } = await core();
@@ -171,16 +184,7 @@ describe('an MCP server over stdio as a bundle', () => {
   it('a cancelled call is cancelled on the server too (notifications/cancelled)', async () => {
     const { core: c } = await core();
     const v = await addServer(c, stdioServer());
-    const invocationId = '01900000-0000-7000-8000-000000000001';
-    const running = c.dispatcher.invoke({ bundleId: v.bundleId, slug: 'slow', version: '1', args: { ms: 30_000 }, source: 'api', invocationId });
-    await until(() => c.dispatcher.runningIds().includes(invocationId), 'the call running');
-    await new Promise((r) => setTimeout(r, 100));
-    expect(c.dispatcher.cancel(invocationId)).toBe(true);
-    expect(await running).toMatchObject({ ok: false, error: { code: 'CANCELLED' } });
-    await until(async () => {
-      const log = await c.call('mcpServers.log', { bundleId: v.bundleId });
-      return log.ok && log.value.some((l) => l.stream === 'stderr' && l.text === 'slow cancelled');
-    }, 'the server told of the cancel');
+    await cancelSlowCall(c, v.bundleId, '01900000-0000-7000-8000-000000000001', 100);
     expect(await call(c, v.bundleId, 'echo', { text: 'next' })).toMatchObject({ ok: true, value: 'next' });
   });
 
@@ -203,15 +207,7 @@ describe('an MCP server over stdio as a bundle', () => {
   it('a call cancelled at once is cancelled on the server too', async () => {
     const { core: c } = await core();
     const v = await addServer(c, stdioServer());
-    const invocationId = '01900000-0000-7000-8000-000000000002';
-    const running = c.dispatcher.invoke({ bundleId: v.bundleId, slug: 'slow', version: '1', args: { ms: 30_000 }, source: 'api', invocationId });
-    await until(() => c.dispatcher.runningIds().includes(invocationId), 'the call running');
-    expect(c.dispatcher.cancel(invocationId)).toBe(true);
-    expect(await running).toMatchObject({ ok: false, error: { code: 'CANCELLED' } });
-    await until(async () => {
-      const log = await c.call('mcpServers.log', { bundleId: v.bundleId });
-      return log.ok && log.value.some((l) => l.stream === 'stderr' && l.text === 'slow cancelled');
-    }, 'the server told of the cancel');
+    await cancelSlowCall(c, v.bundleId, '01900000-0000-7000-8000-000000000002', 0);
   });
 
   it('switching the bundle off stops the process; closing the app leaves no process behind', async () => {
