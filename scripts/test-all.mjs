@@ -27,6 +27,19 @@ function step(label, cmd, args) {
   return r.ok;
 }
 
+/** The titles of the tests Playwright's JSON report marks flaky (failed, then passed on a retry). */
+function flakyTests(report) {
+  const names = [];
+  const walk = (suite, path) => {
+    for (const spec of suite.specs ?? []) {
+      for (const t of spec.tests ?? []) if (t.status === 'flaky') names.push(`[${t.projectName}] ${[...path, spec.title].join(' › ')}`);
+    }
+    for (const child of suite.suites ?? []) walk(child, [...path, child.title]);
+  };
+  for (const s of report.suites ?? []) walk(s, [s.title]);
+  return names;
+}
+
 function suite(label, cmd, args, reportFile, count) {
   const r = run(label, cmd, args);
   let c = { passed: 0, failed: 0, skipped: 0 };
@@ -34,6 +47,8 @@ function suite(label, cmd, args, reportFile, count) {
   // A runner that failed without reporting a failed test (a crash, a config error) still fails.
   if (!r.ok && c.failed === 0) c.failed = 1;
   rows.push(`${label}: ${c.passed} passed, ${c.failed} failed, ${c.skipped} skipped (${r.seconds} s)`);
+  // A test that failed and then passed on its retry counts as passed, and is named here.
+  for (const name of c.flaky ?? []) rows.push(`  flaky (passed on a retry): ${name}`);
   for (const k of Object.keys(total)) total[k] += c[k];
 }
 
@@ -53,6 +68,7 @@ if (built && step('chromium', 'node', ['scripts/ensure-chromium.mjs'])) {
     passed: j.stats.expected + j.stats.flaky,
     failed: j.stats.unexpected,
     skipped: j.stats.skipped,
+    flaky: flakyTests(j),
   }));
 } else {
   rows.push('e2e: not run (build or Chromium missing)');

@@ -40,8 +40,11 @@ function setEditorValue(page: Page, testId: string, text: string): Promise<void>
   return page.evaluate(([id, value]) => (globalThis as unknown as TestWindow).__toolsmithEditors![id]!.setValue(value), [testId, text] as const);
 }
 
-/** Replaces the editor's text by typing it, as a person would. */
-async function typeIntoEditor(page: Page, testId: string, text: string): Promise<void> {
+/**
+ * Replaces the editor's text by typing it, as a person would. `holds` is the text the editor
+ * then holds (the closing brackets it adds itself), when that is not the typed text.
+ */
+async function typeIntoEditor(page: Page, testId: string, text: string, holds = text): Promise<void> {
   const editor = page.getByTestId(testId).locator('.monaco-editor');
   await editor.waitFor();
   // In the text area, past the line numbers (.view-lines itself scrolls sideways with a long line).
@@ -49,6 +52,8 @@ async function typeIntoEditor(page: Page, testId: string, text: string): Promise
   await page.keyboard.press('ControlOrMeta+A');
   await page.keyboard.press('Delete');
   await page.keyboard.type(text);
+  // What the checks below see is what was typed (a failure here shows the text the editor holds).
+  await expect.poll(() => editorValue(page, testId), { message: `the ${testId} holds the typed text` }).toBe(holds);
 }
 
 async function rpc(host: RunningHost, name: string, input: unknown): Promise<{ ok: boolean; value?: unknown; error?: { code: string } }> {
@@ -213,7 +218,7 @@ test.describe('the tool editor', () => {
     await expect(page.getByTestId('field-error-urlTemplate')).toHaveCount(0);
 
     // Invalid JSON in the argSchema editor: Save is disabled and the error is shown.
-    await typeIntoEditor(page, 'argschema-editor', '{"type": "object", "properties": ');
+    await typeIntoEditor(page, 'argschema-editor', '{"type": "object", "properties": ', '{"type": "object", "properties": }');
     await expect(page.getByTestId('field-error-argSchema')).toContainText('not valid JSON');
     await expect(page.getByTestId('tool-form-save')).toBeDisabled();
     await expect(page.getByTestId('argschema-editor-problems')).not.toBeEmpty({ timeout: 15_000 });
