@@ -7,7 +7,7 @@
  * Test and automation hook: each mounted Monaco editor is reachable as
  * `window.__toolsmithEditors[testId]` (the standalone editor instance).
  */
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { editor as MonacoEditorNs } from 'monaco-editor';
 import { editorStrings } from '../i18n/editor-strings';
 import { MODEL_FILE, type JsonSchemaKind } from './json-schemas';
@@ -199,7 +199,10 @@ function MonacoJson({ setup, value, onChange, label, testId, height, readOnly, a
     onChangeRef.current(text);
   }, []);
   const latestValue = useRef(value);
-  useEffect(() => {
+  // A layout effect: it runs in the commit, before any further key is handled, so the value
+  // it sees is the newest text reported (or a value from outside). A passive effect may run
+  // many keys later, when the window is busy, after its text has left the bounded `echoes`.
+  useLayoutEffect(() => {
     latestValue.current = value;
     const ed = editorRef.current;
     if (!ed) return;
@@ -253,14 +256,26 @@ function MonacoJson({ setup, value, onChange, label, testId, height, readOnly, a
       ),
     [monaco, onMarkers],
   );
+  /** The model's version when the editor was made (a new model starts at 1): a later one at mount means keys came first. */
+  const createdVersion = useRef(1);
+  const handleBeforeMount = useCallback(() => {
+    createdVersion.current = monaco.editor.getModel(monaco.Uri.parse(path))?.getVersionId() ?? 1;
+  }, [monaco, path]);
   const handleMount = useCallback(
     (ed: StandaloneEditor) => {
       editorRef.current = ed;
-      // The value may have changed between the first render and the editor's creation.
-      apply(ed, latestValue.current);
+      const model = ed.getModel();
+      if (model && model.getVersionId() !== createdVersion.current) {
+        // Keys typed between the editor's appearing and this call (the change subscription is
+        // not in place yet): they are reported, not overwritten.
+        handleChange(model.getValue());
+      } else {
+        // The value may have changed between the first render and the editor's creation.
+        apply(ed, latestValue.current);
+      }
       if (testId) (window.__toolsmithEditors ??= {})[testId] = ed;
     },
-    [testId, apply],
+    [testId, apply, handleChange],
   );
   useEffect(
     () => () => {
@@ -282,6 +297,7 @@ function MonacoJson({ setup, value, onChange, label, testId, height, readOnly, a
       options={options}
       onChange={handleChange}
       onValidate={handleValidate}
+      beforeMount={handleBeforeMount}
       onMount={handleMount}
       loading={editorStrings.json.loading}
       className="json-editor-monaco"
