@@ -127,6 +127,8 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   const problems = new ProblemLog(events, now);
   const settings = new SettingsStore(dataDir, events, problems, now);
   await settings.load();
+  // Another process on this data folder (the CLI, a second host) may change the settings.
+  if (config.watch !== false) settings.watch();
 
   const workspaceDir = () => {
     const w = settings.get().workspaceDir;
@@ -418,6 +420,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
         // No MCP server process outlives the app.
         await mcpClient.close();
         await registry.close();
+        await settings.close();
         log.close();
         conversations.close();
         await documents.idle();

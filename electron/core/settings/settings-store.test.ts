@@ -1,0 +1,84 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Settings } from '../../../shared/model/settings';
+import { EventBus } from '../events';
+import { ProblemLog } from '../problems';
+import { SettingsStore } from './settings-store';
+
+let dir: string;
+const stores: SettingsStore[] = [];
+
+function open(): { store: SettingsStore; changes: Settings[] } {
+  const events = new EventBus();
+  const changes: Settings[] = [];
+  events.on('settings.changed', (s) => changes.push(s));
+  const store = new SettingsStore(dir, events, new ProblemLog(events, () => new Date()), () => new Date());
+  stores.push(store);
+  return { store, changes };
+}
+
+async function onDisk(): Promise<Settings> {
+  return JSON.parse(await fs.readFile(path.join(dir, 'settings.json'), 'utf8')) as Settings;
+}
+
+beforeEach(async () => {
+  dir = await fs.mkdtemp(path.join(os.tmpdir(), 'toolsmith-settings-'));
+});
+afterEach(async () => {
+  await Promise.all(stores.splice(0).map((s) => s.close()));
+  await fs.rm(dir, { recursive: true, force: true });
+});
+
+describe('SettingsStore with two processes on one data folder', () => {
+  it('a change keeps what the other process wrote since this one read the file', async () => {
+    const app = open();
+    const cli = open();
+    await app.store.load();
+    await cli.store.load();
+    // The CLI adds an allowed host on import; the app, which read the file before, then changes the theme.
+    await cli.store.set({ allowedHosts: ['api.example.org'] });
+    await app.store.set({ theme: 'dark' });
+    const saved = await onDisk();
+    expect(saved.allowedHosts).toEqual(['api.example.org']);
+    expect(saved.theme).toBe('dark');
+    expect(app.store.get().allowedHosts).toEqual(['api.example.org']);
+  });
+
+  it('a watched store takes up the other process’s write and tells it once', async () => {
+    const app = open();
+    await app.store.load();
+    app.store.watch(20);
+    const cli = open();
+    await cli.store.load();
+    await cli.store.set({ allowedHosts: ['api.example.org'] });
+    await vi.waitFor(() => expect(app.store.get().allowedHosts).toEqual(['api.example.org']), { timeout: 10_000, interval: 25 });
+    expect(app.changes.map((s) => s.allowedHosts)).toEqual([['api.example.org']]);
+  });
+
+  it('its own writes and a file rewritten unchanged tell nothing more', async () => {
+    const app = open();
+    await app.store.load();
+    app.store.watch(20);
+    await app.store.set({ theme: 'dark' });
+    expect(app.changes).toHaveLength(1);
+    // The same settings written by someone else (another key order would be the same too).
+    await fs.writeFile(path.join(dir, 'settings.json'), JSON.stringify(await onDisk()));
+    await app.store.reload();
+    expect(app.changes).toHaveLength(1);
+  });
+
+  it('a file that became unreadable is set aside, and a change is made to this process’s settings', async () => {
+    const app = open();
+    await app.store.load();
+    await app.store.set({ theme: 'dark' });
+    await fs.writeFile(path.join(dir, 'settings.json'), '{ not json');
+    await app.store.set({ allowedHosts: ['api.example.org'] });
+    const saved = await onDisk();
+    expect(saved.theme).toBe('dark');
+    expect(saved.allowedHosts).toEqual(['api.example.org']);
+    const names = await fs.readdir(dir);
+    expect(names.filter((n) => n.startsWith('settings.json') && n !== 'settings.json')).toHaveLength(1);
+  });
+});
