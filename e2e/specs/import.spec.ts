@@ -177,6 +177,17 @@ test.describe('the import panel', () => {
     await expect(panel.getByTestId('openapi-result')).toContainText('created');
     await expect(panel.getByTestId('openapi-progress')).toHaveCount(0);
 
+    // The text changed since it was read: Import refuses to import the old document.
+    await panel.getByTestId('openapi-input').fill('openapi: 3.0.3\ninfo: {title: Other, version: "1"}\npaths: {}\n');
+    await panel.getByTestId('openapi-import').click();
+    await expect(panel.getByTestId('openapi-error')).toContainText('changed since its operations were read');
+    // A read that fails leaves no preview of the earlier document under its error.
+    await panel.getByTestId('openapi-input').fill('not: [valid');
+    await panel.getByTestId('openapi-parse').click();
+    await expect(panel.getByTestId('openapi-error')).toContainText('neither JSON nor valid YAML');
+    await expect(panel.getByTestId('openapi-op-list-pets')).toHaveCount(0);
+    await expect(panel.getByTestId('openapi-import')).toHaveCount(0);
+
     // Bundle ZIP: export downloads a ZIP; importing it back shows the report.
     await panel.getByRole('tab', { name: 'Bundle ZIP' }).click();
     const [download] = await Promise.all([appPage.waitForEvent('download'), panel.getByTestId('bundle-export').click()]);

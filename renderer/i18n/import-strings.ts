@@ -47,6 +47,7 @@ export const importStrings = {
     parse: 'Read operations',
     parsing: 'Reading…',
     empty: 'Paste a document or choose a file first.',
+    stale: 'The document changed since its operations were read: read them again before importing.',
     tooLarge: (mib: number) => `The document is larger than ${mib} MiB.`,
     readFailed: (message: string) => `Could not read the file: ${message}`,
     heading: (title: string, version: string) => `${title} ${version}`,

@@ -46,6 +46,8 @@ export function OpenApiImport({ bundleId }: OpenApiImportProps) {
   const id = useId();
   const [text, setText] = useState('');
   const [doc, setDoc] = useState<OpenApiDoc | null>(null);
+  /** The text `doc` was read from: an import of a document since changed is refused. */
+  const [readText, setReadText] = useState<string | null>(null);
   const [selected, setSelected] = useState<Set<string>>(new Set());
   /** Optional arguments cleared, by operation key. */
   const [dropped, setDropped] = useState<Map<string, Set<string>>>(new Map());
@@ -86,9 +88,23 @@ export function OpenApiImport({ bundleId }: OpenApiImportProps) {
     }
   };
 
+  /** A read that fails leaves no preview of an earlier document under its error. */
+  const forgetDoc = () => {
+    setDoc(null);
+    setReadText(null);
+    setSelected(new Set());
+    setResults([]);
+  };
+
   const parse = async () => {
-    if (text.trim() === '') return setError(s.openapi.empty);
-    if (text.length > MAX_DOC_CHARS) return setError(s.openapi.tooLarge(MAX_DOC_CHARS / (1024 * 1024)));
+    if (text.trim() === '') {
+      forgetDoc();
+      return setError(s.openapi.empty);
+    }
+    if (text.length > MAX_DOC_CHARS) {
+      forgetDoc();
+      return setError(s.openapi.tooLarge(MAX_DOC_CHARS / (1024 * 1024)));
+    }
     const ctrl = new AbortController();
     step.current = ctrl;
     setParsing(true);
@@ -98,6 +114,7 @@ export function OpenApiImport({ bundleId }: OpenApiImportProps) {
       const next = await callOrThrow(client, 'transfer.parseOpenApi', { text });
       if (ctrl.signal.aborted) return;
       setDoc(next);
+      setReadText(text);
       setCancelNote(null);
       setSelected(new Set(next.operations.map((o) => o.key)));
       setDropped(new Map());
@@ -106,7 +123,10 @@ export function OpenApiImport({ bundleId }: OpenApiImportProps) {
       setResults([]);
       setProgress(null);
     } catch (err) {
-      if (!ctrl.signal.aborted) setError(errorMessage(err));
+      if (!ctrl.signal.aborted) {
+        forgetDoc();
+        setError(errorMessage(err));
+      }
     } finally {
       // A cancelled read has already given the panel back (see cancel()).
       if (step.current === ctrl) {
@@ -166,6 +186,7 @@ export function OpenApiImport({ bundleId }: OpenApiImportProps) {
 
   const importSelected = async () => {
     if (!doc || step.current) return;
+    if (text !== readText) return setError(s.openapi.stale);
     let prepared: ReturnType<typeof prepareImport>;
     try {
       prepared = prepareImport(
