@@ -57,6 +57,11 @@ test('a new user pastes mcpServers JSON, sees the tools, tests one, runs one fro
 
   // 3. The tester runs a tool of the server.
   await page.getByTestId('open-tool-echo').click();
+  // Its page says what it is: a tool of the server, whose new versions come from the server.
+  await expect(page.getByTestId('tool-form-type').locator('option:checked')).toHaveText('MCP server tool');
+  await expect(page.getByTestId('tool-form-mcp')).toContainText('“echo”');
+  await expect(page.getByTestId('new-version')).toBeDisabled();
+  await expect(page.getByTestId('new-version')).toHaveAttribute('title', /come from the server/);
   await page.getByTestId('arg-text').fill('hello from the tester');
   await page.getByTestId('tester-run').click();
   await expect(page.getByTestId('tester-result')).toContainText('hello from the tester');

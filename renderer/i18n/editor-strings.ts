@@ -19,6 +19,7 @@ export const editorStrings = {
     builtInBundle: 'Built-in bundles are read-only: make a bundle of your own to add tools.',
     deletedBundle: 'This bundle is deleted: restore it to add tools.',
     disabledBundle: 'This bundle is disabled: switch it on to add tools.',
+    mcpTool: 'The tools of an MCP server come from the server: a new version is made when its definition there changes.',
   },
   unsaved: {
     confirm: 'You have unsaved changes. Leave and discard them?',
@@ -59,6 +60,7 @@ export const editorStrings = {
     builtInReadOnly: 'Built-in tool: read-only. You can switch it on or off in the list.',
     identity: 'Tool',
     backend: 'What it runs',
+    mcpBackend: (serverTool: string) => `The tool “${serverTool}” of this bundle’s MCP server (see the bundle for its status and log).`,
     schemas: 'Schemas',
     fields: {
       slug: 'Slug',

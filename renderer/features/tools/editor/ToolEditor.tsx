@@ -303,7 +303,7 @@ export function ToolEditor({ mode, newVersionBlocked, notice, onSaved, onNewVers
               aria-describedby={describedBy}
               onChange={(e) => set('type', e.target.value as ToolDraft['type'])}
             >
-              {TOOL_TYPES.map((t) => (
+              {(draft.type === 'mcp' ? [...TOOL_TYPES, draft.type] : TOOL_TYPES).map((t) => (
                 <option key={t} value={t}>
                   {s.types[t]}
                 </option>
@@ -385,6 +385,11 @@ export function ToolEditor({ mode, newVersionBlocked, notice, onSaved, onNewVers
           </>
         )}
         {draft.type === 'sequence' && json('sequence', readOnly ? undefined : s.help.sequence)}
+        {draft.type === 'mcp' && mode.kind === 'view' && mode.tool.mcp && (
+          <p className="help" data-testid="tool-form-mcp">
+            {s.mcpBackend(mode.tool.mcp.serverTool)}
+          </p>
+        )}
       </fieldset>
 
       <fieldset>

@@ -205,7 +205,7 @@ export function ToolsWorkbench({ testerSlot }: ToolsWorkbenchProps) {
         key={pane.kind === 'draft' ? `draft:${pane.seq}` : `tool:${openToolView?.id}`}
         mode={editorMode}
         notice={notice}
-        newVersionBlocked={editorMode.kind === 'view' ? (addBlockedReason(toolBundle) ?? undefined) : undefined}
+        newVersionBlocked={editorMode.kind === 'view' ? ((editorMode.tool.type === 'mcp' ? w.mcpTool : addBlockedReason(toolBundle)) ?? undefined) : undefined}
         onDirtyChange={onDirtyChange}
         onDraftChange={wantsDraft ? onDraftChange : undefined}
         onDiscard={() => show({ kind: 'none' })}
