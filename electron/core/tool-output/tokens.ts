@@ -42,18 +42,62 @@ export const EXACT_LIMIT_BYTES = 512 * 1024;
 const SAMPLE_BYTES = 256 * 1024;
 
 /**
+ * Runs of more than this many characters without white space are counted in pieces of this
+ * length. BPE over one long unbroken word (a line of 100,000 `x`, a minified blob of letters)
+ * costs time quadratic in its length (seconds for 100 KB); real words are far shorter, so
+ * only such texts are affected, and their count is then an estimate (a few tokens off at
+ * each cut).
+ */
+export const MAX_RUN_CHARS = 256;
+
+/** gpt-tokenizer's count, with long unbroken runs cut into pieces (see MAX_RUN_CHARS); `cut` tells whether any was. */
+export function countBounded(text: string): { tokens: number; cut: boolean } {
+  let run = 0;
+  let long = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 32 || c === 10 || c === 13 || c === 9) run = 0;
+    else if (++run > MAX_RUN_CHARS) {
+      long = true;
+      break;
+    }
+  }
+  if (!long) return { tokens: countTokens(text), cut: false };
+  let tokens = 0;
+  let start = 0;
+  run = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 32 || c === 10 || c === 13 || c === 9) run = 0;
+    else if (++run === MAX_RUN_CHARS) {
+      tokens += countTokens(text.slice(start, i + 1));
+      start = i + 1;
+      run = 0;
+    }
+  }
+  if (start < text.length) tokens += countTokens(text.slice(start));
+  return { tokens, cut: true };
+}
+
+/**
  * Counts with gpt-tokenizer (o200k_base, the encoding of OpenAI's current models). It is
  * exact for the OpenAI families; for other models it is a close estimate, and says so
  * (`exact: false`). Huge texts are counted on a sample and extrapolated by bytes.
  */
 export function gptCounter(familyExact: boolean): TokenCounter {
   const name = familyExact ? 'gpt-tokenizer (o200k_base)' : 'gpt-tokenizer (o200k_base), an estimate for this model';
+  const whole = (text: string): TokenCount => {
+    const r = countBounded(text);
+    return { tokens: r.tokens, exact: familyExact && !r.cut };
+  };
+  const extrapolated = (sample: string, bytes: number): TokenCount => ({
+    tokens: Math.ceil((countBounded(sample).tokens / Math.max(1, Buffer.byteLength(sample))) * bytes),
+    exact: false,
+  });
   const count = (text: string): TokenCount => {
     const bytes = Buffer.byteLength(text);
-    if (bytes <= EXACT_LIMIT_BYTES) return { tokens: countTokens(text), exact: familyExact };
-    const sample = text.slice(0, SAMPLE_BYTES);
-    const sampleBytes = Buffer.byteLength(sample);
-    return { tokens: Math.ceil((countTokens(sample) / Math.max(1, sampleBytes)) * bytes), exact: false };
+    if (bytes <= EXACT_LIMIT_BYTES) return whole(text);
+    return extrapolated(text.slice(0, SAMPLE_BYTES), bytes);
   };
   return {
     name,
@@ -72,9 +116,8 @@ export function gptCounter(familyExact: boolean): TokenCounter {
           }
         },
         end() {
-          if (bytes <= EXACT_LIMIT_BYTES) return { tokens: countTokens(head), exact: familyExact };
-          const sample = head.slice(0, SAMPLE_BYTES);
-          return { tokens: Math.ceil((countTokens(sample) / Math.max(1, Buffer.byteLength(sample))) * bytes), exact: false };
+          if (bytes <= EXACT_LIMIT_BYTES) return whole(head);
+          return extrapolated(head.slice(0, SAMPLE_BYTES), bytes);
         },
       };
     },
