@@ -55,6 +55,9 @@ const ListToolsPageSchema = z.object({ tools: z.array(z.unknown()), nextCursor: 
 const MAX_LIST_PAGES = 50;
 
 /** The SDK's stdio transport, remembering its process id: the SDK forgets it as soon as it starts closing. */
+/** A stderr line that names an error: `Error: …`, `TypeError: …`, a Python traceback's last line, `error: …`. */
+const ERROR_LINE = /(^|\b)([A-Z]\w*(Error|Exception)\b|error:|fatal:|panic:|Traceback\b)/i;
+
 class TrackedStdioTransport extends StdioClientTransport {
   startedPid: number | undefined;
   onStarted?: (pid: number) => void;
@@ -84,6 +87,8 @@ export class McpServerConnection {
   private failures = 0;
   /** Why the transport failed, when it said so before closing (a message too large, junk). */
   private transportError: string | undefined;
+  /** Where the log was when the current process started: its stderr is what follows. */
+  private stderrMark = 0;
   private stopped = true;
   /** Ids of requests sent and not answered yet. */
   private readonly pending = new Set<string | number>();
@@ -274,6 +279,7 @@ export class McpServerConnection {
         stderr: 'pipe',
         maxBufferSize: this.opts.maxMessageBytes,
       } as ConstructorParameters<typeof StdioClientTransport>[0]);
+      this.stderrMark = this.log.mark();
       t.stderr?.on('data', (chunk: Buffer) => this.log.addChunk('stderr', chunk.toString('utf8')));
       return t;
     }
@@ -329,10 +335,21 @@ export class McpServerConnection {
     return (err.message || String(e)).slice(0, 500);
   }
 
-  /** The last stderr lines, for an error that happened at start. */
+  /**
+   * What the current process said on stderr, for an error: its first line that names an
+   * error (a stack's "Error: Cannot find module …" comes before the stack) and its last
+   * non-blank lines. An earlier process's lines are not this one's.
+   */
   private stderrTail(): string {
-    const lines = this.log.list().filter((l) => l.stream === 'stderr').slice(-3).map((l) => l.text);
-    return lines.length ? `; its stderr ended with: ${lines.join(' | ').slice(0, 400)}` : '';
+    const lines = this.log
+      .since(this.stderrMark)
+      .filter((l) => l.stream === 'stderr' && l.text.trim() !== '')
+      .map((l) => l.text.trim());
+    if (lines.length === 0) return '';
+    const named = lines.find((t) => ERROR_LINE.test(t));
+    const last = lines.slice(-2);
+    const shown = named && !last.includes(named) ? [named, '…', ...last] : last;
+    return `; its stderr ended with: ${shown.join(' | ').slice(0, 400)}`;
   }
 
   private failed(gen: number, reason: string): void {

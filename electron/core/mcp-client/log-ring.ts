@@ -49,4 +49,14 @@ export class LogRing {
   list(): McpLogLine[] {
     return this.lines.slice();
   }
+
+  /** A mark of where the log is now, for `since`. */
+  mark(): number {
+    return this.dropped + this.lines.length;
+  }
+
+  /** The lines added after `mark` (those still kept). */
+  since(mark: number): McpLogLine[] {
+    return this.lines.slice(Math.max(0, mark - this.dropped));
+  }
 }

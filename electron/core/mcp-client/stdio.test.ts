@@ -247,6 +247,25 @@ describe('an MCP server over stdio as a bundle', () => {
     expect(await snapshot(toolsDir)).toEqual(before);
   });
 
+  it('a server that fails at start is reported with the line of its stderr that names the error', async () => {
+    const dataDir = await tempDir();
+    const first = await openCore(dataDir);
+    const v = await addServer(first, stdioServer());
+    await first.close();
+    // Node is there, the script it runs is not: Node prints a stack, the error first.
+    const file = path.join(dataDir, 'mcp-servers', `${v.bundleId}.json`);
+    const config = JSON.parse(await fs.readFile(file, 'utf8'));
+    config.server.connection.args = [path.join(dataDir, 'gone-server.mjs')];
+    await fs.writeFile(file, JSON.stringify(config));
+    const c = await openCore(dataDir);
+    cores.push(c);
+    const r = await call(c, v.bundleId, 'echo', { text: 'x' });
+    expect(r).toMatchObject({ ok: false, error: { code: 'UNAVAILABLE' } });
+    const message = (r as { error: { message: string } }).error.message;
+    expect(message).toMatch(/its stderr ended with: Error: Cannot find module '.*gone-server\.mjs'/);
+    expect(message).toContain('Node.js v');
+  });
+
   it('remove stops the server and takes its config, bundle and tools away', async () => {
     const { core: c, dataDir } = await core();
     const v = await addServer(c, stdioServer());
