@@ -120,7 +120,12 @@ test.describe('the tool editor', () => {
     // A new HTTP tool in it (the new bundle is the chosen one).
     await page.getByTestId('new-tool').click();
     await expect(page.getByTestId('tool-form-slug')).toBeFocused();
+    // The tester keeps its place while the draft has no slug: the field does not move as it is typed in.
+    await expect(page.getByTestId('tester-waiting')).toBeVisible();
+    const before = await page.getByTestId('tool-form-slug').boundingBox();
     await page.getByTestId('tool-form-slug').fill('forecast');
+    await expect(page.getByTestId('tester')).toBeVisible();
+    expect(await page.getByTestId('tool-form-slug').boundingBox()).toEqual(before);
     await page.getByTestId('tool-form-name').fill('Forecast');
     await page.getByTestId('tool-form-description').fill('Tomorrow’s weather for a city');
     await page.getByTestId('tool-form-tags').fill('weather, forecast');

@@ -5,6 +5,7 @@
 export const testerStrings = {
   title: 'Test',
   shortcuts: 'Enter in a one-line field or Ctrl+Enter (⌘+Enter on a Mac) runs; Esc cancels a run.',
+  waitingForDraft: 'The draft can be tried here once it has a slug and a version.',
   args: {
     title: 'Arguments',
     toJson: 'Edit as JSON',

@@ -35,6 +35,8 @@ type Pane =
 export interface TesterContext {
   tool?: ToolView;
   draft?: ToolDraftSnapshot;
+  /** A draft is open (its snapshot may not have come yet). */
+  drafting?: boolean;
 }
 
 export interface ToolsWorkbenchProps {
@@ -236,7 +238,11 @@ export function ToolsWorkbench({ testerSlot }: ToolsWorkbenchProps) {
 
   const tester =
     typeof testerSlot === 'function'
-      ? testerSlot({ tool: pane.kind === 'tool' ? openToolView : undefined, draft: pane.kind === 'draft' ? (draftSnapshot ?? undefined) : undefined })
+      ? testerSlot({
+          tool: pane.kind === 'tool' ? openToolView : undefined,
+          draft: pane.kind === 'draft' ? (draftSnapshot ?? undefined) : undefined,
+          drafting: pane.kind === 'draft',
+        })
       : testerSlot;
 
   return (
