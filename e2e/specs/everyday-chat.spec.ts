@@ -73,6 +73,52 @@ test('the + palette lists a big bundle past its first page, with bundle, version
   await composer.press('Escape');
 });
 
+test('at 1024×700 a focused field of a palette form with a long description is scrolled clear of the Run bar', async ({ appPage: page, host }) => {
+  test.skip(!host, 'makes its tool through the headless host’s REST API');
+  const bundleId = '019a0000-0000-7000-8000-0000000ee302';
+  expect((await rest(host!, 'PUT', `bundles/${bundleId}`, { slug: 'wordy', displayName: 'Wordy kit', description: 'Tools that say a lot', isEnabled: true })).status).toBe(200);
+  const tool = {
+    ...echoTool('Wordy lookup'),
+    description: 'Looks up a city. '.repeat(150).trim(),
+    argSchema: {
+      type: 'object',
+      properties: { city: { type: 'string' }, country: { type: 'string' }, region: { type: 'string' }, street: { type: 'string' } },
+      required: ['city', 'country', 'region', 'street'],
+    },
+  };
+  const put = await rest(host!, 'PUT', `bundles/${bundleId}/tools/wordy-lookup/version/1`, tool);
+  expect([200, 201]).toContain(put.status);
+  await page.setViewportSize({ width: 1024, height: 700 });
+  try {
+    await page.getByTestId('nav-chat').click();
+    const composer = page.getByTestId('chat-composer');
+    await composer.click();
+    await composer.pressSequentially('+wordy-lookup');
+    const palette = page.getByTestId('palette');
+    await palette.getByTestId('palette-item-wordy-lookup').first().click();
+    const field = palette.getByTestId('palette-form').locator('.args-form input').first();
+    await expect(field).toBeFocused();
+    const run = palette.getByTestId('palette-run');
+    const clearOfRun = async () => {
+      const f = (await field.boundingBox())!;
+      const r = (await run.boundingBox())!;
+      expect(f.y + f.height).toBeLessThanOrEqual(r.y);
+    };
+    await expect(clearOfRun).toPass({ timeout: 5_000 });
+    // Scrolled so the field is half under the Run bar, focus leaves it and comes back by keyboard.
+    const fieldBox = (await field.boundingBox())!;
+    const runBox = (await run.boundingBox())!;
+    await palette.evaluate((e, by) => ((e as unknown as { scrollTop: number }).scrollTop -= by), Math.round(runBox.y + 10 - (fieldBox.y + fieldBox.height)));
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Tab');
+    await expect(field).toBeFocused();
+    await expect(clearOfRun).toPass({ timeout: 5_000 });
+    await page.keyboard.press('Escape');
+  } finally {
+    await page.setViewportSize({ width: 1440, height: 900 });
+  }
+});
+
 test('folding the side panel gives the messages the room, and stays folded after a reload', async ({ appPage: page }) => {
   await page.getByTestId('nav-chat').click();
   await page.getByTestId('conversation-new').click();
