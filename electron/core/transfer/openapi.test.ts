@@ -401,7 +401,7 @@ describe('bad documents: clear errors', () => {
     ['OpenAPI 2.5', JSON.stringify({ openapi: '2.5.0' }), /only OpenAPI 3 documents/],
     ['an unquoted YAML version', 'openapi: 3.0\ninfo: {}\n', /quote it/],
     ['broken JSON', '{"openapi": "3.0.0",', /not valid JSON/],
-    ['broken YAML', 'openapi: "3.0.0"\npaths:\n  /a: [\n', /neither JSON nor valid YAML/],
+    ['broken YAML', 'openapi: "3.0.0"\npaths:\n  /a: [\n', /neither JSON nor valid YAML: .* at line \d+, column \d+$/],
     ['two YAML documents', 'openapi: "3.0.0"\n---\nopenapi: "3.0.0"\n', /multiple documents/],
     ['duplicate keys', 'openapi: "3.0.0"\nopenapi: "3.1.0"\n', /unique/],
     ['paths that are a list', JSON.stringify({ openapi: '3.0.0', paths: [] }), /"paths" must be an object/],

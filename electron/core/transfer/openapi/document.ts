@@ -35,8 +35,9 @@ export function str(v: unknown): string | undefined {
 
 // ---- reading the text ------------------------------------------------------------------------
 
+/** A parser's message, its first line (the YAML parser's ends with ':' before a snippet of the text, which is left out). */
 function firstLine(message: string): string {
-  return message.split('\n')[0]!.slice(0, 300);
+  return message.split('\n')[0]!.replace(/:\s*$/, '').slice(0, 300);
 }
 
 export function readDocument(text: string): unknown {
