@@ -134,6 +134,11 @@ export class McpServerConnection {
     this.opts.onStatus();
   }
 
+  /** Its bundle was switched on again: a server stopped for being off no longer says so (it starts on the next call). */
+  switchedOn(): void {
+    if (this.state === 'stopped' && this.reason !== undefined) this.setState('stopped', 'it starts when one of its tools is called');
+  }
+
   /** A connected client: started now if need be (after the back-off a failure asks for). */
   async ready(signal?: AbortSignal): Promise<Client> {
     if (this.client && this.state === 'connected') return this.client;

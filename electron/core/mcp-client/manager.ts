@@ -87,6 +87,7 @@ export class McpClientManager {
       if (!e) return;
       const b = this.opts.store.bundleById(c.id);
       if (!b || !b.isEnabled || b.softDeletedAt) void e.conn.stop(b?.softDeletedAt ? 'the bundle was deleted' : 'the bundle was switched off');
+      else e.conn.switchedOn();
     });
   }
 

@@ -221,6 +221,12 @@ describe('an MCP server over stdio as a bundle', () => {
     await until(() => !alive(pidA), 'the switched-off server ended');
     expect((await serverView(c, a.bundleId)).status.state).toBe('stopped');
     expect(await call(c, a.bundleId, 'echo', { text: 'x' })).toMatchObject({ ok: false, error: { code: 'FORBIDDEN' } });
+    expect((await serverView(c, a.bundleId)).status.reason).toBe('the bundle was switched off');
+    // Switched on again, it no longer says it is off; it starts on the next call.
+    await c.call('bundles.patch', { bundleId: a.bundleId, isEnabled: true });
+    await until(async () => (await serverView(c, a.bundleId)).status.reason === 'it starts when one of its tools is called', 'the status no longer says off');
+    expect(await call(c, a.bundleId, 'echo', { text: 'x' })).toMatchObject({ ok: true });
+    expect((await serverView(c, a.bundleId)).status.state).toBe('connected');
     await c.close();
     expect(alive(pidB)).toBe(false);
   });
