@@ -58,14 +58,54 @@ const MAX_LIST_PAGES = 50;
 /** A stderr line that names an error: `Error: …`, `TypeError: …`, a Python traceback's last line, `error: …`. */
 const ERROR_LINE = /(^|\b)([A-Z]\w*(Error|Exception)\b|error:|fatal:|panic:|Traceback\b)/i;
 
+/** How much of a stdout line that is not an MCP message is quoted in the log. */
+const JUNK_QUOTE_CHARS = 200;
+
 class TrackedStdioTransport extends StdioClientTransport {
   startedPid: number | undefined;
   onStarted?: (pid: number) => void;
+
+  constructor(params: ConstructorParameters<typeof StdioClientTransport>[0]) {
+    super(params);
+    quoteUnreadLines(this);
+  }
+
   override async start(): Promise<void> {
     await super.start();
     this.startedPid = this.pid ?? undefined;
     if (this.startedPid !== undefined) this.onStarted?.(this.startedPid);
   }
+}
+
+/**
+ * The SDK's read buffer throws a parse error for a stdout line that is not an MCP message,
+ * without the line; the error is given the line's start, so the log shows what the server
+ * printed. Relies on the buffer's shape (`_readBuffer` with `readMessage` and `_buffer`);
+ * when that is not there, errors are left as they are.
+ */
+function quoteUnreadLines(transport: object): void {
+  const rb = (transport as { _readBuffer?: { readMessage?: () => unknown; _buffer?: Buffer } })._readBuffer;
+  if (!rb || typeof rb.readMessage !== 'function') return;
+  const read = rb.readMessage.bind(rb);
+  rb.readMessage = () => {
+    const buf = rb._buffer;
+    const nl = Buffer.isBuffer(buf) ? buf.indexOf(10) : -1;
+    try {
+      return read();
+    } catch (e) {
+      if (e instanceof Error && nl >= 0 && buf) {
+        const line = buf.toString('utf8', 0, Math.min(nl, JUNK_QUOTE_CHARS * 4)).replace(/\r$/, '');
+        const quoted = line.length > JUNK_QUOTE_CHARS ? `${line.slice(0, JUNK_QUOTE_CHARS)}…` : line;
+        e.message = `${firstLineOf(e.message)} — the line: ${JSON.stringify(quoted)}`;
+      }
+      throw e;
+    }
+  };
+}
+
+function firstLineOf(message: string): string {
+  const first = message.split('\n')[0] ?? '';
+  return first.length > 300 ? `${first.slice(0, 300)}…` : first;
 }
 
 export class McpServerConnection {

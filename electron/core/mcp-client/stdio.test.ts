@@ -109,6 +109,8 @@ describe('an MCP server over stdio as a bundle', () => {
     expect(await call(c, v.bundleId, 'echo', { text: 'through the junk' })).toMatchObject({ ok: true, value: 'through the junk' });
     const log = await c.call('mcpServers.log', { bundleId: v.bundleId });
     expect(log.ok && log.value.some((l) => l.stream === 'stdout' && /not an MCP message/.test(l.text))).toBe(true);
+    // The line itself is quoted.
+    expect(log.ok && log.value.some((l) => l.stream === 'stdout' && l.text.includes('the line: "this is not JSON-RPC"'))).toBe(true);
   });
 
   it('gives up on a server that never answers initialize, keeps its bundle and says why', async () => {
