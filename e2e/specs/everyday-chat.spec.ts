@@ -116,6 +116,8 @@ test('at 1024×700 a focused field of a palette form with a long description is 
     await page.keyboard.press('Escape');
   } finally {
     await page.setViewportSize({ width: 1440, height: 900 });
+    // The worker's host is shared: its palette no longer offers this bundle.
+    await rest(host!, 'DELETE', `bundles/${bundleId}`, undefined);
   }
 });
 

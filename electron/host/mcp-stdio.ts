@@ -48,11 +48,8 @@ export async function runMcpStdio(argv: readonly string[], env: NodeJS.ProcessEn
     process.exit(SERVER_OFF_EXIT);
   }
 
-  const settingsWatch = watchDataFiles(core.dataDir, {
-    'settings.json': async () => {
-      await core.settings.load();
-      core.mcpServer.changed();
-    },
+  // The settings are followed by the core (settings.changed, which the served registry listens to).
+  const approvalsWatch = watchDataFiles(core.dataDir, {
     'approvals.json': () => core.mcpServer.reloadApprovals(),
   });
   const conn = core.mcpServer.createServer();
@@ -61,7 +58,7 @@ export async function runMcpStdio(argv: readonly string[], env: NodeJS.ProcessEn
   const stop = async (code: number) => {
     if (stopping) return;
     stopping = true;
-    settingsWatch?.close();
+    approvalsWatch?.close();
     await conn.close();
     await core.close();
     process.exit(code);
@@ -92,7 +89,7 @@ function watchDataFiles(dataDir: string, handlers: Record<string, () => Promise<
     w.unref();
     return w;
   } catch (e) {
-    console.error(`Toolsmith: changes to the settings and approvals will not be seen until a restart (${(e as Error).message})`);
+    console.error(`Toolsmith: changes to the approvals will not be seen until a restart (${(e as Error).message})`);
     return undefined;
   }
 }

@@ -56,6 +56,7 @@ export const editorStrings = {
     newTitle: 'New tool',
     newVersionTitle: (slug: string, from: string) => `New version of +${slug} (from version ${from})`,
     viewTitle: (name: string, version: string) => `${name} · version ${version}`,
+    mcpReadOnly: 'A tool of an MCP server, read-only here.',
     savedReadOnly: 'A saved version cannot change. “New version” copies it into a draft you can edit and save under a new version.',
     builtInReadOnly: 'Built-in tool: read-only. You can switch it on or off in the list.',
     identity: 'Tool',

@@ -26,7 +26,7 @@ export interface ToolOutputHandlerDeps {
   toolOutputs: ToolOutputService;
   conversations: ConversationStore;
   clients: ModelClientFactory;
-  settings: Pick<SettingsStore, 'get' | 'set'>;
+  settings: Pick<SettingsStore, 'get' | 'update'>;
 }
 
 const READ_LINES = 500;
@@ -112,8 +112,8 @@ export function toolOutputHandlers(deps: ToolOutputHandlerDeps): { [K in Ops]: H
       }
       const toolId = card.stored.toolId ?? kept?.toolId;
       if (remember && toolId) {
-        const s = deps.settings.get().toolOutputs;
-        await deps.settings.set({ toolOutputs: { ...s, perTool: { ...s.perTool, [toolId]: choice } } });
+        // Made to the settings on disk: another process's remembered choices are kept.
+        await deps.settings.update((now) => ({ toolOutputs: { ...now.toolOutputs, perTool: { ...now.toolOutputs.perTool, [toolId]: choice } } }));
       }
       const [added] = conversations.addMessages(conversationId, [{ role: 'tool', text: next.manifest?.text ?? '', tool: next, ...(row.turnId ? { turnId: row.turnId } : {}) }]);
       return added!;

@@ -54,13 +54,15 @@ const ListToolsPageSchema = z.object({ tools: z.array(z.unknown()), nextCursor: 
 /** Pages of tools/list read at most. */
 const MAX_LIST_PAGES = 50;
 
-/** The SDK's stdio transport, remembering its process id: the SDK forgets it as soon as it starts closing. */
-/** A stderr line that names an error: `Error: …`, `TypeError: …`, a Python traceback's last line, `error: …`. */
-const ERROR_LINE = /(^|\b)([A-Z]\w*(Error|Exception)\b|error:|fatal:|panic:|Traceback\b)/i;
+/** A stderr line that names an error: `Error: …`, `TypeError: …`, Python's `ModuleNotFoundError: …`, `error: …`. */
+const ERROR_LINE = /(^|\b)([A-Z]\w*(Error|Exception)\b|error:|fatal:|panic:)/i;
+/** How many of the process's last stderr lines are searched for one that names an error. */
+const ERROR_SEARCH_LINES = 20;
 
 /** How much of a stdout line that is not an MCP message is quoted in the log. */
 const JUNK_QUOTE_CHARS = 200;
 
+/** The SDK's stdio transport, remembering its process id: the SDK forgets it as soon as it starts closing. */
 class TrackedStdioTransport extends StdioClientTransport {
   startedPid: number | undefined;
   onStarted?: (pid: number) => void;
@@ -381,9 +383,9 @@ export class McpServerConnection {
   }
 
   /**
-   * What the current process said on stderr, for an error: its first line that names an
-   * error (a stack's "Error: Cannot find module …" comes before the stack) and its last
-   * non-blank lines. An earlier process's lines are not this one's.
+   * What the current process said on stderr, for an error: the first of its last lines that
+   * names an error (a stack's "Error: Cannot find module …" comes before the stack) and its
+   * last non-blank lines. An earlier process's lines are not this one's.
    */
   private stderrTail(): string {
     const lines = this.log
@@ -391,7 +393,8 @@ export class McpServerConnection {
       .filter((l) => l.stream === 'stderr' && l.text.trim() !== '')
       .map((l) => l.text.trim());
     if (lines.length === 0) return '';
-    const named = lines.find((t) => ERROR_LINE.test(t));
+    // Among its last lines only: a process that ran for hours may have logged an error long ago.
+    const named = lines.slice(-ERROR_SEARCH_LINES).find((t) => ERROR_LINE.test(t));
     const last = lines.slice(-2);
     const shown = named && !last.includes(named) ? [named, '…', ...last] : last;
     return `; its stderr ended with: ${shown.join(' | ').slice(0, 400)}`;

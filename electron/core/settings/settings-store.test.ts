@@ -54,7 +54,46 @@ describe('SettingsStore with two processes on one data folder', () => {
     await cli.store.load();
     await cli.store.set({ allowedHosts: ['api.example.org'] });
     await vi.waitFor(() => expect(app.store.get().allowedHosts).toEqual(['api.example.org']), { timeout: 10_000, interval: 25 });
+    // Read again (as a late file event would): nothing new is told.
+    await app.store.reload();
     expect(app.changes.map((s) => s.allowedHosts)).toEqual([['api.example.org']]);
+  });
+
+  it('a file being edited by hand (not valid yet) or deleted changes nothing on a reload and is not set aside', async () => {
+    const app = open();
+    await app.store.load();
+    await app.store.set({ theme: 'dark' });
+    const file = path.join(dir, 'settings.json');
+    await fs.writeFile(file, '{ "theme": "li');
+    await app.store.reload();
+    expect(app.store.get().theme).toBe('dark');
+    expect(await fs.readFile(file, 'utf8')).toBe('{ "theme": "li');
+    await fs.rm(file);
+    await app.store.reload();
+    expect(app.store.get().theme).toBe('dark');
+    expect(app.changes).toHaveLength(1);
+  });
+
+  it('update computes the change from the file as it is on disk', async () => {
+    const app = open();
+    const cli = open();
+    await app.store.load();
+    await cli.store.load();
+    await cli.store.set({ allowedHosts: ['a.example.org'] });
+    await app.store.update((now) => ({ allowedHosts: [...now.allowedHosts, 'b.example.org'] }));
+    expect((await onDisk()).allowedHosts).toEqual(['a.example.org', 'b.example.org']);
+  });
+
+  it('after close, a reload does nothing', async () => {
+    const app = open();
+    await app.store.load();
+    app.store.watch(20);
+    await app.store.close();
+    const cli = open();
+    await cli.store.set({ theme: 'dark' });
+    await app.store.reload();
+    expect(app.store.get().theme).not.toBe('dark');
+    expect(app.changes).toHaveLength(0);
   });
 
   it('its own writes and a file rewritten unchanged tell nothing more', async () => {

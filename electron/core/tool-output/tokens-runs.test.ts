@@ -24,7 +24,7 @@ afterEach(() => {
 
 describe('counting a text with long runs without white space', () => {
   it('gives gpt-tokenizer no run longer than MAX_RUN_CHARS, counts every character once, and says the count is an estimate', () => {
-    const text = 'x'.repeat(300_000);
+    const text = 'x'.repeat(MAX_RUN_CHARS * 1_000);
     const r = gptCounter(true).count(text);
     expect(seen.longestRun).toBe(MAX_RUN_CHARS);
     expect(seen.chars).toBe(text.length);
@@ -48,6 +48,13 @@ describe('counting a text with long runs without white space', () => {
     const r = gptCounter(true).count(text);
     expect(seen.longestRun).toBeLessThanOrEqual(MAX_RUN_CHARS);
     expect(Math.abs(r.tokens - exact) / exact).toBeLessThan(0.05);
+  });
+
+  it('compact JSON longer than MAX_RUN_CHARS without a space is counted whole and exactly', () => {
+    const json = JSON.stringify(Array.from({ length: 400 }, (_, i) => ({ id: i, name: `item-${i}`, tags: ['a', 'b'] })));
+    expect(json).not.toMatch(/\s/);
+    const r = gptCounter(true).count(json);
+    expect(r).toEqual({ tokens: countTokens(json), exact: true });
   });
 
   it('ordinary text is counted whole and exactly', () => {

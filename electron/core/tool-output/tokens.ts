@@ -42,38 +42,52 @@ export const EXACT_LIMIT_BYTES = 512 * 1024;
 const SAMPLE_BYTES = 256 * 1024;
 
 /**
- * Runs of more than this many characters without white space are counted in pieces of this
- * length. BPE over one long unbroken word (a line of 100,000 `x`, a minified blob of letters)
- * costs time quadratic in its length (seconds for 100 KB); real words are far shorter, so
- * only such texts are affected, and their count is then an estimate (a few tokens off at
- * each cut).
+ * Runs of more than this many letters (or of more than this many punctuation marks) in a
+ * row are counted in pieces of this length. The tokenizer first splits text into words
+ * (letters), numbers (up to three digits) and punctuation, then runs BPE on each piece in
+ * time quadratic in its length: one 100,000-letter "word" (a line of one repeated letter)
+ * takes seconds. Real words, JSON and code are far shorter, so only such texts are
+ * affected, and their count is then an estimate (a few tokens off at each cut).
  */
 export const MAX_RUN_CHARS = 256;
 
-/** gpt-tokenizer's count, with long unbroken runs cut into pieces (see MAX_RUN_CHARS); `cut` tells whether any was. */
+const SPACE = 0;
+const DIGIT = 1;
+const LETTER = 2;
+const MARK = 3;
+/** The class of a UTF-16 unit as far as the tokenizer's splitting goes (non-ASCII counts as letters). */
+function classOf(c: number): number {
+  if (c === 32 || c === 10 || c === 13 || c === 9) return SPACE;
+  if (c >= 48 && c <= 57) return DIGIT;
+  if ((c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c >= 128) return LETTER;
+  return MARK;
+}
+
+/** gpt-tokenizer's count, with over-long runs cut into pieces (see MAX_RUN_CHARS); `cut` tells whether any was. */
 export function countBounded(text: string): { tokens: number; cut: boolean } {
+  const cuts: number[] = [];
   let run = 0;
-  let long = false;
+  let cls = SPACE;
   for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 32 || c === 10 || c === 13 || c === 9) run = 0;
-    else if (++run > MAX_RUN_CHARS) {
-      long = true;
-      break;
+    const k = classOf(text.charCodeAt(i));
+    if (k === SPACE || k === DIGIT) {
+      run = 0;
+    } else if (k === cls) {
+      if (++run === MAX_RUN_CHARS) {
+        cuts.push(i + 1);
+        run = 0;
+      }
+    } else {
+      run = 1;
     }
+    cls = k;
   }
-  if (!long) return { tokens: countTokens(text), cut: false };
+  if (cuts.length === 0) return { tokens: countTokens(text), cut: false };
   let tokens = 0;
   let start = 0;
-  run = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 32 || c === 10 || c === 13 || c === 9) run = 0;
-    else if (++run === MAX_RUN_CHARS) {
-      tokens += countTokens(text.slice(start, i + 1));
-      start = i + 1;
-      run = 0;
-    }
+  for (const at of cuts) {
+    tokens += countTokens(text.slice(start, at));
+    start = at;
   }
   if (start < text.length) tokens += countTokens(text.slice(start));
   return { tokens, cut: true };

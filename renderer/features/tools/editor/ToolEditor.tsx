@@ -273,7 +273,7 @@ export function ToolEditor({ mode, newVersionBlocked, notice, onSaved, onNewVers
       )}
       {mode.kind === 'view' && (
         <div className="editor-readonly-bar">
-          <p className="help">{mode.tool.isBuiltIn ? s.builtInReadOnly : s.savedReadOnly}</p>
+          <p className="help">{mode.tool.isBuiltIn ? s.builtInReadOnly : mode.tool.type === 'mcp' ? s.mcpReadOnly : s.savedReadOnly}</p>
           {!mode.tool.isBuiltIn && (
             <button type="button" className="primary" data-testid="new-version" disabled={!!newVersionBlocked} title={newVersionBlocked} onClick={() => onNewVersion(mode.tool)}>
               {s.newVersion}

@@ -72,11 +72,20 @@ export function OpenApiImport({ bundleId }: OpenApiImportProps) {
     if (document.activeElement === cancelRef.current || document.activeElement === document.body) to?.focus();
   };
 
+  /** A read that fails leaves no preview of an earlier document under its error. */
+  const forgetDoc = () => {
+    setDoc(null);
+    setReadText(null);
+    setSelected(new Set());
+    setResults([]);
+  };
+
   const onFile = async (e: ChangeEvent<HTMLInputElement>) => {
     const file = e.target.files?.[0];
     e.target.value = '';
     if (!file) return;
     if (file.size > MAX_DOC_CHARS) {
+      forgetDoc();
       setError(s.openapi.tooLarge(MAX_DOC_CHARS / (1024 * 1024)));
       return;
     }
@@ -84,16 +93,9 @@ export function OpenApiImport({ bundleId }: OpenApiImportProps) {
       setText(await file.text());
       setError(null);
     } catch (err) {
+      forgetDoc();
       setError(s.openapi.readFailed(errorMessage(err)));
     }
-  };
-
-  /** A read that fails leaves no preview of an earlier document under its error. */
-  const forgetDoc = () => {
-    setDoc(null);
-    setReadText(null);
-    setSelected(new Set());
-    setResults([]);
   };
 
   const parse = async () => {
