@@ -100,14 +100,31 @@ describe('the core', () => {
     it(`sets a ${label} settings file aside, reports it, and starts with defaults`, async () => {
       const dataDir = await tempDir();
       await fs.writeFile(path.join(dataDir, 'settings.json'), content);
+      const core = await createCore({ resourcesDir: RESOURCES_DIR, dataDir, host: 'headless' });
+      try {
+        expect(core.settings.get().theme).toBe('system');
+        const problems = await core.call('app.problems', {});
+        expect(problems.ok && problems.value).toHaveLength(1);
+        const p = problems.ok ? problems.value[0]! : null;
+        expect(p).toMatchObject({ kind: 'corrupt-file', path: path.join(dataDir, 'settings.json') });
+        // Nothing is lost: the bad file is kept beside, byte for byte.
+        expect(await fs.readFile(p!.movedTo!, 'utf8')).toBe(content);
+      } finally {
+        await core.close();
+      }
+    });
+
+    it(`a command on the side (no watching, as the CLI) leaves a ${label} settings file, reports it, and changes nothing`, async () => {
+      const dataDir = await tempDir();
+      const file = path.join(dataDir, 'settings.json');
+      await fs.writeFile(file, content);
       const core = await createCore({ resourcesDir: RESOURCES_DIR, watch: false, dataDir, host: 'headless' });
       expect(core.settings.get().theme).toBe('system');
       const problems = await core.call('app.problems', {});
-      expect(problems.ok && problems.value).toHaveLength(1);
-      const p = problems.ok ? problems.value[0]! : null;
-      expect(p).toMatchObject({ kind: 'corrupt-file', path: path.join(dataDir, 'settings.json') });
-      // Nothing is lost: the bad file is kept beside, byte for byte.
-      expect(await fs.readFile(p!.movedTo!, 'utf8')).toBe(content);
+      expect(problems.ok && problems.value).toMatchObject([{ kind: 'corrupt-file', path: file }]);
+      expect(await core.call('settings.set', { allowedHosts: ['api.example.org'] })).toMatchObject({ ok: false, error: { code: 'UNAVAILABLE' } });
+      expect(await fs.readFile(file, 'utf8')).toBe(content);
+      await core.close();
     });
   }
 });

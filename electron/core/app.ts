@@ -126,7 +126,9 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   const events = new EventBus();
   const problems = new ProblemLog(events, now);
   const settings = new SettingsStore(dataDir, events, problems, now);
-  await settings.load();
+  // The app owns the data folder and sets an unusable settings file aside; a command on the
+  // side (the CLI: no watching; `toolsmith mcp`: no recovery) leaves it to the app.
+  await settings.load({ setAsideBad: config.watch !== false && config.recoverInterrupted !== false });
   // Another process on this data folder (the CLI, a second host) may change the settings.
   if (config.watch !== false) settings.watch();
 

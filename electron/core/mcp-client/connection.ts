@@ -57,7 +57,7 @@ const MAX_LIST_PAGES = 50;
 /** A stderr line that names an error: `Error: …`, `TypeError: …`, Python's `ModuleNotFoundError: …`, `error: …`. */
 const ERROR_LINE = /(^|\b)([A-Z]\w*(Error|Exception)\b|error:|fatal:|panic:)/i;
 /** How many of the process's last stderr lines are searched for one that names an error. */
-const ERROR_SEARCH_LINES = 20;
+const ERROR_SEARCH_LINES = 50;
 
 /** How much of a stdout line that is not an MCP message is quoted in the log. */
 const JUNK_QUOTE_CHARS = 200;

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
+import { AppError } from '../../../shared/errors';
 import { DEFAULT_SETTINGS, SettingsSchema, type Settings, type SettingsPatch } from '../../../shared/model/settings';
 import type { EventBus } from '../events';
 import { moveAside, readJson } from '../lib/json-file';
@@ -24,6 +25,8 @@ export class SettingsStore {
   private watcher: FSWatcher | null = null;
   private reloads: ReloadDebounce | null = null;
   private closed = false;
+  /** This process's settings came from a usable file (or it wrote one). */
+  private loadedGood = false;
 
   constructor(
     dataDir: string,
@@ -35,11 +38,32 @@ export class SettingsStore {
     this.locks = new LockSet(path.join(dataDir, 'locks'));
   }
 
-  /** Reads the file; one that is unusable is set aside (and reported) and the defaults are used. */
-  async load(): Promise<void> {
+  /**
+   * Reads the file. One that is unusable is reported and the defaults are used; the app that
+   * owns the data folder (`setAsideBad`) also sets it aside, under the lock. A command on
+   * the side (the CLI, `toolsmith mcp`) leaves it, and refuses to change the settings until
+   * the file is usable, so it never writes its defaults over the app's settings.
+   */
+  async load(opts: { setAsideBad?: boolean } = {}): Promise<void> {
     const r = await this.read();
-    if (r.kind === 'ok') this.current = r.settings;
-    else if (r.kind === 'bad') await this.setAside(`${r.message}; defaults are in use`);
+    if (r.kind === 'ok') {
+      this.current = r.settings;
+      this.loadedGood = true;
+      return;
+    }
+    if (r.kind !== 'bad') return;
+    if (opts.setAsideBad === false) {
+      this.problems.report({ kind: 'corrupt-file', path: this.file, message: `${r.message}; defaults are in use until it is fixed` });
+      return;
+    }
+    await this.locks.withLock('settings', 'the settings', async () => {
+      const again = await this.read();
+      if (again.kind === 'bad') await this.setAside(`${again.message}; defaults are in use`);
+      else if (again.kind === 'ok') {
+        this.current = again.settings;
+        this.loadedGood = true;
+      }
+    });
   }
 
   get(): Settings {
@@ -59,12 +83,24 @@ export class SettingsStore {
     return this.queue.run(() =>
       this.locks.withLock('settings', 'the settings', async (guard) => {
         const r = await this.read();
-        // An unusable file is set aside; this process's settings are what the change is made to.
-        if (r.kind === 'bad') await this.setAside(`${r.message}; this process's settings were written in its place`);
+        if (r.kind === 'bad') {
+          // This process's settings are written in place of an unusable file only if they came from a usable one.
+          if (!this.loadedGood) throw new AppError('UNAVAILABLE', `${this.file} is not usable (${r.message}); nothing was changed: fix the file, or start the app, which sets it aside`);
+          await this.setAside(`${r.message}; this process's settings were written in its place`);
+        }
         const base = r.kind === 'ok' ? r.settings : this.current;
         const next = SettingsSchema.parse({ ...base, ...change(base) });
+        if (r.kind === 'ok' && toFileText(next) === toFileText(base)) {
+          // Nothing to change on disk; this process takes up what is there.
+          const changed = toFileText(base) !== toFileText(this.current);
+          this.current = base;
+          this.loadedGood = true;
+          if (changed) this.events.emit('settings.changed', base);
+          return base;
+        }
         await replaceFile(nodeFs, this.file, toFileText(next), guard);
         this.current = next;
+        this.loadedGood = true;
         this.events.emit('settings.changed', next);
         return next;
       }),
@@ -91,6 +127,7 @@ export class SettingsStore {
     this.watcher = null;
     await w?.close();
     this.reloads?.cancel();
+    await this.queue.idle();
   }
 
   /**
@@ -105,6 +142,7 @@ export class SettingsStore {
         const r = await this.read();
         if (r.kind !== 'ok' || toFileText(r.settings) === toFileText(this.current)) return;
         this.current = r.settings;
+        this.loadedGood = true;
         this.events.emit('settings.changed', r.settings);
       })
       .catch((e: unknown) => console.warn(`settings: could not read ${this.file} again: ${(e as Error).message}`));

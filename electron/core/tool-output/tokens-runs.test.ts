@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 /** The longest run without white space in any text given to gpt-tokenizer, and how much text it was given. */
-const seen = { longestRun: 0, chars: 0 };
+const seen = { longestRun: 0, chars: 0, splitPairs: 0 };
 vi.mock('gpt-tokenizer', async (importOriginal) => {
   const real = await importOriginal<typeof import('gpt-tokenizer')>();
   return {
@@ -9,6 +9,7 @@ vi.mock('gpt-tokenizer', async (importOriginal) => {
     countTokens: (text: string) => {
       for (const run of text.split(/[ \n\r\t]/)) seen.longestRun = Math.max(seen.longestRun, run.length);
       seen.chars += text.length;
+      if (/^[\uDC00-\uDFFF]|[\uD800-\uDBFF]$/.test(text)) seen.splitPairs++;
       return real.countTokens(text);
     },
   };
@@ -20,6 +21,7 @@ const { MAX_RUN_CHARS, gptCounter } = await import('./tokens');
 afterEach(() => {
   seen.longestRun = 0;
   seen.chars = 0;
+  seen.splitPairs = 0;
 });
 
 describe('counting a text with long runs without white space', () => {
@@ -55,6 +57,26 @@ describe('counting a text with long runs without white space', () => {
     expect(json).not.toMatch(/\s/);
     const r = gptCounter(true).count(json);
     expect(r).toEqual({ tokens: countTokens(json), exact: true });
+  });
+
+  it('long runs of white space, and of a script written without spaces, are cut too; its punctuation ends a run', () => {
+    const padded = `start${' '.repeat(5_000)}end`;
+    expect(gptCounter(true).count(padded).exact).toBe(false);
+    const sentence = '这是一个很长的句子没有任何标点符号';
+    seen.longestRun = 0;
+    expect(gptCounter(true).count(sentence.repeat(40)).exact).toBe(false);
+    expect(seen.longestRun).toBeLessThanOrEqual(MAX_RUN_CHARS);
+    // With a comma every clause (as written), it is counted whole and exactly.
+    const prose = `${sentence}，`.repeat(40);
+    expect(gptCounter(true).count(prose)).toEqual({ tokens: countTokens(prose), exact: true });
+  });
+
+  it('a cut never splits a surrogate pair', () => {
+    const emoji = '😀'.repeat(1_000);
+    const r = gptCounter(true).count(emoji);
+    expect(r.exact).toBe(false);
+    expect(seen.chars).toBe(emoji.length);
+    expect(seen.splitPairs).toBe(0);
   });
 
   it('ordinary text is counted whole and exactly', () => {

@@ -42,10 +42,11 @@ export const EXACT_LIMIT_BYTES = 512 * 1024;
 const SAMPLE_BYTES = 256 * 1024;
 
 /**
- * Runs of more than this many letters (or of more than this many punctuation marks) in a
- * row are counted in pieces of this length. The tokenizer first splits text into words
- * (letters), numbers (up to three digits) and punctuation, then runs BPE on each piece in
- * time quadratic in its length: one 100,000-letter "word" (a line of one repeated letter)
+ * Runs of more than this many letters, punctuation marks or white-space characters in a row
+ * are counted in pieces of this length. The tokenizer first splits text into words
+ * (letters), numbers (up to three digits), punctuation and white space, then runs BPE on
+ * each piece in time quadratic in its length: one 100,000-letter "word" (a line of one
+ * repeated letter, a long text in a script written without spaces and with no punctuation)
  * takes seconds. Real words, JSON and code are far shorter, so only such texts are
  * affected, and their count is then an estimate (a few tokens off at each cut).
  */
@@ -55,11 +56,22 @@ const SPACE = 0;
 const DIGIT = 1;
 const LETTER = 2;
 const MARK = 3;
-/** The class of a UTF-16 unit as far as the tokenizer's splitting goes (non-ASCII counts as letters). */
-function classOf(c: number): number {
-  if (c === 32 || c === 10 || c === 13 || c === 9) return SPACE;
-  if (c >= 48 && c <= 57) return DIGIT;
-  if ((c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c >= 128) return LETTER;
+const LETTER_RE = /[\p{L}\p{M}]/u;
+const DIGIT_RE = /\p{N}/u;
+const SPACE_RE = /\s/u;
+
+/** The class of a code point as far as the tokenizer's first split goes. */
+function classOf(cp: number): number {
+  if (cp < 128) {
+    if (cp === 32 || (cp >= 9 && cp <= 13)) return SPACE;
+    if (cp >= 48 && cp <= 57) return DIGIT;
+    if ((cp >= 65 && cp <= 90) || (cp >= 97 && cp <= 122)) return LETTER;
+    return MARK;
+  }
+  const ch = String.fromCodePoint(cp);
+  if (LETTER_RE.test(ch)) return LETTER;
+  if (DIGIT_RE.test(ch)) return DIGIT;
+  if (SPACE_RE.test(ch)) return SPACE;
   return MARK;
 }
 
@@ -67,20 +79,20 @@ function classOf(c: number): number {
 export function countBounded(text: string): { tokens: number; cut: boolean } {
   const cuts: number[] = [];
   let run = 0;
-  let cls = SPACE;
-  for (let i = 0; i < text.length; i++) {
-    const k = classOf(text.charCodeAt(i));
-    if (k === SPACE || k === DIGIT) {
+  let cls = -1;
+  for (let i = 0; i < text.length; ) {
+    const cp = text.codePointAt(i)!;
+    const next = i + (cp > 0xffff ? 2 : 1);
+    const k = classOf(cp);
+    if (k === DIGIT) run = 0;
+    else if (k !== cls) run = 1;
+    else if (++run === MAX_RUN_CHARS) {
+      // After a whole code point, never between the halves of a surrogate pair.
+      cuts.push(next);
       run = 0;
-    } else if (k === cls) {
-      if (++run === MAX_RUN_CHARS) {
-        cuts.push(i + 1);
-        run = 0;
-      }
-    } else {
-      run = 1;
     }
     cls = k;
+    i = next;
   }
   if (cuts.length === 0) return { tokens: countTokens(text), cut: false };
   let tokens = 0;

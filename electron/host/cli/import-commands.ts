@@ -123,15 +123,18 @@ async function targetBundle(s: Session, name: string, displayName: string, dryRu
 
 /** Adds the hosts not yet allowed to Settings → Allowed hosts; answers those added. */
 async function allowHosts(s: Session, hosts: readonly string[]): Promise<string[]> {
-  const current = (await s.call('settings.get', {})).allowedHosts;
-  const have = new Set(current.map((h) => h.toLowerCase()));
-  const add: string[] = [];
-  for (const h of hosts) {
-    if (have.has(h.toLowerCase())) continue;
-    have.add(h.toLowerCase());
-    add.push(h);
-  }
-  if (add.length) await s.call('settings.set', { allowedHosts: [...current, ...add] });
+  let add: string[] = [];
+  // Made to the settings as they are on disk: hosts the app added meanwhile are kept.
+  await s.core.settings.update((now) => {
+    const have = new Set(now.allowedHosts.map((h) => h.toLowerCase()));
+    add = [];
+    for (const h of hosts) {
+      if (have.has(h.toLowerCase())) continue;
+      have.add(h.toLowerCase());
+      add.push(h);
+    }
+    return add.length ? { allowedHosts: [...now.allowedHosts, ...add] } : {};
+  });
   return add;
 }
 
