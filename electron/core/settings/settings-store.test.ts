@@ -19,6 +19,15 @@ function open(): { store: SettingsStore; changes: Settings[] } {
   return { store, changes };
 }
 
+/** The app and a CLI command on one data folder, each having read the settings. */
+async function appAndCli(): Promise<{ app: ReturnType<typeof open>; cli: ReturnType<typeof open> }> {
+  const app = open();
+  const cli = open();
+  await app.store.load();
+  await cli.store.load();
+  return { app, cli };
+}
+
 async function onDisk(): Promise<Settings> {
   return JSON.parse(await fs.readFile(path.join(dir, 'settings.json'), 'utf8')) as Settings;
 }
@@ -33,10 +42,7 @@ afterEach(async () => {
 
 describe('SettingsStore with two processes on one data folder', () => {
   it('a change keeps what the other process wrote since this one read the file', async () => {
-    const app = open();
-    const cli = open();
-    await app.store.load();
-    await cli.store.load();
+    const { app, cli } = await appAndCli();
     // The CLI adds an allowed host on import; the app, which read the file before, then changes the theme.
     await cli.store.set({ allowedHosts: ['api.example.org'] });
     await app.store.set({ theme: 'dark' });
@@ -75,10 +81,7 @@ describe('SettingsStore with two processes on one data folder', () => {
   });
 
   it('update computes the change from the file as it is on disk', async () => {
-    const app = open();
-    const cli = open();
-    await app.store.load();
-    await cli.store.load();
+    const { app, cli } = await appAndCli();
     await cli.store.set({ allowedHosts: ['a.example.org'] });
     await app.store.update((now) => ({ allowedHosts: [...now.allowedHosts, 'b.example.org'] }));
     expect((await onDisk()).allowedHosts).toEqual(['a.example.org', 'b.example.org']);

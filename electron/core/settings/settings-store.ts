@@ -92,10 +92,7 @@ export class SettingsStore {
         const next = SettingsSchema.parse({ ...base, ...change(base) });
         if (r.kind === 'ok' && toFileText(next) === toFileText(base)) {
           // Nothing to change on disk; this process takes up what is there.
-          const changed = toFileText(base) !== toFileText(this.current);
-          this.current = base;
-          this.loadedGood = true;
-          if (changed) this.events.emit('settings.changed', base);
+          this.adopt(base);
           return base;
         }
         await replaceFile(nodeFs, this.file, toFileText(next), guard);
@@ -140,12 +137,17 @@ export class SettingsStore {
       .run(async () => {
         if (this.closed) return;
         const r = await this.read();
-        if (r.kind !== 'ok' || toFileText(r.settings) === toFileText(this.current)) return;
-        this.current = r.settings;
-        this.loadedGood = true;
-        this.events.emit('settings.changed', r.settings);
+        if (r.kind === 'ok') this.adopt(r.settings);
       })
       .catch((e: unknown) => console.warn(`settings: could not read ${this.file} again: ${(e as Error).message}`));
+  }
+
+  /** Settings read from the file become this process's; `settings.changed` is told when they differ from its copy. */
+  private adopt(settings: Settings): void {
+    const changed = toFileText(settings) !== toFileText(this.current);
+    this.current = settings;
+    this.loadedGood = true;
+    if (changed) this.events.emit('settings.changed', settings);
   }
 
   private async read(): Promise<{ kind: 'ok'; settings: Settings } | { kind: 'missing' } | { kind: 'bad'; message: string }> {
