@@ -68,6 +68,8 @@ describe('toolsForModel', () => {
       modelRouting: ['read'],
     });
     expect(some.byName('count')!.tool!.version).toBe('1.10.0');
+    const pre = toolsForModel({ usable: [tool('text', 'count', { version: '2.0.0' }), tool('text', 'count', { version: '2.0.0-rc1' })], modelRouting: [] });
+    expect(pre.byName('count')!.tool!.version).toBe('2.0.0');
     expect(some.byName('fetch')!.routing).toEqual({ kind: 'fixed', destination: { kind: 'variable', name: 'pages' }, writeMode: undefined });
     expect(some.byName('read')!.routing).toEqual({ kind: 'model' });
     expect(Object.keys((some.byName('read')!.spec.parameters as { properties: object }).properties)).toEqual(['q', 'list', 'output', 'write_mode']);

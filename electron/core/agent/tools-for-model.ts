@@ -22,6 +22,7 @@ import type { ToolSearchSettings } from '../../../shared/model/tool-search';
 import type { ModelWindow, ToolOutputSettings } from '../../../shared/model/settings';
 import type { ModelRef } from '../../../shared/model/provider';
 import { PROVIDER_MAX_TOOLS } from '../../../shared/model/tool-search';
+import { compareVersions } from '../../../shared/versions';
 import { DeferredTools, TOOL_SEARCH_NAME, deferralReason, isPinned, toolSearchTool } from './deferred-tools';
 import { modelArgSchema, routingFor, type ToolRouting } from '../routing/model-routing';
 import { NON_FUNCTION_TOOLS, type ModelOnlyTool, type ToolKind } from './tool-behavior';
@@ -118,7 +119,7 @@ export function providerSafe(text: string): string {
 }
 
 const byVersion = (a: ToolView, b: ToolView): number =>
-  a.version.localeCompare(b.version, 'en', { numeric: true }) || a.modifiedAt.localeCompare(b.modifiedAt);
+  compareVersions(a.version, b.version) || a.modifiedAt.localeCompare(b.modifiedAt);
 
 export function toolsForModel(input: ToolsForModelInput): ModelToolSet {
   // One entry per tool; a later one's output= and write-mode= win (as @tools lines aggregate).

@@ -247,6 +247,17 @@ describe('resolveToolName', () => {
     expect(resolveToolName('x/s', same)).toEqual({ ok: false, message: "the tool 'x/s' is in several bundles: x/s, x/s; two bundles share a name: rename one" });
   });
 
+  it('picks a release over its pre-releases (1.0.0 over 1.0.0-beta, 2.0.0 over 2.0.0-rc1)', () => {
+    const beta = tool('t', 'v', '1.0.0-beta');
+    const release = tool('t', 'v', '1.0.0');
+    const r1 = resolveToolName('v', [release, beta]);
+    expect(r1.ok && r1.candidate.tool.id).toBe(release.tool.id);
+    const rc = tool('u', 'w', '2.0.0-rc1');
+    const two = tool('u', 'w', '2.0.0');
+    const r2 = resolveToolName('w', [two, rc, tool('u', 'w', '1.9.0')]);
+    expect(r2.ok && r2.candidate.tool.id).toBe(two.tool.id);
+  });
+
   it('an unknown bundle', () => {
     expect(resolveToolName('nope/readfile', TOOLS)).toEqual({ ok: false, message: "unknown tool 'nope/readfile': no enabled tool has this bundle and slug" });
   });

@@ -18,6 +18,7 @@
  */
 import type { AggregatedTool, DirectiveError, ParsedText, Span } from '../../../shared/directives/types';
 import { AppError, isAppError, type ErrorInfo } from '../../../shared/errors';
+import { compareVersions } from '../../../shared/versions';
 import { INLINE_VALUE_MAX_CHARS, type DirectiveOutcome } from '../../../shared/model/conversation';
 import type { ToolView } from '../../../shared/model/tool';
 import { nfc } from '../../../shared/model/validation';
@@ -59,7 +60,7 @@ export interface DirectiveRunnerDeps {
 type Resolution = { ok: true; candidate: ToolCandidate } | { ok: false; message: string };
 
 const byVersion = (a: ToolCandidate, b: ToolCandidate): number =>
-  a.tool.version.localeCompare(b.tool.version, 'en', { numeric: true }) || a.tool.modifiedAt.localeCompare(b.tool.modifiedAt);
+  compareVersions(a.tool.version, b.tool.version) || a.tool.modifiedAt.localeCompare(b.tool.modifiedAt);
 
 /** Finds the tool a directive names; see the file comment. */
 export function resolveToolName(name: string, usable: ToolCandidate[]): Resolution {

@@ -1,8 +1,11 @@
 /**
  * What the palette says of each tool beside its name: its version, and whether it is the
  * newest or an older version of a tool listed more than once (same bundle and slug), so
- * v1 is not run when v2 was meant. Versions compare as numbers where they are numbers.
+ * v1 is not run when v2 was meant. Versions compare as in shared/versions.ts (a pre-release is
+ * below its release).
  */
+import { compareVersions } from '../../../shared/versions';
+
 export interface VersionedTool {
   id: string;
   bundleId: string;
@@ -11,8 +14,6 @@ export interface VersionedTool {
 }
 
 export type VersionMark = 'newest' | 'older' | null;
-
-export const compareVersions = (a: string, b: string): number => a.localeCompare(b, 'en', { numeric: true });
 
 /** Per tool id: 'newest' / 'older' when several versions of its tool are listed, else null. */
 export function versionMarks(tools: readonly VersionedTool[]): Map<string, VersionMark> {

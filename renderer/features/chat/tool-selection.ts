@@ -3,6 +3,7 @@
  * tools of the chosen bundles and the chosen tools.
  */
 import type { ToolSelection } from '../../../shared/model/provider';
+import { compareVersions } from '../../../shared/versions';
 
 export interface SelectableTool {
   id: string;
@@ -42,7 +43,7 @@ export function latestVersions<T extends SelectableTool & { slug: string; versio
   for (const t of tools) {
     const key = `${t.bundleId}/${t.slug}`;
     const seen = best.get(key);
-    if (!seen || seen.version.localeCompare(t.version, 'en', { numeric: true }) < 0) best.set(key, t);
+    if (!seen || compareVersions(seen.version, t.version) < 0) best.set(key, t);
   }
   return tools.filter((t) => best.get(`${t.bundleId}/${t.slug}`) === t);
 }
