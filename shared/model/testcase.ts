@@ -48,6 +48,12 @@ export const TestCaseResultSchema = z
     assertions: z.array(AssertionResultSchema),
     /** The run was cancelled before this case ran: it counts as failed, and was never called. */
     cancelled: z.literal(true).optional(),
+    /**
+     * The tool could not be reached (no answer at all: connection refused, a name that does not
+     * resolve, a server that never answered) and the case did not expect an error: it failed, but
+     * as an infrastructure error, not as a failed check (JUnit's <error>, not <failure>).
+     */
+    unreachable: z.object({ code: z.string(), message: z.string() }).strict().optional(),
   })
   .strict();
 export type TestCaseResult = z.infer<typeof TestCaseResultSchema>;

@@ -3,7 +3,8 @@
  * GitLab's `artifacts:reports:junit`, Jenkins): one <testsuite> per tool (bundle/slug@version),
  * one <testcase> per saved case, its failed assertions in <failure>, a case that could not run
  * in <skipped>, a case a cancelled run never reached in <error> (it did not fail: it was not
- * run, and the run does not pass). Times are in seconds; timestamps are ISO 8601
+ * run, and the run does not pass), and a case whose tool could not be reached (connection
+ * refused, no answer) in <error> too: an infrastructure error, not a failed check. Times are in seconds; timestamps are ISO 8601
  * without a zone or fraction, as the JUnit schema's xs:dateTime pattern asks (in UTC).
  */
 import type { TestCaseResult } from '../../../shared/model/testcase';
@@ -48,11 +49,11 @@ export function suiteToJUnit(suite: SuiteResult): string {
       .join('');
   const lines = ['<?xml version="1.0" encoding="UTF-8"?>'];
   lines.push(
-    `<testsuites${attrs({ name: 'toolsmith', tests: suite.passed + suite.failed + suite.skipped, failures: suite.failed - cancelledIn(suite.tools), errors: cancelledIn(suite.tools), skipped: suite.skipped, time: seconds(suite.durationMs), timestamp: junitTimestamp(suite.startedAt) })}>`,
+    `<testsuites${attrs({ name: 'toolsmith', tests: suite.passed + suite.failed + suite.skipped, failures: suite.failed - errorsIn(suite.tools), errors: errorsIn(suite.tools), skipped: suite.skipped, time: seconds(suite.durationMs), timestamp: junitTimestamp(suite.startedAt) })}>`,
   );
   for (const t of suite.tools) {
     const skipped = t.skipped ? t.results.length : 0;
-    const errors = t.skipped ? 0 : cancelledIn([t]);
+    const errors = t.skipped ? 0 : errorsIn([t]);
     lines.push(
       `  <testsuite${attrs({ name: suiteName(t), tests: t.results.length, failures: t.failed - errors, errors, skipped, time: seconds(t.durationMs), timestamp: junitTimestamp(suite.startedAt) })}>`,
     );
@@ -68,15 +69,19 @@ function testCase(t: SuiteToolResult, r: TestCaseResult): string[] {
   if (t.skipped) return [`${open}>`, `      <skipped message="${xmlText(t.skipped)}"/>`, '    </testcase>'];
   if (r.passed) return [`${open}/>`];
   if (r.cancelled) return [`${open}>`, `      <error message="not run: the test run was cancelled" type="cancelled"/>`, '    </testcase>'];
+  if (r.unreachable) {
+    const { code, message } = r.unreachable;
+    return [`${open}>`, `      <error message="${xmlText(`the tool could not be reached: ${message}`)}" type="${xmlText(code)}"/>`, '    </testcase>'];
+  }
   const failed = r.assertions.filter((a) => !a.passed);
   const message = failed[0]?.message ?? 'failed';
   const body = r.assertions.map((a) => `${a.passed ? 'ok  ' : 'FAIL'} ${a.assertion.kind}: ${a.message}`).join('\n');
   return [`${open}>`, `      <failure message="${xmlText(message)}" type="assertion">${xmlText(body)}</failure>`, '    </testcase>'];
 }
 
-/** Cases a cancelled run never reached (in tools that ran). */
-function cancelledIn(tools: readonly SuiteToolResult[]): number {
+/** Cases reported as <error>: a cancelled run never reached them, or their tool could not be reached (in tools that ran). */
+function errorsIn(tools: readonly SuiteToolResult[]): number {
   let n = 0;
-  for (const t of tools) if (!t.skipped) for (const r of t.results) if (r.cancelled) n++;
+  for (const t of tools) if (!t.skipped) for (const r of t.results) if (r.cancelled || (r.unreachable && !r.passed)) n++;
   return n;
 }

@@ -19,6 +19,7 @@ describe('versionToRun', () => {
     expect(versionToRun([tool('b', 'x', '1'), tool('b', 'x', '2', false)], 'x')?.version).toBe('1');
     expect(versionToRun([tool('b', 'x', '1', false), tool('b', 'x', '2', false)], 'x')?.version).toBe('2');
     expect(versionToRun(versions, 'z')).toBeUndefined();
+    expect(versionToRun([tool('b', 'x', '1.0.0'), tool('b', 'x', '1.0.0-beta')], 'x')?.version).toBe('1.0.0');
   });
 });
 
@@ -98,6 +99,25 @@ describe('runSuite', () => {
     expect(xml).toContain('<testsuites name="toolsmith" tests="4" failures="0" errors="2" skipped="1"');
     expect(xml).toContain('<testcase name="one word" classname="beta.count" time="0.000">\n      <error message="not run: the test run was cancelled" type="cancelled"/>');
     expect(xml).toContain('<testsuite name="beta/count@1" tests="1" failures="0" errors="1" skipped="0"');
+  });
+
+  it('reports a case whose tool could not be reached as an <error>, and a server that answered 503 as a <failure>', async () => {
+    const refused = { code: 'UNAVAILABLE' as const, message: "could not connect to '127.0.0.1:9' (connection refused): check that the server is running and the port is right", details: { host: '127.0.0.1:9', cause: 'ECONNREFUSED' } };
+    const answered503 = { code: 'UNAVAILABLE' as const, message: 'GET 127.0.0.1/x answered 503', details: { status: 503, attempts: 1 } };
+    const outcomes = [refused, answered503];
+    const failing = {
+      cases: { listBundle: async () => [{ slug: 'count', cases: [tc('one word', 'a', 1)] }] },
+      tools: { toolsOf: (id: string) => [tool(id, 'count', '1')] },
+      invoke: async (): Promise<InvokeOutcome> => ({ ok: false, error: outcomes.shift()!, invocationId: 'i', durationMs: 1, attempts: 1 }),
+    };
+    const suite = await runSuite(failing, { bundles: [b, { ...b, id: 'id-b2', slug: 'beta2' }] });
+    expect(suite.failed).toBe(2);
+    expect(suite.tools[0]!.results[0]!.unreachable).toEqual({ code: 'UNAVAILABLE', message: refused.message });
+    expect(suite.tools[1]!.results[0]!.unreachable).toBeUndefined();
+    const xml = suiteToJUnit(suite);
+    expect(xml).toContain('<testsuites name="toolsmith" tests="2" failures="1" errors="1" skipped="0"');
+    expect(xml).toContain(`<error message="the tool could not be reached: ${xmlText(refused.message)}" type="UNAVAILABLE"/>`);
+    expect(xml).toContain('<testsuite name="beta2/count@1" tests="1" failures="1" errors="0"');
   });
 
   it('writes JUnit XML with every name escaped, and characters XML cannot hold replaced', async () => {

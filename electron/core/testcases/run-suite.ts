@@ -11,6 +11,7 @@
  * Progress: first the plan (how many tools and cases), then each tool as it starts (or is
  * skipped), each case as it starts and as it is done.
  */
+import { compareVersions } from '../../../shared/versions';
 import { isBundleUsable, type Bundle } from '../../../shared/model/bundle';
 import type { SuiteProgress, SuiteResult, SuiteToolResult, TestCase, TestCaseResult } from '../../../shared/model/testcase';
 import { isToolUsable, type ToolView } from '../../../shared/model/tool';
@@ -34,9 +35,9 @@ export interface SuiteOptions {
   onProgress?: (p: SuiteProgress) => void;
 }
 
-/** Newest first: versions compared as numbers where they are numbers ("10" after "9"), then by modification. */
+/** Newest first: versions in SemVer's order (shared/versions.ts: "10" after "9", a pre-release before its release), then by modification. */
 export function newerFirst(a: ToolView, b: ToolView): number {
-  return b.version.localeCompare(a.version, 'en', { numeric: true }) || b.modifiedAt.localeCompare(a.modifiedAt);
+  return compareVersions(b.version, a.version) || b.modifiedAt.localeCompare(a.modifiedAt);
 }
 
 /** The version a slug's cases run against: the newest switched-on version, else the newest. */

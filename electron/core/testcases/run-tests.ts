@@ -41,18 +41,31 @@ export async function runTestCases(
     options.onStart?.(tc, index);
     const outcome = await runOne(tc, run);
     const assertions = (tc.assertions.length ? tc.assertions : [IMPLICIT_OK]).map((a) => ({ assertion: a, ...evaluate(a, outcome, check) }));
+    const passed = assertions.every((a) => a.passed);
+    const unreachable = !passed && !outcome.ok && !tc.assertions.some((a) => a.kind === 'error') && isUnreachable(outcome.error);
     results.push({
       testCaseId: tc.id,
       name: tc.name,
-      passed: assertions.every((a) => a.passed),
+      passed,
       durationMs: outcome.durationMs,
       ...(outcome.invocationId ? { invocationId: outcome.invocationId } : {}),
       assertions,
+      ...(unreachable && !outcome.ok ? { unreachable: { code: outcome.error.code, message: outcome.error.message } } : {}),
     });
     options.onResult?.(results[index]!, index);
   }
   const passed = results.filter((r) => r.passed).length;
   return { passed, failed: results.length - passed, results };
+}
+
+/**
+ * The call got no answer from the tool's server at all: UNAVAILABLE or TIMEOUT without an HTTP
+ * status (a status means the server answered, and the case's checks judge that answer).
+ */
+export function isUnreachable(e: ErrorInfo): boolean {
+  if (e.code !== 'UNAVAILABLE' && e.code !== 'TIMEOUT') return false;
+  const d = e.details;
+  return !(d && typeof d === 'object' && typeof (d as { status?: unknown }).status === 'number');
 }
 
 /** A case without assertions passes when the tool answers without an error. */
