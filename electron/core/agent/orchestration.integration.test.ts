@@ -72,8 +72,10 @@ describe('orchestration in the core', () => {
     const script = byAgent({
       root: [
         (r) => {
-          expect(toolNames(r)).toEqual(expect.arrayContaining(['route_to_analyst', 'route_to_writer', 'route_to_researcher', 'handoff']));
+          expect(toolNames(r)).toEqual(expect.arrayContaining(['route_to_analyst', 'route_to_writer', 'route_to_researcher']));
+          // The conversation is no task: it has nothing to hand off, nor a master to ask.
           expect(toolNames(r)).not.toContain('ask_master');
+          expect(toolNames(r)).not.toContain('handoff');
           return tools('route_to_analyst', { request: 'Total the sales by region and have a short report written.', documents: ['data/sales.csv'] });
         },
         (r) => {
@@ -372,6 +374,29 @@ describe('orchestration in the core', () => {
       ['writer', 'failed'],
     ]);
     expect((await messages(c2.id)).at(-1)!.text).toBe('done anyway');
+  });
+});
+
+describe('a task that runs out of steps', () => {
+  it('reaches its parent as failed (not done), saying it hit its step limit', async () => {
+    const env = await start();
+    const { server, call, model, messages } = env;
+    const analyst = await call('agents.get', { name: 'analyst' });
+    await call('agents.put', { profile: { ...analyst.profile, name: 'counter', displayName: 'Counter', delegatesTo: [], maxSteps: 2 } });
+    const c = await call('conversations.create', {});
+    await call('conversations.setModel', { id: c.id, model });
+    const { entries } = byAgent({
+      root: [() => tools('route_to_counter', { request: 'count forever' }), (r) => ({ kind: 'text', text: lastTool(r).split('\n')[0]! })],
+      // Two steps, each a tool call and never a handoff.
+      counter: [() => tools('stop_and_think', { thought: 'one' }), () => tools('stop_and_think', { thought: 'two' })],
+    });
+    server.script(entries);
+    await ask(env, c.id, 'go');
+    const graph = await call('tasks.graph', { conversationId: c.id });
+    expect(graph.tasks.map((t) => [t.agent, t.status])).toEqual([['counter', 'failed']]);
+    const route = (await messages(c.id)).filter((m) => m.tool?.slug === 'route_to_counter').at(-1)!;
+    expect(route.tool!.status).toBe('error');
+    expect(route.tool!.error!.message).toMatch(/^the counter agent \(task 1\) failed: it reached its step limit \(2 steps\) without handing off a result\. Decide whether to try again/);
   });
 });
 

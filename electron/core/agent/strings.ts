@@ -2,6 +2,7 @@
 
 export const stepLimitNotice = (steps: number) =>
   `The model stopped after ${steps} steps without a final answer (the step limit). Send a message to let it go on.`;
+export const taskStepLimit = (steps: number) => `it reached its step limit (${steps} steps) without handing off a result`;
 export const loopNotice = (name: string, times: number) =>
   `The model called ${name} with the same arguments ${times} times in a row, so the turn was stopped. Send a message to let it go on, or change what you ask.`;
 export const loopCallError = (times: number) => `not run: the same call was made ${times} times in a row`;

@@ -77,16 +77,16 @@ export const agentFailed = (agent: string, n: number, why: string) => `the ${age
 export const endedWithoutHandoff = 'the agent ended without calling handoff; its last reply is the result';
 
 /**
- * The orchestration tools of a turn: the conversation may delegate to every enabled profile
- * (and hand off its answer); a task, to its profile's delegates, and hands off, and may ask
- * its master when its profile allows. None when no profile is enabled (the conversation).
+ * The orchestration tools of a turn: the conversation may delegate to every enabled profile;
+ * a task, to its profile's delegates, and hands off, and may ask its master when its profile
+ * allows. None for the conversation when no profile is enabled.
  */
 export function orchestrationTools(tasks: Pick<TaskDeps, 'agents'> | undefined, task: TaskTurn | undefined): ModelOnlyTool[] {
   if (!tasks) return [];
   const delegates = task ? task.profile.delegatesTo.map((n) => tasks.agents.enabled(n)).filter((p): p is AgentProfile => !!p) : tasks.agents.list();
   const out: ModelOnlyTool[] = delegates.map((p) => ({ kind: 'agent-as-tool', displayName: `Delegate to ${p.displayName ?? p.name}`, spec: routeToolSpec(p) }));
-  if (!task && out.length === 0) return [];
-  out.push({ kind: 'handoff', displayName: 'Hand off', spec: HANDOFF_SPEC });
+  // handoff ends a task; the conversation itself has no task to end, so it is not offered there.
+  if (task) out.push({ kind: 'handoff', displayName: 'Hand off', spec: HANDOFF_SPEC });
   if (task?.profile.canAskMaster) out.push({ kind: 'ask-master', displayName: 'Ask master', spec: ASK_MASTER_SPEC });
   return out;
 }

@@ -12,7 +12,7 @@ import { toErrorInfo } from '../../../shared/errors';
 import { evaluateContext, systemText } from './context';
 import type { AgentLoopDeps } from './loop';
 import { renderForModel, type Redact } from '../timeline/render';
-import { STOPPED_NOTICE, loopCallError, loopNotice, modelFailedNotice, providerMissing, stepLimitNotice, turnFailedNotice } from './strings';
+import { STOPPED_NOTICE, loopCallError, loopNotice, modelFailedNotice, providerMissing, stepLimitNotice, taskStepLimit, turnFailedNotice } from './strings';
 import { TOOL_OUTPUT_NAME } from '../tool-output/messages';
 import { NON_FUNCTION_TOOLS, TOOL_OUTPUT_TOOL } from './tool-behavior';
 import { ToolCallRunner, type ApprovalAnswer } from './tool-calls';
@@ -196,6 +196,11 @@ export class Turn {
       const actions = await Promise.all(calls.map((c) => this.calls.run(c, tools)));
       if (this.stopped) return 'stopped';
       if (actions.includes('stop')) return 'done';
+    }
+    if (task) {
+      // A task that runs out of steps has not done its work: its parent is told it failed.
+      this.notice(stepLimitNotice(maxSteps), { code: 'TIMEOUT', message: taskStepLimit(maxSteps) });
+      return 'error';
     }
     this.notice(stepLimitNotice(maxSteps));
     return 'done';
