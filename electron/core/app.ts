@@ -300,10 +300,10 @@ export async function createCore(config: CoreConfig): Promise<Core> {
   const providers = await ProviderStore.open({ dataDir, secrets, now, problems: (p) => problems.report(p), onChange: (ids) => events.emit('providers.changed', { ids }) });
   const clients = new ProviderClients({ providers, secrets });
   const approvals = await ApprovalStore.open({ dataDir, now, problems: (p) => problems.report(p), onChange: () => events.emit('approvals.changed', {}) });
-  // A conversation's remembered approvals go with it.
+  // A conversation's remembered approvals and its memory (blocks, recall entries) go with it.
   events.on('conversations.changed', (c) => {
     if (c.kind === 'deleted') void approvals.forgetConversation(c.conversationId);
-    if (c.kind === 'deleted') memory.forgetConversation(c.conversationId);
+    if (c.kind === 'deleted') memory.deleteConversation(c.conversationId);
   });
   toolOutputs.store.onChange((conversationId) => events.emit('toolOutputs.changed', { conversationId }));
   events.on('conversations.changed', (c) => {

@@ -26,7 +26,7 @@ export const chatStrings = {
     renameHelp: 'Enter saves, Escape cancels.',
     delete: 'Delete',
     deleteLabel: (title: string) => `Delete conversation ${title}`,
-    confirmDelete: (title: string) => `Delete the conversation “${title}”? Its messages, context and buffers are removed for good.`,
+    confirmDelete: (title: string) => `Delete the conversation “${title}”? Its messages, context, buffers, stored outputs and memory (its blocks and recall entries) are removed for good. An agent profile's own memory stays.`,
     messages: (n: number) => plural(n, 'message', 'messages'),
     actionsFor: (title: string) => `Actions for ${title}`,
   },

@@ -184,6 +184,26 @@ export class BlockStore {
     return true;
   }
 
+  /** Removes every block of an owner with its history (its conversation was deleted); how many there were. */
+  removeOwner(owner: string): number {
+    const ns = (this.sql('SELECT n FROM blocks WHERE owner = ?').pluck().all(owner) as number[]);
+    if (ns.length === 0) return 0;
+    this.db.transaction(() => {
+      for (const n of ns) {
+        for (const t of ['block_updates', 'block_snapshots', 'block_versions']) this.sql(`DELETE FROM ${t} WHERE block_n = ?`).run(n);
+        this.sql('DELETE FROM blocks WHERE n = ?').run(n);
+      }
+    })();
+    for (const n of ns) {
+      const hit = this.cache.get(n);
+      if (hit) {
+        this.cache.delete(n);
+        hit.doc.free();
+      }
+    }
+    return ns.length;
+  }
+
   /** One edit, planned by ./edits.ts: over the limit, nothing changes; else one version more. */
   edit(owner: string, label: string, op: string, by: string, plan: PlannedEdit): BlockInfo {
     const r = this.must(owner, label);

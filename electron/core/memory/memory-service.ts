@@ -103,6 +103,21 @@ export class MemoryService {
     if (this.db.open) this.grants.forget.run(conversationId);
   }
 
+  /**
+   * A conversation was deleted: its memory goes with it, as its stored outputs do: the blocks
+   * and recall entries it owns, and what was allowed in it. What an agent profile keeps across
+   * conversations (owner `agent:<name>`) is the profile's, and stays.
+   */
+  deleteConversation(conversationId: string): { blocks: number; recall: number } {
+    if (!this.db.open) return { blocks: 0, recall: 0 };
+    const owner = `conversation:${conversationId}`;
+    const blocks = this.blocks.removeOwner(owner);
+    const recall = this.recall.removeOwner(owner);
+    this.forgetConversation(conversationId);
+    if (blocks || recall) this.changed(owner);
+    return { blocks, recall };
+  }
+
   async block(actor: Actor, input: BlockInput, signal: AbortSignal): Promise<{ op: BlockInput['op']; message: string; block: BlockInfo; content?: string }> {
     const op = `block.${input.op}` as MemoryOperation;
     if (input.source_id !== undefined) {

@@ -99,6 +99,27 @@ describe('the memory tools in the core', () => {
     expect(missing.tool?.error?.code).toBe('NOT_FOUND');
   });
 
+  it('deleting a conversation deletes its blocks and recall entries (and leaves those of other conversations)', async () => {
+    const { call: op } = await start();
+    const c = await op('conversations.create', {});
+    const keep = await op('conversations.create', {});
+    for (const conv of [c, keep]) {
+      await op('memory.blocks.create', { owner: `conversation:${conv.id}`, label: 'human', content: 'Name: Ada, phone 555-0100' });
+      const r = await op('chat.runTool', { conversationId: conv.id, bundleId: MEMORY_BUNDLE, slug: 'recall', version: '1', args: { op: 'insert', content: 'Ada lives at 12 Elm Street' } });
+      expect(r.tool?.status).toBe('ok');
+    }
+    const owner = `conversation:${c.id}`;
+    expect(await op('memory.blocks.list', { owner })).toHaveLength(1);
+    expect(await op('memory.recall.search', { owner, query: 'Elm' })).toHaveLength(1);
+    await op('conversations.delete', { id: c.id });
+    expect(await op('memory.blocks.list', { owner })).toEqual([]);
+    expect(await op('memory.recall.search', { owner, query: 'Elm' })).toEqual([]);
+    // The other conversation's memory is untouched, and its search index still answers.
+    const other = `conversation:${keep.id}`;
+    expect((await op('memory.blocks.list', { owner: other })).map((b) => b.label)).toEqual(['human']);
+    expect(await op('memory.recall.search', { owner: other, query: 'Elm' })).toHaveLength(1);
+  });
+
   it("an agent's task uses its profile's memory and AllowedOperations: a refused operation reaches the model with the layer", async () => {
     const { server, call: op, model, messages, turns } = await start();
     await op('agents.put', {

@@ -121,6 +121,23 @@ export class RecallStore {
     return rows.map(entryOf);
   }
 
+  /**
+   * Removes every entry of an owner (its conversation was deleted): models can never delete an
+   * entry, the person can, with the conversation. The FTS index is external-content, so each
+   * row leaves it with the 'delete' command and its old content.
+   */
+  removeOwner(owner: string): number {
+    const rows = this.sql('SELECT rowid, content FROM recall_entries WHERE owner = ?').all(owner) as { rowid: number; content: string }[];
+    if (rows.length === 0) return 0;
+    this.db.transaction(() => {
+      for (const r of rows) {
+        this.sql("INSERT INTO recall_fts (recall_fts, rowid, content) VALUES ('delete', ?, ?)").run(r.rowid, r.content);
+        this.sql('DELETE FROM recall_entries WHERE rowid = ?').run(r.rowid);
+      }
+    })();
+    return rows.length;
+  }
+
   count(owner?: string): number {
     const r = (owner ? this.sql('SELECT count(*) AS n FROM recall_entries WHERE owner = ?').get(owner) : this.sql('SELECT count(*) AS n FROM recall_entries').get()) as { n: number };
     return r.n;
