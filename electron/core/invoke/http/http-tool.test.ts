@@ -230,6 +230,20 @@ describe('retries', () => {
     expect(r.sleeps).toHaveLength(3);
   });
 
+  it('does not retry an answer that cannot change: a body encoded three times, a body that does not decompress', async () => {
+    const s = await server((req, res) => {
+      if (req.url === '/triple') res.writeHead(200, { 'content-encoding': 'gzip, gzip, gzip' }).end(zlib.gzipSync(zlib.gzipSync(zlib.gzipSync('x'))));
+      else res.writeHead(200, { 'content-encoding': 'gzip' }).end(Buffer.from('definitely not gzip data'));
+    });
+    const limits = { maxRetries: 3, maxSentBytes: 1 << 20, maxResponseBytes: 1 << 20, maxRedirects: 5 };
+    const triple = await run(s, { urlTemplate: `http://127.0.0.1:${s.port}/triple`, limits });
+    expect(triple.error?.message).toContain('encoded 3 times');
+    const corrupt = await run(s, { urlTemplate: `http://127.0.0.1:${s.port}/corrupt`, limits });
+    expect(corrupt.error?.message).toContain('could not be decompressed (gzip)');
+    expect(s.requests.map((r) => r.url)).toEqual(['/triple', '/corrupt']);
+    expect([...triple.sleeps, ...corrupt.sleeps]).toEqual([]);
+  });
+
   it('503 forever with real waits: the total time cap ends it', async () => {
     const s = await server((_req, res) => json(res, 503, {}));
     const r = await run(

@@ -57,7 +57,8 @@ export async function* decoded(source: AsyncIterable<Buffer>, encoding: string, 
     for await (const chunk of z) yield chunk as Buffer;
   } catch (e) {
     if (e instanceof AppError) throw e;
-    throw new AppError('UNAVAILABLE', `the response from '${hostLabel(url)}' could not be decompressed (${encoding}): ${(e as Error).message}`, { encoding });
+    // The same bytes would fail the same way: not worth a retry.
+    throw new AppError('UNAVAILABLE', `the response from '${hostLabel(url)}' could not be decompressed (${encoding}): ${(e as Error).message}`, { encoding, permanent: true });
   } finally {
     z.destroy();
     input.destroy();

@@ -87,9 +87,15 @@ export function isRetryableStatus(status: number): boolean {
   return status === 408 || status === 429 || (status >= 500 && status <= 599);
 }
 
-/** Errors worth another attempt: network failures and per-attempt time-outs. */
+/**
+ * Errors worth another attempt: network failures and per-attempt time-outs, except those whose
+ * answer cannot change (details.permanent: a body encoded three times, one that does not
+ * decompress): asking again only costs the server and the CPU again.
+ */
 export function isRetryableError(e: unknown): boolean {
-  return isAppError(e) && (e.code === 'UNAVAILABLE' || e.code === 'TIMEOUT');
+  if (!isAppError(e) || (e.code !== 'UNAVAILABLE' && e.code !== 'TIMEOUT')) return false;
+  const d = e.details;
+  return !(d && typeof d === 'object' && (d as { permanent?: unknown }).permanent === true);
 }
 
 export async function defaultSleep(ms: number, signal: AbortSignal): Promise<void> {

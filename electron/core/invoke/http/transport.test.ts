@@ -441,6 +441,26 @@ describe('HttpTransport: bytes', () => {
       expect(delivered).toBeLessThanOrEqual(MiB);
     });
 
+    it('stops decoding at once when the call is cut: no decoded chunk is handed over after the abort', async () => {
+      const s = await server((_req, res) => {
+        res.writeHead(200, { 'content-encoding': 'gzip', 'content-length': String(gzipBomb.length) });
+        res.end(gzipBomb);
+      });
+      const t = new HttpTransport({ lookup: lookupTable() });
+      const ctl = new AbortController();
+      let afterAbort = 0;
+      let before = 0;
+      await refused(
+        t.stream(req(`http://a.test:${s.port}/`, { maxResponseBytes: 512 * MiB, signal: ctl.signal }), [`private:a.test:${s.port}`], (c) => {
+          if (ctl.signal.aborted) afterAbort += c.byteLength;
+          else if ((before += c.byteLength) >= MiB) ctl.abort();
+        }),
+        'CANCELLED',
+      );
+      expect(before).toBeGreaterThanOrEqual(MiB);
+      expect(afterAbort).toBe(0);
+    });
+
     it('decodes gzip, zlib deflate, raw deflate, br and two stacked encodings', async () => {
       const body = Buffer.from('{"hello":"world"}'.repeat(100));
       const variants: Record<string, [string, Buffer]> = {

@@ -236,7 +236,7 @@ export class HttpTransport implements Transport {
       const encodings = contentEncodings(responseHeaders['content-encoding']);
       const decode = encodings.length > 0 && encodings.every((e) => KNOWN_ENCODINGS.has(e));
       if (decode && encodings.length > 2) {
-        throw new AppError('UNAVAILABLE', `the response from '${hostLabel(url)}' is encoded ${encodings.length} times (${encodings.join(', ')}); at most two encodings are decoded`, { encodings });
+        throw new AppError('UNAVAILABLE', `the response from '${hostLabel(url)}' is encoded ${encodings.length} times (${encodings.join(', ')}); at most two encodings are decoded`, { encodings, permanent: true });
       }
       const wireLimit = decode ? maxResponseBytes + Math.ceil(maxResponseBytes / 100) + 64 * 1024 : maxResponseBytes;
       const declared = Number(responseHeaders['content-length']);
@@ -254,6 +254,8 @@ export class HttpTransport implements Transport {
       }
       let total = 0;
       for await (const chunk of source) {
+        // Cut (time-out, cancel): stop here, not after what zlib still holds is decoded.
+        if (ctl.signal.aborted) throw ctl.signal.reason instanceof Error ? ctl.signal.reason : cancelled();
         total += chunk.length;
         if (total > maxResponseBytes) throw tooLarge(url, maxResponseBytes, decode ? 'decompressed' : 'plain');
         onChunk(chunk, url);
