@@ -93,6 +93,23 @@ describe('the registry in the core', () => {
     await watcher.close();
   });
 
+  it("finds another writer's new tool after the index folder was deleted under it while it ran", async () => {
+    const dataDir = await tempDir();
+    const watcher = await core(dataDir, true);
+    expect((await search(watcher, '+readf'))[0]).toBe('readfile:prefix');
+    await fs.rm(path.join(dataDir, 'index', 'tools.sqlite'));
+    // Another process starts on the same folder: it makes a new index and writes a tool.
+    const other = await core(dataDir);
+    const bundleId = uuidv7();
+    await other.call('bundles.put', { bundleId, body: { slug: 'later', displayName: 'Later', description: '', isEnabled: true } });
+    await other.call('tools.put', { bundleId, slug: 'after-the-rm', version: '1', body: tool('After the rm') });
+    await expect.poll(async () => (await search(watcher, 'after')).filter((h) => h.startsWith('after-the-rm')), { timeout: 10_000 }).toEqual(['after-the-rm:prefix']);
+    // And it still finds what it had.
+    expect((await search(watcher, '+readf'))[0]).toBe('readfile:prefix');
+    await other.close();
+    await watcher.close();
+  });
+
   it('invokes a built-in tool over the contract, and logs the call', async () => {
     const c = await core(await tempDir());
     const files = '01941f29-7c00-7445-bfe3-19d44c6cadc8';
