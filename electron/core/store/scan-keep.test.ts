@@ -73,6 +73,39 @@ describe('entries that cannot be read', () => {
     expect(await fsp.readFile(denied, 'utf8')).toContain('"slug": "echo"');
   });
 
+  it('a tools folder that cannot be listed (EACCES, injected) is reported; the store opens and serves the rest', async () => {
+    const f = await folder();
+    const { store: setup } = await openStore(f.dataDir);
+    const otherId = newId();
+    await setup.putBundle(otherId, bundleBody());
+    await setup.putTool(otherId, 'kept', '1', localToolBody());
+    await setup.close();
+    const fs: StoreFs = {
+      ...nodeFs,
+      readdir: (async (p: string, o?: unknown) => {
+        if (p === f.toolsDir) throw Object.assign(new Error(`EACCES: permission denied, scandir '${p}'`), { code: 'EACCES' });
+        return nodeFs.readdir(p, o as never);
+      }) as StoreFs['readdir'],
+    };
+    const { store, problems } = await openStore(f.dataDir, { fs });
+    expect(problems.list().map(rel(f.dataDir))).toContainEqual(['io-error', path.relative(f.dataDir, f.toolsDir)]);
+    expect(store.listTools().items.map((t) => t.slug)).toContain('kept');
+    await store.close();
+    // The bundles folder itself: the built-ins are served, and it is reported.
+    const bundlesDir = path.dirname(path.dirname(f.toolsDir));
+    const deniedAll: StoreFs = {
+      ...nodeFs,
+      readdir: (async (p: string, o?: unknown) => {
+        if (p === bundlesDir) throw Object.assign(new Error(`EACCES: permission denied, scandir '${p}'`), { code: 'EACCES' });
+        return nodeFs.readdir(p, o as never);
+      }) as StoreFs['readdir'],
+    };
+    const second = await openStore(f.dataDir, { fs: deniedAll, resourcesDir: REPO_RESOURCES });
+    expect(second.problems.list().map((p) => p.message)).toContainEqual(expect.stringMatching(/^the bundles folder cannot be read \(.*EACCES.*\); no user bundle is loaded$/));
+    expect(second.store.listTools().items.map((t) => t.slug)).toContain('readfile');
+    await second.store.close();
+  });
+
   it.skipIf(isRoot)('a tool file with mode 000 is reported and skipped (not run as root, where chmod does not deny reads)', async () => {
     const f = await folder();
     await fsp.chmod(f.file('echo'), 0o000);

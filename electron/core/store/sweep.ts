@@ -16,10 +16,22 @@ export { isProcessAlive };
 
 const MAX_TEMP_AGE_MS = 60 * 60 * 1000;
 
+/**
+ * A folder's entries; none when it cannot be listed (EACCES and the like): the sweep is
+ * housekeeping, and the scan reports such a folder and serves the rest.
+ */
+async function listOrNone(fs: StoreFs, dir: string): Promise<string[]> {
+  try {
+    return await listDir(fs, dir);
+  } catch {
+    return [];
+  }
+}
+
 /** The folders our temp files can be in. */
 async function tempFolders(layout: StoreLayout, fs: StoreFs): Promise<string[]> {
   const folders = [layout.dataDir, layout.overridesDir, layout.bundlesDir];
-  for (const name of await listDir(fs, layout.bundlesDir)) {
+  for (const name of await listOrNone(fs, layout.bundlesDir)) {
     if (name.startsWith('.')) continue;
     folders.push(layout.bundleDir(name), layout.toolsDir(name));
   }
@@ -31,7 +43,7 @@ async function tempFolders(layout: StoreLayout, fs: StoreFs): Promise<string[]> 
 export async function sweepTempFiles(layout: StoreLayout, fs: StoreFs, isAlive = isProcessAlive): Promise<number> {
   let removed = 0;
   for (const dir of await tempFolders(layout, fs)) {
-    for (const name of await listDir(fs, dir)) {
+    for (const name of await listOrNone(fs, dir)) {
       const pid = tempFileOwner(name);
       if (pid === undefined) continue;
       const file = path.join(dir, name);
