@@ -75,6 +75,43 @@ describe('the bundle lock across processes', () => {
     await w.closed;
   });
 
+  it('a write that lost its lock before committing runs again under a fresh lock (lostRetries), on what is on disk then', { timeout: 30_000 }, async () => {
+    const dataDir = await tempDir();
+    const locksDir = path.join(dataDir, 'locks');
+    const target = path.join(dataDir, 'target.txt');
+    const starved = new LockSet(locksDir, { staleMs: MINUTE, waitMs: MINUTE, lostRetries: 2 });
+    const other = new LockSet(locksDir, { staleMs: MINUTE, waitMs: MINUTE });
+    const seen: string[] = [];
+    await starved.withLock(KEY, 'the test lock', async (guard) => {
+      seen.push(await fsp.readFile(target, 'utf8').catch(() => 'nothing'));
+      if (seen.length === 1) {
+        // Starved past the stale time (a busy machine): another writer takes the lock over and commits.
+        const longAgo = new Date(Date.now() - 2 * MINUTE);
+        await fsp.utimes(path.join(locksDir, `${KEY}.lock`, 'owner.json'), longAgo, longAgo);
+        await other.withLock(KEY, 'the test lock', (g) => replaceFile(nodeFs, target, 'other\n', g));
+      }
+      await replaceFile(nodeFs, target, `starved after ${seen.at(-1)!.trim()}\n`, guard);
+    });
+    // The first run committed nothing; the second read the other writer's file and wrote on top of it.
+    expect(seen).toEqual(['nothing', 'other\n']);
+    expect(await fsp.readFile(target, 'utf8')).toBe('starved after other\n');
+    expect(starved.activity).toMatchObject({ lostRetries: 1, takeovers: { 'owner-gone': 0, stale: 0 } });
+    expect(other.activity.takeovers.stale).toBe(1);
+
+    // Without retries (or once they are used up), the loss is the caller's error, and nothing is written.
+    const once = new LockSet(locksDir, { staleMs: MINUTE, waitMs: MINUTE });
+    const lost = await rejection(
+      once.withLock(KEY, 'the test lock', async (guard) => {
+        const longAgo = new Date(Date.now() - 2 * MINUTE);
+        await fsp.utimes(path.join(locksDir, `${KEY}.lock`, 'owner.json'), longAgo, longAgo);
+        await other.withLock(KEY, 'the test lock', async () => undefined);
+        await replaceFile(nodeFs, target, 'never\n', guard);
+      }),
+    );
+    expect(lost.message).toMatch(/^lost the lock on the test lock while writing/);
+    expect(await fsp.readFile(target, 'utf8')).toBe('starved after other\n');
+  });
+
   it('never takes over a fresh lock of another machine', async () => {
     const dataDir = await tempDir();
     await writeLock(dataDir, { host: 'another-machine', pid: 1 });

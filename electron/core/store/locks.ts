@@ -28,9 +28,17 @@ export interface LockSettings {
   staleMs: number;
   /** How long to wait for a busy lock before giving up with UNAVAILABLE. */
   waitMs: number;
+  /**
+   * How many times a write that lost its lock before committing anything is run again under
+   * a fresh lock (default 0). Only for writers that read what they change under the lock (the
+   * store and the settings do): the rerun then decides on what is on disk now, with the same
+   * rules (a PUT whose slug and version another host took meanwhile is a CONFLICT).
+   */
+  lostRetries?: number;
 }
 
-export const DEFAULT_LOCK_SETTINGS: LockSettings = { staleMs: 10_000, waitMs: 20_000 };
+/** A starved writer (a busy machine, a laptop waking up) gets two more tries before the call fails. */
+export const DEFAULT_LOCK_SETTINGS: LockSettings = { staleMs: 10_000, waitMs: 20_000, lostRetries: 2 };
 
 const POLL_MAX_MS = 25;
 const OWNER_FILE = 'owner.json';
@@ -51,6 +59,8 @@ export interface LockActivity {
   takeovers: Record<TakeoverReason, number>;
   /** Takeovers undone because the lock had changed hands in between (its holder keeps it). */
   restored: number;
+  /** Writes run again because they lost their lock before committing (see LockSettings.lostRetries). */
+  lostRetries: number;
 }
 
 interface Verdict {
@@ -62,7 +72,7 @@ export class LockSet {
   /** In-process queue per key, so this process does not poll against itself. */
   private readonly queue = new KeyedQueue();
   private dirReady = false;
-  readonly activity: LockActivity = { acquired: 0, waits: 0, takeovers: { 'owner-gone': 0, stale: 0 }, restored: 0 };
+  readonly activity: LockActivity = { acquired: 0, waits: 0, takeovers: { 'owner-gone': 0, stale: 0 }, restored: 0, lostRetries: 0 };
 
   constructor(
     private readonly locksDir: string,
@@ -71,7 +81,16 @@ export class LockSet {
 
   /** Runs `fn` holding the lock `key`; `what` names the locked thing in errors. */
   withLock<T>(key: string, what: string, fn: (guard: CommitGuard) => Promise<T>): Promise<T> {
-    return this.queue.run(key, () => this.holdFileLock(key, what, fn));
+    return this.queue.run(key, async () => {
+      for (let retried = 0; ; retried++) {
+        try {
+          return await this.holdFileLock(key, what, fn);
+        } catch (e) {
+          if (!isLostLock(e) || retried >= (this.settings.lostRetries ?? 0)) throw e;
+          this.activity.lostRetries++;
+        }
+      }
+    });
   }
 
   /** Removes the locks of processes that are gone from this machine (and leftovers of takeovers); returns how many. */
@@ -112,6 +131,7 @@ export class LockSet {
       new AppError('UNAVAILABLE', `lost the lock on ${what} while writing (${lost ?? 'another process took it over'}); nothing was committed, try again`, {
         lock: key,
         tookOverFrom: tookOver,
+        lostLock: true,
       });
     const heartbeat = setInterval(() => {
       void (async () => {
@@ -258,4 +278,11 @@ async function release(dir: string, fenceDir: string): Promise<void> {
   }
   const grave = `${dir}.gone-${randomBytes(6).toString('hex')}`;
   if (await fsp.rename(dir, grave).then(() => true, () => false)) await fsp.rm(grave, { recursive: true, force: true }).catch(() => undefined);
+}
+
+/** The error of a write that lost its lock before it committed anything (nothing was written). */
+export function isLostLock(e: unknown): boolean {
+  if (!(e instanceof AppError)) return false;
+  const d = e.details;
+  return !!d && typeof d === 'object' && (d as { lostLock?: unknown }).lostLock === true;
 }

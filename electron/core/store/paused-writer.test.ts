@@ -20,8 +20,9 @@ describe('a writer paused past the stale time', () => {
     expect(report.details).toEqual([]);
     expect(report.violations).toBe(0);
     expect(report.trials).toBe(TRIALS);
-    // The pauses did fall inside writes, and those writes were refused on resuming.
+    // The pauses did fall inside writes, and those writes lost their lock on resuming: each was
+    // run again under a fresh lock (on B's tool) or, its retries used up, refused.
     expect(report.pausedMidWrite).toBeGreaterThan(0);
-    expect(report.resumedWritesRefused).toBeGreaterThan(0);
+    expect(report.resumedWritesRetried + report.resumedWritesRefused).toBeGreaterThan(0);
   });
 });

@@ -5,6 +5,7 @@
  * creates it again (waiting, if A was frozen holding the lock, until the lock is stale and
  * taking it over); then A is resumed. A violation: once A's write in flight at the pause has
  * ended, the tool on disk is not B's (A wrote its old record back over B's delete and PUT).
+ * A's write that lost its lock is either refused or run again under a fresh lock, on B's tool.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -19,8 +20,13 @@ export interface PausedWriterReport {
   pausedMidWrite: number;
   /** B had to take A's lock over as stale (A held it when frozen). */
   staleTakeovers: number;
-  /** A's write in flight at the pause failed on resuming (lost its lock). */
+  /** A's write in flight at the pause failed on resuming (lost its lock, and its retries too). */
   resumedWritesRefused: number;
+  /**
+   * A's write in flight at the pause lost its lock and was run again under a fresh one: it
+   * read B's tool and changed that (never A's old record written back).
+   */
+  resumedWritesRetried: number;
   violations: number;
   details: string[];
 }
@@ -34,7 +40,7 @@ export async function pausedWriterTrials(opts: { parent: string; trials: number;
   const big = localToolBody({ argSchema: { type: 'object', properties: { text: { type: 'string', description: 'x'.repeat(100_000) } } } });
   await b.store.putTool(bundleId, 'shared', '1', big);
   const file = path.join(dataDir, 'bundles', bundleId, 'tools', toolFileName('shared', '1'));
-  const report: PausedWriterReport = { trials: 0, pausedMidWrite: 0, staleTakeovers: 0, resumedWritesRefused: 0, violations: 0, details: [] };
+  const report: PausedWriterReport = { trials: 0, pausedMidWrite: 0, staleTakeovers: 0, resumedWritesRefused: 0, resumedWritesRetried: 0, violations: 0, details: [] };
 
   const a = startWorker({ mode: 'patch', dataDir, bundleId, slug: 'shared', version: '1', staleMs: opts.staleMs }, opts.worker);
   try {
@@ -54,6 +60,7 @@ export async function pausedWriterTrials(opts: { parent: string; trials: number;
       const bId = (await b.store.putTool(bundleId, 'shared', '1', big)).id;
       report.staleTakeovers += b.store.lockActivity().takeovers.stale - stale;
       const mark = a.lines.length;
+      const retriesBefore = Math.max(0, ...a.lines.map((l) => (typeof l.lostRetries === 'number' ? l.lostRetries : 0)));
       a.child.kill('SIGCONT');
       // A's write in flight at the pause ends (acknowledged or refused) ...
       const ended = midWrite ? await a.waitFor((l) => a.lines.indexOf(l) >= mark && l.seq === last.seq && !('start' in l)) : undefined;
@@ -64,6 +71,7 @@ export async function pausedWriterTrials(opts: { parent: string; trials: number;
       report.trials++;
       if (midWrite) report.pausedMidWrite++;
       if (ended && 'error' in ended) report.resumedWritesRefused++;
+      else if (ended && typeof ended.lostRetries === 'number' && ended.lostRetries > retriesBefore) report.resumedWritesRetried++;
       if (onDisk.id !== bId) {
         report.violations++;
         report.details.push(`trial ${trial}: the file holds ${onDisk.id}, B's tool is ${bId}; A's write at the pause: ${JSON.stringify(ended ?? last)}`);

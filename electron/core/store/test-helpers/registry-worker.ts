@@ -6,7 +6,8 @@
  * - crash: writes until killed; prints {"start", ...} before and {"ack", ...} after each
  *          acknowledged write, so the test knows what must have survived the kill.
  * - patch: PATCHes one tool over and over (isEnabled flipping) until killed; prints
- *          {"start", seq} before and {"ack", seq, id} or {"error", seq, code} after each.
+ *          {"start", seq} before and {"ack", seq, id} or {"error", seq, code} after each,
+ *          with the store's count of writes run again after losing their lock (lostRetries).
  * - hold:  takes a lock with a bare LockSet, prints {"held"}, and on "go" from stdin
  *          replaces a file under it and prints {"committed"} or {"error", code, message}.
  * Every ack carries the store's lockActivity(), so tests can see whether a lock was waited
@@ -127,9 +128,9 @@ async function patchLoop(store: ToolStore, c: PatchConfig): Promise<never> {
     say({ start: 'patch', seq });
     try {
       const t = await store.patchTool(c.bundleId, c.slug, c.version, { isEnabled: seq % 2 === 0 });
-      say({ ack: 'patch', seq, id: t.id });
+      say({ ack: 'patch', seq, id: t.id, lostRetries: store.lockActivity().lostRetries });
     } catch (e) {
-      say({ error: 'patch', seq, code: (e as { code?: string }).code, message: (e as Error).message });
+      say({ error: 'patch', seq, code: (e as { code?: string }).code, message: (e as Error).message, lostRetries: store.lockActivity().lostRetries });
     }
   }
 }

@@ -21,7 +21,7 @@ export async function bundleWorker(outDir: string): Promise<string> {
     target: 'node20',
     logLevel: 'warning',
     // Bundled CommonJS dependencies call require().
-    banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
+    banner: { js: "import { createRequire as __workerRequire } from 'node:module'; const require = __workerRequire(import.meta.url);" },
   });
   return outfile;
 }
