@@ -12,6 +12,9 @@ export const importStrings = {
     addHosts: (hosts: string) => `Add ${hosts} to Settings → Allowed hosts`,
     hostsHelp: 'HTTP tools may reach only the allowed hosts. Hosts already in the list are kept once.',
     hostsAlready: 'These hosts are already allowed.',
+    privateHostsNote:
+      'The document also names hosts on this computer or a private network. They are not added unless you tick the box: the tools could then reach them. Tick it only if you trust the document.',
+    addPrivateHosts: (n: number) => (n === 1 ? 'Add this private-network host too' : `Add these ${n} private-network hosts too`),
     none: 'none',
   },
   curl: {

@@ -3,8 +3,12 @@
  * authorization server of our own on 127.0.0.1 (discovery, dynamic client registration, PKCE).
  * The "browser" follows the sign-in page's redirect to the app's loopback listener.
  */
+import fs from 'node:fs/promises';
+import http from 'node:http';
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Core } from '../app';
+import { LoopbackCallback, oauthSecretNames } from './oauth';
 import { useTempDirs } from '../testing/temp-dir';
 import { startHttpTestServer, type HttpTestServer } from './testing/http-test-server';
 import { oauthTestServer } from './testing/oauth-server';
@@ -25,6 +29,36 @@ async function browser(url: string): Promise<void> {
   const r = await fetch(url, { redirect: 'manual' });
   const back = r.headers.get('location');
   if (back) await fetch(back);
+}
+
+/** A GET with the headers given (Host included, which fetch cannot set): the status and the page. */
+function get(url: URL, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: 'GET', headers }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** Every file under `dir`, as raw bytes (SQLite databases, their WAL and journal files included). */
+async function allBytes(dir: string): Promise<{ file: string; bytes: Buffer }[]> {
+  const out: { file: string; bytes: Buffer }[] = [];
+  for (const e of await fs.readdir(dir, { withFileTypes: true, recursive: true })) {
+    if (!e.isFile()) continue;
+    const file = path.join(e.parentPath, e.name);
+    out.push({ file, bytes: await fs.readFile(file).catch(() => Buffer.alloc(0)) });
+  }
+  return out;
+}
+
+/** The files whose bytes hold `needle`. */
+async function filesHolding(dir: string, needle: string): Promise<string[]> {
+  return (await allBytes(dir)).filter((f) => f.bytes.includes(needle)).map((f) => path.relative(dir, f.file));
 }
 
 describe('OAuth sign-in to an MCP server', () => {
@@ -77,5 +111,115 @@ describe('OAuth sign-in to an MCP server', () => {
     // Removing the server removes its sign-in.
     await core.call('mcpServers.remove', { bundleId: v.bundleId });
     expect(core.secrets.list().filter((s) => s.name.startsWith('mcp-oauth.'))).toEqual([]);
+  });
+
+  it('the tokens a server echoes back are redacted: in the answer, in the invocation log, and in no file of the data folder (WAL included)', async () => {
+    const oauth = oauthTestServer();
+    const server = await startHttpTestServer({ oauth, mode: 'headers' });
+    servers.push(server);
+    const dataDir = await tempDir();
+    const core = await openCore(dataDir, { backoffMs: 5, openUrl: browser });
+    cores.push(core);
+    const v = await addServer(core, { name: 'Echoing', connection: { transport: 'http', url: server.url } });
+    expect(v.status.state).toBe('connected');
+    const saved = JSON.parse(core.secrets.resolve(oauthSecretNames(v.bundleId).tokens, '127.0.0.1')) as { access_token: string; refresh_token: string };
+    const tokens = [saved.access_token, saved.refresh_token];
+    expect(tokens.every((t) => /^[ar]t-[0-9a-f-]{36}$/.test(t))).toBe(true);
+
+    // The server says back the Authorization header it got; a refresh token goes through a call's arguments and result.
+    const echoed = await core.call('tools.invoke', { bundleId: v.bundleId, slug: 'request-headers', version: '1', args: {} });
+    const viaArgs = await core.call('tools.invoke', { bundleId: v.bundleId, slug: 'echo', version: '1', args: { text: `refresh with ${saved.refresh_token}` } });
+    expect(echoed).toMatchObject({ ok: true, value: { value: JSON.stringify({ authorization: 'Bearer [redacted]', token: '[redacted]' }) } });
+    expect(viaArgs).toMatchObject({ ok: true, value: { value: 'refresh with [redacted]' } });
+    const answers = JSON.stringify([echoed, viaArgs]);
+    for (const t of tokens) expect(answers).not.toContain(t);
+
+    const records = [];
+    for (const r of [echoed, viaArgs]) records.push(await core.call('invocations.get', { invocationId: r.ok ? r.value.invocationId : '' }));
+    expect(records).toMatchObject([{ ok: true, value: { ok: true } }, { ok: true, value: { args: { text: 'refresh with [redacted]' } } }]);
+    for (const t of tokens) expect(JSON.stringify(records)).not.toContain(t);
+
+    // The log is written (invocations.get flushed it): the SQLite files and their WAL, as bytes, hold neither token.
+    const files = (await allBytes(dataDir)).map((f) => path.relative(dataDir, f.file));
+    expect(files).toEqual(expect.arrayContaining(['invocations.sqlite', 'invocations.sqlite-wal']));
+    // The records are in those bytes (so their not holding a token means something).
+    expect((await filesHolding(dataDir, 'refresh with [redacted]')).filter((f) => f.startsWith('invocations.sqlite'))).not.toEqual([]);
+    for (const t of tokens) expect(await filesHolding(dataDir, t)).toEqual([]);
+    await core.close();
+    cores.splice(0);
+    for (const t of tokens) expect(await filesHolding(dataDir, t)).toEqual([]);
+  });
+
+  it('takes only the answer to its own sign-in: another state, no state, another Host or Origin, a replay are refused and their codes never exchanged', async () => {
+    const oauth = oauthTestServer();
+    const server = await startHttpTestServer({ oauth });
+    servers.push(server);
+    const answers: Record<string, { status: number; body: string }> = {};
+    let state = '';
+    // A browser that, around the real answer, is sent forged ones (another code, as a page elsewhere would send).
+    const wary = async (url: string) => {
+      state = new URL(url).searchParams.get('state') ?? '';
+      const r = await fetch(url, { redirect: 'manual' });
+      const back = new URL(r.headers.get('location')!);
+      const forged = (change: Record<string, string | null>) => {
+        const u = new URL(back);
+        u.searchParams.set('code', 'forged-code');
+        for (const [k, v] of Object.entries(change)) if (v === null) u.searchParams.delete(k);
+        else u.searchParams.set(k, v);
+        return u;
+      };
+      // Our state, but sent through another host name that resolves to 127.0.0.1 (DNS rebinding), or from another site.
+      answers.host = await get(forged({}), { host: `rebind.example:${back.port}` });
+      answers.origin = await get(forged({}), { origin: 'http://evil.example' });
+      answers.real = await get(back);
+      // After the real answer (kept until the app reads it): a state not ours, none, and the real answer again.
+      answers.state = await get(forged({ state: 'not-the-state-we-sent' }));
+      answers.noState = await get(forged({ state: null }));
+      answers.replay = await get(back);
+    };
+    const core = await openCore(await tempDir(), { backoffMs: 5, openUrl: wary });
+    cores.push(core);
+    const v = await addServer(core, { name: 'Wary', connection: { transport: 'http', url: server.url } });
+    expect(state).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(Object.fromEntries(Object.entries(answers).map(([k, a]) => [k, a.status]))).toEqual({ host: 421, origin: 403, real: 200, state: 400, noState: 400, replay: 400 });
+    expect(answers.state!.body).toMatch(/Refused: .*does not belong to the sign-in Toolsmith started.*sign in again/);
+    expect(answers.host!.body).toMatch(/Refused: .*another address/);
+    expect(answers.origin!.body).toMatch(/Refused: .*another web site/);
+    // Only the real code was exchanged: a forged one taken would have failed the sign-in (invalid_grant).
+    expect(v.status.state).toBe('connected');
+    expect(oauth.tokensIssued).toBe(1);
+    expect(await call(core, v.bundleId, 'echo', { text: 'hi' })).toMatchObject({ ok: true, value: 'hi' });
+  });
+
+  it('the loopback listener keeps waiting through a refused answer and resolves with the one that carries its state', async () => {
+    const cb = await LoopbackCallback.start(0);
+    try {
+      const state = cb.newState();
+      let settled = false;
+      const code = cb.nextCode(600_000).finally(() => (settled = true));
+      const url = new URL(cb.url);
+      url.searchParams.set('code', 'theirs');
+      url.searchParams.set('state', 'theirs');
+      expect((await get(url)).status).toBe(400);
+      url.searchParams.set('state', state);
+      expect((await get(url, { host: `localhost:${url.port}` })).status).toBe(421);
+      // The listener answers after it has handed over a code it takes: nothing was taken.
+      await Promise.resolve();
+      expect(settled).toBe(false);
+      url.searchParams.set('code', 'ours');
+      expect((await get(url)).status).toBe(200);
+      expect(await code).toBe('ours');
+      // A new sign-in's state replaces the old one.
+      const next = cb.newState();
+      expect(next).not.toBe(state);
+      const later = cb.nextCode(600_000);
+      expect((await get(url)).status).toBe(400);
+      url.searchParams.set('state', next);
+      url.searchParams.set('code', 'second');
+      expect((await get(url)).status).toBe(200);
+      expect(await later).toBe('second');
+    } finally {
+      cb.close();
+    }
   });
 });

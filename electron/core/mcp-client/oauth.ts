@@ -4,7 +4,15 @@
  * secret store, bound to the server's host (and the authorization server's, which the refresh
  * token goes to); the person signs in in their browser and the answer comes back to a
  * loopback listener on 127.0.0.1.
+ *
+ * The answer is taken only when it is the answer to our own sign-in: the authorization URL
+ * carries a random `state` (RFC 6749 §10.12) and an answer without that very state is refused
+ * with a page that says so, its code never exchanged (a page elsewhere cannot make the app
+ * sign in to an account of its choosing). The listener also refuses a request whose Host is
+ * not the address it listens on, or that comes with another site's Origin (DNS rebinding: a
+ * site whose name resolves to 127.0.0.1 cannot talk to it).
  */
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
@@ -99,6 +107,11 @@ export class SecretOAuthProvider implements OAuthClientProvider {
     await this.deps.openUrl?.(url.href);
   }
 
+  /** A new random `state` for the authorization URL; the loopback listener takes only the answer that carries it. */
+  async state(): Promise<string> {
+    return (await this.listen()).newState();
+  }
+
   saveCodeVerifier(v: string): void {
     this.verifier = v;
   }
@@ -122,14 +135,27 @@ export class SecretOAuthProvider implements OAuthClientProvider {
   }
 }
 
+/** The page the browser shows for an answer the listener refuses (static text: nothing from the request is shown). */
+const REFUSED_PAGE = {
+  host: '<p>Refused: this sign-in answer was sent to another address than the one Toolsmith listens on. Go back to Toolsmith and sign in again from there.</p>',
+  origin: '<p>Refused: this sign-in answer came from another web site. Go back to Toolsmith and sign in again from there.</p>',
+  state: '<p>Refused: this sign-in answer does not belong to the sign-in Toolsmith started (its state does not match), so its code was not used. Go back to Toolsmith and sign in again from there.</p>',
+};
+
 /** A one-path listener on 127.0.0.1 for the authorization server's redirect. */
 export class LoopbackCallback {
   private waiting: { resolve: (code: string) => void; reject: (e: Error) => void } | undefined;
+  /** The `state` of the sign-in under way; an answer is taken only with it, once. */
+  private expectedState: string | undefined;
+  /** `127.0.0.1:PORT`: the only Host a request may name. */
+  private readonly host: string;
 
   private constructor(
     private readonly server: http.Server,
     readonly url: string,
-  ) {}
+  ) {
+    this.host = new URL(url).host;
+  }
 
   static async start(port: number): Promise<LoopbackCallback> {
     const ref: { self?: LoopbackCallback } = {};
@@ -145,15 +171,44 @@ export class LoopbackCallback {
     return ref.self;
   }
 
+  /** A new random state for a sign-in about to start; an answer with an earlier one is refused from now on. */
+  newState(): string {
+    this.expectedState = randomBytes(32).toString('base64url');
+    return this.expectedState;
+  }
+
+  private stateMatches(got: string | null): boolean {
+    const want = this.expectedState;
+    if (want === undefined || got === null) return false;
+    const a = Buffer.from(got);
+    const b = Buffer.from(want);
+    return a.length === b.length && timingSafeEqual(a, b);
+  }
+
+  private refuse(res: http.ServerResponse, status: number, why: keyof typeof REFUSED_PAGE): void {
+    res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(REFUSED_PAGE[why]);
+  }
+
   private handle(req: http.IncomingMessage, res: http.ServerResponse): void {
+    // DNS rebinding: a page of another site whose name now resolves to 127.0.0.1 names its own host.
+    if ((req.headers.host ?? '').toLowerCase() !== this.host) return this.refuse(res, 421, 'host');
+    const origin = req.headers.origin;
+    if (origin !== undefined && origin !== `http://${this.host}`) return this.refuse(res, 403, 'origin');
+    if (req.method !== 'GET') {
+      res.writeHead(405, { allow: 'GET' }).end();
+      return;
+    }
     const u = new URL(req.url ?? '/', this.url);
     if (u.pathname !== '/oauth/callback') {
       res.writeHead(404).end();
       return;
     }
+    // Only the answer to our own sign-in, once: another one's code is never exchanged, and the waiting sign-in goes on.
+    if (!this.stateMatches(u.searchParams.get('state'))) return this.refuse(res, 400, 'state');
+    this.expectedState = undefined;
     const code = u.searchParams.get('code');
     const error = u.searchParams.get('error');
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' });
     res.end(code ? '<p>Signed in. You can close this window and go back to Toolsmith.</p>' : '<p>Sign-in failed. Go back to Toolsmith for the reason.</p>');
     const answer: { code: string } | { error: AppError } = code ? { code } : { error: new AppError('UNAUTHORIZED', `the sign-in was refused: ${error ?? 'no code'} ${u.searchParams.get('error_description') ?? ''}`.trim()) };
     // The browser may come back before anyone waits (the page opened and answered at once): kept for nextCode.

@@ -17,9 +17,13 @@
  * - Overlapping matches of different secrets (or of encodings) are merged, so a longer
  *   secret that contains a shorter one is redacted whole, never half.
  *
- * Not covered: values derived from a secret (HMAC signatures, OAuth access tokens the
- * provider returns — those are not the secret), hex in mixed case or with separators, other
- * encodings, base64 broken across lines, a secret split across two texts redacted separately.
+ * The values are what the secret store gives (SecretStore.values): each secret's value and,
+ * for a secret that is a JSON object of credentials (an OAuth sign-in's token response), its
+ * access, refresh and ID tokens and client secret as values of their own (inner-values.ts).
+ *
+ * Not covered: values derived from a secret (HMAC signatures, a signed request), OAuth tokens
+ * not kept in the secret store, hex in mixed case or with separators, other encodings, base64
+ * broken across lines, a secret split across two texts redacted separately.
  *
  * Values shorter than 4 characters are not redacted: replacing every 'ab' or '123' in a
  * text would shred it (and the `[redacted]` marks would point at where the value sits),

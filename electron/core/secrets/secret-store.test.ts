@@ -6,6 +6,7 @@ import { AppError } from '../../../shared/errors';
 import type { Problem } from '../../../shared/model/app-info';
 import { useTempDirs } from '../testing/temp-dir';
 import { KEY_FILE_NAME, KeyFileCipher, type SecretCipher } from './cipher';
+import { createRedactor } from './redact';
 import { SECRETS_FILE_NAME, SecretStore, type SecretStoreOptions } from './secret-store';
 
 const tempDir = useTempDirs();
@@ -179,6 +180,23 @@ describe('SecretStore', () => {
     await store.set('B', 'value-b', ['a.com']);
     expect(store.values()).not.toBe(v1);
     expect([...store.values()].sort()).toEqual(['value-a', 'value-b']);
+  });
+
+  it('values() holds the tokens of a JSON secret (an OAuth sign-in) as values of their own, so a server echoing one is redacted', async () => {
+    const dir = await tempDir();
+    const { store } = await openStore(dir);
+    const tokens = { access_token: 'at-7d1f0c2e9b', token_type: 'Bearer', expires_in: 3600, refresh_token: 'rt-51aa90c3e7', id_token: 'eyJhbGciOi.id', scope: 'read' };
+    await store.set('mcp-oauth.x.tokens', JSON.stringify(tokens), ['mcp.example.com']);
+    await store.set('mcp-oauth.x.client', JSON.stringify({ client_id: 'public-id', client_secret: 'cs-0b9e77f1', client_name: 'Toolsmith' }), ['mcp.example.com']);
+    await store.set('NOT_AN_OBJECT', '["at-in-an-array"]', ['a.com']);
+    const values = store.values();
+    expect(values).toEqual(expect.arrayContaining(['at-7d1f0c2e9b', 'rt-51aa90c3e7', 'eyJhbGciOi.id', 'cs-0b9e77f1', JSON.stringify(tokens)]));
+    // Fields that are not credentials stay readable: 'Bearer', 'read', the client's id and name.
+    for (const plain of ['Bearer', '3600', 'read', 'public-id', 'Toolsmith', 'at-in-an-array']) expect(values).not.toContain(plain);
+    // After a restart (the values come from the file) too.
+    const again = (await openStore(dir)).store;
+    const redact = createRedactor(() => again.values());
+    expect(redact('Authorization: Bearer at-7d1f0c2e9b; refresh=rt-51aa90c3e7; secret cs-0b9e77f1')).toBe('Authorization: Bearer [redacted]; refresh=[redacted]; secret [redacted]');
   });
 
   it('serialises two quick set() calls: both survive, in memory and on disk', async () => {

@@ -36,6 +36,7 @@ import type { SecretResolver } from './types';
 import { ioError, toFileText } from '../store/durable-fs';
 import { SecretDecryptError, type SecretCipher } from './cipher';
 import { SECRET_HOSTS_MAX, hostMatches, normaliseBinding, normaliseRequestHost } from './hosts';
+import { innerSecretValues } from './inner-values';
 import { replacePrivateFile } from './private-file';
 
 export const SECRETS_FILE_NAME = 'secrets.json';
@@ -172,11 +173,15 @@ export class SecretStore implements SecretResolver {
     return entry.plain;
   }
 
-  /** Every readable value, for redaction. The same array until something changes. */
+  /**
+   * Every readable value, for redaction, and the credentials a JSON value holds (an OAuth
+   * token response's access and refresh tokens: see inner-values.ts). The same array until
+   * something changes.
+   */
   values(): string[] {
     if (!this.valueCache) {
       this.valueCache = Object.freeze(
-        [...this.entries.values()].flatMap((e) => (e.plain === undefined ? [] : [e.plain])),
+        [...this.entries.values()].flatMap((e) => (e.plain === undefined ? [] : [e.plain, ...innerSecretValues(e.plain)])),
       ) as string[];
     }
     return this.valueCache;

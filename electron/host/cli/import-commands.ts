@@ -5,6 +5,10 @@
  * curl command; the hosts are added to Settings → Allowed hosts (unless --no-allow-hosts), a
  * curl command's credentials saved as secrets bound to its host, then each tool is saved with
  * tools.put. Nothing is written before every check passed (--dry-run writes nothing at all).
+ *
+ * A document's private-network hosts (loopback, private and link-local addresses in any
+ * spelling, localhost: shared/model/proposed-hosts.ts, the app's rule too) are not added: they
+ * are named, with how to allow them, unless --allow-private asks for them.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -12,6 +16,7 @@ import { v7 as uuidv7 } from 'uuid';
 import type { OpInput } from '../../../shared/contract';
 import { curlToTool, parseCurl, slugify, type CurlToolProposal } from '../../../shared/model/curl';
 import { fillServerVariables, fillVariables } from '../../../shared/model/openapi-proposal';
+import { splitProposedHosts, type PrivateHost } from '../../../shared/model/proposed-hosts';
 import type { OpenApiOperation } from '../../../shared/model/transfer';
 import { labelViolation } from '../../../shared/model/validation';
 import type { Bundle } from '../../../shared/model/bundle';
@@ -33,6 +38,8 @@ export interface ImportOptions extends CommonOptions {
 export interface OpenApiOptions extends ImportOptions {
   only?: string[];
   var?: string[];
+  /** Adds the document's private-network hosts too. */
+  allowPrivate?: boolean;
 }
 
 export interface CurlOptions extends ImportOptions {
@@ -159,6 +166,15 @@ function report(bundleSlug: string, version: string, outcomes: readonly Outcome[
   return lines.join('\n');
 }
 
+/** The private-network hosts left out, and how to allow them. */
+function privateHostsNote(hosts: readonly PrivateHost[]): string {
+  return [
+    `Not added to Settings → Allowed hosts: the document names ${hosts.length === 1 ? 'a private-network host' : 'private-network hosts'}, which the tools could reach once allowed:`,
+    ...hosts.map((h) => `  ${h.host}: ${h.why}`),
+    'The tools that use them cannot run until you allow them. If you trust the document, import again with --allow-private, or add them in Settings → Allowed hosts.',
+  ].join('\n');
+}
+
 export async function importOpenApi(source: string, o: OpenApiOptions): Promise<void> {
   const version = checkVersion(o.toolVersion ?? '1');
   const given = parseVars(o.var);
@@ -193,14 +209,16 @@ export async function importOpenApi(source: string, o: OpenApiOptions): Promise<
     }
     let outcomes: Outcome[];
     let hostsAdded: string[] = [];
+    // The document's private-network hosts are the person's to allow, not the document's.
+    const split = splitProposedHosts(hosts);
+    const toAllow = o.allowPrivate ? [...split.public, ...split.private.map((p) => p.host)] : split.public;
+    const current = new Set((await s.call('settings.get', {})).allowedHosts.map((h) => h.toLowerCase()));
+    const hostsNotAdded = o.allowHosts === false || o.allowPrivate ? [] : split.private.filter((p) => !current.has(p.host.toLowerCase()));
     if (o.dryRun || !target.bundle) {
       outcomes = tools.map((t) => ({ slug: t.slug, status: taken.has(t.slug) ? 'exists' : 'created' }));
-      if (o.allowHosts !== false) {
-        const current = new Set((await s.call('settings.get', {})).allowedHosts.map((h) => h.toLowerCase()));
-        hostsAdded = [...new Set(hosts)].filter((h) => !current.has(h.toLowerCase()));
-      }
+      if (o.allowHosts !== false) hostsAdded = toAllow.filter((h) => !current.has(h.toLowerCase()));
     } else {
-      if (o.allowHosts !== false) hostsAdded = await allowHosts(s, hosts);
+      if (o.allowHosts !== false) hostsAdded = await allowHosts(s, toAllow);
       outcomes = [];
       for (const t of tools) outcomes.push(await putTool(s, target.bundle.id, t.slug, version, t.body));
     }
@@ -215,10 +233,12 @@ export async function importOpenApi(source: string, o: OpenApiOptions): Promise<
         existing: outcomes.filter((x) => x.status === 'exists').map((x) => x.slug),
         errors: outcomes.filter((x) => x.status === 'error').map((x) => ({ slug: x.slug, message: x.message })),
         hostsAdded,
+        hostsNotAdded,
         skipped: doc.skipped,
       });
     } else {
       out(report(target.slug, version, outcomes, hostsAdded, o.dryRun ?? false));
+      if (hostsNotAdded.length) out(privateHostsNote(hostsNotAdded));
       for (const x of doc.skipped) err(`  skipped ${x.key}: ${x.reason}`);
     }
     const failed = outcomes.filter((x) => x.status === 'error').length;

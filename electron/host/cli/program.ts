@@ -105,6 +105,7 @@ export function buildProgram(setExit: (code: number) => void, host: CliHost = {}
     .option('--bundle <name>', 'the bundle to add to; made when no bundle has this name (default: the document’s title)')
     .option('--only <operation>', 'only this operation: its slug, or "METHOD /path" (repeat for several)', collect)
     .option('--var <name=value>', 'a server variable’s value, e.g. --var tenant=acme (repeat for several)', collect)
+    .option('--allow-private', 'also add the document’s private-network hosts (localhost, loopback, private and link-local addresses) to Settings → Allowed hosts')
     .action(async (source: string, _o, cmd: Command) => importOpenApi(source, opts(cmd)));
   importOptions(imports.command('curl'))
     .description('an HTTP tool from a curl command (nothing is sent)')

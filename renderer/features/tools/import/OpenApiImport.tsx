@@ -10,12 +10,14 @@
  *
  * Before saving, the person fills the servers' variables (pre-filled with the document's
  * defaults) and may clear optional arguments per operation; operations the document has
- * but no tool can send (OPTIONS, ...) are listed with why.
+ * but no tool can send (OPTIONS, ...) are listed with why. The document's public hosts are
+ * added to Settings → Allowed hosts (a box, ticked); its private-network hosts are listed with
+ * what they are, under a box of their own that starts unticked (see openapi-prepare.ts).
  *
  *   <OpenApiImport bundleId={bundleId} />
  */
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useId, useRef, useState, type ChangeEvent, type KeyboardEvent } from 'react';
+import { useCallback, useId, useMemo, useRef, useState, type ChangeEvent, type KeyboardEvent } from 'react';
 import type { OpInput } from '../../../../shared/contract';
 import type { OpenApiImport as OpenApiDoc, OpenApiOperation } from '../../../../shared/model/transfer';
 import { callOrThrow, ContractError } from '../../../api/client';
@@ -25,7 +27,8 @@ import { BusyButton } from '../BusyButton';
 import { HostsProposal, useAddAllowedHosts } from './allowed-hosts';
 import { createdCount, runImport, type RunOutcome, type RunProgress } from './openapi-run';
 import { OpenApiOperations } from './OpenApiOperations';
-import { prepareImport } from './openapi-prepare';
+import { prepareImport, proposedHosts } from './openapi-prepare';
+import { PrivateHostsProposal } from './private-hosts';
 
 export interface OpenApiImportProps {
   bundleId: string;
@@ -53,6 +56,8 @@ export function OpenApiImport({ bundleId }: OpenApiImportProps) {
   const [dropped, setDropped] = useState<Map<string, Set<string>>>(new Map());
   const [variables, setVariables] = useState<Record<string, string>>({});
   const [wantHosts, setWantHosts] = useState(true);
+  /** The document's private-network hosts: added only when the person ticks their box. */
+  const [wantPrivate, setWantPrivate] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [parsing, setParsing] = useState(false);
   const [progress, setProgress] = useState<RunProgress | null>(null);
@@ -122,6 +127,7 @@ export function OpenApiImport({ bundleId }: OpenApiImportProps) {
       setDropped(new Map());
       setVariables(Object.fromEntries(next.serverVariables.map((v) => [v.name, v.default ?? ''])));
       setWantHosts(true);
+      setWantPrivate(false);
       setResults([]);
       setProgress(null);
     } catch (err) {
@@ -211,7 +217,8 @@ export function OpenApiImport({ bundleId }: OpenApiImportProps) {
     setCancelling(false);
     setProgress({ done: 0, total: chosen.length, outcomes: [] });
     try {
-      if (wantHosts) await addHosts(prepared.hosts);
+      const hosts = [...(wantHosts ? prepared.hosts : []), ...(wantPrivate ? prepared.privateHosts.map((h) => h.host) : [])];
+      if (hosts.length) await addHosts(hosts);
       const run = await runImport(chosen, putOne, ctrl.signal, setProgress);
       setResults(run.outcomes);
       if (run.cancelled) setCancelNote(s.openapi.cancelled(createdCount(run.outcomes), run.notStarted));
@@ -236,6 +243,7 @@ export function OpenApiImport({ bundleId }: OpenApiImportProps) {
     }
   };
 
+  const hostsShown = useMemo(() => (doc ? proposedHosts(doc.hostsProposal, variables) : { public: [], private: [] }), [doc, variables]);
   const running = progress !== null;
   const created = createdCount(results);
 
@@ -336,7 +344,8 @@ export function OpenApiImport({ bundleId }: OpenApiImportProps) {
                   ))}
                 </fieldset>
               )}
-              <HostsProposal hosts={doc.hostsProposal} checked={wantHosts} onChange={setWantHosts} testId="openapi-add-hosts" />
+              <HostsProposal hosts={hostsShown.public} checked={wantHosts} onChange={setWantHosts} testId="openapi-add-hosts" />
+              <PrivateHostsProposal hosts={hostsShown.private} checked={wantPrivate} onChange={setWantPrivate} testId="openapi-add-private-hosts" />
               <div className="form-actions">
                 <button type="button" disabled={running} onClick={() => setSelected(new Set(doc.operations.map((o) => o.key)))}>
                   {s.openapi.selectAll}
