@@ -1,5 +1,7 @@
 /**
- * The invocation flow of seed 004: find the tool, check it and its bundle are enabled,
+ * The invocation flow of seed 004: find the tool, check it and its bundle are enabled (the
+ * bundle's switch on disk too, so switching it off in one process stops its tools in every
+ * other at once, before their watchers reload: store/bundle-switch.ts),
  * validate the args against argSchema, dispatch to its back-end with a timeout and the
  * caller's cancellation, validate the result against outputSchema, answer
  * {ok, value} | {ok: false, error}, log a record, and count the call asynchronously.
@@ -301,8 +303,10 @@ export class InvokeDispatcher {
   private usableTool(req: InvokeRequest): ToolView {
     const tool = this.findTool(req);
     const bundle = this.opts.store.bundleById(tool.bundleId);
-    if (!bundle || bundle.softDeletedAt) throw new AppError('FORBIDDEN', `bundle '${bundle?.slug ?? tool.bundleId}' is deleted; its tools cannot run`);
-    if (!bundle.isEnabled) throw new AppError('FORBIDDEN', `bundle '${bundle.slug}' is switched off; switch it on in Tools to run '${tool.slug}'`);
+    // The catalog may be a moment behind another process's write: the switch on disk has the last word on off.
+    const onDisk = bundle && !bundle.softDeletedAt && bundle.isEnabled ? this.opts.store.switchOnDisk(bundle.id) : undefined;
+    if (!bundle || bundle.softDeletedAt || onDisk?.deleted) throw new AppError('FORBIDDEN', `bundle '${bundle?.slug ?? tool.bundleId}' is deleted; its tools cannot run`);
+    if (!bundle.isEnabled || onDisk?.isEnabled === false) throw new AppError('FORBIDDEN', `bundle '${bundle.slug}' is switched off; switch it on in Tools to run '${tool.slug}'`);
     if (tool.unavailableReason) throw new AppError('UNAVAILABLE', `'${tool.slug}' cannot run: ${tool.unavailableReason}`);
     if (!tool.isEnabled) throw new AppError('FORBIDDEN', `tool '${tool.slug}' version '${tool.version}' is switched off; switch it on in Tools to run it`);
     return tool;

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useTempDirs } from '../testing/temp-dir';
 import { appError } from '../tools/test-context';
-import { resolveInWorkspace } from './workspace';
+import { openFileInWorkspace, resolveInWorkspace } from './workspace';
 
 const tempDir = useTempDirs();
 
@@ -105,4 +105,42 @@ describe('resolveInWorkspace', () => {
     expect(await appError(resolveInWorkspace(path.join(base, 'missing'), 'a'))).toMatchObject({ code: 'UNAVAILABLE', message: expect.stringMatching(/does not exist/) });
     expect(await appError(resolveInWorkspace('', 'a'))).toMatchObject({ code: 'UNAVAILABLE' });
   });
+});
+
+describe('openFileInWorkspace', () => {
+  it('opens the file the path resolved to, and refuses a folder with the caller\'s message', async () => {
+    const { ws } = await setup();
+    const { fh, stat } = await openFileInWorkspace(await resolveInWorkspace(ws, 'docs/a.md'));
+    try {
+      expect((await fh.readFile()).toString()).toBe('a');
+      expect(stat.size).toBe(1);
+    } finally {
+      await fh.close();
+    }
+    expect(await appError(openFileInWorkspace(await resolveInWorkspace(ws, 'docs'), { folder: 'docs is a folder: list it' }))).toMatchObject({ code: 'VALIDATION_FAILED', message: 'docs is a folder: list it' });
+  });
+
+  for (const procFd of [true, false]) {
+    it(`never reads outside when a parent folder or the file became a symbolic link after the path was resolved (${procFd ? '/proc/self/fd' : 'device and inode'})`, async () => {
+      if (procFd && process.platform !== 'linux') return;
+      const { ws, outside } = await setup();
+      await fs.writeFile(path.join(outside, 'a.md'), 'OUTSIDE');
+      const p = await resolveInWorkspace(ws, 'docs/a.md');
+      // The parent folder swapped for a link out: the open follows it, the check after it refuses.
+      await fs.rename(path.join(ws, 'docs'), path.join(ws, 'docs-moved'));
+      await fs.symlink(outside, path.join(ws, 'docs'));
+      expect(await appError(openFileInWorkspace(p, { procFd }))).toMatchObject({ code: 'FORBIDDEN', details: { rule: 'changed-while-opened' } });
+      // The file itself swapped for a link out: not followed (O_NOFOLLOW: ELOOP, for the caller to word).
+      await fs.rm(path.join(ws, 'docs'));
+      await fs.rename(path.join(ws, 'docs-moved'), path.join(ws, 'docs'));
+      await fs.rm(path.join(ws, 'docs', 'a.md'));
+      await fs.symlink(path.join(outside, 'a.md'), path.join(ws, 'docs', 'a.md'));
+      await expect(openFileInWorkspace(p, { procFd })).rejects.toMatchObject({ code: 'ELOOP' });
+      // Back to a file: it opens.
+      await fs.rm(path.join(ws, 'docs', 'a.md'));
+      await fs.writeFile(path.join(ws, 'docs', 'a.md'), 'a');
+      const { fh } = await openFileInWorkspace(p, { procFd });
+      await fh.close();
+    });
+  }
 });

@@ -9,12 +9,14 @@
  *   existing ancestor, then each missing component below it is checked in turn, so a
  *   symlinked file, a symlinked parent folder and a dangling symlink (whose target would be
  *   created by a write) are all followed to where they really point.
- * The functions then work on the resolved real path, never on the caller's spelling, and
- * open files with O_NOFOLLOW where the platform has it, so a symlink swapped in after the
- * check is not followed either. (A parent folder swapped for a symlink between the check
- * and the open is a race this does not close; the workspace is the user's own folder.)
+ * The functions then work on the resolved real path, never on the caller's spelling. Reads
+ * open the file with openFileInWorkspace: open first (O_NOFOLLOW, so a symlink swapped in
+ * after the check is not followed), then check that the opened descriptor is the file inside
+ * the folder (its real path on Linux, else its device and inode against the path's), so a
+ * parent folder swapped for a symlink between the check and the open is caught too.
  */
-import fs from 'node:fs/promises';
+import { constants as FS, type Stats } from 'node:fs';
+import fs, { type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../../../shared/errors';
 import { q } from './args';
@@ -154,5 +156,81 @@ export function fsError(e: unknown, rel: string): AppError {
       return new AppError('FORBIDDEN', 'the workspace is on a read-only file system');
     default:
       return new AppError('INTERNAL', `file error on ${q(rel)}: ${(e as Error).message ?? String(e)}`);
+  }
+}
+
+/** O_NOFOLLOW and O_NONBLOCK where the platform has them (not on Windows). */
+const OPEN_FLAGS = FS.O_RDONLY | (FS.O_NOFOLLOW ?? 0) | (FS.O_NONBLOCK ?? 0);
+/** Opens retried when the file changed under the check (an editor's atomic save), before refusing. */
+const OPEN_ATTEMPTS = 3;
+
+export interface OpenedFile {
+  fh: FileHandle;
+  /** fstat of the descriptor: the file that is read, whatever the path names now. */
+  stat: Stats;
+}
+
+export interface OpenFileOptions {
+  /** The message when the path names a folder; default "'x' is a folder". */
+  folder?: string;
+  /** Ask /proc/self/fd where the descriptor is (default: on Linux); false takes the portable check (tests run both). */
+  procFd?: boolean;
+}
+
+/**
+ * Whether the open descriptor is the file at `p.abs` inside the folder. On Linux the kernel
+ * says where the descriptor really is (/proc/self/fd; a file replaced since it was opened is
+ * `<path> (deleted)`, still the file that was inside); elsewhere its device and inode must be
+ * those at `p.abs` now and `p.abs`'s folder must still be its own real path (no symlink in it).
+ */
+async function isOpenedInside(fh: FileHandle, p: WorkspacePath, st: Stats, procFd: boolean): Promise<boolean> {
+  if (procFd) {
+    try {
+      const where = await fs.readlink(`/proc/self/fd/${fh.fd}`);
+      return where === p.abs || where === `${p.abs} (deleted)`;
+    } catch {
+      // No /proc: the portable check below.
+    }
+  }
+  try {
+    const at = await fs.lstat(p.abs);
+    if (at.dev !== st.dev || at.ino !== st.ino) return false;
+    return (await fs.realpath(path.dirname(p.abs))) === path.dirname(p.abs) && isInside(p.root, p.abs);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Opens the regular file a resolved path names, for reading: open first, then check that
+ * the descriptor is that file inside the folder, so nothing swapped into the path between
+ * resolveInWorkspace and the open (a symlink for the file or for a parent folder) is read.
+ * A file replaced meanwhile is opened again (a few times) before the read is refused with
+ * FORBIDDEN. Errors of the open itself (ENOENT, EACCES, ELOOP) are thrown as they are, for
+ * the caller to word (fsError); a folder or a FIFO, device or socket is VALIDATION_FAILED.
+ * The caller closes the handle.
+ */
+export async function openFileInWorkspace(p: WorkspacePath, opts: OpenFileOptions = {}): Promise<OpenedFile> {
+  for (let attempt = 1; ; attempt++) {
+    // stat before the open: a device is never opened (an open may have effects), and a folder gets its message.
+    const before = await fs.stat(p.abs);
+    if (before.isDirectory()) throw new AppError('VALIDATION_FAILED', opts.folder ?? `${q(p.rel)} is a folder`);
+    if (!before.isFile()) throw new AppError('VALIDATION_FAILED', `${q(p.rel)} is not a regular file`);
+    const fh = await fs.open(p.abs, OPEN_FLAGS);
+    let ok = false;
+    try {
+      const stat = await fh.stat();
+      if (stat.isDirectory()) throw new AppError('VALIDATION_FAILED', opts.folder ?? `${q(p.rel)} is a folder`);
+      if (!stat.isFile()) throw new AppError('VALIDATION_FAILED', `${q(p.rel)} is not a regular file`);
+      if (await isOpenedInside(fh, p, stat, opts.procFd ?? process.platform === 'linux')) {
+        ok = true;
+        return { fh, stat };
+      }
+    } finally {
+      if (!ok) await fh.close().catch(() => undefined);
+    }
+    if (attempt >= OPEN_ATTEMPTS) {
+      throw new AppError('FORBIDDEN', `${q(p.rel)} changed while it was being opened (a symbolic link or a folder swapped into its path?): nothing was read; try again`, { rule: 'changed-while-opened' });
+    }
   }
 }

@@ -93,6 +93,15 @@ describe('FileInputSource', () => {
     expect(await appError(src.read('notes/"*".md', ctx, { quoted: [[6, 9]] }))).toMatchObject({ code: 'NOT_FOUND' });
   });
 
+  it('a glob typed in NFC matches names stored in NFD (as macOS writes them), and the other way round', async () => {
+    const nfc = 'caf\u00e9';
+    const nfd = 'cafe\u0301';
+    const { ws } = await workspace({ [`notes/${nfd}/a.md`]: 'from nfd', [`more/${nfc}.md`]: 'from nfc' });
+    const src = new FileInputSource({ workspaceDir: () => ws });
+    expect(await src.read(`notes/${nfc}/*.md`, ctx)).toMatchObject({ count: 1, paths: [`notes/${nfd}/a.md`], text: `==> notes/${nfd}/a.md <==\nfrom nfd\n` });
+    expect(await src.read(`more/${nfd}*`, ctx)).toMatchObject({ count: 1, paths: [`more/${nfc}.md`] });
+  });
+
   it('a name that does not exist is read with .md added, and the result names the real file', async () => {
     const { ws } = await workspace({ 'notes/a.md': 'note a', 'notes/b': 'plain b', 'notes/b.md': 'md b', 'journal/2026-01-02.md': 'today' });
     const src = new FileInputSource({ workspaceDir: () => ws });

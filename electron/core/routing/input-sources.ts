@@ -14,7 +14,7 @@
  *
  * Sizes are bounded (INPUT_* in limits.ts); failures are AppErrors naming the source.
  */
-import { constants as FS, type Dirent } from 'node:fs';
+import type { Dirent } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import picomatch from 'picomatch';
@@ -23,7 +23,7 @@ import { AppError, isAppError } from '../../../shared/errors';
 import type { AllowedHosts, Transport } from '../invoke/types';
 import { q } from '../lib/args';
 import { createWebFunctions } from '../tools/web';
-import { fsError, resolveInWorkspace } from '../lib/workspace';
+import { fsError, openFileInWorkspace, resolveInWorkspace } from '../lib/workspace';
 import { INPUT_GLOB_MAX_DEPTH, INPUT_GLOB_MAX_ENTRIES, INPUT_MAX_FILES, INPUT_MAX_TOTAL_CHARS, INPUT_URL_MAX_BYTES, INPUT_URL_TIMEOUT_MS } from './limits';
 import { formatCount } from './manifest';
 import { expandPlaceholders, unknownPlaceholderMessage, unknownPlaceholders } from './placeholders';
@@ -65,8 +65,6 @@ export type InputSources = ReadonlyMap<string, InputSource>;
 export function inputSourceMap(sources: InputSource[]): InputSources {
   return new Map(sources.map((s) => [s.scheme, s]));
 }
-
-const NOFOLLOW = FS.O_NOFOLLOW ?? 0;
 
 function tooLarge(source: string, chars: number, limit: number): AppError {
   return new AppError('PAYLOAD_TOO_LARGE', `${source} is larger than ${formatCount(limit)} characters: an @input reads at most that much`, { limit, chars });
@@ -190,11 +188,17 @@ export class FileInputSource implements InputSource {
   private async glob(ws: string, pattern: string, shown: string, base: string, signal: AbortSignal | undefined): Promise<{ rel: string; link: boolean }[]> {
     let isMatch: (p: string) => boolean;
     try {
-      isMatch = picomatch(pattern, { dot: false });
+      const matcher = picomatch(pattern.normalize('NFC'), { dot: false });
+      isMatch = (p) => matcher(p.normalize('NFC'));
     } catch (e) {
       throw new AppError('VALIDATION_FAILED', `invalid pattern ${q(shown)}: ${(e as Error).message}`);
     }
-    const root = await resolveInWorkspace(ws, base === '' ? '.' : base, { allowRoot: true });
+    // Names are compared in NFC: a pattern typed in one form matches a name stored in the other
+    // (macOS writes NFD). The walk starts above the first non-ASCII folder of the base for that.
+    const parts = base.split('/').filter(Boolean);
+    const cut = parts.findIndex((part) => [...part].some((c) => c.charCodeAt(0) > 0x7f));
+    const start = cut < 0 ? base : parts.slice(0, cut).join('/');
+    const root = await resolveInWorkspace(ws, start === '' ? '.' : start, { allowRoot: true });
     const found: { rel: string; link: boolean }[] = [];
     let entries = 0;
     const walk = async (abs: string, rel: string, depth: number): Promise<void> => {
@@ -226,17 +230,18 @@ export class FileInputSource implements InputSource {
     return found.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
   }
 
-  /** One text file inside the workspace (symlinks followed only when they stay inside). */
+  /** One text file inside the workspace (symlinks followed only when they stay inside; opened and checked as readfile does). */
   private async readFile(ws: string, rel: string, maxChars: number): Promise<FileRead> {
     const p = await resolveInWorkspace(ws, rel);
     let fh: fs.FileHandle;
     try {
-      const st = await fs.stat(p.abs);
-      if (st.isDirectory()) throw new AppError('VALIDATION_FAILED', `${q(p.rel)} is a folder: use a pattern such as ${q(`${p.rel}/*`)}`);
-      if (!st.isFile()) throw new AppError('VALIDATION_FAILED', `${q(p.rel)} is not a regular file`);
+      const opened = await openFileInWorkspace(p, { folder: `${q(p.rel)} is a folder: use a pattern such as ${q(`${p.rel}/*`)}` });
+      fh = opened.fh;
       // A UTF-8 byte gives at most one UTF-16 unit and three bytes at least one: past 3x the budget it cannot fit.
-      if (st.size > maxChars * 3) throw tooLarge(`file:${p.rel}`, st.size, maxChars);
-      fh = await fs.open(p.abs, FS.O_RDONLY | NOFOLLOW);
+      if (opened.stat.size > maxChars * 3) {
+        await fh.close();
+        throw tooLarge(`file:${p.rel}`, opened.stat.size, maxChars);
+      }
     } catch (e) {
       throw isAppError(e) ? e : fsError(e, p.rel);
     }

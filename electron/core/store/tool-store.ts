@@ -13,6 +13,7 @@ import { isToolUsable, ToolPutBodySchema, type ListToolsQuery, type RegistryChan
 import { checkSlug, checkUuidV7, checkVersion, nfc, toolKey } from '../../../shared/model/validation';
 import { SerialQueue } from '../lib/serial-queue';
 import { applyOverride, loadBuiltins, type BuiltinBundle, type Override } from './builtins';
+import { BundleSwitches, type SwitchOnDisk } from './bundle-switch';
 import { Catalog } from './catalog';
 import { ChangeFeed } from './change-feed';
 import { AlreadyExists, attempt, createExclusive, exists, nodeFs, removeFile, replaceFile, toFileText, type CommitGuard, type StoreFs } from './durable-fs';
@@ -60,6 +61,7 @@ export class ToolStore {
   private builtins = new Map<string, BuiltinBundle>();
   private catalog = new Catalog();
   private readonly queue = new SerialQueue();
+  private readonly switches: BundleSwitches;
   private state: 'new' | 'open' | 'closed' = 'new';
 
   constructor(private readonly opts: ToolStoreOptions) {
@@ -68,6 +70,7 @@ export class ToolStore {
     this.now = opts.now ?? (() => new Date());
     this.locks = new LockSet(this.layout.locksDir, { ...DEFAULT_LOCK_SETTINGS, ...opts.lock });
     this.quarantine = new Quarantine(this.layout, this.fs, opts.problems, this.now);
+    this.switches = new BundleSwitches(this.layout, () => this.builtins);
     this.ledger = new UsageLedger({
       file: this.layout.usageFile,
       fs: this.fs,
@@ -256,6 +259,15 @@ export class ToolStore {
   /** A loaded bundle by id, soft-deleted ones included, or undefined. */
   bundleById(bundleId: string): Bundle | undefined {
     return this.catalog.bundles.get(bundleId);
+  }
+
+  /**
+   * The bundle's switch as its file says it now (another process may have switched it off
+   * since the catalog was loaded), or undefined when the file cannot tell. Synchronous and
+   * cheap (a stat; see bundle-switch.ts): the dispatcher asks it before every call.
+   */
+  switchOnDisk(bundleId: string): SwitchOnDisk | undefined {
+    return this.switches.read(bundleId);
   }
 
   /** Effective enabled: the tool, its function and its bundle are enabled, and the bundle is not deleted. */

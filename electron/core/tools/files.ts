@@ -13,7 +13,7 @@ import { AlreadyExists, markedTempPath, writeFileAtomic } from '../lib/atomic-wr
 import { argsOf, boolArg, checkAborted, enumArg, intArg, optInt, optString, q, reqString } from '../lib/args';
 import { compileRegex, escapeRegExp, REGEX_TIME_BUDGET_MS, withRegexSession, type GrepFile, type GrepMatch } from '../lib/safe-regex';
 import { utf8CutBefore, utf8SkipContinuation } from '../lib/utf8';
-import { fsError, joinRel, resolveInWorkspace, type WorkspacePath } from '../lib/workspace';
+import { fsError, joinRel, openFileInWorkspace, resolveInWorkspace, type WorkspacePath } from '../lib/workspace';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
@@ -79,19 +79,11 @@ async function readAt(fh: fs.FileHandle, position: number, length: number): Prom
   return filled === length ? buf : buf.subarray(0, filled);
 }
 
+/** The file, opened and checked to be the one inside the workspace (../lib/workspace.ts). */
 async function openRegularFile(p: WorkspacePath): Promise<{ fh: fs.FileHandle; size: number }> {
-  let st;
   try {
-    st = await fs.stat(p.abs);
-  } catch (e) {
-    throw fsError(e, p.rel);
-  }
-  if (st.isDirectory()) throw new AppError('VALIDATION_FAILED', `${q(p.rel)} is a folder: use listdir to see what it holds`);
-  // A FIFO or a device would block or never end.
-  if (!st.isFile()) throw new AppError('VALIDATION_FAILED', `${q(p.rel)} is not a regular file`);
-  try {
-    const fh = await fs.open(p.abs, FS.O_RDONLY | NOFOLLOW);
-    return { fh, size: (await fh.stat()).size };
+    const { fh, stat } = await openFileInWorkspace(p, { folder: `${q(p.rel)} is a folder: use listdir to see what it holds` });
+    return { fh, size: stat.size };
   } catch (e) {
     throw fsError(e, p.rel);
   }

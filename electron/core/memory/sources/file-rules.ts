@@ -3,6 +3,11 @@
  * source's folder, `/` separators) gives its MemoryPermission; a path no rule matches is
  * refused. The permission then goes through the table in ../permissions.ts for the `file`
  * operation. Patterns are picomatch globs with `dot: true` (`**` matches `.notes/x` too).
+ *
+ * A rule covers a file however its path is spelled: the pattern and the path are compared in
+ * Unicode NFC (a rule typed `café/**` covers the folder macOS stored as NFD `café`), and
+ * without case on a volume that ignores case (./volume-case.ts), where `DOCS/a.md` is the
+ * same file as `docs/a.md`.
  */
 import picomatch from 'picomatch';
 import type { MemoryOperation, MemoryPermission } from '../../../../shared/model/memory';
@@ -15,12 +20,18 @@ export interface CompiledRules {
   readonly rules: readonly FileRule[];
 }
 
-export function compileRules(rules: readonly FileRule[]): CompiledRules {
-  const matchers = rules.map((r) => picomatch(r.pattern, { dot: true }));
+export interface RuleOptions {
+  /** The folder's volume ignores case: match without it. */
+  ignoreCase?: boolean;
+}
+
+export function compileRules(rules: readonly FileRule[], opts: RuleOptions = {}): CompiledRules {
+  const matchers = rules.map((r) => picomatch(r.pattern.normalize('NFC'), { dot: true, nocase: opts.ignoreCase === true }));
   return {
     rules,
     match(rel) {
-      const i = matchers.findIndex((m) => m(rel));
+      const path = rel.normalize('NFC');
+      const i = matchers.findIndex((m) => m(path));
       return i < 0 ? undefined : { rule: rules[i]!, index: i };
     },
   };

@@ -8,12 +8,20 @@
  * MemoryPermission (./file-rules.ts; the table is ../permissions.ts), then the agent's
  * AllowedOperations; Partner and Human (and a delete below Admin) wait for the user's consent.
  * Paths never leave the folder: `..`, absolute paths and symlinks pointing outside are
- * refused (../../lib/workspace.ts resolves them). Sync is explicit (v1): `load` reads the disk
+ * refused (../../lib/workspace.ts resolves them), and every read opens the file first and
+ * then checks the opened file is the one inside the folder (openFileInWorkspace, as the
+ * workspace's readfile does), so a path flipped to a symlink meanwhile is never read through;
+ * a write or delete checks the file's folder is still itself right before it commits.
+ * The rules match paths in NFC, and without case on a volume that ignores case
+ * (./file-rules.ts, ./volume-case.ts, asked once per folder).
+ *
+ * Sync is explicit (v1): `load` reads the disk
  * into the block and remembers its mtime and SHA-256; `save` writes the block back atomically,
  * and refuses with MODIFIED_EXTERNALLY when the file's content changed since (a touch that
  * changes only the mtime is not a conflict). What was loaded is remembered while the app runs.
  */
 import { createHash } from 'node:crypto';
+import { realpathSync } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { AppError } from '../../../../shared/errors';
@@ -21,11 +29,12 @@ import { DEFAULT_BLOCK_CHAR_LIMIT, MAX_BLOCK_CHAR_LIMIT, type BlockInfo, type Me
 import type { FileSourceConfig } from '../../../../shared/model/memory-sources';
 import { AlreadyExists, writeFileAtomic } from '../../lib/atomic-write';
 import { errnoOf } from '../../lib/errno';
-import { resolveInWorkspace } from '../../lib/workspace';
+import { openFileInWorkspace, resolveInWorkspace, type WorkspacePath } from '../../lib/workspace';
 import { writeValue } from '../block-content';
 import type { Actor, MemoryService } from '../memory-service';
 import { agentDecision, refusalText, type Decision } from '../permissions';
 import { compileRules, fileDecision, type CompiledRules } from './file-rules';
+import { platformIgnoresCase, volumeIgnoresCase } from './volume-case';
 
 /** The exact refusal of a save when the file changed on disk since it was loaded (seed 002). */
 export const MODIFIED_EXTERNALLY = 'file modified externally, use `file load` to refresh';
@@ -55,6 +64,13 @@ interface Resolved {
   abs: string;
   rel: string;
   label: string;
+  /** The folder's real path, for the checks of reads and writes. */
+  root: string;
+}
+
+export interface FileSourceOptions {
+  /** Whether a folder's volume ignores case (default: asked of the disk, ./volume-case.ts); tests inject it. */
+  ignoresCase?: (root: string) => Promise<boolean>;
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
@@ -70,13 +86,18 @@ export function parseFileLabel(label: string): { hash: string; rel: string } | u
 export class FileSource {
   private rules: CompiledRules;
   private readonly tracked = new Map<string, Tracked>();
+  /** Whether the rules match without case: the platform's default until the folder's volume is asked. */
+  private ignoreCase = platformIgnoresCase();
+  /** The folder whose volume was asked, and its answer (asked once per folder). */
+  private caseOf?: { root: string; answer: Promise<boolean> };
 
   constructor(
     private cfg: FileSourceConfig,
     private readonly memory: MemoryService,
     private readonly changed: (owner: string, label?: string) => void = () => undefined,
+    private readonly opts: FileSourceOptions = {},
   ) {
-    this.rules = compileRules(cfg.rules);
+    this.rules = compileRules(cfg.rules, { ignoreCase: this.ignoreCase });
   }
 
   get id(): string {
@@ -91,7 +112,20 @@ export class FileSource {
   update(cfg: FileSourceConfig): void {
     if (cfg.folder !== this.cfg.folder) this.tracked.clear();
     this.cfg = cfg;
-    this.rules = compileRules(cfg.rules);
+    this.rules = compileRules(cfg.rules, { ignoreCase: this.ignoreCase });
+  }
+
+  /** Asks once per folder whether its volume ignores case, and compiles the rules to match. */
+  private async matchCaseOf(root: string): Promise<void> {
+    if (this.caseOf?.root !== root) {
+      const ask = this.opts.ignoresCase ?? volumeIgnoresCase;
+      this.caseOf = { root, answer: ask(root).catch(() => platformIgnoresCase()) };
+    }
+    const ignoreCase = await this.caseOf.answer;
+    if (ignoreCase !== this.ignoreCase) {
+      this.ignoreCase = ignoreCase;
+      this.rules = compileRules(this.cfg.rules, { ignoreCase });
+    }
   }
 
   /** The files loaded as blocks now (blocks removed meanwhile are forgotten). */
@@ -195,6 +229,7 @@ export class FileSource {
       await this.memory.askConsent(actor, 'file.delete', { id: f.label, label: f.label, permission: perm.permission! }, perm.reason, `delete '${f.rel}' from ${this.cfg.folder}`, signal);
     }
     try {
+      this.folderUnchanged(f);
       await fs.unlink(f.abs);
     } catch (e) {
       throw fileError(e, f.rel, this.id);
@@ -244,18 +279,22 @@ export class FileSource {
     }
     const label = fileLabel(r.abs, r.rel);
     if (label.length > 200) throw new AppError('VALIDATION_FAILED', `'${r.rel}' is too long a path for a block label (file:{hash8}:{path} at most 200 characters)`, { field });
-    return { abs: r.abs, rel: r.rel, label };
+    await this.matchCaseOf(r.root);
+    return { abs: r.abs, rel: r.rel, label, root: r.root };
   }
 
   private async read(f: Resolved): Promise<{ text: string; mtimeMs: number; hash: string }> {
     let buf: Buffer;
     let mtimeMs: number;
     try {
-      const st = await fs.stat(f.abs);
-      if (!st.isFile()) throw new AppError('VALIDATION_FAILED', `'${f.rel}' is not a file`, { path: f.rel });
-      if (st.size > MAX_BLOCK_CHAR_LIMIT * 4) throw new AppError('PAYLOAD_TOO_LARGE', `'${f.rel}' is ${st.size} bytes: too large for a block (at most ${MAX_BLOCK_CHAR_LIMIT} characters)`, { path: f.rel });
-      buf = await fs.readFile(f.abs);
-      mtimeMs = st.mtimeMs;
+      const { fh, stat } = await openFileInWorkspace(workspacePath(f), { folder: `'${f.rel}' is not a file` });
+      try {
+        if (stat.size > MAX_BLOCK_CHAR_LIMIT * 4) throw new AppError('PAYLOAD_TOO_LARGE', `'${f.rel}' is ${stat.size} bytes: too large for a block (at most ${MAX_BLOCK_CHAR_LIMIT} characters)`, { path: f.rel });
+        buf = await fh.readFile();
+        mtimeMs = stat.mtimeMs;
+      } finally {
+        await fh.close();
+      }
     } catch (e) {
       throw fileError(e, f.rel, this.id);
     }
@@ -270,7 +309,7 @@ export class FileSource {
   }
 
   private async stat(f: Resolved, text: string): Promise<{ text: string; mtimeMs: number; hash: string }> {
-    const st = await fs.stat(f.abs).catch((e: unknown) => {
+    const st = await fs.lstat(f.abs).catch((e: unknown) => {
       throw fileError(e, f.rel, this.id);
     });
     return { text, mtimeMs: st.mtimeMs, hash: sha256(text) };
@@ -300,11 +339,28 @@ export class FileSource {
 
   private async write(f: Resolved, text: string, exclusive: boolean): Promise<void> {
     try {
-      await writeFileAtomic(f.abs, text, exclusive ? { exclusive: true } : { keepMode: true });
+      const beforeCommit = () => this.folderUnchanged(f);
+      await writeFileAtomic(f.abs, text, exclusive ? { exclusive: true, beforeCommit } : { keepMode: true, beforeCommit });
     } catch (e) {
       if (e instanceof AlreadyExists || errnoOf(e) === 'EEXIST') throw new AppError('CONFLICT', `'${f.rel}' already exists: use \`file load\` to edit it`, { path: f.rel });
       throw fileError(e, f.rel, this.id);
     }
+  }
+
+  /**
+   * Right before a write or a delete commits: the file's folder is still the real folder it
+   * was resolved to, not a symlink swapped in since (which would take the write elsewhere).
+   * Synchronous, so nothing runs between the check and the commit's system call.
+   */
+  private folderUnchanged(f: Resolved): void {
+    const dir = path.dirname(f.abs);
+    let real: string;
+    try {
+      real = realpathSync.native(dir);
+    } catch (e) {
+      throw fileError(e, f.rel, this.id);
+    }
+    if (real !== dir) throw new AppError('FORBIDDEN', `the folder of '${f.rel}' changed (a symbolic link was swapped in?) while it was being written: nothing was written; try again`, { path: f.rel, rule: 'folder-changed' });
   }
 
   /** The file's block in the caller's memory, made or refreshed with `text`. */
@@ -347,6 +403,8 @@ export class FileSource {
 
 const key = (owner: string, rel: string) => `${owner}\u0000${rel}`;
 
+const workspacePath = (f: Resolved): WorkspacePath => ({ root: f.root, abs: f.abs, rel: f.rel });
+
 function fileError(e: unknown, rel: string, sourceId: string): AppError {
   if (e instanceof AppError) return e;
   switch (errnoOf(e)) {
@@ -358,6 +416,8 @@ function fileError(e: unknown, rel: string, sourceId: string): AppError {
     case 'EACCES':
     case 'EPERM':
       return new AppError('FORBIDDEN', `no permission to access '${rel}' on disk`, { path: rel });
+    case 'ELOOP':
+      return new AppError('FORBIDDEN', `'${rel}' became a symbolic link after it was checked: nothing was read or written; try again`, { path: rel });
     case 'ENOSPC':
       return new AppError('UNAVAILABLE', 'the disk is full');
     default:

@@ -46,6 +46,8 @@ export interface SourceManagerOptions {
   problems?: (p: Omit<Problem, 'id' | 'at'>) => void;
   /** Whether stream sources (folder watchers) run in this process (default true; false in the CLI). */
   streams?: boolean;
+  /** Whether a FileSource folder's volume ignores case (default: asked of the disk); tests inject it. */
+  ignoresCase?: (root: string) => Promise<boolean>;
 }
 
 type Running = { kind: 'files'; source: FileSource } | { kind: 'watch'; source: FolderWatcher };
@@ -269,7 +271,7 @@ export class SourceManager implements BlockSourceLoader {
 
   private async start(cfg: SourceConfig): Promise<void> {
     if (cfg.kind === 'files') {
-      this.running.set(cfg.id, { kind: 'files', source: new FileSource(cfg, this.opts.memory, this.opts.changed) });
+      this.running.set(cfg.id, { kind: 'files', source: new FileSource(cfg, this.opts.memory, this.opts.changed, { ignoresCase: this.opts.ignoresCase }) });
       return;
     }
     const w = new FolderWatcher(cfg, { now: this.opts.now, onNotice: (n) => this.deliver(n) });
