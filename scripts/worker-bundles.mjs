@@ -7,6 +7,7 @@ import { common } from './electron-bundles.mjs';
 export const WORKERS = {
   'buffer-search-worker': 'electron/core/routing/buffer-search-worker.ts',
   'safe-regex-worker': 'electron/core/lib/safe-regex-worker.ts',
+  'sync-regex-worker': 'electron/core/lib/sync-regex-worker.ts',
 };
 
 /** @param {string} outDir */

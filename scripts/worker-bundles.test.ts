@@ -34,6 +34,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { FileBufferStore } from ${JSON.stringify(path.join(root, 'electron/core/routing/buffer-store.ts'))};
 import { withRegexSession } from ${JSON.stringify(path.join(root, 'electron/core/lib/safe-regex.ts'))};
+import { schemaPattern } from ${JSON.stringify(path.join(root, 'electron/core/lib/schema-regexp.ts'))};
 
 const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'toolsmith-worker-bundle-'));
 const store = new FileBufferStore({ dataDir: dir, workspaceDir: dir, now: () => new Date() });
@@ -56,6 +57,12 @@ try {
     );
   } catch (e) {
     out.grep = { error: e.code + ': ' + e.message };
+  }
+  try {
+    const lookahead = schemaPattern('^(?=.*\\\\d)\\\\w+$');
+    out.lookahead = [lookahead.engine, lookahead.test('abc1'), lookahead.test('abc')];
+  } catch (e) {
+    out.lookahead = { error: e.code + ': ' + e.message };
   }
 } finally {
   await store.close();
@@ -82,7 +89,7 @@ async function bundleApp(withWorkers: boolean): Promise<string> {
 
 describe('the worker bundles', () => {
   it('name each worker module of the core, one .cjs file each', async () => {
-    expect(Object.keys(WORKERS as Record<string, string>).sort()).toEqual(['buffer-search-worker', 'safe-regex-worker']);
+    expect(Object.keys(WORKERS as Record<string, string>).sort()).toEqual(['buffer-search-worker', 'safe-regex-worker', 'sync-regex-worker']);
     for (const [name, source] of Object.entries(WORKERS as Record<string, string>)) {
       expect(path.basename(source)).toBe(`${name}.ts`);
       await fs.access(path.join(root, source));
@@ -92,7 +99,7 @@ describe('the worker bundles', () => {
   it('run beside a bundle under plain Node: a buffer search and a grep answer from the .cjs workers', async () => {
     const app = await bundleApp(true);
     const names = (await fs.readdir(path.dirname(app))).sort();
-    expect(names).toEqual(['app.mjs', 'buffer-search-worker.cjs', 'entry.ts', 'safe-regex-worker.cjs']);
+    expect(names).toEqual(['app.mjs', 'buffer-search-worker.cjs', 'entry.ts', 'safe-regex-worker.cjs', 'sync-regex-worker.cjs']);
     expect(await runNode(app)).toEqual({
       substring: [[2, 'needle one']],
       ignoringCase: [
@@ -107,6 +114,8 @@ describe('the worker bundles', () => {
         ],
         more: false,
       },
+      // A schema pattern re2js cannot run, answered by the synchronous worker.
+      lookahead: ['bounded', true, false],
     });
   });
 
@@ -115,5 +124,6 @@ describe('the worker bundles', () => {
     const r = (await runNode(app)) as Record<string, { error: string }>;
     expect(r.substring!.error).toMatch(/^INTERNAL: .*buffer-search-worker\.cjs/);
     expect(r.grep!.error).toMatch(/^INTERNAL: .*safe-regex-worker\.cjs/);
+    expect(r.lookahead!.error).toMatch(/^INTERNAL: the schema pattern .* could not be checked: .*sync-regex-worker\.cjs is missing/);
   });
 });

@@ -7,8 +7,13 @@
  * Arguments are checked with ajv's useDefaults: a property the caller left out takes its
  * schema `default` (nested objects too). ajv fills in place, so it fills a copy, and only
  * for schemas that declare a default at all.
+ *
+ * Every check runs through `validateWith`: the schema's patterns share one time budget
+ * (lib/schema-regexp.ts), and a pattern that runs out of it fails the check with an issue
+ * naming the pattern instead of freezing the app.
  */
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import { SchemaPatternError, withPatternBudget } from '../lib/schema-regexp';
 import { AJV_OPTIONS } from '../store/schema-check';
 
 export interface SchemaIssue {
@@ -54,8 +59,7 @@ export class SchemaCache {
 
   /** Validates `value` against the schema cached under `key`; returns the issues, empty when valid. */
   check(key: string, schema: object, value: unknown): readonly SchemaIssue[] {
-    const validate = this.validator(key, schema);
-    return validate(value) ? NO_ISSUES : issuesOf(validate.errors ?? []);
+    return validateWith(this.validator(key, schema), value);
   }
 
   /** Validates arguments against the argSchema cached under `key`, filling the schema's defaults into a copy. */
@@ -66,8 +70,7 @@ export class SchemaCache {
   /** Validates `value` against a saved tool version's outputSchema. */
   checkOutput(tool: SavedSchemas, value: unknown): readonly SchemaIssue[] {
     const p = this.pin(tool);
-    const validate = (p.output ??= this.validator(`${tool.id}:output`, tool.outputSchema));
-    return validate(value) ? NO_ISSUES : issuesOf(validate.errors ?? []);
+    return validateWith((p.output ??= this.validator(`${tool.id}:output`, tool.outputSchema)), value);
   }
 
   /** Validates a saved tool version's arguments, filling its argSchema's defaults into a copy. */
@@ -137,7 +140,21 @@ function forget(ajv: Ajv2020, validate: ValidateFunction): void {
 function runArgs(v: ArgsValidator, value: unknown): ArgsCheck {
   // ajv writes the defaults into the value it checks: never into the caller's object.
   const copy = v.fills && typeof value === 'object' && value !== null ? structuredClone(value) : value;
-  return v.validate(copy) ? { issues: NO_ISSUES, value: copy } : { issues: issuesOf(v.validate.errors ?? []), value };
+  const issues = validateWith(v.validate, copy);
+  return issues.length === 0 ? { issues, value: copy } : { issues, value };
+}
+
+/**
+ * Runs a compiled validator: its issues, empty when valid. A schema pattern that could not
+ * be checked within its budget (or at all) is one issue at (root) that names the pattern.
+ */
+export function validateWith(validate: ValidateFunction, value: unknown): readonly SchemaIssue[] {
+  try {
+    return withPatternBudget(() => validate(value)) ? NO_ISSUES : issuesOf(validate.errors ?? []);
+  } catch (e) {
+    if (e instanceof SchemaPatternError) return [{ path: '(root)', message: e.message }];
+    throw e;
+  }
 }
 
 /** Whether a `default` keyword appears anywhere in the schema (a property named "default" counts too: it only costs a copy). */

@@ -1,6 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { counted } from '../../../shared/testing/counted-reads';
-import { schemaCompileViolation, schemaMetaViolation } from './schema-check';
+import Ajv2020 from 'ajv/dist/2020.js';
+import { closeSchemaRegExp } from '../lib/schema-regexp';
+import { AJV_OPTIONS, schemaCompileViolation, schemaMetaViolation } from './schema-check';
+
+afterAll(() => closeSchemaRegExp());
 
 
 describe('hostile schemas', () => {
@@ -50,7 +54,9 @@ describe('schemas that do not compile', () => {
   it.each([
     [{ type: 'strng' }, 'json-schema', /^argSchema is not a valid JSON Schema 2020-12: argSchema\/type must be equal to one of the allowed values/],
     [{ $ref: 'https://example.com/elsewhere.json' }, 'unresolved-ref', /cannot be resolved: 'https:\/\/example.com\/elsewhere.json'/],
-    [{ type: 'string', pattern: '(' }, 'json-schema', /Invalid regular expression/],
+    [{ type: 'string', pattern: '(' }, 'json-schema', /^argSchema is not a valid JSON Schema 2020-12: Invalid regular expression: \/\(\/u: Unterminated group/],
+    [{ type: 'object', patternProperties: { 'a{2': {} } }, 'json-schema', /Invalid regular expression: \/a\{2\/u/],
+    [{ type: 'string', pattern: '(a)\\2' }, 'json-schema', /Invalid regular expression/],
     [{ $schema: 'http://json-schema.org/draft-07/schema#' }, 'schema-dialect', /only JSON Schema 2020-12 is supported/],
   ])('%j is refused (%s)', (schema, rule, message) => {
     const v = schemaCompileViolation(schema, 'argSchema');
@@ -65,5 +71,22 @@ describe('schemas that do not compile', () => {
 
   it('accepts the 2020-12 dialect named explicitly and unknown keywords', () => {
     expect(schemaCompileViolation({ $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', 'x-ui': { order: 1 } }, 'a')).toBeNull();
+  });
+});
+
+describe('patterns under AJV_OPTIONS', () => {
+  it('a backtracking pattern compiles, and an ajv built with AJV_OPTIONS answers it at once (JavaScript would take hours)', () => {
+    const schema = { type: 'object', properties: { s: { type: 'string', pattern: '^(a+)+$' } }, patternProperties: { '^(b+)+$': { type: 'number' } } };
+    expect(schemaCompileViolation(schema, 'argSchema')).toBeNull();
+    const validate = new Ajv2020(AJV_OPTIONS).compile(schema);
+    expect(validate({ s: `${'a'.repeat(40)}b`, [`${'b'.repeat(40)}c`]: 'not checked' })).toBe(false);
+    expect(validate.errors?.map((e) => e.keyword)).toEqual(['pattern']);
+    expect(validate({ s: 'aaa', bbb: 'x' })).toBe(false);
+    expect(validate({ s: 'aaa', bbb: 1 })).toBe(true);
+  });
+
+  it('lookahead and backreference patterns are valid and compile (they run on the bounded path)', () => {
+    expect(schemaCompileViolation({ type: 'string', pattern: '^(?=.*\\d)(?!.*\\s).+$' }, 'argSchema')).toBeNull();
+    expect(schemaCompileViolation({ type: 'object', patternProperties: { '^(\\w)\\1$': {} } }, 'argSchema')).toBeNull();
   });
 });

@@ -8,14 +8,19 @@
  *   and overflows the stack at ~2,000 properties; with it on the code stays flat.
  * - strict: false: unknown keywords (x-*, OpenAPI extras) are common in tool schemas.
  * - validateFormats: false: formats are annotations here (ajv-formats is not installed).
+ * - code.regExp: `pattern` and `patternProperties` run on lib/schema-regexp.ts (re2js, or
+ *   a worker under a time budget), never on JavaScript's backtracking engine on this thread:
+ *   a pattern like ^(a+)+$ would otherwise freeze the app. A pattern that is not valid
+ *   ECMAScript still fails to compile, with the engine's message.
  * The invoker should create its ajv with AJV_OPTIONS too, so what compiled here compiles there.
  */
 import Ajv2020 from 'ajv/dist/2020.js';
 import type { Options } from 'ajv';
 import { quote, schemaViolation, violationError, type RuleViolation } from '../../../shared/model/validation';
+import { schemaRegExp } from '../lib/schema-regexp';
 import { findInPlaceRefCycle } from './ref-cycles';
 
-export const AJV_OPTIONS: Options = { strict: false, allErrors: true, validateFormats: false, logger: false };
+export const AJV_OPTIONS: Options = { strict: false, allErrors: true, validateFormats: false, logger: false, code: { regExp: schemaRegExp } };
 
 const DIALECT_2020 = 'https://json-schema.org/draft/2020-12/schema';
 

@@ -1,5 +1,5 @@
 import { v7 as uuidv7 } from 'uuid';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { OpInput, OpName, OpOutput } from '../../../shared/contract';
 import { AppError, type Result } from '../../../shared/errors';
 import type { Assertion, TestCase } from '../../../shared/model/testcase';
@@ -7,6 +7,7 @@ import { EventBus } from '../events';
 import { testcaseHandlers } from '../handlers/testcase-handlers';
 import { InvokeDispatcher, type InvokeOutcome } from '../invoke/dispatcher';
 import { InvocationLog } from '../invoke/invocation-log';
+import { closeSchemaRegExp } from '../lib/schema-regexp';
 import type { LocalFunction, Transport } from '../invoke/types';
 import { ProblemLog } from '../problems';
 import { createRouter, type HandlerTable } from '../router';
@@ -16,6 +17,8 @@ import { TestCaseStore } from './test-case-store';
 import { assertionViolation, jsonEqual, MAX_COMPARED_CHARS, runTestCases, selectJsonPath } from './run-tests';
 import { runSuite } from './run-suite';
 import { SuiteRuns } from './suite-runs';
+
+afterAll(() => closeSchemaRegExp());
 
 const OUTPUT_SCHEMA = { type: 'object', properties: { echo: { type: 'string' }, n: { type: 'number' } }, required: ['echo'] };
 
@@ -52,6 +55,17 @@ describe('runTestCases', () => {
     expect(message).toContain('/n must be number');
     expect(await check({ kind: 'matchesOutputSchema' }, errOutcome('TIMEOUT', 'slow'))).toEqual([false, 'expected a result matching the outputSchema, got TIMEOUT: slow']);
     expect((await check({ kind: 'matchesOutputSchema' }, okOutcome({}), { type: 'nonsense' }))[1]).toContain('the outputSchema does not compile');
+  });
+
+  it('checks the result against an outputSchema with backtracking patterns: it answers, or fails naming the pattern', async () => {
+    const evil = `${'a'.repeat(40)}b`;
+    const nested = { type: 'object', properties: { echo: { type: 'string', pattern: '^(a+)+$' } } };
+    expect(await check({ kind: 'matchesOutputSchema' }, okOutcome({ echo: evil }), nested)).toEqual([false, 'the result does not match the outputSchema: /echo must match pattern "^(a+)+$"']);
+    expect(await check({ kind: 'matchesOutputSchema' }, okOutcome({ echo: 'aaa' }), nested)).toEqual([true, 'the result matches the outputSchema']);
+    const look = { type: 'object', properties: { echo: { type: 'string', pattern: '^(?=(a+)+$)' } } };
+    const [passed, message] = await check({ kind: 'matchesOutputSchema' }, okOutcome({ echo: evil }), look);
+    expect(passed).toBe(false);
+    expect(message).toMatch(/^the result does not match the outputSchema: \(root\) the schema pattern '\^\(\?=\(a\+\)\+\$\)' ran longer than \d+ ms/);
   });
 
   it('checks that the JSON text of the result contains a text', async () => {

@@ -10,7 +10,7 @@ import type { Assertion, ComparedValues, TestCase, TestCaseResult, TestRunSummar
 import type { JsonSchemaObject } from '../../../shared/model/tool';
 import { quote, type RuleViolation } from '../../../shared/model/validation';
 import type { InvokeOutcome } from '../invoke/dispatcher';
-import { describeIssues, issuesOf } from '../invoke/schema-cache';
+import { describeIssues, validateWith } from '../invoke/schema-cache';
 import { toErrorInfo } from '../../../shared/errors';
 import { AJV_OPTIONS } from '../store/schema-check';
 
@@ -108,7 +108,8 @@ function outputChecker(schema: JsonSchemaObject): OutputCheck {
       }
     }
     if (!validate) return `the outputSchema does not compile: ${compileError}`;
-    return validate(value) ? null : describeIssues(issuesOf(validate.errors ?? []));
+    const issues = validateWith(validate, value);
+    return issues.length === 0 ? null : describeIssues(issues);
   };
 }
 

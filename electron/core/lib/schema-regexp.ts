@@ -1,0 +1,162 @@
+/**
+ * The regular-expression engine ajv runs JSON Schema `pattern` and `patternProperties` with
+ * (AJV_OPTIONS' `code.regExp`). Patterns come from user tools, imported ZIPs, OpenAPI
+ * documents and MCP servers; JavaScript's backtracking engine takes exponential time on some
+ * (`^(a+)+$` against 'aaaa…ab'), and ajv runs them on the main thread inside a synchronous
+ * validate function. So:
+ *
+ * - A pattern is compiled with `new RegExp(pattern, 'u')` first (compiling does not
+ *   backtrack): a syntax error throws as before, and the store reports it at save time.
+ * - A pattern RE2 can express (./ecma-to-re2.ts: nearly all of them) runs on re2js, in time
+ *   linear in the text: it cannot hang.
+ * - The rest (lookaround, backreferences, counts past 1000) run on JavaScript's engine in a
+ *   worker while this thread waits (./sync-regex.ts). All such tests of one validation
+ *   share SLOW_PATTERN_BUDGET_MS of run time (withPatternBudget); past it the test throws a
+ *   SchemaPatternError naming the pattern, which the validation reports as a failure.
+ *
+ * Compiled patterns are cached by source.
+ */
+import type { RegExpEngine, RegExpLike } from 'ajv/dist/types/index.js';
+import { RE2JS } from 're2js';
+import { AppError } from '../../../shared/errors';
+import { q } from './args';
+import { spellForRe2 } from './ecma-to-re2';
+import { SyncRegexRunner } from './sync-regex';
+
+/** Run time that the slow-path pattern tests of one validation share. */
+export const SLOW_PATTERN_BUDGET_MS = 250;
+const MAX_CACHED = 2_000;
+
+/** A pattern test that could not answer: it ran out of budget, or the worker failed. The validation fails. */
+export class SchemaPatternError extends AppError {
+  constructor(
+    code: 'TIMEOUT' | 'INTERNAL',
+    message: string,
+    readonly pattern: string,
+  ) {
+    super(code, message, { field: 'pattern', pattern });
+  }
+}
+
+/** A compiled pattern as ajv uses it; toString is ajv's key for sharing one compiled pattern within a schema. */
+export interface SchemaPattern extends RegExpLike {
+  /** Which engine answers: re2js (linear time) or JavaScript's in a worker under the budget. */
+  readonly engine: 're2' | 'bounded';
+  toString(): string;
+}
+
+class Re2Pattern implements SchemaPattern {
+  readonly engine = 're2';
+  constructor(
+    private readonly re: RE2JS,
+    /** `re` is the body of a ^…$ pattern: it must match the whole string. */
+    private readonly whole: boolean,
+    private readonly key: string,
+  ) {}
+
+  test(s: string): boolean {
+    return this.whole ? this.re.testExact(s) : this.re.test(s);
+  }
+
+  toString(): string {
+    return this.key;
+  }
+}
+
+class BoundedPattern implements SchemaPattern {
+  readonly engine = 'bounded';
+  constructor(
+    private readonly pattern: string,
+    private readonly flags: string,
+    private readonly key: string,
+  ) {}
+
+  test(s: string): boolean {
+    return boundedTest(this.pattern, this.flags, s);
+  }
+
+  toString(): string {
+    return this.key;
+  }
+}
+
+const cache = new Map<string, SchemaPattern>();
+const runner = new SyncRegexRunner();
+let budget: { leftMs: number } | undefined;
+
+function compile(pattern: string, flags: string): SchemaPattern {
+  // Throws the engine's SyntaxError for a pattern that is not valid ECMAScript: ajv reports it.
+  new RegExp(pattern, flags);
+  const key = `/${pattern}/${flags}`;
+  const re2 = flags === 'u' ? spellForRe2(pattern) : null;
+  if (re2 !== null) {
+    try {
+      return re2.whole !== undefined ? new Re2Pattern(RE2JS.compile(re2.whole), true, key) : new Re2Pattern(RE2JS.compile(re2.source), false, key);
+    } catch {
+      // Past RE2's limits (a count over 1000, a property it does not know): the bounded path.
+    }
+  }
+  return new BoundedPattern(pattern, flags, key);
+}
+
+/** ajv's `code.regExp`: a pattern compiled once, answering `test` within bounds. */
+export const schemaRegExp: RegExpEngine = Object.assign(
+  (pattern: string, flags: string): SchemaPattern => {
+    const key = `${flags}/${pattern}`;
+    let hit = cache.get(key);
+    if (!hit) {
+      hit = compile(pattern, flags);
+      if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value as string);
+      cache.set(key, hit);
+    }
+    return hit;
+  },
+  // Only standalone code (which this app does not generate) would print this.
+  { code: 'schemaRegExp' },
+);
+
+/** The compiled form ajv gets for a pattern (for tests and diagnostics). */
+export function schemaPattern(pattern: string, flags = 'u'): SchemaPattern {
+  return schemaRegExp(pattern, flags) as SchemaPattern;
+}
+
+/**
+ * Runs `validate` with one slow-path budget for all its pattern tests (a validation inside
+ * another shares the outer one's).
+ */
+export function withPatternBudget<T>(validate: () => T): T {
+  if (budget) return validate();
+  budget = { leftMs: SLOW_PATTERN_BUDGET_MS };
+  try {
+    return validate();
+  } finally {
+    budget = undefined;
+  }
+}
+
+function boundedTest(pattern: string, flags: string, input: string): boolean {
+  // Outside withPatternBudget each test has the whole budget.
+  const b = budget ?? { leftMs: SLOW_PATTERN_BUDGET_MS };
+  if (b.leftMs <= 0) throw timeoutError(pattern, input);
+  const r = runner.test(pattern, flags, input, b.leftMs);
+  if (r.kind === 'failed') {
+    throw new SchemaPatternError('INTERNAL', `the schema pattern ${q(pattern)} could not be checked: ${r.message}`, pattern);
+  }
+  b.leftMs -= r.ranMs;
+  if (r.kind === 'timedOut') throw timeoutError(pattern, input);
+  return r.matched;
+}
+
+function timeoutError(pattern: string, input: string): SchemaPatternError {
+  return new SchemaPatternError(
+    'TIMEOUT',
+    `the schema pattern ${q(pattern)} ran longer than ${SLOW_PATTERN_BUDGET_MS} ms on a ${input.length}-character value and was stopped: ` +
+      'it probably backtracks catastrophically (a lookahead or backreference around nested quantifiers such as (a+)+); simplify the pattern in the schema',
+    pattern,
+  );
+}
+
+/** Ends the slow path's worker (tests; the worker never keeps the process alive). */
+export function closeSchemaRegExp(): Promise<void> {
+  return runner.close();
+}
