@@ -30,6 +30,9 @@ export const importStrings = {
     args: 'Arguments found',
     noArgs: 'No arguments: the request is fixed.',
     required: 'required',
+    defaultValue: (json: string) => `default ${json}`,
+    argsHelp: 'Each argument starts with the value the command had, so the tool runs as pasted; a model may send other values.',
+    opened: (slug: string, version: string) => `Created ${slug} version ${version} from the curl command. Its arguments start with the command's values: Run sends it as pasted.`,
     notes: 'Notes',
     hosts: 'Hosts',
     secrets: 'Secrets',
@@ -73,6 +76,9 @@ export const importStrings = {
     results: 'Results',
     created: 'created',
     conflict: 'already exists',
+    limit: 'bundle full',
+    bundleFull: (created: number, notImported: number) =>
+      `The bundle is full. ${created === 1 ? '1 tool was' : `${created} tools were`} created; ${notImported === 1 ? '1 operation was' : `${notImported} operations were`} not imported (marked "bundle full" below). Delete tools from the bundle, import into another bundle, or raise Settings → Limits → Tools per bundle, then import them again.`,
     error: 'error',
     summary: (created: number, total: number) => `${created} of ${total} created.`,
     variablesTitle: 'Server variables',
@@ -103,6 +109,7 @@ export const importStrings = {
     imported: (n: number) => `Imported (${n})`,
     conflicts: (n: number) => `Conflicts (${n}): the same slug and version more than once; no copy was written`,
     invalid: (n: number) => `Invalid entries (${n})`,
+    asks: (n: number) => `Ask before a model runs them (${n})`,
     nothingImported: 'Nothing was imported.',
   },
 } as const;

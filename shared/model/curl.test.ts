@@ -185,7 +185,7 @@ describe('parseCurl', () => {
 });
 
 describe('curlToTool', () => {
-  it('GET with a query: each parameter becomes a required argument', () => {
+  it('GET with a query: each parameter becomes an argument with its value as default', () => {
     const p = proposal(`curl 'https://api.example.com/v1/search?q=cats&limit=10&flag'`);
     expect(p.tool.http).toMatchObject({
       method: 'GET',
@@ -194,10 +194,10 @@ describe('curlToTool', () => {
       auth: { kind: 'none' },
       responseMode: 'json',
     });
-    expect(p.tool.argSchema).toMatchObject({
+    expect(p.tool.argSchema).toEqual({
       type: 'object',
-      properties: { q: { type: 'string', examples: ['cats'] }, limit: { type: 'string', examples: ['10'] } },
-      required: ['q', 'limit'],
+      properties: { q: { type: 'string', description: "Query parameter 'q'.", default: 'cats' }, limit: { type: 'integer', description: "Query parameter 'limit'.", default: 10 } },
+      additionalProperties: false,
     });
     expect(p.tool.outputSchema).toEqual({});
     expect(p.hostsProposal).toEqual(['api.example.com']);
@@ -208,11 +208,12 @@ describe('curlToTool', () => {
   it('id-like path segments become arguments', () => {
     const p = proposal('curl https://x.com/users/42/posts/0b0c5a7e-0f5d-4a47-9b3e-2b6f0c8e1d2a');
     expect(p.tool.http.urlTemplate).toBe('https://x.com/users/${userId}/posts/${postId}');
-    expect(p.tool.argSchema.required).toEqual(['userId', 'postId']);
+    expect(p.tool.argSchema.properties).toMatchObject({ userId: { type: 'integer', default: 42 }, postId: { type: 'string', default: '0b0c5a7e-0f5d-4a47-9b3e-2b6f0c8e1d2a' } });
+    expect(p.tool.argSchema.required).toBeUndefined();
     expect(p.suggestedSlug).toBe('get-users-posts');
   });
 
-  it('POST --json: top-level scalars become arguments with their JSON types, the rest stays literal', () => {
+  it('POST --json: top-level scalars become arguments with their JSON types and values, the rest stays literal', () => {
     const p = proposal(`curl --json '{"name":"Rex","age":3,"weight":4.5,"good":true,"tags":["a","\${x}"],"owner":{"id":1}}' https://pets.example.com/pets`);
     expect(p.tool.http.method).toBe('POST');
     expect(p.tool.http.body).toEqual({
@@ -220,9 +221,9 @@ describe('curlToTool', () => {
       template: { name: '${name}', age: '${age}', weight: '${weight}', good: '${good}', tags: ['a', '$${x}'], owner: { id: 1 } },
     });
     expect(p.tool.argSchema).toMatchObject({
-      properties: { name: { type: 'string' }, age: { type: 'integer' }, weight: { type: 'number' }, good: { type: 'boolean' } },
-      required: ['name', 'age', 'weight', 'good'],
+      properties: { name: { type: 'string', default: 'Rex' }, age: { type: 'integer', default: 3 }, weight: { type: 'number', default: 4.5 }, good: { type: 'boolean', default: true } },
     });
+    expect(p.tool.argSchema.required).toBeUndefined();
     // The backend sets Content-Type for a JSON body; Accept stays.
     expect(p.tool.http.headers).toEqual({ Accept: 'application/json' });
   });
@@ -298,7 +299,7 @@ describe('curlToTool', () => {
     const p = proposal(`curl -g 'https://x.com/a/\${b}?c=\${d}' -H 'X-T: \${e}'`);
     expect(p.tool.http.urlTemplate).toBe('https://x.com/a/$${b}');
     expect(p.tool.http.query).toEqual({ c: '${c}' });
-    expect(p.tool.argSchema.properties).toMatchObject({ c: { examples: ['${d}'] } });
+    expect(p.tool.argSchema.properties).toMatchObject({ c: { type: 'string', default: '${d}' } });
     expect(p.tool.http.headers).toEqual({ 'X-T': '$${e}' });
   });
 
@@ -309,6 +310,100 @@ describe('curlToTool', () => {
 
   it('a header value with a non-ASCII character is refused clearly', () => {
     expect(refusal(() => curlToTool(parseCurl(`curl https://x.com -H 'X-N: é'`))).message).toMatch(/non-ASCII/);
+  });
+});
+
+describe('curlToTool: the values of the command are kept', () => {
+  const props = (p: CurlToolProposal) => p.tool.argSchema.properties as Record<string, Record<string, unknown>>;
+
+  it('keeps each query value as the default, typed from the value, and no argument is required', () => {
+    const p = proposal(`curl 'https://api.example.com/forecast?city=Oslo&days=2&metric=true&ratio=0.75&empty='`);
+    expect(p.tool.http.query).toEqual({ city: '${city}', days: '${days}', metric: '${metric}', ratio: '${ratio}', empty: '${empty}' });
+    expect(props(p)).toEqual({
+      city: { type: 'string', description: "Query parameter 'city'.", default: 'Oslo' },
+      days: { type: 'integer', description: "Query parameter 'days'.", default: 2 },
+      metric: { type: 'boolean', description: "Query parameter 'metric'.", default: true },
+      ratio: { type: 'number', description: "Query parameter 'ratio'.", default: 0.75 },
+      empty: { type: 'string', description: "Query parameter 'empty'.", default: '' },
+    });
+    expect(p.tool.argSchema).not.toHaveProperty('required');
+  });
+
+  it.each([
+    ['007', '007'],
+    ['0', 0],
+    ['-12', -12],
+    ['-0', '-0'],
+    ['123456789', 123456789],
+    ['1234567890', '1234567890'],
+    ['4791234567', '4791234567'],
+    ['12345678901234567890', '12345678901234567890'],
+    ['+4791234567', '+4791234567'],
+    ['1.0', '1.0'],
+    ['2.50', '2.50'],
+    ['59.9139', 59.9139],
+    ['1e3', '1e3'],
+    ['.5', '.5'],
+    ['True', 'True'],
+    ['false', false],
+    ['0x1f', '0x1f'],
+  ])('a query value %j is kept as %j', (text, expected) => {
+    const p = proposal(`curl 'https://x.com/a?v=${text.replace('+', '%2B')}'`);
+    expect(props(p).v!.default).toEqual(expected);
+    expect(props(p).v!.type).toBe(typeof expected === 'string' ? 'string' : typeof expected === 'boolean' ? 'boolean' : Number.isInteger(expected) ? 'integer' : 'number');
+  });
+
+  it('path segments and form fields keep their values as typed defaults too', () => {
+    const p = proposal(`curl https://x.com/users/42/orders/000123 -d 'qty=3&gift=false&note=hi'`);
+    expect(props(p)).toMatchObject({
+      userId: { type: 'integer', default: 42 },
+      orderId: { type: 'string', default: '000123' },
+      qty: { type: 'integer', default: 3 },
+      gift: { type: 'boolean', default: false },
+      note: { type: 'string', default: 'hi' },
+    });
+    expect(p.tool.argSchema).not.toHaveProperty('required');
+  });
+
+  it('-G data moved into the query is typed as well', () => {
+    const p = proposal(`curl -G https://x.com/search -d q=cats -d page=2`);
+    expect(props(p)).toMatchObject({ q: { type: 'string', default: 'cats' }, page: { type: 'integer', default: 2 } });
+  });
+
+  it("a nested field named 'key' names a thing and stays as it is (Jira's project key)", () => {
+    const p = proposal(`curl https://x.atlassian.net/rest/api/3/issue --json '{"fields":{"project":{"key":"PROJ"},"summary":"Hi"}}'`);
+    expect(p.tool.http.body).toEqual({ kind: 'json', template: { fields: { project: { key: 'PROJ' }, summary: 'Hi' } } });
+    expect(p.secretsNeeded).toEqual([]);
+  });
+
+  it('a JSON string that holds digits stays a string (the JSON type decides)', () => {
+    const p = proposal(`curl --json '{"zip":"0150","count":2}' https://x.com/a`);
+    expect(props(p)).toMatchObject({ zip: { type: 'string', default: '0150' }, count: { type: 'integer', default: 2 } });
+  });
+
+  it('secrets never become defaults: they stay secrets, and their values stay out of the tool', () => {
+    const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjMifQ.c2lnbmF0dXJl';
+    const line = [
+      `curl 'https://api.example.com/v1/items/7?appid=OWM123&access_key=AK456&q=x&session=${jwt}'`,
+      `-H 'Authorization: Bearer tok789'`,
+      `-H 'X-Trace: ghp_abcdefghijklmnopqrstuvwx12'`,
+      `--json '{"title":"t","api_token":"AT000","nested":{"password":"PW111","keep":"k"},"list":["sk-abcdefghijklmnopqrstuv"]}'`,
+    ].join(' ');
+    const p = proposal(line);
+    // OpenWeatherMap's appid is an API key; the bearer token, coming second, a secret header value.
+    expect(p.tool.http.auth).toEqual({ kind: 'apiKey', in: 'query', name: 'appid', secret: 'EXAMPLE_API_KEY' });
+    expect(p.tool.http.query).toEqual({ access_key: '${secret:EXAMPLE_ACCESS_KEY}', q: '${q}', session: '${secret:EXAMPLE_SESSION}' });
+    expect(p.tool.http.headers).toMatchObject({ Authorization: 'Bearer ${secret:EXAMPLE_AUTHORIZATION}', 'X-Trace': '${secret:EXAMPLE_X_TRACE}' });
+    expect(p.tool.http.body).toEqual({
+      kind: 'json',
+      template: { title: '${title}', api_token: '${secret:EXAMPLE_API_TOKEN}', nested: { password: '${secret:EXAMPLE_PASSWORD}', keep: 'k' }, list: ['${secret:EXAMPLE_VALUE}'] },
+    });
+    expect(Object.keys(props(p)).sort()).toEqual(['itemId', 'q', 'title']);
+    const text = JSON.stringify(p.tool);
+    for (const v of ['OWM123', 'AK456', jwt, 'tok789', 'ghp_abcdefghijklmnopqrstuvwx12', 'AT000', 'PW111', 'sk-abcdefghijklmnopqrstuv']) {
+      expect(text).not.toContain(v);
+      expect(p.secretsNeeded.map((x) => x.value)).toContain(v);
+    }
   });
 });
 

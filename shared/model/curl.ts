@@ -28,10 +28,15 @@
  * in Authorization, Cookie, API-key headers, API-key query parameters and password-like JSON
  * or form fields become `${secret:NAME}` placeholders (or the spec's `auth`). Each such value
  * is listed in `secretsNeeded` WITH its value, so the UI can offer to save it as a secret
- * bound to the tool's host (secrets.set) — the UI must not put that list anywhere else.
+ * bound to the tool's host (secrets.set) — the UI must not put that list anywhere else. A value
+ * shaped like a credential (a JWT, a vendor token: curl-values.ts) is a secret under any name.
+ *
+ * Every other value the command gives an argument is kept as that argument's `default`, typed
+ * from the value (curl-values.ts), so the tool runs as pasted with no arguments given.
  */
 import { AppError } from '../errors';
 import { HTTP_METHODS, urlTemplateProblems, type HttpAuth } from './http-spec';
+import { looksLikeCredential, typedValue, valueSchema } from './curl-values';
 import { ToolPutBodySchema, type JsonSchemaObject } from './tool';
 import { labelViolation, LABEL_MAX_RUNES, nfc } from './validation';
 
@@ -786,8 +791,20 @@ export function proposeSecretName(host: string, what: string): string {
   return name.slice(0, 64).replace(/_+$/, '');
 }
 
-/** Names secret-like keys: passwords, tokens, API keys. */
-const SECRET_KEY = /^(?:x-)?(?:api[-_]?key|apikey|key|access[-_]?token|auth[-_]?token|token|secret|client[-_]?secret|password|passwd|pass|private[-_]?token|x-auth-token|session[-_]?token)$/i;
+/** Names secret-like keys: passwords, tokens, API keys (OpenWeatherMap's `appid`, ipstack's `access_key`). */
+const SECRET_KEY =
+  /^(?:x-)?(?:api[-_]?key|apikey|key|access[-_]?token|auth[-_]?token|token|secret|client[-_]?secret|password|passwd|pass|private[-_]?token|x-auth-token|session[-_]?token|api[-_]?token|api[-_]?secret|access[-_]?key|secret[-_]?key|app[-_]?key|app[-_]?secret|appid|refresh[-_]?token|id[-_]?token)$/i;
+
+/** Whether a field's value must become a secret: by its name, or by its shape whatever the name. */
+function isSecretField(key: string, value: string): boolean {
+  return SECRET_KEY.test(key) || looksLikeCredential(value);
+}
+
+/** Below the top level of a JSON body a bare `key` names a thing, not a credential (Jira's `"project": {"key": "PROJ"}`). */
+function isNestedSecretField(key: string, value: string): boolean {
+  return key.toLowerCase() === 'key' ? looksLikeCredential(value) : isSecretField(key, value);
+}
+
 const API_KEY_HEADER = /^(?:x-api-key|api-key|apikey|x-apikey|x-auth-token|x-access-token|private-token|x-token|authorization-token)$/i;
 
 /** Transport-owned headers (see electron/core/invoke/http/request.ts). */
@@ -806,8 +823,10 @@ class Args {
     this.order.push(name);
     return name;
   }
+  /** An argument with a default (the command's value) is optional: left out, it takes the default. */
   schema(): JsonSchemaObject {
-    return { type: 'object', properties: this.properties, required: [...this.order], additionalProperties: false };
+    const required = this.order.filter((n) => this.properties[n]!.default === undefined);
+    return { type: 'object', properties: this.properties, ...(required.length ? { required } : {}), additionalProperties: false };
   }
 }
 
@@ -821,12 +840,6 @@ class Secrets {
     this.list.push({ name, hosts: [this.host], reason, ...(value !== undefined && value !== '' ? { value } : {}) });
     return name;
   }
-}
-
-function exampleSchema(value: string | number | boolean): JsonSchemaObject {
-  if (typeof value === 'boolean') return { type: 'boolean', examples: [value] };
-  if (typeof value === 'number') return { type: Number.isInteger(value) ? 'integer' : 'number', examples: [value] };
-  return { type: 'string', examples: [value.slice(0, 200)] };
 }
 
 function formDecode(s: string): string | undefined {
@@ -875,13 +888,15 @@ function base64Text(s: string): string | undefined {
 /**
  * Turns a parsed curl command into an HTTP tool:
  * - numeric, UUID and long hex path segments become path arguments (`/users/42` → `${userId}`);
- * - each query parameter (its key once) becomes an argument with the command's value as example;
- *   an API-key-like one becomes apiKey auth in the query;
+ * - each query parameter (its key once) becomes an argument; an API-key-like one (by name or
+ *   by the shape of its value) becomes apiKey auth in the query;
  * - a JSON object body's top-level string, number and boolean fields become arguments (the
  *   placeholder keeps the JSON type); a form body's fields too; other bodies stay as text;
  * - Authorization: Bearer/Basic, -u and API-key headers become `auth` (the first credential),
- *   others `${secret:NAME}` placeholders; Cookie becomes a secret header value;
- * - every argument is required (a placeholder of an HTTP tool must always be given).
+ *   others `${secret:NAME}` placeholders; Cookie becomes a secret header value, and so does
+ *   any header or field whose value is shaped like a credential;
+ * - each argument has the command's value as `default` and the type read from it, so it is
+ *   optional: the tool called with `{}` sends the request as pasted.
  * The result passes ToolPutBodySchema, or this throws a CurlError.
  */
 export function curlToTool(parsed: ParsedCurl, opts: { slug?: string } = {}): CurlToolProposal {
@@ -914,7 +929,7 @@ export function curlToTool(parsed: ParsedCurl, opts: { slug?: string } = {}): Cu
   const pathOut = segments.map((seg, i) => {
     if (i === 0 || !ID_SEGMENT.test(seg)) return escapeTemplateText(seg);
     const prev = i > 1 ? singular(segments[i - 1]!) : '';
-    const name = args.add(prev && !ID_SEGMENT.test(segments[i - 1]!) ? `${prev}Id` : 'id', { type: 'string', description: `Path segment (e.g. ${seg.slice(0, 64)}).`, examples: [seg.slice(0, 64)] });
+    const name = args.add(prev && !ID_SEGMENT.test(segments[i - 1]!) ? `${prev}Id` : 'id', valueSchema(typedValue(seg), i > 1 ? `Path segment after '${segments[i - 1]!.slice(0, 64)}/'.` : 'Path segment.'));
     notes.push(`the path segment '${seg.slice(0, 64)}' became the argument ${name}`);
     return `\${${name}}`;
   });
@@ -938,14 +953,14 @@ export function curlToTool(parsed: ParsedCurl, opts: { slug?: string } = {}): Cu
       literalQuery.push(escapeTemplateText(p));
       continue;
     }
-    if (SECRET_KEY.test(key)) {
+    if (isSecretField(key, value)) {
       if (auth.kind === 'none') {
         auth = { kind: 'apiKey', in: 'query', name: key, secret: secrets.add('API_KEY', `the query parameter '${key}'`, value) };
         notes.push(`the query parameter '${key}' looks like an API key: it became apiKey auth with a secret`);
       } else query[key] = `\${secret:${secrets.add(toArgName(key), `the query parameter '${key}'`, value)}}`;
       continue;
     }
-    const name = args.add(key, { type: 'string', description: `Query parameter '${key}'.`, examples: [value.slice(0, 200)] });
+    const name = args.add(key, valueSchema(typedValue(value), `Query parameter '${key}'.`));
     query[key] = `\${${name}}`;
   }
 
@@ -1018,6 +1033,10 @@ export function curlToTool(parsed: ParsedCurl, opts: { slug?: string } = {}): Cu
       } else setHeader(h.name, `\${secret:${secrets.add(toArgName(h.name), `the ${h.name} header`, h.value)}}`);
       continue;
     }
+    if (looksLikeCredential(h.value)) {
+      setHeader(h.name, `\${secret:${secrets.add(toArgName(h.name), `the ${h.name} header (its value looks like a credential)`, h.value)}}`);
+      continue;
+    }
     setHeader(h.name, escapeTemplateText(h.value));
   }
 
@@ -1043,9 +1062,9 @@ export function curlToTool(parsed: ParsedCurl, opts: { slug?: string } = {}): Cu
     else if ((ct === undefined || /^application\/x-www-form-urlencoded\b/i.test(ct)) && formFields(text) !== undefined) {
       const fields: Record<string, string> = {};
       for (const [k, v] of formFields(text)!) {
-        fields[k] = SECRET_KEY.test(k)
+        fields[k] = isSecretField(k, v)
           ? `\${secret:${secrets.add(toArgName(k), `the form field '${k}'`, v)}}`
-          : `\${${args.add(k, { type: 'string', description: `Form field '${k}'.`, examples: [v.slice(0, 200)] })}}`;
+          : `\${${args.add(k, valueSchema(typedValue(v), `Form field '${k}'.`))}}`;
       }
       body = { kind: 'form', fields };
     } else {
@@ -1123,14 +1142,20 @@ function formFields(text: string): [string, string][] | undefined {
   return out;
 }
 
-/** Top-level scalar fields of a JSON object become placeholders; every other string is escaped. */
+/**
+ * Top-level scalar fields of a JSON object become placeholders; every other string is escaped.
+ * A secret-like string (by its field's name or its shape) becomes a secret placeholder at any depth
+ * (below the top level, a field named `key` only by its shape).
+ */
 function jsonTemplate(value: unknown, args: Args, secrets: Secrets): unknown {
-  const escape = (v: unknown): unknown => {
-    if (typeof v === 'string') return escapeTemplateText(v);
-    if (Array.isArray(v)) return v.map(escape);
+  const escape = (v: unknown, key?: string): unknown => {
+    if (typeof v === 'string') {
+      return (key !== undefined ? isNestedSecretField(key, v) : looksLikeCredential(v)) ? `\${secret:${secrets.add(toArgName(key ?? 'value'), key !== undefined ? `the JSON field '${key}'` : 'an item of a JSON array', v)}}` : escapeTemplateText(v);
+    }
+    if (Array.isArray(v)) return v.map((x) => escape(x));
     if (v && typeof v === 'object') {
       const out: Record<string, unknown> = {};
-      for (const [k, x] of Object.entries(v)) Object.defineProperty(out, k, { value: escape(x), enumerable: true, writable: true, configurable: true });
+      for (const [k, x] of Object.entries(v)) Object.defineProperty(out, k, { value: escape(x, k), enumerable: true, writable: true, configurable: true });
       return out;
     }
     return v;
@@ -1139,8 +1164,8 @@ function jsonTemplate(value: unknown, args: Args, secrets: Secrets): unknown {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) {
     let t: unknown;
-    if (typeof v === 'string' && SECRET_KEY.test(k)) t = `\${secret:${secrets.add(toArgName(k), `the JSON field '${k}'`, v)}}`;
-    else if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') t = `\${${args.add(k, { ...exampleSchema(v), description: `JSON field '${k}'.` })}}`;
+    if (typeof v === 'string' && isSecretField(k, v)) t = `\${secret:${secrets.add(toArgName(k), `the JSON field '${k}'`, v)}}`;
+    else if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') t = `\${${args.add(k, valueSchema(v, `JSON field '${k}'.`))}}`;
     else t = escape(v);
     Object.defineProperty(out, k, { value: t, enumerable: true, writable: true, configurable: true });
   }

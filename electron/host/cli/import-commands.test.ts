@@ -1,12 +1,15 @@
 /**
  * `toolsmith import openapi`, run in this process on a temp data folder: a document's
  * private-network hosts are named and left out of Settings → Allowed hosts unless
- * --allow-private asks for them. (The command as a child process: ../cli.test.ts.)
+ * --allow-private asks for them. `toolsmith import curl` keeps the command's values as the
+ * arguments' defaults: the tool it makes is invoked with no --args against a server on
+ * 127.0.0.1. (The command as a child process: ../cli.test.ts.)
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createCore } from '../../core/app';
+import { startHttpServer } from '../../core/invoke/http/test-servers';
 import { RESOURCES_DIR, useTempDirs } from '../../core/testing/temp-dir';
 import { runCliProcess } from './run-process';
 
@@ -115,5 +118,41 @@ describe('toolsmith import openapi: the allowed hosts it adds', () => {
     expect(report.hostsNotAdded).toEqual([]);
     const hosts = await allowedHosts(dir);
     for (const h of [...PUBLIC, ...PRIVATE]) expect(hosts).toContain(h);
+  });
+});
+
+describe('toolsmith import curl: the command runs as pasted', () => {
+  it('keeps the values as typed defaults: the tool is invoked with no --args, and typed --args replace them', { timeout: SLOW }, async () => {
+    const server = await startHttpServer((req, res) => {
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ url: req.url }));
+    });
+    try {
+      const dir = await tempDir();
+      const common = ['--data-dir', dir, '--resources', RESOURCES_DIR];
+      const curl = `curl '${server.origin}/forecast?city=Oslo&days=2&metric=true'`;
+      expect(await run(['import', 'curl', curl, '--bundle', 'weather', '--slug', 'forecast', ...common]), stderr).toBe(0);
+      expect(stdout).toContain('  arguments: city (string, default "Oslo"), days (integer, default 2), metric (boolean, default true)');
+      expect(server.requests).toEqual([]);
+
+      stdout = '';
+      expect(await run(['invoke', 'weather/forecast', ...common]), stderr).toBe(0);
+      expect(JSON.parse(stdout)).toEqual({ url: '/forecast?city=Oslo&days=2&metric=true' });
+      stdout = '';
+      expect(await run(['invoke', 'weather/forecast', '--args', '{"days":3}', ...common]), stderr).toBe(0);
+      expect(JSON.parse(stdout)).toEqual({ url: '/forecast?city=Oslo&days=3&metric=true' });
+      expect(server.requests.map((r) => r.url)).toEqual(['/forecast?city=Oslo&days=2&metric=true', '/forecast?city=Oslo&days=3&metric=true']);
+
+      // --json reports the arguments with their defaults too.
+      stdout = '';
+      expect(await run(['import', 'curl', curl, '--bundle', 'weather', '--slug', 'forecast', '--tool-version', '2', '--json', ...common]), stderr).toBe(0);
+      expect((JSON.parse(stdout) as { arguments: unknown }).arguments).toEqual([
+        { name: 'city', type: 'string', required: false, default: 'Oslo' },
+        { name: 'days', type: 'integer', required: false, default: 2 },
+        { name: 'metric', type: 'boolean', required: false, default: true },
+      ]);
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -6,6 +6,10 @@
  * curl command's credentials saved as secrets bound to its host, then each tool is saved with
  * tools.put. Nothing is written before every check passed (--dry-run writes nothing at all).
  *
+ * A curl command's values are the tool's argument defaults (shared/model/curl-values.ts): the
+ * report lists each argument with its type and default, so the tool can be invoked with no
+ * --args and runs as pasted.
+ *
  * A document's private-network hosts (loopback, private and link-local addresses in any
  * spelling, localhost: shared/model/proposed-hosts.ts, the app's rule too) are not added: they
  * are named, with how to allow them, unless --allow-private asks for them.
@@ -246,6 +250,32 @@ export async function importOpenApi(source: string, o: OpenApiOptions): Promise<
   });
 }
 
+interface ArgumentShown {
+  name: string;
+  type: string;
+  required: boolean;
+  default?: unknown;
+}
+
+/** The proposed tool's arguments, in order, with their types and defaults (never a secret: those are not arguments). */
+function argumentsOf(p: CurlToolProposal): ArgumentShown[] {
+  const schema = p.tool.argSchema as { properties?: Record<string, { type?: unknown; default?: unknown }>; required?: unknown };
+  const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
+  return Object.entries(schema.properties ?? {}).map(([name, prop]) => ({
+    name,
+    type: typeof prop.type === 'string' ? prop.type : '',
+    required: required.has(name),
+    ...(prop.default !== undefined ? { default: prop.default } : {}),
+  }));
+}
+
+/** `days (integer, default 2)`: a long default is cut to keep the line readable. */
+function argumentLine(a: ArgumentShown): string {
+  let shown = a.default === undefined ? '' : JSON.stringify(a.default);
+  if (shown.length > 40) shown = `${shown.slice(0, 39)}…`;
+  return `${a.name} (${[a.type, a.required ? 'required' : '', shown ? `default ${shown}` : ''].filter(Boolean).join(', ')})`;
+}
+
 export async function importCurl(command: string, o: CurlOptions): Promise<void> {
   if (!o.bundle) throw usageError('say which bundle gets the tool: --bundle NAME (a new bundle is made when none has that name)');
   const version = checkVersion(o.toolVersion ?? '1');
@@ -289,6 +319,7 @@ export async function importCurl(command: string, o: CurlOptions): Promise<void>
         status: outcome.status,
         ...(outcome.message ? { message: outcome.message } : {}),
         request: `${proposal.tool.http.method} ${proposal.tool.http.urlTemplate}`,
+        arguments: argumentsOf(proposal),
         secretsSaved: o.dryRun ? [] : toSave.map((x) => x.name),
         secretsMissing: missing.map((x) => x.name),
         hostsAdded,
@@ -297,6 +328,8 @@ export async function importCurl(command: string, o: CurlOptions): Promise<void>
       });
     } else {
       const lines = [report(target.slug, version, [outcome], hostsAdded, o.dryRun ?? false), `  request: ${proposal.tool.http.method} ${proposal.tool.http.urlTemplate}`];
+      const args = argumentsOf(proposal);
+      if (args.length) lines.push(`  arguments: ${args.map(argumentLine).join(', ')}`);
       if (toSave.length) lines.push(`${o.dryRun ? 'Would save' : 'Saved'} the secret${toSave.length === 1 ? '' : 's'} ${toSave.map((x) => x.name).join(', ')} (bound to ${[...new Set(toSave.flatMap((x) => x.hosts))].join(', ')}).`);
       for (const x of missing) lines.push(`Set the secret ${x.name} before running it (${x.reason}): Settings → Secrets.`);
       for (const n of proposal.notes) lines.push(`note: ${n}`);

@@ -13,6 +13,7 @@ import { SuiteReport } from '../suite/SuiteReport';
 import { useSuiteRun, type SuiteScope } from '../suite/suite-run-store';
 import type { RunningSuite } from '../../../../shared/model/testcase';
 import { useReplay } from '../tester/replay-store';
+import { useCreatedTool } from '../import/created-tool-store';
 import { ToolList } from '../ToolList';
 import { BundleForm } from './BundleForm';
 import { ToolEditor, type ToolDraftSnapshot, type ToolEditorMode } from './ToolEditor';
@@ -157,6 +158,16 @@ export function ToolsWorkbench({ testerSlot }: ToolsWorkbenchProps) {
     // Kept edits the user chose not to leave: the call is not opened, and not kept for later either.
     if (source && !show({ kind: 'tool', bundleId: source.bundleId, slug: source.slug, version: source.version })) useReplay.getState().dismiss();
   }, [replayToOpen, show]);
+
+  // A tool an importer just made: opened with its tester, scrolled into view (the import panel is below).
+  const createdToOpen = useCreatedTool((st) => st.toOpen);
+  useEffect(() => {
+    if (!createdToOpen) return;
+    const created = useCreatedTool.getState().take();
+    if (!created) return;
+    const { tool, notice } = created;
+    if (show({ kind: 'tool', bundleId: tool.bundleId, slug: tool.slug, version: tool.version, known: tool }, { notice })) detailRef.current?.scrollIntoView?.({ block: 'start' });
+  }, [createdToOpen, show]);
 
   const toolRef = pane.kind === 'tool' ? { bundleId: pane.bundleId, slug: pane.slug, version: pane.version } : { bundleId: '-', slug: '-', version: '-' };
   const toolQuery = useOp('tools.get', toolRef, { enabled: pane.kind === 'tool' });

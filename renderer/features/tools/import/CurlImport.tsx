@@ -1,7 +1,9 @@
 /**
  * "Paste a curl command": parseCurl + curlToTool run here (pure, nothing is run or sent) and
  * show the proposed HTTP tool; "Create tool" saves the checked secrets, adds the hosts to
- * Settings → Allowed hosts when asked, then saves the tool with tools.put.
+ * Settings → Allowed hosts when asked, then saves the tool with tools.put and opens it in the
+ * workbench (created-tool-store.ts). Its arguments default to the command's values, so the
+ * tester beside it starts filled and "Run" sends the request as pasted.
  *
  *   <CurlImport bundleId={bundleId} onCreated={(tool) => select(tool)} />
  */
@@ -16,6 +18,7 @@ import { useApi, useOp } from '../../../api/hooks';
 import { importStrings as s } from '../../../i18n/import-strings';
 import { BusyButton } from '../BusyButton';
 import { HostsProposal, useAddAllowedHosts } from './allowed-hosts';
+import { useCreatedTool } from './created-tool-store';
 
 export interface CurlImportProps {
   bundleId: string;
@@ -29,17 +32,25 @@ interface ArgRow {
   type: string;
   required: boolean;
   description: string;
+  /** The command's value, as JSON text (cut when long); absent when the argument has none. */
+  defaultText?: string;
 }
 
+const MAX_DEFAULT_SHOWN = 60;
+
 function argsOf(p: CurlToolProposal): ArgRow[] {
-  const schema = p.tool.argSchema as { properties?: Record<string, { type?: unknown; description?: unknown }>; required?: unknown };
+  const schema = p.tool.argSchema as { properties?: Record<string, { type?: unknown; description?: unknown; default?: unknown }>; required?: unknown };
   const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
-  return Object.entries(schema.properties ?? {}).map(([name, prop]) => ({
-    name,
-    type: typeof prop.type === 'string' ? prop.type : '',
-    required: required.has(name),
-    description: typeof prop.description === 'string' ? prop.description : '',
-  }));
+  return Object.entries(schema.properties ?? {}).map(([name, prop]) => {
+    const text = prop.default === undefined ? undefined : JSON.stringify(prop.default);
+    return {
+      name,
+      type: typeof prop.type === 'string' ? prop.type : '',
+      required: required.has(name),
+      description: typeof prop.description === 'string' ? prop.description : '',
+      ...(text !== undefined ? { defaultText: text.length > MAX_DEFAULT_SHOWN ? `${text.slice(0, MAX_DEFAULT_SHOWN - 1)}…` : text } : {}),
+    };
+  });
 }
 
 const errorMessage = (e: unknown) => (e instanceof Error ? e.message : String(e));
@@ -48,6 +59,7 @@ export function CurlImport({ bundleId, onCreated }: CurlImportProps) {
   const { client } = useApi();
   const qc = useQueryClient();
   const addHosts = useAddAllowedHosts();
+  const openCreated = useCreatedTool((st) => st.open);
   const savedSecrets = useOp('secrets.list', {});
   const id = useId();
   const [text, setText] = useState('');
@@ -113,6 +125,8 @@ export function CurlImport({ bundleId, onCreated }: CurlImportProps) {
       const tool = await callOrThrow(client, 'tools.put', { bundleId, slug: slug.trim(), version: version.trim(), body: proposal.tool as ToolBody });
       setCreated(tool);
       void qc.invalidateQueries({ queryKey: ['tools.list'] });
+      // Opened in the editor with the tester beside it, its form filled with the command's values.
+      openCreated(tool, s.curl.opened(tool.slug, tool.version));
       onCreated?.(tool);
     } catch (e) {
       setError(errorMessage(e));
@@ -205,14 +219,22 @@ export function CurlImport({ bundleId, onCreated }: CurlImportProps) {
           {args.length === 0 ? (
             <p className="muted">{s.curl.noArgs}</p>
           ) : (
-            <ul className="import-list" data-testid="curl-args">
-              {args.map((a) => (
-                <li key={a.name}>
-                  <code>{a.name}</code> {a.type && <span className="badge">{a.type}</span>} {a.required && <span className="badge">{s.curl.required}</span>}{' '}
-                  <span className="muted">{a.description}</span>
-                </li>
-              ))}
-            </ul>
+            <>
+              <p className="help">{s.curl.argsHelp}</p>
+              <ul className="import-list" data-testid="curl-args">
+                {args.map((a) => (
+                  <li key={a.name}>
+                    <code>{a.name}</code> {a.type && <span className="badge">{a.type}</span>} {a.required && <span className="badge">{s.curl.required}</span>}{' '}
+                    {a.defaultText !== undefined && (
+                      <>
+                        <span data-testid={`curl-arg-default-${a.name}`}>{s.curl.defaultValue(a.defaultText)}</span>{' '}
+                      </>
+                    )}
+                    <span className="muted">{a.description}</span>
+                  </li>
+                ))}
+              </ul>
+            </>
           )}
 
           {proposal.notes.length > 0 && (
