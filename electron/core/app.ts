@@ -214,6 +214,8 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     now,
     watch: config.watch,
     isLocalFunctionKnown: (id) => functions.has(id),
+    // Read at each new tool: a change in Settings (here or by another process) applies at once.
+    maxToolsPerBundle: () => settings.get().maxToolsPerBundle,
   });
   await registry.open();
 

@@ -67,6 +67,9 @@ export const en = {
     regexTimeLimit: 'Regular expression time limit (seconds)',
     regexTimeLimitHelp:
       'How long one regular expression search (grep, regex-extract, a buffer search) may run. A pattern that backtracks without end is stopped at this limit with a TIMEOUT. From 0.1 to 60 seconds; 4 by default.',
+    toolsPerBundle: 'Tools per bundle',
+    toolsPerBundleHelp:
+      'How many tool versions one bundle may hold (each version counts). Past it, a new tool or version is refused, whether added here, over the REST API, by the CLI, by an import or by an MCP server; changing or switching off a tool never is. From 1 to 10,000; 500 by default.',
     allowedHostsHelp:
       'One per line. HTTP tools may reach only these hosts, e.g. api.example.com or *.example.com:8443. A name that resolves to a private, loopback or link-local address needs the private: mark, e.g. private:nas.lan (an IP address listed as such needs none).',
     save: 'Save',

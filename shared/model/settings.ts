@@ -23,6 +23,16 @@ export const DELEGATION_DEPTH_MIN = 1;
 export const DELEGATION_DEPTH_MAX = 10;
 export const DELEGATION_DEPTH_DEFAULT = 3;
 
+/**
+ * Bounds and default of Settings' maxToolsPerBundle (the design's "max no. of tools
+ * allowed"): how many tool versions one bundle may hold. Each version is a file the store lists under
+ * the bundle's lock and the catalog, the index and the tools screen carry, so a bundle cannot
+ * grow without end (1,500 tools went into one before there was a limit).
+ */
+export const TOOLS_PER_BUNDLE_MIN = 1;
+export const TOOLS_PER_BUNDLE_MAX = 10_000;
+export const TOOLS_PER_BUNDLE_DEFAULT = 500;
+
 /** What happens to an oversized tool result (seed 001): kept as a handle (default), inline anyway, routed to a buffer, or dropped. */
 export const OversizedChoiceSchema = z.enum(['handle', 'inline', 'buffer', 'drop']);
 export type OversizedChoice = z.infer<typeof OversizedChoiceSchema>;
@@ -99,6 +109,8 @@ export const SettingsSchema = z
     regexTimeLimitMs: z.number().int().min(REGEX_TIME_LIMIT_MIN_MS).max(REGEX_TIME_LIMIT_MAX_MS),
     /** How deep agents may delegate (seed 003): a task at this depth may not give work to another agent. */
     maxDelegationDepth: z.number().int().min(DELEGATION_DEPTH_MIN).max(DELEGATION_DEPTH_MAX),
+    /** How many tool versions one bundle may hold; a new one past it is refused (updates and PATCH are not). */
+    maxToolsPerBundle: z.number().int().min(TOOLS_PER_BUNDLE_MIN).max(TOOLS_PER_BUNDLE_MAX),
     toolOutputs: ToolOutputSettingsSchema,
     /** Tool search when a conversation has many tools (shared/model/tool-search.ts). */
     toolSearch: ToolSearchSettingsSchema,
@@ -117,6 +129,7 @@ export const DEFAULT_SETTINGS: Settings = {
   modelRouting: [],
   regexTimeLimitMs: REGEX_TIME_LIMIT_DEFAULT_MS,
   maxDelegationDepth: DELEGATION_DEPTH_DEFAULT,
+  maxToolsPerBundle: TOOLS_PER_BUNDLE_DEFAULT,
   toolOutputs: DEFAULT_TOOL_OUTPUT_SETTINGS,
   toolSearch: DEFAULT_TOOL_SEARCH_SETTINGS,
   mcpServer: DEFAULT_MCP_SERVER_SETTINGS,

@@ -121,6 +121,23 @@ describe('openFileInWorkspace', () => {
   });
 
   for (const procFd of [true, false]) {
+    it(`opens a file reached through a file link or a folder link that stays inside (${procFd ? '/proc/self/fd' : 'device and inode'})`, async () => {
+      if (procFd && process.platform !== 'linux') return;
+      const { ws } = await setup();
+      await fs.symlink(path.join('docs', 'a.md'), path.join(ws, 'a-link.md'));
+      await fs.symlink('docs', path.join(ws, 'docs-link'));
+      for (const rel of ['a-link.md', 'docs-link/a.md']) {
+        const p = await resolveInWorkspace(ws, rel);
+        expect(p.abs, rel).toBe(path.join(ws, 'docs', 'a.md'));
+        const { fh } = await openFileInWorkspace(p, { procFd });
+        try {
+          expect((await fh.readFile()).toString(), rel).toBe('a');
+        } finally {
+          await fh.close();
+        }
+      }
+    });
+
     it(`never reads outside when a parent folder or the file became a symbolic link after the path was resolved (${procFd ? '/proc/self/fd' : 'device and inode'})`, async () => {
       if (procFd && process.platform !== 'linux') return;
       const { ws, outside } = await setup();

@@ -6,6 +6,7 @@ import { watch, type FSWatcher } from 'chokidar';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Bundle } from '../../../shared/model/bundle';
+import { TOOLS_PER_BUNDLE_DEFAULT } from '../../../shared/model/settings';
 import type { RegistryChange, ToolView } from '../../../shared/model/tool';
 import type { SearchHit } from '../../../shared/contract';
 import type { EventBus } from '../events';
@@ -33,6 +34,8 @@ export interface RegistryOptions {
   /** ... but at most this long after the first one, however busy another writer is (default 1,000). */
   watchMaxWaitMs?: number;
   reapEveryMs?: number;
+  /** Settings → Limits → Tools per bundle, asked at each new tool (default: the Settings default). */
+  maxToolsPerBundle?: () => number;
 }
 
 export class Registry {
@@ -50,6 +53,7 @@ export class Registry {
       problems: opts.problems,
       now: opts.now,
       isLocalFunctionKnown: opts.isLocalFunctionKnown,
+      maxToolsPerBundle: opts.maxToolsPerBundle ?? (() => TOOLS_PER_BUNDLE_DEFAULT),
     });
     this.reloads = new ReloadDebounce(
       () => {

@@ -29,6 +29,7 @@ import { assertBundleActive, builtInReadOnly, bundleNotFound, storeClosed, toolE
 import { bundleLockKey, readOverride, scanRegistry, type ScanDeps } from './scan';
 import { checkSchemaCompiles } from './schema-check';
 import { sweepTempFiles } from './sweep';
+import { assertRoomForTool } from './tool-limit';
 import type { ToolFileCache, ToolOrigin } from './tool-files';
 import { UsageLedger } from './usage';
 
@@ -47,6 +48,11 @@ export interface ToolStoreOptions {
   usageFlushMs?: number;
   /** How long a file that fails to load must be unchanged before it is set aside (see scan.ts). */
   settleMs?: number;
+  /**
+   * Settings → Limits → Tools per bundle, asked at each new tool (so a change applies at once);
+   * see tool-limit.ts. Absent: no limit (tests that build the store directly; the app passes it).
+   */
+  maxToolsPerBundle?: () => number;
 }
 
 export class ToolStore {
@@ -276,7 +282,10 @@ export class ToolStore {
     return t !== undefined && isToolUsable(this.view(t), this.catalog.bundles.get(t.bundleId));
   }
 
-  /** Creates a tool version. An existing <slug, version> is a CONFLICT and stays as it was. */
+  /**
+   * Creates a tool version. An existing <slug, version> is a CONFLICT and stays as it was; so
+   * is a new one in a bundle that holds as many tool versions as Settings allow (tool-limit.ts).
+   */
   async putTool(bundleId: string, slug: string, version: string, body: unknown): Promise<ToolView> {
     const k = this.toolAddress(bundleId, slug, version);
     const input = parseInput(ToolPutBodySchema, body);
@@ -290,6 +299,8 @@ export class ToolStore {
       assertBundleActive(bundle, 'adding tools to it');
       const file = this.layout.toolFile(k.bundleId, k.slug, k.version);
       if (await attempt('check', file, () => exists(this.fs, file))) throw toolExists(k.bundleId, k.slug, k.version);
+      const limit = this.opts.maxToolsPerBundle?.() ?? Number.POSITIVE_INFINITY;
+      await attempt('list', this.layout.toolsDir(k.bundleId), () => assertRoomForTool(this.fs, this.layout, bundle, limit));
       const stamp = this.now().toISOString();
       const text = toFileText(
         toolRecord({ ...input, ...k, id: uuidv7(), tags: input.tags.map(nfc), isBuiltIn: false, createdAt: stamp, modifiedAt: stamp }),

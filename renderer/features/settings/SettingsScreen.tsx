@@ -1,5 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import type { Settings } from '../../../shared/model/settings';
+import { TOOLS_PER_BUNDLE_MAX, TOOLS_PER_BUNDLE_MIN, type Settings } from '../../../shared/model/settings';
 import { allowedHostProblems, describeAllowedHostProblem } from '../../../shared/model/allowed-hosts';
 import { useOp, useOpMutation } from '../../api/hooks';
 import { QueryError } from '../../components/QueryError';
@@ -24,6 +24,8 @@ interface Draft {
   regexTimeLimit: string;
   /** Levels, as typed. */
   delegationDepth: string;
+  /** Tool versions, as typed. */
+  toolsPerBundle: string;
 }
 
 const lines = (text: string) => text.split('\n').map((h) => h.trim()).filter(Boolean);
@@ -34,9 +36,12 @@ const toDraft = (s: Settings): Draft => ({
   modelRouting: s.modelRouting.join('\n'),
   regexTimeLimit: String(s.regexTimeLimitMs / 1000),
   delegationDepth: String(s.maxDelegationDepth),
+  toolsPerBundle: String(s.maxToolsPerBundle),
 });
 /** Seconds as typed to whole milliseconds; NaN when not a number (the core refuses it with the field's bounds). */
 const toMs = (seconds: string): number => (seconds.trim() === '' ? Number.NaN : Math.round(Number(seconds.trim()) * 1000));
+/** A count as typed; NaN when empty (the core refuses it with the field's bounds). */
+const toCount = (text: string): number => (text.trim() === '' ? Number.NaN : Number(text.trim()));
 
 export function SettingsScreen() {
   const settings = useOp('settings.get', {});
@@ -86,7 +91,8 @@ export function SettingsScreen() {
         allowedHosts: lines(draft.allowedHosts),
         modelRouting: lines(draft.modelRouting),
         regexTimeLimitMs: toMs(draft.regexTimeLimit),
-        maxDelegationDepth: draft.delegationDepth.trim() === '' ? Number.NaN : Number(draft.delegationDepth.trim()),
+        maxDelegationDepth: toCount(draft.delegationDepth),
+        maxToolsPerBundle: toCount(draft.toolsPerBundle),
       },
       { onSuccess: (next) => setDraft(toDraft(next)) },
     );
@@ -222,6 +228,27 @@ export function SettingsScreen() {
           {fieldError('maxDelegationDepth') && (
             <p id="delegation-depth-error" className="field-error" role="alert" data-testid="settings-delegation-depth-error">
               {fieldError('maxDelegationDepth')}
+            </p>
+          )}
+          <label htmlFor="tools-per-bundle">{t.settings.toolsPerBundle}</label>
+          <input
+            id="tools-per-bundle"
+            data-testid="settings-tools-per-bundle"
+            type="number"
+            min={TOOLS_PER_BUNDLE_MIN}
+            max={TOOLS_PER_BUNDLE_MAX}
+            step={1}
+            value={draft.toolsPerBundle}
+            aria-describedby="tools-per-bundle-help tools-per-bundle-error"
+            aria-invalid={!!fieldError('maxToolsPerBundle')}
+            onChange={(e) => setDraft({ ...draft, toolsPerBundle: e.target.value })}
+          />
+          <p id="tools-per-bundle-help" className="help">
+            {t.settings.toolsPerBundleHelp}
+          </p>
+          {fieldError('maxToolsPerBundle') && (
+            <p id="tools-per-bundle-error" className="field-error" role="alert" data-testid="settings-tools-per-bundle-error">
+              {fieldError('maxToolsPerBundle')}
             </p>
           )}
         </fieldset>

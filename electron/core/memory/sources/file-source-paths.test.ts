@@ -207,3 +207,38 @@ describe('FileSource writes while the folder is swapped', () => {
     expect(await fs.readFile(path.join(folder, 'sub-moved', 'a.md'), 'utf8')).toBe('inside');
   });
 });
+
+describe('the file tool through a symbolic link that stays inside the folder', () => {
+  it('file load and save follow a file link and a folder link to the file inside; links out stay refused', async () => {
+    const folder = await tempDir();
+    const outside = await tempDir();
+    await fs.mkdir(path.join(folder, 'notes'));
+    await fs.writeFile(path.join(folder, 'notes', 'today.md'), 'first');
+    await fs.writeFile(path.join(outside, 'secret.md'), 'secret');
+    await fs.symlink(path.join('notes', 'today.md'), path.join(folder, 'today.md'));
+    await fs.symlink(path.join(folder, 'notes'), path.join(folder, 'current'));
+    await fs.symlink(path.join(outside, 'secret.md'), path.join(folder, 'notes', 'out.md'));
+    const file = await fileTool(folder, [{ pattern: '**', permission: 'ReadWrite' }]);
+
+    // Through a file link, then through a folder link: each load sees the last save.
+    const steps = [
+      { via: 'today.md', was: 'first', now: 'second' },
+      { via: 'current/today.md', was: 'second', now: 'third' },
+    ];
+    for (const { via, was, now } of steps) {
+      expect((await file({ op: 'load', path: via })).content, via).toBe(was);
+      await file({ op: 'replace', path: via, old: was, new: now });
+      expect((await file({ op: 'save', path: via })).message, via).toMatch(/^'notes\/today\.md' saved/);
+      expect(await fs.readFile(path.join(folder, 'notes', 'today.md'), 'utf8'), via).toBe(now);
+    }
+    expect((await fs.lstat(path.join(folder, 'today.md'))).isSymbolicLink()).toBe(true);
+    expect((await fs.lstat(path.join(folder, 'current'))).isSymbolicLink()).toBe(true);
+
+    // A link out, also reached through a folder link inside, is refused as before.
+    for (const p of ['notes/out.md', 'current/out.md']) {
+      const e = await failure(file({ op: 'load', path: p }));
+      expect([e.code, e.message], p).toEqual(['FORBIDDEN', `'${p}' leads outside the folder of source 'notes' through a symbolic link`]);
+    }
+    expect(await fs.readFile(path.join(outside, 'secret.md'), 'utf8')).toBe('secret');
+  });
+});

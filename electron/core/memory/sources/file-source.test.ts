@@ -177,12 +177,54 @@ describe('FileSource: the two layers, rules and paths', () => {
     }
     expect(await fs.readdir(outside)).toEqual(['secret.txt']);
     expect(await fs.readFile(path.join(outside, 'secret.txt'), 'utf8')).toBe('secret');
-    // A symlink inside the folder to a file inside it: named by the file's own path instead, so
-    // the rules judge the path that is acted on.
+    // A symlink inside the folder to a file inside it is followed (see the next tests).
     await fs.symlink(path.join(folder, 'a.txt'), path.join(folder, 'alias.txt'));
-    const viaLink = await failure(src.load(u, { path: 'alias.txt' }));
-    expect([viaLink.code, viaLink.message]).toEqual(['FORBIDDEN', "'alias.txt' goes through a symbolic link in the folder of source 'notes': name the file by its own path, 'a.txt'"]);
+    expect((await src.load(u, { path: 'alias.txt' })).content).toBe('hello');
     expect((await src.load(u, { path: 'a.txt' })).content).toBe('hello');
+  });
+
+  it('a symbolic link that stays inside is followed: load and save through a file link and a folder link act on the file it leads to', async () => {
+    const { src, u, memory, folder } = await setup([{ pattern: '**', permission: 'ReadWrite' }]);
+    await fs.mkdir(path.join(folder, 'real'));
+    await fs.writeFile(path.join(folder, 'real', 'b.md'), 'bee');
+    await fs.symlink('a.txt', path.join(folder, 'alias.txt'));
+    await fs.symlink('real', path.join(folder, 'lnk'));
+
+    // A file link: the file it leads to is loaded, named by its own path, into that file's block.
+    const loaded = await src.load(u, { path: 'alias.txt' });
+    expect(loaded).toMatchObject({ path: 'a.txt', content: 'hello' });
+    expect(loaded.message).toMatch(/^'a\.txt' \(reached through the symbolic link 'alias\.txt'\) loaded into block/);
+    expect(loaded.label).toBe((await src.target({ path: 'a.txt' })).label);
+    await src.edit(u, { op: 'append', content: 'world' }, { path: 'alias.txt' }, never);
+    const edited = memory.blocks.view(u.owner, loaded.label).text;
+    expect(edited).toMatch(/^hello\s*world$/);
+    expect((await src.save(u, { path: 'alias.txt' }, never)).message).toBe(`'a.txt' saved (${edited.length} characters)`);
+    expect(await fs.readFile(path.join(folder, 'a.txt'), 'utf8')).toBe(edited);
+    expect((await fs.lstat(path.join(folder, 'alias.txt'))).isSymbolicLink()).toBe(true);
+    // Loaded and saved through the link, saved again by its own name: one file, one block.
+    expect((await src.save(u, { path: 'a.txt' }, never)).message).toBe("'a.txt' was already as the block has it; nothing to write");
+
+    // A folder link.
+    const viaFolder = await src.load(u, { path: 'lnk/b.md' });
+    expect(viaFolder).toMatchObject({ path: 'real/b.md', content: 'bee' });
+    await src.edit(u, { op: 'replace', old: 'bee', new: 'wasp' }, { path: 'lnk/b.md' }, never);
+    await src.save(u, { path: 'lnk/b.md' }, never);
+    expect(await fs.readFile(path.join(folder, 'real', 'b.md'), 'utf8')).toBe('wasp');
+    expect((await fs.lstat(path.join(folder, 'lnk'))).isSymbolicLink()).toBe(true);
+    // A new file through the folder link lands where the link leads.
+    await src.create(u, { path: 'lnk/new.md', content: 'fresh' }, never);
+    expect(await fs.readFile(path.join(folder, 'real', 'new.md'), 'utf8')).toBe('fresh');
+
+    // Delete through a link is refused: it would remove the file the link leads to.
+    const del = await failure(src.delete(u, { path: 'alias.txt' }, never));
+    expect([del.code, del.message]).toEqual([
+      'FORBIDDEN',
+      "'alias.txt' goes through a symbolic link in the folder of source 'notes': delete would remove 'a.txt', the file it leads to, not the link; to delete that file, name it by its own path, 'a.txt'",
+    ]);
+    expect(await fs.readFile(path.join(folder, 'a.txt'), 'utf8')).toBe(edited);
+    // A link to the folder itself names no file.
+    await fs.symlink('.', path.join(folder, 'self'));
+    expect((await failure(src.load(u, { path: 'self' }))).message).toBe("'self' is the folder of source 'notes' itself: name a file inside it");
   });
 
   it('a link inside the folder never gets around the rules, and delete never removes what a link points to', async () => {
@@ -194,15 +236,20 @@ describe('FileSource: the two layers, rules and paths', () => {
     await fs.mkdir(path.join(folder, 'public'));
     await fs.writeFile(path.join(folder, 'secret', 's.md'), 'classified');
     await fs.symlink(path.join('..', 'secret', 's.md'), path.join(folder, 'public', 'link.md'));
+    // The link is followed, and the rules judge the file it leads to (secret/s.md: ReadOnly).
     for (const attempt of [
       () => src.edit(u, { op: 'append', content: ' leaked' }, { path: 'public/link.md' }, never),
       () => src.save(u, { path: 'public/link.md' }, never),
-      () => src.delete(u, { path: 'public/link.md' }, never),
     ]) {
       const e = await failure(attempt());
       expect(e.code).toBe('FORBIDDEN');
-      expect(e.message).toMatch(/goes through a symbolic link .*'secret\/s\.md'/);
+      expect(e.message).toMatch(/^refused by file source rules: 'secret\/s\.md' matches rule 'secret\/\*\*' of source 'notes' → ReadOnly/);
     }
+    const del = await failure(src.delete(u, { path: 'public/link.md' }, never));
+    expect(del.code).toBe('FORBIDDEN');
+    expect(del.message).toMatch(/goes through a symbolic link .*'secret\/s\.md'/);
+    // Reading it through the link is what ReadOnly allows.
+    expect((await src.load(u, { path: 'public/link.md' })).content).toBe('classified');
     expect(await fs.readFile(path.join(folder, 'secret', 's.md'), 'utf8')).toBe('classified');
     expect((await fs.lstat(path.join(folder, 'public', 'link.md'))).isSymbolicLink()).toBe(true);
   });

@@ -8,7 +8,10 @@
  * MemoryPermission (./file-rules.ts; the table is ../permissions.ts), then the agent's
  * AllowedOperations; Partner and Human (and a delete below Admin) wait for the user's consent.
  * Paths never leave the folder: `..`, absolute paths and symlinks pointing outside are
- * refused (../../lib/workspace.ts resolves them), and every read opens the file first and
+ * refused (../../lib/workspace.ts resolves them). A symlink that stays inside is followed, and
+ * the file is then named by its own path (where the link leads): the rules judge the file that
+ * is acted on, and it has one block whichever name reached it; only `delete` refuses a path
+ * through a link (it would remove the file the link leads to). Every read opens the file first and
  * then checks the opened file is the one inside the folder (openFileInWorkspace, as the
  * workspace's readfile does), so a path flipped to a symlink meanwhile is never read through;
  * a write or delete checks the file's folder is still itself right before it commits.
@@ -66,6 +69,8 @@ interface Resolved {
   label: string;
   /** The folder's real path, for the checks of reads and writes. */
   root: string;
+  /** The caller's path when it went through a symbolic link inside the folder (`rel` is where it leads). */
+  via?: string;
 }
 
 export interface FileSourceOptions {
@@ -171,7 +176,7 @@ export class FileSource {
     this.track(actor, f, disk);
     return {
       op: 'load',
-      message: `'${f.rel}' loaded into block '${f.label}' (${disk.text.length} characters, permission ${block.permission}); edit it with file append or replace (or block_edit), then file save writes it back`,
+      message: `'${f.rel}'${f.via !== undefined ? ` (reached through the symbolic link '${f.via}')` : ''} loaded into block '${f.label}' (${disk.text.length} characters, permission ${block.permission}); edit it with file append or replace (or block_edit), then file save writes it back`,
       path: f.rel,
       label: f.label,
       // The text before the metadata: a card shows the start of a result first.
@@ -223,6 +228,14 @@ export class FileSource {
 
   async delete(actor: Actor, args: { path?: string | undefined; label?: string | undefined }, signal: AbortSignal): Promise<FileResult> {
     const f = await this.target(args);
+    if (f.via !== undefined) {
+      // Deleting through a link would remove the file it leads to, not the link the caller named.
+      throw new AppError(
+        'FORBIDDEN',
+        `'${f.via}' goes through a symbolic link in the folder of source '${this.id}': delete would remove '${f.rel}', the file it leads to, not the link; to delete that file, name it by its own path, '${f.rel}'`,
+        { path: f.via, rule: 'symlink-inside' },
+      );
+    }
     const perm = this.permit(actor, f.rel, 'file.delete');
     if (!(await this.exists(f))) throw new AppError('NOT_FOUND', `'${f.rel}' does not exist in the folder of source '${this.id}'`, { path: f.rel });
     if (perm.kind === 'needs-human') {
@@ -271,16 +284,16 @@ export class FileSource {
     }
     const r = await resolveInWorkspace(this.cfg.folder, p, { field, rootName: `the folder of source '${this.id}'` });
     if (r.rel === '.') throw new AppError('VALIDATION_FAILED', `${field} names the folder of source '${this.id}' itself: name a file inside it`, { field });
-    // The rules name paths as they are in the folder: a path through a symbolic link would be
-    // judged by the link's name but act on its target (and delete would remove the target).
+    // A symbolic link that stays inside is followed, and the file is named by its own path:
+    // the rules judge the file that is acted on (a link named like a writable file cannot
+    // open a read-only one for writing), and a file has one block whichever name reached it.
     const real = path.relative(r.root, r.abs).split(path.sep).join('/');
-    if (real !== r.rel) {
-      throw new AppError('FORBIDDEN', `'${r.rel}' goes through a symbolic link in the folder of source '${this.id}': name the file by its own path, '${real}'`, { field, rule: 'symlink-inside' });
-    }
-    const label = fileLabel(r.abs, r.rel);
-    if (label.length > 200) throw new AppError('VALIDATION_FAILED', `'${r.rel}' is too long a path for a block label (file:{hash8}:{path} at most 200 characters)`, { field });
+    const label = fileLabel(r.abs, real);
+    if (label.length > 200) throw new AppError('VALIDATION_FAILED', `'${real}' is too long a path for a block label (file:{hash8}:{path} at most 200 characters)`, { field });
     await this.matchCaseOf(r.root);
-    return { abs: r.abs, rel: r.rel, label, root: r.root };
+    // A spelling the disk holds otherwise (case on a volume that ignores it, NFC/NFD) is not a link.
+    const spelled = (x: string) => (this.ignoreCase ? x.normalize('NFC').toLowerCase() : x.normalize('NFC'));
+    return { abs: r.abs, rel: real, label, root: r.root, ...(spelled(real) !== spelled(r.rel) ? { via: r.rel } : {}) };
   }
 
   private async read(f: Resolved): Promise<{ text: string; mtimeMs: number; hash: string }> {

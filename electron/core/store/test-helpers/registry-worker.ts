@@ -2,7 +2,8 @@
  * A separate process that writes to a registry, for the cross-process tests.
  * Run: node --import tsx registry-worker.ts '<json WorkerConfig>'
  * It prints one JSON object per line: {"ready"} after opening, then per mode:
- * - race:  waits for "go" on stdin, runs its PUTs, prints {"done", ok, conflicts, errors}.
+ * - race:  waits for "go" on stdin, runs its PUTs, prints {"done", ok, conflicts, limited, errors}
+ *          (limited: PUTs refused because the bundle held maxToolsPerBundle tools).
  * - crash: writes until killed; prints {"start", ...} before and {"ack", ...} after each
  *          acknowledged write, so the test knows what must have survived the kill.
  * - patch: PATCHes one tool over and over (isEnabled flipping) until killed; prints
@@ -27,6 +28,8 @@ export interface RaceConfig {
   bundleId: string;
   worker: number;
   steps: number;
+  /** Settings → Limits → Tools per bundle for this process's store (none unless given). */
+  maxToolsPerBundle?: number;
 }
 
 export interface CrashConfig {
@@ -85,17 +88,20 @@ async function race(store: ToolStore, c: RaceConfig): Promise<void> {
   process.stdin.destroy();
   const ok: [string, string][] = [];
   let conflicts = 0;
+  let limited = 0;
   const errors: string[] = [];
   for (let step = 0; step < c.steps; step++) {
     const slug = raceSlug(step, c.worker);
     try {
       ok.push([slug, (await store.putTool(c.bundleId, slug, '1', body(200))).id]);
     } catch (e) {
-      if ((e as { code?: string }).code === 'CONFLICT') conflicts++;
+      const { code, details } = e as { code?: string; details?: { rule?: string } };
+      if (code === 'CONFLICT' && details?.rule === 'bundle-tool-limit') limited++;
+      else if (code === 'CONFLICT') conflicts++;
       else errors.push(`${slug}: ${(e as Error).message}`);
     }
   }
-  say({ done: true, ok, conflicts, errors });
+  say({ done: true, ok, conflicts, limited, errors });
 }
 
 async function crash(store: ToolStore, c: CrashConfig): Promise<never> {
@@ -155,7 +161,14 @@ async function main(): Promise<void> {
   if (c.mode === 'hold') return hold(c);
   const problems = new ProblemLog(new EventBus(), () => new Date());
   const staleMs = c.mode === 'patch' ? c.staleMs : c.mode === 'crash' ? (c.staleMs ?? 2000) : 2000;
-  const store = new ToolStore({ dataDir: c.dataDir, resourcesDir: path.join(c.dataDir, 'no-resources'), problems, lock: { staleMs, waitMs: 60_000 } });
+  const limit = c.mode === 'race' ? c.maxToolsPerBundle : undefined;
+  const store = new ToolStore({
+    dataDir: c.dataDir,
+    resourcesDir: path.join(c.dataDir, 'no-resources'),
+    problems,
+    lock: { staleMs, waitMs: 60_000 },
+    ...(limit !== undefined ? { maxToolsPerBundle: () => limit } : {}),
+  });
   await store.open();
   say({ ready: true, pid: process.pid });
   if (c.mode === 'race') await race(store, c);

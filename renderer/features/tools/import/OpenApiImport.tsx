@@ -25,7 +25,7 @@ import { useApi } from '../../../api/hooks';
 import { importStrings as s } from '../../../i18n/import-strings';
 import { BusyButton } from '../BusyButton';
 import { HostsProposal, useAddAllowedHosts } from './allowed-hosts';
-import { createdCount, runImport, type RunOutcome, type RunProgress } from './openapi-run';
+import { createdCount, refusedStatus, runImport, type RunOutcome, type RunProgress } from './openapi-run';
 import { OpenApiOperations } from './OpenApiOperations';
 import { prepareImport, proposedHosts } from './openapi-prepare';
 import { PrivateHostsProposal } from './private-hosts';
@@ -238,14 +238,16 @@ export function OpenApiImport({ bundleId }: OpenApiImportProps) {
       await callOrThrow(client, 'tools.put', { bundleId, slug: op.slug, version: VERSION, body: op.tool as ToolBody });
       return { key: op.key, slug: op.slug, status: 'created' };
     } catch (err) {
-      const conflict = err instanceof ContractError && err.info.code === 'CONFLICT';
-      return { key: op.key, slug: op.slug, status: conflict ? 'conflict' : 'error', message: errorMessage(err) };
+      const status = err instanceof ContractError ? refusedStatus(err.info.code, err.info.details) : 'error';
+      return { key: op.key, slug: op.slug, status, message: errorMessage(err) };
     }
   };
 
   const hostsShown = useMemo(() => (doc ? proposedHosts(doc.hostsProposal, variables) : { public: [], private: [] }), [doc, variables]);
   const running = progress !== null;
   const created = createdCount(results);
+  /** Operations not imported because the bundle holds as many tools as Settings → Limits allow. */
+  const limited = results.filter((r) => r.status === 'limit').length;
 
   const cancelButton = (
     <>
@@ -374,6 +376,11 @@ export function OpenApiImport({ bundleId }: OpenApiImportProps) {
                 <section className="import-report" aria-labelledby={`${id}-results`} data-testid="openapi-result">
                   <h4 id={`${id}-results`}>{s.openapi.results}</h4>
                   {!running && !cancelNote && <p role="status">{s.openapi.summary(created, results.length)}</p>}
+                  {!running && limited > 0 && (
+                    <p className="field-error" role="alert" data-testid="openapi-bundle-full">
+                      {s.openapi.bundleFull(created, limited)}
+                    </p>
+                  )}
                   <ul className="import-list">
                     {results.map((r) => (
                       <li key={r.key} data-testid={`openapi-result-${r.slug}`} data-status={r.status}>

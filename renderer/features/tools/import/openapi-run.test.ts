@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createdCount, runImport, type RunOutcome, type RunProgress } from './openapi-run';
+import { createdCount, refusedStatus, runImport, type RunOutcome, type RunProgress } from './openapi-run';
 
 const ops = Array.from({ length: 10 }, (_, i) => ({ key: `GET /items/${i}`, slug: `item-${i}` }));
 
@@ -58,5 +58,33 @@ describe('runImport', () => {
     const r = await runImport(ops.slice(0, 4), async (op) => ({ key: op.key, slug: op.slug, status: statuses[i++]! }), new AbortController().signal, () => undefined);
     expect(createdCount(r.outcomes)).toBe(2);
     expect(r.cancelled).toBe(false);
+  });
+
+  it('a bundle that is full ends the run: the refused operation and every one after it are reported, and none is sent after it', async () => {
+    const limit = 3;
+    const sent: string[] = [];
+    const message = "bundle 'demo' holds 3 tools, the most Settings → Limits → Tools per bundle allows (3); delete some of its tools, put the new one in another bundle, or raise the limit";
+    // A store that holds `limit` tools at most, refusing as the core does (CONFLICT, rule bundle-tool-limit).
+    const put = async (op: { key: string; slug: string }): Promise<RunOutcome> => {
+      sent.push(op.slug);
+      if (sent.length <= limit) return { key: op.key, slug: op.slug, status: 'created' };
+      return { key: op.key, slug: op.slug, status: refusedStatus('CONFLICT', { rule: 'bundle-tool-limit', held: 3, limit }), message };
+    };
+    const r = await runImport(ops, put, new AbortController().signal, () => undefined);
+    expect(sent).toEqual(['item-0', 'item-1', 'item-2', 'item-3']);
+    expect(r).toMatchObject({ cancelled: false, notStarted: 0, limited: 7 });
+    expect(createdCount(r.outcomes)).toBe(3);
+    // Every operation is in the report: the created ones, the refused one with the core's words, those not sent.
+    expect(r.outcomes.map((o) => o.slug)).toEqual(ops.map((o) => o.slug));
+    expect(r.outcomes[3]).toEqual({ key: 'GET /items/3', slug: 'item-3', status: 'limit', message });
+    expect(r.outcomes.slice(4).every((o) => o.status === 'limit' && o.message === undefined)).toBe(true);
+  });
+
+  it('tells a full bundle from a <slug, version> that exists and from other refusals', () => {
+    expect(refusedStatus('CONFLICT', { rule: 'bundle-tool-limit' })).toBe('limit');
+    expect(refusedStatus('CONFLICT', { rule: 'exists' })).toBe('conflict');
+    expect(refusedStatus('CONFLICT', undefined)).toBe('conflict');
+    expect(refusedStatus('CONFLICT', { rule: 'bundle-disabled' })).toBe('error');
+    expect(refusedStatus('VALIDATION_FAILED', { rule: 'bundle-tool-limit' })).toBe('error');
   });
 });
