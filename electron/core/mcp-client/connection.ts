@@ -2,7 +2,8 @@
  * One MCP server's connection: started on demand, with a deadline on start and on each call;
  * after a crash (or a failed start) started again on the next call after a back-off that grows,
  * at most `maxRestarts` times until a person restarts it; stopped on request with its process
- * ended (stdin closed, then SIGTERM, then SIGKILL). Its stderr and what happened to it go to
+ * ended (stdin closed, then SIGTERM, then SIGKILL; on POSIX to its whole process group, so the
+ * children of a wrapper such as npx end too). Its stderr and what happened to it go to
  * a bounded log; its status (stopped, starting, connected, failed and why) is kept for the
  * Tools screen.
  */
@@ -17,9 +18,11 @@ import { AppError } from '../../../shared/errors';
 import { parseTemplate } from '../../../shared/model/http-spec';
 import type { McpServerConfig, McpServerStatus } from '../../../shared/model/mcp-client';
 import type { SecretResolver } from '../secrets/types';
+import { isHttpTooLarge, limitedFetch, requestIds } from './http-limits';
 import { LogRing } from './log-ring';
 import { SecretOAuthProvider, SIGN_IN_TIMEOUT_MS, type OAuthSecrets } from './oauth';
 import type { McpCallResult } from './results';
+import { MessageTooLargeError, StdioTransport } from './stdio-transport';
 
 export interface ConnectionOptions {
   bundleId: string;
@@ -29,7 +32,7 @@ export interface ConnectionOptions {
   secrets: SecretResolver & OAuthSecrets;
   now: () => Date;
   clientVersion: string;
-  /** The largest message a server may send (stdio line, HTTP response body). */
+  /** The largest message a server may send (stdio line, HTTP response body, one event of an HTTP event stream). */
   maxMessageBytes: number;
   /** First back-off after a failure; doubles each time, at most maxBackoffMs. */
   backoffMs: number;
@@ -62,7 +65,11 @@ const ERROR_SEARCH_LINES = 50;
 /** How much of a stdout line that is not an MCP message is quoted in the log. */
 const JUNK_QUOTE_CHARS = 200;
 
-/** The SDK's stdio transport, remembering its process id: the SDK forgets it as soon as it starts closing. */
+/**
+ * The SDK's stdio transport (on Windows, where our own, StdioTransport, is not used: cross-spawn
+ * finds npx.cmd and the like), remembering its process id: the SDK forgets it as soon as it
+ * starts closing.
+ */
 class TrackedStdioTransport extends StdioClientTransport {
   startedPid: number | undefined;
   onStarted?: (pid: number) => void;
@@ -77,6 +84,21 @@ class TrackedStdioTransport extends StdioClientTransport {
     this.startedPid = this.pid ?? undefined;
     if (this.startedPid !== undefined) this.onStarted?.(this.startedPid);
   }
+
+  /** SIGKILL to its process now; true when it was sent. */
+  kill(): boolean {
+    return this.startedPid !== undefined && killIfAlive(this.startedPid);
+  }
+}
+
+type StdioLike = StdioTransport | TrackedStdioTransport;
+
+function isStdio(t: Transport): t is StdioLike {
+  return t instanceof StdioTransport || t instanceof TrackedStdioTransport;
+}
+
+function pidOf(t: StdioLike): number | undefined {
+  return t instanceof StdioTransport ? t.pid : t.startedPid;
 }
 
 /**
@@ -252,21 +274,23 @@ export class McpServerConnection {
   /** One attempt: a transport and a client, connected (initialize answered); on failure both are closed. */
   private async connect(gen: number, withAuth: boolean): Promise<Client> {
     this.transportError = undefined;
-    const raw = this.makeTransport(withAuth);
+    const raw = this.makeTransport(gen, withAuth);
     const client = new Client({ name: 'Toolsmith', version: this.opts.clientVersion }, { capabilities: {} });
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       if (gen === this.generation) this.opts.onToolsChanged();
     });
     client.onerror = (e) => {
-      if (gen !== this.generation) return;
+      // A request of ours that our own close aborted says nothing about the server.
+      if (gen !== this.generation || e.name === 'AbortError') return;
       const msg = e.message;
-      if (/ReadBuffer exceeded|larger than the limit/.test(msg)) this.transportError = `the server sent a message larger than ${mb(this.opts.maxMessageBytes)}`;
+      // The first reason holds: the event stream's own words are set before its error arrives here.
+      if (isTooLarge(e)) this.transportError ??= `the server sent a message larger than ${mb(this.opts.maxMessageBytes)}`;
       this.log.add('stdout', /JSON|Unexpected token|is not valid|invalid_/i.test(msg) ? `not an MCP message on stdout: ${msg}` : msg);
     };
     client.onclose = () => this.closed(gen);
     this.pending.clear();
     this.rawPid = undefined;
-    if (raw instanceof TrackedStdioTransport) {
+    if (isStdio(raw)) {
       raw.onStarted = (pid) => {
         this.log.event(`process ${pid} started`);
         if (gen === this.generation) this.rawPid = pid;
@@ -279,9 +303,9 @@ export class McpServerConnection {
       await client.connect(transport, { timeout: this.opts.config.timeouts.startMs });
       return client;
     } catch (e) {
+      // A close ends the process gently (up to 4 s); a server that failed to start is ended now.
+      if (isStdio(raw) && raw.kill()) this.log.event(`process ${pidOf(raw)} ended (SIGKILL)`);
       await transport.close().catch(() => undefined);
-      // The SDK closes in the background (up to 4 s); a server that failed to start is ended now.
-      if (raw instanceof TrackedStdioTransport && raw.startedPid !== undefined && killIfAlive(raw.startedPid)) this.log.event(`process ${raw.startedPid} ended (SIGKILL)`);
       throw e;
     }
   }
@@ -315,8 +339,19 @@ export class McpServerConnection {
     return this.connect(gen, true);
   }
 
-  private makeTransport(withAuth: boolean): Transport {
+  private makeTransport(gen: number, withAuth: boolean): Transport {
     const c = this.opts.config.connection;
+    if (c.transport === 'stdio' && process.platform !== 'win32') {
+      this.stderrMark = this.log.mark();
+      return new StdioTransport({
+        command: c.command,
+        args: c.args,
+        env: c.env,
+        cwd: c.cwd || this.opts.defaultCwd(),
+        maxMessageBytes: this.opts.maxMessageBytes,
+        onStderr: (chunk) => this.log.addChunk('stderr', chunk.toString('utf8')),
+      });
+    }
     if (c.transport === 'stdio') {
       const t = new TrackedStdioTransport({
         command: c.command,
@@ -335,13 +370,14 @@ export class McpServerConnection {
     for (const [k, v] of Object.entries(c.headers)) headers[k] = this.resolveSecrets(v, url.hostname.toLowerCase().replace(/^\[|\]$/g, ''), k);
     return new StreamableHTTPClientTransport(url, {
       requestInit: { headers },
-      fetch: limitedFetch(
-        this.opts.maxMessageBytes,
-        () => {
-          this.transportError = `the server sent a message larger than ${mb(this.opts.maxMessageBytes)}`;
+      fetch: limitedFetch(this.opts.maxMessageBytes, {
+        onTooLarge: (what) => {
+          if (gen !== this.generation) return;
+          const words = what === 'event' ? `the server sent an event larger than ${mb(this.opts.maxMessageBytes)} on its event stream (HTTP GET)` : `the server sent a message larger than ${mb(this.opts.maxMessageBytes)}`;
+          this.transportError ??= words;
         },
-        (body) => this.postEnded(body),
-      ),
+        onPostEnd: (body) => this.postEnded(body),
+      }),
       reconnectionOptions: { maxRetries: 2, initialReconnectionDelay: 1_000, maxReconnectionDelay: 10_000, reconnectionDelayGrowFactor: 2 },
       ...(withAuth && this.oauth ? { authProvider: this.oauth } : {}),
     });
@@ -434,7 +470,11 @@ export class McpServerConnection {
     }, 100).unref?.();
   }
 
-  /** Lists every page of tools/list; the entries are checked one by one by the caller. */
+  /**
+   * Lists every page of tools/list; the entries are checked one by one by the caller. A list
+   * that does not come (too large, no answer in time) fails the connection, so the server shows
+   * why rather than "connected" with no tools.
+   */
   async listTools(signal?: AbortSignal): Promise<unknown[]> {
     const client = await this.ready(signal);
     const tools: unknown[] = [];
@@ -443,7 +483,11 @@ export class McpServerConnection {
       const r = await client
         .request({ method: 'tools/list', params: cursor ? { cursor } : {} }, ListToolsPageSchema, { timeout: this.opts.config.timeouts.callMs, signal })
         .catch((e: unknown) => {
-          throw this.callError(e, 'tools/list', signal);
+          const err = this.callError(e, 'tools/list', signal);
+          if (!signal?.aborted && err instanceof AppError && (err.code === 'TIMEOUT' || err.code === 'PAYLOAD_TOO_LARGE') && client === this.client) {
+            this.dropConnection(`tools/list failed: ${err.message}`);
+          }
+          throw err;
         });
       tools.push(...r.tools);
       cursor = r.nextCursor;
@@ -584,68 +628,34 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-/** fetch with each POST answer's body cut off past `maxBytes` (the event stream of a GET is not limited). */
-function limitedFetch(maxBytes: number, onTooLarge: () => void, onPostEnd: (body: unknown) => void): (url: string | URL, init?: RequestInit) => Promise<Response> {
-  return async (url, init) => {
-    const res = await fetch(url, init);
-    if (!res.body || (init?.method ?? 'GET').toUpperCase() !== 'POST') return res;
-    const ended = () => onPostEnd(init?.body);
-    const declared = Number(res.headers.get('content-length') ?? NaN);
-    if (declared > maxBytes) {
-      onTooLarge();
-      await res.body.cancel().catch(() => undefined);
-      throw new Error(`the answer is larger than the limit (${declared} bytes declared)`);
-    }
-    // One stream over the body: counts bytes, and tells when the body ended or broke.
-    const reader = res.body.getReader();
-    let n = 0;
-    const limited = new ReadableStream<Uint8Array>({
-      async pull(ctl) {
-        let chunk: Awaited<ReturnType<typeof reader.read>>;
-        try {
-          chunk = await reader.read();
-        } catch (e) {
-          ended();
-          ctl.error(e);
-          return;
-        }
-        if (chunk.done) {
-          ended();
-          ctl.close();
-          return;
-        }
-        n += chunk.value.byteLength;
-        if (n > maxBytes) {
-          onTooLarge();
-          ended();
-          ctl.error(new Error('the answer is larger than the limit'));
-          void reader.cancel().catch(() => undefined);
-          return;
-        }
-        ctl.enqueue(chunk.value);
-      },
-      cancel: (reason) => reader.cancel(reason),
-    });
-    return new Response(limited, { status: res.status, statusText: res.statusText, headers: res.headers });
-  };
+/** A message over the size limit, as the transports and our fetch say it (not a junk line that quotes such words). */
+function isTooLarge(e: Error): boolean {
+  return e instanceof MessageTooLargeError || /^ReadBuffer exceeded/.test(e.message) || isHttpTooLarge(e);
 }
 
-/** The ids of the JSON-RPC requests in a POST body. */
-function requestIds(body: unknown): (string | number)[] {
-  if (typeof body !== 'string') return [];
-  try {
-    const parsed: unknown = JSON.parse(body);
-    return (Array.isArray(parsed) ? parsed : [parsed]).flatMap((m: { id?: unknown; method?: unknown }) => (typeof m?.method === 'string' && (typeof m.id === 'string' || typeof m.id === 'number') ? [m.id] : []));
-  } catch {
-    return [];
-  }
-}
-
-/** The transport, with the ids of requests sent and not yet answered kept in `pending`, and each request's id told. */
+/**
+ * The transport, with the ids of requests sent and not yet answered kept in `pending`, and each
+ * request's id told. It closes at once (its onclose called once, so waiting calls fail now) when
+ * closed or when it reports a message over the size limit: the SDK's stdio transport only says it
+ * closed once the process's pipes close, which a child of the server may hold open for ever.
+ */
 function observed(inner: Transport, pending: Set<string | number>, onRequest: (id: string | number) => void): Transport {
+  let onclose: (() => void) | undefined;
+  let onerror: ((e: Error) => void) | undefined;
+  let closed = false;
+  const fireClose = () => {
+    if (closed) return;
+    closed = true;
+    onclose?.();
+  };
+  inner.onclose = fireClose;
   const t: Transport = {
     start: () => inner.start(),
-    close: () => inner.close(),
+    close: () => {
+      const closing = inner.close();
+      fireClose();
+      return closing;
+    },
     send: (message, options) => {
       const m = message as { id?: string | number; method?: string };
       if (m.method !== undefined && m.id !== undefined) {
@@ -659,16 +669,22 @@ function observed(inner: Transport, pending: Set<string | number>, onRequest: (i
     },
     setProtocolVersion: inner.setProtocolVersion ? (v: string) => inner.setProtocolVersion!(v) : undefined,
     set onclose(fn) {
-      inner.onclose = fn;
+      onclose = fn;
     },
     get onclose() {
-      return inner.onclose;
+      return onclose;
     },
     set onerror(fn) {
-      inner.onerror = fn;
+      onerror = fn;
+      inner.onerror = fn
+        ? (e) => {
+            fn(e);
+            if (isTooLarge(e)) void t.close().catch(() => undefined);
+          }
+        : undefined;
     },
     get onerror() {
-      return inner.onerror;
+      return onerror;
     },
     set onmessage(fn) {
       inner.onmessage = fn

@@ -66,6 +66,23 @@ describe('an MCP server over Streamable HTTP as a bundle', () => {
     expect(await call(core, v.bundleId, 'echo', { text: 'after' })).toMatchObject({ ok: true, value: 'after' });
   }, 90_000);
 
+  it('one event over the size limit on the GET event stream: reading stops near the limit, the server shows why, the next call reconnects', async () => {
+    const limit = 1024 * 1024;
+    const { server, core } = await setup({ hugeEvent: 128 * limit }, { backoffMs: 5, maxMessageBytes: limit });
+    const v = await addServer(core, { name: 'Remote', connection: { transport: 'http', url: server.url } });
+    await until(() => server.hugeEvent.done, 'the event stream ended');
+    // The client stopped reading: what the server wrote is the limit and what the sockets buffer, not the event.
+    expect(server.hugeEvent.cut).toBe(true);
+    expect(server.hugeEvent.written).toBeLessThan(48 * limit);
+    await until(async () => (await serverView(core, v.bundleId)).status.state === 'failed', 'the server shown failed');
+    expect((await serverView(core, v.bundleId)).status.reason).toMatch(/^the server sent an event larger than 1 MB on its event stream \(HTTP GET\)/);
+    const log = await core.call('mcpServers.log', { bundleId: v.bundleId });
+    expect(log.ok && log.value.some((l) => l.stream === 'event' && /failed: the server sent an event larger than 1 MB on its event stream/.test(l.text))).toBe(true);
+    // Started again (its event stream is an ordinary one now), it lists its tools and answers.
+    expect(await core.call('mcpServers.restart', { bundleId: v.bundleId })).toMatchObject({ ok: true, value: { status: { state: 'connected' } } });
+    expect(await call(core, v.bundleId, 'echo', { text: 'after' })).toMatchObject({ ok: true, value: 'after' });
+  }, 60_000);
+
   it('a server that goes away mid-call: a clear error; back on its port, the next call reconnects', async () => {
     const { server, core } = await setup();
     const v = await addServer(core, { name: 'Remote', connection: { transport: 'http', url: server.url } });

@@ -12,8 +12,11 @@ import { addServer, alive, call, openCore, serverView, slugs, stdioServer, until
 
 const tempDir = useTempDirs();
 const cores: Core[] = [];
+/** Files the test servers write their children's pids to: a child a failing test leaves behind is ended. */
+const pidFiles: string[] = [];
 afterEach(async () => {
   await Promise.all(cores.splice(0).map((c) => c.close()));
+  for (const f of pidFiles.splice(0)) for (const pid of await childPids(f)) killQuietly(pid);
 });
 
 async function core(opts?: Parameters<typeof openCore>[1]): Promise<{ core: Core; dataDir: string }> {
@@ -145,6 +148,64 @@ describe('an MCP server over stdio as a bundle', () => {
     const ok = await call(c, v.bundleId, 'big', { mb: 1 });
     expect(ok.ok && (ok.value as string).length).toBe(1024 * 1024);
   }, 90_000);
+
+  it('a message over the size limit fails the waiting call at once with the limit, every time (10 runs; a child of the server holds its stdout open)', async () => {
+    const { core: c, dataDir } = await core({ backoffMs: 5, maxMessageBytes: 1024 * 1024 });
+    const pidFile = path.join(dataDir, 'children.txt');
+    pidFiles.push(pidFile);
+    // A call deadline far past the test's own: a timeout cannot pass for the size error.
+    const v = await addServer(c, stdioServer('normal', { timeouts: { startMs: 60_000, callMs: 3_600_000 } }, { MCP_TEST_CHILD: 'stdout', MCP_TEST_PID_FILE: pidFile }));
+    for (let i = 0; i < 10; i++) {
+      if (i > 0) expect(await c.call('mcpServers.restart', { bundleId: v.bundleId })).toMatchObject({ ok: true, value: { status: { state: 'connected' } } });
+      const big = await call(c, v.bundleId, 'big', { mb: 1.5 + i / 2 });
+      expect(big).toMatchObject({ ok: false, error: { code: 'PAYLOAD_TOO_LARGE', message: expect.stringMatching(/failed during tools\/call big: the server sent a message larger than 1 MB/) } });
+      expect((await serverView(c, v.bundleId)).status).toMatchObject({ state: 'failed', reason: expect.stringMatching(/larger than 1 MB/) });
+    }
+    // Each server's child was ended with it.
+    const children = await childPids(pidFile);
+    expect(children).toHaveLength(10);
+    for (const pid of children) await expectEnded(pid, 'the child of a server that sent too much');
+  }, 120_000);
+
+  it('a tools/list over the size limit fails the server with the limit, never "connected" with no tools (5 runs)', async () => {
+    const { core: c, dataDir } = await core({ backoffMs: 5, maxMessageBytes: 1024 * 1024 });
+    const pidFile = path.join(dataDir, 'children.txt');
+    pidFiles.push(pidFile);
+    const env = { MCP_TEST_LIST_MB: '3', MCP_TEST_CHILD: 'stdout', MCP_TEST_PID_FILE: pidFile };
+    const v = await addServer(c, stdioServer('normal', { timeouts: { startMs: 60_000, callMs: 3_600_000 } }, env));
+    const failedWithLimit = { state: 'failed', reason: expect.stringMatching(/^the server sent a message larger than 1 MB/) };
+    expect(v.status).toMatchObject(failedWithLimit);
+    for (let i = 0; i < 4; i++) {
+      const r = await c.call('mcpServers.restart', { bundleId: v.bundleId });
+      expect(r).toMatchObject({ ok: true, value: { status: failedWithLimit } });
+    }
+    expect(slugs(c, v.bundleId)).toEqual([]);
+    const log = await c.call('mcpServers.log', { bundleId: v.bundleId });
+    expect(log.ok && log.value.filter((l) => /^tools\/list failed: .*larger than 1 MB/.test(l.text))).toHaveLength(5);
+  }, 120_000);
+
+  it('removing a server, switching its bundle off and closing the app end the children it started too', async () => {
+    const { core: c, dataDir } = await core();
+    const pidFile = path.join(dataDir, 'children.txt');
+    pidFiles.push(pidFile);
+    // Each server starts a child, as npx or uvx start the real server.
+    const env = { MCP_TEST_CHILD: 'quiet', MCP_TEST_PID_FILE: pidFile };
+    const removed = await addServer(c, stdioServer('normal', {}, env));
+    const off = await addServer(c, stdioServer('normal', {}, env));
+    const closed = await addServer(c, stdioServer('normal', {}, env));
+    const children = await childPids(pidFile);
+    expect(children).toHaveLength(3);
+    const [ofRemoved, ofOff, ofClosed] = children as [number, number, number];
+    for (const pid of children) expect(await ended(pid)).toBe(false);
+    expect(await c.call('mcpServers.remove', { bundleId: removed.bundleId })).toMatchObject({ ok: true });
+    await expectEnded(ofRemoved, 'the child of the removed server');
+    expect(await ended(ofOff)).toBe(false);
+    await c.call('bundles.patch', { bundleId: off.bundleId, isEnabled: false });
+    await expectEnded(ofOff, 'the child of the server switched off');
+    expect((await serverView(c, closed.bundleId)).status.state).toBe('connected');
+    await c.close();
+    await expectEnded(ofClosed, 'the child of a server when the app closed');
+  }, 60_000);
 
   it('a server that dies mid-call: that call fails clearly, the next one restarts it', async () => {
     const { core: c } = await core();
@@ -307,6 +368,36 @@ describe('an MCP server over stdio as a bundle', () => {
     expect(await c.call('mcpServers.import', { text: '{"nothing": 1}' })).toMatchObject({ ok: false, error: { code: 'VALIDATION_FAILED' } });
   });
 });
+
+/** The pids of the children the test servers started (MCP_TEST_CHILD), in the order they started. */
+async function childPids(file: string): Promise<number[]> {
+  const text = await fs.readFile(file, 'utf8').catch(() => '');
+  return text.split('\n').filter(Boolean).map(Number);
+}
+
+function killQuietly(pid: number): void {
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    // gone
+  }
+}
+
+/** The process has ended: no such process, or a zombie waiting for its (new) parent to reap it. */
+async function ended(pid: number): Promise<boolean> {
+  if (!alive(pid)) return true;
+  const stat = await fs.readFile(`/proc/${pid}/stat`, 'utf8').catch(() => undefined);
+  return stat !== undefined && /^\S+ \(.*\) Z/s.test(stat);
+}
+
+/** Polls until the process has ended, a bounded number of times (the outcome is asserted, not the time). */
+async function expectEnded(pid: number, what: string): Promise<void> {
+  for (let tries = 0; tries < 1_000; tries++) {
+    if (await ended(pid)) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  expect.fail(`${what} (pid ${pid}) is still running`);
+}
 
 async function snapshot(dir: string): Promise<Record<string, string>> {
   const out: Record<string, string> = {};

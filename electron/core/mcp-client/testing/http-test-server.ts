@@ -16,13 +16,23 @@ export interface HttpTestServer {
   /** Requests seen, with their headers (to check secrets and auth). */
   requests: { method: string; headers: http.IncomingHttpHeaders }[];
   calls: string[];
+  /** With `hugeEvent`: the bytes of it the client took, and whether it stopped reading before the end. */
+  hugeEvent: { written: number; cut: boolean; done: boolean };
   stop(): Promise<void>;
 }
 
-export async function startHttpTestServer(opts: { mode?: string; port?: number; authorize?: (req: http.IncomingMessage) => boolean; oauth?: OAuthTestServer } = {}): Promise<HttpTestServer> {
+/**
+ * `hugeEvent`: the first GET event stream sends one event of that many bytes (a hostile server),
+ * written as the client takes it; the later ones are the SDK's own.
+ */
+export async function startHttpTestServer(
+  opts: { mode?: string; port?: number; authorize?: (req: http.IncomingMessage) => boolean; oauth?: OAuthTestServer; hugeEvent?: number } = {},
+): Promise<HttpTestServer> {
   const sessions = new Map<string, StreamableHTTPServerTransport>();
   const requests: HttpTestServer['requests'] = [];
   const calls: string[] = [];
+  const hugeEvent = { written: 0, cut: false, done: false };
+  let hugeEventSent = false;
   const server = http.createServer(async (req, res) => {
     requests.push({ method: req.method ?? '', headers: req.headers });
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -33,6 +43,11 @@ export async function startHttpTestServer(opts: { mode?: string; port?: number; 
     }
     if (opts.authorize && !opts.authorize(req)) {
       res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"unauthorized"}');
+      return;
+    }
+    if (opts.hugeEvent && !hugeEventSent && req.method === 'GET' && /text\/event-stream/.test(req.headers.accept ?? '')) {
+      hugeEventSent = true;
+      void sendHugeEvent(res, opts.hugeEvent, hugeEvent);
       return;
     }
     try {
@@ -60,10 +75,38 @@ export async function startHttpTestServer(opts: { mode?: string; port?: number; 
     port,
     requests,
     calls,
+    hugeEvent,
     async stop() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       for (const t of sessions.values()) await t.close().catch(() => undefined);
     },
   };
+}
+
+/** One SSE event of `bytes` bytes of data, each chunk written once the last was taken (so `written` is what the client read, give or take the sockets' buffers). */
+async function sendHugeEvent(res: http.ServerResponse, bytes: number, seen: HttpTestServer['hugeEvent']): Promise<void> {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  res.on('close', () => {
+    if (!res.writableFinished) seen.cut = true;
+    seen.done = true;
+  });
+  const chunk = Buffer.alloc(64 * 1024, 'x');
+  res.write('event: message\ndata: ');
+  while (seen.written < bytes && !res.destroyed) {
+    const ok = res.write(chunk);
+    seen.written += chunk.length;
+    if (!ok) {
+      await new Promise<void>((resolve) => {
+        const on = () => {
+          res.off('drain', on);
+          res.off('close', on);
+          resolve();
+        };
+        res.on('drain', on);
+        res.on('close', on);
+      });
+    }
+  }
+  if (!res.destroyed) res.end('\n\n');
 }

@@ -1,10 +1,17 @@
 // A small MCP server for tests, e2e and benchmarks: plain JavaScript so it runs as a child
 // process (`node test-server.mjs [mode]`, stdio) and in-process (makeServer, for HTTP).
 // Modes (argv[2] or MCP_TEST_MODE): normal, junk (prints junk on stdout), hang (never answers
-// initialize), invalid (lists a tool with an invalid schema among good ones).
+// initialize), invalid (lists a tool with an invalid schema among good ones), headers (over HTTP:
+// lists request_headers, which says back the Authorization header it was called with).
+// Over stdio, the environment adds: MCP_TEST_LIST_MB (tools/list carries that many megabytes of
+// description), MCP_TEST_CHILD=quiet|stdout (starts a sleeping child, as npx or uvx start the real
+// server; `stdout` lets it inherit the server's stdout, holding the pipe open) with its pid
+// appended to the file MCP_TEST_PID_FILE.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { spawn } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 
 const PNG_1PX = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
@@ -39,11 +46,16 @@ const INVALID_TOOLS = [
   { name: 'bad_ref', description: 'inputSchema has a dangling $ref.', inputSchema: { type: 'object', properties: { x: { $ref: '#/$defs/missing' } } } },
 ];
 
+const HEADER_TOOLS = [
+  { name: 'request_headers', description: 'The Authorization header of the HTTP request that called it, and its token.', inputSchema: { type: 'object', properties: {} } },
+];
+
 export function makeServer(mode = 'normal', hooks = {}) {
   const extra = [];
   const server = new Server({ name: 'toolsmith-test-server', version: '1.0.0' }, { capabilities: { tools: { listChanged: true } } });
+  const huge = hooks.listMb ? [{ name: 'huge', description: 'd'.repeat(Math.round(hooks.listMb * 1024 * 1024)), inputSchema: { type: 'object', properties: {} } }] : [];
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: [...BASE_TOOLS, ...(mode === 'invalid' ? INVALID_TOOLS : []), ...extra],
+    tools: [...BASE_TOOLS, ...(mode === 'invalid' ? INVALID_TOOLS : []), ...(mode === 'headers' ? HEADER_TOOLS : []), ...extra, ...huge],
   }));
   server.setRequestHandler(CallToolRequestSchema, async (req, ctx) => {
     const args = req.params.arguments ?? {};
@@ -90,6 +102,10 @@ export function makeServer(mode = 'normal', hooks = {}) {
         extra.push({ name: String(args.name), description: 'Added at run time.', inputSchema: { type: 'object', properties: {} } });
         await server.sendToolListChanged();
         return { content: [{ type: 'text', text: 'added' }] };
+      case 'request_headers': {
+        const authorization = String(ctx.requestInfo?.headers?.authorization ?? '');
+        return { content: [{ type: 'text', text: JSON.stringify({ authorization, token: authorization.replace(/^Bearer /i, '') }) }] };
+      }
       case 'whoami':
         return { content: [{ type: 'text', text: JSON.stringify({ pid: process.pid, env: process.env.MCP_TEST_VALUE ?? null, cwd: process.cwd() }) }] };
       default:
@@ -113,7 +129,14 @@ async function main() {
     process.stdout.write('this is not JSON-RPC\n');
     setInterval(() => process.stdout.write('{"more junk": true\n'), 20).unref();
   }
-  const server = makeServer(mode);
+  if (process.env.MCP_TEST_CHILD) {
+    // Sleeps (at most two minutes, should a test leave it behind).
+    const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 120000)'], {
+      stdio: process.env.MCP_TEST_CHILD === 'stdout' ? ['ignore', 'inherit', 'ignore'] : 'ignore',
+    });
+    if (process.env.MCP_TEST_PID_FILE) appendFileSync(process.env.MCP_TEST_PID_FILE, `${child.pid}\n`);
+  }
+  const server = makeServer(mode, { listMb: Number(process.env.MCP_TEST_LIST_MB ?? 0) });
   await server.connect(new StdioServerTransport());
 }
 

@@ -1,0 +1,157 @@
+/**
+ * The size limit on what an HTTP MCP server sends, applied as its bytes arrive: a POST answer
+ * is cut off past the limit, and so is one event of the GET event stream (the stream itself may
+ * run for hours; each event in it is bounded, counted from one blank line to the next). Past
+ * the limit the body errors with a message saying "larger than the limit", nothing more is
+ * read and the connection is closed, so a server cannot make the app hold an answer of any size.
+ */
+
+const ANSWER_TOO_LARGE = 'the answer is larger than the limit';
+const EVENT_TOO_LARGE = 'an event of the event stream is larger than the limit';
+
+/** The error of a body cut off here, as it comes back through the SDK (which may wrap it: "SSE stream disconnected: Error: …"). */
+export function isHttpTooLarge(e: Error): boolean {
+  const m = e.message.replace(/^SSE stream disconnected: (Error: )?/, '');
+  return m.startsWith(ANSWER_TOO_LARGE) || m.startsWith(EVENT_TOO_LARGE);
+}
+
+export type FetchLike = (url: string | URL, init?: RequestInit) => Promise<Response>;
+
+export interface LimitHooks {
+  /** A POST answer, a GET body or one event of the GET event stream passed the limit. */
+  onTooLarge: (what: 'answer' | 'event') => void;
+  /** A POST answer's body ended or broke (its request body is passed). */
+  onPostEnd: (body: unknown) => void;
+}
+
+/** fetch with each answer's body cut off past `maxBytes`, and each event of an event stream too. */
+export function limitedFetch(maxBytes: number, hooks: LimitHooks, base: FetchLike = fetch): FetchLike {
+  return async (url, init) => {
+    const res = await base(url, init);
+    if (!res.body) return res;
+    const method = (init?.method ?? 'GET').toUpperCase();
+    const declared = Number(res.headers.get('content-length') ?? NaN);
+    if (method === 'GET' && wantsEventStream(init)) {
+      // The standalone event stream: long-lived, so each event is bounded, not the whole body.
+      return bounded(res, new EventCounter(maxBytes), () => hooks.onTooLarge('event'));
+    }
+    const ended = method === 'POST' ? () => hooks.onPostEnd(init?.body) : () => undefined;
+    if (declared > maxBytes) {
+      hooks.onTooLarge('answer');
+      await res.body.cancel().catch(() => undefined);
+      throw new Error(`${ANSWER_TOO_LARGE} (${declared} bytes declared)`);
+    }
+    return bounded(res, new TotalCounter(maxBytes), () => hooks.onTooLarge('answer'), ended);
+  };
+}
+
+function wantsEventStream(init: RequestInit | undefined): boolean {
+  const accept = new Headers(init?.headers).get('accept') ?? '';
+  return /text\/event-stream/i.test(accept);
+}
+
+interface Counter {
+  /** Counts a chunk; false when it takes the count past the limit. */
+  add(chunk: Uint8Array): boolean;
+  readonly what: string;
+}
+
+class TotalCounter implements Counter {
+  private n = 0;
+  readonly what = ANSWER_TOO_LARGE;
+  constructor(private readonly max: number) {}
+  add(chunk: Uint8Array): boolean {
+    this.n += chunk.byteLength;
+    return this.n <= this.max;
+  }
+}
+
+const LF = 10;
+const CR = 13;
+
+/**
+ * The bytes of the current event of an event stream: an event ends at a blank line (two line
+ * ends in a row, each CRLF, LF or CR), wherever the chunks are cut.
+ */
+export class EventCounter implements Counter {
+  private n = 0;
+  private atLineStart = true;
+  private afterCR = false;
+  readonly what = EVENT_TOO_LARGE;
+  constructor(private readonly max: number) {}
+
+  add(chunk: Uint8Array): boolean {
+    let n = this.n;
+    let atLineStart = this.atLineStart;
+    let afterCR = this.afterCR;
+    for (let i = 0; i < chunk.length; i++) {
+      const b = chunk[i]!;
+      if (b === LF && afterCR) {
+        // The LF of a CRLF: that line end was counted at its CR.
+        afterCR = false;
+        continue;
+      }
+      afterCR = b === CR;
+      if (b === LF || b === CR) {
+        if (atLineStart) n = 0;
+        else {
+          atLineStart = true;
+          n++;
+        }
+        continue;
+      }
+      atLineStart = false;
+      if (++n > this.max) {
+        this.n = n;
+        return false;
+      }
+    }
+    this.n = n;
+    this.atLineStart = atLineStart;
+    this.afterCR = afterCR;
+    return true;
+  }
+}
+
+/** The response with its body read through `counter`: past the limit it errors and the rest is not read. */
+function bounded(res: Response, counter: Counter, onTooLarge: () => void, ended: () => void = () => undefined): Response {
+  const reader = res.body!.getReader();
+  const limited = new ReadableStream<Uint8Array>({
+    async pull(ctl) {
+      let chunk: Awaited<ReturnType<typeof reader.read>>;
+      try {
+        chunk = await reader.read();
+      } catch (e) {
+        ended();
+        ctl.error(e);
+        return;
+      }
+      if (chunk.done) {
+        ended();
+        ctl.close();
+        return;
+      }
+      if (!counter.add(chunk.value)) {
+        onTooLarge();
+        ended();
+        ctl.error(new Error(counter.what));
+        void reader.cancel().catch(() => undefined);
+        return;
+      }
+      ctl.enqueue(chunk.value);
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
+  return new Response(limited, { status: res.status, statusText: res.statusText, headers: res.headers });
+}
+
+/** The ids of the JSON-RPC requests in a POST body. */
+export function requestIds(body: unknown): (string | number)[] {
+  if (typeof body !== 'string') return [];
+  try {
+    const parsed: unknown = JSON.parse(body);
+    return (Array.isArray(parsed) ? parsed : [parsed]).flatMap((m: { id?: unknown; method?: unknown }) => (typeof m?.method === 'string' && (typeof m.id === 'string' || typeof m.id === 'number') ? [m.id] : []));
+  } catch {
+    return [];
+  }
+}
