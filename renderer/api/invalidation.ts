@@ -44,7 +44,7 @@ function approvalsTouched(qc: QueryClient, rows: readonly Message[] | undefined)
 const HANDLERS: { [E in EventName]: Handler<E> } = {
   'settings.changed': ops('settings.get', 'app.info'),
   'app.problem': ops('app.problems'),
-  'store.changed': ops('bundles.list', 'bundles.get', 'tools.list', 'tools.search', 'tools.get'),
+  'store.changed': ops('bundles.list', 'bundles.get', 'tools.list', 'tools.search', 'tools.get', 'tools.approval'),
   'invocation.event': () => undefined,
   // A suite's steps: the report that started it follows its own run id.
   'testcases.suiteProgress': () => undefined,

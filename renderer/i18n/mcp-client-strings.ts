@@ -42,6 +42,9 @@ export const mcpClientStrings = {
   confirmRemove: (name: string) => `Remove ${name}? Its bundle and tools are deleted; the server itself is not touched.`,
   badLine: (field: string, line: string) => `${field}: '${line}' is not NAME=value`,
   badHeader: (line: string) => `Headers: '${line}' is not Name: value`,
+  trust: 'Trust this server’s tools: don’t ask for tools without hints',
+  trustHelp:
+    'Off (the default): a model’s call of a tool that says nothing of its effects waits for your approval, as MCP treats such a tool as possibly destructive. On: such tools run without asking. Tools the server marks destructive always ask; read-only ones never do.',
   readOnly: 'read-only',
   destructive: 'destructive',
   serverStatus: (state: string) => `MCP server ${state}`,

@@ -4,6 +4,7 @@ import { ManifestSchema } from './routing';
 import { ApprovalDecisionSchema, ModelRefSchema, ToolSelectionSchema, UsageSchema } from './provider';
 import { ExtractionOverridesSchema, OversizedChoiceSchema } from './settings';
 import { ConsentInfoSchema } from './memory';
+import { ApprovalInfoSchema } from './tool-approval';
 
 export const ConversationSchema = z
   .object({
@@ -107,6 +108,8 @@ export const ToolCardSchema = z
     documents: z.array(z.string()).optional(),
     /** A memory call waiting for (or answered by) the user's consent: status awaiting-approval while it waits. */
     consent: ConsentInfoSchema.optional(),
+    /** A call waiting for approval: why the tool asks, and an MCP server's hints for it. */
+    approval: ApprovalInfoSchema.optional(),
   })
   .strict();
 export type ToolCard = z.infer<typeof ToolCardSchema>;

@@ -62,6 +62,12 @@ export const McpServerInputSchema = z
     timeouts: McpTimeoutsSchema.default({ startMs: MCP_DEFAULT_START_TIMEOUT_MS, callMs: MCP_DEFAULT_CALL_TIMEOUT_MS }),
     /** Restarts after crashes before the server is left failed (a manual restart resets the count). */
     maxRestarts: z.number().int().min(0).max(20).default(MCP_DEFAULT_MAX_RESTARTS),
+    /**
+     * The server's tools that give no hints of their effects run without asking. Off by
+     * default: per MCP, a tool without hints may be destructive, so a model's call of it
+     * waits for approval. A tool the server marks destructive always asks.
+     */
+    trustUnannotatedTools: z.boolean().default(false),
   })
   .strict();
 export type McpServerInput = z.input<typeof McpServerInputSchema>;
@@ -106,6 +112,7 @@ export const McpServerViewSchema = z
     connection: McpConnectionSchema,
     timeouts: McpTimeoutsSchema,
     maxRestarts: z.number().int(),
+    trustUnannotatedTools: z.boolean(),
     status: McpServerStatusSchema,
   })
   .strict();

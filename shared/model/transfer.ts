@@ -12,6 +12,8 @@ export const ImportReportSchema = z
     /** slug@version that appear more than once in the archive; no copy of them was written. */
     conflicts: z.array(z.string()),
     invalid: z.array(z.object({ entry: z.string(), message: z.string() }).strict()),
+    /** slug@version of each imported tool that asks before a model (or a served client) runs it, and why (shared/model/tool-approval.ts). */
+    asks: z.array(z.object({ tool: z.string(), message: z.string() }).strict()).optional(),
     /** True when nothing was written (a refused archive, or every entry conflicted or was invalid). */
     nothingImported: z.boolean(),
   })
@@ -52,7 +54,7 @@ export const OpenApiImportSchema = z
     title: z.string(),
     version: z.string(),
     servers: z.array(z.string()),
-    /** Hosts to add to Settings → Allowed hosts for these tools to run. */
+    /** Hosts to add to Settings → Allowed hosts for these tools to run: the importers add the public ones, never a private-network one on the document's word (proposed-hosts.ts). */
     hostsProposal: z.array(z.string()),
     operations: z.array(OpenApiOperationSchema),
     /** Variables in the servers' URLs, kept as `{name}` in each tool's urlTemplate and hostsProposal until filled. */

@@ -1,7 +1,7 @@
 /**
  * The tool calls of a model's step, each handled as TOOL_BEHAVIOR says for its kind:
- * - function: the arguments are parsed, approval asked when the tool requires it (and no
- *   remembered rule allows it), routing split off (routing/model-routing.ts), the tool run
+ * - function: the arguments are parsed, approval asked when the tool asks, itself or through
+ *   what it runs (shared/model/tool-approval.ts), and no remembered rule allows it; routing split off (routing/model-routing.ts), the tool run
  *   through the dispatcher, the result routed or kept inline;
  * - non-function: logged, answered at once;
  * - any kind without a handler: answered with an error the model can act on.
@@ -25,6 +25,7 @@ import { TOOL_OUTPUT_NAME } from '../tool-output/messages';
 import { TOOL_SEARCH_NAME, notLoadedError, type DeferredTools } from './deferred-tools';
 import { extractionInfo } from '../tool-output/tool-output-tool';
 import type { ModelRef } from '../../../shared/model/provider';
+import { approvalContext, approvalOf } from '../../../shared/model/tool-approval';
 import type { ModelClient, ModelToolCall } from './types';
 import { TaskCalls, type TaskTurn } from './task-calls';
 
@@ -179,8 +180,10 @@ export class ToolCallRunner {
     let decision: ApprovalDecision | undefined;
     // "Allow for this conversation" covers the tasks it delegated (their hidden conversations).
     const scopeId = deps.conversations.taskOf(conversationId)?.rootId ?? conversationId;
-    if (tool.requiresApproval && !deps.approvals.allows(tool.id, scopeId)) {
-      this.finish(this.card(mt, call, args, invocationId, { status: 'awaiting-approval' }));
+    // Asks when the tool does, or when what it runs does (shared/model/tool-approval.ts).
+    const approval = approvalOf(tool, approvalContext(() => deps.registry.store.allTools()));
+    if (approval && !deps.approvals.allows(tool.id, scopeId)) {
+      this.finish(this.card(mt, call, args, invocationId, { status: 'awaiting-approval', approval }));
       const answer = signal.aborted ? ({ decision: 'cancelled' } as const) : await this.approval(invocationId, (edited) => this.checkEdited(mt, edited));
       if (answer.decision === 'cancelled') {
         this.finish(this.card(mt, call, args, invocationId, { status: 'cancelled', error: { code: 'CANCELLED', message: approvalCancelled } }));

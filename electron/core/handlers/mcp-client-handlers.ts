@@ -2,7 +2,7 @@
 import type { McpClientManager } from '../mcp-client/manager';
 import type { Handler } from '../router';
 
-type McpClientOps = 'mcpServers.list' | 'mcpServers.add' | 'mcpServers.import' | 'mcpServers.log' | 'mcpServers.restart' | 'mcpServers.remove';
+type McpClientOps = 'mcpServers.list' | 'mcpServers.add' | 'mcpServers.import' | 'mcpServers.log' | 'mcpServers.restart' | 'mcpServers.setTrust' | 'mcpServers.remove';
 
 export function mcpClientHandlers(mcp: McpClientManager): { [N in McpClientOps]: Handler<N> } {
   return {
@@ -11,6 +11,7 @@ export function mcpClientHandlers(mcp: McpClientManager): { [N in McpClientOps]:
     'mcpServers.import': ({ text }) => mcp.importJson(text),
     'mcpServers.log': ({ bundleId }) => mcp.log(bundleId),
     'mcpServers.restart': ({ bundleId }) => mcp.restart(bundleId),
+    'mcpServers.setTrust': ({ bundleId, trustUnannotatedTools }) => mcp.setTrust(bundleId, trustUnannotatedTools),
     'mcpServers.remove': async ({ bundleId }) => {
       await mcp.remove(bundleId);
       return { removed: true as const };

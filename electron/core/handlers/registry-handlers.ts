@@ -1,6 +1,7 @@
 /** The registry's operations: bundles, tools, search (seed 004). */
 import type { Registry } from '../registry/registry';
 import type { Handler } from '../router';
+import { approvalContext, approvalOf } from '../../../shared/model/tool-approval';
 
 type RegistryOps =
   | 'bundles.list'
@@ -14,7 +15,8 @@ type RegistryOps =
   | 'tools.put'
   | 'tools.patch'
   | 'tools.delete'
-  | 'tools.usage';
+  | 'tools.usage'
+  | 'tools.approval';
 
 export function registryHandlers(registry: Registry): { [N in RegistryOps]: Handler<N> } {
   const store = registry.store;
@@ -34,5 +36,6 @@ export function registryHandlers(registry: Registry): { [N in RegistryOps]: Hand
       return { deleted: true as const };
     },
     'tools.usage': ({ bundleId, slug, version }) => store.usage(store.getTool(bundleId, slug, version).id),
+    'tools.approval': ({ bundleId, slug, version }) => approvalOf(store.getTool(bundleId, slug, version), approvalContext(() => store.allTools())),
   };
 }

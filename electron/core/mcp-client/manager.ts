@@ -25,7 +25,7 @@ import { McpServerConnection } from './connection';
 import { ImportError, parseMcpServersJson } from './import-json';
 import { resultValue } from './results';
 import { ServerFiles } from './server-files';
-import { slugOf, syncTools, type SkippedTool } from './tool-sync';
+import { applyTrust, slugOf, syncTools, type SkippedTool } from './tool-sync';
 
 export interface McpClientOptions {
   dataDir: string;
@@ -139,6 +139,7 @@ export class McpClientManager {
       connection: masked(c.connection),
       timeouts: c.timeouts,
       maxRestarts: c.maxRestarts,
+      trustUnannotatedTools: e.file.server.trustUnannotatedTools,
       status: { ...e.conn.status(), skipped: e.skipped, missing: e.missing },
     };
   }
@@ -237,12 +238,26 @@ export class McpClientManager {
       e.conn.log.event(`tools/list failed: ${(err as Error).message}`);
       throw err;
     }
-    const report = await syncTools(this.opts.store, bundleId, listed);
+    const report = await syncTools(this.opts.store, bundleId, listed, { trustUnannotatedTools: e.file.server.trustUnannotatedTools });
     e.skipped = report.skipped;
     e.missing = report.missing;
     for (const s of report.skipped) e.conn.log.event(`tool '${s.name}' skipped: ${s.reason}`);
     if (report.added || report.changed) e.conn.log.event(`tools: ${report.added} added, ${report.changed} changed`);
     this.opts.onChange?.(bundleId);
+  }
+
+  /** Whether the server's tools without hints run without asking: saved, and the stored tools brought along at once. */
+  async setTrust(bundleId: string, trust: boolean): Promise<McpServerView> {
+    const e = this.entry(bundleId);
+    await this.queue.run(bundleId, async () => {
+      const file: McpServerFile = { ...e.file, server: { ...e.file.server, trustUnannotatedTools: trust } };
+      await this.files.write(file);
+      e.file = file;
+      const r = await applyTrust(this.opts.store, bundleId, { trustUnannotatedTools: trust });
+      for (const f of r.failed) e.conn.log.event(`tool '${f.name}' keeps its approval setting: ${f.reason}`);
+    });
+    this.opts.onChange?.(bundleId);
+    return this.view(e);
   }
 
   /** A person's restart: the restart count is forgotten, the server started again and its tools listed. */

@@ -8,6 +8,7 @@
 import { schemaCompileViolation } from '../store/schema-check';
 import { argSchemaViolation, LABEL_MAX_RUNES, nfc } from '../../../shared/model/validation';
 import { McpToolAnnotationsSchema, type McpSpec, type ToolPutBody, type ToolView } from '../../../shared/model/tool';
+import { hintsGiven, possiblyDestructive } from '../../../shared/model/tool-approval';
 import type { ToolStore } from '../store/tool-store';
 
 export interface SkippedTool {
@@ -23,13 +24,31 @@ export interface SyncReport {
   changed: number;
 }
 
+/** What the server's config says of its tools. */
+export interface SyncOptions {
+  /** Tools that give no hints of their effects run without asking (the server's trust switch). */
+  trustUnannotatedTools?: boolean;
+}
+
+/**
+ * Whether a model's call of a server's tool waits for approval. Per MCP a tool is possibly
+ * destructive unless it says it is read-only or not destructive (the defaults are
+ * readOnlyHint false, destructiveHint true), so a tool without hints asks, unless the server
+ * is trusted; a tool the server says is destructive always asks.
+ */
+export function mcpToolAsks(hints: McpSpec['annotations'], opts: SyncOptions = {}): boolean {
+  if (!possiblyDestructive(hints)) return false;
+  if (hints?.destructiveHint === true) return true;
+  return !opts.trustUnannotatedTools || hintsGiven(hints);
+}
+
 /** The most tools one server may bring in. */
 export const MAX_SERVER_TOOLS = 1_000;
 
 const JSON_SCHEMA_2020 = 'https://json-schema.org/draft/2020-12/schema';
 
 /** A listed tool as a tool body, or the reason it cannot be one. */
-export function toolBodyOf(raw: unknown): { name: string; body: ToolPutBody } | SkippedTool {
+export function toolBodyOf(raw: unknown, opts: SyncOptions = {}): { name: string; body: ToolPutBody } | SkippedTool {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { name: '(unnamed)', reason: 'not an object' };
   const t = raw as Record<string, unknown>;
   const name = typeof t.name === 'string' ? t.name : '';
@@ -59,8 +78,7 @@ export function toolBodyOf(raw: unknown): { name: string; body: ToolPutBody } | 
     mcp,
     isEnabled: true,
   };
-  // A server that says a tool is destructive is asked about before a model runs it.
-  if (mcp.annotations?.destructiveHint === true && mcp.annotations.readOnlyHint !== true) body.requiresApproval = true;
+  if (mcpToolAsks(mcp.annotations, opts)) body.requiresApproval = true;
   return { name, body };
 }
 
@@ -119,14 +137,14 @@ function latestByServerTool(tools: ToolView[]): Map<string, ToolView> {
 }
 
 /** Writes what changed; a tool that cannot be written is reported with the others skipped. */
-export async function syncTools(store: ToolStore, bundleId: string, listed: unknown[]): Promise<SyncReport> {
+export async function syncTools(store: ToolStore, bundleId: string, listed: unknown[], opts: SyncOptions = {}): Promise<SyncReport> {
   const report: SyncReport = { skipped: [], missing: [], added: 0, changed: 0 };
   const stored = store.toolsOf(bundleId);
   const latest = latestByServerTool(stored);
   const taken = new Set(stored.map((t) => t.slug));
   const seen = new Set<string>();
   for (const raw of listed.slice(0, MAX_SERVER_TOOLS)) {
-    const r = toolBodyOf(raw);
+    const r = toolBodyOf(raw, opts);
     if ('reason' in r) {
       report.skipped.push(r);
       continue;
@@ -140,9 +158,7 @@ export async function syncTools(store: ToolStore, bundleId: string, listed: unkn
     if (prev && sameDefinition(prev, r.body)) continue;
     try {
       if (prev) {
-        const version = String((Number(prev.version) || 1) + 1);
-        await store.putTool(bundleId, prev.slug, version, { ...r.body, isEnabled: prev.isEnabled });
-        if (prev.isEnabled) await store.patchTool(bundleId, prev.slug, prev.version, { isEnabled: false });
+        await putNextVersion(store, bundleId, prev, r.body);
         report.changed++;
       } else {
         const slug = slugOf(r.name, taken);
@@ -157,4 +173,42 @@ export async function syncTools(store: ToolStore, bundleId: string, listed: unkn
   if (listed.length > MAX_SERVER_TOOLS) report.skipped.push({ name: `${listed.length - MAX_SERVER_TOOLS} more`, reason: `a server may bring in at most ${MAX_SERVER_TOOLS} tools` });
   for (const name of latest.keys()) if (!seen.has(name)) report.missing.push(name);
   return report;
+}
+
+/** A changed definition: a new version (versions never change), enabled as the old one was; the old one switched off. */
+async function putNextVersion(store: ToolStore, bundleId: string, prev: ToolView, body: ToolPutBody): Promise<void> {
+  const version = String((Number(prev.version) || 1) + 1);
+  await store.putTool(bundleId, prev.slug, version, { ...body, isEnabled: prev.isEnabled });
+  if (prev.isEnabled) await store.patchTool(bundleId, prev.slug, prev.version, { isEnabled: false });
+}
+
+/**
+ * The server's trust switch changed: each stored tool whose approval it changes gets a new
+ * version with the new setting, at once and from the hints stored with it (the server need not
+ * run). Answers how many tools changed; one that cannot be written is left as it was and named.
+ */
+export async function applyTrust(store: ToolStore, bundleId: string, opts: SyncOptions): Promise<{ changed: number; failed: SkippedTool[] }> {
+  const out = { changed: 0, failed: [] as SkippedTool[] };
+  for (const [name, prev] of latestByServerTool(store.toolsOf(bundleId))) {
+    const asks = mcpToolAsks(prev.mcp?.annotations, opts);
+    if (Boolean(prev.requiresApproval) === asks) continue;
+    const body: ToolPutBody = {
+      displayName: prev.displayName,
+      description: prev.description,
+      tags: prev.tags,
+      type: prev.type,
+      argSchema: prev.argSchema,
+      outputSchema: prev.outputSchema,
+      ...(prev.mcp ? { mcp: prev.mcp } : {}),
+      isEnabled: prev.isEnabled,
+      ...(asks ? { requiresApproval: true } : {}),
+    };
+    try {
+      await putNextVersion(store, bundleId, prev, body);
+      out.changed++;
+    } catch (e) {
+      out.failed.push({ name, reason: (e as Error).message });
+    }
+  }
+  return out;
 }

@@ -6,6 +6,7 @@
  */
 import { v7 as uuidv7 } from 'uuid';
 import type { McpApprovalDecision, McpApprovalRequest } from '../../../shared/model/mcp-serve';
+import { cleanClientText } from './client-name';
 
 export type ApprovalOutcome = { decision: McpApprovalDecision } | { refused: string };
 
@@ -67,7 +68,8 @@ export class McpApprovalQueue {
         signal?.removeEventListener('abort', onAbort);
         resolve(o);
       };
-      this.pending.set(id, { request: { ...req, id, requestedAt: this.opts.now().toISOString() }, settle });
+      // Cleaned again here: a request may come from another process (`toolsmith mcp` asking the app's window).
+      this.pending.set(id, { request: { ...req, client: cleanClientText(req.client), id, requestedAt: this.opts.now().toISOString() }, settle });
       signal?.addEventListener('abort', onAbort, { once: true });
       this.opts.onChange?.();
       if (signal?.aborted) onAbort();
@@ -77,6 +79,11 @@ export class McpApprovalQueue {
   /** The user's answer; false when the request is no longer waiting. */
   respond(id: string, decision: McpApprovalDecision): boolean {
     return this.settle(id, { decision });
+  }
+
+  /** Refuses a waiting request with why (a window in another process could not answer it); false when it no longer waits. */
+  refuse(id: string, reason: string): boolean {
+    return this.settle(id, { refused: reason });
   }
 
   private settle(id: string, outcome: ApprovalOutcome): boolean {

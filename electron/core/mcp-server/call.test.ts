@@ -38,7 +38,7 @@ function standIn() {
 }
 
 const session: McpSession = { ownerId: 'mcp-test', allowed: new Set(), client: () => 'test' };
-const served = { name: 'echo', bundleSlug: 'b', description: '', inputSchema: { type: 'object' }, tool: { id: 't1', bundleId: 'b1', slug: 'echo', version: '1', requiresApproval: false } as ToolView } as ServedTool;
+const served = { name: 'echo', bundleSlug: 'b', description: '', inputSchema: { type: 'object' }, tool: { id: 't1', bundleId: 'b1', slug: 'echo', version: '1', requiresApproval: false } as ToolView, approval: null } as ServedTool;
 
 describe('callServedTool and the client’s cancel', () => {
   it('acts on a cancel that came before it watched, and leaves the other calls running', async () => {

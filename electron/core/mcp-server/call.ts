@@ -33,7 +33,7 @@ export interface CallDeps {
 export interface McpSession {
   /** The owner of its stored outputs and buffers. */
   readonly ownerId: string;
-  /** The client's name and version, from initialize. */
+  /** The name and version the client gave itself in initialize, cleaned for display (./client-name.ts); '' when none. */
   client(): string;
   /** Tools the user allowed for this session. */
   readonly allowed: Set<string>;
@@ -59,7 +59,7 @@ function errorResult(e: ErrorInfo): CallToolResult {
 export function callServedTool(deps: CallDeps, session: McpSession, served: ServedTool, args: unknown, signal?: AbortSignal): Promise<CallToolResult> {
   const { tool } = served;
   try {
-    if (tool.requiresApproval && !session.allowed.has(tool.id) && !deps.approvals.allows(tool.id, session.ownerId)) return askThenRun(deps, session, served, args, signal);
+    if (served.approval && !session.allowed.has(tool.id) && !deps.approvals.allows(tool.id, session.ownerId)) return askThenRun(deps, session, served, args, signal);
   } catch (e) {
     return Promise.resolve(errorResult(toErrorInfo(e, 'mcp')));
   }
@@ -70,7 +70,7 @@ async function askThenRun(deps: CallDeps, session: McpSession, served: ServedToo
   const { tool } = served;
   const toolName = `${served.bundleSlug}/${tool.slug}`;
   if (!deps.queue.windowOpen()) return textResult(needsApprovalNoWindow(toolName), true);
-  const answer = await deps.queue.ask({ toolId: tool.id, toolName, displayName: tool.displayName, args: args ?? {}, client: session.client() }, signal);
+  const answer = await deps.queue.ask({ toolId: tool.id, toolName, displayName: tool.displayName, args: args ?? {}, client: session.client(), ...(served.approval ? { approval: served.approval } : {}) }, signal);
   if ('refused' in answer) return textResult(answer.refused, true);
   if (answer.decision === 'deny') return textResult(deniedInApp(toolName), true);
   if (answer.decision === 'allow-session') session.allowed.add(tool.id);

@@ -4,10 +4,12 @@
  * as a model in the chat would name them (the slug; `bundle__slug` where two share one).
  * `tool_output` is served beside them and its name is never given to a registry tool.
  *
+ * Each carries whether it asks before it runs, computed with the list (shared/model/tool-approval.ts).
  * The list is kept until the store or the settings change, so a call does not rebuild it.
  */
 import type { McpServerSettings } from '../../../shared/model/mcp-serve';
 import type { ToolView } from '../../../shared/model/tool';
+import { approvalContext, approvalOf, type ApprovalInfo } from '../../../shared/model/tool-approval';
 import { TOOL_OUTPUT_TOOL } from '../agent/tool-behavior';
 import { toolsForModel, usableTools } from '../agent/tools-for-model';
 import type { ToolStore } from '../store/tool-store';
@@ -21,6 +23,8 @@ export interface ServedTool {
   description: string;
   /** The tool's argSchema, always with an object at its root (MCP requires it). */
   inputSchema: { type: 'object'; [k: string]: unknown };
+  /** Why a call waits for approval in the app (shared/model/tool-approval.ts), or null when it runs at once. */
+  approval: ApprovalInfo | null;
 }
 
 export interface ServedList {
@@ -55,9 +59,12 @@ export class ServedTools {
     const usable = usableTools(this.store).filter((c) => bundles.has(c.tool.bundleId));
     const set = toolsForModel({ usable, modelRouting: [], modelOnly: [TOOL_OUTPUT_TOOL] });
     const tools: ServedTool[] = [];
+    // Over every tool, served or not: a built-in tool declares which functions ask, a sequence's steps may be anywhere.
+    const approvals = approvalContext(() => this.store.allTools());
     for (const mt of set.tools) {
       if (!mt.tool || mt.name === TOOL_OUTPUT_NAME) continue;
-      tools.push({ name: mt.name, tool: mt.tool, bundleSlug: mt.bundleSlug ?? '', description: mt.spec.description, inputSchema: objectSchema(mt.spec.parameters) });
+      const approval = approvalOf(mt.tool, approvals);
+      tools.push({ name: mt.name, tool: mt.tool, bundleSlug: mt.bundleSlug ?? '', description: mt.spec.description, inputSchema: objectSchema(mt.spec.parameters), approval });
     }
     this.cached = { tools, byName: new Map(tools.map((t) => [t.name, t])) };
     return this.cached;

@@ -17,7 +17,8 @@ import type { ToolOutputService } from '../tool-output/service';
 import type { ExtractionModel } from '../tool-output/types';
 import { McpApprovalQueue } from './approval-queue';
 import { callServedTool, callToolOutput, type CallDeps, type McpSession } from './call';
-import { ServedTools } from './served-tools';
+import { clientLabel } from './client-name';
+import { ServedTools, type ServedTool } from './served-tools';
 
 export interface McpServeOptions {
   store: Pick<ToolStore, 'allTools' | 'isUsable' | 'bundleById'>;
@@ -100,7 +101,7 @@ export class McpServeService {
       title: t.tool.displayName,
       description: t.description,
       inputSchema: t.inputSchema,
-      ...(t.tool.requiresApproval ? { annotations: { destructiveHint: true } } : {}),
+      ...annotationsOf(t),
     }));
     out.push({ name: TOOL_OUTPUT_NAME, title: 'Tool output', description: TOOL_OUTPUT_DESCRIPTION, inputSchema: TOOL_OUTPUT_SCHEMA as unknown as Tool['inputSchema'], annotations: { readOnlyHint: true } });
     return out;
@@ -117,7 +118,7 @@ export class McpServeService {
       allowed: new Set(),
       client: () => {
         const c = server.getClientVersion();
-        return c ? `${c.name} ${c.version}` : 'an MCP client';
+        return c ? clientLabel(c.name, c.version) : '';
       },
     };
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.listTools() }));
@@ -158,4 +159,14 @@ export class McpServeService {
       return Promise.reject(e instanceof Error ? e : new Error(String(e)));
     }
   }
+}
+
+/**
+ * What a client is told of a tool's effects: one that asks here is possibly destructive to it
+ * too; a tool of an MCP server that runs without asking passes on the hints its server gave.
+ */
+function annotationsOf(t: ServedTool): Pick<Tool, 'annotations'> {
+  if (t.approval) return { annotations: { readOnlyHint: false, destructiveHint: true } };
+  const hints = t.tool.mcp?.annotations;
+  return hints && Object.keys(hints).length ? { annotations: { ...hints } } : {};
 }

@@ -130,6 +130,36 @@ describe('export then import', () => {
     expect(b.store.getBundle(report.bundleId!).isBuiltIn).toBe(false);
   });
 
+  it('keeps requiresApproval: a tool that asks still asks after export and import', async () => {
+    const a = await emptyStore();
+    const bundleId = newId();
+    await a.store.putBundle(bundleId, bundleBody());
+    await a.store.putTool(bundleId, 'careful', '1', localToolBody({ requiresApproval: true }));
+    const b = await emptyStore();
+    const report = await importBundle(b.store, exportBundle(a.store, bundleId).bytes, { newId });
+    expect(b.store.getTool(report.bundleId!, 'careful', '1').requiresApproval).toBe(true);
+    expect(report.asks).toEqual([{ tool: 'careful@1', message: 'requires approval: will ask before it runs' }]);
+  });
+
+  it('names the imported tools that will ask because of what they run (files.write, a step that asks)', async () => {
+    const dataDir = path.join(await tempDir(), 'data');
+    const { store } = await openStore(dataDir, { resourcesDir: RESOURCES_DIR });
+    const ids = [newId()];
+    const wraps = (functionId: string) => localToolBody({ local: { functionId } });
+    const zip = archive({
+      [BUNDLE_MANIFEST]: manifest(),
+      'tools/summarize@1.json': wraps('files.write'),
+      'tools/count@1.json': wraps('text.count'),
+      'tools/pipeline@1.json': { ...sequenceBody(ids[0]!), sequence: { steps: [{ id: 'save', tool: { bundleId: ids[0], slug: 'summarize', version: '1' }, args: {} }] } },
+    });
+    const report = await importBundle(store, zip, { newId: () => ids[0]! });
+    expect(report.imported).toEqual(['count@1', 'pipeline@1', 'summarize@1']);
+    expect(report.asks).toEqual([
+      { tool: 'pipeline@1', message: "its step 'save' calls summarize@1, which asks: will ask before it runs" },
+      { tool: 'summarize@1', message: 'runs files.write: will ask before it runs' },
+    ]);
+  });
+
   it('export of an unknown bundle is NOT_FOUND', async () => {
     const a = await emptyStore();
     expect((await rejection(() => exportBundle(a.store, newId()))).code).toBe('NOT_FOUND');

@@ -4,7 +4,8 @@
  * Layout (format 'toolsmith-bundle', version 1):
  *   toolsmith-bundle.json          {"format":"toolsmith-bundle","version":1,"bundle":{slug,displayName,description,isEnabled}}
  *   tools/<slug>@<version>.json    the tool's put body: displayName, description, tags, type,
- *                                  argSchema, outputSchema, local|http|sequence, isEnabled
+ *                                  argSchema, outputSchema, local|http|sequence|mcp, isEnabled,
+ *                                  requiresApproval when set
  * No ids and no timestamps travel: an import always makes a NEW bundle (a new UUIDv7) whose
  * tools get new ids and times. Entries are stored in slug@version order with a fixed time
  * (the bundle's modifiedAt), so exporting the same bundle twice gives the same bytes.
@@ -37,11 +38,14 @@
  *    says nothing was imported and why. While an import runs, other readers may see its tools
  *    appear; the end state is all or nothing. If the archive has tool entries but none is
  *    valid, no bundle is created. An archive with no tool entries makes an empty bundle.
+ * 6. The report's `asks` names each imported tool that will ask before a model or a served
+ *    client runs it, and why (a tool wrapping files.write asks, whatever its file says).
  */
 import { crc32 } from 'node:zlib';
 import { Inflate, zipSync } from 'fflate';
 import { BundlePutBodySchema, type BundlePutBody } from '../../../shared/model/bundle';
 import { ToolPutBodySchema, type ToolPutBody, type ToolView } from '../../../shared/model/tool';
+import { approvalContext, approvalOf, type ApprovalReason } from '../../../shared/model/tool-approval';
 import { MAX_IMPORT_ZIP_BYTES, type ImportReport } from '../../../shared/model/transfer';
 import { labelViolation, nfc, toolKey } from '../../../shared/model/validation';
 import { AppError } from '../../../shared/errors';
@@ -93,6 +97,7 @@ export function toolPutBody(t: ToolView): ToolPutBody {
   if (t.http !== undefined) body.http = t.http;
   if (t.sequence !== undefined) body.sequence = t.sequence;
   if (t.mcp !== undefined) body.mcp = t.mcp;
+  if (t.requiresApproval) body.requiresApproval = true;
   // A local tool whose function is not registered is shown disabled; export what is shown.
   body.isEnabled = t.isEnabled;
   return body as ToolPutBody;
@@ -467,7 +472,29 @@ export async function importBundle(store: ToolStore, bytes: Uint8Array, deps: Im
     const message = `${e instanceof Error ? e.message : String(e)}; the import was undone: nothing was imported${undo}`;
     return { bundleSlug: manifest.slug, imported: [], conflicts, invalid: [...invalid, { entry: bundleCreated && failedAt ? failedAt.entry : BUNDLE_MANIFEST, message }], nothingImported: true };
   }
-  return { bundleId, bundleSlug: manifest.slug, imported: written.map((c) => `${c.slug}@${c.version}`), conflicts, invalid, nothingImported: false };
+  const asks = asking(store, bundleId, written);
+  return { bundleId, bundleSlug: manifest.slug, imported: written.map((c) => `${c.slug}@${c.version}`), conflicts, invalid, ...(asks.length ? { asks } : {}), nothingImported: false };
+}
+
+/**
+ * The imported tools that ask before a model (or a served client) runs them, and why: a tool
+ * that says nothing of approval still asks when it runs a function that asks (files.write) or
+ * calls a tool that does, and the person importing should know before a model finds it.
+ */
+function asking(store: ToolStore, bundleId: string, written: ToolCandidate[]): { tool: string; message: string }[] {
+  const ctx = approvalContext(() => store.allTools());
+  const out: { tool: string; message: string }[] = [];
+  for (const c of written) {
+    const info = approvalOf(store.getTool(bundleId, c.slug, c.version), ctx);
+    if (info) out.push({ tool: `${c.slug}@${c.version}`, message: askingMessage(info.reason) });
+  }
+  return out;
+}
+
+export function askingMessage(reason: ApprovalReason): string {
+  if (reason.kind === 'function') return `runs ${reason.functionId}: will ask before it runs`;
+  if (reason.kind === 'step') return `its step '${reason.step}' calls ${reason.tool}, which asks: will ask before it runs`;
+  return 'requires approval: will ask before it runs';
 }
 
 /** Deletes the tools written, then the bundle; returns '' or what could not be undone. */

@@ -5,6 +5,7 @@ import { writeFileAtomic } from '../../core/lib/atomic-write';
 import { MAX_IMPORT_ZIP_BYTES } from '../../../shared/model/transfer';
 import type { Bundle } from '../../../shared/model/bundle';
 import type { ToolView } from '../../../shared/model/tool';
+import { approvalContext, approvalOf, type ApprovalInfo } from '../../../shared/model/tool-approval';
 import { CliError, firstLine, out, outJson, table, toolRef, usageError, withCore, type CommonOptions, type Session } from './session';
 
 export interface ToolsListOptions extends CommonOptions {
@@ -63,11 +64,12 @@ export async function toolsShow(ref: string, o: CommonOptions): Promise<void> {
       .filter((t) => t.slug === tool.slug)
       .map((t) => t.version)
       .sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
-    out(describeTool(tool, bundle, versions));
+    const store = s.core.registry.store;
+    out(describeTool(tool, bundle, versions, approvalOf(tool, approvalContext(() => store.allTools()))));
   });
 }
 
-function describeTool(t: ToolView, bundle: Bundle | undefined, versions: string[]): string {
+function describeTool(t: ToolView, bundle: Bundle | undefined, versions: string[], approval: ApprovalInfo | null): string {
   const lines = [`${toolRef(bundle?.slug ?? t.bundleId, t)} — ${t.displayName}`, ''];
   if (t.description) lines.push(t.description, '');
   const state = t.isEnabled ? 'on' : `off${t.unavailableReason ? ` (${t.unavailableReason})` : ''}`;
@@ -77,7 +79,7 @@ function describeTool(t: ToolView, bundle: Bundle | undefined, versions: string[
     ['Runs', backendLine(t)],
     ['Versions', versions.join(', ')],
     ['Tags', t.tags.join(', ') || '—'],
-    ['Approval', t.requiresApproval ? 'a model’s call waits for approval' : 'not asked'],
+    ['Approval', approvalLine(approval)],
     ['Built in', t.isBuiltIn ? 'yes' : 'no'],
     ['Id', t.id],
     ['Bundle', bundle ? `${bundle.slug} (${bundle.id})` : t.bundleId],
@@ -87,6 +89,14 @@ function describeTool(t: ToolView, bundle: Bundle | undefined, versions: string[
   const args = argumentRows(t.argSchema);
   lines.push(args.length ? table(args.map((r) => ['  ' + r[0], ...r.slice(1)])) : '  (none)');
   return lines.join('\n');
+}
+
+/** Whether a model's (or a served) call waits for approval, and why when the tool does not say so itself. */
+function approvalLine(a: ApprovalInfo | null): string {
+  if (!a) return 'not asked';
+  if (a.reason.kind === 'function') return `a model’s call waits for approval (it runs ${a.reason.functionId}, which asks)`;
+  if (a.reason.kind === 'step') return `a model’s call waits for approval (its step ${a.reason.step} calls ${a.reason.tool}, which asks)`;
+  return 'a model’s call waits for approval';
 }
 
 function backendLine(t: ToolView): string {

@@ -16,6 +16,7 @@ import type { ToolCard as ToolCardData } from '../../../shared/model/conversatio
 import { useOpMutation } from '../../api/hooks';
 import { chatStrings as s } from '../../i18n/chat-strings';
 import { outputStrings } from '../../i18n/output-strings';
+import { ApprovalWhy } from '../../components/ApprovalWhy';
 import { ApprovalForm } from './ApprovalForm';
 import { ConsentAnswered, ConsentForm } from './ConsentForm';
 import { ExtractionView } from './ExtractionView';
@@ -78,6 +79,7 @@ export function ToolCard({ card, conversationId, placement }: { card: ToolCardDa
         <ConsentForm consent={card.consent} />
       ) : awaiting && conversationId ? (
         <>
+          <ApprovalWhy info={card.approval} />
           <ApprovalForm conversationId={conversationId} invocationId={card.invocationId} args={card.args} />
           <DenyWithReason conversationId={conversationId} invocationId={card.invocationId} />
         </>

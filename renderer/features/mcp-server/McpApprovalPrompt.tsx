@@ -1,10 +1,12 @@
 /**
  * A tool served over MCP that requires approval asks here, on every screen, while this
- * window is open: the app that asked, the tool and its arguments; the answer goes back to
- * the waiting call (the client gets its result, or why it was not run).
+ * window is open: the app that asked (the name it gave itself, shown as its claim), the tool,
+ * why it asks and its arguments; the answer goes back to the waiting call (the client gets
+ * its result, or why it was not run).
  */
 import type { McpApprovalDecision } from '../../../shared/model/mcp-serve';
 import { useOp, useOpMutation } from '../../api/hooks';
+import { ApprovalWhy } from '../../components/ApprovalWhy';
 import { mcpServerStrings } from '../../i18n/mcp-server-strings';
 import '../settings/mcp-server.css';
 
@@ -26,9 +28,11 @@ export function McpApprovalPrompt() {
     <section className="mcp-approval" role="alertdialog" aria-labelledby="mcp-approval-title" aria-describedby="mcp-approval-asks" data-testid="mcp-approval">
       <h2 id="mcp-approval-title">{p.title}</h2>
       <p id="mcp-approval-asks">
-        {p.asks(first.client)}{' '}
+        {/* The client's name is its own claim, cleaned by the core; React renders it as text. */}
+        {first.client ? p.asks(first.client) : p.asksUnnamed}{' '}
         <code>{first.toolName}</code>
       </p>
+      <ApprovalWhy info={first.approval} />
       <details open>
         <summary>{p.args}</summary>
         <pre>

@@ -3,7 +3,9 @@ import { useCallback, useDeferredValue, useEffect, useId, useMemo, useRef, useSt
 import type { OpInput } from '../../../../shared/contract';
 import { HTTP_METHODS } from '../../../../shared/model/http-spec';
 import type { ToolView } from '../../../../shared/model/tool';
-import { useOpMutation } from '../../../api/hooks';
+import { useOp, useOpMutation } from '../../../api/hooks';
+import { approvalWhy } from '../../../components/approval-why';
+import { approvalStrings } from '../../../i18n/approval-strings';
 import { JsonEditor, type EditorProblem } from '../../../editor/JsonEditor';
 import type { JsonSchemaKind } from '../../../editor/json-schemas';
 import { editorStrings } from '../../../i18n/editor-strings';
@@ -89,6 +91,10 @@ export function ToolEditor({ mode, newVersionBlocked, notice, onSaved, onNewVers
   const [markerErrors, setMarkerErrors] = useState<Partial<Record<ToolField, EditorProblem>>>({});
   const [status, setStatus] = useState<string | null>(null);
   const save = useOpMutation('tools.put');
+  // A saved tool may ask through what it runs (files.write, a step that asks), whatever its own box says.
+  const viewed = mode.kind === 'view' ? mode.tool : undefined;
+  const approval = useOp('tools.approval', { bundleId: viewed?.bundleId ?? '', slug: viewed?.slug ?? '', version: viewed?.version ?? '' }, { enabled: !!viewed });
+  const inherited = approval.data && approval.data.reason.kind !== 'tool' ? approvalWhy(approval.data).reason : undefined;
   const qc = useQueryClient();
   const headingRef = useRef<HTMLHeadingElement>(null);
 
@@ -327,6 +333,11 @@ export function ToolEditor({ mode, newVersionBlocked, notice, onSaved, onNewVers
           <p id={`${inputId('requiresApproval')}-help`} className="help">
             {s.help.requiresApproval}
           </p>
+          {inherited && (
+            <p className="help" role="note" data-testid="tool-form-inherited-approval">
+              <strong>{approvalStrings.inherited}</strong> {inherited}
+            </p>
+          )}
         </div>
       </fieldset>
 

@@ -199,6 +199,18 @@ function ReportView({ report }: { report: ImportReport }) {
           </ul>
         </>
       )}
+      {report.asks && report.asks.length > 0 && (
+        <>
+          <h5>{s.bundle.asks(report.asks.length)}</h5>
+          <ul className="import-list" data-testid="import-asks">
+            {report.asks.map((x) => (
+              <li key={x.tool}>
+                <code>{x.tool}</code>: {x.message}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
       {report.invalid.length > 0 && (
         <>
           <h5>{s.bundle.invalid(report.invalid.length)}</h5>

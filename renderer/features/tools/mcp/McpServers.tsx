@@ -1,7 +1,7 @@
 /**
  * The MCP servers brought in as bundles: each with its status (connected, starting, failed and
- * why, stopped), the tools it could not bring in, its log (stderr and lifecycle), Restart and
- * Remove; and "Add MCP server". Statuses are pushed (mcpServers.changed), not polled.
+ * why, stopped), the tools it could not bring in, whether its tools without hints run without
+ * asking (off by default), its log (stderr and lifecycle), Restart and Remove; and "Add MCP server". Statuses are pushed (mcpServers.changed), not polled.
  *
  *   <McpServers />
  */
@@ -62,8 +62,9 @@ function ServerRow({ server: v }: { server: McpServerView }) {
   const log = useOp('mcpServers.log', { bundleId: v.bundleId }, { enabled: showLog });
   const restart = useOpMutation('mcpServers.restart');
   const remove = useOpMutation('mcpServers.remove');
+  const trust = useOpMutation('mcpServers.setTrust');
   const where = v.connection.transport === 'stdio' ? [v.connection.command, ...v.connection.args].join(' ') : v.connection.url;
-  const error = restart.error ?? remove.error;
+  const error = restart.error ?? remove.error ?? trust.error;
   return (
     <li className="mcp-row" data-testid={`mcp-server-${v.name}`} aria-labelledby={`${id}-name`}>
       <div className="mcp-row-head">
@@ -101,6 +102,23 @@ function ServerRow({ server: v }: { server: McpServerView }) {
           {s.missing}: {v.status.missing.join(', ')}
         </p>
       )}
+      <div className="field mcp-trust">
+        <label className="inline-check" htmlFor={`${id}-trust`}>
+          <input
+            id={`${id}-trust`}
+            type="checkbox"
+            data-testid="mcp-trust"
+            checked={trust.isPending && trust.variables ? trust.variables.trustUnannotatedTools : v.trustUnannotatedTools}
+            disabled={trust.isPending}
+            aria-describedby={`${id}-trust-help`}
+            onChange={(e) => trust.mutate({ bundleId: v.bundleId, trustUnannotatedTools: e.target.checked }, { onSettled: () => void qc.invalidateQueries() })}
+          />
+          {s.trust}
+        </label>
+        <p id={`${id}-trust-help`} className="help">
+          {s.trustHelp}
+        </p>
+      </div>
       <div className="mcp-actions">
         <button type="button" aria-expanded={showLog} aria-controls={`${id}-log`} data-testid="mcp-log-toggle" onClick={() => setShowLog((x) => !x)}>
           {showLog ? s.hideLog : s.log}
