@@ -14,6 +14,7 @@ import { cliArgsFromArgv, installedCliCommand } from './host/cli-mode';
 import { makeCliSession, removeCliSession, sweepCliSessions } from './host/cli-session';
 import { runCliProcess } from './host/cli/run-process';
 import { appProtocolHandler } from './host/app-protocol';
+import { startApprovalLink, type ApprovalLink } from './host/approval-link';
 import { registerIpcHost } from './host/ipc';
 import { closeBeforeQuit } from './host/quit';
 import { APP_HOST, APP_SCHEME, isAppUrl, isSafeExternalUrl } from './host/security';
@@ -58,6 +59,7 @@ const profileDir = profileDirFor(dataDir, app.getPath('userData'));
 if (profileDir) app.setPath('userData', profileDir);
 
 let core: Core | undefined;
+let approvalLink: ApprovalLink | undefined;
 let mainWindow: BrowserWindow | undefined;
 let stateSaved: Promise<void> = Promise.resolve();
 
@@ -85,6 +87,11 @@ async function start(): Promise<void> {
   protocol.handle(APP_SCHEME, appProtocolHandler({ rendererDir }));
 
   registerIpcHost(ipcMain, core, () => BrowserWindow.getAllWindows().map((w) => w.webContents));
+  // `toolsmith mcp` (its own process) asks this window to approve served tools (host/approval-link.ts).
+  approvalLink = await startApprovalLink(core).catch((e: unknown) => {
+    console.warn('toolsmith mcp will not reach this window for approvals:', e);
+    return undefined;
+  });
   await createWindow();
   app.on('activate', () => {
     if (BrowserWindow.getAllWindows().length === 0) void createWindow();
@@ -190,7 +197,10 @@ function startDesktop(): void {
     closeBeforeQuit({
       close: () => {
         if (mainWindow) rememberWindow(mainWindow);
-        return Promise.all([stateSaved, starting.then(() => core?.close())]).then(() => undefined);
+        return Promise.all([stateSaved, starting.then(async () => {
+          await approvalLink?.close();
+          await core?.close();
+        })]).then(() => undefined);
       },
       exit: (code) => app.exit(code),
     }),

@@ -23,6 +23,7 @@ export const OP_NAMES = [
   'tools.patch',
   'tools.delete',
   'tools.usage',
+  'tools.approval',
   'tools.usageSummaries',
   'tools.usageStats',
   'tools.invoke',
@@ -72,6 +73,9 @@ export const OP_NAMES = [
   'mcpServer.info',
   'mcpServer.approvals',
   'mcpServer.respond',
+  'mcpServer.token',
+  'mcpServer.rotateToken',
+  'mcpServer.askApproval',
   'buffers.list',
   'buffers.read',
   'buffers.search',
@@ -120,6 +124,7 @@ export const OP_NAMES = [
   'mcpServers.import',
   'mcpServers.log',
   'mcpServers.restart',
+  'mcpServers.setTrust',
   'mcpServers.remove',
 ] as const satisfies readonly OpName[];
 

@@ -7,7 +7,7 @@ import { PageSize, PageToken, QueryBool } from './model/query';
 import { RunningSuiteSchema, SuiteProgressSchema, SuiteResultSchema, TestCaseSchema, TestRunSummarySchema } from './model/testcase';
 import { ImportReportSchema, MAX_IMPORT_ZIP_BYTES, OpenApiImportSchema } from './model/transfer';
 import { SettingsPatchSchema, SettingsSchema } from './model/settings';
-import { McpApprovalDecisionSchema, McpApprovalRequestSchema, McpServerInfoSchema } from './model/mcp-serve';
+import { McpApprovalAskSchema, McpApprovalDecisionSchema, McpApprovalOutcomeSchema, McpApprovalRequestSchema, McpServerInfoSchema, McpTokenSchema } from './model/mcp-serve';
 import { ContextSectionSchema, ConversationSchema, DirectiveOutcomeSchema, ExtractionInfoSchema, MessageSchema, TitleSchema } from './model/conversation';
 import { ExtractionOverridesSchema, OversizedChoiceSchema } from './model/settings';
 import {
@@ -37,6 +37,7 @@ import {
   ToolSelectionSchema,
 } from './model/provider';
 import { RegistryChangeSchema, ToolPutBodySchema, ToolUsageSchema, ToolViewSchema } from './model/tool';
+import { ApprovalInfoSchema } from './model/tool-approval';
 import { ConversationToolTokensSchema, ToolUsageStatsSchema, ToolUsageSummariesSchema } from './model/usage';
 
 /**
@@ -132,6 +133,8 @@ export const operations = {
   'tools.patch': { input: z.object({ ...ToolRef, isEnabled: z.boolean() }).strict(), output: ToolViewSchema },
   'tools.delete': { input: z.object(ToolRef).strict(), output: z.object({ deleted: z.literal(true) }).strict() },
   'tools.usage': { input: z.object(ToolRef).strict(), output: ToolUsageSchema },
+  /** Why a model's (or a served) call of the tool waits for approval, or null when it runs at once (shared/model/tool-approval.ts). */
+  'tools.approval': { input: z.object(ToolRef).strict(), output: ApprovalInfoSchema.nullable() },
   /** Calls and errors over the last 30 days, per day, for many tools in one call (the Tools list). Days in `timeZone` (IANA), UTC if absent. */
   'tools.usageSummaries': { input: z.object({ toolIds: z.array(Key).max(500), timeZone: TimeZoneName.optional() }).strict(), output: ToolUsageSummariesSchema },
   /** One tool's figures over the last 30 days: calls, error rate, latency percentiles and histogram, result sizes, errors by code, per day. */
@@ -323,6 +326,12 @@ export const operations = {
   /** Served tools' calls waiting for an answer in the app. */
   'mcpServer.approvals': { input: Empty, output: z.array(McpApprovalRequestSchema) },
   'mcpServer.respond': { input: z.object({ id: Key, decision: McpApprovalDecisionSchema }).strict(), output: z.object({ accepted: z.boolean() }).strict() },
+  /** The token for `/mcp` (the served tools only, never the rest of the API), created on first read. */
+  'mcpServer.token': { input: Empty, output: McpTokenSchema },
+  /** A new token for `/mcp`: the old one stops working at once (configs that hold it must be updated). */
+  'mcpServer.rotateToken': { input: Empty, output: McpTokenSchema },
+  /** Shows an approval of `toolsmith mcp` (another process on this data folder) in this app's window; waits for the answer. */
+  'mcpServer.askApproval': { input: McpApprovalAskSchema, output: McpApprovalOutcomeSchema },
 
   // Buffers (routed outputs) of a conversation or a workflow run.
   'buffers.list': { input: z.object({ ownerId: Key }).strict(), output: z.array(BufferInfoSchema) },
@@ -451,6 +460,8 @@ export const operations = {
   'mcpServers.log': { input: z.object(BundleRef).strict(), output: z.array(McpLogLineSchema) },
   /** Stops and starts it again (its restart count forgotten) and lists its tools again. */
   'mcpServers.restart': { input: z.object(BundleRef).strict(), output: McpServerViewSchema },
+  /** Whether the server's tools that give no hints run without asking (off: they ask, as MCP says they may be destructive). */
+  'mcpServers.setTrust': { input: z.object({ ...BundleRef, trustUnannotatedTools: z.boolean() }).strict(), output: McpServerViewSchema },
   /** Stops it and removes its config, its bundle and its tools. */
   'mcpServers.remove': { input: z.object(BundleRef).strict(), output: z.object({ removed: z.literal(true) }).strict() },
 } as const satisfies Record<string, { input: z.ZodType; output: z.ZodType }>;

@@ -1,3 +1,5 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -43,7 +45,7 @@ test.describe('Settings → MCP server', () => {
     await section.getByTestId('mcp-server-save').click();
     await expect(section.getByTestId('mcp-server-save')).toBeDisabled();
 
-    // The stdio snippet starts toolsmith over this data folder; the HTTP one names /mcp and a placeholder, never the token.
+    // The stdio snippet starts toolsmith over this data folder; the HTTP one names /mcp and the MCP token, never the API token.
     await expect(section.getByTestId('mcp-snippet')).toContainText('--data-dir');
     await expect(section.getByTestId('mcp-snippet')).toContainText(host!.dataDir);
     await section.getByTestId('mcp-snippet-client-vscode').check();
@@ -51,18 +53,21 @@ test.describe('Settings → MCP server', () => {
     await expect(section.getByTestId('mcp-snippet')).toContainText(`${host!.url}mcp`);
     await expect(section.getByTestId('mcp-snippet')).toContainText('"type": "http"');
     expect(await section.getByTestId('mcp-snippet').textContent()).not.toContain(host!.token);
+    const mcpToken = (await fs.readFile(path.join(host!.dataDir, 'mcp-token'), 'utf8')).trim();
+    await expect(section.getByTestId('mcp-snippet')).toContainText(`Bearer ${mcpToken}`);
     await screenshot(appPage, 'settings-mcp-server');
 
-    // An MCP client (the SDK's) calls the served tool; the open window asks.
+    // An MCP client (the SDK's), configured as the snippet says (the MCP token), calls the served tool; the open window asks.
     const client = new Client({ name: 'Claude Desktop', version: '0.9.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${host!.url}mcp`), { requestInit: { headers: { Authorization: `Bearer ${host!.token}` } } }));
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${host!.url}mcp`), { requestInit: { headers: { Authorization: `Bearer ${mcpToken}` } } }));
     try {
       const names = (await client.listTools()).tools.map((t) => t.name);
       expect(names).toContain('guarded-count');
       const call = client.callTool({ name: 'guarded-count', arguments: { text: 'three little words' } });
       const prompt = appPage.getByTestId('mcp-approval');
       await expect(prompt).toBeVisible();
-      await expect(prompt).toContainText('Claude Desktop 0.9.0 asks to run');
+      await expect(prompt).toContainText('A client calling itself “Claude Desktop 0.9.0” asks to run');
+      await expect(prompt).toContainText('This tool is set to ask before it runs.');
       await expect(prompt).toContainText('served-e2e/guarded-count');
       await expect(prompt).toContainText('three little words');
       await screenshot(appPage, 'mcp-approval-prompt');

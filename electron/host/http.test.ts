@@ -157,7 +157,7 @@ describe('the headless host', () => {
     expect(page.headers['content-security-policy']).toContain("default-src 'none'");
     const rpc = await request(host.port, { method: 'POST', path: '/rpc/app.ping', headers: { ...json, Cookie: session, Origin: `http://127.0.0.1:${host.port}` }, body: '{}' });
     expect(rpc.status).toBe(200);
-    const forged = await request(host.port, { path: '/', headers: { Cookie: 'toolsmith_session=forged' } });
+    const forged = await request(host.port, { path: '/', headers: { Cookie: `toolsmith_session_${host.port}=forged` } });
     expect(forged.status).toBe(401);
   });
 
@@ -167,7 +167,30 @@ describe('the headless host', () => {
     expect(wrong.status).toBe(401);
     const right = await request(host.port, { method: 'POST', path: '/login', headers: json, body: JSON.stringify({ token }) });
     expect(right.status).toBe(200);
-    expect(right.headers['set-cookie']![0]).toMatch(/^toolsmith_session=/);
+    expect(right.headers['set-cookie']![0]).toMatch(new RegExp(`^toolsmith_session_${host.port}=`));
+  });
+
+  it('keeps two hosts on one machine signed in side by side: their session cookies have names of their own', async () => {
+    const a = await start();
+    const b = await start();
+    // A browser keeps cookies per host name, not per port: one jar for 127.0.0.1.
+    const jar = new Map<string, string>();
+    const signIn = async (host: HttpHost) => {
+      const link = new URL(host.loginUrl());
+      const r = await request(host.port, { path: link.pathname + link.search });
+      expect(r.status).toBe(303);
+      const [pair] = r.headers['set-cookie']![0]!.split(';');
+      const eq = pair!.indexOf('=');
+      jar.set(pair!.slice(0, eq), pair!.slice(eq + 1));
+    };
+    const cookies = () => [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
+    const ping = (host: HttpHost) => request(host.port, { method: 'POST', path: '/rpc/app.ping', headers: { ...json, Cookie: cookies() }, body: '{}' });
+    await signIn(a.host);
+    expect((await ping(a.host)).status).toBe(200);
+    await signIn(b.host);
+    expect((await ping(b.host)).status).toBe(200);
+    expect((await ping(a.host)).status).toBe(200);
+    expect(jar.size).toBe(2);
   });
 
   it('serves the renderer only to a signed-in browser and never outside its folder', async () => {

@@ -1,7 +1,9 @@
 /**
  * The headless host: the built renderer, the contract over RPC and WebSocket, and (later)
  * the REST API, on 127.0.0.1 only. Every request passes the same gate: own Host, own
- * Origin, no secret in the URL, then the bearer token or a session cookie.
+ * Origin, no secret in the URL, then the API token or a session cookie; `/mcp` alone also
+ * takes the MCP token. While it runs, `running-host.json` in the data folder tells
+ * `toolsmith mcp` where to ask approvals (running-host.ts).
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,9 +11,11 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { HTTP_STATUS, fail, type Result } from '../../shared/errors';
 import { LIMITS } from '../../shared/limits';
 import type { Core } from '../core/app';
-import { HostAuth, hasSecretInQuery, isOwnHost, isOwnOrigin, loadOrCreateToken } from './http-auth';
+import { HostAuth, McpTokenFile, hasSecretInQuery, isOwnHost, isOwnOrigin, loadOrCreateToken, sessionCookieName } from './http-auth';
 import { LOGIN_SCRIPT, loginPageHtml } from './login-page';
-import { MCP_PATH, createMcpHttpEndpoint } from './mcp-http';
+import { MCP_PATH, createMcpHttpEndpoint, type McpHttpOptions } from './mcp-http';
+import { followApprovalsFile } from './data-file-watch';
+import { announceRunningHost } from './running-host';
 import { send, serveStatic } from './static-files';
 
 export interface HttpHostOptions {
@@ -22,12 +26,16 @@ export interface HttpHostOptions {
   staticDir: string;
   /** Extra JSON routes (the REST API); returns false when it does not own the path. */
   routes?: (req: IncomingMessage, res: ServerResponse, url: URL, body: () => Promise<BodyResult>) => Promise<boolean>;
+  /** `/mcp`'s session limits (tests make them small). */
+  mcp?: McpHttpOptions;
 }
 
 export interface HttpHost {
   readonly url: string;
   readonly port: number;
   readonly tokenFile: string;
+  /** The MCP token's file: it opens `/mcp` and nothing else. */
+  readonly mcpTokenFile: string;
   /** A fresh one-time sign-in link for a browser. */
   loginUrl(): string;
   close(): Promise<void>;
@@ -40,12 +48,14 @@ const LOOPBACK = '127.0.0.1';
 export async function startHttpHost(opts: HttpHostOptions): Promise<HttpHost> {
   const { core } = opts;
   const { token, file: tokenFile } = await loadOrCreateToken(core.dataDir);
-  const auth = new HostAuth(token);
+  const mcpToken = McpTokenFile.forDataDir(core.dataDir);
+  await mcpToken.current();
+  let port = 0;
+  const auth = new HostAuth(token, () => sessionCookieName(port), mcpToken);
   // The served registry for MCP clients (Claude Desktop, Cursor, VS Code), behind the same gate.
-  const mcp = createMcpHttpEndpoint(core.mcpServer);
+  const mcp = createMcpHttpEndpoint(core.mcpServer, opts.mcp);
   const wss = new WebSocketServer({ noServer: true, maxPayload: LIMITS.maxInputBytes * 2 });
   const sockets = new Set<WebSocket>();
-  let port = 0;
 
   const server = http.createServer((req, res) => {
     handle(req, res).catch((e) => {
@@ -65,18 +75,27 @@ export async function startHttpHost(opts: HttpHostOptions): Promise<HttpHost> {
     if (url.pathname === '/login' && method === 'POST') return loginWithToken(req, res);
     if (url.pathname === '/login.js') return send(res, 200, 'text/javascript; charset=utf-8', LOGIN_SCRIPT);
 
+    // MCP clients hold the MCP token (or, in configs written before it, the API token); it opens nothing else.
+    if (url.pathname === MCP_PATH) {
+      if (!(await auth.isMcpAuthorised(req))) return json(res, 401, fail('UNAUTHORIZED', 'a bearer token is required: the MCP token (Settings → MCP server) or the API token'));
+      return mcp.handle(req, res, () => readBody(req));
+    }
     if (!auth.isAuthorised(req)) {
       const wantsPage = method === 'GET' && (req.headers.accept ?? '').includes('text/html');
       if (wantsPage) return send(res, 401, 'text/html; charset=utf-8', loginPageHtml(tokenFile));
       return json(res, 401, fail('UNAUTHORIZED', 'a bearer token or a signed-in session is required'));
     }
 
-    if (url.pathname === MCP_PATH) return mcp.handle(req, res, () => readBody(req));
     if (url.pathname.startsWith('/rpc/') && method === 'POST') {
       const body = await readBody(req);
       if (!body.ok) return json(res, body.status, body.error);
       const name = decodeURIComponent(url.pathname.slice('/rpc/'.length));
-      const result = await core.router.callJson(name, body.text, { transport: 'http' });
+      // A caller that hangs up cancels a call that waits (an approval asked by `toolsmith mcp`).
+      const gone = new AbortController();
+      res.once('close', () => {
+        if (!res.writableFinished) gone.abort();
+      });
+      const result = await core.router.callJson(name, body.text, { transport: 'http', signal: gone.signal });
       return json(res, result.ok ? 200 : HTTP_STATUS[result.error.code], result);
     }
     if (url.pathname === '/auth/login-link' && method === 'POST') {
@@ -177,7 +196,11 @@ export async function startHttpHost(opts: HttpHostOptions): Promise<HttpHost> {
   });
   port = (server.address() as AddressInfo).port;
   const base = `http://${LOOPBACK}:${port}`;
-  core.mcpServer.setEndpoints({ httpUrl: `${base}${MCP_PATH}`, tokenFile });
+  core.mcpServer.setEndpoints({ httpUrl: `${base}${MCP_PATH}`, tokenFile: mcpToken.file });
+  // `toolsmith mcp` on this data folder finds this host here, to ask approvals in its window.
+  const unannounce = await announceRunningHost(core.dataDir, `${base}/`);
+  // `toolsmith mcp` records "Always allow" answered here in approvals.json: read it again.
+  const unfollow = followApprovalsFile(core);
 
   function loginUrl(): string {
     return `${base}/login?code=${auth.issueLoginCode()}`;
@@ -187,9 +210,12 @@ export async function startHttpHost(opts: HttpHostOptions): Promise<HttpHost> {
     url: `${base}/`,
     port,
     tokenFile,
+    mcpTokenFile: mcpToken.file,
     loginUrl,
     async close() {
       offEvents();
+      await unannounce();
+      unfollow();
       core.mcpServer.setEndpoints({ httpUrl: null, tokenFile: null });
       await mcp.close();
       for (const ws of sockets) ws.terminate();

@@ -12,10 +12,13 @@ import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { createCore, type Core } from '../core/app';
+import { rotateTokenFile } from '../core/lib/token-file';
 import { serverOff } from '../core/mcp-server/service';
 import { SECRET_VALUE, seedServedBundle, startEchoServer, type EchoServer } from '../core/testing/mcp-serve-kit';
 import { RESOURCES_DIR, useTempDirs } from '../core/testing/temp-dir';
 import { startHttpHost, type HttpHost } from './http';
+import { MAX_MCP_SESSIONS, type McpHttpOptions } from './mcp-http';
+import { restRoutes } from './rest';
 
 const tempDir = useTempDirs();
 const closers: (() => Promise<void>)[] = [];
@@ -29,9 +32,10 @@ interface Started {
   token: string;
   echo: EchoServer;
   url: URL;
+  bundleId: string;
 }
 
-async function start(): Promise<Started> {
+async function start(mcp?: McpHttpOptions): Promise<Started> {
   const dataDir = await tempDir();
   const staticDir = path.join(dataDir, 'static');
   await fs.mkdir(staticDir, { recursive: true });
@@ -39,12 +43,31 @@ async function start(): Promise<Started> {
   closers.push(() => core.close());
   const echo = await startEchoServer();
   closers.push(() => echo.close());
-  await seedServedBundle(core, echo.port);
+  const { bundleId } = await seedServedBundle(core, echo.port);
   await core.call('settings.set', { toolOutputs: { ...core.settings.get().toolOutputs, baseDir: await tempDir() } });
-  const host = await startHttpHost({ core, staticDir });
+  const host = await startHttpHost({ core, staticDir, routes: restRoutes(core), ...(mcp ? { mcp } : {}) });
   closers.push(() => host.close());
   const token = (await fs.readFile(host.tokenFile, 'utf8')).trim();
-  return { host, core, token, echo, url: new URL('mcp', host.url) };
+  return { host, core, token, echo, url: new URL('mcp', host.url), bundleId };
+}
+
+async function mcpTokenOf(s: Started): Promise<string> {
+  const r = await s.core.call('mcpServer.token', {});
+  if (!r.ok) throw new Error(r.error.message);
+  return r.value.token;
+}
+
+/** A WebSocket upgrade's status: 101 when it opened. */
+function upgrade(port: number, headers: Record<string, string>): Promise<number> {
+  return new Promise((resolve) => {
+    const ws = new WebSocket(`ws://127.0.0.1:${port}/ws`, { headers });
+    ws.on('unexpected-response', (_req, res) => resolve(res.statusCode!));
+    ws.on('open', () => {
+      ws.close();
+      resolve(101);
+    });
+    ws.on('error', () => undefined);
+  });
 }
 
 async function connect(s: Started, headers: Record<string, string> = { Authorization: `Bearer ${s.token}` }) {
@@ -68,6 +91,19 @@ function raw(port: number, opts: { method?: string; path?: string; headers?: Rec
     req.on('error', reject);
     if (opts.body !== undefined) req.write(opts.body);
     req.end();
+  });
+}
+
+/** `raw`, with the answer's headers. */
+function rawWithHeaders(port: number, opts: { headers: Record<string, string>; body: string }): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port, method: 'POST', path: '/mcp', headers: { Host: `127.0.0.1:${port}`, ...opts.headers } }, (res) => {
+      let body = '';
+      res.on('data', (d) => (body += d));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+    });
+    req.on('error', reject);
+    req.end(opts.body);
   });
 }
 
@@ -178,6 +214,118 @@ describe('/mcp on the headless host', () => {
   it('says its URL and token file in mcpServer.info while it runs', async () => {
     const s = await start();
     const info = await s.core.call('mcpServer.info', {});
-    expect(info.ok && info.value).toMatchObject({ httpUrl: s.url.href, tokenFile: s.host.tokenFile });
+    expect(info.ok && info.value).toMatchObject({ httpUrl: s.url.href, tokenFile: s.host.mcpTokenFile });
+  });
+
+  it('opens /mcp with the MCP token, and nothing else with it: not the contract, the WebSocket, REST, sign-in or the app', async () => {
+    const s = await start();
+    const mcpToken = await mcpTokenOf(s);
+    expect(mcpToken).toMatch(/^[0-9a-f]{64}$/);
+    expect(mcpToken).not.toBe(s.token);
+    expect((await fs.stat(s.host.mcpTokenFile)).mode & 0o777).toBe(0o600);
+    expect((await fs.readFile(s.host.mcpTokenFile, 'utf8')).trim()).toBe(mcpToken);
+
+    const { client } = await connect(s, { Authorization: `Bearer ${mcpToken}` });
+    expect(((await client.callTool({ name: 'count', arguments: { text: 'a b' } })) as CallToolResult).structuredContent).toMatchObject({ words: 2 });
+
+    const port = s.host.port;
+    const withMcp = { 'Content-Type': 'application/json', Authorization: `Bearer ${mcpToken}` };
+    const count = `/tools/bundles/${s.bundleId}/tools/count/version/1`;
+    const refused = [
+      await raw(port, { path: '/rpc/app.ping', headers: withMcp, body: '{}' }),
+      await raw(port, { path: '/rpc/mcpServer.approvals', headers: withMcp, body: '{}' }),
+      await raw(port, { path: '/rpc/mcpServer.respond', headers: withMcp, body: JSON.stringify({ id: 'x', decision: 'allow-once' }) }),
+      await raw(port, { path: '/rpc/mcpServer.rotateToken', headers: withMcp, body: '{}' }),
+      await raw(port, { path: `${count}/invoke`, headers: withMcp, body: JSON.stringify({ args: { text: 'a' } }) }),
+      await raw(port, { method: 'GET', path: '/tools/tools', headers: withMcp }),
+      await raw(port, { path: '/auth/login-link', headers: withMcp, body: '{}' }),
+      await raw(port, { method: 'GET', path: '/', headers: withMcp }),
+    ];
+    expect(refused.map((r) => r.status)).toEqual(refused.map(() => 401));
+    // It never becomes a browser session either.
+    const login = await raw(port, { path: '/login', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ token: mcpToken }) });
+    expect(login.status).toBe(401);
+    expect(await upgrade(port, { Authorization: `Bearer ${mcpToken}` })).toBe(401);
+    // The same requests with the API token pass (so the refusals above are the token's).
+    expect((await raw(port, { path: `${count}/invoke`, headers: { ...withMcp, Authorization: `Bearer ${s.token}` }, body: JSON.stringify({ args: { text: 'a' } }) })).status).toBe(200);
+    expect(await upgrade(port, { Authorization: `Bearer ${s.token}` })).toBe(101);
+    // Configs written before the MCP token existed hold the API token: /mcp still takes it.
+    expect((await raw(port, { headers: { ...mcpHeaders, Authorization: `Bearer ${s.token}` }, body: initialize })).status).toBe(200);
+  });
+
+  it('stops taking a rotated MCP token at once, whether rotated here or by another process', async () => {
+    const s = await start();
+    const port = s.host.port;
+    const init = (token: string) => raw(port, { headers: { ...mcpHeaders, Authorization: `Bearer ${token}` }, body: initialize });
+    const first = await mcpTokenOf(s);
+    expect((await init(first)).status).toBe(200);
+
+    const rotated = await raw(port, { path: '/rpc/mcpServer.rotateToken', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${s.token}` }, body: '{}' });
+    expect(rotated.status).toBe(200);
+    const second = (JSON.parse(rotated.body) as { value: { token: string; file: string } }).value;
+    expect(second.token).not.toBe(first);
+    expect(second.file).toBe(s.host.mcpTokenFile);
+    expect((await fs.stat(second.file)).mode & 0o777).toBe(0o600);
+    expect((await init(first)).status).toBe(401);
+    expect((await init(second.token)).status).toBe(200);
+
+    // Another process (the command line, another app on this data folder) replaces the file.
+    const third = await rotateTokenFile(s.host.mcpTokenFile);
+    expect((await init(second.token)).status).toBe(401);
+    expect((await init(third)).status).toBe(200);
+    expect(await mcpTokenOf(s)).toBe(third);
+  });
+
+  it('makes room for a new client when every session is taken by clients that left without DELETE: the idle one unused longest ends, and its id answers 404', async () => {
+    const s = await start();
+    const auth = { ...mcpHeaders, Authorization: `Bearer ${s.token}` };
+    const ids: string[] = [];
+    for (let i = 0; i < MAX_MCP_SESSIONS + 3; i++) {
+      const r = await rawWithHeaders(s.host.port, { headers: auth, body: initialize });
+      expect(r.status).toBe(200);
+      ids.push(r.headers['mcp-session-id'] as string);
+    }
+    // The SDK client still connects and works.
+    const { client } = await connect(s);
+    expect(((await client.callTool({ name: 'count', arguments: { text: 'a b c' } })) as CallToolResult).structuredContent).toMatchObject({ words: 3 });
+    const list = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+    const asked = await Promise.all(ids.map((id) => raw(s.host.port, { headers: { ...auth, 'Mcp-Session-Id': id }, body: list })));
+    // The first four were evicted by the three that followed and the client; the others live on.
+    expect(asked.map((r) => r.status)).toEqual(ids.map((_, i) => (i < 4 ? 404 : 200)));
+    expect(JSON.parse(asked[0]!.body).error.message).toContain('initialize a new one');
+  });
+
+  it('never evicts a session with a request running, and refuses a new one with 503 while all are busy', async () => {
+    const s = await start({ maxSessions: 2 });
+    const detach = s.core.mcpServer.queue.attachWindow();
+    closers.push(async () => detach());
+    const a = await connect(s);
+    const b = await connect(s);
+    // Both wait for an approval: a request running in each session.
+    const calls = [a, b].map((c) => c.client.callTool({ name: 'guarded', arguments: { text: 'x y' } }));
+    let waiting: string[] = [];
+    await vi.waitFor(async () => {
+      const p = await s.core.call('mcpServer.approvals', {});
+      waiting = p.ok ? p.value.map((r) => r.id) : [];
+      expect(waiting).toHaveLength(2);
+    });
+    const full = await raw(s.host.port, { headers: { ...mcpHeaders, Authorization: `Bearer ${s.token}` }, body: initialize });
+    expect(full.status).toBe(503);
+    expect(JSON.parse(full.body).error.message).toContain('too many MCP sessions are busy');
+    for (const id of waiting) await s.core.call('mcpServer.respond', { id, decision: 'allow-once' });
+    for (const call of calls) expect(((await call) as CallToolResult).structuredContent).toMatchObject({ words: 2 });
+  });
+
+  it('ends a session left idle past the idle time, with no stream open: its id answers 404', async () => {
+    let clock = 1_000_000;
+    const s = await start({ idleMs: 60_000, now: () => clock });
+    const auth = { ...mcpHeaders, Authorization: `Bearer ${s.token}` };
+    const opened = await rawWithHeaders(s.host.port, { headers: auth, body: initialize });
+    const id = opened.headers['mcp-session-id'] as string;
+    const list = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+    clock += 59_000;
+    expect((await raw(s.host.port, { headers: { ...auth, 'Mcp-Session-Id': id }, body: list })).status).toBe(200);
+    clock += 61_000;
+    expect((await raw(s.host.port, { headers: { ...auth, 'Mcp-Session-Id': id }, body: list })).status).toBe(404);
   });
 });

@@ -6,11 +6,12 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { execFile, spawnSync } from 'node:child_process';
+import { execFile, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import WebSocket from 'ws';
 // @ts-expect-error -- a plain .mjs build script without types
 import { electronBundles } from '../../scripts/electron-bundles.mjs';
 // @ts-expect-error -- a plain .mjs build script without types
@@ -19,6 +20,7 @@ import { ApprovalStore } from '../core/agent/approvals';
 import { createCore } from '../core/app';
 import { SECRET_VALUE, seedServedBundle, startEchoServer, type EchoServer } from '../core/testing/mcp-serve-kit';
 import { RESOURCES_DIR, useTempDirs } from '../core/testing/temp-dir';
+import { startHttpHost } from './http';
 import { SERVER_OFF_EXIT } from './mcp-stdio';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..');
@@ -68,6 +70,26 @@ async function dataFolder(echo: EchoServer, enabled = true): Promise<string> {
   await core.close();
   return dir;
 }
+
+/** The JSON-RPC messages a child writes on stdout, one per line, in order. */
+function stdoutMessages(child: ChildProcess): () => Promise<Record<string, unknown>> {
+  const got: Record<string, unknown>[] = [];
+  const waiters: ((m: Record<string, unknown>) => void)[] = [];
+  let rest = '';
+  child.stdout!.on('data', (c: Buffer) => {
+    rest += c.toString('utf8');
+    for (let nl = rest.indexOf('\n'); nl !== -1; nl = rest.indexOf('\n')) {
+      const m = JSON.parse(rest.slice(0, nl)) as Record<string, unknown>;
+      rest = rest.slice(nl + 1);
+      const w = waiters.shift();
+      if (w) w(m);
+      else got.push(m);
+    }
+  });
+  return () => (got.length ? Promise.resolve(got.shift()!) : new Promise((resolve) => waiters.push(resolve)));
+}
+
+const textOf = (r: unknown) => ((r as CallToolResult).content[0] as { text: string }).text;
 
 describe('toolsmith mcp (stdio)', () => {
   it('serves the chosen bundle to the SDK client: list, a local tool, an HTTP tool, an oversized result and tool_output', async () => {
@@ -197,4 +219,106 @@ describe('toolsmith mcp (stdio)', () => {
     expect(r.status).toBe(2);
     expect(r.stderr).toContain("unknown command 'mpc'");
   }, 300_000);
+
+  it('answers a line over 10 MB with a JSON-RPC error and reads on, and exits when stdin closes', async () => {
+    const echo = await startEchoServer();
+    const dir = await dataFolder(echo);
+    await echo.close();
+    const child = spawn(process.execPath, [ENTRY, 'mcp', '--data-dir', dir], { stdio: ['pipe', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const next = stdoutMessages(child);
+    const write = (m: unknown) => child.stdin!.write(JSON.stringify(m) + '\n');
+    try {
+      write({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { pad: 'x'.repeat(11 * 1024 * 1024) } });
+      const tooLong = await next();
+      expect(tooLong).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
+      expect((tooLong.error as { message: string }).message).toContain(`at most ${10 * 1024 * 1024} bytes`);
+
+      child.stdin!.write('{"jsonrpc": "2.0", "id": 2, "method": \n');
+      expect(await next()).toMatchObject({ id: null, error: { code: -32700 } });
+
+      write({ jsonrpc: '2.0', id: 3, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+      expect(await next()).toMatchObject({ id: 3, result: { serverInfo: { name: 'toolsmith' } } });
+      write({ jsonrpc: '2.0', method: 'notifications/initialized' });
+      write({ jsonrpc: '2.0', id: 4, method: 'tools/list' });
+      const list = (await next()) as { id: number; result: { tools: { name: string }[] } };
+      expect(list.id).toBe(4);
+      expect(list.result.tools.map((t) => t.name)).toContain('count');
+
+      child.stdin!.end();
+      expect(await exited).toBe(0);
+      expect(stderr).toContain('a longer one was dropped unread');
+    } finally {
+      child.kill();
+    }
+  }, 120_000);
+
+  it('asks the window of the app running on the same data folder to approve a tool: allow runs it, deny refuses it, no window refuses it', async () => {
+    const echo = await startEchoServer();
+    const dir = await dataFolder(echo);
+    // The app: the headless host on this data folder, and a window connected to it.
+    const app = await createCore({ dataDir: dir, resourcesDir: RESOURCES_DIR, host: 'headless', watch: false });
+    const host = await startHttpHost({ core: app, staticDir: path.join(dir, 'no-static') });
+    const token = (await fs.readFile(host.tokenFile, 'utf8')).trim();
+    const ws = new WebSocket(`ws://127.0.0.1:${host.port}/ws`, { headers: { Authorization: `Bearer ${token}` } });
+    await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+    const transport = new StdioClientTransport({ command: process.execPath, args: [ENTRY, 'mcp', '--data-dir', dir], stderr: 'pipe' });
+    const client = new Client({ name: 'stdio-test', version: '1.0.0' });
+    const waitingInApp = async () => {
+      let id = '';
+      await vi.waitFor(
+        async () => {
+          const p = await app.call('mcpServer.approvals', {});
+          expect(p.ok && p.value.map((r) => [r.toolName, r.client])).toEqual([['kit/guarded', 'stdio-test 1.0.0']]);
+          id = p.ok ? p.value[0]!.id : '';
+        },
+        { timeout: 20_000, interval: 100 },
+      );
+      return id;
+    };
+    try {
+      await client.connect(transport);
+      const allowed = client.callTool({ name: 'guarded', arguments: { text: 'a b c' } });
+      expect((await app.call('mcpServer.respond', { id: await waitingInApp(), decision: 'allow-once' })).ok).toBe(true);
+      expect(((await allowed) as CallToolResult).structuredContent).toMatchObject({ words: 3 });
+
+      const denied = client.callTool({ name: 'guarded', arguments: { text: 'a' } });
+      await app.call('mcpServer.respond', { id: await waitingInApp(), decision: 'deny' });
+      const refused = (await denied) as CallToolResult;
+      expect(refused.isError).toBe(true);
+      expect(textOf(refused)).toContain('the user denied');
+
+      // The window closes: the app is still there, but has nobody to ask.
+      ws.close();
+      await vi.waitFor(() => expect(app.mcpServer.queue.windowOpen()).toBe(false));
+      const noWindow = (await client.callTool({ name: 'guarded', arguments: { text: 'a' } })) as CallToolResult;
+      expect(noWindow.isError).toBe(true);
+      expect(textOf(noWindow)).toContain('no Toolsmith window is open');
+
+      // A window again: "Always allow" is remembered where both processes read it.
+      const again = new WebSocket(`ws://127.0.0.1:${host.port}/ws`, { headers: { Authorization: `Bearer ${token}` } });
+      await new Promise((resolve, reject) => again.once('open', resolve).once('error', reject));
+      const always = client.callTool({ name: 'guarded', arguments: { text: 'x y' } });
+      await app.call('mcpServer.respond', { id: await waitingInApp(), decision: 'allow-always' });
+      expect(((await always) as CallToolResult).structuredContent).toMatchObject({ words: 2 });
+      again.close();
+      await vi.waitFor(
+        async () => {
+          const rules = await app.call('approvals.list', {});
+          expect(rules.ok && rules.value.map((r) => [r.toolName, r.scope])).toEqual([['kit/guarded', 'always']]);
+        },
+        { timeout: 20_000, interval: 100 },
+      );
+      const remembered = (await client.callTool({ name: 'guarded', arguments: { text: 'z' } })) as CallToolResult;
+      expect(remembered.structuredContent).toMatchObject({ words: 1 });
+    } finally {
+      await client.close();
+      ws.close();
+      await host.close();
+      await app.close();
+      await echo.close();
+    }
+  }, 90_000);
 });

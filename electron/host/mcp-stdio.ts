@@ -3,18 +3,21 @@
  * VS Code and any other client that starts a server as a child process. The same core over
  * the same data folder as the app (another process may run the app at the same time: the
  * registry is watched, and Settings and the remembered approvals are read again when they change).
+ * A tool that requires approval is asked in that app's window (host-approvals.ts).
  * Usage: toolsmith mcp [--data-dir DIR] [--resources DIR]
  *
  * stdout carries protocol messages only: everything else is written to stderr.
  */
-import { existsSync, watch, type FSWatcher } from 'node:fs';
+import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createCore } from '../core/app';
 import { argValue, resolveDataDir } from '../core/data-dir';
 import type { CliHost } from './cli-mode';
+import { watchDataFiles } from './data-file-watch';
+import { askApprovalsInRunningHost } from './host-approvals';
+import { LineStdioServerTransport } from './mcp-stdio-transport';
 
 export const SERVER_OFF_EXIT = 3;
 
@@ -52,13 +55,16 @@ export async function runMcpStdio(argv: readonly string[], env: NodeJS.ProcessEn
   const approvalsWatch = watchDataFiles(core.dataDir, {
     'approvals.json': () => core.mcpServer.reloadApprovals(),
   });
+  // This process has no window: approvals are asked in the app's, when one runs on this data folder.
+  const stopAsking = askApprovalsInRunningHost(core);
   const conn = core.mcpServer.createServer();
-  const transport = new StdioServerTransport();
+  const transport = new LineStdioServerTransport();
   let stopping = false;
   const stop = async (code: number) => {
     if (stopping) return;
     stopping = true;
     approvalsWatch?.close();
+    stopAsking();
     await conn.close();
     await core.close();
     process.exit(code);
@@ -71,25 +77,4 @@ export async function runMcpStdio(argv: readonly string[], env: NodeJS.ProcessEn
   process.on('SIGINT', () => void stop(0));
   process.on('SIGTERM', () => void stop(0));
   console.error(`Toolsmith MCP server on stdio: data folder ${core.dataDir}, ${core.mcpServer.served.list().tools.length} tools served`);
-}
-
-/**
- * Calls a file's handler (debounced) when the app replaces it: the folder is watched, since
- * writes rename a new file over the old one.
- */
-function watchDataFiles(dataDir: string, handlers: Record<string, () => Promise<void>>): FSWatcher | undefined {
-  const timers = new Map<string, ReturnType<typeof setTimeout>>();
-  try {
-    const w = watch(dataDir, (_event, name) => {
-      const handler = name ? handlers[name] : undefined;
-      if (!name || !handler) return;
-      clearTimeout(timers.get(name));
-      timers.set(name, setTimeout(() => handler().catch((e: unknown) => console.error(`Toolsmith: could not read ${name} again: ${(e as Error).message}`)), 100));
-    });
-    w.unref();
-    return w;
-  } catch (e) {
-    console.error(`Toolsmith: changes to the approvals will not be seen until a restart (${(e as Error).message})`);
-    return undefined;
-  }
 }

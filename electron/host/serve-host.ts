@@ -37,6 +37,7 @@ export async function serve(argv: readonly string[], env: NodeJS.ProcessEnv, hos
     `Sign in by opening this one-time link: ${http.loginUrl()}`,
     `Data folder: ${core.dataDir}`,
     `API token (for scripts): ${http.tokenFile}`,
+    `MCP token (for MCP clients at ${http.url}mcp): ${http.mcpTokenFile}`,
     'Press Ctrl+C to stop.',
   ];
   console.log(lines.join('\n'));

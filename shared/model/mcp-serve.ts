@@ -3,6 +3,7 @@
  * (Claude Desktop, Cursor, VS Code) see, where they reach it, and the approvals it asks for.
  */
 import { z } from 'zod';
+import { ApprovalInfoSchema } from './tool-approval';
 
 /** Settings → MCP server. Off by default: nothing is served until the user picks bundles. */
 export const McpServerSettingsSchema = z
@@ -39,13 +40,37 @@ export const McpApprovalRequestSchema = z
     toolName: z.string(),
     displayName: z.string(),
     args: z.unknown(),
-    /** The MCP client that asked (its name and version, as it said in initialize). */
-    client: z.string(),
+    /**
+     * The name and version the MCP client gave itself in initialize: its own claim, never
+     * verified. Cleaned by the core (no control, bidi or invisible characters, one line, at
+     * most MCP_CLIENT_NAME_MAX characters); empty when it gave none.
+     */
+    client: z.string().max(64 * 1024),
+    /** Why the tool asks, and an MCP server's hints for it. */
+    approval: ApprovalInfoSchema.optional(),
     requestedAt: z.string(),
   })
   .strict();
 export type McpApprovalRequest = z.infer<typeof McpApprovalRequestSchema>;
 
+/** The most characters of a client's self-given name shown in the approval prompt. */
+export const MCP_CLIENT_NAME_MAX = 60;
+
 /** allow-conversation allows the tool for the rest of that client's session. */
 export const McpApprovalDecisionSchema = z.enum(['allow-once', 'allow-session', 'allow-always', 'deny']);
 export type McpApprovalDecision = z.infer<typeof McpApprovalDecisionSchema>;
+
+/** The token MCP clients send to `/mcp` (it reaches the served tools and nothing else), and its file. */
+export const McpTokenSchema = z.object({ token: z.string(), file: z.string() }).strict();
+export type McpToken = z.infer<typeof McpTokenSchema>;
+
+/**
+ * `toolsmith mcp` (its own process) asks the running app on the same data folder to show an
+ * approval in its window: the request without the id and time the app gives it.
+ */
+export const McpApprovalAskSchema = McpApprovalRequestSchema.omit({ id: true, requestedAt: true });
+export type McpApprovalAsk = z.infer<typeof McpApprovalAskSchema>;
+
+/** The user's decision, or why there is none (no window open, nobody answered in time, the window closed). */
+export const McpApprovalOutcomeSchema = z.union([z.object({ decision: McpApprovalDecisionSchema }).strict(), z.object({ refused: z.string() }).strict()]);
+export type McpApprovalOutcome = z.infer<typeof McpApprovalOutcomeSchema>;

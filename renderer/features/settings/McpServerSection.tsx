@@ -83,7 +83,11 @@ function Snippets({ info }: { info: NonNullable<ReturnType<typeof useOp<'mcpServ
   const [client, setClient] = useState<SnippetClient>('claude');
   const [transport, setTransport] = useState<SnippetTransport>('stdio');
   const [copied, setCopied] = useState<'ok' | 'failed' | null>(null);
-  const text = snippet(info, client, transport);
+  // The MCP token opens /mcp and nothing else, so the snippet carries it (never the API token).
+  const http = transport === 'http' && !!info.httpUrl;
+  const token = useOp('mcpServer.token', {}, { enabled: http });
+  const rotate = useOpMutation('mcpServer.rotateToken');
+  const text = snippet(info, client, transport, token.data?.token);
 
   const copy = async () => {
     if (!text) return;
@@ -136,7 +140,40 @@ function Snippets({ info }: { info: NonNullable<ReturnType<typeof useOp<'mcpServ
               </span>
             )}
           </div>
-          {transport === 'http' && info.tokenFile && <p className="help">{s.tokenHelp(info.tokenFile)}</p>}
+          {http && (
+            <div className="mcp-token">
+              {token.data && <p className="help">{s.tokenHelp(token.data.file)}</p>}
+              {token.error && <QueryError error={token.error} onRetry={() => void token.refetch()} />}
+              <button
+                type="button"
+                disabled={rotate.isPending}
+                data-testid="mcp-token-rotate"
+                onClick={() => {
+                  if (window.confirm(s.rotateConfirm)) rotate.mutate(
+                      {},
+                      {
+                        onSuccess: () => {
+                          setCopied(null);
+                          void token.refetch();
+                        },
+                      },
+                    );
+                }}
+              >
+                {s.rotate}
+              </button>
+              {rotate.isSuccess && (
+                <span className="status-ok" role="status">
+                  {s.rotated}
+                </span>
+              )}
+              {rotate.error && (
+                <p className="field-error" role="alert">
+                  {rotate.error.message}
+                </p>
+              )}
+            </div>
+          )}
         </>
       ) : (
         <p className="muted" data-testid="mcp-snippet-no-http">

@@ -2,7 +2,7 @@
  * The config snippets Settings → MCP server shows, for the MCP clients people use: Claude
  * Desktop and Cursor (`mcpServers`), VS Code (`servers` in .vscode/mcp.json). The stdio one
  * starts `toolsmith mcp` over this data folder; the HTTP one reaches the running headless host
- * with the bearer token, which is never shown here: the user pastes it from the token file.
+ * with the MCP token (it opens `/mcp` and nothing else: never the full API token).
  */
 import type { McpServerInfo } from '../../../shared/model/mcp-serve';
 
@@ -10,7 +10,7 @@ export type SnippetClient = 'claude' | 'cursor' | 'vscode';
 export type SnippetTransport = 'stdio' | 'http';
 
 export const SERVER_NAME = 'toolsmith';
-export const TOKEN_PLACEHOLDER = '<token from the api-token file>';
+export const TOKEN_PLACEHOLDER = '<token from the mcp-token file>';
 
 /** The stdio command and its arguments, with the data folder. */
 export function stdioLaunch(info: McpServerInfo): { command: string; args: string[] } {
@@ -18,9 +18,10 @@ export function stdioLaunch(info: McpServerInfo): { command: string; args: strin
   return { command, args: [...rest, '--data-dir', info.dataDir] };
 }
 
-export function snippet(info: McpServerInfo, client: SnippetClient, transport: SnippetTransport): string | null {
+/** `token`: the MCP token to write in (a placeholder until it is known). */
+export function snippet(info: McpServerInfo, client: SnippetClient, transport: SnippetTransport, token: string = TOKEN_PLACEHOLDER): string | null {
   if (transport === 'http' && !info.httpUrl) return null;
-  const headers = { Authorization: `Bearer ${TOKEN_PLACEHOLDER}` };
+  const headers = { Authorization: `Bearer ${token}` };
   if (client === 'vscode') {
     const server = transport === 'stdio' ? { type: 'stdio', ...stdioLaunch(info) } : { type: 'http', url: info.httpUrl, headers };
     return JSON.stringify({ servers: { [SERVER_NAME]: server } }, null, 2);
@@ -28,7 +29,7 @@ export function snippet(info: McpServerInfo, client: SnippetClient, transport: S
   if (transport === 'stdio') return JSON.stringify({ mcpServers: { [SERVER_NAME]: stdioLaunch(info) } }, null, 2);
   // Claude Desktop reaches HTTP servers through mcp-remote (its config file starts commands only).
   if (client === 'claude') {
-    return JSON.stringify({ mcpServers: { [SERVER_NAME]: { command: 'npx', args: ['-y', 'mcp-remote', info.httpUrl, '--header', `Authorization:Bearer ${TOKEN_PLACEHOLDER}`] } } }, null, 2);
+    return JSON.stringify({ mcpServers: { [SERVER_NAME]: { command: 'npx', args: ['-y', 'mcp-remote', info.httpUrl, '--header', `Authorization:Bearer ${token}`] } } }, null, 2);
   }
   return JSON.stringify({ mcpServers: { [SERVER_NAME]: { url: info.httpUrl, headers } } }, null, 2);
 }
