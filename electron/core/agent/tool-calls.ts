@@ -31,8 +31,15 @@ import { TaskCalls, type TaskTurn } from './task-calls';
 
 export type CallAction = 'continue' | 'stop';
 
-/** What the model is told when it calls tool_output where it is not offered (the last step, or nothing stored). */
+/** What the model is told when it calls tool_output on the last step of a turn (it is not offered there). */
 export const TOOL_OUTPUT_NOT_OFFERED = 'tool_output is not available now (this is the last step of the turn, or nothing is stored): answer with what you have';
+/**
+ * What the model is told when it calls tool_output for a handle the conversation no longer has
+ * (the history still names it, but stored outputs end with the app's session: a restart, or
+ * the conversation's outputs were removed).
+ */
+export const toolOutputExpired = (handle: string | undefined) =>
+  `the stored output${handle ? ` '${handle}'` : ''} has expired: stored outputs are kept only while the app runs, and it was restarted (or they were removed) since the result was stored. Call the tool again if you need its result, or answer with what you have`;
 
 /** The user's answer to an approval request; `cancelled` when the turn stopped first. */
 export type ApprovalAnswer = { decision: ApprovalDecision; args?: unknown; reason?: string } | { decision: 'cancelled' };
@@ -250,8 +257,13 @@ export class ToolCallRunner {
     if (mt.name === TOOL_SEARCH_NAME && deferred) return async (m, call, args, id) => this.runToolSearch(deferred, m, call, args, id);
     if (mt.name !== TOOL_OUTPUT_NAME || !this.ctx.deps.toolOutputs) return undefined;
     if (this.ctx.toolOutputOffered && !this.ctx.toolOutputOffered()) {
-      return async (m, call, args, id) =>
-        this.finish(this.card(m, call, args, id, { status: 'error', error: { code: 'CONFLICT', message: TOOL_OUTPUT_NOT_OFFERED } }));
+      // Nothing stored now: the handle the model names (from the history) is gone, not merely unavailable on this step.
+      const expired = !this.ctx.deps.toolOutputs.hasOutputs(this.ctx.conversationId);
+      return async (m, call, args, id) => {
+        const handle = typeof (args as { handle?: unknown } | null)?.handle === 'string' ? ((args as { handle: string }).handle.slice(0, 100)) : undefined;
+        const error = expired ? { code: 'NOT_FOUND' as const, message: toolOutputExpired(handle) } : { code: 'CONFLICT' as const, message: TOOL_OUTPUT_NOT_OFFERED };
+        this.finish(this.card(m, call, args, id, { status: 'error', error }));
+      };
     }
     return (m, call, args, id) => this.runToolOutput(m, call, args, id);
   }

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { useTempDirs } from '../testing/temp-dir';
 import { gptCounter } from '../tool-output/tokens';
 import { call, harness, type Harness } from '../testing/agent-harness';
-import { TOOL_OUTPUT_NOT_OFFERED } from './tool-calls';
+import { TOOL_OUTPUT_NOT_OFFERED, toolOutputExpired } from './tool-calls';
 import type { ModelRequest } from './types';
 
 const tempDir = useTempDirs();
@@ -100,6 +100,28 @@ describe('tool_output in the agent loop', () => {
     expect(card.status).toBe('error');
     expect(card.error!.message).toBe(TOOL_OUTPUT_NOT_OFFERED);
     expect(card.extraction).toBeUndefined();
+  });
+
+  it('a handle gone since the output was stored (a restart) is reported as expired, not as the last step', async () => {
+    const { h, c, send } = await setup(4);
+    let handle = '';
+    h.models.script = [
+      { toolCalls: [call('big', { lines: 1000 })] },
+      (req) => {
+        handle = /handle = "([0-9a-f-]{36})"/.exec(req.messages.filter((m) => m.role === 'tool').map((m) => m.text).join('\n'))![1]!;
+        return { text: 'stored' };
+      },
+    ];
+    await send('go');
+    // The app restarts: the conversation's stored outputs end with the session.
+    await h.toolOutputs!.endSession(c.id);
+    expect(h.toolOutputs!.hasOutputs(c.id)).toBe(false);
+    h.models.script = [{ toolCalls: [call('tool_output', { handle, extract: 'x', mode: 'truncate' })] }, { text: 'ok' }];
+    await send('what did it say?');
+    const card = h.conversations.messages(c.id).filter((m) => m.tool?.slug === 'tool_output').at(-1)!.tool!;
+    expect(card.status).toBe('error');
+    expect(card.error).toEqual({ code: 'NOT_FOUND', message: toolOutputExpired(handle) });
+    expect(card.error!.message).toContain('has expired');
   });
 
   describe('extraction thresholds: Settings, then the conversation, then the turn (a workflow)', () => {
