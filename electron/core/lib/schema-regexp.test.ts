@@ -71,9 +71,28 @@ describe('schema patterns', () => {
     expect(schemaPattern('^(?=a)a+$').test('aaa')).toBe(true);
   });
 
+  it('run a pattern whose RE2 program is huge on a long text in the worker, under the budget (it cannot stall this thread)', () => {
+    // 157 characters, some 20,000 RE2 instructions: linear, but 20,000 steps per character.
+    const huge = `${'(?:a|b){0,1000}'.repeat(10)}(?:c|d)`;
+    const p = schemaPattern(huge);
+    expect(p.engine).toBe('re2');
+    // A short text is answered here, exactly.
+    expect(p.test('abc')).toBe(true);
+    expect(p.test('ab')).toBe(false);
+    const e = thrown(() => p.test('ab'.repeat(10_000)));
+    expect(e.code).toBe('TIMEOUT');
+    expect(e.pattern).toBe(huge);
+    expect(e.message).toContain('on a 20000-character value and was stopped');
+    // Asked again in a loop, it fails at once rather than spending the budget each time.
+    expect(thrown(() => p.test('ab'.repeat(10_001))).code).toBe('TIMEOUT');
+    // A long text with a small program stays on re2js, linear and exact.
+    expect(schemaPattern('^[ab]+c$').test(`${'ab'.repeat(50_000)}c`)).toBe(true);
+  });
+
   it('share one budget among the slow tests of a validation: once it is spent, the next slow test fails at once', () => {
     withPatternBudget(() => {
-      expect(thrown(() => schemaPattern('^(?=(a+)+$)').test(EVIL)).code).toBe('TIMEOUT');
+      // A pattern not seen before (one that ran out of time before fails at once, spending nothing).
+      expect(thrown(() => schemaPattern('^(?=(b+)+$)').test(`${'b'.repeat(40)}a`)).code).toBe('TIMEOUT');
       // Fast on its own, but nothing is left of this validation's budget.
       const after = thrown(() => schemaPattern('^(?=a)a+$').test('aaa'));
       expect(after.message).toContain(`ran longer than ${SLOW_PATTERN_BUDGET_MS} ms`);

@@ -33,6 +33,8 @@ export class SchemaPatternError extends AppError {
     code: 'TIMEOUT' | 'INTERNAL',
     message: string,
     readonly pattern: string,
+    /** This pattern itself ran out of time (not a budget another pattern of the validation used up). */
+    readonly ranOut = false,
   ) {
     super(code, message, { field: 'pattern', pattern });
   }
@@ -45,16 +47,32 @@ export interface SchemaPattern extends RegExpLike {
   toString(): string;
 }
 
+/**
+ * RE2 runs in time linear in the text, but the factor is the compiled program's size, which a
+ * pattern's author controls (`(?:a|b){0,1000}` repeated is a program of tens of thousands of
+ * instructions): past this much work (program size × text length, about a tenth of a second
+ * here) the same program runs in the slow path's worker instead, where the budget stops it.
+ */
+export const RE2_WORK_LIMIT = 2_000_000;
+
 class Re2Pattern implements SchemaPattern {
   readonly engine = 're2';
+  private readonly size: number;
   constructor(
     private readonly re: RE2JS,
     /** `re` is the body of a ^…$ pattern: it must match the whole string. */
     private readonly whole: boolean,
     private readonly key: string,
-  ) {}
+    /** The schema's own pattern (named in errors) and the RE2 source `re` was compiled from. */
+    private readonly pattern: string,
+    private readonly source: string,
+  ) {
+    this.size = Math.max(1, re.programSize());
+  }
 
   test(s: string): boolean {
+    // Too much work for this thread: the same RE2 program in the worker, under the budget.
+    if (this.size * s.length > RE2_WORK_LIMIT) return boundedTest(this.pattern, 'u', s, { source: this.source, whole: this.whole });
     return this.whole ? this.re.testExact(s) : this.re.test(s);
   }
 
@@ -63,8 +81,13 @@ class Re2Pattern implements SchemaPattern {
   }
 }
 
+/** How long a pattern that ran out of time fails at once for texts at least as long (a model calling in a loop must not stall the app each time). */
+export const TIMED_OUT_MEMORY_MS = 5 * 60_000;
+
 class BoundedPattern implements SchemaPattern {
   readonly engine = 'bounded';
+  /** The shortest text this pattern ran out of time on, and when. */
+  private timedOut: { length: number; at: number } | undefined;
   constructor(
     private readonly pattern: string,
     private readonly flags: string,
@@ -72,7 +95,14 @@ class BoundedPattern implements SchemaPattern {
   ) {}
 
   test(s: string): boolean {
-    return boundedTest(this.pattern, this.flags, s);
+    const t = this.timedOut;
+    if (t && s.length >= t.length && Date.now() - t.at < TIMED_OUT_MEMORY_MS) throw timeoutError(this.pattern, s, true);
+    try {
+      return boundedTest(this.pattern, this.flags, s);
+    } catch (e) {
+      if (e instanceof SchemaPatternError && e.ranOut) this.timedOut = { length: Math.min(s.length, t?.length ?? Infinity), at: Date.now() };
+      throw e;
+    }
   }
 
   toString(): string {
@@ -91,7 +121,9 @@ function compile(pattern: string, flags: string): SchemaPattern {
   const re2 = flags === 'u' ? spellForRe2(pattern) : null;
   if (re2 !== null) {
     try {
-      return re2.whole !== undefined ? new Re2Pattern(RE2JS.compile(re2.whole), true, key) : new Re2Pattern(RE2JS.compile(re2.source), false, key);
+      return re2.whole !== undefined
+        ? new Re2Pattern(RE2JS.compile(re2.whole), true, key, pattern, re2.whole)
+        : new Re2Pattern(RE2JS.compile(re2.source), false, key, pattern, re2.source);
     } catch {
       // Past RE2's limits (a count over 1000, a property it does not know): the bounded path.
     }
@@ -134,25 +166,27 @@ export function withPatternBudget<T>(validate: () => T): T {
   }
 }
 
-function boundedTest(pattern: string, flags: string, input: string): boolean {
+/** A test in the worker under the budget: JavaScript's engine, or with `re2` the RE2 program of `pattern`. */
+function boundedTest(pattern: string, flags: string, input: string, re2?: { source: string; whole: boolean }): boolean {
   // Outside withPatternBudget each test has the whole budget.
   const b = budget ?? { leftMs: SLOW_PATTERN_BUDGET_MS };
   if (b.leftMs <= 0) throw timeoutError(pattern, input);
-  const r = runner.test(pattern, flags, input, b.leftMs);
+  const r = re2 ? runner.test(re2.source, flags, input, b.leftMs, { whole: re2.whole }) : runner.test(pattern, flags, input, b.leftMs);
   if (r.kind === 'failed') {
     throw new SchemaPatternError('INTERNAL', `the schema pattern ${q(pattern)} could not be checked: ${r.message}`, pattern);
   }
   b.leftMs -= r.ranMs;
-  if (r.kind === 'timedOut') throw timeoutError(pattern, input);
+  if (r.kind === 'timedOut') throw timeoutError(pattern, input, true);
   return r.matched;
 }
 
-function timeoutError(pattern: string, input: string): SchemaPatternError {
+function timeoutError(pattern: string, input: string, ranOut = false): SchemaPatternError {
   return new SchemaPatternError(
     'TIMEOUT',
     `the schema pattern ${q(pattern)} ran longer than ${SLOW_PATTERN_BUDGET_MS} ms on a ${input.length}-character value and was stopped: ` +
       'it probably backtracks catastrophically (a lookahead or backreference around nested quantifiers such as (a+)+); simplify the pattern in the schema',
     pattern,
+    ranOut,
   );
 }
 

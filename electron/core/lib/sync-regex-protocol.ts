@@ -14,8 +14,13 @@ export interface SyncRegexInit {
 }
 export interface SyncRegexJob {
   seq: number;
+  /** JavaScript's RegExp source, or with engine 're2' an RE2 source (./ecma-to-re2.ts). */
   pattern: string;
   flags: string;
   input: string;
+  /** Which engine runs it: JavaScript's (default), or re2js for a program too large to run on the caller's thread. */
+  engine?: 're2';
+  /** With engine 're2': the whole text must match. */
+  whole?: boolean;
 }
 export type SyncRegexReply = { seq: number; ok: true; matched: boolean } | { seq: number; ok: false; message: string };

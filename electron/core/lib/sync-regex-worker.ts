@@ -5,11 +5,13 @@
  *
  * The first message is the init: the shared state (two Int32 slots) and the port replies go
  * to. Each later message is one job: the worker marks it started (slot STARTED = its seq),
- * runs JavaScript's own RegExp on it, posts the reply on the port, then marks it done
+ * runs JavaScript's own RegExp on it (or re2js, for an RE2 program too large for the caller's
+ * thread), posts the reply on the port, then marks it done
  * (slot DONE = its seq). The reply is posted before the mark, so the caller, woken by the
  * mark, finds it with receiveMessageOnPort.
  */
 import { parentPort, type MessagePort } from 'node:worker_threads';
+import { RE2JS } from 're2js';
 import { DONE, STARTED, type SyncRegexInit, type SyncRegexJob, type SyncRegexReply } from './sync-regex-protocol';
 
 const MAX_COMPILED = 200;
@@ -26,6 +28,24 @@ function regex(pattern: string, flags: string): RegExp {
   return re;
 }
 
+const compiledRe2 = new Map<string, RE2JS>();
+
+function re2(source: string): RE2JS {
+  let re = compiledRe2.get(source);
+  if (!re) {
+    re = RE2JS.compile(source);
+    if (compiledRe2.size >= MAX_COMPILED) compiledRe2.delete(compiledRe2.keys().next().value as string);
+    compiledRe2.set(source, re);
+  }
+  return re;
+}
+
+function run(m: SyncRegexJob): boolean {
+  if (m.engine !== 're2') return regex(m.pattern, m.flags).test(m.input);
+  const re = re2(m.pattern);
+  return m.whole ? re.testExact(m.input) : re.test(m.input);
+}
+
 let state: Int32Array | undefined;
 let replies: MessagePort | undefined;
 
@@ -40,7 +60,7 @@ parentPort?.on('message', (m: SyncRegexInit | SyncRegexJob) => {
   Atomics.notify(state, STARTED);
   let reply: SyncRegexReply;
   try {
-    reply = { seq: m.seq, ok: true, matched: regex(m.pattern, m.flags).test(m.input) };
+    reply = { seq: m.seq, ok: true, matched: run(m) };
   } catch (e) {
     const err = e as { message?: unknown } | null | undefined;
     reply = { seq: m.seq, ok: false, message: err?.message ? String(err.message) : String(e) };

@@ -51,7 +51,7 @@ export class SyncRegexRunner {
   started = 0;
 
   /** Tests `input` against `pattern` (already known to compile), waiting at most budgetMs for the match itself. */
-  test(pattern: string, flags: string, input: string, budgetMs: number): SyncTestResult {
+  test(pattern: string, flags: string, input: string, budgetMs: number, re2?: { whole: boolean }): SyncTestResult {
     let live: Live;
     try {
       live = this.live ??= this.start();
@@ -60,7 +60,7 @@ export class SyncRegexRunner {
     }
     this.seq = this.seq >= 0x7ffffffe ? 1 : this.seq + 1;
     const seq = this.seq;
-    const job: SyncRegexJob = { seq, pattern, flags, input };
+    const job: SyncRegexJob = { seq, pattern, flags, input, ...(re2 ? { engine: 're2' as const, whole: re2.whole } : {}) };
     live.worker.postMessage(job);
     if (!waitFor(live.state, STARTED, seq, START_LIMIT_MS)) {
       this.stop(live);
