@@ -129,7 +129,7 @@ describe('write failures', () => {
 });
 
 describe('locks', () => {
-  it('commits nothing once the lock was taken over, even before the heartbeat notices; run again, it decides on what is on disk then', async () => {
+  it('commits nothing once the lock was taken over, even before the heartbeat notices; another process wrote its file meanwhile, so it is not run again', async () => {
     let reachedTemp!: () => void;
     const atTemp = new Promise<void>((r) => (reachedTemp = r));
     let resume!: () => void;
@@ -161,16 +161,52 @@ describe('locks', () => {
     const other = await openStore(dataDir);
     await other.store.deleteTool(bundleId, 'echo', '1');
     resume();
-    // The PATCH lost its lock before committing: it is run again under a fresh lock, and finds
-    // the tool the other process deleted gone. Nothing of the first run was written.
+    // The PATCH puts a fixed value: run again over the other process's later write, it would undo it.
     const e = await rejection(patch);
-    expect(e).toMatchObject({ code: 'NOT_FOUND' });
-    expect(store.lockActivity().lostRetries).toBe(1);
+    expect(e).toMatchObject({ code: 'UNAVAILABLE' });
+    expect(e.message).toMatch(/^lost the lock on bundle .* while writing \(another process took it over\); nothing was committed, try again$/);
+    expect(store.lockActivity().lostRetries).toBe(0);
     expect(await fsp.readdir(path.join(dataDir, 'bundles', bundleId, 'tools'))).toEqual([]);
     holdWrites = false;
     // The next write takes the lock afresh and works.
     await store.putTool(bundleId, 'echo', '2', localToolBody());
     await other.store.close();
+  });
+
+  it('a PATCH whose lock was taken over while nobody wrote its file is run again under a fresh lock and lands', async () => {
+    let reachedTemp!: () => void;
+    const atTemp = new Promise<void>((r) => (reachedTemp = r));
+    let resume!: () => void;
+    const gate = new Promise<void>((r) => (resume = r));
+    const dataDir = path.join(await tempDir(), 'data');
+    let holdWrites = false;
+    const slowFs: StoreFs = {
+      ...nodeFs,
+      rename: (async (from: string, to: string) => {
+        if (holdWrites && from.includes('.tmp-')) {
+          holdWrites = false;
+          reachedTemp();
+          await gate;
+        }
+        return nodeFs.rename(from, to);
+      }) as StoreFs['rename'],
+    };
+    const { store } = await openStore(dataDir, { fs: slowFs, lock: { staleMs: 60_000 } });
+    const bundleId = newId();
+    await store.putBundle(bundleId, bundleBody());
+    await store.putTool(bundleId, 'echo', '1', localToolBody());
+    holdWrites = true;
+    const patch = store.patchTool(bundleId, 'echo', '1', { isEnabled: false });
+    await atTemp;
+    // Another process takes the lock over (a starved writer, a busy machine) and writes nothing to the tool.
+    const lock = path.join(dataDir, 'locks', `bundle-${bundleId}.lock`);
+    await fsp.rename(lock, `${lock}.gone-0123456789ab`);
+    await fsp.rm(`${lock}.gone-0123456789ab`, { recursive: true });
+    resume();
+    expect((await patch).isEnabled).toBe(false);
+    expect(store.lockActivity().lostRetries).toBe(1);
+    const onDisk = JSON.parse(await fsp.readFile(path.join(dataDir, 'bundles', bundleId, 'tools', toolFileName('echo', '1')), 'utf8'));
+    expect(onDisk.isEnabled).toBe(false);
   });
 
   it('a delete whose lock was taken over removes nothing', async () => {

@@ -79,14 +79,20 @@ export class LockSet {
     private readonly settings: LockSettings = DEFAULT_LOCK_SETTINGS,
   ) {}
 
-  /** Runs `fn` holding the lock `key`; `what` names the locked thing in errors. */
-  withLock<T>(key: string, what: string, fn: (guard: CommitGuard) => Promise<T>): Promise<T> {
+  /**
+   * Runs `fn` holding the lock `key`; `what` names the locked thing in errors. A run that lost
+   * the lock before committing is run again (LockSettings.lostRetries) when `mayRetry` agrees:
+   * a writer that puts a fixed value (a switch, a replacement) passes one that says whether
+   * what it read is still as it was, so it never lands over another process's later write.
+   */
+  withLock<T>(key: string, what: string, fn: (guard: CommitGuard) => Promise<T>, mayRetry?: () => Promise<boolean>): Promise<T> {
     return this.queue.run(key, async () => {
       for (let retried = 0; ; retried++) {
         try {
           return await this.holdFileLock(key, what, fn);
         } catch (e) {
           if (!isLostLock(e) || retried >= (this.settings.lostRetries ?? 0)) throw e;
+          if (mayRetry && !(await mayRetry().catch(() => false))) throw e;
           this.activity.lostRetries++;
         }
       }

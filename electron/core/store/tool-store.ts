@@ -6,6 +6,7 @@
  * Writes in this process run one at a time (and reload() with them), so the catalog never
  * misses a write that raced a rescan. Other processes' writes appear after reload().
  */
+import fsp from 'node:fs/promises';
 import { v7 as uuidv7 } from 'uuid';
 import { AppError } from '../../../shared/errors';
 import { BundlePutBodySchema, EnabledPatchBodySchema, type Bundle, type ListBundlesQuery, type Page } from '../../../shared/model/bundle';
@@ -168,7 +169,7 @@ export class ToolStore {
       this.catalog.setBundle(next);
       this.changes.emit({ kind: 'bundle', op: 'put', id: bundleId });
       return next;
-    });
+    }, this.layout.bundleFile(bundleId));
   }
 
   /** Enables or disables a bundle; modifiedAt is left alone (not a structural change). */
@@ -192,7 +193,7 @@ export class ToolStore {
       this.catalog.setBundle(next);
       this.changes.emit({ kind: 'bundle', op: 'patch', id: bundleId });
       return next;
-    });
+    }, builtin ? this.layout.overrideFile(bundleId) : this.layout.bundleFile(bundleId));
   }
 
   /** Soft delete: sets softDeletedAt; the bundle is hidden from lists and reaped later. */
@@ -213,7 +214,7 @@ export class ToolStore {
       this.catalog.setBundle(next);
       this.changes.emit({ kind: 'bundle', op: 'delete', id: bundleId });
       return next;
-    });
+    }, this.layout.bundleFile(bundleId));
   }
 
   /** Removes soft-deleted bundles older than two days whose tools folder is empty; returns their ids. */
@@ -346,7 +347,7 @@ export class ToolStore {
       this.catalog.setTool(next);
       this.changes.emit({ kind: 'tool', op: 'patch', id: next.id, bundleId: k.bundleId });
       return this.view(next);
-    });
+    }, builtin ? this.layout.overrideFile(k.bundleId) : this.layout.toolFile(k.bundleId, k.slug, k.version));
   }
 
   /** Removes a tool version's file for good. Allowed in disabled and deleted bundles (to empty them). */
@@ -363,7 +364,7 @@ export class ToolStore {
       if (inMemory) this.catalog.deleteTool(inMemory.id);
       if (!removed) throw toolNotFound(k.bundleId, k.slug, k.version);
       if (id) this.changes.emit({ kind: 'tool', op: 'delete', id, bundleId: k.bundleId });
-    });
+    }, this.layout.toolFile(k.bundleId, k.slug, k.version));
   }
 
   /** Counts a call; returns at once. Never touches the tool's file or modifiedAt. */
@@ -409,8 +410,22 @@ export class ToolStore {
     return this.queue.run(fn);
   }
 
-  private writeBundle<T>(bundleId: string, fn: (guard: CommitGuard) => Promise<T>): Promise<T> {
-    return this.serial(() => this.locks.withLock(bundleLockKey(bundleId), `bundle ${bundleId}`, fn));
+  /**
+   * A write under the bundle's lock. `target`: the file a write that puts a fixed value
+   * replaces (a switch, a bundle's fields, a deletion); a run that lost its lock is run again
+   * only while that file is as the first run found it (no other process wrote it meanwhile),
+   * so the retry never undoes a later write. A new tool has no target: its retry checks
+   * everything again (a <slug, version> taken meanwhile is a CONFLICT).
+   */
+  private writeBundle<T>(bundleId: string, fn: (guard: CommitGuard) => Promise<T>, target?: string): Promise<T> {
+    if (!target) return this.serial(() => this.locks.withLock(bundleLockKey(bundleId), `bundle ${bundleId}`, fn));
+    let first: string | undefined;
+    const run = async (guard: CommitGuard) => {
+      first ??= await fileState(target);
+      return fn(guard);
+    };
+    const unchanged = async () => first !== undefined && (await fileState(target)) === first;
+    return this.serial(() => this.locks.withLock(bundleLockKey(bundleId), `bundle ${bundleId}`, run, unchanged));
   }
 
   private async writeOverride(b: BuiltinBundle, next: Override, guard: CommitGuard, toolId?: string): Promise<{ bundle: Bundle; tools: Tool[] }> {
@@ -421,5 +436,15 @@ export class ToolStore {
     for (const t of applied.tools) this.catalog.setTool(t);
     this.changes.emit(toolId ? { kind: 'tool', op: 'patch', id: toolId, bundleId: b.config.id } : { kind: 'bundle', op: 'patch', id: b.config.id });
     return applied;
+  }
+}
+
+/** A file's identity and content stamp (inode, size, change times in ns), or 'missing'. */
+async function fileState(file: string): Promise<string> {
+  try {
+    const st = await fsp.stat(file, { bigint: true });
+    return `${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+  } catch {
+    return 'missing';
   }
 }
