@@ -377,7 +377,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     ...invokeHandlers(dispatcher, log, events, redact),
     ...secretsHandlers(secrets),
     ...testcaseHandlers({ store: testCases, dispatcher, toolStore: registry.store, suites, events }),
-    ...transferHandlers({ store: registry.store }),
+    ...transferHandlers({ store: registry.store, testCases }),
     ...chatHandlers({ conversations, routing, dispatcher, registry, events, now, settings, agent, toolOutputs, chat }),
     ...bufferHandlers({ routing, workspaceDir, openPath: config.openPath }),
     ...workflowHandlers(workflows),

@@ -92,13 +92,14 @@ export const importStrings = {
   },
   bundle: {
     exportTitle: 'Export',
-    exportHelp: 'Download the selected bundle and all its tools as a ZIP file.',
+    exportHelp: 'Download the selected bundle, all its tools and their saved test cases as a ZIP file.',
     export: 'Export bundle',
     exporting: 'Exporting…',
     exported: (fileName: string) => `Downloaded ${fileName}.`,
     exportNeedsBundle: 'Choose a bundle to export it.',
     importTitle: 'Import',
-    importHelp: (mib: number) => `A bundle ZIP (at most ${mib} MiB) is imported as a new bundle.`,
+    importHelp: (mib: number) =>
+      `A bundle ZIP (at most ${mib} MiB) is imported as a new bundle, with its tools' test cases. When a bundle with its slug or name is already here, the new one is numbered: weather-2, "Weather (2)".`,
     import: 'Import bundle',
     importing: (name: string) => `Importing ${name}…`,
     tooLarge: (name: string, bytes: number, mib: number) =>
@@ -111,5 +112,9 @@ export const importStrings = {
     invalid: (n: number) => `Invalid entries (${n})`,
     asks: (n: number) => `Ask before a model runs them (${n})`,
     nothingImported: 'Nothing was imported.',
+    renamed: (fromSlug: string, fromName: string, toSlug: string, toName: string) =>
+      `A bundle named ${fromSlug} ("${fromName}") is already here, so this one was imported as ${toSlug} ("${toName}").`,
+    testCases: (n: number) => `Test cases (${n})`,
+    testCasesOf: (count: number) => (count === 1 ? '1 test case' : `${count} test cases`),
   },
 } as const;

@@ -14,6 +14,20 @@ export const ImportReportSchema = z
     invalid: z.array(z.object({ entry: z.string(), message: z.string() }).strict()),
     /** slug@version of each imported tool that asks before a model (or a served client) runs it, and why (shared/model/tool-approval.ts). */
     asks: z.array(z.object({ tool: z.string(), message: z.string() }).strict()).optional(),
+    /**
+     * Set when the bundle was imported under another slug or display name because a bundle with
+     * the archive's slug or name was already there (slug `weather` → `weather-2`, "Weather" →
+     * "Weather (2)"); `bundleSlug` is then the new slug.
+     */
+    renamed: z
+      .object({
+        from: z.object({ slug: z.string(), displayName: z.string() }).strict(),
+        to: z.object({ slug: z.string(), displayName: z.string() }).strict(),
+      })
+      .strict()
+      .optional(),
+    /** The saved test cases imported, per tool slug (the archive's `testcases/<slug>.json`). */
+    testCases: z.array(z.object({ slug: z.string(), count: z.number().int() }).strict()).optional(),
     /** True when nothing was written (a refused archive, or every entry conflicted or was invalid). */
     nothingImported: z.boolean(),
   })

@@ -7,6 +7,7 @@ import { AppError } from '../../../shared/errors';
 import { v7 as uuidv7 } from 'uuid';
 import type { Handler } from '../router';
 import type { ToolStore } from '../store/tool-store';
+import type { TestCaseStore } from '../testcases/test-case-store';
 import { parseOpenApi } from '../transfer/openapi';
 import { exportBundle, importBundle } from '../transfer/zip';
 
@@ -14,6 +15,8 @@ type TransferOps = 'transfer.exportBundle' | 'transfer.importBundle' | 'transfer
 
 export interface TransferDeps {
   store: ToolStore;
+  /** The saved test cases that travel with a bundle's tools. */
+  testCases: TestCaseStore;
   /** Id of an imported bundle (a UUIDv7); tests pass their own. */
   newId?: () => string;
 }
@@ -33,11 +36,11 @@ export function decodeBase64(text: string): Uint8Array {
 export function transferHandlers(deps: TransferDeps): { [N in TransferOps]: Handler<N> } {
   const newId = deps.newId ?? (() => uuidv7());
   return {
-    'transfer.exportBundle': ({ bundleId }) => {
-      const { fileName, bytes } = exportBundle(deps.store, bundleId);
+    'transfer.exportBundle': async ({ bundleId }) => {
+      const { fileName, bytes } = await exportBundle(deps.store, deps.testCases, bundleId);
       return { fileName, base64: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64') };
     },
-    'transfer.importBundle': ({ base64 }) => importBundle(deps.store, decodeBase64(base64), { newId }),
+    'transfer.importBundle': ({ base64 }) => importBundle(deps.store, decodeBase64(base64), { newId, testCases: deps.testCases }),
     'transfer.parseOpenApi': ({ text }) => parseOpenApi(text),
   };
 }

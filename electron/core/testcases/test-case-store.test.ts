@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Problem } from '../../../shared/model/app-info';
 import { useTempDirs } from '../testing/temp-dir';
-import { TestCaseStore, testCaseFileName } from './test-case-store';
+import { checkImportedCase, MAX_TEST_CASES, TestCaseStore, testCaseFileName } from './test-case-store';
 
 const tempDir = useTempDirs();
 const BUNDLE = '0190c2a4-7b1e-7c3d-9a4f-2b6e8d0c1f35';
@@ -98,6 +98,31 @@ describe('TestCaseStore', () => {
       message: expect.stringContaining('too large'),
     });
     expect(await store.list(BUNDLE, 'echo')).toEqual([]);
+  });
+
+  it('addAll adds checked cases with new ids in one write, refusing all when one is bad or too many; removeAll removes them', async () => {
+    const { store, dataDir } = await setup();
+    const kept = await store.save(BUNDLE, 'echo', echoCase);
+    const added = await store.addAll(BUNDLE, 'echo', [{ name: ' one ', args: { text: '1' }, assertions: [] }, { name: 'two', args: undefined, assertions: [{ kind: 'ok' }] }]);
+    expect(added.map((c) => [c.name, c.args])).toEqual([['one', { text: '1' }], ['two', {}]]);
+    expect(new Set([kept.id, ...added.map((c) => c.id)]).size).toBe(3);
+    expect((await store.list(BUNDLE, 'echo')).map((c) => c.name)).toEqual(['says hi', 'one', 'two']);
+    await expect(store.addAll(BUNDLE, 'echo', [echoCase, { name: 'bad', args: {}, assertions: [{ kind: 'error', code: 'NOPE' }] }])).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+    const many = Array.from({ length: MAX_TEST_CASES - 2 }, (_, i) => ({ ...echoCase, name: `c${i}` }));
+    await expect(store.addAll(BUNDLE, 'echo', many)).rejects.toMatchObject({ code: 'VALIDATION_FAILED', message: expect.stringMatching(/at most 500/) });
+    expect((await store.list(BUNDLE, 'echo')).length).toBe(3);
+    await store.removeAll(BUNDLE, 'echo');
+    await store.removeAll(BUNDLE, 'never');
+    expect(await store.list(BUNDLE, 'echo')).toEqual([]);
+    await expect(fs.readdir(path.join(dataDir, 'testcases', BUNDLE))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('checkImportedCase: a case as an archive carries it, checked like save', () => {
+    expect(checkImportedCase(echoCase)).toEqual({ ok: true, value: echoCase });
+    expect(checkImportedCase([])).toEqual({ ok: false, message: 'a test case must be a JSON object' });
+    expect(checkImportedCase({ ...echoCase, createdAt: 'x' })).toEqual({ ok: false, message: expect.stringMatching(/unknown field 'createdAt'/) });
+    expect(checkImportedCase({ ...echoCase, name: 7 })).toEqual({ ok: false, message: 'a test case needs a name' });
+    expect(checkImportedCase({ ...echoCase, assertions: 'ok' })).toEqual({ ok: false, message: expect.stringMatching(/^invalid test case: assertions/) });
   });
 
   it('lands every one of many quick saves (writes to one file are serialised)', async () => {

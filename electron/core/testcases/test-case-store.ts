@@ -174,6 +174,36 @@ export class TestCaseStore {
     return out.sort((a, b) => a.slug.localeCompare(b.slug));
   }
 
+  /**
+   * Adds cases brought from a bundle archive (electron/core/transfer/zip.ts) to a tool slug's
+   * cases as one write: each is checked again as `save` checks it, and gets a new id and times.
+   * Refused whole (nothing written) when one is invalid or the slug would pass MAX_TEST_CASES.
+   */
+  async addAll(bundleId: string, slug: string, inputs: TestCaseInput[]): Promise<TestCase[]> {
+    const file = this.fileFor(bundleId, slug);
+    const cleanSlug = nfc(slug);
+    const checked = inputs.map((input) => checkInput(input));
+    return this.serial(file, async () => {
+      const cases = await this.read(file);
+      if (cases.length + checked.length > MAX_TEST_CASES) {
+        throw new AppError('VALIDATION_FAILED', `'${cleanSlug}' would have ${cases.length + checked.length} test cases; a tool may have at most ${MAX_TEST_CASES}`, { rule: 'max-cases' });
+      }
+      const at = this.now().toISOString();
+      const added = checked.map((c) => ({ id: this.newId(), ...c, createdAt: at, updatedAt: at }));
+      await this.write(file, bundleId, cleanSlug, [...cases, ...added]);
+      return added;
+    });
+  }
+
+  /** Removes every case of a tool slug (an import undone); nothing to do when it has none. */
+  async removeAll(bundleId: string, slug: string): Promise<void> {
+    const file = this.fileFor(bundleId, slug);
+    return this.serial(file, async () => {
+      await attempt('delete', file, () => this.fs.rm(file, { force: true }));
+      await this.fs.rmdir(path.dirname(file)).catch(() => undefined);
+    });
+  }
+
   private async read(file: string): Promise<TestCase[]> {
     return (await this.readFile(file))?.cases ?? [];
   }
@@ -219,6 +249,25 @@ export class TestCaseStore {
 
 function notFound(id: string, slug: string): AppError {
   return new AppError('NOT_FOUND', `no test case ${quote(id)} for '${slug}'; it may have been deleted`, { id });
+}
+
+const ImportedCaseKeys = new Set(['name', 'args', 'assertions']);
+
+/**
+ * A case as a bundle archive carries it (`{ name, args, assertions }`, nothing else: no id, no
+ * times), checked with the rules of `save`: the case to add, or why it is refused.
+ */
+export function checkImportedCase(value: unknown): { ok: true; value: TestCaseInput } | { ok: false; message: string } {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return { ok: false, message: 'a test case must be a JSON object' };
+  const extra = Object.keys(value).filter((k) => !ImportedCaseKeys.has(k));
+  if (extra.length) return { ok: false, message: `unknown field ${quote(extra[0]!)}: a test case has only name, args and assertions` };
+  const v = value as Record<string, unknown>;
+  try {
+    const checked = checkInput({ name: v.name as string, args: v.args, assertions: v.assertions as Assertion[] });
+    return { ok: true, value: checked };
+  } catch (e) {
+    return { ok: false, message: (e as Error).message };
+  }
 }
 
 /** The parts of a case a client chooses, checked as the file will hold them. */

@@ -7,6 +7,7 @@ import { nodeFs, type StoreFs } from '../store/durable-fs';
 import { toolFileName } from '../store/layout';
 import { bundleBody, filesUnder, httpToolBody, localToolBody, newId, openStore, rejection } from '../store/test-helpers/fixtures';
 import type { ToolStore } from '../store/tool-store';
+import { TestCaseStore } from '../testcases/test-case-store';
 import { RESOURCES_DIR, useTempDirs } from '../testing/temp-dir';
 import { BUNDLE_MANIFEST, entryNameProblem, exportBundle, importBundle, MAX_ENTRY_BYTES, toolPutBody } from './zip';
 
@@ -55,12 +56,13 @@ const METHOD = { local: 8, central: 10, bytes: 2 } as const;
 
 async function emptyStore(fs?: StoreFs) {
   const dataDir = path.join(await tempDir(), 'data');
-  return openStore(dataDir, fs ? { fs } : {});
+  const opened = await openStore(dataDir, fs ? { fs } : {});
+  return { ...opened, cases: new TestCaseStore({ dataDir, fs }) };
 }
 
 async function expectRefused(store: ToolStore, dataDir: string, zip: Uint8Array, entry: string, message: RegExp): Promise<ImportReport> {
   const before = await filesUnder(dataDir);
-  const report = await importBundle(store, zip, { newId });
+  const report = await importBundle(store, zip, { newId, testCases: new TestCaseStore({ dataDir }) });
   expect(report.nothingImported).toBe(true);
   expect(report.imported).toEqual([]);
   expect(report.bundleId).toBeUndefined();
@@ -86,18 +88,18 @@ describe('export then import', () => {
     await a.store.putTool(bundleId, 'forecast', '1', httpToolBody({ http: { method: 'POST', urlTemplate: 'https://api.example.com/f/${city}', body: { kind: 'json', template: { days: '${days}' } }, auth: { kind: 'bearer', secret: 'WEATHER_TOKEN' } } }));
     await a.store.putTool(bundleId, 'wetter-straße', '1', sequenceBody(bundleId));
 
-    const exported = exportBundle(a.store, bundleId);
+    const exported = await exportBundle(a.store, a.cases, bundleId);
     expect(exported.fileName).toBe('weather.toolsmith-bundle.zip');
     expect(Object.keys(unzipSync(exported.bytes)).sort()).toEqual([BUNDLE_MANIFEST, 'tools/echo@1.json', 'tools/echo@2.0-beta.json', 'tools/forecast@1.json', 'tools/wetter-straße@1.json'].sort());
     // Same bundle, same bytes.
-    expect(exportBundle(a.store, bundleId).bytes).toEqual(exported.bytes);
+    expect((await exportBundle(a.store, a.cases, bundleId)).bytes).toEqual(exported.bytes);
     // No ids or timestamps travel.
     const text = new TextDecoder().decode(unzipSync(exported.bytes)['tools/echo@1.json']);
     expect(text).not.toMatch(/"id"|"bundleId"|createdAt|modifiedAt|isBuiltIn/);
 
     const b = await emptyStore();
     const ids = [newId()];
-    const report = await importBundle(b.store, exported.bytes, { newId: () => ids[0]! });
+    const report = await importBundle(b.store, exported.bytes, { newId: () => ids[0]!, testCases: b.cases });
     expect(report).toEqual({ bundleId: ids[0], bundleSlug: 'weather', imported: ['echo@1', 'echo@2.0-beta', 'forecast@1', 'wetter-straße@1'], conflicts: [], invalid: [], nothingImported: false });
     const original = a.store.getBundle(bundleId);
     const copy = b.store.getBundle(ids[0]!);
@@ -114,7 +116,7 @@ describe('export then import', () => {
     const bundleId = newId();
     await a.store.putBundle(bundleId, bundleBody({ isEnabled: false }));
     const b = await emptyStore();
-    const report = await importBundle(b.store, exportBundle(a.store, bundleId).bytes, { newId });
+    const report = await importBundle(b.store, (await exportBundle(a.store, a.cases, bundleId)).bytes, { newId, testCases: b.cases });
     expect(report).toMatchObject({ imported: [], nothingImported: false });
     expect(b.store.getBundle(report.bundleId!)).toMatchObject({ slug: 'demo', isEnabled: false });
   });
@@ -124,7 +126,7 @@ describe('export then import', () => {
     const a = await openStore(dataDir, { resourcesDir: RESOURCES_DIR });
     const builtin = a.store.listBundles({ includeDisabled: true }).items.find((x) => x.isBuiltIn)!;
     const b = await emptyStore();
-    const report = await importBundle(b.store, exportBundle(a.store, builtin.id).bytes, { newId });
+    const report = await importBundle(b.store, (await exportBundle(a.store, new TestCaseStore({ dataDir }), builtin.id)).bytes, { newId, testCases: b.cases });
     expect(report.nothingImported).toBe(false);
     expect(report.imported.length).toBe(a.store.toolsOf(builtin.id).length);
     expect(b.store.getBundle(report.bundleId!).isBuiltIn).toBe(false);
@@ -136,7 +138,7 @@ describe('export then import', () => {
     await a.store.putBundle(bundleId, bundleBody());
     await a.store.putTool(bundleId, 'careful', '1', localToolBody({ requiresApproval: true }));
     const b = await emptyStore();
-    const report = await importBundle(b.store, exportBundle(a.store, bundleId).bytes, { newId });
+    const report = await importBundle(b.store, (await exportBundle(a.store, a.cases, bundleId)).bytes, { newId, testCases: b.cases });
     expect(b.store.getTool(report.bundleId!, 'careful', '1').requiresApproval).toBe(true);
     expect(report.asks).toEqual([{ tool: 'careful@1', message: 'requires approval: will ask before it runs' }]);
   });
@@ -152,7 +154,7 @@ describe('export then import', () => {
       'tools/count@1.json': wraps('text.count'),
       'tools/pipeline@1.json': { ...sequenceBody(ids[0]!), sequence: { steps: [{ id: 'save', tool: { bundleId: ids[0], slug: 'summarize', version: '1' }, args: {} }] } },
     });
-    const report = await importBundle(store, zip, { newId: () => ids[0]! });
+    const report = await importBundle(store, zip, { newId: () => ids[0]!, testCases: new TestCaseStore({ dataDir }) });
     expect(report.imported).toEqual(['count@1', 'pipeline@1', 'summarize@1']);
     expect(report.asks).toEqual([
       { tool: 'pipeline@1', message: "its step 'save' calls summarize@1, which asks: will ask before it runs" },
@@ -162,7 +164,7 @@ describe('export then import', () => {
 
   it('export of an unknown bundle is NOT_FOUND', async () => {
     const a = await emptyStore();
-    expect((await rejection(() => exportBundle(a.store, newId()))).code).toBe('NOT_FOUND');
+    expect((await rejection(() => exportBundle(a.store, a.cases, newId()))).code).toBe('NOT_FOUND');
   });
 });
 
@@ -259,7 +261,7 @@ describe('refused archives change nothing', () => {
     ['missing', { 'tools/a@1.json': localToolBody() }, '(archive)', /toolsmith-bundle.json is missing/],
     ['not JSON', { [BUNDLE_MANIFEST]: strToU8('{nope') }, BUNDLE_MANIFEST, /not valid UTF-8 JSON/],
     ['another format', { [BUNDLE_MANIFEST]: manifest({ format: 'zip' }) }, BUNDLE_MANIFEST, /"format" must be "toolsmith-bundle"/],
-    ['a newer version', { [BUNDLE_MANIFEST]: manifest({ version: 2 }) }, BUNDLE_MANIFEST, /newer Toolsmith/],
+    ['a newer version', { [BUNDLE_MANIFEST]: manifest({ version: 3 }) }, BUNDLE_MANIFEST, /newer Toolsmith/],
     ['a bad slug', { [BUNDLE_MANIFEST]: manifest({ bundle: { slug: 'a b', displayName: 'x', description: '', isEnabled: true } }) }, BUNDLE_MANIFEST, /slug/],
   ])('a manifest that is %s', async (_what, files, entry, message) => {
     const s = await emptyStore();
@@ -271,6 +273,10 @@ describe('refused archives change nothing', () => {
     expect(entryNameProblem('tools/')).toBeNull();
     expect(entryNameProblem('tools/a@1.json')).toBeNull();
     expect(entryNameProblem('tools/.json')).toMatch(/not part/);
+    expect(entryNameProblem('testcases/')).toBeNull();
+    expect(entryNameProblem('testcases/echo.json')).toBeNull();
+    expect(entryNameProblem('testcases/sub/echo.json')).toMatch(/not part/);
+    expect(entryNameProblem('testcases/../echo.json')).toMatch(/path traversal/);
     expect(entryNameProblem('')).toMatch(/empty name/);
   });
 });
@@ -292,7 +298,7 @@ describe('invalid and conflicting entries are skipped; the rest is imported all 
       'tools/e\u0301@1.json': localToolBody(),
     });
     const ids = [newId()];
-    const report = await importBundle(s.store, zip, { newId: () => ids[0]! });
+    const report = await importBundle(s.store, zip, { newId: () => ids[0]!, testCases: s.cases });
     expect(report.bundleId).toBe(ids[0]);
     expect(report.nothingImported).toBe(false);
     expect(report.imported).toEqual(['also-good@2', 'good@1']);
@@ -311,7 +317,7 @@ describe('invalid and conflicting entries are skipped; the rest is imported all 
   it('when no tool entry is valid, no bundle is made', async () => {
     const s = await emptyStore();
     const before = await filesUnder(s.dataDir);
-    const report = await importBundle(s.store, archive({ [BUNDLE_MANIFEST]: manifest(), 'tools/a@1.json': { nope: true } }), { newId });
+    const report = await importBundle(s.store, archive({ [BUNDLE_MANIFEST]: manifest(), 'tools/a@1.json': { nope: true } }), { newId, testCases: s.cases });
     expect(report).toMatchObject({ nothingImported: true, imported: [], invalid: [{ entry: 'tools/a@1.json' }] });
     expect(report.bundleId).toBeUndefined();
     expect(await filesUnder(s.dataDir)).toEqual(before);
@@ -329,7 +335,7 @@ describe('invalid and conflicting entries are skipped; the rest is imported all 
     const s = await emptyStore(fs);
     const zip = archive({ [BUNDLE_MANIFEST]: manifest(), 'tools/a@1.json': localToolBody(), 'tools/b@1.json': localToolBody(), 'tools/c@1.json': localToolBody(), 'tools/d@1.json': localToolBody() });
     const ids = [newId()];
-    const report = await importBundle(s.store, zip, { newId: () => ids[0]! });
+    const report = await importBundle(s.store, zip, { newId: () => ids[0]!, testCases: s.cases });
     expect(report.nothingImported).toBe(true);
     expect(report.imported).toEqual([]);
     expect(report.bundleId).toBeUndefined();

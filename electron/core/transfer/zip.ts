@@ -1,14 +1,18 @@
 /**
  * A bundle as a ZIP file: export, and import with a validation report.
  *
- * Layout (format 'toolsmith-bundle', version 1):
- *   toolsmith-bundle.json          {"format":"toolsmith-bundle","version":1,"bundle":{slug,displayName,description,isEnabled}}
+ * Layout (format 'toolsmith-bundle', version 1, or 2 when it carries test cases):
+ *   toolsmith-bundle.json          {"format":"toolsmith-bundle","version":1|2,"bundle":{slug,displayName,description,isEnabled}}
  *   tools/<slug>@<version>.json    the tool's put body: displayName, description, tags, type,
  *                                  argSchema, outputSchema, local|http|sequence|mcp, isEnabled,
  *                                  requiresApproval when set
+ *   testcases/<slug>.json          the saved test cases of the tool slug (all its versions share
+ *                                  them): {"cases":[{name,args,assertions}]} (zip-testcases.ts)
+ * Version 2 only adds testcases/: an archive without test cases is written as version 1, so an
+ * older Toolsmith still reads it (and says "update the app" for one that has them).
  * No ids and no timestamps travel: an import always makes a NEW bundle (a new UUIDv7) whose
- * tools get new ids and times. Entries are stored in slug@version order with a fixed time
- * (the bundle's modifiedAt), so exporting the same bundle twice gives the same bytes.
+ * tools and test cases get new ids and times. Entries are stored in name order with a fixed
+ * time (the bundle's modifiedAt), so exporting the same bundle twice gives the same bytes.
  *
  * Import, in this order, and nothing is written before the last step:
  * 1. The archive: at most MAX_IMPORT_ZIP_BYTES. Its central directory is read here (not by
@@ -30,13 +34,22 @@
  *    that fails is listed in `invalid` and skipped. A <slug,version> that occurs more than
  *    once in the archive is listed in `conflicts` and every copy is skipped (there is no way
  *    to tell which one was meant).
+ *    Each test-case entry (zip-testcases.ts): a `testcases/<slug>.json` name that follows the
+ *    slug rule, at most MAX_TESTCASES_ENTRY_BYTES declared (skipped, never inflated, past it),
+ *    UTF-8 JSON {"cases":[...]}, each case checked as 'testcases.save' checks one; the entry must
+ *    name a tool slug imported from the same archive. A bad entry, or a bad case, is listed in
+ *    `invalid` and skipped; a slug given twice (e.g. in NFC and NFD) is skipped, both copies.
  * 5. Decision: invalid and conflicting entries are reported and skipped; the valid ones are
- *    imported all or nothing. The bundle is created (enabled: the store adds tools to enabled
- *    bundles only), the tools are put one by one, and a bundle the manifest says is disabled
- *    is disabled last. If a write fails, the tools written are deleted, then the bundle (a
- *    soft delete: the reaper removes the empty bundle folder two days later), and the report
- *    says nothing was imported and why. While an import runs, other readers may see its tools
- *    appear; the end state is all or nothing. If the archive has tool entries but none is
+ *    imported all or nothing. The bundle's slug and display name are made free first
+ *    (bundle-name.ts: `weather` → `weather-2`, "Weather" → "Weather (2)" when a bundle has that
+ *    slug or name; `renamed` in the report says so). Imports into one store run one at a time,
+ *    so two at once cannot both take `weather-2`. The bundle is created (enabled: the store
+ *    adds tools to enabled bundles only), the tools are put one by one, then the test cases,
+ *    and a bundle the manifest says is disabled is disabled last. If a write fails, the test
+ *    cases and tools written are deleted, then the bundle (a soft delete: the reaper removes
+ *    the empty bundle folder two days later), and the report says nothing was imported and
+ *    why. While an import runs, other readers may see its tools appear; the end state is all
+ *    or nothing. If the archive has tool entries but none is
  *    valid, no bundle is created. An archive with no tool entries makes an empty bundle.
  * 6. The report's `asks` names each imported tool that will ask before a model or a served
  *    client runs it, and why (a tool wrapping files.write asks, whatever its file says).
@@ -51,10 +64,22 @@ import { labelViolation, nfc, toolKey } from '../../../shared/model/validation';
 import { AppError } from '../../../shared/errors';
 import { schemaCompileViolation } from '../store/schema-check';
 import type { ToolStore } from '../store/tool-store';
+import type { TestCaseInput, TestCaseStore } from '../testcases/test-case-store';
+import { freeBundleName, type BundleName } from './bundle-name';
+import {
+  checkTestCaseDoc,
+  isTestCaseEntryName,
+  MAX_TESTCASES_ENTRY_BYTES,
+  TESTCASES_DIR,
+  testCaseEntryName,
+  testCaseEntryText,
+  testCaseSlug,
+} from './zip-testcases';
 
 export const BUNDLE_MANIFEST = 'toolsmith-bundle.json';
 export const BUNDLE_FORMAT = 'toolsmith-bundle';
-export const BUNDLE_FORMAT_VERSION = 1;
+/** The newest format this app reads and writes: 2 adds testcases/ (written only when there are test cases). */
+export const BUNDLE_FORMAT_VERSION = 2;
 export const TOOLS_DIR = 'tools/';
 /** Largest uncompressed entry (declared or actual). */
 export const MAX_ENTRY_BYTES = 16 * 1024 * 1024;
@@ -69,7 +94,7 @@ const MAX_REASONS = 50;
 
 export interface BundleManifest {
   format: typeof BUNDLE_FORMAT;
-  version: typeof BUNDLE_FORMAT_VERSION;
+  version: 1 | 2;
   bundle: BundlePutBody;
 }
 
@@ -81,6 +106,8 @@ export interface ExportedBundle {
 export interface ImportDeps {
   /** The new bundle's id: a UUIDv7. */
   newId: () => string;
+  /** Where the archive's test cases go. */
+  testCases: TestCaseStore;
 }
 
 /** The body a tool was put with: no ids, no timestamps, no store-owned fields. */
@@ -116,17 +143,33 @@ function entryTime(iso: string): Date {
   return Number.isNaN(d.getTime()) || y < 1981 || y > 2098 ? new Date(Date.UTC(1981, 0, 1)) : d;
 }
 
-/** The bundle and its tools as a ZIP. Throws NOT_FOUND for an unknown bundle, PAYLOAD_TOO_LARGE when it could not be imported again. */
-export function exportBundle(store: ToolStore, bundleId: string): ExportedBundle {
+/**
+ * The bundle, its tools and their saved test cases as a ZIP. Throws NOT_FOUND for an unknown
+ * bundle, PAYLOAD_TOO_LARGE when it could not be imported again.
+ */
+export async function exportBundle(store: ToolStore, testCases: TestCaseStore, bundleId: string): Promise<ExportedBundle> {
   const bundle = store.getBundle(bundleId);
+  const tools = store.toolsOf(bundle.id).sort((a, b) => (toolKey(a.slug, a.version) < toolKey(b.slug, b.version) ? -1 : 1));
+  const toolSlugs = new Set(tools.map((t) => nfc(t.slug)));
+  const cases = (await testCases.listBundle(bundle.id)).filter((c) => toolSlugs.has(nfc(c.slug)));
   const manifest: BundleManifest = {
     format: BUNDLE_FORMAT,
-    version: BUNDLE_FORMAT_VERSION,
+    version: cases.length > 0 ? 2 : 1,
     bundle: { slug: bundle.slug, displayName: bundle.displayName, description: bundle.description, isEnabled: bundle.isEnabled },
   };
   const files: Record<string, Uint8Array> = { [BUNDLE_MANIFEST]: encoder.encode(`${JSON.stringify(manifest, null, 2)}\n`) };
-  const tools = store.toolsOf(bundle.id).sort((a, b) => (toolKey(a.slug, a.version) < toolKey(b.slug, b.version) ? -1 : 1));
   for (const t of tools) files[toolEntryName(t.slug, t.version)] = encoder.encode(`${JSON.stringify(toolPutBody(t), null, 2)}\n`);
+  for (const c of [...cases].sort((a, b) => (nfc(a.slug) < nfc(b.slug) ? -1 : 1))) {
+    const entry = encoder.encode(testCaseEntryText(c.cases));
+    if (entry.length > MAX_TESTCASES_ENTRY_BYTES) {
+      throw new AppError(
+        'PAYLOAD_TOO_LARGE',
+        `the test cases of '${c.slug}' are ${entry.length} bytes as JSON; a bundle ZIP carries at most ${MiB(MAX_TESTCASES_ENTRY_BYTES)} of them per tool: delete or shrink some of its cases, then export again`,
+        { slug: c.slug, bytes: entry.length, limit: MAX_TESTCASES_ENTRY_BYTES },
+      );
+    }
+    files[testCaseEntryName(c.slug)] = entry;
+  }
   const bytes = zipSync(files, { level: 6, mtime: entryTime(bundle.modifiedAt) });
   if (bytes.length > MAX_IMPORT_ZIP_BYTES) {
     throw new AppError(
@@ -174,9 +217,10 @@ export function entryNameProblem(name: string): string | null {
   const segments = name.split('/');
   if (segments.includes('..')) return "the name contains a '..' segment (path traversal)";
   if (segments.slice(0, -1).some((s) => s === '' || s === '.') || segments[segments.length - 1] === '.') return "the name has an empty or '.' segment";
-  if (name === BUNDLE_MANIFEST || name === TOOLS_DIR) return null;
+  if (name === BUNDLE_MANIFEST || name === TOOLS_DIR || name === TESTCASES_DIR) return null;
   if (name.startsWith(TOOLS_DIR) && segments.length === 2 && name.endsWith('.json') && name.length > TOOLS_DIR.length + 5) return null;
-  return `not part of a Toolsmith bundle (expected ${BUNDLE_MANIFEST} and ${TOOLS_DIR}<slug>@<version>.json)`;
+  if (isTestCaseEntryName(name)) return null;
+  return `not part of a Toolsmith bundle (expected ${BUNDLE_MANIFEST}, ${TOOLS_DIR}<slug>@<version>.json and ${TESTCASES_DIR}<slug>.json)`;
 }
 
 /** Reads the central directory and checks every header; inflates nothing. */
@@ -368,7 +412,7 @@ function readManifest(bytes: Uint8Array, entries: ZipEntry[]): BundlePutBody {
   if (m.format !== BUNDLE_FORMAT) return bad(`"format" must be "${BUNDLE_FORMAT}"`);
   if (typeof m.version !== 'number' || !Number.isInteger(m.version)) return bad('"version" must be an integer');
   if (m.version > BUNDLE_FORMAT_VERSION) return bad(`was made by a newer Toolsmith (format version ${m.version}; this one reads ${BUNDLE_FORMAT_VERSION}): update the app`);
-  if (m.version !== BUNDLE_FORMAT_VERSION) return bad(`format version ${m.version} is not supported`);
+  if (m.version < 1) return bad(`format version ${m.version} is not supported`);
   const body = BundlePutBodySchema.safeParse(m.bundle);
   if (!body.success) return bad(`"bundle" is invalid: ${zodMessage(body.error.issues)}`);
   return body.data;
@@ -413,10 +457,65 @@ function refusedReport(reasons: { entry: string; message: string }[]): ImportRep
   return { imported: [], conflicts: [], invalid: reasons, nothingImported: true };
 }
 
+interface TestCaseCandidate {
+  entry: string;
+  slug: string;
+  cases: TestCaseInput[];
+}
+
+/** A test-case entry checked (zip-testcases.ts): the cases to import, and problems for `invalid`. */
+function checkTestCases(bytes: Uint8Array, e: ZipEntry, invalid: { entry: string; message: string }[]): TestCaseCandidate | undefined {
+  const address = testCaseSlug(e.name);
+  if (typeof address === 'string') {
+    invalid.push({ entry: e.name, message: address });
+    return undefined;
+  }
+  if (e.size > MAX_TESTCASES_ENTRY_BYTES) {
+    invalid.push({ entry: e.name, message: `the entry declares ${e.size} bytes uncompressed; the test cases of one tool may be at most ${MiB(MAX_TESTCASES_ENTRY_BYTES)}: its test cases were skipped` });
+    return undefined;
+  }
+  let doc: unknown;
+  try {
+    doc = parseJsonEntry(inflateEntry(bytes, e));
+  } catch (err) {
+    if (err instanceof ArchiveRefused) throw err;
+    invalid.push({ entry: e.name, message: `not valid UTF-8 JSON (${(err as Error).message})` });
+    return undefined;
+  }
+  const checked = checkTestCaseDoc(doc);
+  if (typeof checked === 'string') {
+    invalid.push({ entry: e.name, message: checked });
+    return undefined;
+  }
+  for (const message of checked.refused) invalid.push({ entry: e.name, message });
+  return { entry: e.name, slug: address.slug, cases: checked.cases };
+}
+
+/** Imports into one store, one at a time: the name an import picks stays free until it is written. */
+const importQueues = new WeakMap<ToolStore, Promise<unknown>>();
+
+function oneAtATime<T>(store: ToolStore, fn: () => Promise<T>): Promise<T> {
+  const run = (importQueues.get(store) ?? Promise.resolve()).then(fn, fn);
+  importQueues.set(store, run.catch(() => undefined));
+  return run;
+}
+
+/** Slug and display name of every bundle there (enabled or not; soft-deleted ones are gone from view). */
+function bundleNames(store: ToolStore): BundleName[] {
+  const out: BundleName[] = [];
+  let pageToken: string | undefined;
+  do {
+    const page = store.listBundles({ includeDisabled: true, pageSize: 100, ...(pageToken ? { pageToken } : {}) });
+    for (const b of page.items) out.push({ slug: b.slug, displayName: b.displayName });
+    pageToken = page.nextPageToken;
+  } while (pageToken);
+  return out;
+}
+
 /**
- * Imports a bundle ZIP as a new bundle. Never throws for bad input: a refused archive is a
- * report with `nothingImported: true` and the reasons in `invalid`. Store errors other than a
- * failed write (e.g. a closed store) are thrown.
+ * Imports a bundle ZIP as a new bundle, renamed when its slug or name is taken. Never throws
+ * for bad input: a refused archive is a report with `nothingImported: true` and the reasons in
+ * `invalid`. Store errors other than a failed write (e.g. a closed store) are thrown.
  */
 export async function importBundle(store: ToolStore, bytes: Uint8Array, deps: ImportDeps): Promise<ImportReport> {
   if (bytes.length > MAX_IMPORT_ZIP_BYTES) {
@@ -424,13 +523,19 @@ export async function importBundle(store: ToolStore, bytes: Uint8Array, deps: Im
   }
   let manifest: BundlePutBody;
   const candidates: ToolCandidate[] = [];
+  const caseCandidates: TestCaseCandidate[] = [];
   const invalid: { entry: string; message: string }[] = [];
   let toolEntries = 0;
   try {
     const entries = readEntries(bytes);
     manifest = readManifest(bytes, entries);
     for (const e of entries) {
-      if (e.name === BUNDLE_MANIFEST || e.name === TOOLS_DIR) continue;
+      if (e.name === BUNDLE_MANIFEST || e.name === TOOLS_DIR || e.name === TESTCASES_DIR) continue;
+      if (e.name.startsWith(TESTCASES_DIR)) {
+        const found = checkTestCases(bytes, e, invalid);
+        if (found) caseCandidates.push(found);
+        continue;
+      }
       toolEntries++;
       const checked = checkTool(bytes, e);
       if (typeof checked === 'string') invalid.push({ entry: e.name, message: checked });
@@ -451,29 +556,77 @@ export async function importBundle(store: ToolStore, bytes: Uint8Array, deps: Im
     else valid.push(group[0]!);
   }
   valid.sort((a, b) => (toolKey(a.slug, a.version) < toolKey(b.slug, b.version) ? -1 : 1));
+  const cases = testCasesToImport(caseCandidates, new Set(valid.map((c) => c.slug)), invalid);
 
   if (toolEntries > 0 && valid.length === 0) return { bundleSlug: manifest.slug, imported: [], conflicts, invalid, nothingImported: true };
 
-  const bundleId = deps.newId();
-  const written: ToolCandidate[] = [];
-  let bundleCreated = false;
-  try {
-    // The store adds tools to enabled bundles only: a disabled one is disabled at the end.
-    await store.putBundle(bundleId, { ...manifest, isEnabled: true });
-    bundleCreated = true;
-    for (const c of valid) {
-      await store.putTool(bundleId, c.slug, c.version, c.body);
-      written.push(c);
+  return oneAtATime(store, async () => {
+    const wanted = { slug: manifest.slug, displayName: manifest.displayName };
+    const name = freeBundleName(wanted, bundleNames(store));
+    const renamed = name.slug !== wanted.slug || name.displayName !== wanted.displayName ? { renamed: { from: wanted, to: name } } : {};
+    const bundleId = deps.newId();
+    const written: ToolCandidate[] = [];
+    const casesWritten: TestCaseCandidate[] = [];
+    let bundleCreated = false;
+    let at: string = BUNDLE_MANIFEST;
+    try {
+      // The store adds tools to enabled bundles only: a disabled one is disabled at the end.
+      await store.putBundle(bundleId, { ...manifest, ...name, isEnabled: true });
+      bundleCreated = true;
+      for (const c of valid) {
+        at = c.entry;
+        await store.putTool(bundleId, c.slug, c.version, c.body);
+        written.push(c);
+      }
+      for (const c of cases) {
+        at = c.entry;
+        await deps.testCases.addAll(bundleId, c.slug, c.cases);
+        casesWritten.push(c);
+      }
+      at = BUNDLE_MANIFEST;
+      if (!manifest.isEnabled) await store.patchBundle(bundleId, { isEnabled: false });
+    } catch (e) {
+      const undo = await rollback(store, deps.testCases, bundleId, written, casesWritten, bundleCreated);
+      const message = `${e instanceof Error ? e.message : String(e)}; the import was undone: nothing was imported${undo}`;
+      return { bundleSlug: name.slug, imported: [], conflicts, invalid: [...invalid, { entry: at, message }], ...renamed, nothingImported: true };
     }
-    if (!manifest.isEnabled) await store.patchBundle(bundleId, { isEnabled: false });
-  } catch (e) {
-    const failedAt = valid[written.length];
-    const undo = await rollback(store, bundleId, written, bundleCreated);
-    const message = `${e instanceof Error ? e.message : String(e)}; the import was undone: nothing was imported${undo}`;
-    return { bundleSlug: manifest.slug, imported: [], conflicts, invalid: [...invalid, { entry: bundleCreated && failedAt ? failedAt.entry : BUNDLE_MANIFEST, message }], nothingImported: true };
+    const asks = asking(store, bundleId, written);
+    const testCases = casesWritten.map((c) => ({ slug: c.slug, count: c.cases.length }));
+    return {
+      bundleId,
+      bundleSlug: name.slug,
+      imported: written.map((c) => `${c.slug}@${c.version}`),
+      conflicts,
+      invalid,
+      ...(asks.length ? { asks } : {}),
+      ...renamed,
+      ...(testCases.length ? { testCases } : {}),
+      nothingImported: false,
+    };
+  });
+}
+
+/**
+ * The test-case entries to write: one per slug (a slug given twice, e.g. in NFC and in NFD, is
+ * skipped both times), of a tool imported from this archive, with at least one good case.
+ */
+function testCasesToImport(found: TestCaseCandidate[], toolSlugs: Set<string>, invalid: { entry: string; message: string }[]): TestCaseCandidate[] {
+  const bySlug = new Map<string, TestCaseCandidate[]>();
+  for (const c of found) bySlug.set(c.slug, [...(bySlug.get(c.slug) ?? []), c]);
+  const out: TestCaseCandidate[] = [];
+  for (const [slug, group] of bySlug) {
+    if (group.length > 1) {
+      for (const c of group) invalid.push({ entry: c.entry, message: `the test cases of '${slug}' occur ${group.length} times in the archive (their names differ only in Unicode form); none of them was imported` });
+      continue;
+    }
+    const c = group[0]!;
+    if (!toolSlugs.has(slug)) {
+      invalid.push({ entry: c.entry, message: `no tool '${slug}' is imported from this archive (tools/${slug}@<version>.json is missing or invalid): its test cases were skipped` });
+      continue;
+    }
+    if (c.cases.length > 0) out.push(c);
   }
-  const asks = asking(store, bundleId, written);
-  return { bundleId, bundleSlug: manifest.slug, imported: written.map((c) => `${c.slug}@${c.version}`), conflicts, invalid, ...(asks.length ? { asks } : {}), nothingImported: false };
+  return out.sort((a, b) => (a.slug < b.slug ? -1 : 1));
 }
 
 /**
@@ -497,9 +650,19 @@ export function askingMessage(reason: ApprovalReason): string {
   return 'requires approval: will ask before it runs';
 }
 
-/** Deletes the tools written, then the bundle; returns '' or what could not be undone. */
-async function rollback(store: ToolStore, bundleId: string, written: ToolCandidate[], bundleCreated: boolean): Promise<string> {
+/** Deletes the test cases and tools written, then the bundle; returns '' or what could not be undone. */
+async function rollback(
+  store: ToolStore,
+  testCases: TestCaseStore,
+  bundleId: string,
+  written: ToolCandidate[],
+  casesWritten: TestCaseCandidate[],
+  bundleCreated: boolean,
+): Promise<string> {
   const left: string[] = [];
+  for (const c of [...casesWritten].reverse()) {
+    await testCases.removeAll(bundleId, c.slug).catch((e: unknown) => left.push(`the test cases of ${c.slug} (${(e as Error).message})`));
+  }
   for (const c of [...written].reverse()) {
     await store.deleteTool(bundleId, c.slug, c.version).catch((e: unknown) => left.push(`${c.slug}@${c.version} (${(e as Error).message})`));
   }

@@ -1,7 +1,9 @@
 /**
- * A bundle as a ZIP: "Export bundle" downloads the selected bundle ('transfer.exportBundle');
- * "Import bundle" sends a chosen ZIP ('transfer.importBundle', as a new bundle) and shows the
- * report. Files over MAX_IMPORT_ZIP_BYTES are refused here, before anything is sent.
+ * A bundle as a ZIP: "Export bundle" downloads the selected bundle with its tools and their
+ * saved test cases ('transfer.exportBundle'); "Import bundle" sends a chosen ZIP
+ * ('transfer.importBundle', as a new bundle, numbered when its slug or name is taken) and shows
+ * the report, the rename and the test cases included. Files over MAX_IMPORT_ZIP_BYTES are
+ * refused here, before anything is sent.
  *
  *   <BundleTransfer bundleId={selectedBundleId} />
  */
@@ -175,6 +177,11 @@ function ReportView({ report }: { report: ImportReport }) {
           {s.bundle.nothingImported}
         </p>
       )}
+      {report.renamed && !report.nothingImported && (
+        <p className="help" data-testid="import-renamed">
+          {s.bundle.renamed(report.renamed.from.slug, report.renamed.from.displayName, report.renamed.to.slug, report.renamed.to.displayName)}
+        </p>
+      )}
       {report.imported.length > 0 && (
         <>
           <h5>{s.bundle.imported(report.imported.length)}</h5>
@@ -182,6 +189,18 @@ function ReportView({ report }: { report: ImportReport }) {
             {report.imported.map((x) => (
               <li key={x}>
                 <code>{x}</code>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      {report.testCases && report.testCases.length > 0 && (
+        <>
+          <h5>{s.bundle.testCases(report.testCases.reduce((n, t) => n + t.count, 0))}</h5>
+          <ul className="import-list" data-testid="import-testcases">
+            {report.testCases.map((t) => (
+              <li key={t.slug}>
+                <code>{t.slug}</code>: {s.bundle.testCasesOf(t.count)}
               </li>
             ))}
           </ul>
