@@ -67,10 +67,10 @@ interface Run {
   stderr: string;
 }
 
-/** One run of a command file with `args`, `input` on its stdin. */
-function runFile(file: string, args: readonly string[], input?: string): Promise<Run> {
+/** One run of a command file with `args`, `input` on its stdin (and `env` added to this process's). */
+function runFile(file: string, args: readonly string[], input?: string, env: NodeJS.ProcessEnv = {}): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [file, ...args], { cwd: ROOT, env: { ...process.env, TOOLSMITH_DATA_DIR: '' }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [file, ...args], { cwd: ROOT, env: { ...process.env, TOOLSMITH_DATA_DIR: '', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -410,6 +410,26 @@ describe('toolsmith (the command)', () => {
       child.kill('SIGTERM');
     }
     expect(await closed).toBe(0);
+  }, SLOW);
+
+  it('refuses a misspelt option or an extra argument before opening any data folder: exit 2, naming it', async () => {
+    // HOME of its own: a command that ignored the option would open the app's folder there.
+    const home = await tempDir();
+    const env = { HOME: home, XDG_CONFIG_HOME: path.join(home, '.config'), XDG_DATA_HOME: path.join(home, '.local', 'share') };
+    const misspelt = path.join(home, 'mine');
+    for (const [args, message] of [
+      [['tools', 'list', '--data-dri', misspelt], "toolsmith: unknown option '--data-dri'"],
+      [['serve', '--port', '0', '--data-dri', misspelt], "toolsmith: unknown option '--data-dri'"],
+      [['bundles', 'list', misspelt], "toolsmith: too many arguments for 'list'"],
+    ] as const) {
+      const r = await runFile(ENTRY, args, undefined, env);
+      expect([r.code, r.stdout], args.join(' ')).toEqual([2, '']);
+      expect(r.stderr, args.join(' ')).toContain(message);
+      expect(await fs.readdir(home), args.join(' ')).toEqual([]);
+    }
+    const help = await runFile(ENTRY, ['serve', '--help'], undefined, env);
+    expect([help.code, help.stderr]).toEqual([0, '']);
+    expect(help.stdout).toContain('Usage: toolsmith serve [options]');
   }, SLOW);
 
   it('runs through bin/toolsmith.mjs, the command npm installs', async () => {

@@ -13,7 +13,7 @@ import { LIMITS } from '../../shared/limits';
 import type { Core } from '../core/app';
 import { HostAuth, McpTokenFile, hasSecretInQuery, isOwnHost, isOwnOrigin, loadOrCreateToken, sessionCookieName } from './http-auth';
 import { LOGIN_SCRIPT, loginPageHtml } from './login-page';
-import { MCP_PATH, createMcpHttpEndpoint, type McpHttpOptions } from './mcp-http';
+import { MCP_PATH, createMcpHttpEndpoint, rpcError, type McpHttpOptions } from './mcp-http';
 import { followApprovalsFile } from './data-file-watch';
 import { announceRunningHost } from './running-host';
 import { send, serveStatic } from './static-files';
@@ -67,9 +67,16 @@ export async function startHttpHost(opts: HttpHostOptions): Promise<HttpHost> {
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const gate = checkGate(req);
+    // MCP clients read a 401 as an OAuth challenge (mcpTokenRefusal): /mcp refuses in JSON-RPC, never with 401.
+    if (gate && pathnameOf(req) === MCP_PATH) return rpcError(res, 403, gate.message);
     if (gate) return json(res, gate.status, fail(gate.code, gate.message));
     const url = new URL(req.url ?? '/', `http://${req.headers.host}`);
     const method = req.method ?? 'GET';
+
+    // No OAuth here: an MCP client looking for its metadata learns that at once (not the app's page).
+    if (url.pathname.startsWith('/.well-known/')) {
+      return json(res, 404, fail('NOT_FOUND', `${url.pathname}: this host has no OAuth; MCP clients send the MCP token (Settings → MCP server)`));
+    }
 
     if (url.pathname === '/login' && method === 'GET') return login(url, res);
     if (url.pathname === '/login' && method === 'POST') return loginWithToken(req, res);
@@ -77,7 +84,7 @@ export async function startHttpHost(opts: HttpHostOptions): Promise<HttpHost> {
 
     // MCP clients hold the MCP token (or, in configs written before it, the API token); it opens nothing else.
     if (url.pathname === MCP_PATH) {
-      if (!(await auth.isMcpAuthorised(req))) return json(res, 401, fail('UNAUTHORIZED', 'a bearer token is required: the MCP token (Settings → MCP server) or the API token'));
+      if (!(await auth.isMcpAuthorised(req))) return rpcError(res, 403, mcpTokenRefusal(req, mcpToken.file));
       return mcp.handle(req, res, () => readBody(req));
     }
     if (!auth.isAuthorised(req)) {
@@ -224,6 +231,31 @@ export async function startHttpHost(opts: HttpHostOptions): Promise<HttpHost> {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/**
+ * Why `/mcp` refused a request, and what to send. The refusal is 403, not 401: the MCP SDK's
+ * client (Claude Code, Cursor, VS Code and mcp-remote use it) answers any 401 with OAuth
+ * discovery (`/.well-known/oauth-protected-resource`, then an authorization server at this
+ * origin) whatever WWW-Authenticate says, and shows an OAuth error instead of this message;
+ * a 403 ends the connection with the body as its error.
+ */
+export function mcpTokenRefusal(req: IncomingMessage, tokenFile: string): string {
+  const sent = typeof req.headers.authorization === 'string';
+  return [
+    sent ? 'Toolsmith refused this MCP client: the token it sent is not the MCP token (it may have been rotated).' : 'Toolsmith refused this MCP client: it sent no token.',
+    `Send the MCP token in the header "Authorization: Bearer <token>": it is in the file ${tokenFile}`,
+    '(Settings → MCP server shows it, with a client configuration to copy). This server does not use OAuth.',
+  ].join(' ');
+}
+
+/** The request's path, read without trusting its Host header ('' when it cannot be read). */
+function pathnameOf(req: IncomingMessage): string {
+  try {
+    return new URL(req.url ?? '/', `http://${LOOPBACK}`).pathname;
+  } catch {
+    return '';
+  }
 }
 
 function json(res: ServerResponse, status: number, body: unknown): void {

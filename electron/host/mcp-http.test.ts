@@ -4,7 +4,9 @@
  * asked in a connected window.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import fs from 'node:fs/promises';
 import http from 'node:http';
@@ -165,15 +167,68 @@ describe('/mcp on the headless host', () => {
   it('keeps the host’s gate: no token, a foreign Host or Origin, a token in the URL', async () => {
     const s = await start();
     const port = s.host.port;
-    expect((await raw(port, { headers: mcpHeaders, body: initialize })).status).toBe(401);
-    expect((await raw(port, { headers: { ...mcpHeaders, Authorization: 'Bearer wrong' }, body: initialize })).status).toBe(401);
+    // Refused with 403, never 401 (which MCP clients take for an OAuth challenge: see the next test).
+    expect((await raw(port, { headers: mcpHeaders, body: initialize })).status).toBe(403);
+    expect((await raw(port, { headers: { ...mcpHeaders, Authorization: 'Bearer wrong' }, body: initialize })).status).toBe(403);
     expect((await raw(port, { headers: { ...mcpHeaders, Authorization: `Bearer ${s.token}`, Host: 'evil.test' }, body: initialize })).status).toBe(403);
     expect((await raw(port, { headers: { ...mcpHeaders, Authorization: `Bearer ${s.token}`, Origin: 'http://evil.test' }, body: initialize })).status).toBe(403);
-    expect((await raw(port, { path: `/mcp?token=${s.token}`, headers: mcpHeaders, body: initialize })).status).toBe(401);
+    const inUrl = await raw(port, { path: `/mcp?token=${s.token}`, headers: mcpHeaders, body: initialize });
+    expect([inUrl.status, JSON.parse(inUrl.body).error.message]).toEqual([403, expect.stringContaining('never put the token in the URL')]);
     const ok = await raw(port, { headers: { ...mcpHeaders, Authorization: `Bearer ${s.token}` }, body: initialize });
     expect(ok.status).toBe(200);
     // The SDK client gets the same refusal.
     await expect(connect(s, {})).rejects.toThrow();
+  });
+
+  it('refuses a client without the MCP token with a message that names the token file, and no OAuth: the SDK client (with an OAuth provider, as Claude Code, Cursor and VS Code have) asks for no /.well-known/ document', async () => {
+    const s = await start();
+    const asked: string[] = [];
+    const recording: FetchLike = (url, init) => {
+      asked.push(new URL(String(url)).pathname);
+      return fetch(url, init);
+    };
+    let redirected = false;
+    const oauth: OAuthClientProvider = {
+      redirectUrl: 'http://127.0.0.1:1/callback',
+      clientMetadata: { redirect_uris: ['http://127.0.0.1:1/callback'], client_name: 'oauth-client' },
+      clientInformation: () => undefined,
+      saveClientInformation: () => undefined,
+      tokens: () => undefined,
+      saveTokens: () => undefined,
+      redirectToAuthorization: () => {
+        redirected = true;
+      },
+      saveCodeVerifier: () => undefined,
+      codeVerifier: () => '',
+    };
+    const cases: [string, Record<string, string>][] = [
+      ['sent no token', {}],
+      ['is not the MCP token', { Authorization: 'Bearer wrong' }],
+    ];
+    for (const [why, headers] of cases) {
+      for (const authProvider of [oauth, undefined]) {
+        const transport = new StreamableHTTPClientTransport(s.url, { fetch: recording, requestInit: { headers }, ...(authProvider ? { authProvider } : {}) });
+        const client = new Client({ name: 'no-token', version: '1.0.0' });
+        const failed = await client.connect(transport).then(
+          () => null,
+          (e: unknown) => e as Error,
+        );
+        await client.close();
+        expect(failed?.message).toContain(why);
+        expect(failed?.message).toContain(s.host.mcpTokenFile);
+        expect(failed?.message).toContain('Settings → MCP server');
+      }
+    }
+    expect(asked.filter((p) => p.startsWith('/.well-known/'))).toEqual([]);
+    expect(asked.every((p) => p === '/mcp')).toBe(true);
+    expect(redirected).toBe(false);
+    // And the host has no OAuth metadata to find, with or without a token (not the app's page either).
+    for (const doc of ['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-authorization-server']) {
+      for (const headers of [{}, { Authorization: `Bearer ${s.token}` }] as Record<string, string>[]) {
+        const r = await raw(s.host.port, { method: 'GET', path: doc, headers });
+        expect([r.status, JSON.parse(r.body).error.code], doc).toEqual([404, 'NOT_FOUND']);
+      }
+    }
   });
 
   it('answers requests outside a session, unknown sessions and other methods with errors a client can act on', async () => {
@@ -266,12 +321,12 @@ describe('/mcp on the headless host', () => {
     expect(second.token).not.toBe(first);
     expect(second.file).toBe(s.host.mcpTokenFile);
     expect((await fs.stat(second.file)).mode & 0o777).toBe(0o600);
-    expect((await init(first)).status).toBe(401);
+    expect((await init(first)).status).toBe(403);
     expect((await init(second.token)).status).toBe(200);
 
     // Another process (the command line, another app on this data folder) replaces the file.
     const third = await rotateTokenFile(s.host.mcpTokenFile);
-    expect((await init(second.token)).status).toBe(401);
+    expect((await init(second.token)).status).toBe(403);
     expect((await init(third)).status).toBe(200);
     expect(await mcpTokenOf(s)).toBe(third);
   });

@@ -42,7 +42,7 @@ export interface McpHttpEndpoint {
 }
 
 /** A JSON-RPC error answer, as MCP clients expect one outside a session. */
-function rpcError(res: ServerResponse, status: number, message: string, code = -32000): void {
+export function rpcError(res: ServerResponse, status: number, message: string, code = -32000): void {
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }

@@ -191,6 +191,37 @@ describe('REST /tools: tool versions', () => {
     expect([gone.status, gone.body.error.code]).toEqual([503, 'UNAVAILABLE']);
   });
 
+  it('POST .../invoke refuses a body that names another target (bundleId, slug, version) or any undocumented field: 400 naming it, and runs nothing', async () => {
+    const { core, api, newBundle } = await start();
+    const [a, other] = [await newBundle(), await newBundle()];
+    await api('PUT', toolPath(a, 'echo', '1'), localTool());
+    await api('PUT', toolPath(a, 'other', '2'), localTool());
+    await api('PUT', toolPath(other, 'echo', '1'), localTool());
+    const bodies: [Record<string, unknown>, boolean][] = [
+      [{ slug: 'other' }, true],
+      [{ version: '2' }, true],
+      [{ bundleId: other }, true],
+      [{ bundleID: other }, true],
+      [{ id: v7() }, true],
+      [{ source: 'user' }, false],
+    ];
+    for (const [extra, target] of bodies) {
+      const field = Object.keys(extra)[0]!;
+      const r = await api('POST', `${toolPath(a, 'echo', '1')}/invoke`, { args: { text: 'hi' }, ...extra });
+      expect([r.status, r.body.error.code], field).toEqual([400, 'VALIDATION_FAILED']);
+      expect(r.body.error.message, field).toContain(`unknown field(s) '${field}'`);
+      expect(r.body.error.message, field).toContain("the body may only have 'args', 'invocationId', 'timeoutMs'");
+      if (target) expect(r.body.error.message, field).toContain('the path says which tool');
+      expect(r.body.error.details.issues, field).toEqual([{ path: `body.${field}`, message: 'unknown field' }]);
+    }
+    const ran = await core.call('invocations.list', {});
+    expect(ran.ok && ran.value).toEqual([]);
+    // The documented fields are taken.
+    const id = v7();
+    const ok = await api('POST', `${toolPath(a, 'echo', '1')}/invoke`, { args: { text: 'hi' }, invocationId: id, timeoutMs: 5000 });
+    expect([ok.status, ok.body.value.value, ok.body.value.invocationId]).toEqual([200, 'hi', id]);
+  });
+
   it('POST .../invoke runs a built-in tool', async () => {
     const { api } = await start();
     const r = await api('POST', `${toolPath(MATH, 'calc', '1')}/invoke`, { args: { expression: '2 * (3 + 4)' } });

@@ -35,11 +35,24 @@ function route(method: Route['method'], path: string, op: OpName, input: Route['
 
 /** A PATCH body is exactly `{"isEnabled": ...}`. */
 const PATCH_FIELDS = ['isEnabled'] as const;
+/** An invoke body (docs/rest-api.md): the arguments, and optionally the call's id and time limit. */
+const INVOKE_FIELDS = ['args', 'invocationId', 'timeoutMs'] as const;
+/** Body fields that would name another bundle or tool than the path does. */
+const TARGET_FIELDS = new Set(['bundleId', 'bundleID', 'slug', 'toolSlug', 'version', 'id', 'toolId']);
 
 /** The fields of `body` a route does not take, e.g. `bundleId` in a PATCH body (the path says which bundle). */
 function unknownBodyFields(r: Route, body: unknown): string[] {
   if (!r.bodyFields || !body || typeof body !== 'object' || Array.isArray(body)) return [];
   return Object.keys(body).filter((k) => !r.bodyFields!.includes(k));
+}
+
+/** Why a body with `extra` is refused: the fields it may have, those it has besides, and who says the target. */
+function unknownFieldsMessage(r: Route, extra: readonly string[]): string {
+  const names = extra.map((k) => `'${k}'`).join(', ');
+  const targets = extra.filter((k) => TARGET_FIELDS.has(k));
+  const what = r.keys.includes('toolSlug') ? 'tool (bundle, slug and version)' : 'bundle';
+  const why = targets.length ? `: the path says which ${what}, so ${targets.map((k) => `'${k}'`).join(', ')} cannot be given in the body` : '';
+  return `invalid input for '${r.op}': the body may only have ${r.bodyFields!.map((k) => `'${k}'`).join(', ')}; unknown field(s) ${names}${why}`;
 }
 
 const bool = (q: URLSearchParams, k: string) => (q.has(k) ? q.get(k) : undefined);
@@ -72,7 +85,7 @@ export const ROUTES: Route[] = [
   route('PATCH', TOOL, 'tools.patch', (p, _q, b) => ({ ...obj(b), ...toolKey(p) }), undefined, PATCH_FIELDS),
   route('DELETE', TOOL, 'tools.delete', (p) => toolKey(p)),
   route('GET', TOOL, 'tools.get', (p) => toolKey(p)),
-  route('POST', `${TOOL}/invoke`, 'tools.invoke', (p, _q, b) => ({ ...obj(b), ...toolKey(p) })),
+  route('POST', `${TOOL}/invoke`, 'tools.invoke', (p, _q, b) => ({ ...obj(b), ...toolKey(p) }), undefined, INVOKE_FIELDS),
   route('GET', '/tools/tools', 'tools.list', (_p, q) => ({
     tags: list(q, 'tags'),
     bundleIds: ids(q, 'bundleIDs'),
@@ -131,11 +144,10 @@ export function restRoutes(core: Core) {
     }
     const extra = unknownBodyFields(r, body);
     if (extra.length > 0) {
-      const names = extra.map((k) => `'${k}'`).join(', ');
       reply(
         res,
         400,
-        fail('VALIDATION_FAILED', `invalid input for '${r.op}': the body may only have ${r.bodyFields!.map((k) => `'${k}'`).join(', ')}; unknown field(s) ${names}`, {
+        fail('VALIDATION_FAILED', unknownFieldsMessage(r, extra), {
           issues: extra.map((k) => ({ path: `body.${k}`, message: 'unknown field' })),
         }),
       );

@@ -121,6 +121,94 @@ describe('toolsmith import openapi: the allowed hosts it adds', () => {
   });
 });
 
+const GITHUB = path.join(import.meta.dirname, '..', 'test-fixtures', 'github-subset.json');
+
+/** Settings → Limits → Tools per bundle on the folder, set as the app sets it. */
+async function setToolsPerBundle(dir: string, limit: number): Promise<void> {
+  const core = await createCore({ dataDir: dir, resourcesDir: RESOURCES_DIR, host: 'headless', watch: false });
+  try {
+    const r = await core.call('settings.set', { maxToolsPerBundle: limit });
+    if (!r.ok) throw new Error(r.error.message);
+  } finally {
+    await core.close();
+  }
+}
+
+async function toolSlugsOf(dir: string, bundleSlug: string): Promise<string[]> {
+  const core = await createCore({ dataDir: dir, resourcesDir: RESOURCES_DIR, host: 'headless', watch: false });
+  try {
+    const tools = core.registry.store.allTools();
+    const bundleIds = new Set(tools.filter((t) => core.registry.store.bundleById(t.bundleId)?.slug === bundleSlug).map((t) => t.bundleId));
+    return tools.filter((t) => bundleIds.has(t.bundleId)).map((t) => t.slug).sort();
+  } finally {
+    await core.close();
+  }
+}
+
+describe('toolsmith import into a full bundle (Settings → Limits → Tools per bundle)', () => {
+  it('openapi: stops at the first refusal, reports the rest as not imported with the store’s message (never as existing), exit 1', { timeout: SLOW }, async () => {
+    const dir = await tempDir();
+    await setToolsPerBundle(dir, 3);
+    const common = ['--bundle', 'gh', '--data-dir', dir, '--resources', RESOURCES_DIR];
+    const full = "bundle 'gh' holds 3 tools, the most Settings → Limits → Tools per bundle allows (3)";
+
+    expect(await run(['import', 'openapi', GITHUB, ...common])).toBe(1);
+    expect(stdout).toContain("Created 3 of 8 tools in bundle 'gh' (version 1).");
+    expect(stdout.match(/^ {2}\+ gh\//gm)).toHaveLength(3);
+    expect(stdout).toMatch(new RegExp(`^  ! gh/issues-get-label@1: ${full.replace(/[()]/g, '\\$&')}`, 'm'));
+    expect(stdout.match(/^ {2}- gh\/\S+ not imported$/gm)).toHaveLength(4);
+    expect(stdout).toContain(`Not imported: 4 tools after the bundle was full: ${full}`);
+    expect(stdout).not.toContain('already exists');
+    expect(stderr).toContain(`toolsmith: 5 of 8 tools not imported: ${full}`);
+    expect(await toolSlugsOf(dir, 'gh')).toHaveLength(3);
+
+    // As JSON; the three that are there now exist, the others are still refused.
+    stdout = '';
+    expect(await run(['import', 'openapi', GITHUB, '--json', ...common])).toBe(1);
+    const report = JSON.parse(stdout) as { created: string[]; existing: string[]; errors: { message: string }[]; notImported: { slug: string; message: string }[]; nothingNew: boolean };
+    expect([report.created, report.existing.length, report.nothingNew]).toEqual([[], 3, false]);
+    expect(report.errors).toEqual([{ slug: 'issues-get-label', message: expect.stringContaining(full) }]);
+    expect(report.notImported).toHaveLength(4);
+    for (const x of report.notImported) expect(x.message).toContain(full);
+  });
+
+  it('curl: the full bundle’s message, not "exists already", exit 1', { timeout: SLOW }, async () => {
+    const dir = await tempDir();
+    await setToolsPerBundle(dir, 1);
+    const common = ['--bundle', 'shop', '--data-dir', dir, '--resources', RESOURCES_DIR];
+    expect(await run(['import', 'curl', 'curl https://api.example.com/items', '--slug', 'items', ...common]), stderr).toBe(0);
+    stderr = '';
+    expect(await run(['import', 'curl', 'curl https://api.example.com/orders', '--slug', 'orders', ...common])).toBe(1);
+    expect(stderr).toContain("the tool could not be saved: bundle 'shop' holds 1 tool, the most Settings → Limits → Tools per bundle allows (1)");
+    expect(stdout + stderr).not.toMatch(/exists already|already exists/);
+  });
+});
+
+describe('toolsmith import again: nothing new is not a failure', () => {
+  it('openapi and curl: when every tool exists already and nothing failed, exit 0 and say "Nothing new"', { timeout: SLOW }, async () => {
+    const dir = await tempDir();
+    const common = ['--data-dir', dir, '--resources', RESOURCES_DIR];
+    expect(await run(['import', 'openapi', GITHUB, '--bundle', 'gh', ...common]), stderr).toBe(0);
+    stdout = '';
+    expect(await run(['import', 'openapi', GITHUB, '--bundle', 'gh', ...common]), stderr).toBe(0);
+    expect(stdout).toContain("Nothing new: all 8 tools exist already in bundle 'gh' (version 1) and each was left as it is");
+    expect(stdout.match(/^ {2}= gh\/\S+ already exists; left as it is$/gm)).toHaveLength(8);
+    stdout = '';
+    expect(await run(['import', 'openapi', GITHUB, '--bundle', 'gh', '--json', ...common]), stderr).toBe(0);
+    expect(JSON.parse(stdout)).toMatchObject({ created: [], errors: [], notImported: [], nothingNew: true });
+
+    const curl = "curl 'https://api.example.com/items?q=shoes'";
+    expect(await run(['import', 'curl', curl, '--bundle', 'shop', ...common]), stderr).toBe(0);
+    stdout = '';
+    stderr = '';
+    expect(await run(['import', 'curl', curl, '--bundle', 'shop', ...common]), stderr).toBe(0);
+    expect(stdout).toContain("Nothing new: the tool exists already in bundle 'shop' (version 1) and was left as it is");
+    stdout = '';
+    expect(await run(['import', 'curl', curl, '--bundle', 'shop', '--json', ...common]), stderr).toBe(0);
+    expect(JSON.parse(stdout)).toMatchObject({ status: 'exists', nothingNew: true });
+  });
+});
+
 describe('toolsmith import curl: the command runs as pasted', () => {
   it('keeps the values as typed defaults: the tool is invoked with no --args, and typed --args replace them', { timeout: SLOW }, async () => {
     const server = await startHttpServer((req, res) => {

@@ -24,6 +24,7 @@ import { splitProposedHosts, type PrivateHost } from '../../../shared/model/prop
 import type { OpenApiOperation } from '../../../shared/model/transfer';
 import { labelViolation } from '../../../shared/model/validation';
 import type { Bundle } from '../../../shared/model/bundle';
+import { BUNDLE_TOOL_LIMIT_RULE } from '../../core/store/tool-limit';
 import { CliError, err, findBundle, out, outJson, usageError, withCore, type CommonOptions, type Session } from './session';
 
 type ToolBody = OpInput<'tools.put'>['body'];
@@ -53,8 +54,11 @@ export interface CurlOptions extends ImportOptions {
 
 interface Outcome {
   slug: string;
-  status: 'created' | 'exists' | 'error';
+  /** 'not-imported': not tried, after the bundle refused an earlier tool for being full. */
+  status: 'created' | 'exists' | 'error' | 'not-imported';
   message?: string;
+  /** The store's rule when it refused the tool ('bundle-tool-limit', 'bundle-deleted', …). */
+  rule?: string;
 }
 
 /** A document from a file, `-` (stdin) or an http(s) URL, as text. */
@@ -149,25 +153,66 @@ async function allowHosts(s: Session, hosts: readonly string[]): Promise<string[
   return add;
 }
 
+/**
+ * Saves one tool. Only the store's rule 'exists' (that slug and version are there already) is
+ * "exists": every other refusal (a full bundle, a deleted one, …) is an error with its message.
+ */
 async function putTool(s: Session, bundleId: string, slug: string, version: string, body: unknown): Promise<Outcome> {
   const r = await s.core.call('tools.put', { bundleId, slug, version, body: body as ToolBody });
   if (r.ok) return { slug, status: 'created' };
-  return { slug, status: r.error.code === 'CONFLICT' ? 'exists' : 'error', message: r.error.message };
+  const details = r.error.details;
+  const rule = details && typeof details === 'object' && typeof (details as { rule?: unknown }).rule === 'string' ? (details as { rule: string }).rule : undefined;
+  if (r.error.code === 'CONFLICT' && rule === 'exists') return { slug, status: 'exists' };
+  return { slug, status: 'error', message: r.error.message, ...(rule ? { rule } : {}) };
 }
+
+/**
+ * Saves the tools in order. Once the bundle is full (Settings → Limits → Tools per bundle) no
+ * later tool fits either: the rest are not tried, and reported as not imported with the store's
+ * message.
+ */
+async function putTools(s: Session, bundleId: string, version: string, tools: readonly { slug: string; body: unknown }[]): Promise<Outcome[]> {
+  const outcomes: Outcome[] = [];
+  for (const t of tools) {
+    const full = outcomes.find((o) => o.rule === BUNDLE_TOOL_LIMIT_RULE);
+    if (full) outcomes.push({ slug: t.slug, status: 'not-imported', message: full.message, rule: BUNDLE_TOOL_LIMIT_RULE });
+    else outcomes.push(await putTool(s, bundleId, t.slug, version, t.body));
+  }
+  return outcomes;
+}
+
+/** Nothing was created and nothing failed: every tool was there already (a re-import). Exit code 0. */
+const nothingNew = (outcomes: readonly Outcome[]) => outcomes.length > 0 && outcomes.every((o) => o.status === 'exists');
 
 function report(bundleSlug: string, version: string, outcomes: readonly Outcome[], hostsAdded: readonly string[], dryRun: boolean): string {
   const created = outcomes.filter((o) => o.status === 'created').length;
+  const n = outcomes.length;
+  const tools = `tool${n === 1 ? '' : 's'}`;
   const lines = [
     dryRun
-      ? `Would create ${outcomes.length} tool${outcomes.length === 1 ? '' : 's'} in bundle '${bundleSlug}' (version ${version}); nothing was written (--dry-run).`
-      : `Created ${created} of ${outcomes.length} tool${outcomes.length === 1 ? '' : 's'} in bundle '${bundleSlug}' (version ${version}).`,
+      ? `Would create ${n} ${tools} in bundle '${bundleSlug}' (version ${version}); nothing was written (--dry-run).`
+      : nothingNew(outcomes)
+        ? `Nothing new: ${n === 1 ? 'the tool exists' : `all ${n} tools exist`} already in bundle '${bundleSlug}' (version ${version}) and ${n === 1 ? 'was' : 'each was'} left as it is; --tool-version V adds ${n === 1 ? 'it' : 'them'} as a new version.`
+        : `Created ${created} of ${n} ${tools} in bundle '${bundleSlug}' (version ${version}).`,
   ];
   for (const o of outcomes) {
-    const mark = o.status === 'created' ? '+' : o.status === 'exists' ? '=' : '!';
-    lines.push(`  ${mark} ${bundleSlug}/${o.slug}@${version}${o.status === 'exists' ? ' already exists; left as it is' : ''}${o.status === 'error' ? `: ${o.message}` : ''}`);
+    const mark = o.status === 'created' ? '+' : o.status === 'exists' ? '=' : o.status === 'error' ? '!' : '-';
+    const why = o.status === 'exists' ? ' already exists; left as it is' : o.status === 'error' ? `: ${o.message}` : o.status === 'not-imported' ? ' not imported' : '';
+    lines.push(`  ${mark} ${bundleSlug}/${o.slug}@${version}${why}`);
   }
+  const skipped = outcomes.filter((o) => o.status === 'not-imported');
+  if (skipped.length) lines.push(`Not imported: ${skipped.length} ${skipped.length === 1 ? 'tool' : 'tools'} after the bundle was full: ${skipped[0]!.message}`);
   if (hostsAdded.length) lines.push(`${dryRun ? 'Would add' : 'Added'} to Settings → Allowed hosts: ${hostsAdded.join(', ')}`);
   return lines.join('\n');
+}
+
+/** The command's failure when some tools were not saved; none when every tool was created or existed. */
+function notSaved(outcomes: readonly Outcome[]): CliError | undefined {
+  const failed = outcomes.filter((o) => o.status === 'error' || o.status === 'not-imported');
+  if (failed.length === 0) return undefined;
+  const full = failed.find((o) => o.rule === BUNDLE_TOOL_LIMIT_RULE);
+  const of = `${failed.length} of ${outcomes.length} tool${outcomes.length === 1 ? '' : 's'}`;
+  return new CliError(full ? `${of} not imported: ${full.message}` : `${of} could not be saved`);
 }
 
 /** The private-network hosts left out, and how to allow them. */
@@ -223,8 +268,7 @@ export async function importOpenApi(source: string, o: OpenApiOptions): Promise<
       if (o.allowHosts !== false) hostsAdded = toAllow.filter((h) => !current.has(h.toLowerCase()));
     } else {
       if (o.allowHosts !== false) hostsAdded = await allowHosts(s, toAllow);
-      outcomes = [];
-      for (const t of tools) outcomes.push(await putTool(s, target.bundle.id, t.slug, version, t.body));
+      outcomes = await putTools(s, target.bundle.id, version, tools);
     }
     if (o.json) {
       outJson({
@@ -236,6 +280,8 @@ export async function importOpenApi(source: string, o: OpenApiOptions): Promise<
         created: outcomes.filter((x) => x.status === 'created').map((x) => x.slug),
         existing: outcomes.filter((x) => x.status === 'exists').map((x) => x.slug),
         errors: outcomes.filter((x) => x.status === 'error').map((x) => ({ slug: x.slug, message: x.message })),
+        notImported: outcomes.filter((x) => x.status === 'not-imported').map((x) => ({ slug: x.slug, message: x.message })),
+        nothingNew: !o.dryRun && nothingNew(outcomes),
         hostsAdded,
         hostsNotAdded,
         skipped: doc.skipped,
@@ -245,8 +291,8 @@ export async function importOpenApi(source: string, o: OpenApiOptions): Promise<
       if (hostsNotAdded.length) out(privateHostsNote(hostsNotAdded));
       for (const x of doc.skipped) err(`  skipped ${x.key}: ${x.reason}`);
     }
-    const failed = outcomes.filter((x) => x.status === 'error').length;
-    if (failed) throw new CliError(`${failed} tool${failed === 1 ? '' : 's'} could not be saved`);
+    const failure = notSaved(outcomes);
+    if (failure) throw failure;
   });
 }
 
@@ -318,6 +364,7 @@ export async function importCurl(command: string, o: CurlOptions): Promise<void>
         version,
         status: outcome.status,
         ...(outcome.message ? { message: outcome.message } : {}),
+        nothingNew: !o.dryRun && nothingNew([outcome]),
         request: `${proposal.tool.http.method} ${proposal.tool.http.urlTemplate}`,
         arguments: argumentsOf(proposal),
         secretsSaved: o.dryRun ? [] : toSave.map((x) => x.name),
@@ -335,7 +382,7 @@ export async function importCurl(command: string, o: CurlOptions): Promise<void>
       for (const n of proposal.notes) lines.push(`note: ${n}`);
       out(lines.join('\n'));
     }
+    // A tool that exists already is nothing new, not a failure (exit 0): the report says it was left as it is.
     if (outcome.status === 'error') throw new CliError(`the tool could not be saved: ${outcome.message}`);
-    if (outcome.status === 'exists' && !o.dryRun) throw new CliError(`${target.slug}/${slug}@${version} exists already: choose another --slug or --version`);
   });
 }

@@ -138,8 +138,12 @@ export function buildProgram(setExit: (code: number) => void, host: CliHost = {}
     .option('--static <dir>', 'the built UI to serve (default: dist/renderer)')
     .action(async (_o, cmd: Command) => {
       const o = opts<{ port?: string; static?: string }>(cmd);
-      const { serve } = await import('../serve-host');
-      await serve([...commonArgv(o), ...(o.port ? ['--port', o.port] : []), ...(o.static ? ['--static', o.static] : [])], process.env, host);
+      const { serve, ServeUsageError } = await import('../serve-host');
+      try {
+        await serve([...commonArgv(o), ...(o.port ? ['--port', o.port] : []), ...(o.static ? ['--static', o.static] : [])], process.env, host);
+      } catch (e) {
+        throw e instanceof ServeUsageError ? usageError(e.message) : e;
+      }
       setExit(-1);
     });
   common(program.command('mcp'), false)
@@ -163,6 +167,31 @@ export function buildProgram(setExit: (code: number) => void, host: CliHost = {}
   return program;
 }
 
+/**
+ * `help COMMAND...` (also `tools help list`): the help of that very command. Commander's own help
+ * command shows the first name's help and ignores whatever follows, options and misspellings
+ * included; here an unknown name or any option is bad usage. Null when argv asks no help command.
+ */
+function helpCommand(program: Command, argv: readonly string[]): Done | null {
+  let cmd = program;
+  let k = 0;
+  const sub = (c: Command, name: string) => c.commands.find((x) => x.name() === name || x.aliases().includes(name));
+  for (; k < argv.length && sub(cmd, argv[k]!); k++) cmd = sub(cmd, argv[k]!)!;
+  if (argv[k] !== 'help' || cmd.commands.length === 0) return null;
+  const path = [program.name(), ...argv.slice(0, k)];
+  for (const arg of argv.slice(k + 1)) {
+    const next = arg.startsWith('-') ? undefined : sub(cmd, arg);
+    if (!next) {
+      const what = arg.startsWith('-') ? `unknown option '${arg}' for 'help'` : `unknown command '${arg}' for '${path.join(' ')}'`;
+      throw usageError(`${what}: write help and the command, e.g. toolsmith help tools list`);
+    }
+    cmd = next;
+    path.push(arg);
+  }
+  cmd.outputHelp();
+  return EXIT.ok;
+}
+
 /** Runs the command line; answers the exit code, or -1 while a server (serve, mcp) keeps running. */
 export async function runCli(argv: readonly string[], host: CliHost = {}): Promise<number> {
   let code: Done;
@@ -172,6 +201,8 @@ export async function runCli(argv: readonly string[], host: CliHost = {}): Promi
     return EXIT.ok;
   }
   try {
+    const helped = helpCommand(program, argv);
+    if (helped !== null) return helped ?? EXIT.ok;
     await program.parseAsync([...argv], { from: 'user' });
   } catch (e) {
     if (e instanceof CommanderError) {
