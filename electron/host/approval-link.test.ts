@@ -82,9 +82,16 @@ describe('the approval link of the desktop app', () => {
     await fs.writeFile(path.join(core.dataDir, RUNNING_HOST_FILE), JSON.stringify({ pid: process.pid, url: link.url }));
     expect(await findRunningHost(core.dataDir, () => false)).toBeNull();
     // A pid reused by another process (it started at another time): never sent the token.
-    const identity = { ...thisProcess(), start: 'another start' };
-    await fs.writeFile(path.join(core.dataDir, RUNNING_HOST_FILE), JSON.stringify({ pid: process.pid, url: link.url, identity }));
+    const write = (record: object) => fs.writeFile(path.join(core.dataDir, RUNNING_HOST_FILE), JSON.stringify({ pid: process.pid, url: link.url, ...record }));
+    await write({ identity: { ...thisProcess(), start: 'another start' } });
     expect(await findRunningHost(core.dataDir)).toBeNull();
+    // Written before a reboot (another boot id), or by an app that did not say who it is.
+    await write({ identity: { ...thisProcess(), host: 'this machine, an earlier boot' } });
+    expect(await findRunningHost(core.dataDir)).toBeNull();
+    await write({});
+    expect(await findRunningHost(core.dataDir)).toBeNull();
+    await write({ identity: thisProcess() });
+    expect(await findRunningHost(core.dataDir)).toMatchObject({ pid: process.pid });
   });
 
   it('answers only the approval operation, only with the API token, only to its own Host and origin', async () => {

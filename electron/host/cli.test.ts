@@ -193,6 +193,13 @@ describe('toolsmith (the command)', () => {
     expect(report.bundleId).not.toBe(bundleId);
     expect(report.imported.sort()).toEqual(['lines@1', 'words@1', 'words@2']);
 
+    // Imported again beside both: numbered, and the plain report says so.
+    const again = await cli(dir, ['bundles', 'import', zip]);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toMatch(/^Imported 3 tools into bundle 'mine-3' /);
+    expect(again.stdout).toContain("renamed: 'mine' (");
+    expect(again.stdout).toContain("→ 'mine-3' (");
+
     const listed = await cli(dir, ['tools', 'list', '--bundle', report.bundleId, '--json']);
     const strip = (t: ToolView) => ({ slug: t.slug, version: t.version, displayName: t.displayName, description: t.description, tags: t.tags, local: t.local, argSchema: t.argSchema });
     await withCore(dir, async (core) => {

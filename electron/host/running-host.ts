@@ -9,7 +9,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomic } from '../core/lib/atomic-write';
-import { isOwnerGone, isProcessAlive, thisProcess, type ProcessIdentity } from '../core/store/process-identity';
+import { isProcessAlive, startTicksOf, thisProcess, type ProcessIdentity } from '../core/store/process-identity';
 
 export const RUNNING_HOST_FILE = 'running-host.json';
 
@@ -26,7 +26,7 @@ const LOOPBACK_URL = /^http:\/\/127\.0\.0\.1:\d{1,5}\/$/;
 /** Writes this process's record; answers a function that removes it (only while it is still this process's). */
 export async function announceRunningHost(dataDir: string, url: string, pid: number = process.pid): Promise<() => Promise<void>> {
   const file = path.join(dataDir, RUNNING_HOST_FILE);
-  const record: RunningHost = { pid, url, ...(pid === process.pid ? { identity: thisProcess() } : {}) };
+  const record: RunningHost = { pid, url, identity: pid === process.pid ? thisProcess() : { ...thisProcess(), pid, start: startTicksOf(pid) ?? 't0' } };
   try {
     await writeFileAtomic(file, JSON.stringify(record) + '\n', { mode: 0o600, exactMode: true });
   } catch (e) {
@@ -52,11 +52,21 @@ async function readRunningHostFile(dataDir: string): Promise<RunningHost | null>
   }
 }
 
-/** The app running on this data folder, or null when none is (no file, a bad one, or its process is gone or was replaced). */
+/**
+ * The app running on this data folder, or null when none is: no file, a bad one, one without
+ * the process's identity, one written on another machine or before a reboot (another boot id
+ * or pid namespace), or one whose process is gone or was replaced (Linux: its start time
+ * differs). Only then is the API token sent to the address it names.
+ */
 export async function findRunningHost(dataDir: string, alive: (pid: number) => boolean = isProcessAlive): Promise<RunningHost | null> {
   const host = await readRunningHostFile(dataDir);
-  if (!host) return null;
-  if (host.identity) return isOwnerGone(host.identity, alive) ? null : host;
-  return alive(host.pid) ? host : null;
+  if (!host?.identity) return null;
+  const here = thisProcess();
+  if (host.identity.host !== here.host || !alive(host.pid)) return null;
+  if (host.pid === here.pid) return host.identity.start === here.start ? host : null;
+  // Linux tells a reused pid by its start time; elsewhere (a start that is a clock reading) the live pid is all there is.
+  const start = startTicksOf(host.pid);
+  if (!host.identity.start.startsWith('t') && start !== host.identity.start) return null;
+  return host;
 }
 

@@ -177,7 +177,11 @@ export async function bundlesImport(file: string, o: CommonOptions): Promise<voi
     else {
       const lines = [
         report.nothingImported ? `Nothing was imported from ${source}.` : `Imported ${report.imported.length} tools into bundle '${report.bundleSlug ?? ''}' (${report.bundleId ?? ''}).`,
+        ...(report.renamed
+          ? [`  renamed: '${report.renamed.from.slug}' ("${report.renamed.from.displayName}") → '${report.renamed.to.slug}' ("${report.renamed.to.displayName}"): a bundle with that slug or name is here already`]
+          : []),
         ...report.imported.map((t) => `  + ${t}`),
+        ...(report.testCases ?? []).map((t) => `  test cases: ${t.slug} (${t.count})`),
         ...report.conflicts.map((t) => `  ! ${t} appears more than once in the archive; not imported`),
         ...report.invalid.map((i) => `  ! ${i.entry}: ${i.message}`),
       ];
