@@ -18,11 +18,12 @@ import { AppError } from '../../../shared/errors';
 import { parseTemplate } from '../../../shared/model/http-spec';
 import type { McpServerConfig, McpServerStatus } from '../../../shared/model/mcp-client';
 import type { SecretResolver } from '../secrets/types';
-import { isHttpTooLarge, limitedFetch, requestIds } from './http-limits';
+import { isHttpDropped, limitedFetch, requestIds } from './http-limits';
 import { LogRing } from './log-ring';
 import { SecretOAuthProvider, SIGN_IN_TIMEOUT_MS, type OAuthSecrets } from './oauth';
 import type { McpCallResult } from './results';
-import { MessageTooLargeError, StdioTransport } from './stdio-transport';
+import { isTooLarge, observed, type ObservedTransport } from './observed-transport';
+import { StdioTransport } from './stdio-transport';
 
 export interface ConnectionOptions {
   bundleId: string;
@@ -141,7 +142,9 @@ export class McpServerConnection {
   private pid: number | undefined;
   private serverInfo: McpServerStatus['serverInfo'];
   private client: Client | undefined;
-  private transport: Transport | undefined;
+  private transport: ObservedTransport | undefined;
+  /** Transports of sessions the server forgot, closed once no request of theirs is on its way. */
+  private readonly retiring = new Set<ObservedTransport>();
   private starting: Promise<Client> | undefined;
   /** Bumped on every start and stop: events of an older connection are ignored. */
   private generation = 0;
@@ -154,13 +157,15 @@ export class McpServerConnection {
   /** Where the log was when the current process started: its stderr is what follows. */
   private stderrMark = 0;
   private stopped = true;
-  /** Ids of requests sent and not answered yet. */
-  private readonly pending = new Set<string | number>();
+  /** Ids of requests sent on the current transport and still waited for (a set per transport). */
+  private pending = new Set<string | number>();
   /** The id of the last request sent (for a cancel of the call that sent it). */
   private lastRequestId: string | number = -1;
   /** The process of a stdio server still starting (this.pid is set once it is connected). */
   private rawPid: number | undefined;
   private lastHttp: StreamableHTTPClientTransport | undefined;
+  /** Clients whose session the server forgot, replaced by a new session. */
+  private readonly renewed = new WeakSet<Client>();
   /** Set once the server asked for OAuth: later connections carry its tokens. */
   private oauth: SecretOAuthProvider | undefined;
 
@@ -219,6 +224,11 @@ export class McpServerConnection {
       this.restarts++;
       this.log.event(`restart ${this.restarts} of at most ${this.opts.config.maxRestarts}`);
     }
+    return this.begin();
+  }
+
+  /** Starts a connection that the calls arriving meanwhile share. */
+  private begin(): Promise<Client> {
     const started = this.start();
     this.starting = started;
     const clear = () => {
@@ -226,6 +236,43 @@ export class McpServerConnection {
     };
     started.then(clear, clear);
     return started;
+  }
+
+  /**
+   * Runs `run` on `client`; when the server answers that it no longer knows the session (HTTP 404
+   * for a request carrying its session id, as a server that restarted answers), a new session is
+   * started (initialize again) and `run` is sent once more, as MCP asks. The request was refused,
+   * not run, so sending it again does not run it twice.
+   */
+  private async onSession<T>(client: Client, what: string, signal: () => AbortSignal | undefined, run: (c: Client) => Promise<T>): Promise<T> {
+    try {
+      return await run(client);
+    } catch (e) {
+      if (this.stopped) throw e;
+      // Another call found the session gone and started a new one (this request was refused, or not sent).
+      if (this.renewed.has(client) && (sessionLost(e) || (e instanceof Error && e.message === 'Not connected'))) return run(await this.ready(signal()));
+      if (!sessionLost(e) || client.transport?.sessionId === undefined) throw e;
+      return run(await this.renewSession(client, what, e, signal));
+    }
+  }
+
+  /** A new session in place of the one the server forgot (once, however many calls found it gone). */
+  private async renewSession(old: Client, what: string, e: StreamableHTTPError, signal: () => AbortSignal | undefined): Promise<Client> {
+    if (this.client !== old || this.state !== 'connected') return this.ready(signal());
+    this.renewed.add(old);
+    this.log.event(`the server no longer knows our session (HTTP ${e.code} to ${what}; it restarted?): a new session is started and ${what} sent again`);
+    const t = this.transport;
+    this.client = undefined;
+    this.transport = undefined;
+    // The old transport's events belong to a session that is over. Other requests on their way in
+    // it are refused too and sent again on the new session (closing it now would fail them);
+    // it is closed once none is left. The server forgot the session: it is not ended there.
+    this.generation++;
+    if (t) {
+      this.retiring.add(t);
+      t.closeWhenIdle(() => this.retiring.delete(t));
+    }
+    return this.begin();
   }
 
   private backoff(): number {
@@ -274,7 +321,9 @@ export class McpServerConnection {
   /** One attempt: a transport and a client, connected (initialize answered); on failure both are closed. */
   private async connect(gen: number, withAuth: boolean): Promise<Client> {
     this.transportError = undefined;
-    const raw = this.makeTransport(gen, withAuth);
+    const pending = new Set<string | number>();
+    this.pending = pending;
+    const raw = this.makeTransport(gen, withAuth, pending);
     const client = new Client({ name: 'Toolsmith', version: this.opts.clientVersion }, { capabilities: {} });
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       if (gen === this.generation) this.opts.onToolsChanged();
@@ -282,13 +331,15 @@ export class McpServerConnection {
     client.onerror = (e) => {
       // A request of ours that our own close aborted says nothing about the server.
       if (gen !== this.generation || e.name === 'AbortError') return;
+      // A late answer dropped, a session the server forgot: their own lines are in the log.
+      if (isHttpDropped(e) || sessionLost(e)) return;
       const msg = e.message;
       // The first reason holds: the event stream's own words are set before its error arrives here.
       if (isTooLarge(e)) this.transportError ??= `the server sent a message larger than ${mb(this.opts.maxMessageBytes)}`;
-      this.log.add('stdout', /JSON|Unexpected token|is not valid|invalid_/i.test(msg) ? `not an MCP message on stdout: ${msg}` : msg);
+      const junk = this.opts.config.connection.transport === 'stdio' && /JSON|Unexpected token|is not valid|invalid_/i.test(msg);
+      this.log.add('stdout', junk ? `not an MCP message on stdout: ${msg}` : msg);
     };
     client.onclose = () => this.closed(gen);
-    this.pending.clear();
     this.rawPid = undefined;
     if (isStdio(raw)) {
       raw.onStarted = (pid) => {
@@ -296,7 +347,7 @@ export class McpServerConnection {
         if (gen === this.generation) this.rawPid = pid;
       };
     }
-    const transport = observed(raw, this.pending, (id) => (this.lastRequestId = id));
+    const transport = observed(raw, pending, (id) => (this.lastRequestId = id));
     this.transport = transport;
     this.lastHttp = raw instanceof StreamableHTTPClientTransport ? raw : undefined;
     try {
@@ -339,7 +390,7 @@ export class McpServerConnection {
     return this.connect(gen, true);
   }
 
-  private makeTransport(gen: number, withAuth: boolean): Transport {
+  private makeTransport(gen: number, withAuth: boolean, pending: ReadonlySet<string | number>): Transport {
     const c = this.opts.config.connection;
     if (c.transport === 'stdio' && process.platform !== 'win32') {
       this.stderrMark = this.log.mark();
@@ -350,6 +401,11 @@ export class McpServerConnection {
         cwd: c.cwd || this.opts.defaultCwd(),
         maxMessageBytes: this.opts.maxMessageBytes,
         onStderr: (chunk) => this.log.addChunk('stderr', chunk.toString('utf8')),
+        // A message over the limit that answers no waiting call is dropped, not fatal.
+        pending,
+        onDropped: (words) => {
+          if (gen === this.generation) this.log.event(words);
+        },
       });
     }
     if (c.transport === 'stdio') {
@@ -377,6 +433,10 @@ export class McpServerConnection {
           this.transportError ??= words;
         },
         onPostEnd: (body) => this.postEnded(body),
+        waited: (body) => requestIds(body).some((id) => pending.has(id)),
+        onDropped: () => {
+          if (gen === this.generation) this.log.event(`an answer over the ${mb(this.opts.maxMessageBytes)} limit to a request no call waits for any more (it timed out or was cancelled) was dropped; the connection stays up`);
+        },
       }),
       reconnectionOptions: { maxRetries: 2, initialReconnectionDelay: 1_000, maxReconnectionDelay: 10_000, reconnectionDelayGrowFactor: 2 },
       ...(withAuth && this.oauth ? { authProvider: this.oauth } : {}),
@@ -476,19 +536,27 @@ export class McpServerConnection {
    * why rather than "connected" with no tools.
    */
   async listTools(signal?: AbortSignal): Promise<unknown[]> {
-    const client = await this.ready(signal);
+    let client = await this.ready(signal);
+    try {
+      // A session the server forgot: listed again from the first page on a new one.
+      return await this.onSession(client, 'tools/list', () => signal, (c) => {
+        client = c;
+        return this.listPages(c, signal);
+      });
+    } catch (e) {
+      const err = this.callError(e, 'tools/list', signal);
+      if (!signal?.aborted && err instanceof AppError && (err.code === 'TIMEOUT' || err.code === 'PAYLOAD_TOO_LARGE') && client === this.client) {
+        this.dropConnection(`tools/list failed: ${err.message}`);
+      }
+      throw err;
+    }
+  }
+
+  private async listPages(client: Client, signal?: AbortSignal): Promise<unknown[]> {
     const tools: unknown[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < MAX_LIST_PAGES; page++) {
-      const r = await client
-        .request({ method: 'tools/list', params: cursor ? { cursor } : {} }, ListToolsPageSchema, { timeout: this.opts.config.timeouts.callMs, signal })
-        .catch((e: unknown) => {
-          const err = this.callError(e, 'tools/list', signal);
-          if (!signal?.aborted && err instanceof AppError && (err.code === 'TIMEOUT' || err.code === 'PAYLOAD_TOO_LARGE') && client === this.client) {
-            this.dropConnection(`tools/list failed: ${err.message}`);
-          }
-          throw err;
-        });
+      const r = await client.request({ method: 'tools/list', params: cursor ? { cursor } : {} }, ListToolsPageSchema, { timeout: this.opts.config.timeouts.callMs, signal });
       tools.push(...r.tools);
       cursor = r.nextCursor;
       if (!cursor) break;
@@ -502,21 +570,26 @@ export class McpServerConnection {
    */
   async callTool(name: string, args: Record<string, unknown>, cancel: { readonly signal: AbortSignal }): Promise<McpCallResult> {
     const client = this.client && this.state === 'connected' ? this.client : await this.ready(cancel.signal);
+    const what = `tools/call ${name}`;
     try {
-      const pending = client.request({ method: 'tools/call', params: { name, arguments: args } }, CallToolResultSchema, {
-        timeout: this.opts.config.timeouts.callMs,
-      });
-      // The request was sent inside request(): its id is the last one the transport saw.
-      const stop = watchCancel(cancel, this.opts.cancelWatchAfterMs ?? CANCEL_WATCH_AFTER_MS, this.lastRequestId, (id, reason) => {
-        void client.notification({ method: 'notifications/cancelled', params: { requestId: id, reason: String((reason as Error)?.message ?? reason) } }).catch(() => undefined);
-      });
-      try {
-        return (await pending) as McpCallResult;
-      } finally {
-        stop();
-      }
+      return await this.onSession(client, what, () => cancel.signal, (c) => this.sendCall(c, name, args, cancel));
     } catch (e) {
-      throw this.callError(e, `tools/call ${name}`, cancel.signal);
+      throw this.callError(e, what, cancel.signal);
+    }
+  }
+
+  private async sendCall(client: Client, name: string, args: Record<string, unknown>, cancel: { readonly signal: AbortSignal }): Promise<McpCallResult> {
+    const pending = client.request({ method: 'tools/call', params: { name, arguments: args } }, CallToolResultSchema, {
+      timeout: this.opts.config.timeouts.callMs,
+    });
+    // The request was sent inside request(): its id is the last one the transport saw.
+    const stop = watchCancel(cancel, this.opts.cancelWatchAfterMs ?? CANCEL_WATCH_AFTER_MS, this.lastRequestId, (id, reason) => {
+      void client.notification({ method: 'notifications/cancelled', params: { requestId: id, reason: String((reason as Error)?.message ?? reason) } }).catch(() => undefined);
+    });
+    try {
+      return (await pending) as McpCallResult;
+    } finally {
+      stop();
     }
   }
 
@@ -546,10 +619,10 @@ export class McpServerConnection {
       return new AppError('UNAVAILABLE', `the MCP server '${name}' sent an answer to ${what} that is not a valid MCP result: ${(e as Error).message.slice(0, 300)}`);
     }
     if (e instanceof StreamableHTTPError && e.code === 401) return new AppError('UNAUTHORIZED', `the MCP server '${name}' asks for authorization (HTTP 401)`);
-    if (e instanceof StreamableHTTPError && e.code === 404) {
-      // The server forgot the session (it restarted): a new connection on the next call.
+    if (sessionLost(e)) {
+      // Refused on a new session too (or the server keeps none): a new connection on the next call.
       this.dropConnection();
-      return new AppError('UNAVAILABLE', `the MCP server '${name}' no longer knows this session (it restarted?); it reconnects on the next call`);
+      return new AppError('UNAVAILABLE', `the MCP server '${name}' refused ${what} with HTTP ${e.code} (it does not know the session), also on a new session; it reconnects on the next call`);
     }
     // The connection itself is broken (a network error): drop it so the next call reconnects.
     const words = this.transportError ?? this.networkWords(e);
@@ -578,6 +651,8 @@ export class McpServerConnection {
     this.pid = undefined;
     this.starting = undefined;
     if (t) await t.close().catch(() => undefined);
+    for (const r of this.retiring) void r.close().catch(() => undefined);
+    this.retiring.clear();
     if (pid !== undefined) killIfAlive(pid);
     this.oauth?.close();
     if (this.state !== 'stopped') this.setState('stopped', reason === 'stopped' ? undefined : reason);
@@ -628,78 +703,13 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-/** A message over the size limit, as the transports and our fetch say it (not a junk line that quotes such words). */
-function isTooLarge(e: Error): boolean {
-  return e instanceof MessageTooLargeError || /^ReadBuffer exceeded/.test(e.message) || isHttpTooLarge(e);
-}
-
 /**
- * The transport, with the ids of requests sent and not yet answered kept in `pending`, and each
- * request's id told. It closes at once (its onclose called once, so waiting calls fail now) when
- * closed or when it reports a message over the size limit: the SDK's stdio transport only says it
- * closed once the process's pipes close, which a child of the server may hold open for ever.
+ * The server no longer knows the session a request carried: HTTP 404, as MCP says a server
+ * answers for a session it ended or forgot; or HTTP 400 naming the session, as servers built on
+ * the SDK's examples answer ("No valid session ID provided").
  */
-function observed(inner: Transport, pending: Set<string | number>, onRequest: (id: string | number) => void): Transport {
-  let onclose: (() => void) | undefined;
-  let onerror: ((e: Error) => void) | undefined;
-  let closed = false;
-  const fireClose = () => {
-    if (closed) return;
-    closed = true;
-    onclose?.();
-  };
-  inner.onclose = fireClose;
-  const t: Transport = {
-    start: () => inner.start(),
-    close: () => {
-      const closing = inner.close();
-      fireClose();
-      return closing;
-    },
-    send: (message, options) => {
-      const m = message as { id?: string | number; method?: string };
-      if (m.method !== undefined && m.id !== undefined) {
-        pending.add(m.id);
-        onRequest(m.id);
-      }
-      return inner.send(message, options);
-    },
-    get sessionId() {
-      return inner.sessionId;
-    },
-    setProtocolVersion: inner.setProtocolVersion ? (v: string) => inner.setProtocolVersion!(v) : undefined,
-    set onclose(fn) {
-      onclose = fn;
-    },
-    get onclose() {
-      return onclose;
-    },
-    set onerror(fn) {
-      onerror = fn;
-      inner.onerror = fn
-        ? (e) => {
-            fn(e);
-            if (isTooLarge(e)) void t.close().catch(() => undefined);
-          }
-        : undefined;
-    },
-    get onerror() {
-      return onerror;
-    },
-    set onmessage(fn) {
-      inner.onmessage = fn
-        ? (message, extra) => {
-            const m = message as { id?: string | number; method?: string };
-            if (m.method === undefined && m.id !== undefined) pending.delete(m.id);
-            fn(message, extra);
-          }
-        : undefined;
-    },
-    get onmessage() {
-      return inner.onmessage;
-    },
-  };
-  return t;
+function sessionLost(e: unknown): e is StreamableHTTPError {
+  return e instanceof StreamableHTTPError && (e.code === 404 || (e.code === 400 && /session/i.test(e.message)));
 }
 
 function needsSignIn(e: unknown): boolean {

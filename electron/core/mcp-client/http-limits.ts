@@ -4,15 +4,24 @@
  * run for hours; each event in it is bounded, counted from one blank line to the next). Past
  * the limit the body errors with a message saying "larger than the limit", nothing more is
  * read and the connection is closed, so a server cannot make the app hold an answer of any size.
+ * A POST answer past the limit whose requests no call waits for any more (they timed out or were
+ * cancelled) is cut off the same way, but with its own words: that answer alone is dropped and
+ * the connection, which other calls may be using, stays up.
  */
 
 const ANSWER_TOO_LARGE = 'the answer is larger than the limit';
 const EVENT_TOO_LARGE = 'an event of the event stream is larger than the limit';
+const LATE_ANSWER_DROPPED = 'a late answer larger than the limit was dropped';
 
 /** The error of a body cut off here, as it comes back through the SDK (which may wrap it: "SSE stream disconnected: Error: …"). */
 export function isHttpTooLarge(e: Error): boolean {
   const m = e.message.replace(/^SSE stream disconnected: (Error: )?/, '');
   return m.startsWith(ANSWER_TOO_LARGE) || m.startsWith(EVENT_TOO_LARGE);
+}
+
+/** The error of a POST answer past the limit that no call waited for (it was dropped, the connection stays). */
+export function isHttpDropped(e: Error): boolean {
+  return e.message.replace(/^SSE stream disconnected: (Error: )?/, '').startsWith(LATE_ANSWER_DROPPED);
 }
 
 export type FetchLike = (url: string | URL, init?: RequestInit) => Promise<Response>;
@@ -22,6 +31,13 @@ export interface LimitHooks {
   onTooLarge: (what: 'answer' | 'event') => void;
   /** A POST answer's body ended or broke (its request body is passed). */
   onPostEnd: (body: unknown) => void;
+  /**
+   * Whether a call still waits for an answer to one of the requests of a POST (its body is
+   * passed). Without it, every answer past the limit counts as onTooLarge.
+   */
+  waited?: (body: unknown) => boolean;
+  /** A POST answer past the limit that no call waited for was cut off and dropped (not onTooLarge). */
+  onDropped?: () => void;
 }
 
 /** fetch with each answer's body cut off past `maxBytes`, and each event of an event stream too. */
@@ -33,15 +49,27 @@ export function limitedFetch(maxBytes: number, hooks: LimitHooks, base: FetchLik
     const declared = Number(res.headers.get('content-length') ?? NaN);
     if (method === 'GET' && wantsEventStream(init)) {
       // The standalone event stream: long-lived, so each event is bounded, not the whole body.
-      return bounded(res, new EventCounter(maxBytes), () => hooks.onTooLarge('event'));
+      return bounded(res, new EventCounter(maxBytes), () => {
+        hooks.onTooLarge('event');
+        return EVENT_TOO_LARGE;
+      });
     }
     const ended = method === 'POST' ? () => hooks.onPostEnd(init?.body) : () => undefined;
-    if (declared > maxBytes) {
+    // Judged when the limit is passed: a call may have timed out since the request was sent.
+    const tooLarge = (): string => {
+      if (method === 'POST' && hooks.waited && !hooks.waited(init?.body)) {
+        hooks.onDropped?.();
+        return LATE_ANSWER_DROPPED;
+      }
       hooks.onTooLarge('answer');
+      return ANSWER_TOO_LARGE;
+    };
+    if (declared > maxBytes) {
+      const words = tooLarge();
       await res.body.cancel().catch(() => undefined);
-      throw new Error(`${ANSWER_TOO_LARGE} (${declared} bytes declared)`);
+      throw new Error(`${words} (${declared} bytes declared)`);
     }
-    return bounded(res, new TotalCounter(maxBytes), () => hooks.onTooLarge('answer'), ended);
+    return bounded(res, new TotalCounter(maxBytes), tooLarge, ended);
   };
 }
 
@@ -53,12 +81,10 @@ function wantsEventStream(init: RequestInit | undefined): boolean {
 interface Counter {
   /** Counts a chunk; false when it takes the count past the limit. */
   add(chunk: Uint8Array): boolean;
-  readonly what: string;
 }
 
 class TotalCounter implements Counter {
   private n = 0;
-  readonly what = ANSWER_TOO_LARGE;
   constructor(private readonly max: number) {}
   add(chunk: Uint8Array): boolean {
     this.n += chunk.byteLength;
@@ -77,7 +103,6 @@ export class EventCounter implements Counter {
   private n = 0;
   private atLineStart = true;
   private afterCR = false;
-  readonly what = EVENT_TOO_LARGE;
   constructor(private readonly max: number) {}
 
   add(chunk: Uint8Array): boolean {
@@ -113,8 +138,8 @@ export class EventCounter implements Counter {
   }
 }
 
-/** The response with its body read through `counter`: past the limit it errors and the rest is not read. */
-function bounded(res: Response, counter: Counter, onTooLarge: () => void, ended: () => void = () => undefined): Response {
+/** The response with its body read through `counter`: past the limit it errors (with the words `tooLarge` gives) and the rest is not read. */
+function bounded(res: Response, counter: Counter, tooLarge: () => string, ended: () => void = () => undefined): Response {
   const reader = res.body!.getReader();
   const limited = new ReadableStream<Uint8Array>({
     async pull(ctl) {
@@ -132,9 +157,9 @@ function bounded(res: Response, counter: Counter, onTooLarge: () => void, ended:
         return;
       }
       if (!counter.add(chunk.value)) {
-        onTooLarge();
+        const words = tooLarge();
         ended();
-        ctl.error(new Error(counter.what));
+        ctl.error(new Error(words));
         void reader.cancel().catch(() => undefined);
         return;
       }

@@ -98,4 +98,87 @@ describe('an MCP server over Streamable HTTP as a bundle', () => {
     expect(await call(core, v.bundleId, 'echo', { text: 'back' })).toMatchObject({ ok: true, value: 'back' });
     expect((await serverView(core, v.bundleId)).status.state).toBe('connected');
   });
+
+  it('a late answer over the size limit, to a call that timed out, is cut off and dropped: the call in flight and the next succeed', async () => {
+    const { server, core } = await setup({ mode: 'late' }, { backoffMs: 5, maxMessageBytes: 1024 * 1024 });
+    const v = await addServer(core, { name: 'Remote', connection: { transport: 'http', url: server.url }, timeouts: { startMs: 30_000, callMs: 2_000 } });
+    expect(await call(core, v.bundleId, 'late-big', { mb: 20 })).toMatchObject({ ok: false, error: { code: 'TIMEOUT' } });
+    // The server sends the 20 MB answer of the call that timed out, and answers this one once the client stopped reading that.
+    expect(await call(core, v.bundleId, 'echo', { text: 'in flight' })).toMatchObject({ ok: true, value: 'in flight' });
+    expect(server.late).toEqual({ closed: true, cut: true });
+    expect(await call(core, v.bundleId, 'echo', { text: 'next' })).toMatchObject({ ok: true, value: 'next' });
+    expect((await serverView(core, v.bundleId)).status).toMatchObject({ state: 'connected', restarts: 0 });
+    const log = await core.call('mcpServers.log', { bundleId: v.bundleId });
+    expect(log.ok && log.value.filter((l) => /^an answer over the 1 MB limit to a request no call waits for any more \(it timed out or was cancelled\) was dropped/.test(l.text))).toHaveLength(1);
+  }, 60_000);
+});
+
+describe('an HTTP MCP server that no longer knows our session (it restarted)', () => {
+  async function logText(core: Core, bundleId: string): Promise<string> {
+    const log = await core.call('mcpServers.log', { bundleId });
+    return (log.ok ? log.value : []).map((l) => l.text).join('\n');
+  }
+
+  it('forgot it: the next call starts a new session (initialize again) and is sent again, once; the log says so', async () => {
+    const { server, core } = await setup();
+    const v = await addServer(core, { name: 'Remote', connection: { transport: 'http', url: server.url } });
+    expect(await call(core, v.bundleId, 'echo', { text: 'before' })).toMatchObject({ ok: true, value: 'before' });
+    server.forgetSessions();
+    expect(await call(core, v.bundleId, 'echo', { text: 'after' })).toMatchObject({ ok: true, value: 'after' });
+    expect(server.rpc.filter((m) => m === 'initialize')).toHaveLength(2);
+    // The refused call never ran; it ran once on the new session.
+    expect(server.calls).toEqual(['echo', 'echo']);
+    expect((await serverView(core, v.bundleId)).status).toMatchObject({ state: 'connected', restarts: 0 });
+    expect(await logText(core, v.bundleId)).toMatch(/the server no longer knows our session \(HTTP 404 to tools\/call echo; it restarted\?\): a new session is started/);
+  });
+
+  it('forgot it: calls made together are all sent again on one new session, each run once', async () => {
+    const { server, core } = await setup();
+    const v = await addServer(core, { name: 'Remote', connection: { transport: 'http', url: server.url } });
+    server.forgetSessions();
+    const [a, b, c] = await Promise.all([call(core, v.bundleId, 'echo', { text: 'a' }), call(core, v.bundleId, 'echo', { text: 'b' }), call(core, v.bundleId, 'add-numbers', { a: 1, b: 1 })]);
+    expect([a, b, c]).toMatchObject([
+      { ok: true, value: 'a' },
+      { ok: true, value: 'b' },
+      { ok: true, value: { sum: 2 } },
+    ]);
+    expect(server.rpc.filter((m) => m === 'initialize')).toHaveLength(2);
+    expect([...server.calls].sort()).toEqual(['add_numbers', 'echo', 'echo']);
+    expect((await serverView(core, v.bundleId)).status).toMatchObject({ state: 'connected', restarts: 0 });
+  });
+
+  it('stopped and started again on the same port: the next call succeeds on a new session', async () => {
+    const { server, core } = await setup();
+    const v = await addServer(core, { name: 'Remote', connection: { transport: 'http', url: server.url } });
+    expect(await call(core, v.bundleId, 'echo', { text: 'before' })).toMatchObject({ ok: true });
+    await server.stop();
+    servers.splice(0);
+    // Once the client saw its event stream cut (a real restart takes longer than this test's).
+    await until(async () => /SSE stream disconnected/.test(await logText(core, v.bundleId)), 'the event stream seen cut');
+    const again = await startHttpTestServer({ port: server.port });
+    servers.push(again);
+    expect(await call(core, v.bundleId, 'add-numbers', { a: 2, b: 5 })).toMatchObject({ ok: true, value: { sum: 7 } });
+    expect(again.rpc).toContain('initialize');
+    expect(again.calls).toEqual(['add_numbers']);
+  });
+
+  it('a server that answers 400 "No valid session ID provided" (as the SDK examples do) is given a new session too', async () => {
+    const { server, core } = await setup({ unknownSession: 400 });
+    const v = await addServer(core, { name: 'Remote', connection: { transport: 'http', url: server.url } });
+    server.forgetSessions();
+    expect(await call(core, v.bundleId, 'echo', { text: 'after' })).toMatchObject({ ok: true, value: 'after' });
+    expect(server.rpc.filter((m) => m === 'initialize')).toHaveLength(2);
+  });
+
+  it('tools/list on a forgotten session is listed again on a new one', async () => {
+    const { server, core } = await setup();
+    const v = await addServer(core, { name: 'Remote', connection: { transport: 'http', url: server.url } });
+    // The tool is added, the server says its list changed, and forgets the session as the list is asked for.
+    server.forgetSessions('tools/list');
+    expect(await call(core, v.bundleId, 'add-tool', { name: 'late_tool' })).toMatchObject({ ok: true });
+    await until(() => slugs(core, v.bundleId).includes('late-tool'), 'the new tool stored');
+    expect(server.rpc.filter((m) => m === 'initialize')).toHaveLength(2);
+    expect(await logText(core, v.bundleId)).toMatch(/HTTP 404 to tools\/list/);
+    expect((await serverView(core, v.bundleId)).status.state).toBe('connected');
+  });
 });

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { EventCounter } from './http-limits';
-import { LineReader, MessageTooLargeError } from './stdio-transport';
+import { LineReader, MessageTooLargeError, oversizePolicy } from './line-reader';
 
 /** Feeds `text` to `feed` cut into pieces of `size` bytes. */
 function inPieces<T>(text: string, size: number, feed: (b: Buffer) => T): T[] {
@@ -41,6 +41,72 @@ describe('LineReader (stdio)', () => {
       // Stopped within a chunk of the limit.
       expect(read).toBeLessThanOrEqual(3 + 11 + size);
     }
+  });
+});
+
+describe('LineReader with the rule for a line over the limit (stdio)', () => {
+  const big = 'x'.repeat(500);
+  const idLast = (id: number) => `{"result":{"content":[{"type":"text","text":"${big}"}]},"jsonrpc":"2.0","id":${id}}`;
+  const idFirst = (id: number) => `{"jsonrpc":"2.0","id":${id},"result":{"content":[{"type":"text","text":"${big}"}]}}`;
+
+  /** Reads `lines` cut into pieces of `size` bytes with `pending` waiting; the lines given, what was dropped, or the error. */
+  function read(lines: string[], pending: (string | number)[], size: number, maxSkip = Infinity): { lines: string[]; dropped: string[]; error?: unknown; read: number } {
+    const dropped: string[] = [];
+    const r = new LineReader(100, oversizePolicy(new Set(pending), 100, (w) => dropped.push(w)), maxSkip);
+    const out: string[] = [];
+    let n = 0;
+    try {
+      inPieces(lines.map((l) => `${l}\n`).join(''), size, (b) => {
+        n += b.length;
+        out.push(...r.push(b).map(String));
+      });
+    } catch (e) {
+      return { lines: out, dropped, error: e, read: n };
+    }
+    return { lines: out, dropped, read: n };
+  }
+
+  it('drops a late answer (its id, last or first, waited for by no call) and reads on; keeps nothing of it but its edges', () => {
+    for (const size of [1, 7, 64, 10_000]) {
+      for (const line of [idLast(3), idFirst(3)]) {
+        const got = read(['{"a":1}', line, '{"b":2}'], [4], size);
+        expect(got.error).toBeUndefined();
+        expect(got.lines).toEqual(['{"a":1}', '{"b":2}']);
+        expect(got.dropped).toHaveLength(1);
+        expect(got.dropped[0]).toMatch(/over the 100 bytes limit, was dropped \(the answer to request 3, which no call waits for any more/);
+      }
+    }
+  });
+
+  it('fails on the answer to a call that waits: at once when its id comes first, at its end when last', () => {
+    for (const size of [1, 7, 64]) {
+      const first = read([idFirst(4) + ' '.repeat(5000), '{"b":2}'], [4], size);
+      expect(first.error).toBeInstanceOf(MessageTooLargeError);
+      // Stopped near the limit, not at the end of the line.
+      expect(first.read).toBeLessThanOrEqual(100 + 2 * size);
+      const last = read([idLast(4), '{"b":2}'], [4], size);
+      expect(last.error).toBeInstanceOf(MessageTooLargeError);
+      expect(last.dropped).toEqual([]);
+    }
+  });
+
+  it('drops a request or notification of the server, and anything when no call waits; fails when calls wait and no id can be read', () => {
+    const notification = `{"method":"notifications/message","params":{"data":"${big}"},"jsonrpc":"2.0"}`;
+    expect(read([notification, '{"b":2}'], [1], 16)).toMatchObject({ lines: ['{"b":2}'], dropped: [expect.stringMatching(/a request or notification of the server/)] });
+    const noId = `{"junk":"${big}"}`;
+    expect(read([noId, '{"b":2}'], [], 16)).toMatchObject({ lines: ['{"b":2}'], dropped: [expect.stringMatching(/while no call waited/)] });
+    expect(read([noId, '{"b":2}'], [1], 16).error).toBeInstanceOf(MessageTooLargeError);
+    // An id nested in the result at the end is not the message's.
+    const nested = `{"result":{"text":"${big}","inner":{"id":9}},"jsonrpc":"2.0","id":1}`;
+    expect(read([nested], [1], 16).error).toBeInstanceOf(MessageTooLargeError);
+    const nestedOnly = `{"result":{"text":"${big}","inner":{"id":9}}}`;
+    expect(read([nestedOnly], [1], 16).error).toBeInstanceOf(MessageTooLargeError);
+  });
+
+  it('a dropped line that goes on past the skip limit fails', () => {
+    const got = read([idFirst(3) + ' '.repeat(5000)], [], 64, 1000);
+    expect(got.error).toBeInstanceOf(MessageTooLargeError);
+    expect(got.read).toBeLessThanOrEqual(1000 + 64);
   });
 });
 

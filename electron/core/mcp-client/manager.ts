@@ -242,6 +242,7 @@ export class McpClientManager {
     e.skipped = report.skipped;
     e.missing = report.missing;
     for (const s of report.skipped) e.conn.log.event(`tool '${s.name}' skipped: ${s.reason}`);
+    for (const name of report.switchedOff) e.conn.log.event(`tool '${name}' switched off: the server now runs it only as an MCP task (switch it on again once it runs without one)`);
     if (report.added || report.changed) e.conn.log.event(`tools: ${report.added} added, ${report.changed} changed`);
     this.opts.onChange?.(bundleId);
   }

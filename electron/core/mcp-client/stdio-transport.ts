@@ -3,9 +3,12 @@
  * Ours rather than the SDK's for two things the SDK's cannot do:
  * - the server runs in its own process group (`detached`), and ending it signals the whole group,
  *   so a wrapper (npx, uvx, a shell) and the server it started, and their children, end together;
- * - a line over the size limit, or a process that is gone, closes the transport at once: the
- *   calls waiting on it fail now, not at their timeout (the SDK's waits for the process's pipes to
- *   close, which a child that inherited stdout can hold open for ever).
+ * - a line over the size limit that may answer a waiting call, or a process that is gone, closes
+ *   the transport at once: the calls waiting on it fail now, not at their timeout (the SDK's waits
+ *   for the process's pipes to close, which a child that inherited stdout can hold open for ever);
+ * - a line over the size limit that answers no waiting call (a late answer to a call that timed
+ *   out or was cancelled, a notification) is read to its end and dropped, never kept: the calls
+ *   that do wait go on (line-reader.ts: how it is told apart).
  * Messages are one JSON-RPC message per line, as in the SDK; a line that is not one is reported
  * (quoted) through onerror and skipped.
  */
@@ -13,6 +16,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { LineReader, oversizePolicy } from './line-reader';
 
 export interface StdioTransportParams {
   command: string;
@@ -22,6 +26,13 @@ export interface StdioTransportParams {
   /** The longest line (message) the server may send, in bytes. */
   maxMessageBytes: number;
   onStderr: (chunk: Buffer) => void;
+  /**
+   * The ids of the requests sent and still waited for. With it, a line over the limit that
+   * answers none of them is dropped; without it, every line over the limit closes the transport.
+   */
+  pending?: ReadonlySet<string | number>;
+  /** A line over the limit was dropped (what it was, in words, for the server's log). */
+  onDropped?: (words: string) => void;
 }
 
 /** How long the server has to end after its stdin is closed, then after SIGTERM. */
@@ -30,14 +41,11 @@ export const STDIO_END_GRACE_MS = 2_000;
 const PIPES_AFTER_EXIT_MS = 1_000;
 /** How much of a line that is not an MCP message is quoted in the error. */
 const JUNK_QUOTE_CHARS = 200;
-
-/** A line longer than the limit: the connection is closed (the server is ended) at once. */
-export class MessageTooLargeError extends Error {
-  constructor(readonly limit: number) {
-    super(`the server sent a message larger than the limit (${limit} bytes)`);
-    this.name = 'MessageTooLargeError';
-  }
-}
+/**
+ * A line over the limit that is being dropped is read (and thrown away) up to this many times the
+ * limit; a longer one (a server writing without end) closes the transport.
+ */
+export const MAX_DROPPED_LINE_FACTOR = 16;
 
 export class StdioTransport implements Transport {
   onclose?: () => void;
@@ -55,7 +63,7 @@ export class StdioTransport implements Transport {
   private readonly exitWaiters: (() => void)[] = [];
 
   constructor(private readonly params: StdioTransportParams) {
-    this.lines = new LineReader(params.maxMessageBytes);
+    this.lines = new LineReader(params.maxMessageBytes, params.pending ? oversizePolicy(params.pending, params.maxMessageBytes, params.onDropped) : undefined, MAX_DROPPED_LINE_FACTOR * params.maxMessageBytes);
   }
 
   start(): Promise<void> {
@@ -215,46 +223,5 @@ function parseLine(line: Buffer): JSONRPCMessage | Error | undefined {
     const first = e instanceof SyntaxError ? e.message.slice(0, 300) : 'not a JSON-RPC message';
     const quoted = text.length > JUNK_QUOTE_CHARS ? `${text.slice(0, JUNK_QUOTE_CHARS)}…` : text;
     return new Error(`${first} — the line: ${JSON.stringify(quoted)}`);
-  }
-}
-
-/**
- * Splits a byte stream into lines, keeping at most `max` bytes of a line that has not ended: a
- * longer line throws MessageTooLargeError as soon as it passes the limit, whatever the chunks.
- */
-export class LineReader {
-  private parts: Buffer[] = [];
-  private size = 0;
-
-  constructor(private readonly max: number) {}
-
-  push(chunk: Buffer): Buffer[] {
-    const out: Buffer[] = [];
-    let from = 0;
-    for (;;) {
-      const nl = chunk.indexOf(10, from);
-      const end = nl < 0 ? chunk.length : nl;
-      if (this.size + (end - from) > this.max) {
-        this.clear();
-        throw new MessageTooLargeError(this.max);
-      }
-      if (nl < 0) {
-        if (end > from) {
-          this.parts.push(chunk.subarray(from));
-          this.size += end - from;
-        }
-        return out;
-      }
-      const piece = chunk.subarray(from, nl);
-      out.push(this.parts.length ? Buffer.concat([...this.parts, piece]) : piece);
-      this.parts = [];
-      this.size = 0;
-      from = nl + 1;
-    }
-  }
-
-  clear(): void {
-    this.parts = [];
-    this.size = 0;
   }
 }

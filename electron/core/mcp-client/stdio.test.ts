@@ -244,6 +244,21 @@ describe('an MCP server over stdio as a bundle', () => {
     expect(await call(c, v.bundleId, 'echo', { text: 'quick' })).toMatchObject({ ok: true, value: 'quick' });
   });
 
+  it('a late answer over the size limit, to a call that timed out, is dropped and logged: the call in flight and the next succeed (id last, id first)', async () => {
+    const { core: c } = await core({ backoffMs: 5, maxMessageBytes: 1024 * 1024 });
+    for (const idFirst of [false, true]) {
+      const v = await addServer(c, stdioServer('late', { timeouts: { startMs: 30_000, callMs: 2_000 } }, idFirst ? { MCP_TEST_ID_FIRST: '1' } : {}));
+      const pid = (await serverView(c, v.bundleId)).status.pid;
+      expect(await call(c, v.bundleId, 'late-big', { mb: 3 })).toMatchObject({ ok: false, error: { code: 'TIMEOUT' } });
+      // The server first writes the 3 MB answer of the call that timed out, then this call's own.
+      expect(await call(c, v.bundleId, 'echo', { text: 'in flight' })).toMatchObject({ ok: true, value: 'in flight' });
+      expect(await call(c, v.bundleId, 'echo', { text: 'next' })).toMatchObject({ ok: true, value: 'next' });
+      expect((await serverView(c, v.bundleId)).status).toMatchObject({ state: 'connected', restarts: 0, pid });
+      const log = await c.call('mcpServers.log', { bundleId: v.bundleId });
+      expect(log.ok && log.value.filter((l) => /^a message of 3 MB from the server, over the 1 MB limit, was dropped \(the answer to request \d+, which no call waits for any more/.test(l.text))).toHaveLength(1);
+    }
+  }, 60_000);
+
   it('a cancelled call is cancelled on the server too (notifications/cancelled)', async () => {
     const { core: c } = await core();
     const v = await addServer(c, stdioServer());

@@ -18,6 +18,8 @@ export interface SkippedTool {
 
 export interface SyncReport {
   skipped: SkippedTool[];
+  /** serverTool names whose stored tool was switched off: the server now lists them as tools we cannot run. */
+  switchedOff: string[];
   /** serverTool names stored but not listed any more. */
   missing: string[];
   added: number;
@@ -47,12 +49,17 @@ export const MAX_SERVER_TOOLS = 1_000;
 
 const JSON_SCHEMA_2020 = 'https://json-schema.org/draft/2020-12/schema';
 
+/** Why a tool that runs only as an MCP task is not brought in. */
+export const TASK_REQUIRED = 'it can only run as an MCP task (execution.taskSupport: required), which Toolsmith does not support yet';
+
 /** A listed tool as a tool body, or the reason it cannot be one. */
 export function toolBodyOf(raw: unknown, opts: SyncOptions = {}): { name: string; body: ToolPutBody } | SkippedTool {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { name: '(unnamed)', reason: 'not an object' };
   const t = raw as Record<string, unknown>;
   const name = typeof t.name === 'string' ? t.name : '';
   if (!name || name.length > 256) return { name: name.slice(0, 80) || '(unnamed)', reason: 'its name must be a string of 1 to 256 characters' };
+  // MCP tasks (2025-11-25): a tool that runs only as a task fails every plain tools/call.
+  if (isObj(t.execution) && t.execution.taskSupport === 'required') return { name, reason: TASK_REQUIRED };
   const argSchema = plainSchema(t.inputSchema);
   const argProblem = argSchema === undefined ? 'inputSchema is missing or not an object' : (argSchemaViolation(argSchema, 'inputSchema') ?? schemaCompileViolation(argSchema, 'inputSchema'))?.message;
   if (argProblem) return { name, reason: argProblem };
@@ -138,7 +145,7 @@ function latestByServerTool(tools: ToolView[]): Map<string, ToolView> {
 
 /** Writes what changed; a tool that cannot be written is reported with the others skipped. */
 export async function syncTools(store: ToolStore, bundleId: string, listed: unknown[], opts: SyncOptions = {}): Promise<SyncReport> {
-  const report: SyncReport = { skipped: [], missing: [], added: 0, changed: 0 };
+  const report: SyncReport = { skipped: [], switchedOff: [], missing: [], added: 0, changed: 0 };
   const stored = store.toolsOf(bundleId);
   const latest = latestByServerTool(stored);
   const taken = new Set(stored.map((t) => t.slug));
@@ -147,6 +154,19 @@ export async function syncTools(store: ToolStore, bundleId: string, listed: unkn
     const r = toolBodyOf(raw, opts);
     if ('reason' in r) {
       report.skipped.push(r);
+      if (r.reason === TASK_REQUIRED && !seen.has(r.name)) {
+        // Listed (so not missing), but every call of the version stored before would fail now.
+        seen.add(r.name);
+        const prev = latest.get(r.name);
+        if (prev?.isEnabled) {
+          try {
+            await store.patchTool(bundleId, prev.slug, prev.version, { isEnabled: false });
+            report.switchedOff.push(r.name);
+          } catch (e) {
+            report.skipped.push({ name: r.name, reason: `its stored version could not be switched off: ${(e as Error).message}` });
+          }
+        }
+      }
       continue;
     }
     if (seen.has(r.name)) {

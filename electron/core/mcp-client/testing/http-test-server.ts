@@ -1,6 +1,7 @@
 /**
  * The test server (test-server.mjs) over Streamable HTTP on 127.0.0.1: one MCP session per
- * client, as a real server keeps them. `stop()` ends it the way a crash would (connections cut).
+ * client, as a real server keeps them. `stop()` ends it the way a crash would (connections cut);
+ * `forgetSessions()` forgets every session as a server that restarted on the same port has.
  */
 import http from 'node:http';
 import { randomUUID } from 'node:crypto';
@@ -16,21 +17,40 @@ export interface HttpTestServer {
   /** Requests seen, with their headers (to check secrets and auth). */
   requests: { method: string; headers: http.IncomingHttpHeaders }[];
   calls: string[];
+  /** The JSON-RPC methods of the POSTs seen, in order (`initialize`, `tools/call`, …). */
+  rpc: string[];
+  /** In mode `late`: whether the answer stream of the last late_big call ended before all of it was written (the client stopped reading). */
+  late: { closed: boolean; cut: boolean };
   /** With `hugeEvent`: the bytes of it the client took, and whether it stopped reading before the end. */
   hugeEvent: { written: number; cut: boolean; done: boolean };
   stop(): Promise<void>;
+  /** Forgets every session now; with `beforeMethod`, just before the next POST of that JSON-RPC method. */
+  forgetSessions(beforeMethod?: string): void;
 }
 
 /**
  * `hugeEvent`: the first GET event stream sends one event of that many bytes (a hostile server),
- * written as the client takes it; the later ones are the SDK's own.
+ * written as the client takes it; the later ones are the SDK's own. `unknownSession`: the answer
+ * to a request carrying a session id it does not know: 404 as MCP says (the default), or 400 "No
+ * valid session ID provided" as servers built on the SDK's examples answer.
  */
 export async function startHttpTestServer(
-  opts: { mode?: string; port?: number; authorize?: (req: http.IncomingMessage) => boolean; oauth?: OAuthTestServer; hugeEvent?: number } = {},
+  opts: { mode?: string; port?: number; authorize?: (req: http.IncomingMessage) => boolean; oauth?: OAuthTestServer; hugeEvent?: number; unknownSession?: 404 | 400 } = {},
 ): Promise<HttpTestServer> {
   const sessions = new Map<string, StreamableHTTPServerTransport>();
   const requests: HttpTestServer['requests'] = [];
   const calls: string[] = [];
+  const rpc: string[] = [];
+  /** The tools add_tool added: the server's own, kept when it forgets its sessions. */
+  const extra: unknown[] = [];
+  const late = { closed: false, cut: false };
+  let lateClosed: Promise<void> = Promise.resolve();
+  let forgetBefore: string | undefined;
+  const forget = () => {
+    const gone = [...sessions.values()];
+    sessions.clear();
+    for (const t of gone) void t.close().catch(() => undefined);
+  };
   const hugeEvent = { written: 0, cut: false, done: false };
   let hugeEventSent = false;
   const server = http.createServer(async (req, res) => {
@@ -51,19 +71,42 @@ export async function startHttpTestServer(
       return;
     }
     try {
+      let body: unknown;
+      if (req.method === 'POST') {
+        body = JSON.parse(await readBody(req));
+        const methods = (Array.isArray(body) ? body : [body]).flatMap((m: { method?: unknown }) => (typeof m?.method === 'string' ? [m.method] : []));
+        rpc.push(...methods);
+        if ((body as { params?: { name?: unknown } })?.params?.name === 'late_big') {
+          // The stream its (late) answer goes to: the next call is answered once it closed.
+          late.closed = false;
+          late.cut = false;
+          lateClosed = new Promise((resolve) =>
+            res.on('close', () => {
+              late.closed = true;
+              late.cut = !res.writableFinished;
+              resolve();
+            }),
+          );
+        }
+        if (forgetBefore !== undefined && methods.includes(forgetBefore)) {
+          forgetBefore = undefined;
+          forget();
+        }
+      }
       const sid = req.headers['mcp-session-id'];
       let transport = typeof sid === 'string' ? sessions.get(sid) : undefined;
       if (!transport) {
         if (typeof sid === 'string') {
-          res.writeHead(404).end('{"jsonrpc":"2.0","error":{"code":-32001,"message":"Session not found"},"id":null}');
+          if (opts.unknownSession === 400) res.writeHead(400, { 'content-type': 'application/json' }).end('{"jsonrpc":"2.0","error":{"code":-32000,"message":"Bad Request: No valid session ID provided"},"id":null}');
+          else res.writeHead(404, { 'content-type': 'application/json' }).end('{"jsonrpc":"2.0","error":{"code":-32001,"message":"Session not found"},"id":null}');
           return;
         }
         const t = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (id) => void sessions.set(id, t) });
-        const mcp = makeServer(opts.mode ?? 'normal', { onCall: (name: string) => calls.push(name), onDie: () => server.closeAllConnections() });
+        const mcp = makeServer(opts.mode ?? 'normal', { onCall: (name: string) => calls.push(name), onDie: () => server.closeAllConnections(), extra, afterLate: () => lateClosed });
         await mcp.connect(t);
         transport = t;
       }
-      await transport.handleRequest(req, res);
+      await transport.handleRequest(req, res, body);
     } catch (e) {
       if (!res.headersSent) res.writeHead(500).end(String(e));
     }
@@ -75,7 +118,13 @@ export async function startHttpTestServer(
     port,
     requests,
     calls,
+    rpc,
+    late,
     hugeEvent,
+    forgetSessions(beforeMethod) {
+      if (beforeMethod === undefined) forget();
+      else forgetBefore = beforeMethod;
+    },
     async stop() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -109,4 +158,14 @@ async function sendHugeEvent(res: http.ServerResponse, bytes: number, seen: Http
     }
   }
   if (!res.destroyed) res.end('\n\n');
+}
+
+function readBody(req: http.IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let s = '';
+    req.setEncoding('utf8');
+    req.on('data', (c: string) => (s += c));
+    req.on('end', () => resolve(s));
+    req.on('error', reject);
+  });
 }

@@ -1,15 +1,18 @@
 // A small MCP server for tests, e2e and benchmarks: plain JavaScript so it runs as a child
 // process (`node test-server.mjs [mode]`, stdio) and in-process (makeServer, for HTTP).
 // Modes (argv[2] or MCP_TEST_MODE): normal, junk (prints junk on stdout), hang (never answers
-// initialize), invalid (lists a tool with an invalid schema among good ones), headers (over HTTP:
-// lists request_headers, which says back the Authorization header it was called with).
+// initialize), invalid (lists a tool with an invalid schema among good ones), tasks (lists a tool
+// that runs only as an MCP task and one that may), late (lists late_big, whose answer comes late
+// and big), headers (over HTTP: lists request_headers, which says back the Authorization header it
+// was called with).
 // Over stdio, the environment adds: MCP_TEST_LIST_MB (tools/list carries that many megabytes of
-// description), MCP_TEST_CHILD=quiet|stdout (starts a sleeping child, as npx or uvx start the real
+// description), MCP_TEST_ID_FIRST=1 (late_big's late answer has its id first, as Python's SDK
+// writes), MCP_TEST_CHILD=quiet|stdout (starts a sleeping child, as npx or uvx start the real
 // server; `stdout` lets it inherit the server's stdout, holding the pipe open) with its pid
 // appended to the file MCP_TEST_PID_FILE.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, CancelledNotificationSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { spawn } from 'node:child_process';
 import { appendFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
@@ -37,8 +40,20 @@ const BASE_TOOLS = [
   { name: 'big', description: 'Returns `mb` megabytes of text.', inputSchema: { type: 'object', properties: { mb: { type: 'number' } }, required: ['mb'] } },
   { name: 'die', description: 'Ends the server process in the middle of the call.', inputSchema: { type: 'object', properties: {} } },
   { name: 'slow', description: 'Answers after `ms` milliseconds.', inputSchema: { type: 'object', properties: { ms: { type: 'number' } } } },
-  { name: 'add_tool', description: 'Adds a tool named `name` and says the list changed.', inputSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } },
+  {
+    name: 'add_tool',
+    description: 'Adds (or replaces) a tool named `name`, run as an MCP task if `taskSupport` says so, and says the list changed.',
+    inputSchema: { type: 'object', properties: { name: { type: 'string' }, taskSupport: { type: 'string' } }, required: ['name'] },
+  },
   { name: 'whoami', description: 'The process id and an env value.', inputSchema: { type: 'object', properties: {} } },
+];
+
+const LATE_TOOLS = [
+  {
+    name: 'late_big',
+    description: 'Does not answer in time: its answer, `mb` megabytes, comes first thing in the next tools/call.',
+    inputSchema: { type: 'object', properties: { mb: { type: 'number' } }, required: ['mb'] },
+  },
 ];
 
 const INVALID_TOOLS = [
@@ -46,20 +61,44 @@ const INVALID_TOOLS = [
   { name: 'bad_ref', description: 'inputSchema has a dangling $ref.', inputSchema: { type: 'object', properties: { x: { $ref: '#/$defs/missing' } } } },
 ];
 
+// MCP tasks (2025-11-25): a tool that runs only as a task, and one that may.
+const TASK_TOOLS = [
+  { name: 'task_only', description: 'Runs only as an MCP task.', inputSchema: { type: 'object', properties: {} }, execution: { taskSupport: 'required' } },
+  { name: 'task_maybe', description: 'Runs as a task or as a plain call.', inputSchema: { type: 'object', properties: {} }, execution: { taskSupport: 'optional' } },
+];
+
 const HEADER_TOOLS = [
   { name: 'request_headers', description: 'The Authorization header of the HTTP request that called it, and its token.', inputSchema: { type: 'object', properties: {} } },
 ];
 
+// hooks: onCall(name, args), onDie(), listMb, extra (the tools add_tool adds, shared by the servers of several sessions),
+// writeLine(text) (writes a raw line to the client; stdio), idFirst (the raw answers of late_big put their id first, as
+// Python's SDK does, rather than last, as this SDK does), afterLate() (over HTTP: the next call answers once it resolves).
 export function makeServer(mode = 'normal', hooks = {}) {
-  const extra = [];
+  const extra = hooks.extra ?? [];
+  /** A late_big call not answered yet: its id, size, and (over HTTP) how to answer it. */
+  let late;
   const server = new Server({ name: 'toolsmith-test-server', version: '1.0.0' }, { capabilities: { tools: { listChanged: true } } });
+  // Over HTTP, late_big is answered however late, as some servers do: a cancel does not end it.
+  if (mode === 'late' && !hooks.writeLine) server.setNotificationHandler(CancelledNotificationSchema, () => undefined);
   const huge = hooks.listMb ? [{ name: 'huge', description: 'd'.repeat(Math.round(hooks.listMb * 1024 * 1024)), inputSchema: { type: 'object', properties: {} } }] : [];
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: [...BASE_TOOLS, ...(mode === 'invalid' ? INVALID_TOOLS : []), ...(mode === 'headers' ? HEADER_TOOLS : []), ...extra, ...huge],
+    tools: [...BASE_TOOLS, ...(mode === 'invalid' ? INVALID_TOOLS : []), ...(mode === 'headers' ? HEADER_TOOLS : []), ...(mode === 'tasks' ? TASK_TOOLS : []), ...(mode === 'late' ? LATE_TOOLS : []), ...extra, ...huge],
   }));
   server.setRequestHandler(CallToolRequestSchema, async (req, ctx) => {
     const args = req.params.arguments ?? {};
     hooks.onCall?.(req.params.name, args);
+    if (late) {
+      // The answer to the late call, long after the client gave up on it, before this call's own.
+      const { id, mb, answer } = late;
+      late = undefined;
+      const result = { content: [{ type: 'text', text: 'x'.repeat(Math.round(mb * 1024 * 1024)) }] };
+      if (hooks.writeLine) hooks.writeLine(JSON.stringify(hooks.idFirst ? { jsonrpc: '2.0', id, result } : { result, jsonrpc: '2.0', id }));
+      else {
+        answer(result);
+        await hooks.afterLate?.();
+      }
+    }
     switch (req.params.name) {
       case 'echo':
         return { content: [{ type: 'text', text: String(args.text) }] };
@@ -98,14 +137,32 @@ export function makeServer(mode = 'normal', hooks = {}) {
           });
         });
         return { content: [{ type: 'text', text: 'slept' }] };
-      case 'add_tool':
-        extra.push({ name: String(args.name), description: 'Added at run time.', inputSchema: { type: 'object', properties: {} } });
+      case 'add_tool': {
+        const at = extra.findIndex((t) => t.name === String(args.name));
+        if (at >= 0) extra.splice(at, 1);
+        extra.push({
+          name: String(args.name),
+          description: 'Added at run time.',
+          inputSchema: { type: 'object', properties: {} },
+          ...(args.taskSupport ? { execution: { taskSupport: String(args.taskSupport) } } : {}),
+        });
         await server.sendToolListChanged();
         return { content: [{ type: 'text', text: 'added' }] };
+      }
+      case 'task_maybe':
+        return { content: [{ type: 'text', text: 'ran without a task' }] };
+      case 'task_only':
+        throw new Error('task_only runs only as a task');
       case 'request_headers': {
         const authorization = String(ctx.requestInfo?.headers?.authorization ?? '');
         return { content: [{ type: 'text', text: JSON.stringify({ authorization, token: authorization.replace(/^Bearer /i, '') }) }] };
       }
+      case 'late_big':
+        return new Promise((resolve) => {
+          late = { id: ctx.requestId, mb: Number(args.mb), answer: resolve };
+          // Over stdio the client's notifications/cancelled ends the handler (the SDK then sends nothing).
+          ctx.signal.addEventListener('abort', () => resolve({ content: [] }));
+        });
       case 'whoami':
         return { content: [{ type: 'text', text: JSON.stringify({ pid: process.pid, env: process.env.MCP_TEST_VALUE ?? null, cwd: process.cwd() }) }] };
       default:
@@ -136,7 +193,11 @@ async function main() {
     });
     if (process.env.MCP_TEST_PID_FILE) appendFileSync(process.env.MCP_TEST_PID_FILE, `${child.pid}\n`);
   }
-  const server = makeServer(mode, { listMb: Number(process.env.MCP_TEST_LIST_MB ?? 0) });
+  const server = makeServer(mode, {
+    listMb: Number(process.env.MCP_TEST_LIST_MB ?? 0),
+    writeLine: (text) => process.stdout.write(`${text}\n`),
+    idFirst: process.env.MCP_TEST_ID_FIRST === '1',
+  });
   await server.connect(new StdioServerTransport());
 }
 
