@@ -80,6 +80,16 @@ export class McpClientManager {
   async open(): Promise<void> {
     const all = await this.files.readAll((p) => this.opts.onProblem?.(p));
     for (const file of all) this.entries.set(file.bundleId, this.entryOf(file));
+    // Tools stored by an earlier version (or by hand) ask as the server's trust switch says now,
+    // from the hints stored with them: before their server is started, so a first call never slips by.
+    for (const file of all) {
+      try {
+        const r = await applyTrust(this.opts.store, file.bundleId, { trustUnannotatedTools: file.server.trustUnannotatedTools });
+        for (const f of r.failed) console.warn(`MCP server ${file.bundleId}: could not update '${f.name}' to ask before it runs: ${f.reason}`);
+      } catch (e) {
+        console.warn(`MCP server ${file.bundleId}: its tools' approvals could not be checked: ${(e as Error).message}`);
+      }
+    }
     // A bundle switched off or deleted stops its server.
     this.unsubscribe = this.opts.store.onChange((c) => {
       if (c.kind !== 'bundle') return;

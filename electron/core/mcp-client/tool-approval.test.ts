@@ -76,7 +76,7 @@ describe('approval of an MCP server’s tools', () => {
     expect((await serverView(c, v.bundleId)).trustUnannotatedTools).toBe(false);
   });
 
-  it('brings tools stored without approval along on the next sync (a data folder from before the rule)', async () => {
+  it('brings tools stored without approval along when the app opens, before their server starts (a data folder from before the rule)', async () => {
     const dataDir = await tempDir();
     const first = await open(dataDir);
     // Stored as an earlier version stored them: tools without hints do not ask.
@@ -91,6 +91,8 @@ describe('approval of an MCP server’s tools', () => {
 
     const again = await open(dataDir);
     expect((await serverView(again, v.bundleId)).trustUnannotatedTools).toBe(false);
+    // Before any call starts the server: the first call of an unannotated tool already asks.
+    expect(asking(again, v.bundleId)).toEqual([...UNANNOTATED, 'delete-everything'].sort());
     await again.call('mcpServers.restart', { bundleId: v.bundleId });
     expect(asking(again, v.bundleId)).toEqual([...UNANNOTATED, 'delete-everything'].sort());
   });
