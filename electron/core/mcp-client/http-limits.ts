@@ -42,19 +42,34 @@ export interface LimitHooks {
 
 /** fetch with each answer's body cut off past `maxBytes`, and each event of an event stream too. */
 export function limitedFetch(maxBytes: number, hooks: LimitHooks, base: FetchLike = fetch): FetchLike {
-  return async (url, init) => {
-    const res = await base(url, init);
-    if (!res.body) return res;
+  return async (url, outerInit) => {
+    const { init, release } = ownSignal(outerInit);
+    let res: Response;
+    try {
+      res = await base(url, init);
+    } catch (e) {
+      release();
+      throw e;
+    }
+    if (!res.body) {
+      release();
+      return res;
+    }
     const method = (init?.method ?? 'GET').toUpperCase();
     const declared = Number(res.headers.get('content-length') ?? NaN);
     if (method === 'GET' && wantsEventStream(init)) {
       // The standalone event stream: long-lived, so each event is bounded, not the whole body.
-      return bounded(res, new EventCounter(maxBytes), () => {
-        hooks.onTooLarge('event');
-        return EVENT_TOO_LARGE;
-      });
+      return bounded(
+        res,
+        new EventCounter(maxBytes),
+        () => {
+          hooks.onTooLarge('event');
+          return EVENT_TOO_LARGE;
+        },
+        release,
+      );
     }
-    const ended = method === 'POST' ? () => hooks.onPostEnd(init?.body) : () => undefined;
+    const ended = method === 'POST' ? () => (release(), hooks.onPostEnd(init?.body)) : release;
     // Judged when the limit is passed: a call may have timed out since the request was sent.
     const tooLarge = (): string => {
       if (method === 'POST' && hooks.waited && !hooks.waited(init?.body)) {
@@ -66,11 +81,35 @@ export function limitedFetch(maxBytes: number, hooks: LimitHooks, base: FetchLik
     };
     if (declared > maxBytes) {
       const words = tooLarge();
+      release();
       await res.body.cancel().catch(() => undefined);
       throw new Error(`${words} (${declared} bytes declared)`);
     }
     return bounded(res, new TotalCounter(maxBytes), tooLarge, ended);
   };
+}
+
+/**
+ * A signal of the request's own, following the caller's. The SDK passes one long-lived signal
+ * (its transport's) to every request, and fetch hangs an abort listener on the signal it is
+ * given until the request object is collected: thousands of calls left thousands of listeners
+ * on that one signal (Node's MaxListenersExceededWarning). Each request's listener on the
+ * caller's signal is removed here as soon as its answer has been read (or failed).
+ */
+export function ownSignal(init: RequestInit | undefined): { init: RequestInit | undefined; release: () => void } {
+  const outer = init?.signal;
+  if (!outer) return { init, release: () => undefined };
+  const ctl = new AbortController();
+  if (outer.aborted) ctl.abort(outer.reason);
+  const follow = () => ctl.abort(outer.reason);
+  outer.addEventListener('abort', follow, { once: true });
+  let released = false;
+  const release = () => {
+    if (released) return;
+    released = true;
+    outer.removeEventListener('abort', follow);
+  };
+  return { init: { ...init, signal: ctl.signal }, release };
 }
 
 function wantsEventStream(init: RequestInit | undefined): boolean {

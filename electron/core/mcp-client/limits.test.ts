@@ -2,8 +2,11 @@
  * The size limits as bytes arrive in chunks cut anywhere: a stdio line (LineReader) and one event
  * of an HTTP event stream (EventCounter).
  */
+import { getEventListeners } from 'node:events';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { EventCounter } from './http-limits';
+import { EventCounter, limitedFetch } from './http-limits';
 import { LineReader, MessageTooLargeError, oversizePolicy } from './line-reader';
 
 /** Feeds `text` to `feed` cut into pieces of `size` bytes. */
@@ -137,5 +140,33 @@ describe('EventCounter (an HTTP event stream)', () => {
     const c = new EventCounter(40);
     const lines = Array.from({ length: 10 }, () => 'data: 12345\n').join('');
     expect(c.add(Buffer.from(lines))).toBe(false);
+  });
+});
+
+describe('limitedFetch and the caller’s signal', () => {
+  it('leaves no listener per request on the one signal the SDK passes to every request, and still passes its abort on', async () => {
+    const server = http.createServer((req, res) => {
+      if (req.url === '/slow') return void setTimeout(() => res.end('late'), 30_000).unref();
+      res.end('{"ok":true}');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const outer = new AbortController();
+      const f = limitedFetch(1 << 20, { onTooLarge: () => undefined, onPostEnd: () => undefined });
+      for (let i = 0; i < 40; i++) {
+        const r = await f(`${base}/`, { method: 'POST', body: '{}', signal: outer.signal });
+        expect(await r.text()).toBe('{"ok":true}');
+      }
+      // fetch keeps its listener on the signal it was given until the request is collected: not on this one.
+      expect(getEventListeners(outer.signal, 'abort')).toHaveLength(0);
+      const slow = f(`${base}/slow`, { method: 'GET', signal: outer.signal });
+      await new Promise((r) => setTimeout(r, 50));
+      outer.abort(new Error('closed'));
+      await expect(slow).rejects.toThrow();
+    } finally {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    }
   });
 });
