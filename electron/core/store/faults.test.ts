@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { useTempDirs } from '../testing/temp-dir';
 import { nodeFs, type StoreFs } from './durable-fs';
 import { toolFileName } from './layout';
-import { LockSet } from './locks';
+import { LockSet, type LockSettings } from './locks';
 import { bundleBody, filesUnder, localToolBody, newId, openStore, rejection } from './test-helpers/fixtures';
 
 const tempDir = useTempDirs();
@@ -129,116 +129,98 @@ describe('write failures', () => {
 });
 
 describe('locks', () => {
-  it('commits nothing once the lock was taken over, even before the heartbeat notices; another process wrote its file meanwhile, so it is not run again', async () => {
-    let reachedTemp!: () => void;
-    const atTemp = new Promise<void>((r) => (reachedTemp = r));
-    let resume!: () => void;
-    const gate = new Promise<void>((r) => (resume = r));
-    const dataDir = path.join(await tempDir(), 'data');
-    let holdWrites = false;
-    const slowFs: StoreFs = {
-      ...nodeFs,
-      rename: (async (from: string, to: string) => {
-        if (holdWrites && from.includes('.tmp-')) {
-          reachedTemp();
-          await gate;
-        }
-        return nodeFs.rename(from, to);
-      }) as StoreFs['rename'],
-    };
-    // A heartbeat far away: only the fence can stop the commit.
-    const { store } = await openStore(dataDir, { fs: slowFs, lock: { staleMs: 60_000 } });
-    const bundleId = newId();
-    await store.putBundle(bundleId, bundleBody());
-    await store.putTool(bundleId, 'echo', '1', localToolBody());
-    holdWrites = true;
-    const patch = store.patchTool(bundleId, 'echo', '1', { isEnabled: false });
-    await atTemp;
-    // Another process takes the lock over (as after the stale time) and deletes the tool.
-    const lock = path.join(dataDir, 'locks', `bundle-${bundleId}.lock`);
-    await fsp.rename(lock, `${lock}.gone-0123456789ab`);
-    await fsp.rm(`${lock}.gone-0123456789ab`, { recursive: true });
-    const other = await openStore(dataDir);
-    await other.store.deleteTool(bundleId, 'echo', '1');
-    resume();
-    // The PATCH puts a fixed value: run again over the other process's later write, it would undo it.
-    const e = await rejection(patch);
-    expect(e).toMatchObject({ code: 'UNAVAILABLE' });
-    expect(e.message).toMatch(/^lost the lock on bundle .* while writing \(another process took it over\); nothing was committed, try again$/);
-    expect(store.lockActivity().lostRetries).toBe(0);
-    expect(await fsp.readdir(path.join(dataDir, 'bundles', bundleId, 'tools'))).toEqual([]);
-    holdWrites = false;
-    // The next write takes the lock afresh and works.
-    await store.putTool(bundleId, 'echo', '2', localToolBody());
-    await other.store.close();
-  });
-
-  it('a PATCH whose lock was taken over while nobody wrote its file is run again under a fresh lock and lands', async () => {
-    let reachedTemp!: () => void;
-    const atTemp = new Promise<void>((r) => (reachedTemp = r));
-    let resume!: () => void;
-    const gate = new Promise<void>((r) => (resume = r));
-    const dataDir = path.join(await tempDir(), 'data');
-    let holdWrites = false;
-    const slowFs: StoreFs = {
-      ...nodeFs,
-      rename: (async (from: string, to: string) => {
-        if (holdWrites && from.includes('.tmp-')) {
-          holdWrites = false;
-          reachedTemp();
-          await gate;
-        }
-        return nodeFs.rename(from, to);
-      }) as StoreFs['rename'],
-    };
-    const { store } = await openStore(dataDir, { fs: slowFs, lock: { staleMs: 60_000 } });
-    const bundleId = newId();
-    await store.putBundle(bundleId, bundleBody());
-    await store.putTool(bundleId, 'echo', '1', localToolBody());
-    holdWrites = true;
-    const patch = store.patchTool(bundleId, 'echo', '1', { isEnabled: false });
-    await atTemp;
-    // Another process takes the lock over (a starved writer, a busy machine) and writes nothing to the tool.
-    const lock = path.join(dataDir, 'locks', `bundle-${bundleId}.lock`);
-    await fsp.rename(lock, `${lock}.gone-0123456789ab`);
-    await fsp.rm(`${lock}.gone-0123456789ab`, { recursive: true });
-    resume();
-    expect((await patch).isEnabled).toBe(false);
-    expect(store.lockActivity().lostRetries).toBe(1);
-    const onDisk = JSON.parse(await fsp.readFile(path.join(dataDir, 'bundles', bundleId, 'tools', toolFileName('echo', '1')), 'utf8'));
-    expect(onDisk.isEnabled).toBe(false);
-  });
-
-  it('a delete whose lock was taken over removes nothing', async () => {
-    let resume!: () => void;
-    const gate = new Promise<void>((r) => (resume = r));
+  /**
+   * A store with one tool whose next write stops at the rename of its temp file (`matches`
+   * picks which renames) until `resume()`: a lock can be taken from under it there. With
+   * `once`, only the first such rename is held (a second run goes through).
+   */
+  async function heldAtCommit(matches: (from: string, to: string) => boolean, lock: Partial<LockSettings>, once = false) {
     let reached!: () => void;
-    const atUnlink = new Promise<void>((r) => (reached = r));
+    const atCommit = new Promise<void>((r) => (reached = r));
+    let resume!: () => void;
+    const gate = new Promise<void>((r) => (resume = r));
     const dataDir = path.join(await tempDir(), 'data');
     let hold = false;
     const slowFs: StoreFs = {
       ...nodeFs,
       rename: (async (from: string, to: string) => {
-        if (hold && to.includes('.tmp-')) {
+        if (hold && matches(from, to)) {
+          if (once) hold = false;
           reached();
           await gate;
         }
         return nodeFs.rename(from, to);
       }) as StoreFs['rename'],
     };
-    // No second run: this is about what the first one does.
-    const { store } = await openStore(dataDir, { fs: slowFs, lock: { staleMs: 60_000, lostRetries: 0 } });
+    // A heartbeat far away: only the fence can stop the commit.
+    const { store } = await openStore(dataDir, { fs: slowFs, lock: { staleMs: 60_000, ...lock } });
     const bundleId = newId();
     await store.putBundle(bundleId, bundleBody());
     await store.putTool(bundleId, 'echo', '1', localToolBody());
-    hold = true;
-    const del = store.deleteTool(bundleId, 'echo', '1');
-    await atUnlink;
-    const lock = path.join(dataDir, 'locks', `bundle-${bundleId}.lock`);
-    await fsp.rm(lock, { recursive: true });
-    resume();
+    const lockDir = path.join(dataDir, 'locks', `bundle-${bundleId}.lock`);
+    return {
+      store,
+      dataDir,
+      bundleId,
+      toolsDir: path.join(dataDir, 'bundles', bundleId, 'tools'),
+      /** Holds the next write at its commit; resolves once it is held there. */
+      hold: () => ((hold = true), atCommit),
+      resume,
+      release: () => (hold = false),
+      /** Another process takes the lock over (as after the stale time). */
+      takeOver: async () => {
+        await fsp.rename(lockDir, `${lockDir}.gone-0123456789ab`);
+        await fsp.rm(`${lockDir}.gone-0123456789ab`, { recursive: true });
+      },
+      removeLock: () => fsp.rm(lockDir, { recursive: true }),
+    };
+  }
+  const tempRename = (from: string) => from.includes('.tmp-');
+
+  it('commits nothing once the lock was taken over, even before the heartbeat notices; another process wrote its file meanwhile, so it is not run again', async () => {
+    const f = await heldAtCommit(tempRename, {});
+    const held = f.hold();
+    const patch = f.store.patchTool(f.bundleId, 'echo', '1', { isEnabled: false });
+    await held;
+    await f.takeOver();
+    const other = await openStore(f.dataDir);
+    await other.store.deleteTool(f.bundleId, 'echo', '1');
+    f.resume();
+    // The PATCH puts a fixed value: run again over the other process's later write, it would undo it.
+    const e = await rejection(patch);
+    expect(e).toMatchObject({ code: 'UNAVAILABLE' });
+    expect(e.message).toMatch(/^lost the lock on bundle .* while writing \(another process took it over\); nothing was committed, try again$/);
+    expect(f.store.lockActivity().lostRetries).toBe(0);
+    expect(await fsp.readdir(f.toolsDir)).toEqual([]);
+    f.release();
+    // The next write takes the lock afresh and works.
+    await f.store.putTool(f.bundleId, 'echo', '2', localToolBody());
+    await other.store.close();
+  });
+
+  it('a PATCH whose lock was taken over while nobody wrote its file is run again under a fresh lock and lands', async () => {
+    const f = await heldAtCommit(tempRename, {}, true);
+    const held = f.hold();
+    const patch = f.store.patchTool(f.bundleId, 'echo', '1', { isEnabled: false });
+    await held;
+    // Another process takes the lock over (a starved writer, a busy machine) and writes nothing to the tool.
+    await f.takeOver();
+    f.resume();
+    expect((await patch).isEnabled).toBe(false);
+    expect(f.store.lockActivity().lostRetries).toBe(1);
+    expect(JSON.parse(await fsp.readFile(path.join(f.toolsDir, toolFileName('echo', '1')), 'utf8')).isEnabled).toBe(false);
+  });
+
+  it('a delete whose lock was taken over removes nothing', async () => {
+    // No second run: this is about what the first one does.
+    const f = await heldAtCommit((_from, to) => to.includes('.tmp-'), { lostRetries: 0 });
+    const held = f.hold();
+    const del = f.store.deleteTool(f.bundleId, 'echo', '1');
+    await held;
+    await f.removeLock();
+    f.resume();
     expect(await rejection(del)).toMatchObject({ code: 'UNAVAILABLE' });
-    expect(await fsp.readdir(path.join(dataDir, 'bundles', bundleId, 'tools'))).toEqual([toolFileName('echo', '1')]);
+    expect(await fsp.readdir(f.toolsDir)).toEqual([toolFileName('echo', '1')]);
   });
 
   it('gives up on a lock another process holds for too long, with a clear error', async () => {
