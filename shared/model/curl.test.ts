@@ -407,6 +407,22 @@ describe('curlToTool: the values of the command are kept', () => {
   });
 });
 
+describe('curlToTool: credentials under longer names and as numbers', () => {
+  const props = (p: CurlToolProposal) => p.tool.argSchema.properties as Record<string, Record<string, unknown>>;
+  it('a number under a credential name, and names such as user_password, pwd, passphrase, private_key, are secrets, never defaults', () => {
+    const line = `curl https://api.example.com/login --json '{"user":"ada","password":123456,"user_password":"UP222","pwd":"PWD333","passphrase":"PP444","private_key":"PK555","page_token":"next-1","deep":{"pin_password":987654}}'`;
+    const p = proposal(line);
+    const text = JSON.stringify(p.tool);
+    for (const v of ['123456', 'UP222', 'PWD333', 'PP444', 'PK555', '987654']) {
+      expect(text).not.toContain(v);
+      expect(p.secretsNeeded.map((x) => x.value)).toContain(v);
+    }
+    // A pagination cursor is an ordinary argument, with its default.
+    expect(props(p).page_token).toMatchObject({ type: 'string', default: 'next-1' });
+    expect(props(p).user).toMatchObject({ default: 'ada' });
+  });
+});
+
 describe('helpers', () => {
   it('slugify follows the slug rule', () => {
     expect(slugify('listPets')).toBe('list-pets');

@@ -795,9 +795,22 @@ export function proposeSecretName(host: string, what: string): string {
 const SECRET_KEY =
   /^(?:x-)?(?:api[-_]?key|apikey|key|access[-_]?token|auth[-_]?token|token|secret|client[-_]?secret|password|passwd|pass|private[-_]?token|x-auth-token|session[-_]?token|api[-_]?token|api[-_]?secret|access[-_]?key|secret[-_]?key|app[-_]?key|app[-_]?secret|appid|refresh[-_]?token|id[-_]?token)$/i;
 
+/**
+ * Names that hold a credential inside a longer name (`user_password`, `dbPassword`, `pwd`,
+ * `passphrase`, `private_key`, `client-credentials`, `oauth_token`); cursors such as
+ * `page_token` or `next_token` are not among them.
+ */
+const SECRET_KEY_PART =
+  /password|passwd|passphrase|secret|private[-_]?key|credential|(?:^|[-_])pwd(?:$|[-_])|(?:^|[-_])(?:access|auth|api|bearer|session|refresh|id|oauth|csrf|xsrf)[-_]?(?:token|key)$/i;
+
+/** Whether a field's name says it holds a credential. */
+function isSecretName(key: string): boolean {
+  return SECRET_KEY.test(key) || SECRET_KEY_PART.test(key);
+}
+
 /** Whether a field's value must become a secret: by its name, or by its shape whatever the name. */
 function isSecretField(key: string, value: string): boolean {
-  return SECRET_KEY.test(key) || looksLikeCredential(value);
+  return isSecretName(key) || looksLikeCredential(value);
 }
 
 /** Below the top level of a JSON body a bare `key` names a thing, not a credential (Jira's `"project": {"key": "PROJ"}`). */
@@ -1149,6 +1162,10 @@ function formFields(text: string): [string, string][] | undefined {
  */
 function jsonTemplate(value: unknown, args: Args, secrets: Secrets): unknown {
   const escape = (v: unknown, key?: string): unknown => {
+    // A number under a credential's name (`"pin": 1234` under `password`) is a secret too, never a literal in the tool.
+    if (typeof v === 'number' && key !== undefined && key.toLowerCase() !== 'key' && isSecretName(key)) {
+      return `\${secret:${secrets.add(toArgName(key), `the JSON field '${key}'`, String(v))}}`;
+    }
     if (typeof v === 'string') {
       return (key !== undefined ? isNestedSecretField(key, v) : looksLikeCredential(v)) ? `\${secret:${secrets.add(toArgName(key ?? 'value'), key !== undefined ? `the JSON field '${key}'` : 'an item of a JSON array', v)}}` : escapeTemplateText(v);
     }
@@ -1164,7 +1181,7 @@ function jsonTemplate(value: unknown, args: Args, secrets: Secrets): unknown {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) {
     let t: unknown;
-    if (typeof v === 'string' && isSecretField(k, v)) t = `\${secret:${secrets.add(toArgName(k), `the JSON field '${k}'`, v)}}`;
+    if ((typeof v === 'string' && isSecretField(k, v)) || (typeof v === 'number' && isSecretName(k))) t = `\${secret:${secrets.add(toArgName(k), `the JSON field '${k}'`, String(v))}}`;
     else if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') t = `\${${args.add(k, valueSchema(v, `JSON field '${k}'.`))}}`;
     else t = escape(v);
     Object.defineProperty(out, k, { value: t, enumerable: true, writable: true, configurable: true });

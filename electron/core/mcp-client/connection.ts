@@ -432,7 +432,8 @@ export class McpServerConnection {
           const words = what === 'event' ? `the server sent an event larger than ${mb(this.opts.maxMessageBytes)} on its event stream (HTTP GET)` : `the server sent a message larger than ${mb(this.opts.maxMessageBytes)}`;
           this.transportError ??= words;
         },
-        onPostEnd: (body) => this.postEnded(body),
+        // This transport's own generation and requests: a session's late answers never judge the next one's (ids restart at 0).
+        onPostEnd: (body) => this.postEnded(body, gen, pending),
         waited: (body) => requestIds(body).some((id) => pending.has(id)),
         onDropped: () => {
           if (gen === this.generation) this.log.event(`an answer over the ${mb(this.opts.maxMessageBytes)} limit to a request no call waits for any more (it timed out or was cancelled) was dropped; the connection stays up`);
@@ -521,12 +522,11 @@ export class McpServerConnection {
    * (the server went away mid-call): the connection is dropped, which fails the request now
    * rather than at its timeout.
    */
-  private postEnded(body: unknown): void {
+  private postEnded(body: unknown, gen: number, pending: ReadonlySet<string | number>): void {
     const ids = requestIds(body);
-    if (ids.length === 0) return;
-    const gen = this.generation;
+    if (ids.length === 0 || gen !== this.generation) return;
     setTimeout(() => {
-      if (gen === this.generation && ids.some((id) => this.pending.has(id))) this.dropConnection('the connection closed before the server answered');
+      if (gen === this.generation && ids.some((id) => pending.has(id))) this.dropConnection('the connection closed before the server answered');
     }, 100).unref?.();
   }
 

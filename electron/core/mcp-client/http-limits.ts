@@ -204,7 +204,11 @@ function bounded(res: Response, counter: Counter, tooLarge: () => string, ended:
       }
       ctl.enqueue(chunk.value);
     },
-    cancel: (reason) => reader.cancel(reason),
+    cancel: (reason) => {
+      // The reader let go of the body (the SDK drops bodies it does not need): this request is over.
+      ended();
+      return reader.cancel(reason);
+    },
   });
   return new Response(limited, { status: res.status, statusText: res.statusText, headers: res.headers });
 }

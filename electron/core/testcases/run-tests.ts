@@ -64,8 +64,12 @@ export async function runTestCases(
  */
 export function isUnreachable(e: ErrorInfo): boolean {
   if (e.code !== 'UNAVAILABLE' && e.code !== 'TIMEOUT') return false;
-  const d = e.details;
-  return !(d && typeof d === 'object' && typeof (d as { status?: unknown }).status === 'number');
+  const d = e.details as { status?: unknown; permanent?: unknown; reason?: unknown; cause?: unknown } | undefined;
+  if (!d || typeof d !== 'object') return false;
+  // The server answered (a status, bytes that do not decode, a redirect loop): the case's checks judge that.
+  if (typeof d.status === 'number' || d.permanent === true || d.reason === 'too-many-redirects') return false;
+  // A network failure the transport names (ECONNREFUSED, ENOTFOUND, a timeout): no answer came.
+  return typeof d.cause === 'string';
 }
 
 /** A case without assertions passes when the tool answers without an error. */

@@ -244,6 +244,18 @@ describe('retries', () => {
     expect([...triple.sleeps, ...corrupt.sleeps]).toEqual([]);
   });
 
+  it('retries a compressed body cut by the network (a reset is not a decoding error)', async () => {
+    const gz = zlib.gzipSync(Buffer.from('x'.repeat(200_000)));
+    const s = await server((_req, res) => {
+      res.writeHead(200, { 'content-encoding': 'gzip', 'content-type': 'text/plain' });
+      res.write(gz.subarray(0, gz.length >> 1), () => res.socket?.destroy());
+    });
+    const r = await run(s, { urlTemplate: `http://127.0.0.1:${s.port}/cut`, limits: { maxRetries: 2, maxSentBytes: 1 << 20, maxResponseBytes: 1 << 20, maxRedirects: 5 } });
+    expect(r.error?.code).toBe('UNAVAILABLE');
+    expect(r.error?.message).not.toContain('could not be decompressed');
+    expect(s.requests).toHaveLength(3);
+  });
+
   it('503 forever with real waits: the total time cap ends it', async () => {
     const s = await server((_req, res) => json(res, 503, {}));
     const r = await run(

@@ -57,6 +57,8 @@ export async function* decoded(source: AsyncIterable<Buffer>, encoding: string, 
     for await (const chunk of z) yield chunk as Buffer;
   } catch (e) {
     if (e instanceof AppError) throw e;
+    // Only the decoder's own errors are about the bytes; a reset or a timeout of the socket under it is the network's (retried as such).
+    if (!isDecodeError(e)) throw e;
     // The same bytes would fail the same way: not worth a retry.
     throw new AppError('UNAVAILABLE', `the response from '${hostLabel(url)}' could not be decompressed (${encoding}): ${(e as Error).message}`, { encoding, permanent: true });
   } finally {
@@ -77,3 +79,8 @@ export function tooLarge(url: URL, limit: number, stage: Stage, declared?: numbe
   return new AppError('PAYLOAD_TOO_LARGE', message, { limit, stage, ...(declared !== undefined ? { declared } : {}) });
 }
 
+/** zlib's and brotli's errors about the data (Z_DATA_ERROR, Z_BUF_ERROR, ERR_BROTLI_…, ERR__ERROR_FORMAT_…), not the stream's. */
+function isDecodeError(e: unknown): boolean {
+  const code = (e as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^(?:Z_|ERR_BROTLI|ERR_ZLIB|ERR__ERROR_FORMAT)/.test(code);
+}
