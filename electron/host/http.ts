@@ -5,6 +5,7 @@
  * takes the MCP token. While it runs, `running-host.json` in the data folder tells
  * `toolsmith mcp` where to ask approvals (running-host.ts).
  */
+import path from 'node:path';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
@@ -244,7 +245,8 @@ export function mcpTokenRefusal(req: IncomingMessage, tokenFile: string): string
   const sent = typeof req.headers.authorization === 'string';
   return [
     sent ? 'Toolsmith refused this MCP client: the token it sent is not the MCP token (it may have been rotated).' : 'Toolsmith refused this MCP client: it sent no token.',
-    `Send the MCP token in the header "Authorization: Bearer <token>": it is in the file ${tokenFile}`,
+    // Only the file's name: whoever asks without a token need not learn where the data folder is.
+    `Send the MCP token in the header "Authorization: Bearer <token>": it is in the file ${path.basename(tokenFile)} of Toolsmith's data folder`,
     '(Settings → MCP server shows it, with a client configuration to copy). This server does not use OAuth.',
   ].join(' ');
 }

@@ -215,7 +215,9 @@ describe('/mcp on the headless host', () => {
         );
         await client.close();
         expect(failed?.message).toContain(why);
-        expect(failed?.message).toContain(s.host.mcpTokenFile);
+        // The file by name, never the data folder's path (whoever asks without a token need not learn it).
+        expect(failed?.message).toContain("the file mcp-token of Toolsmith's data folder");
+        expect(failed?.message).not.toContain(path.dirname(s.host.mcpTokenFile));
         expect(failed?.message).toContain('Settings → MCP server');
       }
     }

@@ -81,13 +81,8 @@ class Re2Pattern implements SchemaPattern {
   }
 }
 
-/** How long a pattern that ran out of time fails at once for texts at least as long (a model calling in a loop must not stall the app each time). */
-export const TIMED_OUT_MEMORY_MS = 5 * 60_000;
-
 class BoundedPattern implements SchemaPattern {
   readonly engine = 'bounded';
-  /** The shortest text this pattern ran out of time on, and when. */
-  private timedOut: { length: number; at: number } | undefined;
   constructor(
     private readonly pattern: string,
     private readonly flags: string,
@@ -95,14 +90,7 @@ class BoundedPattern implements SchemaPattern {
   ) {}
 
   test(s: string): boolean {
-    const t = this.timedOut;
-    if (t && s.length >= t.length && Date.now() - t.at < TIMED_OUT_MEMORY_MS) throw timeoutError(this.pattern, s, true);
-    try {
-      return boundedTest(this.pattern, this.flags, s);
-    } catch (e) {
-      if (e instanceof SchemaPatternError && e.ranOut) this.timedOut = { length: Math.min(s.length, t?.length ?? Infinity), at: Date.now() };
-      throw e;
-    }
+    return boundedTest(this.pattern, this.flags, s);
   }
 
   toString(): string {
@@ -166,12 +154,43 @@ export function withPatternBudget<T>(validate: () => T): T {
   }
 }
 
+/**
+ * What all slow-path tests of the process may take together: at most SLOW_PATTERN_BUDGET_MS of
+ * waiting in any SLOW_WINDOW_MS. A validation's own budget bounds one request; this bounds many
+ * at once (forty parallel calls each spending their quarter second would hold the thread ten
+ * seconds). Past it, a slow-path test fails at once, saying so.
+ */
+export const SLOW_WINDOW_MS = 1_000;
+const recentSlow: { at: number; ms: number }[] = [];
+
+function slowSpentNow(now: number): number {
+  while (recentSlow.length && now - recentSlow[0]!.at >= SLOW_WINDOW_MS) recentSlow.shift();
+  let ms = 0;
+  for (const r of recentSlow) ms += r.ms;
+  return ms;
+}
+
+/** Forgets the process's recent slow-path time (tests: each starts from a quiet second). */
+export function resetSlowPatternWindow(): void {
+  recentSlow.length = 0;
+}
+
 /** A test in the worker under the budget: JavaScript's engine, or with `re2` the RE2 program of `pattern`. */
 function boundedTest(pattern: string, flags: string, input: string, re2?: { source: string; whole: boolean }): boolean {
   // Outside withPatternBudget each test has the whole budget.
   const b = budget ?? { leftMs: SLOW_PATTERN_BUDGET_MS };
   if (b.leftMs <= 0) throw timeoutError(pattern, input);
-  const r = re2 ? runner.test(re2.source, flags, input, b.leftMs, { whole: re2.whole }) : runner.test(pattern, flags, input, b.leftMs);
+  const now = performance.now();
+  const globalLeft = SLOW_PATTERN_BUDGET_MS - slowSpentNow(now);
+  if (globalLeft <= 0) {
+    throw new SchemaPatternError(
+      'TIMEOUT',
+      `the schema pattern ${q(pattern)} was not checked: slow schema patterns (lookaround, backreferences, very large programs) already took ${SLOW_PATTERN_BUDGET_MS} ms of the last ${SLOW_WINDOW_MS} ms; try again in a moment, or simplify the pattern`,
+      pattern,
+    );
+  }
+  const r = re2 ? runner.test(re2.source, flags, input, Math.min(b.leftMs, globalLeft), { whole: re2.whole }) : runner.test(pattern, flags, input, Math.min(b.leftMs, globalLeft));
+  recentSlow.push({ at: now, ms: r.kind === 'failed' ? 0 : r.ranMs });
   if (r.kind === 'failed') {
     throw new SchemaPatternError('INTERNAL', `the schema pattern ${q(pattern)} could not be checked: ${r.message}`, pattern);
   }

@@ -86,7 +86,16 @@ async function realResolve(p: string, hops: { n: number }): Promise<string> {
   }
   if (!isLink) return candidate;
   if (++hops.n > MAX_SYMLINK_HOPS) throw new AppError('FORBIDDEN', 'the path goes through too many symbolic links');
-  return realResolve(path.resolve(realParent, await fs.readlink(candidate)), hops);
+  let target: string;
+  try {
+    target = await fs.readlink(candidate);
+  } catch (e) {
+    // It stopped being a link (EINVAL) or went (ENOENT) between the lstat and now: look again (hops bound it).
+    const code = errno(e);
+    if (code === 'EINVAL' || code === 'ENOENT') return realResolve(p, hops);
+    throw e;
+  }
+  return realResolve(path.resolve(realParent, target), hops);
 }
 
 function toPosix(rel: string): string {

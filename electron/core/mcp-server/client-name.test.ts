@@ -39,6 +39,16 @@ describe('the client name shown in the approval prompt', () => {
     expect(clientLabel('\u202E\u200B\n\t', '')).toBe('');
     expect(clientLabel(undefined, undefined)).toBe('');
   });
+
+  it('never lets the version stand in for a name, or extend it', () => {
+    // A name of nothing but invisible characters: no claim, whatever the version says.
+    expect(clientLabel('\u202E\u200B', 'Claude Desktop (verified)')).toBe('');
+    expect(clientLabel('', 'Toolsmith (this window)')).toBe('');
+    // A version that does not look like one is left out; one that does is added.
+    expect(clientLabel('Claude', 'Desktop (verified)')).toBe('Claude');
+    expect(clientLabel('\u202Etxt.exe Trusted Client', '1\u202E9')).toBe('txt.exe Trusted Client 19');
+    expect(clientLabel('Cursor', 'v1.2.3-beta+4')).toBe('Cursor v1.2.3-beta+4');
+  });
 });
 
 describe('the approval queue', () => {

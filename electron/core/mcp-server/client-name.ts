@@ -32,6 +32,11 @@ export function cleanClientText(text: string, max = MCP_CLIENT_NAME_MAX): string
 
 /** The label of a client for the approval prompt: its name and version as it gave them, cleaned. */
 export function clientLabel(name: unknown, version: unknown): string {
-  const parts = [name, version].filter((p): p is string => typeof p === 'string');
-  return cleanClientText(parts.join(' '));
+  // The name alone says who it claims to be: with none left once cleaned, there is no claim (a
+  // version must not stand in for a name), and a version is added only when it looks like one
+  // (no spaces, no brackets), so it cannot extend the name ("Claude" + "Desktop (verified)").
+  const n = typeof name === 'string' ? cleanClientText(name) : '';
+  if (!n) return '';
+  const v = typeof version === 'string' ? cleanClientText(version, 24) : '';
+  return /^v?\d[\w.+-]*$/.test(v) ? cleanClientText(`${n} ${v}`) : n;
 }

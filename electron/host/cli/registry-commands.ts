@@ -182,6 +182,7 @@ export async function bundlesImport(file: string, o: CommonOptions): Promise<voi
           : []),
         ...report.imported.map((t) => `  + ${t}`),
         ...(report.testCases ?? []).map((t) => `  test cases: ${t.slug} (${t.count})`),
+        ...(report.asks ?? []).map((a) => `  asks before it runs: ${a.tool}: ${a.message}`),
         ...report.conflicts.map((t) => `  ! ${t} appears more than once in the archive; not imported`),
         ...report.invalid.map((i) => `  ! ${i.entry}: ${i.message}`),
       ];

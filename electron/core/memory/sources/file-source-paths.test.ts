@@ -109,20 +109,31 @@ describe('the file tool: a rule covers its folder however the path is spelled', 
   });
 });
 
-/** A child process that flips `target` between a file inside the folder and a symlink to `outside`, by atomic renames, at most `flips` times. */
-function startFlipper(target: string, outside: string, flips: number) {
+/**
+ * A child process that flips `target` between a file inside the folder and a symlink to
+ * `outside`, at most `flips` times: by atomic renames, or (`unlink`) by removing and making it
+ * again, so a load also meets the path missing or half-written.
+ */
+function startFlipper(target: string, outside: string, flips: number, how: 'rename' | 'unlink' = 'rename') {
   const script = `
     const fs = require('node:fs');
-    const [target, outside, flips] = process.argv.slice(1);
+    const [target, outside, flips, how] = process.argv.slice(1);
     const link = target + '.flip-link', file = target + '.flip-file';
     process.stdout.write('ready\\n');
     for (let i = 0; i < Number(flips); i++) {
+      if (how === 'unlink') {
+        fs.rmSync(target, { force: true });
+        fs.symlinkSync(outside, target);
+        fs.rmSync(target, { force: true });
+        fs.writeFileSync(target, 'inside');
+        continue;
+      }
       fs.symlinkSync(outside, link);
       fs.renameSync(link, target);
       fs.writeFileSync(file, 'inside');
       fs.renameSync(file, target);
     }`;
-  const child = spawn(process.execPath, ['-e', script, target, outside, String(flips)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['-e', script, target, outside, String(flips), how], { stdio: ['ignore', 'pipe', 'inherit'] });
   const ready = new Promise<void>((resolve, reject) => {
     child.stdout.once('data', () => resolve());
     child.once('exit', (code) => reject(new Error(`the flipper ended before it started (${code})`)));
@@ -136,14 +147,14 @@ function startFlipper(target: string, outside: string, flips: number) {
 }
 
 describe('the file tool while another process swaps the path', () => {
-  it('file load never returns the content of a file outside the folder (300 loads against a flipping path)', { timeout: 120_000 }, async () => {
+  it.each(['rename', 'unlink'] as const)('file load never returns the content of a file outside the folder (300 loads against a path flipped by %s), and refuses with a clear error', { timeout: 120_000 }, async (how) => {
     const folder = await tempDir();
     const outside = path.join(await tempDir(), 'secret.txt');
     const MARKER = 'OUTSIDE-MARKER-7f3a';
     await fs.writeFile(outside, MARKER);
     await fs.writeFile(path.join(folder, 'flip.txt'), 'inside');
     const file = await fileTool(folder, [{ pattern: '**', permission: 'ReadWrite' }]);
-    const flipper = startFlipper(path.join(folder, 'flip.txt'), outside, 10_000_000);
+    const flipper = startFlipper(path.join(folder, 'flip.txt'), outside, 10_000_000, how);
     await flipper.ready;
 
     const LOADS = 300;
@@ -154,8 +165,10 @@ describe('the file tool while another process swaps the path', () => {
       try {
         const r = await file({ op: 'load', path: 'flip.txt' });
         if (r.content?.includes(MARKER)) leaked++;
-        else if (r.content === 'inside') read++;
+        // 'inside', or (unlink) the file caught half-written: never the outside file.
+        else read++;
       } catch (e) {
+        // Our own refusal, never a raw fs error naming the path (EINVAL from a link that just went).
         expect((e as { code: string }).code).toMatch(/^(FORBIDDEN|NOT_FOUND)$/);
         refused++;
       }
@@ -167,7 +180,7 @@ describe('the file tool while another process swaps the path', () => {
     expect({ leaked, total: read + refused }).toEqual({ leaked: 0, total: LOADS });
     expect(await fs.readFile(outside, 'utf8')).toBe(MARKER);
     // Once the path holds still, the file inside loads.
-    await fs.rm(path.join(folder, 'flip.txt'));
+    await fs.rm(path.join(folder, 'flip.txt'), { force: true });
     await fs.writeFile(path.join(folder, 'flip.txt'), 'inside');
     expect((await file({ op: 'load', path: 'flip.txt' })).content).toBe('inside');
   });
