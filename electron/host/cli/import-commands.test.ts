@@ -7,37 +7,17 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createCore } from '../../core/app';
 import { startHttpServer } from '../../core/invoke/http/test-servers';
 import { RESOURCES_DIR, useTempDirs } from '../../core/testing/temp-dir';
+import { useCapturedOutput } from '../test-helpers/captured-output';
 import { runCliProcess } from './run-process';
 
 const tempDir = useTempDirs();
 const SLOW = 120_000;
 
-let stdout = '';
-let stderr = '';
-// runCliProcess sends console.log to stderr for the rest of the process: put it back after each test.
-const saved = { log: console.log, info: console.info, debug: console.debug };
-beforeEach(() => {
-  stdout = '';
-  stderr = '';
-  for (const [stream, add] of [
-    [process.stdout, (t: string) => (stdout += t)],
-    [process.stderr, (t: string) => (stderr += t)],
-  ] as const) {
-    vi.spyOn(stream, 'write').mockImplementation((chunk: string | Uint8Array, ...rest: unknown[]) => {
-      add(String(chunk));
-      (rest.find((r) => typeof r === 'function') as (() => void) | undefined)?.();
-      return true;
-    });
-  }
-});
-afterEach(() => {
-  vi.restoreAllMocks();
-  Object.assign(console, saved);
-});
+const io = useCapturedOutput();
 
 function run(argv: string[]): Promise<number> {
   return new Promise<number>((resolve, reject) => {
@@ -89,21 +69,21 @@ describe('toolsmith import openapi: the allowed hosts it adds', () => {
     const file = await writeDocument();
     const dir = await tempDir();
     const code = await run(['import', 'openapi', file, '--bundle', 'mixed', '--data-dir', dir, '--resources', RESOURCES_DIR]);
-    expect(code, stderr).toBe(0);
+    expect(code, io.err).toBe(0);
     const hosts = await allowedHosts(dir);
     for (const h of PUBLIC) expect(hosts).toContain(h);
     for (const h of PRIVATE) expect(hosts).not.toContain(h);
-    expect(stdout).toContain(`Added to Settings → Allowed hosts: ${PUBLIC.join(', ')}`);
-    expect(stdout).toContain('Not added to Settings → Allowed hosts: the document names private-network hosts');
-    for (const h of PRIVATE) expect(stdout).toMatch(new RegExp(`^  ${h.replace(/[.[\]]/g, '\\$&')}: .+$`, 'm'));
-    expect(stdout).toMatch(/169\.254\.169\.254: a link-local address/);
-    expect(stdout).toContain('import again with --allow-private, or add them in Settings → Allowed hosts');
+    expect(io.out).toContain(`Added to Settings → Allowed hosts: ${PUBLIC.join(', ')}`);
+    expect(io.out).toContain('Not added to Settings → Allowed hosts: the document names private-network hosts');
+    for (const h of PRIVATE) expect(io.out).toMatch(new RegExp(`^  ${h.replace(/[.[\]]/g, '\\$&')}: .+$`, 'm'));
+    expect(io.out).toMatch(/169\.254\.169\.254: a link-local address/);
+    expect(io.out).toContain('import again with --allow-private, or add them in Settings → Allowed hosts');
 
     // As JSON: what was added and what was left out.
     const again = await tempDir();
-    stdout = '';
+    io.out = '';
     expect(await run(['import', 'openapi', file, '--bundle', 'mixed', '--json', '--data-dir', again, '--resources', RESOURCES_DIR])).toBe(0);
-    const report = JSON.parse(stdout) as { hostsAdded: string[]; hostsNotAdded: { host: string; why: string }[] };
+    const report = JSON.parse(io.out) as { hostsAdded: string[]; hostsNotAdded: { host: string; why: string }[] };
     expect(report.hostsAdded).toEqual(PUBLIC);
     expect(report.hostsNotAdded.map((h) => h.host)).toEqual(PRIVATE);
   });
@@ -112,8 +92,8 @@ describe('toolsmith import openapi: the allowed hosts it adds', () => {
     const file = await writeDocument();
     const dir = await tempDir();
     const code = await run(['import', 'openapi', file, '--bundle', 'mixed', '--allow-private', '--json', '--data-dir', dir, '--resources', RESOURCES_DIR]);
-    expect(code, stderr).toBe(0);
-    const report = JSON.parse(stdout) as { hostsAdded: string[]; hostsNotAdded: unknown[] };
+    expect(code, io.err).toBe(0);
+    const report = JSON.parse(io.out) as { hostsAdded: string[]; hostsNotAdded: unknown[] };
     expect(report.hostsAdded).toEqual([...PUBLIC, ...PRIVATE]);
     expect(report.hostsNotAdded).toEqual([]);
     const hosts = await allowedHosts(dir);
@@ -153,19 +133,19 @@ describe('toolsmith import into a full bundle (Settings → Limits → Tools per
     const full = "bundle 'gh' holds 3 tools, the most Settings → Limits → Tools per bundle allows (3)";
 
     expect(await run(['import', 'openapi', GITHUB, ...common])).toBe(1);
-    expect(stdout).toContain("Created 3 of 8 tools in bundle 'gh' (version 1).");
-    expect(stdout.match(/^ {2}\+ gh\//gm)).toHaveLength(3);
-    expect(stdout).toMatch(new RegExp(`^  ! gh/issues-get-label@1: ${full.replace(/[()]/g, '\\$&')}`, 'm'));
-    expect(stdout.match(/^ {2}- gh\/\S+ not imported$/gm)).toHaveLength(4);
-    expect(stdout).toContain(`Not imported: 4 tools after the bundle was full: ${full}`);
-    expect(stdout).not.toContain('already exists');
-    expect(stderr).toContain(`toolsmith: 5 of 8 tools not imported: ${full}`);
+    expect(io.out).toContain("Created 3 of 8 tools in bundle 'gh' (version 1).");
+    expect(io.out.match(/^ {2}\+ gh\//gm)).toHaveLength(3);
+    expect(io.out).toMatch(new RegExp(`^  ! gh/issues-get-label@1: ${full.replace(/[()]/g, '\\$&')}`, 'm'));
+    expect(io.out.match(/^ {2}- gh\/\S+ not imported$/gm)).toHaveLength(4);
+    expect(io.out).toContain(`Not imported: 4 tools after the bundle was full: ${full}`);
+    expect(io.out).not.toContain('already exists');
+    expect(io.err).toContain(`toolsmith: 5 of 8 tools not imported: ${full}`);
     expect(await toolSlugsOf(dir, 'gh')).toHaveLength(3);
 
     // As JSON; the three that are there now exist, the others are still refused.
-    stdout = '';
+    io.out = '';
     expect(await run(['import', 'openapi', GITHUB, '--json', ...common])).toBe(1);
-    const report = JSON.parse(stdout) as { created: string[]; existing: string[]; errors: { message: string }[]; notImported: { slug: string; message: string }[]; nothingNew: boolean };
+    const report = JSON.parse(io.out) as { created: string[]; existing: string[]; errors: { message: string }[]; notImported: { slug: string; message: string }[]; nothingNew: boolean };
     expect([report.created, report.existing.length, report.nothingNew]).toEqual([[], 3, false]);
     expect(report.errors).toEqual([{ slug: 'issues-get-label', message: expect.stringContaining(full) }]);
     expect(report.notImported).toHaveLength(4);
@@ -176,11 +156,11 @@ describe('toolsmith import into a full bundle (Settings → Limits → Tools per
     const dir = await tempDir();
     await setToolsPerBundle(dir, 1);
     const common = ['--bundle', 'shop', '--data-dir', dir, '--resources', RESOURCES_DIR];
-    expect(await run(['import', 'curl', 'curl https://api.example.com/items', '--slug', 'items', ...common]), stderr).toBe(0);
-    stderr = '';
+    expect(await run(['import', 'curl', 'curl https://api.example.com/items', '--slug', 'items', ...common]), io.err).toBe(0);
+    io.err = '';
     expect(await run(['import', 'curl', 'curl https://api.example.com/orders', '--slug', 'orders', ...common])).toBe(1);
-    expect(stderr).toContain("the tool could not be saved: bundle 'shop' holds 1 tool, the most Settings → Limits → Tools per bundle allows (1)");
-    expect(stdout + stderr).not.toMatch(/exists already|already exists/);
+    expect(io.err).toContain("the tool could not be saved: bundle 'shop' holds 1 tool, the most Settings → Limits → Tools per bundle allows (1)");
+    expect(io.out + io.err).not.toMatch(/exists already|already exists/);
   });
 });
 
@@ -188,24 +168,24 @@ describe('toolsmith import again: nothing new is not a failure', () => {
   it('openapi and curl: when every tool exists already and nothing failed, exit 0 and say "Nothing new"', { timeout: SLOW }, async () => {
     const dir = await tempDir();
     const common = ['--data-dir', dir, '--resources', RESOURCES_DIR];
-    expect(await run(['import', 'openapi', GITHUB, '--bundle', 'gh', ...common]), stderr).toBe(0);
-    stdout = '';
-    expect(await run(['import', 'openapi', GITHUB, '--bundle', 'gh', ...common]), stderr).toBe(0);
-    expect(stdout).toContain("Nothing new: all 8 tools exist already in bundle 'gh' (version 1) and each was left as it is");
-    expect(stdout.match(/^ {2}= gh\/\S+ already exists; left as it is$/gm)).toHaveLength(8);
-    stdout = '';
-    expect(await run(['import', 'openapi', GITHUB, '--bundle', 'gh', '--json', ...common]), stderr).toBe(0);
-    expect(JSON.parse(stdout)).toMatchObject({ created: [], errors: [], notImported: [], nothingNew: true });
+    expect(await run(['import', 'openapi', GITHUB, '--bundle', 'gh', ...common]), io.err).toBe(0);
+    io.out = '';
+    expect(await run(['import', 'openapi', GITHUB, '--bundle', 'gh', ...common]), io.err).toBe(0);
+    expect(io.out).toContain("Nothing new: all 8 tools exist already in bundle 'gh' (version 1) and each was left as it is");
+    expect(io.out.match(/^ {2}= gh\/\S+ already exists; left as it is$/gm)).toHaveLength(8);
+    io.out = '';
+    expect(await run(['import', 'openapi', GITHUB, '--bundle', 'gh', '--json', ...common]), io.err).toBe(0);
+    expect(JSON.parse(io.out)).toMatchObject({ created: [], errors: [], notImported: [], nothingNew: true });
 
     const curl = "curl 'https://api.example.com/items?q=shoes'";
-    expect(await run(['import', 'curl', curl, '--bundle', 'shop', ...common]), stderr).toBe(0);
-    stdout = '';
-    stderr = '';
-    expect(await run(['import', 'curl', curl, '--bundle', 'shop', ...common]), stderr).toBe(0);
-    expect(stdout).toContain("Nothing new: the tool exists already in bundle 'shop' (version 1) and was left as it is");
-    stdout = '';
-    expect(await run(['import', 'curl', curl, '--bundle', 'shop', '--json', ...common]), stderr).toBe(0);
-    expect(JSON.parse(stdout)).toMatchObject({ status: 'exists', nothingNew: true });
+    expect(await run(['import', 'curl', curl, '--bundle', 'shop', ...common]), io.err).toBe(0);
+    io.out = '';
+    io.err = '';
+    expect(await run(['import', 'curl', curl, '--bundle', 'shop', ...common]), io.err).toBe(0);
+    expect(io.out).toContain("Nothing new: the tool exists already in bundle 'shop' (version 1) and was left as it is");
+    io.out = '';
+    expect(await run(['import', 'curl', curl, '--bundle', 'shop', '--json', ...common]), io.err).toBe(0);
+    expect(JSON.parse(io.out)).toMatchObject({ status: 'exists', nothingNew: true });
   });
 });
 
@@ -219,22 +199,22 @@ describe('toolsmith import curl: the command runs as pasted', () => {
       const dir = await tempDir();
       const common = ['--data-dir', dir, '--resources', RESOURCES_DIR];
       const curl = `curl '${server.origin}/forecast?city=Oslo&days=2&metric=true'`;
-      expect(await run(['import', 'curl', curl, '--bundle', 'weather', '--slug', 'forecast', ...common]), stderr).toBe(0);
-      expect(stdout).toContain('  arguments: city (string, default "Oslo"), days (integer, default 2), metric (boolean, default true)');
+      expect(await run(['import', 'curl', curl, '--bundle', 'weather', '--slug', 'forecast', ...common]), io.err).toBe(0);
+      expect(io.out).toContain('  arguments: city (string, default "Oslo"), days (integer, default 2), metric (boolean, default true)');
       expect(server.requests).toEqual([]);
 
-      stdout = '';
-      expect(await run(['invoke', 'weather/forecast', ...common]), stderr).toBe(0);
-      expect(JSON.parse(stdout)).toEqual({ url: '/forecast?city=Oslo&days=2&metric=true' });
-      stdout = '';
-      expect(await run(['invoke', 'weather/forecast', '--args', '{"days":3}', ...common]), stderr).toBe(0);
-      expect(JSON.parse(stdout)).toEqual({ url: '/forecast?city=Oslo&days=3&metric=true' });
+      io.out = '';
+      expect(await run(['invoke', 'weather/forecast', ...common]), io.err).toBe(0);
+      expect(JSON.parse(io.out)).toEqual({ url: '/forecast?city=Oslo&days=2&metric=true' });
+      io.out = '';
+      expect(await run(['invoke', 'weather/forecast', '--args', '{"days":3}', ...common]), io.err).toBe(0);
+      expect(JSON.parse(io.out)).toEqual({ url: '/forecast?city=Oslo&days=3&metric=true' });
       expect(server.requests.map((r) => r.url)).toEqual(['/forecast?city=Oslo&days=2&metric=true', '/forecast?city=Oslo&days=3&metric=true']);
 
       // --json reports the arguments with their defaults too.
-      stdout = '';
-      expect(await run(['import', 'curl', curl, '--bundle', 'weather', '--slug', 'forecast', '--tool-version', '2', '--json', ...common]), stderr).toBe(0);
-      expect((JSON.parse(stdout) as { arguments: unknown }).arguments).toEqual([
+      io.out = '';
+      expect(await run(['import', 'curl', curl, '--bundle', 'weather', '--slug', 'forecast', '--tool-version', '2', '--json', ...common]), io.err).toBe(0);
+      expect((JSON.parse(io.out) as { arguments: unknown }).arguments).toEqual([
         { name: 'city', type: 'string', required: false, default: 'Oslo' },
         { name: 'days', type: 'integer', required: false, default: 2 },
         { name: 'metric', type: 'boolean', required: false, default: true },

@@ -6,31 +6,14 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { useTempDirs } from '../../core/testing/temp-dir';
+import { useCapturedOutput } from '../test-helpers/captured-output';
 import { buildProgram, runCli } from './program';
 
 const tempDir = useTempDirs();
 
-let stdout = '';
-let stderr = '';
-beforeEach(() => {
-  stdout = '';
-  stderr = '';
-  for (const [stream, add] of [
-    [process.stdout, (t: string) => (stdout += t)],
-    [process.stderr, (t: string) => (stderr += t)],
-  ] as const) {
-    vi.spyOn(stream, 'write').mockImplementation((chunk: string | Uint8Array, ...rest: unknown[]) => {
-      add(String(chunk));
-      (rest.find((r) => typeof r === 'function') as (() => void) | undefined)?.();
-      return true;
-    });
-  }
-});
-afterEach(() => {
-  vi.restoreAllMocks();
-});
+const io = useCapturedOutput();
 
 /** Every command that runs something, as the words that name it: ['tools', 'list'], ['serve'], … */
 function leaves(cmd: Command, words: string[] = []): { words: string[]; cmd: Command }[] {
@@ -55,20 +38,20 @@ describe('toolsmith: a command line it does not take is bad usage', () => {
     expect(all.map((l) => l.words.join(' '))).toEqual(expect.arrayContaining(['tools list', 'bundles export', 'import curl', 'invoke', 'test', 'serve', 'mcp', 'completion']));
     for (const { words, cmd } of all) {
       const takesDataDir = cmd.options.some((o) => o.long === '--data-dir');
-      stderr = '';
+      io.err = '';
       const code = await runCli([...words, '--data-dri', misspelt, ...required(cmd), ...(takesDataDir ? ['--data-dir', folder] : [])]);
-      expect([code, stderr], words.join(' ')).toEqual([2, expect.stringContaining("unknown option '--data-dri'")]);
-      expect(stderr, words.join(' ')).toContain('(Did you mean --data-dir?)');
+      expect([code, io.err], words.join(' ')).toEqual([2, expect.stringContaining("unknown option '--data-dri'")]);
+      expect(io.err, words.join(' ')).toContain('(Did you mean --data-dir?)');
 
       const variadic = cmd.registeredArguments.some((a) => a.variadic);
       if (!variadic) {
-        stderr = '';
+        io.err = '';
         const extra = await runCli([...words, ...required(cmd), 'surplus', ...(takesDataDir ? ['--data-dir', folder] : [])]);
-        expect([extra, stderr], words.join(' ')).toEqual([2, expect.stringContaining(`too many arguments for '${cmd.name()}'`)]);
+        expect([extra, io.err], words.join(' ')).toEqual([2, expect.stringContaining(`too many arguments for '${cmd.name()}'`)]);
       }
     }
     expect(await fs.readdir(dir)).toEqual([]);
-    expect(stdout).toBe('');
+    expect(io.out).toBe('');
   });
 
   it('help COMMAND shows that command’s help; an unknown name or an option there is bad usage', async () => {
@@ -76,13 +59,13 @@ describe('toolsmith: a command line it does not take is bad usage', () => {
       ['help', 'tools', 'list'],
       ['tools', 'help', 'list'],
     ]) {
-      stdout = '';
+      io.out = '';
       expect(await runCli(argv), argv.join(' ')).toBe(0);
-      expect(stdout, argv.join(' ')).toContain('Usage: toolsmith tools list [options]');
+      expect(io.out, argv.join(' ')).toContain('Usage: toolsmith tools list [options]');
     }
-    stdout = '';
+    io.out = '';
     expect(await runCli(['help', 'import', 'curl'])).toBe(0);
-    expect(stdout).toContain('Usage: toolsmith import curl [options] <command>');
+    expect(io.out).toContain('Usage: toolsmith import curl [options] <command>');
 
     const refused: [string[], string][] = [
       [['help', 'tools', 'list', '--data-dri', 'x'], "unknown option '--data-dri' for 'help'"],
@@ -92,10 +75,10 @@ describe('toolsmith: a command line it does not take is bad usage', () => {
       [['tools', 'help', 'lst'], "unknown command 'lst' for 'toolsmith tools'"],
     ];
     for (const [argv, message] of refused) {
-      stdout = '';
-      stderr = '';
-      expect([await runCli(argv), stdout], argv.join(' ')).toEqual([2, '']);
-      expect(stderr, argv.join(' ')).toContain(message);
+      io.out = '';
+      io.err = '';
+      expect([await runCli(argv), io.out], argv.join(' ')).toEqual([2, '']);
+      expect(io.err, argv.join(' ')).toContain(message);
     }
   });
 });

@@ -4,36 +4,16 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SecretCipher } from '../../core/secrets/cipher';
 import { RESOURCES_DIR, useTempDirs } from '../../core/testing/temp-dir';
+import { useCapturedOutput } from '../test-helpers/captured-output';
 import { runCliProcess } from './run-process';
 
 const tempDir = useTempDirs();
 const SLOW = 120_000;
 
-let stdout = '';
-let stderr = '';
-// runCliProcess sends console.log to stderr for the rest of the process: put it back after each test.
-const saved = { log: console.log, info: console.info, debug: console.debug };
-beforeEach(() => {
-  stdout = '';
-  stderr = '';
-  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array, ...rest: unknown[]) => {
-    stdout += String(chunk);
-    (rest.find((r) => typeof r === 'function') as (() => void) | undefined)?.();
-    return true;
-  });
-  vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array, ...rest: unknown[]) => {
-    stderr += String(chunk);
-    (rest.find((r) => typeof r === 'function') as (() => void) | undefined)?.();
-    return true;
-  });
-});
-afterEach(() => {
-  vi.restoreAllMocks();
-  Object.assign(console, saved);
-});
+const io = useCapturedOutput();
 
 /** Runs the command; answers the code it ended the process with. */
 function run(argv: string[], host?: Parameters<typeof runCliProcess>[1]['host']): Promise<number> {
@@ -45,12 +25,12 @@ function run(argv: string[], host?: Parameters<typeof runCliProcess>[1]['host'])
 describe('runCliProcess', () => {
   it('ends with 0 when done, 2 for bad usage, 1 when the command fails', { timeout: SLOW }, async () => {
     expect(await run(['--version'])).toBe(0);
-    expect(stdout).toMatch(/^\d+\.\d+\.\d+/);
+    expect(io.out).toMatch(/^\d+\.\d+\.\d+/);
     expect(await run(['no-such-command'])).toBe(2);
-    expect(stderr).toContain("unknown command 'no-such-command'");
+    expect(io.err).toContain("unknown command 'no-such-command'");
     const dir = await tempDir();
     expect(await run(['tools', 'show', 'nowhere/nothing', '--data-dir', dir, '--resources', RESOURCES_DIR])).toBe(1);
-    expect(stderr).toContain("no bundle named 'nowhere'");
+    expect(io.err).toContain("no bundle named 'nowhere'");
   });
 
   it('opens the core with the cipher its host gives, as the app’s binary gives its keychain', { timeout: SLOW }, async () => {
@@ -62,7 +42,7 @@ describe('runCliProcess', () => {
     };
     const curl = "curl -H 'Authorization: Bearer s3cret-token' 'https://api.example.com/items?q=shoes'";
     const code = await run(['import', 'curl', curl, '--bundle', 'shop', '--data-dir', dir, '--resources', RESOURCES_DIR], { secretCipher: keychain });
-    expect(code, stderr).toBe(0);
+    expect(code, io.err).toBe(0);
     const secrets = JSON.parse(await fs.readFile(path.join(dir, 'secrets.json'), 'utf8')) as { cipher: string; secrets: { value: string }[] };
     expect(secrets.cipher).toBe('electron-safe-storage');
     expect(secrets.secrets).toHaveLength(1);
