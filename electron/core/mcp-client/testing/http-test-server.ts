@@ -7,7 +7,7 @@ import http from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { OAuthTestServer } from './oauth-server';
+import { readBody, type OAuthTestServer } from './oauth-server';
 // @ts-expect-error plain JavaScript test server, shared with the stdio tests
 import { makeServer } from './test-server.mjs';
 
@@ -158,14 +158,4 @@ async function sendHugeEvent(res: http.ServerResponse, bytes: number, seen: Http
     }
   }
   if (!res.destroyed) res.end('\n\n');
-}
-
-function readBody(req: http.IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let s = '';
-    req.setEncoding('utf8');
-    req.on('data', (c: string) => (s += c));
-    req.on('end', () => resolve(s));
-    req.on('error', reject);
-  });
 }

@@ -48,7 +48,7 @@ export function oauthTestServer(): OAuthTestServer {
         });
       }
       if (u.pathname === '/register' && req.method === 'POST') {
-        const meta = JSON.parse(await body(req)) as { redirect_uris?: string[] };
+        const meta = JSON.parse(await readBody(req)) as { redirect_uris?: string[] };
         if (!meta.redirect_uris?.length) return json(400, { error: 'invalid_redirect_uri' });
         const id = randomUUID();
         clients.set(id, { redirect_uris: meta.redirect_uris });
@@ -75,7 +75,7 @@ export function oauthTestServer(): OAuthTestServer {
         return true;
       }
       if (u.pathname === '/token' && req.method === 'POST') {
-        const f = new URLSearchParams(await body(req));
+        const f = new URLSearchParams(await readBody(req));
         if (f.get('grant_type') === 'authorization_code') {
           const c = codes.get(f.get('code') ?? '');
           codes.delete(f.get('code') ?? '');
@@ -98,7 +98,8 @@ export function oauthTestServer(): OAuthTestServer {
   return self;
 }
 
-function body(req: http.IncomingMessage): Promise<string> {
+/** A request's whole body as text (the test servers of this folder read small bodies only). */
+export function readBody(req: http.IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     let s = '';
     req.setEncoding('utf8');
