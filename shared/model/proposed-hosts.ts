@@ -16,9 +16,10 @@
  * must resolve to public addresses unless its entry is marked `private:` (the app's address
  * rule), so adding one opens no way in.
  *
- * Pure (ipaddr.js and WHATWG URL): the core, the command line and the renderer run the same code.
+ * Addresses are classified by ../ip-address.ts, as the app's address rule classifies them: the
+ * core, the command line and the renderer run the same code.
  */
-import ipaddr from 'ipaddr.js';
+import { classifyAddress, ipLiteralOfHostname, type AddressKind } from '../ip-address';
 
 /** A host left out, and what it is, for a person. */
 export interface PrivateHost {
@@ -34,39 +35,16 @@ export interface ProposedHosts {
   private: PrivateHost[];
 }
 
-const V4_WHY: Record<string, string> = {
+const WHY: Record<Exclude<AddressKind, 'public'>, string> = {
   loopback: 'a loopback address (this computer)',
   private: 'a private-network address',
-  linkLocal: 'a link-local address (where cloud metadata services answer)',
-  carrierGradeNat: 'a shared (carrier-grade NAT) address',
+  'link-local': 'a link-local address (where cloud metadata services answer)',
+  cgnat: 'a shared (carrier-grade NAT) address',
   unspecified: 'an unspecified address (this computer)',
   multicast: 'a multicast address',
   broadcast: 'a broadcast address',
+  reserved: 'a reserved or special-purpose address',
 };
-
-const V6_WHY: Record<string, string> = {
-  loopback: 'a loopback address (this computer)',
-  uniqueLocal: 'a private-network address (unique local)',
-  deprecatedSiteLocal: 'a private-network address (site local)',
-  linkLocal: 'a link-local address',
-  unspecified: 'an unspecified address (this computer)',
-  multicast: 'a multicast address',
-};
-
-const RESERVED = 'a reserved or special-purpose address';
-
-function whyV4(a: ipaddr.IPv4): string | undefined {
-  const range = a.range();
-  return range === 'unicast' ? undefined : (V4_WHY[range] ?? RESERVED);
-}
-
-function whyV6(a: ipaddr.IPv6): string | undefined {
-  if (a.isIPv4MappedAddress()) return whyV4(a.toIPv4Address());
-  const range = a.range();
-  // Global unicast is 2000::/3; an address that carries or translates an IPv4 one (6to4, NAT64, Teredo) is not plainly public.
-  if (range === 'unicast' && (a.parts[0]! & 0xe000) === 0x2000) return undefined;
-  return V6_WHY[range] ?? RESERVED;
-}
 
 /**
  * Why `entry` (a host, `host:port` or `[IPv6]:port`, as the importers propose them) is not
@@ -82,13 +60,14 @@ export function privateHostReason(entry: string): string | undefined {
   }
   if (hostname.endsWith('.')) hostname = hostname.slice(0, -1);
   if (hostname === 'localhost' || hostname.endsWith('.localhost')) return 'a name for this computer (localhost)';
-  if (hostname.startsWith('[') && hostname.endsWith(']')) {
-    const inner = hostname.slice(1, -1);
-    return ipaddr.IPv6.isValid(inner) ? whyV6(ipaddr.IPv6.parse(inner)) : RESERVED;
-  }
-  // URL gives an IPv4 address, in whatever spelling it was written, as a dotted quad.
-  if (ipaddr.IPv4.isValidFourPartDecimal(hostname)) return whyV4(ipaddr.IPv4.parse(hostname));
-  return undefined;
+  if (hostname.startsWith('[') && hostname.endsWith(']') && !ipLiteralOfHostname(hostname)) return WHY.reserved;
+  const literal = ipLiteralOfHostname(hostname);
+  if (!literal) return undefined;
+  const c = classifyAddress(literal.address)!;
+  if (c.kind !== 'public') return WHY[c.kind];
+  // An IPv6 form that carries or translates an IPv4 address (6to4, NAT64) is not plainly public,
+  // even where the address it carries is: only a mapped one (::ffff:a.b.c.d) is that address.
+  return c.embeddedIpv4 !== undefined && c.range !== 'ipv4Mapped' ? WHY.reserved : undefined;
 }
 
 /** The proposed hosts split by the rule, each once (compared without case), in order. */

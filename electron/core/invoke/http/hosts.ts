@@ -18,7 +18,7 @@
  *   lookup.ts). A name listed without the mark must resolve to public addresses.
  */
 import { AppError } from '../../../../shared/errors';
-import { ipLiteralOfHostname } from './ip';
+import { ipLiteralOfHostname } from '../../../../shared/ip-address';
 
 export interface HostRule {
   /** The entry as written in Settings. */

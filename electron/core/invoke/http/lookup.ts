@@ -1,6 +1,6 @@
 /**
  * DNS with the address rule: a name may resolve to a non-public address (loopback, private,
- * link-local, CGNAT, unspecified, multicast, reserved; see ip.ts) only when an entry marked
+ * link-local, CGNAT, unspecified, multicast, reserved; see shared/ip-address.ts) only when an entry marked
  * `private:` allows it (`private:nas.lan`, `private:*.corp.example`). `localhost` listed
  * exactly may resolve to loopback addresses only. Any other name, listed exactly or through a
  * wildcard, must resolve to public addresses only, and every answer counts: one non-public
@@ -14,7 +14,7 @@ import dns from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import { AppError } from '../../../../shared/errors';
 import { isExactlyAllowed, isPrivateAllowed, normaliseHostname, PRIVATE_PREFIX, type HostRule } from './hosts';
-import { classifyAddress, describeKind, ipLiteralOfHostname, type AddressClass } from './ip';
+import { classifyAddress, describeKind, ipLiteralOfHostname, type AddressClass } from '../../../../shared/ip-address';
 
 export type { LookupFunction };
 

@@ -4,7 +4,9 @@
  * and classifying an address as public or not (loopback, private, link-local, CGNAT, ...).
  *
  * Only `public` addresses may be reached through a host matched by a wildcard or through a
- * DNS answer; everything else needs the exact host in the allowed hosts (see lookup.ts).
+ * DNS answer; everything else needs the exact host in the allowed hosts (electron/core/invoke/http/lookup.ts).
+ * The importers judge the hosts a document proposes with it too (model/proposed-hosts.ts). Pure:
+ * ipaddr.js and WHATWG URL, so the core and the renderer run the same code.
  */
 import ipaddr from 'ipaddr.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyAddress, describeKind, ipLiteralOfHostname, isPublicAddress, parseIpLiteral } from './ip';
+import { classifyAddress, describeKind, ipLiteralOfHostname, isPublicAddress, parseIpLiteral } from './ip-address';
 
 describe('parseIpLiteral (WHATWG URL spellings)', () => {
   it.each([
