@@ -188,69 +188,39 @@ export function SettingsScreen() {
         </fieldset>
         <fieldset>
           <legend>{t.settings.limitsSection}</legend>
-          <label htmlFor="regex-time-limit">{t.settings.regexTimeLimit}</label>
-          <input
+          <NumberSetting
             id="regex-time-limit"
-            data-testid="settings-regex-time-limit"
-            type="number"
+            label={t.settings.regexTimeLimit}
+            help={t.settings.regexTimeLimitHelp}
             min={0.1}
             max={60}
             step={0.1}
             value={draft.regexTimeLimit}
-            aria-describedby="regex-time-limit-help regex-time-limit-error"
-            aria-invalid={!!fieldError('regexTimeLimitMs')}
-            onChange={(e) => setDraft({ ...draft, regexTimeLimit: e.target.value })}
+            error={fieldError('regexTimeLimitMs')}
+            onChange={(v) => setDraft({ ...draft, regexTimeLimit: v })}
           />
-          <p id="regex-time-limit-help" className="help">
-            {t.settings.regexTimeLimitHelp}
-          </p>
-          {fieldError('regexTimeLimitMs') && (
-            <p id="regex-time-limit-error" className="field-error" role="alert" data-testid="settings-regex-time-limit-error">
-              {fieldError('regexTimeLimitMs')}
-            </p>
-          )}
-          <label htmlFor="delegation-depth">{t.settings.delegationDepth}</label>
-          <input
+          <NumberSetting
             id="delegation-depth"
-            data-testid="settings-delegation-depth"
-            type="number"
+            label={t.settings.delegationDepth}
+            help={t.settings.delegationDepthHelp}
             min={1}
             max={10}
             step={1}
             value={draft.delegationDepth}
-            aria-describedby="delegation-depth-help delegation-depth-error"
-            aria-invalid={!!fieldError('maxDelegationDepth')}
-            onChange={(e) => setDraft({ ...draft, delegationDepth: e.target.value })}
+            error={fieldError('maxDelegationDepth')}
+            onChange={(v) => setDraft({ ...draft, delegationDepth: v })}
           />
-          <p id="delegation-depth-help" className="help">
-            {t.settings.delegationDepthHelp}
-          </p>
-          {fieldError('maxDelegationDepth') && (
-            <p id="delegation-depth-error" className="field-error" role="alert" data-testid="settings-delegation-depth-error">
-              {fieldError('maxDelegationDepth')}
-            </p>
-          )}
-          <label htmlFor="tools-per-bundle">{t.settings.toolsPerBundle}</label>
-          <input
+          <NumberSetting
             id="tools-per-bundle"
-            data-testid="settings-tools-per-bundle"
-            type="number"
+            label={t.settings.toolsPerBundle}
+            help={t.settings.toolsPerBundleHelp}
             min={TOOLS_PER_BUNDLE_MIN}
             max={TOOLS_PER_BUNDLE_MAX}
             step={1}
             value={draft.toolsPerBundle}
-            aria-describedby="tools-per-bundle-help tools-per-bundle-error"
-            aria-invalid={!!fieldError('maxToolsPerBundle')}
-            onChange={(e) => setDraft({ ...draft, toolsPerBundle: e.target.value })}
+            error={fieldError('maxToolsPerBundle')}
+            onChange={(v) => setDraft({ ...draft, toolsPerBundle: v })}
           />
-          <p id="tools-per-bundle-help" className="help">
-            {t.settings.toolsPerBundleHelp}
-          </p>
-          {fieldError('maxToolsPerBundle') && (
-            <p id="tools-per-bundle-error" className="field-error" role="alert" data-testid="settings-tools-per-bundle-error">
-              {fieldError('maxToolsPerBundle')}
-            </p>
-          )}
         </fieldset>
         <div className="form-actions">
           <button type="submit" className="primary" disabled={!dirty || save.isPending} data-testid="settings-save">
@@ -295,5 +265,49 @@ export function SettingsScreen() {
       <SecretsSection />
       <ProblemsList />
     </section>
+  );
+}
+
+interface NumberSettingProps {
+  /** The input's id; its test id is `settings-<id>`, its help and error `<id>-help`, `<id>-error`. */
+  id: string;
+  label: string;
+  help: string;
+  min: number;
+  max: number;
+  step: number;
+  /** As typed. */
+  value: string;
+  /** The core's refusal of this field, if any. */
+  error: string | undefined;
+  onChange: (value: string) => void;
+}
+
+/** A number of Settings → Limits: its label, the input, its help, and the core's refusal under it. */
+function NumberSetting({ id, label, help, min, max, step, value, error, onChange }: NumberSettingProps) {
+  return (
+    <>
+      <label htmlFor={id}>{label}</label>
+      <input
+        id={id}
+        data-testid={`settings-${id}`}
+        type="number"
+        min={min}
+        max={max}
+        step={step}
+        value={value}
+        aria-describedby={`${id}-help ${id}-error`}
+        aria-invalid={!!error}
+        onChange={(e) => onChange(e.target.value)}
+      />
+      <p id={`${id}-help`} className="help">
+        {help}
+      </p>
+      {error && (
+        <p id={`${id}-error`} className="field-error" role="alert" data-testid={`settings-${id}-error`}>
+          {error}
+        </p>
+      )}
+    </>
   );
 }
