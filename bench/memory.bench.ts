@@ -18,8 +18,8 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { MemoryService } from '../electron/core/memory/memory-service';
-import { toFts5Query } from '../electron/core/search/query-escape';
-import { never, userActor } from '../electron/core/memory/testing';
+import { toFts5Query } from '../electron/core/registry-index/query-escape';
+import { never, userActor } from '../electron/core/memory/testing/memory-kit';
 import { median, result, type BenchResult } from './harness';
 
 const ENTRIES = Number(process.env.MEMORY_BENCH_ENTRIES ?? 100_000);

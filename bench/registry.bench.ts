@@ -13,9 +13,9 @@ import writeFileAtomic from 'write-file-atomic';
 import { EventBus } from '../electron/core/events';
 import { ProblemLog } from '../electron/core/problems';
 import { Registry } from '../electron/core/registry/registry';
-import { toFileText } from '../electron/core/store/durable-fs';
-import { StoreLayout } from '../electron/core/store/layout';
-import { SETTLE_MS } from '../electron/core/store/tool-files';
+import { toFileText } from '../electron/core/lib/durable-fs';
+import { StoreLayout } from '../electron/core/bundles/layout';
+import { SETTLE_MS } from '../electron/core/bundles/tool-files';
 import { median, result, type BenchResult } from './harness';
 
 const RESOURCES = path.resolve(import.meta.dirname, '..', 'resources');

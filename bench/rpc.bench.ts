@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import WebSocket, { WebSocketServer } from 'ws';
 import { createCore } from '../electron/core/app';
-import { startHttpHost } from '../electron/host/http';
+import { startHttpHost } from '../electron/host/transports/http';
 import { result, timeMedian, type BenchResult } from './harness';
 
 const ROUNDS = 3000;

@@ -1,5 +1,5 @@
 /**
- * Benchmark of the tool registry's search index (electron/core/search).
+ * Benchmark of the tool registry's search index (electron/core/registry-index).
  *
  *   (a) our top-20 search with the full ranking vs a plain bm25-ordered FTS5 prefix query
  *       (`fts MATCH '"q"*' ORDER BY bm25(fts) LIMIT 20`) on the same 100k rows  — target 0.05
@@ -16,7 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
-import { toFts5Query } from '../electron/core/search/query-escape';
+import { toFts5Query } from '../electron/core/registry-index/query-escape';
 import {
   classifiable,
   classify,
@@ -25,9 +25,9 @@ import {
   prepareQuery,
   tierRank,
   type ClassifiableTool,
-} from '../electron/core/search/ranking';
-import { ToolIndex } from '../electron/core/search/tool-index';
-import type { IndexedTool } from '../electron/core/search/types';
+} from '../electron/core/registry-index/ranking';
+import { ToolIndex } from '../electron/core/registry-index/tool-index';
+import type { IndexedTool } from '../electron/core/registry-index/types';
 import type { BenchResult } from './harness';
 
 export type { BenchResult };

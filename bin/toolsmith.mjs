@@ -10,5 +10,5 @@ if (existsSync(fileURLToPath(built))) {
 } else {
   const { register } = await import('tsx/esm/api');
   register();
-  await import(new URL('../electron/host/toolsmith-cli.ts', import.meta.url).href);
+  await import(new URL('../electron/host/cli/toolsmith-cli.ts', import.meta.url).href);
 }

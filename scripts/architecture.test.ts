@@ -16,7 +16,7 @@ describe('the import rules of the three rooms', () => {
   });
 
   it('refuses the hosts in the core', async () => {
-    expect(await importErrors('electron/core/store/x.ts', "import { startHttpHost } from '../../host/http';\nexport const a = startHttpHost;\n")).toHaveLength(1);
+    expect(await importErrors('electron/core/bundles/x.ts', "import { startHttpHost } from '../../host/http';\nexport const a = startHttpHost;\n")).toHaveLength(1);
   });
 
   it('refuses electron/ and Node in the renderer', async () => {

@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { LINUX_CLI_SWITCHES, cliArgsFromArgv } from '../electron/host/cli-mode';
+import { LINUX_CLI_SWITCHES, cliArgsFromArgv } from '../electron/host/cli/cli-mode';
 
 const root = path.resolve(import.meta.dirname, '..');
 const cliDir = path.join(root, 'resources', 'cli');

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { NON_FUNCTION_TOOLS, TOOL_BEHAVIOR, TOOL_OUTPUT_TOOL, type ToolKind } from '../electron/core/agent/tool-behavior';
 import { toolSearchTool } from '../electron/core/agent/deferred-tools';
 import { ASK_MASTER_SPEC, HANDOFF_SPEC, routeToolSpec } from '../electron/core/orchestration/tools';
-import { loadBuiltInsSync } from '../electron/core/agents/builtins-sync';
+import { loadBuiltInsSync } from '../electron/core/agent-profiles/builtins-sync';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const TOOLS_DOC = path.join(ROOT, 'docs', 'TOOLS.md');

@@ -17,8 +17,9 @@ const require = createRequire(import.meta.url);
 /** The shell's files, relative to `root`. */
 export function shellFiles(root = ROOT) {
   const host = fs
-    .readdirSync(path.join(root, 'electron', 'host'))
-    .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
+    .readdirSync(path.join(root, 'electron', 'host'), { recursive: true })
+    .map((f) => String(f).split(path.sep).join('/'))
+    .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts') && !f.split('/').includes('testing'))
     .sort()
     .map((f) => `electron/host/${f}`);
   return ['electron/main.ts', 'electron/preload.ts', ...host, 'package.json'].filter((f) => fs.existsSync(path.join(root, f)));

@@ -13,7 +13,7 @@ export type FolderGraph = Map<string, Set<string>>;
 const IMPORT_RE = /(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)|^\s*import\s*['"]([^'"]+)['"]/gm;
 
 function isTest(file: string): boolean {
-  return /\.(test|spec)\.tsx?$/.test(file) || file.split(path.sep).includes('test-helpers') || file.split(path.sep).includes('testing');
+  return /\.(test|spec)\.tsx?$/.test(file) || file.split(path.sep).includes('testing');
 }
 
 function walk(dir: string, out: string[]): string[] {

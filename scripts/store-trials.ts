@@ -3,15 +3,15 @@
  *   npx tsx scripts/store-trials.ts paused [trials=60]   a writer frozen (SIGSTOP) mid-PATCH past the stale time
  *   npx tsx scripts/store-trials.ts kills [kills=30]     time from a killed writer's successor being ready to its first write
  * Prints a JSON report. The unit tests assert the same properties on fewer trials
- * (electron/core/store/paused-writer.test.ts, crash.test.ts, locks.test.ts).
+ * (electron/core/bundles/paused-writer.test.ts, crash.test.ts, locks.test.ts).
  */
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { pausedWriterTrials } from '../electron/core/store/test-helpers/paused-writer';
-import { bundleBody, newId, openStore } from '../electron/core/store/test-helpers/fixtures';
-import { bundleWorker, startWorker } from '../electron/core/store/test-helpers/spawn-worker';
+import { pausedWriterTrials } from '../electron/core/bundles/testing/paused-writer';
+import { bundleBody, newId, openStore } from '../electron/core/bundles/testing/fixtures';
+import { bundleWorker, startWorker } from '../electron/core/bundles/testing/spawn-worker';
 
 /** Kills a writer mid-stream, starts the next one at once (as an app restarting), and times its first write. */
 async function kills(parent: string, n: number, worker: string): Promise<Record<string, unknown>> {

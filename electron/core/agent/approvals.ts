@@ -9,7 +9,7 @@ import type { Problem } from '../../../shared/model/app-info';
 import { ApprovalRuleSchema, type ApprovalRule } from '../../../shared/model/provider';
 import { moveAside, readJson } from '../lib/json-file';
 import { SerialQueue } from '../lib/serial-queue';
-import { nodeFs, replaceFile, toFileText } from '../store/durable-fs';
+import { nodeFs, replaceFile, toFileText } from '../lib/durable-fs';
 
 export interface ApprovalStoreOptions {
   dataDir: string;

@@ -8,7 +8,7 @@ import type { ApprovalDecision } from '../../../shared/model/provider';
 import type { ConversationStore } from '../timeline/conversation-store';
 import type { EventBus } from '../events';
 import type { InvokeDispatcher } from '../invoke/dispatcher';
-import type { ToolStore } from '../store/tool-store';
+import type { ToolStore } from '../bundles/tool-store';
 import type { RoutingServices } from '../routing';
 import type { SettingsStore } from '../settings/settings-store';
 import type { ApprovalStore } from './approvals';

@@ -17,7 +17,7 @@ import type { ToolSelection } from '../../../shared/model/provider';
 import type { Destination, WriteMode } from '../../../shared/model/routing';
 import type { ToolView } from '../../../shared/model/tool';
 import type { ToolCandidate } from '../routing/directive-runner';
-import type { ToolStore } from '../store/tool-store';
+import type { ToolStore } from '../bundles/tool-store';
 import type { ToolSearchSettings } from '../../../shared/model/tool-search';
 import type { ModelWindow, ToolOutputSettings } from '../../../shared/model/settings';
 import type { ModelRef } from '../../../shared/model/provider';

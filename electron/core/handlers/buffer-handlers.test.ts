@@ -6,7 +6,7 @@ import type { CallContext } from '../router';
 import type { RoutingServices } from '../routing';
 import { FileBufferStore } from '../routing/buffer-store';
 import { useTempDirs } from '../testing/temp-dir';
-import { appError } from '../tools/test-context';
+import { appError } from '../builtin-functions/test-context';
 import { bufferHandlers } from './buffer-handlers';
 
 const tempDir = useTempDirs();

@@ -11,7 +11,7 @@ import { InvokeDispatcher } from '../invoke/dispatcher';
 import { InvocationLog } from '../invoke/invocation-log';
 import type { Transport } from '../invoke/types';
 import { ProblemLog } from '../problems';
-import { ToolStore } from '../store/tool-store';
+import { ToolStore } from '../bundles/tool-store';
 import { TEST_FUNCTIONS, filesUnder, newBundleId, routingOnDisk, testToolBody } from '../testing/chat-fixtures';
 import { RESOURCES_DIR, useTempDirs } from '../testing/temp-dir';
 import { ChatService } from '../chat/chat-service';

@@ -6,7 +6,7 @@ import { ToolPutBodySchema, type JsonSchemaObject } from '../../../shared/model/
 import { quote } from '../../../shared/model/validation';
 import type { InvokeDispatcher } from '../invoke/dispatcher';
 import type { Handler } from '../router';
-import type { ToolStore } from '../store/tool-store';
+import type { ToolStore } from '../bundles/tool-store';
 import { runTestCases } from '../testcases/run-tests';
 import type { TestCaseStore } from '../testcases/test-case-store';
 import type { SuiteRuns } from '../testcases/suite-runs';

@@ -4,7 +4,7 @@ import { operations } from '../../../shared/contract';
 import { AppError } from '../../../shared/errors';
 import { curlToTool, parseCurl } from '../../../shared/model/curl';
 import type { CallContext } from '../router';
-import { bundleBody, localToolBody, newId, openStore } from '../store/test-helpers/fixtures';
+import { bundleBody, localToolBody, newId, openStore } from '../bundles/testing/fixtures';
 import { TestCaseStore } from '../testcases/test-case-store';
 import { useTempDirs } from '../testing/temp-dir';
 import { decodeBase64, transferHandlers } from './transfer-handlers';

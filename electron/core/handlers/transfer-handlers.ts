@@ -6,7 +6,7 @@
 import { AppError } from '../../../shared/errors';
 import { v7 as uuidv7 } from 'uuid';
 import type { Handler } from '../router';
-import type { ToolStore } from '../store/tool-store';
+import type { ToolStore } from '../bundles/tool-store';
 import type { TestCaseStore } from '../testcases/test-case-store';
 import { parseOpenApi } from '../transfer/openapi';
 import { exportBundle, importBundle } from '../transfer/zip';

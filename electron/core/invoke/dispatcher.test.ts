@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AppError } from '../../../shared/errors';
 import { EventBus } from '../events';
 import { ProblemLog } from '../problems';
-import { ToolStore } from '../store/tool-store';
+import { ToolStore } from '../bundles/tool-store';
 import { countAbortControllers } from '../testing/abort-controllers';
 import { RESOURCES_DIR, useTempDirs } from '../testing/temp-dir';
 import { InvokeDispatcher, type Backend, type BackendResult } from './dispatcher';

@@ -14,7 +14,7 @@
  */
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import { SchemaPatternError, withPatternBudget } from '../lib/schema-regexp';
-import { AJV_OPTIONS } from '../store/schema-check';
+import { AJV_OPTIONS } from '../bundles/schema-check';
 
 export interface SchemaIssue {
   path: string;

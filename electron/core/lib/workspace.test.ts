@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useTempDirs } from '../testing/temp-dir';
-import { appError } from '../tools/test-context';
+import { appError } from '../builtin-functions/test-context';
 import { openFileInWorkspace, resolveInWorkspace } from './workspace';
 
 const tempDir = useTempDirs();

@@ -20,7 +20,7 @@ import { fastUuidv7 } from '../lib/ids';
 import { KeyedQueue } from '../lib/serial-queue';
 import type { SecretResolver } from '../secrets/types';
 import { oauthSecretNames, type OAuthSecrets } from './oauth';
-import type { ToolStore } from '../store/tool-store';
+import type { ToolStore } from '../bundles/tool-store';
 import { McpServerConnection } from './connection';
 import { ImportError, parseMcpServersJson } from './import-json';
 import { resultValue } from './results';

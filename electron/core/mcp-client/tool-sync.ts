@@ -5,11 +5,11 @@
  * left on disk (reported as missing); a tool whose definition changed gets a new version (tool
  * versions never change) and the older version is switched off.
  */
-import { schemaCompileViolation } from '../store/schema-check';
+import { schemaCompileViolation } from '../bundles/schema-check';
 import { argSchemaViolation, LABEL_MAX_RUNES, nfc } from '../../../shared/model/validation';
 import { McpToolAnnotationsSchema, type McpSpec, type ToolPutBody, type ToolView } from '../../../shared/model/tool';
 import { hintsGiven, possiblyDestructive } from '../../../shared/model/tool-approval';
-import type { ToolStore } from '../store/tool-store';
+import type { ToolStore } from '../bundles/tool-store';
 
 export interface SkippedTool {
   name: string;

@@ -12,7 +12,7 @@ import type { ToolView } from '../../../shared/model/tool';
 import { approvalContext, approvalOf, type ApprovalInfo } from '../../../shared/model/tool-approval';
 import { TOOL_OUTPUT_TOOL } from '../agent/tool-behavior';
 import { toolsForModel, usableTools } from '../agent/tools-for-model';
-import type { ToolStore } from '../store/tool-store';
+import type { ToolStore } from '../bundles/tool-store';
 import { TOOL_OUTPUT_NAME } from '../tool-output/messages';
 
 export interface ServedTool {

@@ -10,7 +10,7 @@ import type { McpServerInfo, McpServerSettings } from '../../../shared/model/mcp
 import type { ApprovalStore } from '../agent/approvals';
 import type { EventBus } from '../events';
 import type { InvokeDispatcher } from '../invoke/dispatcher';
-import type { ToolStore } from '../store/tool-store';
+import type { ToolStore } from '../bundles/tool-store';
 import { TOOL_OUTPUT_DESCRIPTION, TOOL_OUTPUT_NAME, TOOL_OUTPUT_SCHEMA } from '../tool-output/messages';
 import { DEFAULT_MAX_RESULT_BYTES } from '../tool-output/gate';
 import type { ToolOutputService } from '../tool-output/service';

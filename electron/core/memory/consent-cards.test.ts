@@ -11,7 +11,7 @@ import type { ToolCard } from '../../../shared/model/conversation';
 import { useTempDirs } from '../testing/temp-dir';
 import { ChatConsent } from './consent-cards';
 import type { Actor, MemoryService } from './memory-service';
-import { openTestMemory, userActor } from './testing';
+import { openTestMemory, userActor } from './testing/memory-kit';
 
 interface Row {
   conversationId: string;

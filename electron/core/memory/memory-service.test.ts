@@ -12,7 +12,7 @@ import { migrate } from '../lib/sqlite-file';
 import { useTempDirs } from '../testing/temp-dir';
 import { SNAPSHOT_EVERY } from './block-store';
 import { MIGRATIONS } from './memory-db';
-import { agentActor, FakeConsent, never, openTestMemory, userActor } from './testing';
+import { agentActor, FakeConsent, never, openTestMemory, userActor } from './testing/memory-kit';
 
 async function failure(p: Promise<unknown>): Promise<AppError> {
   const e = await p.then(

@@ -9,7 +9,7 @@ import { MEMORY_PERMISSIONS, type MemoryPermission, type NewBlock } from '../../
 import { useTempDirs } from '../testing/temp-dir';
 import type { BlockEditInput } from './edits';
 import type { Actor, BlockInput, MemoryService } from './memory-service';
-import { FakeConsent, never, openTestMemory, userActor } from './testing';
+import { FakeConsent, never, openTestMemory, userActor } from './testing/memory-kit';
 
 type Outcome = 'allowed' | 'human' | 'refused';
 const A = 'allowed' as const;

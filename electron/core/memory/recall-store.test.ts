@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { useTempDirs } from '../testing/temp-dir';
-import { openTestMemory } from './testing';
+import { openTestMemory } from './testing/memory-kit';
 
 const OWNER = 'conversation:c1';
 

@@ -9,7 +9,7 @@ import { statementCache } from './memory-db';
 import { v7 as uuidv7 } from 'uuid';
 import { AppError } from '../../../shared/errors';
 import type { RecallEntry, RecallHit, RecallQuery } from '../../../shared/model/memory';
-import { toFts5Query } from '../search/query-escape';
+import { toFts5Query } from '../registry-index/query-escape';
 
 /** The largest entry, in characters. */
 export const MAX_RECALL_ENTRY = 100_000;

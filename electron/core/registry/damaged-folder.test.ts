@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { createCore, type Core } from '../app';
 import { RESOURCES_DIR, useTempDirs } from '../testing/temp-dir';
 import type { ToolPutBody } from '../../../shared/model/tool';
-import { localToolBody } from '../store/test-helpers/fixtures';
+import { localToolBody } from '../bundles/testing/fixtures';
 
 const tempDir = useTempDirs();
 const bundle = { slug: 'demo', displayName: 'Demo', isEnabled: true, description: '' };

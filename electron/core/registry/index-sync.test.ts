@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ToolIndex } from '../search/tool-index';
-import type { IndexedTool } from '../search/types';
+import { ToolIndex } from '../registry-index/tool-index';
+import type { IndexedTool } from '../registry-index/types';
 import { indexedFiles, syncIndex } from './index-sync';
 
 const opened: ToolIndex[] = [];

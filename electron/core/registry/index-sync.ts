@@ -1,8 +1,8 @@
 import type { Bundle } from '../../../shared/model/bundle';
 import { isToolUsable, type ToolView } from '../../../shared/model/tool';
-import type { CachedToolFile, ToolOrigin } from '../store/tool-files';
-import type { IndexedTool } from '../search/types';
-import type { ToolIndex } from '../search/tool-index';
+import type { CachedToolFile, ToolOrigin } from '../bundles/tool-files';
+import type { IndexedTool } from '../registry-index/types';
+import type { ToolIndex } from '../registry-index/tool-index';
 
 /**
  * The index's view of a tool: the searchable fields and its effective enabled state, and,

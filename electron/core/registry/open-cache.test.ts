@@ -10,7 +10,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { EventBus } from '../events';
 import { ProblemLog } from '../problems';
-import { toolFileName } from '../store/layout';
+import { toolFileName } from '../bundles/layout';
 import { useTempDirs } from '../testing/temp-dir';
 import { Registry } from './registry';
 

@@ -12,11 +12,11 @@ import type { SearchHit } from '../../../shared/contract';
 import type { EventBus } from '../events';
 import { SerialQueue } from '../lib/serial-queue';
 import type { ProblemLog } from '../problems';
-import { isIndexFileFailure, ToolIndex } from '../search/tool-index';
-import type { IndexedTool } from '../search/types';
-import { startReaper } from '../store/reaper';
-import { toolDocFormat } from '../store/tool-files';
-import { ToolStore } from '../store/tool-store';
+import { isIndexFileFailure, ToolIndex } from '../registry-index/tool-index';
+import type { IndexedTool } from '../registry-index/types';
+import { startReaper } from '../bundles/reaper';
+import { toolDocFormat } from '../bundles/tool-files';
+import { ToolStore } from '../bundles/tool-store';
 import { indexedFiles, syncIndex, toIndexed, type IndexedFile } from './index-sync';
 import { ReloadDebounce } from './reload-debounce';
 

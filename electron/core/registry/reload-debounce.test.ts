@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ManualTimers } from '../store/test-helpers/manual-timers';
+import { ManualTimers } from '../bundles/testing/manual-timers';
 import { ReloadDebounce } from './reload-debounce';
 
 describe('the watcher debounce', () => {

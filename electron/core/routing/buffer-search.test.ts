@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BufferMatch, BufferSearchResult } from '../../../shared/model/routing';
 import { escapeRegExp } from '../lib/safe-regex';
-import { appError } from '../tools/test-context';
+import { appError } from '../builtin-functions/test-context';
 import { useTempDirs } from '../testing/temp-dir';
 import { REGEX_TIME_LIMIT_DEFAULT_MS } from '../../../shared/model/settings';
 import { isAsciiPattern, requiredLiteral } from './buffer-search';

@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EventBus } from '../events';
-import { appError } from '../tools/test-context';
+import { appError } from '../builtin-functions/test-context';
 import { useTempDirs } from '../testing/temp-dir';
 import { FileBufferStore, type FileBufferStoreOptions } from './buffer-store';
 import { BUFFER_READ_MAX_CHARS, BUFFER_READ_MAX_LINES, BUFFERS_PER_OWNER_MAX } from './limits';

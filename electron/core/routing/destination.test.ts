@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { appError } from '../tools/test-context';
+import { appError } from '../builtin-functions/test-context';
 import { destinationFromText, destinationProblem, resolveFilePath } from './destination';
 
 describe('destinationFromText', () => {

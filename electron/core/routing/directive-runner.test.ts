@@ -6,7 +6,7 @@ import type { DirectiveError } from '../../../shared/directives/types';
 import type { ToolView } from '../../../shared/model/tool';
 import { MemoryBuffers } from '../testing/memory-buffers';
 import { useTempDirs } from '../testing/temp-dir';
-import { appError } from '../tools/test-context';
+import { appError } from '../builtin-functions/test-context';
 import { DirectiveRunnerImpl, resolveToolName, type ToolCandidate } from './directive-runner';
 import { FileInputSource, VariableInputSource, inputSourceMap } from './input-sources';
 import { WorkspaceOutputRouter } from './router';

@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { appError } from '../tools/test-context';
+import { appError } from '../builtin-functions/test-context';
 import { useTempDirs } from '../testing/temp-dir';
 import { numberedName, PIECE_CHARS, writeWorkspaceFile } from './file-writer';
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../shared/errors';
 import type { AllowedHosts, Transport, TransportRequest } from '../invoke/types';
 import { useTempDirs } from '../testing/temp-dir';
-import { appError } from '../tools/test-context';
+import { appError } from '../builtin-functions/test-context';
 import { FileInputSource, UrlInputSource, VariableInputSource, inputSourceMap } from './input-sources';
 import type { BufferStore } from './types';
 

@@ -22,7 +22,7 @@ import { workspacePathProblem } from '../../../shared/directives/parser';
 import { AppError, isAppError } from '../../../shared/errors';
 import type { AllowedHosts, Transport } from '../invoke/types';
 import { q } from '../lib/args';
-import { createWebFunctions } from '../tools/web';
+import { createWebFunctions } from '../builtin-functions/web';
 import { fsError, openFileInWorkspace, resolveInWorkspace } from '../lib/workspace';
 import { INPUT_GLOB_MAX_DEPTH, INPUT_GLOB_MAX_ENTRIES, INPUT_MAX_FILES, INPUT_MAX_TOTAL_CHARS, INPUT_URL_MAX_BYTES, INPUT_URL_TIMEOUT_MS } from './limits';
 import { formatCount } from './manifest';

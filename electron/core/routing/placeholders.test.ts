@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { appError } from '../tools/test-context';
+import { appError } from '../builtin-functions/test-context';
 import { expandPlaceholders, PLACEHOLDER_NAMES, unknownPlaceholders } from './placeholders';
 
 // Local time, so the expected values do not depend on the machine's time zone.

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MemoryBuffers } from '../testing/memory-buffers';
 import { useTempDirs } from '../testing/temp-dir';
-import { appError } from '../tools/test-context';
+import { appError } from '../builtin-functions/test-context';
 import { WorkspaceOutputRouter } from './router';
 import type { BufferStore } from './types';
 

@@ -27,7 +27,7 @@ import path from 'node:path';
 import { AppError } from '../../../shared/errors';
 import { AlreadyExists } from '../lib/atomic-write';
 import { SerialQueue } from '../lib/serial-queue';
-import { errnoOf, ioError } from '../store/durable-fs';
+import { errnoOf, ioError } from '../lib/durable-fs';
 import { createPrivateFile } from './private-file';
 
 export type SecretCipherKind = 'aes-gcm-keyfile' | 'electron-safe-storage';

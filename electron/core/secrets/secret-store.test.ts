@@ -37,7 +37,7 @@ async function errorOf(fn: () => unknown): Promise<AppError> {
 }
 
 function runWorker(dataDir: string, name: string, host: string): Promise<{ ok: boolean; value?: string; error?: string; list?: unknown }> {
-  const worker = path.join(import.meta.dirname, 'test-fixtures', 'resolve-worker.ts');
+  const worker = path.join(import.meta.dirname, 'testing', 'resolve-worker.ts');
   const child = spawn(process.execPath, ['--import', 'tsx', worker, dataDir, name, host], { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';

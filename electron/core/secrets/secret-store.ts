@@ -33,7 +33,7 @@ import { quote, violationError } from '../../../shared/model/validation';
 import { moveAside, readJson } from '../lib/json-file';
 import { SerialQueue } from '../lib/serial-queue';
 import type { SecretResolver } from './types';
-import { ioError, toFileText } from '../store/durable-fs';
+import { ioError, toFileText } from '../lib/durable-fs';
 import { SecretDecryptError, type SecretCipher } from './cipher';
 import { SECRET_HOSTS_MAX, hostMatches, normaliseBinding, normaliseRequestHost } from './hosts';
 import { innerSecretValues } from './inner-values';

@@ -6,8 +6,8 @@ import type { EventBus } from '../events';
 import { moveAside, readJson } from '../lib/json-file';
 import { SerialQueue } from '../lib/serial-queue';
 import { ReloadDebounce } from '../registry/reload-debounce';
-import { nodeFs, replaceFile, toFileText } from '../store/durable-fs';
-import { LockSet } from '../store/locks';
+import { nodeFs, replaceFile, toFileText } from '../lib/durable-fs';
+import { LockSet } from '../bundles/locks';
 import type { ProblemLog } from '../problems';
 
 /**

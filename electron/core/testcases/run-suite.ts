@@ -16,7 +16,7 @@ import { isBundleUsable, type Bundle } from '../../../shared/model/bundle';
 import type { SuiteProgress, SuiteResult, SuiteToolResult, TestCase, TestCaseResult } from '../../../shared/model/testcase';
 import { isToolUsable, type ToolView } from '../../../shared/model/tool';
 import type { InvokeOutcome } from '../invoke/dispatcher';
-import type { ToolStore } from '../store/tool-store';
+import type { ToolStore } from '../bundles/tool-store';
 import { runTestCases } from './run-tests';
 import type { TestCaseStore } from './test-case-store';
 

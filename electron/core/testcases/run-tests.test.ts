@@ -11,7 +11,7 @@ import { closeSchemaRegExp } from '../lib/schema-regexp';
 import type { LocalFunction, Transport } from '../invoke/types';
 import { ProblemLog } from '../problems';
 import { createRouter, type HandlerTable } from '../router';
-import { ToolStore } from '../store/tool-store';
+import { ToolStore } from '../bundles/tool-store';
 import { RESOURCES_DIR, useTempDirs } from '../testing/temp-dir';
 import { TestCaseStore } from './test-case-store';
 import { assertionViolation, jsonEqual, MAX_COMPARED_CHARS, runTestCases, selectJsonPath } from './run-tests';

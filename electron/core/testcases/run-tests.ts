@@ -12,7 +12,7 @@ import { quote, type RuleViolation } from '../../../shared/model/validation';
 import type { InvokeOutcome } from '../invoke/dispatcher';
 import { describeIssues, validateWith } from '../invoke/schema-cache';
 import { toErrorInfo } from '../../../shared/errors';
-import { AJV_OPTIONS } from '../store/schema-check';
+import { AJV_OPTIONS } from '../bundles/schema-check';
 
 export interface RunTestsOptions {
   /** Once aborted, the cases not started yet are reported as not run. */

@@ -24,7 +24,7 @@ import { checkSlug, checkUuidV7, jsonViolation, nfc, quote, violationError } fro
 import { moveAside, readJson } from '../lib/json-file';
 import { KeyedQueue } from '../lib/serial-queue';
 import { v7 as uuidv7 } from 'uuid';
-import { attempt, nodeFs, replaceFile, toFileText, type StoreFs } from '../store/durable-fs';
+import { attempt, nodeFs, replaceFile, toFileText, type StoreFs } from '../lib/durable-fs';
 import { assertionViolation } from './run-tests';
 
 export const TESTCASES_DIR_NAME = 'testcases';

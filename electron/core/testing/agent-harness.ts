@@ -18,7 +18,7 @@ import type { LocalFunction, Transport } from '../invoke/types';
 import { ProblemLog } from '../problems';
 import type { Registry } from '../registry/registry';
 import { createRoutingServices } from '../routing';
-import { ToolStore } from '../store/tool-store';
+import { ToolStore } from '../bundles/tool-store';
 import { ApprovalStore } from '../agent/approvals';
 import { ToolOutputService } from '../tool-output/service';
 import { createAgentLoop } from '../agent/loop';

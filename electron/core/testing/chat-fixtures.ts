@@ -16,7 +16,7 @@ import type { AllowedHosts, LocalFunction } from '../invoke/types';
 import { ProblemLog } from '../problems';
 import type { Registry } from '../registry/registry';
 import { createRoutingServices, type RoutingServices } from '../routing';
-import { ToolStore } from '../store/tool-store';
+import { ToolStore } from '../bundles/tool-store';
 
 /** Local functions for a test bundle: echo, text (a long string), fail, hang (until cancelled). */
 export const TEST_FUNCTIONS: Record<string, LocalFunction> = {

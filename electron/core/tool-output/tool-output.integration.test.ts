@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { v7 } from 'uuid';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { httpToolBody } from '../store/test-helpers/fixtures';
+import { httpToolBody } from '../bundles/testing/fixtures';
 import { useAgentCore } from '../testing/agent-core';
 import { useTempDirs } from '../testing/temp-dir';
 import { nonceOf } from '../testing/tool-output-kit';

@@ -8,7 +8,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { afterEach, describe, expect, it } from 'vitest';
 import { curlToTool, parseCurl } from '../../../shared/model/curl';
 import { createCore, type Core } from '../app';
-import { startHttpServer, type TestServer } from '../invoke/http/test-servers';
+import { startHttpServer, type TestServer } from '../invoke/http/testing/servers';
 import { RESOURCES_DIR, useTempDirs } from '../testing/temp-dir';
 
 const tempDir = useTempDirs();

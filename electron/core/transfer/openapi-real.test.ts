@@ -16,9 +16,9 @@ import type { OpenApiImport, OpenApiOperation } from '../../../shared/model/tran
 import { OAuth2TokenCache } from '../invoke/http/auth/oauth2';
 import { executeHttpTool } from '../invoke/http/http-tool';
 import { RateLimiter } from '../invoke/http/rate-limit';
-import { startHttpServer, type SeenRequest, type TestServer } from '../invoke/http/test-servers';
+import { startHttpServer, type SeenRequest, type TestServer } from '../invoke/http/testing/servers';
 import { HttpTransport } from '../invoke/http/transport';
-import { schemaCompileViolation } from '../store/schema-check';
+import { schemaCompileViolation } from '../bundles/schema-check';
 import { parseOpenApi } from './openapi';
 
 const DIR = path.resolve(__dirname, '../../../../shared/openapi-real');

@@ -62,8 +62,8 @@ import { approvalContext, approvalOf, type ApprovalReason } from '../../../share
 import { MAX_IMPORT_ZIP_BYTES, type ImportReport } from '../../../shared/model/transfer';
 import { labelViolation, nfc, toolKey } from '../../../shared/model/validation';
 import { AppError } from '../../../shared/errors';
-import { schemaCompileViolation } from '../store/schema-check';
-import type { ToolStore } from '../store/tool-store';
+import { schemaCompileViolation } from '../bundles/schema-check';
+import type { ToolStore } from '../bundles/tool-store';
 import type { TestCaseInput, TestCaseStore } from '../testcases/test-case-store';
 import { freeBundleName, type BundleName } from './bundle-name';
 import {

@@ -9,9 +9,9 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createCore } from '../../core/app';
-import { startHttpServer } from '../../core/invoke/http/test-servers';
+import { startHttpServer } from '../../core/invoke/http/testing/servers';
 import { RESOURCES_DIR, useTempDirs } from '../../core/testing/temp-dir';
-import { useCapturedOutput } from '../test-helpers/captured-output';
+import { useCapturedOutput } from '../testing/captured-output';
 import { runCliProcess } from './run-process';
 
 const tempDir = useTempDirs();
@@ -101,7 +101,7 @@ describe('toolsmith import openapi: the allowed hosts it adds', () => {
   });
 });
 
-const GITHUB = path.join(import.meta.dirname, '..', 'test-fixtures', 'github-subset.json');
+const GITHUB = path.join(import.meta.dirname, '..', 'testing', 'github-subset.json');
 
 /** Settings → Limits → Tools per bundle on the folder, set as the app sets it. */
 async function setToolsPerBundle(dir: string, limit: number): Promise<void> {

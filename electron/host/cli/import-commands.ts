@@ -24,7 +24,7 @@ import { splitProposedHosts, type PrivateHost } from '../../../shared/model/prop
 import type { OpenApiOperation } from '../../../shared/model/transfer';
 import { labelViolation } from '../../../shared/model/validation';
 import type { Bundle } from '../../../shared/model/bundle';
-import { BUNDLE_TOOL_LIMIT_RULE } from '../../core/store/tool-limit';
+import { BUNDLE_TOOL_LIMIT_RULE } from '../../core/bundles/tool-limit';
 import { CliError, err, findBundle, out, outJson, usageError, withCore, type CommonOptions, type Session } from './session';
 
 type ToolBody = OpInput<'tools.put'>['body'];

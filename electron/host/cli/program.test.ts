@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { useTempDirs } from '../../core/testing/temp-dir';
-import { useCapturedOutput } from '../test-helpers/captured-output';
+import { useCapturedOutput } from '../testing/captured-output';
 import { buildProgram, runCli } from './program';
 
 const tempDir = useTempDirs();

@@ -9,7 +9,7 @@ import { completionScript } from './completion';
 import { importCurl, importOpenApi } from './import-commands';
 import { bundlesExport, bundlesImport, bundlesList, bundlesSwitch, toolsList, toolsSearch, toolsShow } from './registry-commands';
 import { invoke, test } from './run-commands';
-import type { CliHost } from '../cli-mode';
+import type { CliHost } from './cli-mode';
 import { CliError, EXIT, commonArgv, err, out, usageError, type CommonOptions } from './session';
 
 /** How a command ended, when it did not end by throwing. */
@@ -138,7 +138,7 @@ export function buildProgram(setExit: (code: number) => void, host: CliHost = {}
     .option('--static <dir>', 'the built UI to serve (default: dist/renderer)')
     .action(async (_o, cmd: Command) => {
       const o = opts<{ port?: string; static?: string }>(cmd);
-      const { serve, ServeUsageError } = await import('../serve-host');
+      const { serve, ServeUsageError } = await import('../transports/serve-host');
       try {
         await serve([...commonArgv(o), ...(o.port ? ['--port', o.port] : []), ...(o.static ? ['--static', o.static] : [])], process.env, host);
       } catch (e) {
@@ -149,7 +149,7 @@ export function buildProgram(setExit: (code: number) => void, host: CliHost = {}
   common(program.command('mcp'), false)
     .description('serve the bundles chosen in Settings → MCP server to an MCP client over stdio')
     .action(async (_o, cmd: Command) => {
-      const { runMcpStdio } = await import('../mcp-stdio');
+      const { runMcpStdio } = await import('../transports/mcp-stdio');
       await runMcpStdio(commonArgv(opts(cmd)), process.env, host);
       setExit(-1);
     });

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { SecretCipher } from '../../core/secrets/cipher';
 import { RESOURCES_DIR, useTempDirs } from '../../core/testing/temp-dir';
-import { useCapturedOutput } from '../test-helpers/captured-output';
+import { useCapturedOutput } from '../testing/captured-output';
 import { runCliProcess } from './run-process';
 
 const tempDir = useTempDirs();

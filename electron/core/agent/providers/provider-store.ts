@@ -22,7 +22,7 @@ import { moveAside, readJson } from '../../lib/json-file';
 import { SerialQueue } from '../../lib/serial-queue';
 import { v7 as uuidv7 } from 'uuid';
 import type { SecretStore } from '../../secrets/secret-store';
-import { attempt, nodeFs, replaceFile, toFileText } from '../../store/durable-fs';
+import { attempt, nodeFs, replaceFile, toFileText } from '../../lib/durable-fs';
 
 export const PROVIDERS_FILE_NAME = 'providers.json';
 const MODELS_MAX = 5000;

@@ -14,7 +14,7 @@ import type { SecretResolver } from '../types';
 import { OAuth2TokenCache } from './auth/oauth2';
 import { executeHttpTool, type HttpToolContext, type HttpToolOutcome } from './http-tool';
 import { RateLimiter } from './rate-limit';
-import { startHttpServer, startRawServer, type Handler, type TestServer } from './test-servers';
+import { startHttpServer, startRawServer, type Handler, type TestServer } from './testing/servers';
 import { HttpTransport } from './transport';
 
 const SECRET = 'Zq-SECRET-7h3x9w/+=&?';

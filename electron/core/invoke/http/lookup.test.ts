@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../../../shared/errors';
 import { parseAllowedHosts } from './hosts';
 import { assertAnswersAllowed, assertLiteralAllowed, createGuardedLookup, resolveAll, resolveAndCheck, systemLookup, type LookupFunction } from './lookup';
-import { fakeLookup, startHttpServer, type TestServer } from './test-servers';
+import { fakeLookup, startHttpServer, type TestServer } from './testing/servers';
 
 const rules = (...entries: string[]) => parseAllowedHosts(entries).rules;
 const dest = (hostname: string, port = 80, protocol = 'http:') => ({ hostname, port, protocol });

@@ -13,7 +13,7 @@ import type { SecretResolver } from '../types';
 import { OAuth2TokenCache } from './auth/oauth2';
 import { executeHttpTool, type HttpToolOutcome } from './http-tool';
 import { RateLimiter } from './rate-limit';
-import { fakeLookup, startHttpServer, type Handler, type SeenRequest, type TestServer } from './test-servers';
+import { fakeLookup, startHttpServer, type Handler, type SeenRequest, type TestServer } from './testing/servers';
 import { HttpTransport } from './transport';
 
 const KEY = 'k3y-V4lue/Secret+x';

@@ -3,7 +3,7 @@ import zlib from 'node:zlib';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AppError, type ErrorCode } from '../../../../shared/errors';
 import type { TransportRequest } from '../types';
-import { TEST_CERT, fakeLookup, freePort, startHttpServer, startHttpsServer, startRawServer, type Handler, type TestServer } from './test-servers';
+import { TEST_CERT, fakeLookup, freePort, startHttpServer, startHttpsServer, startRawServer, type Handler, type TestServer } from './testing/servers';
 import { ResponseBudget } from './budget';
 import { HttpTransport, MAX_REQUEST_BODY_BYTES } from './transport';
 

@@ -11,7 +11,7 @@ import type { FileRule } from '../../../../shared/model/memory-sources';
 import type { LocalToolContext } from '../../invoke/types';
 import { useTempDirs } from '../../testing/temp-dir';
 import type { ConsentAnswer } from '../consent';
-import { never, openTestMemory, userActor } from '../testing';
+import { never, openTestMemory, userActor } from '../testing/memory-kit';
 import { FileSource } from './file-source';
 import { SourceManager } from './source-manager';
 import { createSourceTools } from './source-tools';

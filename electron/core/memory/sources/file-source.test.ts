@@ -11,7 +11,7 @@ import { MEMORY_OPERATIONS, MEMORY_PERMISSIONS, type MemoryPermission } from '..
 import type { FileRule } from '../../../../shared/model/memory-sources';
 import { useTempDirs } from '../../testing/temp-dir';
 import type { Actor, MemoryService } from '../memory-service';
-import { agentActor, FakeConsent, never, openTestMemory, userActor } from '../testing';
+import { agentActor, FakeConsent, never, openTestMemory, userActor } from '../testing/memory-kit';
 import { FileSource, MODIFIED_EXTERNALLY } from './file-source';
 
 const tempDir = useTempDirs();

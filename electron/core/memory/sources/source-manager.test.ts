@@ -7,9 +7,9 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { LocalFunctionRegistry } from '../../tools/registry';
+import { LocalFunctionRegistry } from '../../builtin-functions/registry';
 import { useTempDirs } from '../../testing/temp-dir';
-import { never, openTestMemory, userActor } from '../testing';
+import { never, openTestMemory, userActor } from '../testing/memory-kit';
 import type { Notice } from './folder-watcher';
 import { FILE_FUNCTION_ID, SourceManager } from './source-manager';
 

@@ -25,7 +25,7 @@ import { ToolPutBodySchema } from '../../../../shared/model/tool';
 import type { OpenApiOperation } from '../../../../shared/model/transfer';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { schemaViolation } from '../../../../shared/model/validation';
-import { AJV_OPTIONS } from '../../store/schema-check';
+import { AJV_OPTIONS } from '../../bundles/schema-check';
 import { fitBudget } from './budget';
 import { buildBody } from './body';
 import { own, str, type Ctx, type Json } from './document';

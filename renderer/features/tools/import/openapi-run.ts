@@ -37,7 +37,7 @@ export interface RunResult {
   limited: number;
 }
 
-/** The rule of the core's refusal when a bundle holds as many tools as Settings allow (electron/core/store/tool-limit.ts). */
+/** The rule of the core's refusal when a bundle holds as many tools as Settings allow (electron/core/bundles/tool-limit.ts). */
 export const BUNDLE_TOOL_LIMIT_RULE = 'bundle-tool-limit';
 
 /** What a failed tools.put means for the report: the bundle is full, the <slug, version> exists, or another error. */

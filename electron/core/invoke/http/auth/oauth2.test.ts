@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../../../../shared/errors';
 import type { SecretResolver } from '../../types';
 import { Sensitive } from '../request';
-import { startHttpServer, type TestServer } from '../test-servers';
+import { startHttpServer, type TestServer } from '../testing/servers';
 import { HttpTransport } from '../transport';
 import { OAuth2TokenCache, type OAuth2Auth, type OAuth2Deps } from './oauth2';
 

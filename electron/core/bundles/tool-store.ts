@@ -1,0 +1,450 @@
+/**
+ * The tool registry: bundles and tools as flat JSON files (see layout.ts), an in-memory
+ * catalog loaded on open() that serves every read, and writes that commit to disk under
+ * a cross-process bundle lock before the catalog and listeners hear of them.
+ *
+ * Writes in this process run one at a time (and reload() with them), so the catalog never
+ * misses a write that raced a rescan. Other processes' writes appear after reload().
+ */
+import fsp from 'node:fs/promises';
+import { v7 as uuidv7 } from 'uuid';
+import { AppError } from '../../../shared/errors';
+import { BundlePutBodySchema, EnabledPatchBodySchema, type Bundle, type ListBundlesQuery, type Page } from '../../../shared/model/bundle';
+import { isToolUsable, ToolPutBodySchema, type ListToolsQuery, type RegistryChange, type Tool, type ToolUsage, type ToolView } from '../../../shared/model/tool';
+import { checkSlug, checkUuidV7, checkVersion, nfc, toolKey } from '../../../shared/model/validation';
+import { SerialQueue } from '../lib/serial-queue';
+import { applyOverride, loadBuiltins, type BuiltinBundle, type Override } from './builtins';
+import { BundleSwitches, type SwitchOnDisk } from './bundle-switch';
+import { Catalog } from './catalog';
+import { ChangeFeed } from './change-feed';
+import { AlreadyExists, attempt, createExclusive, exists, nodeFs, removeFile, replaceFile, toFileText, type CommitGuard, type StoreFs } from '../lib/durable-fs';
+import { parseInput } from './input';
+import { StoreLayout } from './layout';
+import { listBundles, listTools, toolView } from './listing';
+import { DEFAULT_LOCK_SETTINGS, LockSet, type LockActivity, type LockSettings } from './locks';
+import { readBundleOnDisk, readBundleToReplace, readToolOnDisk } from './on-disk';
+import { Quarantine, type ProblemSink } from './quarantine';
+import { isReapable, reapBundle } from './reaper';
+import { bundleRecord, extraOf, recordText, toolRecord, withExtra } from './records';
+import { assertBundleActive, builtInReadOnly, bundleNotFound, storeClosed, toolExists, toolNotFound } from './refusals';
+import { bundleLockKey, readOverride, scanRegistry, type ScanDeps } from './scan';
+import { checkSchemaCompiles } from './schema-check';
+import { sweepTempFiles } from './sweep';
+import { assertRoomForTool } from './tool-limit';
+import type { ToolFileCache, ToolOrigin } from './tool-files';
+import { UsageLedger } from './usage';
+
+export interface ToolStoreOptions {
+  dataDir: string;
+  /** The app's resources folder; built-in bundles are read from `<resourcesDir>/bundles/`. */
+  resourcesDir: string;
+  problems: ProblemSink;
+  now?: () => Date;
+  /** Whether a local function id is registered; tools whose function is not are shown disabled. */
+  isLocalFunctionKnown?: (functionId: string) => boolean;
+  /** For tests: fs functions that fail on purpose. */
+  fs?: StoreFs;
+  lock?: Partial<LockSettings>;
+  /** Debounce of usage writes. */
+  usageFlushMs?: number;
+  /** How long a file that fails to load must be unchanged before it is set aside (see scan.ts). */
+  settleMs?: number;
+  /**
+   * Settings → Limits → Tools per bundle, asked at each new tool (so a change applies at once);
+   * see tool-limit.ts. Absent: no limit (tests that build the store directly; the app passes it).
+   */
+  maxToolsPerBundle?: () => number;
+}
+
+export class ToolStore {
+  private readonly layout: StoreLayout;
+  private readonly fs: StoreFs;
+  private readonly now: () => Date;
+  private readonly locks: LockSet;
+  private readonly quarantine: Quarantine;
+  private readonly ledger: UsageLedger;
+  private readonly reportedOnce = new Set<string>();
+  private readonly changes = new ChangeFeed<RegistryChange>();
+  private builtins = new Map<string, BuiltinBundle>();
+  private catalog = new Catalog();
+  private readonly queue = new SerialQueue();
+  private readonly switches: BundleSwitches;
+  private state: 'new' | 'open' | 'closed' = 'new';
+
+  constructor(private readonly opts: ToolStoreOptions) {
+    this.layout = new StoreLayout(opts.dataDir);
+    this.fs = opts.fs ?? nodeFs;
+    this.now = opts.now ?? (() => new Date());
+    this.locks = new LockSet(this.layout.locksDir, { ...DEFAULT_LOCK_SETTINGS, ...opts.lock });
+    this.quarantine = new Quarantine(this.layout, this.fs, opts.problems, this.now);
+    this.switches = new BundleSwitches(this.layout, () => this.builtins);
+    this.ledger = new UsageLedger({
+      file: this.layout.usageFile,
+      fs: this.fs,
+      locks: this.locks,
+      quarantine: this.quarantine,
+      problems: opts.problems,
+      now: this.now,
+      flushDelayMs: opts.usageFlushMs ?? 2000,
+    });
+  }
+
+  /** Sweeps dead writers' temp files and this machine's dead processes' locks, loads the built-ins and every user bundle, reports problems. Unchanged tool files come from `cache` (see tool-files.ts). */
+  async open(opts: { cache?: ToolFileCache } = {}): Promise<void> {
+    if (this.state !== 'new') throw new AppError('UNAVAILABLE', 'a tool store can be opened once');
+    await attempt('create', this.layout.bundlesDir, async () => {
+      await this.fs.mkdir(this.layout.bundlesDir, { recursive: true });
+      await this.fs.mkdir(this.layout.overridesDir, { recursive: true });
+    });
+    await sweepTempFiles(this.layout, this.fs);
+    await this.locks.clearDeadLocks();
+    this.builtins = await loadBuiltins(this.fs, this.opts.resourcesDir, this.opts.problems);
+    this.catalog = await scanRegistry({ ...this.scanDeps(), cache: opts.cache });
+    await this.ledger.load();
+    this.state = 'open';
+  }
+
+  /** Waits for writes in progress and saves pending usage counts. */
+  async close(): Promise<void> {
+    if (this.state !== 'open') return;
+    this.state = 'closed';
+    await this.queue;
+    await this.ledger.close();
+  }
+
+  /** Reads the disk again (e.g. after another process wrote) and reports what changed. */
+  async reload(): Promise<RegistryChange[]> {
+    return this.serial(async () => {
+      const next = await scanRegistry({ ...this.scanDeps(), cache: this.catalog.fileCache() });
+      await this.ledger.load();
+      const changes = Catalog.diff(this.catalog, next);
+      this.catalog = next;
+      for (const c of changes) this.changes.emit(c);
+      return changes;
+    });
+  }
+
+  onChange(listener: (c: RegistryChange) => void): () => void {
+    return this.changes.add(listener);
+  }
+
+  listBundles(query: ListBundlesQuery = {}): Page<Bundle> {
+    return listBundles(this.catalog, query);
+  }
+
+  /** A bundle by id, soft-deleted ones included. */
+  getBundle(id: string): Bundle {
+    const bundleId = checkUuidV7(id, 'bundleId');
+    const b = this.catalog.bundles.get(bundleId);
+    if (!b) throw bundleNotFound(bundleId);
+    return b;
+  }
+
+  /** Creates or replaces a user bundle. Replacing keeps createdAt, and restores a soft-deleted bundle. */
+  async putBundle(id: string, body: unknown): Promise<Bundle> {
+    const bundleId = checkUuidV7(id, 'bundleId');
+    const input = parseInput(BundlePutBodySchema, body);
+    const builtin = this.builtins.get(bundleId);
+    if (builtin) throw builtInReadOnly(builtin.config, 'replacing it');
+    return this.writeBundle(bundleId, async (guard) => {
+      const current = await readBundleToReplace(this.fs, this.layout, bundleId, this.quarantine);
+      const stamp = this.now().toISOString();
+      const slug = nfc(input.slug);
+      const structural = !current || current.slug !== slug || current.displayName !== input.displayName || current.description !== input.description;
+      const next = bundleRecord(withExtra({
+        id: bundleId,
+        slug,
+        displayName: input.displayName,
+        description: input.description,
+        isEnabled: input.isEnabled,
+        isBuiltIn: false,
+        createdAt: current?.createdAt ?? stamp,
+        modifiedAt: current && !structural ? current.modifiedAt : stamp,
+      }, extraOf(current)));
+      const file = this.layout.bundleFile(bundleId);
+      await attempt('write', file, async () => {
+        await this.fs.mkdir(this.layout.toolsDir(bundleId), { recursive: true });
+        await replaceFile(this.fs, file, recordText(next), guard);
+      });
+      this.catalog.setBundle(next);
+      this.changes.emit({ kind: 'bundle', op: 'put', id: bundleId });
+      return next;
+    }, this.layout.bundleFile(bundleId));
+  }
+
+  /** Enables or disables a bundle; modifiedAt is left alone (not a structural change). */
+  async patchBundle(id: string, body: unknown): Promise<Bundle> {
+    const bundleId = checkUuidV7(id, 'bundleId');
+    const { isEnabled } = parseInput(EnabledPatchBodySchema, body);
+    const builtin = this.builtins.get(bundleId);
+    return this.writeBundle(bundleId, async (guard) => {
+      if (builtin) {
+        const o = await readOverride(this.scanDeps(), bundleId, true);
+        return (await this.writeOverride(builtin, { ...o, isEnabled }, guard)).bundle;
+      }
+      const current = await readBundleOnDisk(this.fs, this.layout, bundleId);
+      if (!current) throw bundleNotFound(bundleId);
+      if (current.softDeletedAt !== undefined) assertBundleActive(current, 'enabling or disabling it');
+      const next = bundleRecord({ ...current, isEnabled });
+      if (current.isEnabled !== isEnabled) {
+        const file = this.layout.bundleFile(bundleId);
+        await attempt('write', file, () => replaceFile(this.fs, file, recordText(next), guard));
+      }
+      this.catalog.setBundle(next);
+      this.changes.emit({ kind: 'bundle', op: 'patch', id: bundleId });
+      return next;
+    }, builtin ? this.layout.overrideFile(bundleId) : this.layout.bundleFile(bundleId));
+  }
+
+  /** Soft delete: sets softDeletedAt; the bundle is hidden from lists and reaped later. */
+  async deleteBundle(id: string): Promise<Bundle> {
+    const bundleId = checkUuidV7(id, 'bundleId');
+    const builtin = this.builtins.get(bundleId);
+    if (builtin) throw builtInReadOnly(builtin.config, 'deleting it');
+    return this.writeBundle(bundleId, async (guard) => {
+      const current = await readBundleOnDisk(this.fs, this.layout, bundleId);
+      if (!current) throw bundleNotFound(bundleId);
+      if (current.softDeletedAt !== undefined) {
+        this.catalog.setBundle(current);
+        return current;
+      }
+      const next = bundleRecord({ ...current, softDeletedAt: this.now().toISOString() });
+      const file = this.layout.bundleFile(bundleId);
+      await attempt('write', file, () => replaceFile(this.fs, file, recordText(next), guard));
+      this.catalog.setBundle(next);
+      this.changes.emit({ kind: 'bundle', op: 'delete', id: bundleId });
+      return next;
+    }, this.layout.bundleFile(bundleId));
+  }
+
+  /** Removes soft-deleted bundles older than two days whose tools folder is empty; returns their ids. */
+  async reap(): Promise<string[]> {
+    return this.serial(async () => {
+      const reaped: string[] = [];
+      for (const candidate of [...this.catalog.bundles.values()].filter((b) => isReapable(b, this.now()))) {
+        if (!(await reapBundle({ fs: this.fs, layout: this.layout, locks: this.locks, now: this.now }, candidate.id))) continue;
+        this.catalog.deleteBundle(candidate.id);
+        this.changes.emit({ kind: 'bundle', op: 'delete', id: candidate.id });
+        reaped.push(candidate.id);
+      }
+      return reaped;
+    });
+  }
+
+  listTools(query: ListToolsQuery = {}): Page<ToolView> {
+    return listTools(this.catalog, this.allTools(), query);
+  }
+
+  getTool(bundleId: string, slug: string, version: string): ToolView {
+    const k = this.toolAddress(bundleId, slug, version);
+    const t = this.catalog.findTool(k.bundleId, k.slug, k.version);
+    if (!t) throw toolNotFound(k.bundleId, k.slug, k.version);
+    return this.view(t);
+  }
+
+  /** Every loaded tool, disabled ones and those of deleted bundles included, in id order. */
+  allTools(): ToolView[] {
+    return [...this.catalog.tools.values()].sort((a, b) => (a.id < b.id ? -1 : 1)).map((t) => this.view(t));
+  }
+
+  /** The file a loaded tool came from and its record as JSON, when its fingerprint can be trusted (see tool-files.ts). */
+  toolOrigin(toolId: string): ToolOrigin | undefined {
+    return this.catalog.origins.get(toolId);
+  }
+
+  /** A tool by id (search hits carry ids), or undefined. */
+  toolById(toolId: string): ToolView | undefined {
+    const t = this.catalog.tools.get(toolId);
+    return t && this.view(t);
+  }
+
+  /** Every tool of one bundle, disabled ones included. */
+  toolsOf(bundleId: string): ToolView[] {
+    return this.catalog.toolsOf(bundleId).map((t) => this.view(t));
+  }
+
+  /** A loaded bundle by id, soft-deleted ones included, or undefined. */
+  bundleById(bundleId: string): Bundle | undefined {
+    return this.catalog.bundles.get(bundleId);
+  }
+
+  /**
+   * The bundle's switch as its file says it now (another process may have switched it off
+   * since the catalog was loaded), or undefined when the file cannot tell. Synchronous and
+   * cheap (a stat; see bundle-switch.ts): the dispatcher asks it before every call.
+   */
+  switchOnDisk(bundleId: string): SwitchOnDisk | undefined {
+    return this.switches.read(bundleId);
+  }
+
+  /** Effective enabled: the tool, its function and its bundle are enabled, and the bundle is not deleted. */
+  isUsable(toolId: string): boolean {
+    const t = this.catalog.tools.get(toolId);
+    return t !== undefined && isToolUsable(this.view(t), this.catalog.bundles.get(t.bundleId));
+  }
+
+  /**
+   * Creates a tool version. An existing <slug, version> is a CONFLICT and stays as it was; so
+   * is a new one in a bundle that holds as many tool versions as Settings allow (tool-limit.ts).
+   */
+  async putTool(bundleId: string, slug: string, version: string, body: unknown): Promise<ToolView> {
+    const k = this.toolAddress(bundleId, slug, version);
+    const input = parseInput(ToolPutBodySchema, body);
+    checkSchemaCompiles(input.argSchema, 'argSchema');
+    checkSchemaCompiles(input.outputSchema, 'outputSchema');
+    const builtin = this.builtins.get(k.bundleId);
+    if (builtin) throw builtInReadOnly(builtin.config, 'adding a tool to it');
+    return this.writeBundle(k.bundleId, async (guard) => {
+      const bundle = await readBundleOnDisk(this.fs, this.layout, k.bundleId);
+      if (!bundle) throw bundleNotFound(k.bundleId);
+      assertBundleActive(bundle, 'adding tools to it');
+      const file = this.layout.toolFile(k.bundleId, k.slug, k.version);
+      if (await attempt('check', file, () => exists(this.fs, file))) throw toolExists(k.bundleId, k.slug, k.version);
+      const limit = this.opts.maxToolsPerBundle?.() ?? Number.POSITIVE_INFINITY;
+      await attempt('list', this.layout.toolsDir(k.bundleId), () => assertRoomForTool(this.fs, this.layout, bundle, limit));
+      const stamp = this.now().toISOString();
+      const text = toFileText(
+        toolRecord({ ...input, ...k, id: uuidv7(), tags: input.tags.map(nfc), isBuiltIn: false, createdAt: stamp, modifiedAt: stamp }),
+      );
+      await attempt('write', file, async () => {
+        await this.fs.mkdir(this.layout.toolsDir(k.bundleId), { recursive: true });
+        await createExclusive(this.fs, file, text, guard).catch((e) => {
+          throw e instanceof AlreadyExists ? toolExists(k.bundleId, k.slug, k.version) : e;
+        });
+      });
+      // The catalog holds exactly what the file holds.
+      const stored = JSON.parse(text) as Tool;
+      this.catalog.setBundle(bundle);
+      this.catalog.setTool(stored);
+      this.changes.emit({ kind: 'tool', op: 'put', id: stored.id, bundleId: k.bundleId });
+      return this.view(stored);
+    });
+  }
+
+  /** Enables or disables one tool version; nothing else about it changes, modifiedAt included. */
+  async patchTool(bundleId: string, slug: string, version: string, body: unknown): Promise<ToolView> {
+    const k = this.toolAddress(bundleId, slug, version);
+    const { isEnabled } = parseInput(EnabledPatchBodySchema, body);
+    const builtin = this.builtins.get(k.bundleId);
+    return this.writeBundle(k.bundleId, async (guard) => {
+      if (builtin) {
+        const shipped = builtin.tools.find((t) => toolKey(t.slug, t.version) === toolKey(k.slug, k.version));
+        if (!shipped) throw toolNotFound(k.bundleId, k.slug, k.version);
+        const o = await readOverride(this.scanDeps(), k.bundleId, true);
+        assertBundleActive(applyOverride(builtin, o).bundle, 'enabling or disabling its tools');
+        const { tools } = await this.writeOverride(builtin, { ...o, tools: { ...o.tools, [shipped.id]: { isEnabled } } }, guard, shipped.id);
+        return this.view(tools.find((t) => t.id === shipped.id)!);
+      }
+      const bundle = await readBundleOnDisk(this.fs, this.layout, k.bundleId);
+      if (!bundle) throw bundleNotFound(k.bundleId);
+      assertBundleActive(bundle, 'enabling or disabling its tools');
+      const file = this.layout.toolFile(k.bundleId, k.slug, k.version);
+      const current = await readToolOnDisk(this.fs, file);
+      if (!current) throw toolNotFound(k.bundleId, k.slug, k.version);
+      const next = toolRecord({ ...current, isEnabled });
+      if (current.isEnabled !== isEnabled) await attempt('write', file, () => replaceFile(this.fs, file, recordText(next), guard));
+      this.catalog.setBundle(bundle);
+      this.catalog.setTool(next);
+      this.changes.emit({ kind: 'tool', op: 'patch', id: next.id, bundleId: k.bundleId });
+      return this.view(next);
+    }, builtin ? this.layout.overrideFile(k.bundleId) : this.layout.toolFile(k.bundleId, k.slug, k.version));
+  }
+
+  /** Removes a tool version's file for good. Allowed in disabled and deleted bundles (to empty them). */
+  async deleteTool(bundleId: string, slug: string, version: string): Promise<void> {
+    const k = this.toolAddress(bundleId, slug, version);
+    const builtin = this.builtins.get(k.bundleId);
+    if (builtin) throw builtInReadOnly(builtin.config, 'deleting its tools');
+    return this.writeBundle(k.bundleId, async (guard) => {
+      const file = this.layout.toolFile(k.bundleId, k.slug, k.version);
+      const onDisk = await readToolOnDisk(this.fs, file).catch(() => undefined);
+      const id = onDisk?.id ?? this.catalog.findTool(k.bundleId, k.slug, k.version)?.id;
+      const removed = await attempt('delete', file, () => removeFile(this.fs, file, guard));
+      const inMemory = this.catalog.findTool(k.bundleId, k.slug, k.version);
+      if (inMemory) this.catalog.deleteTool(inMemory.id);
+      if (!removed) throw toolNotFound(k.bundleId, k.slug, k.version);
+      if (id) this.changes.emit({ kind: 'tool', op: 'delete', id, bundleId: k.bundleId });
+    }, this.layout.toolFile(k.bundleId, k.slug, k.version));
+  }
+
+  /** Counts a call; returns at once. Never touches the tool's file or modifiedAt. */
+  recordUsage(toolId: string): void {
+    this.assertOpen();
+    this.ledger.record(toolId);
+  }
+
+  usage(toolId: string): ToolUsage {
+    return this.ledger.get(checkUuidV7(toolId, 'toolId'));
+  }
+
+  /** What this store's locks did (acquired, waited, took over from dead or stale holders): for tests and diagnostics. */
+  lockActivity(): LockActivity {
+    return structuredClone(this.locks.activity);
+  }
+
+  /** Writes pending usage counts now (they are otherwise written after a short delay). */
+  async flushUsage(): Promise<void> {
+    return this.ledger.flush();
+  }
+
+  private view(t: Tool): ToolView {
+    return toolView(t, this.opts.isLocalFunctionKnown);
+  }
+
+  private toolAddress(bundleId: string, slug: string, version: string): { bundleId: string; slug: string; version: string } {
+    return { bundleId: checkUuidV7(bundleId, 'bundleId'), slug: checkSlug(slug), version: checkVersion(version) };
+  }
+
+  private scanDeps(): ScanDeps {
+    const { layout, fs, locks, quarantine, builtins, reportedOnce } = this;
+    return { layout, fs, locks, quarantine, problems: this.opts.problems, builtins, reportedOnce, settleMs: this.opts.settleMs };
+  }
+
+  private assertOpen(): void {
+    if (this.state !== 'open') throw storeClosed();
+  }
+
+  /** One write at a time in this process; the caller's error is passed on. */
+  private serial<T>(fn: () => Promise<T>): Promise<T> {
+    this.assertOpen();
+    return this.queue.run(fn);
+  }
+
+  /**
+   * A write under the bundle's lock. `target`: the file a write that puts a fixed value
+   * replaces (a switch, a bundle's fields, a deletion); a run that lost its lock is run again
+   * only while that file is as the first run found it (no other process wrote it meanwhile),
+   * so the retry never undoes a later write. A new tool has no target: its retry checks
+   * everything again (a <slug, version> taken meanwhile is a CONFLICT).
+   */
+  private writeBundle<T>(bundleId: string, fn: (guard: CommitGuard) => Promise<T>, target?: string): Promise<T> {
+    if (!target) return this.serial(() => this.locks.withLock(bundleLockKey(bundleId), `bundle ${bundleId}`, fn));
+    let first: string | undefined;
+    const run = async (guard: CommitGuard) => {
+      first ??= await fileState(target);
+      return fn(guard);
+    };
+    const unchanged = async () => first !== undefined && (await fileState(target)) === first;
+    return this.serial(() => this.locks.withLock(bundleLockKey(bundleId), `bundle ${bundleId}`, run, unchanged));
+  }
+
+  private async writeOverride(b: BuiltinBundle, next: Override, guard: CommitGuard, toolId?: string): Promise<{ bundle: Bundle; tools: Tool[] }> {
+    const file = this.layout.overrideFile(b.config.id);
+    await attempt('write', file, () => replaceFile(this.fs, file, recordText(next), guard));
+    const applied = applyOverride(b, next);
+    this.catalog.setBundle(applied.bundle);
+    for (const t of applied.tools) this.catalog.setTool(t);
+    this.changes.emit(toolId ? { kind: 'tool', op: 'patch', id: toolId, bundleId: b.config.id } : { kind: 'bundle', op: 'patch', id: b.config.id });
+    return applied;
+  }
+}
+
+/** A file's identity and content stamp (inode, size, change times in ns), or 'missing'. */
+async function fileState(file: string): Promise<string> {
+  try {
+    const st = await fsp.stat(file, { bigint: true });
+    return `${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}`;
+  } catch {
+    return 'missing';
+  }
+}
