@@ -17,6 +17,7 @@ import { runningTurn } from './strings';
 import { Turn } from './turn';
 import type { AgentLoop, ModelClientFactory, TurnRequest } from './types';
 import type { TaskDeps, TaskRunner } from './task-calls';
+import type { TurnContribution } from '../platform/turn-contributions';
 
 export interface AgentLoopDeps {
   conversations: ConversationStore;
@@ -35,10 +36,11 @@ export interface AgentLoopDeps {
   /** Steps a turn may take (default 12; a task's: its profile's). */
   maxSteps?: number;
   /**
-   * Memory (seed 002): the pinned blocks given on every step after the system text, and what
-   * a later batch (turn) is told instead of an unpinned block a `block load` gave an earlier one.
+   * What features add to every step (read at each step, so one added later applies): text
+   * after the system text (memory's pinned blocks), and what a later batch (turn) is told
+   * instead of a card an earlier one loaded.
    */
-  memory?: { context(conversationId: string): string | undefined; earlierLoad(card: import('../../../shared/model/conversation').ToolCard): string | undefined };
+  contributions?: readonly TurnContribution[];
   /** Orchestration (seed 003): agent profiles to delegate to. Absent: no orchestration tools. The loop adds the runner. */
   tasks?: Omit<TaskDeps, 'runner'> & { runner?: TaskRunner };
 }

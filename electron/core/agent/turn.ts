@@ -129,14 +129,18 @@ export class Turn {
     for (let step = 0; step < maxSteps; step++) {
       if (this.stopped) return 'stopped';
       const outputs = this.deps.toolOutputs;
-      const memory = this.deps.memory;
-      const pinned = memory?.context(cid);
+      const contributions = this.deps.contributions ?? [];
+      const added = contributions
+        .map((c) => c.context?.(cid))
+        .filter((t): t is string => !!t)
+        .join('\n\n');
+      const earlier = contributions.filter((c) => c.earlierLoad);
       const messages = renderForModel({
         rows: conversations.timeline(cid),
-        system: pinned ? (system.trim() ? `${system}\n\n${pinned}` : pinned) : system,
+        system: added ? (system.trim() ? `${system}\n\n${added}` : added) : system,
         redact: this.redact,
         ...(outputs ? { storedText: (h: string) => outputs.inlineText(h) } : {}),
-        ...(memory ? { batch: { turnId: this.id, earlier: (card: ToolCard) => memory.earlierLoad(card) } } : {}),
+        ...(earlier.length ? { batch: { turnId: this.id, earlier: (card: ToolCard) => firstDefined(earlier, (c) => c.earlierLoad!(card)) } } : {}),
       });
       // tool_output is offered while the conversation has stored outputs, never on the last step.
       const offerToolOutput = !!outputs && outputs.hasOutputs(cid) && step < maxSteps - 1;
@@ -255,6 +259,15 @@ export function linkedSignal(parent: AbortSignal): { signal: AbortSignal; unlink
   if (parent.aborted) child.abort(parent.reason);
   else parent.addEventListener('abort', onAbort, { once: true });
   return { signal: child.signal, unlink: () => parent.removeEventListener('abort', onAbort) };
+}
+
+/** The first answer that is not undefined, asking in order. */
+function firstDefined<T, R>(items: readonly T[], f: (item: T) => R | undefined): R | undefined {
+  for (const item of items) {
+    const r = f(item);
+    if (r !== undefined) return r;
+  }
+  return undefined;
 }
 
 /** A call's tool and arguments, with the arguments' keys in a stable order. */

@@ -1,0 +1,39 @@
+/** The registry served over MCP (docs/mcp.md): the hosts connect transports to it; tool_output extracts with Settings' default model, if one is set. */
+import pkg from '../../../package.json';
+import { mcpServerHandlers } from '../handlers/mcp-server-handlers';
+import { defineModule } from '../platform/module';
+import { agentModule } from '../agent/module';
+import { providersModule } from '../agent/providers/module';
+import { toolOutputModule } from '../tool-output/module';
+import { McpServeService } from './service';
+
+export const mcpServerModule = defineModule({
+  name: 'mcp-server',
+  start: ({ registry, dispatcher, settings, events, now, dataDir, use }) => {
+    const toolOutputs = use(toolOutputModule);
+    const { approvals } = use(agentModule);
+    const { clients } = use(providersModule);
+    const mcpServer = new McpServeService({
+      store: registry.store,
+      dispatcher,
+      toolOutputs,
+      approvals,
+      settings: () => settings.get().mcpServer,
+      events,
+      now,
+      version: pkg.version,
+      dataDir,
+      maxResultBytes: () => settings.get().toolOutputs.maxResultBytes,
+      extractionModel: () => {
+        const model = settings.get().defaultModel;
+        if (!model) return undefined;
+        try {
+          return toolOutputs.extractionModel(clients.forProvider(model.providerId), model);
+        } catch {
+          return undefined;
+        }
+      },
+    });
+    return { api: mcpServer, handlers: mcpServerHandlers(mcpServer) };
+  },
+});

@@ -1,0 +1,43 @@
+/**
+ * The core's feature modules, started in this order on the platform (platform/module.ts). A
+ * module reaches only the ones listed before it; close() stops and then closes them in reverse
+ * order. A new feature is a folder with a `module.ts` and one line here.
+ */
+import { agentModule } from './agent/module';
+import { providersModule } from './agent/providers/module';
+import { agentProfilesModule } from './agent-profiles/module';
+import { chatModule } from './chat/module';
+import { documentsModule } from './documents/module';
+import { invokeModule } from './invoke/module';
+import { mcpClientModule } from './mcp-client/module';
+import { mcpServerModule } from './mcp-server/module';
+import { memoryModule } from './memory/module';
+import { appModule } from './platform/app-module';
+import { registryModule } from './registry/module';
+import { routingModule } from './routing/module';
+import { secretsModule } from './secrets/module';
+import { testcasesModule } from './testcases/module';
+import { toolOutputModule } from './tool-output/module';
+import { transferModule } from './transfer/module';
+import { workflowsModule } from './workflows/module';
+
+export const MODULES = [
+  appModule,
+  registryModule,
+  secretsModule,
+  routingModule,
+  providersModule,
+  toolOutputModule,
+  invokeModule,
+  documentsModule,
+  mcpClientModule,
+  agentProfilesModule,
+  agentModule,
+  // After the agent: on close, its consent questions are answered before the turns stop.
+  memoryModule,
+  workflowsModule,
+  chatModule,
+  mcpServerModule,
+  testcasesModule,
+  transferModule,
+] as const;

@@ -1,0 +1,8 @@
+/** The secrets' operations (the secret store itself is part of the platform). */
+import { secretsHandlers } from '../handlers/secrets-handlers';
+import { defineModule } from '../platform/module';
+
+export const secretsModule = defineModule({
+  name: 'secrets',
+  start: ({ secrets }) => ({ api: undefined, handlers: secretsHandlers(secrets) }),
+});

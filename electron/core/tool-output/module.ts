@@ -1,0 +1,40 @@
+/**
+ * Oversized tool outputs (docs/design/tool-outputs.md): results too big for the chat are kept
+ * behind a handle the model queries. Folders a crashed run left are swept at start; a
+ * conversation's outputs go with it.
+ */
+import { toolOutputHandlers } from '../handlers/tool-output-handlers';
+import { defineModule } from '../platform/module';
+import { providersModule } from '../agent/providers/module';
+import { ToolOutputService } from './service';
+
+export const toolOutputModule = defineModule({
+  name: 'tool-outputs',
+  start: async ({ settings, now, redact, problems, routing, events, hooks, conversations, use }) => {
+    const { clients } = use(providersModule);
+    const toolOutputs = new ToolOutputService({
+      settings: () => settings.get().toolOutputs,
+      now,
+      redact,
+      onProblem: (message) => problems.report({ kind: 'io-error', path: settings.get().toolOutputs.baseDir || 'the temp folder', message }),
+      // A `buffer` choice routes through the routing services.
+      router: { route: (r) => routing.router.route(r) },
+    });
+    await toolOutputs.sweep();
+    toolOutputs.store.onChange((conversationId) => events.emit('toolOutputs.changed', { conversationId }));
+    hooks.resolveHandle = (handle, ownerId) => toolOutputs.resolveHandle(handle, ownerId);
+    hooks.spillFor = (ownerId, meta) => toolOutputs.spillFor(ownerId, meta);
+    return {
+      api: toolOutputs,
+      handlers: toolOutputHandlers({ toolOutputs, conversations, clients, settings }),
+      conversationDeleted: async (conversationId) => {
+        try {
+          await toolOutputs.endSession(conversationId);
+        } catch (e) {
+          problems.report({ kind: 'io-error', path: conversationId, message: `could not remove the stored outputs of a deleted conversation: ${(e as Error).message}` });
+        }
+      },
+      close: () => toolOutputs.close(),
+    };
+  },
+});
