@@ -16,7 +16,8 @@ export function renderContractNames(ops: readonly string[] = operationNames, evs
   return `/**
  * The names of the contract's operations and events, and nothing else: what the preload
  * needs to refuse an unknown name without carrying the schemas (and zod) into the window.
- * Generated from shared/contract.ts by \`npx tsx scripts/contract-names.ts\`; do not edit.
+ * Generated from shared/contract.ts (composed of the slices in shared/contract/) by
+ * \`npx tsx scripts/contract-names.ts\`; do not edit.
  */
 import type { EventName, OpName } from './contract';
 

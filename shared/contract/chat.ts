@@ -1,0 +1,76 @@
+/** Conversations and the chat (seed 000): messages, the `+` palette's runs, directives. */
+import { z } from 'zod';
+import { ContextSectionSchema, ConversationSchema, DirectiveOutcomeSchema, MessageSchema, TitleSchema } from '../model/conversation';
+import { WriteModeSchema } from '../model/routing';
+import { Key, ToolRef, type EventTable, type OperationTable } from './common';
+
+export const chatOperations = {
+  'conversations.list': { input: z.object({ q: z.string().max(200).optional(), limit: z.number().int().min(1).max(1000).optional() }).strict(), output: z.array(ConversationSchema) },
+  'conversations.create': { input: z.object({ title: TitleSchema.optional() }).strict(), output: ConversationSchema },
+  'conversations.rename': { input: z.object({ id: Key, title: TitleSchema }).strict(), output: ConversationSchema },
+  'conversations.delete': { input: z.object({ id: Key }).strict(), output: z.object({ deleted: z.literal(true) }).strict() },
+  'conversations.get': {
+    input: z.object({ id: Key }).strict(),
+    output: z
+      .object({
+        conversation: ConversationSchema,
+        messages: z.array(MessageSchema),
+        contextSections: z.array(ContextSectionSchema),
+        /** The agent turn running in it now (after a reload, the UI shows Stop from this). */
+        runningTurnId: z.string().optional(),
+      })
+      .strict(),
+  },
+  'conversations.setContext': {
+    input: z.object({ id: Key, sections: z.array(ContextSectionSchema).max(50) }).strict(),
+    output: z.array(ContextSectionSchema),
+  },
+  /** Runs the enabled context sections' directives now; what a model would be given. */
+  'conversations.evaluateContext': {
+    input: z.object({ id: Key }).strict(),
+    output: z.array(z.object({ sectionId: z.string(), title: z.string(), text: z.string(), modelNone: z.boolean(), outcomes: z.array(DirectiveOutcomeSchema) }).strict()),
+  },
+  /** A message typed in the composer: its directives run (a directive error refuses it, nothing written); answers the messages added. */
+  'chat.send': { input: z.object({ conversationId: Key, text: z.string().min(1).max(1024 * 1024) }).strict(), output: z.array(MessageSchema) },
+  /**
+   * Edit and resend: the user message and every row after it are removed (the history is cut, not forked),
+   * then `text` is sent as chat.send would. CONFLICT while a turn runs; nothing is removed when refused.
+   */
+  'chat.edit': { input: z.object({ conversationId: Key, messageId: Key, text: z.string().min(1).max(1024 * 1024) }).strict(), output: z.array(MessageSchema) },
+  /**
+   * Asks the model again: every row after the user message `messageId` names (or the last user message before
+   * it) is removed and a turn starts from that message as stored. CONFLICT while a turn runs.
+   */
+  'chat.regenerate': { input: z.object({ conversationId: Key, messageId: Key }).strict(), output: z.object({ removed: z.number().int().min(0), turnId: z.string() }).strict() },
+  /** The `+` palette: runs a tool with no model involved; the result (or its manifest) becomes a tool card. */
+  'chat.runTool': {
+    input: z
+      .object({
+        conversationId: Key,
+        ...ToolRef,
+        args: z.unknown(),
+        /** A destination as a directive writes it: `variable:results`, `file:out/{today}.md`, `discard`, `inline`. */
+        output: z.string().max(4200).optional(),
+        writeMode: WriteModeSchema.optional(),
+        invocationId: z.string().uuid().optional(),
+      })
+      .strict(),
+    output: MessageSchema,
+  },
+} as const satisfies OperationTable;
+
+export const chatEvents = {
+  /**
+   * Conversations were added, renamed, deleted, or got messages. With kind 'messages': the rows
+   * added and the conversation as it is now (its count and updatedAt), so a window appends them
+   * instead of reading the conversation again.
+   */
+  'conversations.changed': z
+    .object({
+      conversationId: z.string(),
+      kind: z.enum(['created', 'renamed', 'deleted', 'messages', 'context']),
+      messages: z.array(MessageSchema).optional(),
+      conversation: ConversationSchema.optional(),
+    })
+    .strict(),
+} as const satisfies EventTable;

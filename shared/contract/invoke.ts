@@ -1,0 +1,60 @@
+/** Calling tools: a saved tool, the editor's draft, an argument check, and the invocation log. */
+import { z } from 'zod';
+import { HttpExchangeSchema, InvocationRecordSchema } from '../model/invocation';
+import { Key, SchemaIssueSchema, ToolRef, type EventTable, type OperationTable } from './common';
+
+export const InvokeResultSchema = z
+  .object({ invocationId: z.string(), value: z.unknown(), durationMs: z.number(), attempts: z.number().int(), http: HttpExchangeSchema.optional() })
+  .strict();
+export type InvokeResult = z.infer<typeof InvokeResultSchema>;
+
+export const invokeOperations = {
+  'tools.invoke': {
+    input: z
+      .object({
+        ...ToolRef,
+        args: z.unknown(),
+        /** Chosen by the caller so it can cancel the call before it answers. */
+        invocationId: z.string().uuid().optional(),
+        timeoutMs: z.number().int().min(1).max(30 * 60_000).optional(),
+        source: z.enum(['user', 'tester', 'api']).optional(),
+      })
+      .strict(),
+    output: InvokeResultSchema,
+  },
+  /**
+   * Checks arguments against an argSchema as a call would (defaults filled), running nothing:
+   * the forms show each issue on its field. A schema that does not compile is one issue at (root).
+   */
+  'tools.checkArgs': {
+    input: z.object({ argSchema: z.unknown(), args: z.unknown() }).strict(),
+    output: z.object({ issues: z.array(SchemaIssueSchema) }).strict(),
+  },
+  'invocations.list': {
+    input: z.object({ toolId: Key.optional(), limit: z.number().int().min(1).max(500).optional() }).strict(),
+    output: z.array(InvocationRecordSchema),
+  },
+  'invocations.get': { input: z.object({ invocationId: Key }).strict(), output: InvocationRecordSchema },
+  'invocations.cancel': { input: z.object({ invocationId: Key }).strict(), output: z.object({ cancelled: z.boolean() }).strict() },
+
+  /** Runs a tool that is not saved (the editor's draft): validated like a save, not logged as the tool. */
+  'tools.tryDraft': {
+    input: z
+      .object({
+        bundleId: Key,
+        slug: Key,
+        version: Key,
+        body: z.unknown(),
+        args: z.unknown(),
+        invocationId: z.string().uuid().optional(),
+        timeoutMs: z.number().int().min(1).max(30 * 60_000).optional(),
+      })
+      .strict(),
+    output: InvokeResultSchema,
+  },
+} as const satisfies OperationTable;
+
+export const invokeEvents = {
+  /** Streamed output of a running invocation (SSE events, progress). */
+  'invocation.event': z.object({ invocationId: z.string(), kind: z.string(), data: z.unknown() }).strict(),
+} as const satisfies EventTable;

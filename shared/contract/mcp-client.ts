@@ -1,0 +1,25 @@
+/** MCP servers brought in as bundles: each server's tools are the tools of its bundle. */
+import { z } from 'zod';
+import { McpImportReportSchema, McpLogLineSchema, McpServerInputSchema, McpServerViewSchema } from '../model/mcp-client';
+import { BundleRef, Empty, type EventTable, type OperationTable } from './common';
+
+export const mcpClientOperations = {
+  'mcpServers.list': { input: Empty, output: z.array(McpServerViewSchema) },
+  /** Adds a server (stdio or Streamable HTTP) as a new bundle, starts it and stores its tools. */
+  'mcpServers.add': { input: z.object({ server: McpServerInputSchema, enabled: z.boolean().optional() }).strict(), output: McpServerViewSchema },
+  /** Adds every server of an `mcpServers` JSON (Claude Desktop, Cursor) or VS Code `servers` JSON. */
+  'mcpServers.import': { input: z.object({ text: z.string().min(1).max(1024 * 1024) }).strict(), output: McpImportReportSchema },
+  /** The server's stderr and what happened to it (the last lines). */
+  'mcpServers.log': { input: z.object(BundleRef).strict(), output: z.array(McpLogLineSchema) },
+  /** Stops and starts it again (its restart count forgotten) and lists its tools again. */
+  'mcpServers.restart': { input: z.object(BundleRef).strict(), output: McpServerViewSchema },
+  /** Whether the server's tools that give no hints run without asking (off: they ask, as MCP says they may be destructive). */
+  'mcpServers.setTrust': { input: z.object({ ...BundleRef, trustUnannotatedTools: z.boolean() }).strict(), output: McpServerViewSchema },
+  /** Stops it and removes its config, its bundle and its tools. */
+  'mcpServers.remove': { input: z.object(BundleRef).strict(), output: z.object({ removed: z.literal(true) }).strict() },
+} as const satisfies OperationTable;
+
+export const mcpClientEvents = {
+  /** An MCP server's status or tools changed, or it was added or removed. */
+  'mcpServers.changed': z.object({ bundleId: z.string() }).strict(),
+} as const satisfies EventTable;
