@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { DescriptionSchema, DisplayNameSchema, SlugSchema, TimestampSchema, UuidV7Schema } from './validation';
 
 /**
- * A named group of tools with one on/off switch (seed 004). The file
+ * A named group of tools with one on/off switch (docs/design/registry.md). The file
  * `<data>/bundles/<id>/bundle.json` holds exactly this object.
  *
  * - `modifiedAt` moves only on a structural change (slug, displayName, description);
@@ -53,16 +53,17 @@ export type BuiltinBundleConfig = z.infer<typeof BuiltinBundleConfigSchema>;
 export const REGISTRY_MAX_PAGE_SIZE = 100;
 export const REGISTRY_DEFAULT_PAGE_SIZE = 20;
 
-export const ListBundlesQuerySchema = z
-  .object({
-    bundleIds: z.array(UuidV7Schema).max(1000).optional(),
-    includeDisabled: z.boolean().optional(),
-    /** Soft-deleted bundles are hidden unless asked for. */
-    includeDeleted: z.boolean().optional(),
-    pageSize: z.number().int().min(1).max(REGISTRY_MAX_PAGE_SIZE).optional(),
-    pageToken: z.string().max(512).optional(),
-  })
-  .strict();
+/** The filters and paging the registry's bundle and tool lists share (the tool list adds tags). */
+export const registryListShape = {
+  bundleIds: z.array(UuidV7Schema).max(1000).optional(),
+  includeDisabled: z.boolean().optional(),
+  /** Soft-deleted bundles, and the tools of soft-deleted bundles, are hidden unless asked for. */
+  includeDeleted: z.boolean().optional(),
+  pageSize: z.number().int().min(1).max(REGISTRY_MAX_PAGE_SIZE).optional(),
+  pageToken: z.string().max(512).optional(),
+};
+
+export const ListBundlesQuerySchema = z.object(registryListShape).strict();
 export type ListBundlesQuery = z.infer<typeof ListBundlesQuerySchema>;
 
 export interface Page<T> {

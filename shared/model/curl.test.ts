@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../errors';
-import { CurlError, curlToTool, parseCurl, proposeSecretName, slugify, tokenizeShell, uniqueSlug, type CurlToolProposal } from './curl';
+import { CurlError, curlToTool, parseCurl, tokenizeShell, type CurlToolProposal } from './curl';
 import { ToolPutBodySchema } from './tool';
 import { labelViolation } from './validation';
 
@@ -303,6 +303,18 @@ describe('curlToTool', () => {
     expect(p.tool.http.headers).toEqual({ 'X-T': '$${e}' });
   });
 
+  it('two arguments or two secrets that would share a name are numbered apart', () => {
+    const p = proposal(`curl 'https://api.example.com/users/42?userId=5' -H 'Authorization: Bearer abc' -d 'token=xyz'`);
+    expect(Object.keys(p.tool.argSchema.properties ?? {})).toEqual(['userId', 'userId_2']);
+    expect(p.tool.http.urlTemplate).toBe('https://api.example.com/users/${userId}');
+    expect(p.tool.http.query).toEqual({ userId: '${userId_2}' });
+    expect(p.secretsNeeded.map((s) => [s.name, s.value])).toEqual([
+      ['EXAMPLE_TOKEN', 'abc'],
+      ['EXAMPLE_TOKEN_2', 'xyz'],
+    ]);
+    expect(p.tool.http.body).toEqual({ kind: 'form', fields: { token: '${secret:EXAMPLE_TOKEN_2}' } });
+  });
+
   it('takes the slug given, and refuses one that breaks the slug rule', () => {
     expect(proposal('curl https://x.com/a', 'my-tool').suggestedSlug).toBe('my-tool');
     expect(refusal(() => curlToTool(parseCurl('curl https://x.com/a'), { slug: 'bad slug' })).message).toMatch(/slug may contain/);
@@ -420,34 +432,6 @@ describe('curlToTool: credentials under longer names and as numbers', () => {
     // A pagination cursor is an ordinary argument, with its default.
     expect(props(p).page_token).toMatchObject({ type: 'string', default: 'next-1' });
     expect(props(p).user).toMatchObject({ default: 'ada' });
-  });
-});
-
-describe('helpers', () => {
-  it('slugify follows the slug rule', () => {
-    expect(slugify('listPets')).toBe('list-pets');
-    expect(slugify('GET /pets/{petId}')).toBe('get-pets-pet-id');
-    expect(slugify('über_Straße 2')).toBe('über-straße-2');
-    expect(slugify('***')).toBe('tool');
-    expect([...slugify('a'.repeat(100))].length).toBe(64);
-  });
-
-  it('uniqueSlug appends -2, -3 within 64 characters', () => {
-    const taken = new Set<string>();
-    expect(uniqueSlug('a', taken)).toBe('a');
-    expect(uniqueSlug('a', taken)).toBe('a-2');
-    expect(uniqueSlug('a', taken)).toBe('a-3');
-    const long = 'b'.repeat(64);
-    uniqueSlug(long, taken);
-    expect(uniqueSlug(long, taken)).toBe(`${'b'.repeat(62)}-2`);
-  });
-
-  it('proposeSecretName', () => {
-    expect(proposeSecretName('api.github.com', 'TOKEN')).toBe('GITHUB_TOKEN');
-    expect(proposeSecretName('localhost', 'token')).toBe('LOCALHOST_TOKEN');
-    expect(proposeSecretName('127.0.0.1', 'TOKEN')).toBe('API_TOKEN');
-    expect(proposeSecretName('[::1]', 'TOKEN')).toBe('API_TOKEN');
-    expect(proposeSecretName('1password.com', 'KEY')).toBe('S_1PASSWORD_KEY');
   });
 });
 

@@ -32,13 +32,16 @@
  * shaped like a credential (a JWT, a vendor token: curl-values.ts) is a secret under any name.
  *
  * Every other value the command gives an argument is kept as that argument's `default`, typed
- * from the value (curl-values.ts), so the tool runs as pasted with no arguments given.
+ * from the value (curl-values.ts), so the tool runs as pasted with no arguments given. Slugs,
+ * argument and secret names, and which names are secret-like come from tool-naming.ts, which
+ * the OpenAPI import uses too.
  */
 import { AppError } from '../errors';
 import { HTTP_METHODS, urlTemplateProblems, type HttpAuth } from './http-spec';
 import { looksLikeCredential, typedValue, valueSchema } from './curl-values';
 import { ToolPutBodySchema, type JsonSchemaObject } from './tool';
-import { labelViolation, LABEL_MAX_RUNES, nfc } from './validation';
+import { escapeTemplateText, isNestedSecretField, isSecretField, isSecretName, numberedName, proposeSecretName, singular, slugify, toArgName } from './tool-naming';
+import { labelViolation, nfc } from './validation';
 
 /** Longest command line accepted (a pasted command with a large --data). */
 export const MAX_CURL_CHARS = 256 * 1024;
@@ -740,84 +743,7 @@ function splitUrl(raw: string, globoff: boolean, notes: string[]): SplitUrl {
   return { url: `${scheme}://${host}${port}${path.startsWith('/') ? path : `/${path}`}${query}`, ...(credentials ? { credentials } : {}) };
 }
 
-// ---- helpers shared with the OpenAPI import -------------------------------------------------
-
-/** Text put into a template as it is: `${` becomes `$${`. */
-export function escapeTemplateText(s: string): string {
-  return s.split('${').join('$${');
-}
-
-/** An argument name a placeholder can hold: letters, digits, '_', '$', '-', starting with a letter, '_' or '$'; no dots. */
-export function toArgName(raw: string): string {
-  let s = raw.normalize('NFC').replace(/[^A-Za-z0-9_$-]+/g, '_');
-  if (!/^[A-Za-z_$]/.test(s)) s = `a_${s}`;
-  return s.slice(0, 64) || 'arg';
-}
-
-/** A slug (letters, digits, '-'; at most 64) from any text: `listPets` → `list-pets`. */
-export function slugify(raw: string, fallback = 'tool'): string {
-  const s = nfc(raw)
-    .replace(/(\p{Ll}|\p{Nd})(\p{Lu})/gu, '$1-$2')
-    .toLowerCase()
-    .replace(/[^\p{L}\p{Nd}]+/gu, '-')
-    .replace(/^-+|-+$/g, '');
-  const cut = [...s].slice(0, LABEL_MAX_RUNES).join('').replace(/-+$/, '');
-  return cut && labelViolation('slug', cut) === null ? cut : fallback;
-}
-
-/** A slug not in `taken`: `name`, `name-2`, `name-3`, ... within 64 runes. Adds it to `taken`. */
-export function uniqueSlug(base: string, taken: Set<string>): string {
-  let candidate = base;
-  for (let n = 2; taken.has(candidate); n++) {
-    const suffix = `-${n}`;
-    candidate = [...base].slice(0, LABEL_MAX_RUNES - suffix.length).join('').replace(/-+$/, '') + suffix;
-  }
-  taken.add(candidate);
-  return candidate;
-}
-
-const GENERIC_LABELS = new Set(['api', 'www', 'app', 'com', 'org', 'net', 'co', 'io', 'dev', 'gov', 'edu', 'ac']);
-
-/** A secret name for a host and what it holds: api.github.com + TOKEN → GITHUB_TOKEN. */
-export function proposeSecretName(host: string, what: string): string {
-  const bare = host.replace(/^\[|\](:\d+)?$/g, '').replace(/:\d+$/, '');
-  const isIp = /^[\d.]+$/.test(bare) || bare.includes(':');
-  const all = isIp ? [] : bare.split('.').filter(Boolean);
-  // Without the top-level domain, the last label that says something: api.github.com → github.
-  const labels = (all.length >= 2 ? all.slice(0, -1) : all).filter((l) => !GENERIC_LABELS.has(l.toLowerCase()));
-  const base = labels[labels.length - 1] ?? 'API';
-  let name = `${base}_${what}`.toUpperCase().replace(/[^A-Z0-9_]+/g, '_').replace(/_+/g, '_');
-  if (!/^[A-Z]/.test(name)) name = `S_${name}`;
-  return name.slice(0, 64).replace(/_+$/, '');
-}
-
-/** Names secret-like keys: passwords, tokens, API keys (OpenWeatherMap's `appid`, ipstack's `access_key`). */
-const SECRET_KEY =
-  /^(?:x-)?(?:api[-_]?key|apikey|key|access[-_]?token|auth[-_]?token|token|secret|client[-_]?secret|password|passwd|pass|private[-_]?token|x-auth-token|session[-_]?token|api[-_]?token|api[-_]?secret|access[-_]?key|secret[-_]?key|app[-_]?key|app[-_]?secret|appid|refresh[-_]?token|id[-_]?token)$/i;
-
-/**
- * Names that hold a credential inside a longer name (`user_password`, `dbPassword`, `pwd`,
- * `passphrase`, `private_key`, `client-credentials`, `oauth_token`); cursors such as
- * `page_token` or `next_token` are not among them.
- */
-const SECRET_KEY_PART =
-  /password|passwd|passphrase|secret|private[-_]?key|credential|(?:^|[-_])pwd(?:$|[-_])|(?:^|[-_])(?:access|auth|api|bearer|session|refresh|id|oauth|csrf|xsrf)[-_]?(?:token|key)$/i;
-
-/** Whether a field's name says it holds a credential. */
-function isSecretName(key: string): boolean {
-  return SECRET_KEY.test(key) || SECRET_KEY_PART.test(key);
-}
-
-/** Whether a field's value must become a secret: by its name, or by its shape whatever the name. */
-function isSecretField(key: string, value: string): boolean {
-  return isSecretName(key) || looksLikeCredential(value);
-}
-
-/** Below the top level of a JSON body a bare `key` names a thing, not a credential (Jira's `"project": {"key": "PROJ"}`). */
-function isNestedSecretField(key: string, value: string): boolean {
-  return key.toLowerCase() === 'key' ? looksLikeCredential(value) : isSecretField(key, value);
-}
-
+/** Headers that carry an API key by their name alone. */
 const API_KEY_HEADER = /^(?:x-api-key|api-key|apikey|x-apikey|x-auth-token|x-access-token|private-token|x-token|authorization-token)$/i;
 
 /** Transport-owned headers (see electron/core/invoke/http/request.ts). */
@@ -829,9 +755,7 @@ class Args {
   readonly properties: Record<string, JsonSchemaObject> = {};
   readonly order: string[] = [];
   add(raw: string, schema: JsonSchemaObject): string {
-    const base = toArgName(raw);
-    let name = base;
-    for (let n = 2; name in this.properties; n++) name = `${base.slice(0, 60)}_${n}`;
+    const name = numberedName(toArgName(raw), (n) => n in this.properties);
     this.properties[name] = schema;
     this.order.push(name);
     return name;
@@ -847,9 +771,7 @@ class Secrets {
   readonly list: SecretNeeded[] = [];
   constructor(private readonly host: string) {}
   add(what: string, reason: string, value: string | undefined): string {
-    const base = proposeSecretName(this.host, what);
-    let name = base;
-    for (let n = 2; this.list.some((s) => s.name === name); n++) name = `${base.slice(0, 60)}_${n}`;
+    const name = numberedName(proposeSecretName(this.host, what), (n) => this.list.some((s) => s.name === n));
     this.list.push({ name, hosts: [this.host], reason, ...(value !== undefined && value !== '' ? { value } : {}) });
     return name;
   }
@@ -864,13 +786,6 @@ function formDecode(s: string): string | undefined {
 }
 
 const ID_SEGMENT = /^(?:\d+|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{24,64})$/i;
-
-function singular(word: string): string {
-  const w = word.replace(/[^A-Za-z0-9]+/g, '');
-  if (/ies$/i.test(w)) return `${w.slice(0, -3)}y`;
-  if (/[^s]s$/i.test(w)) return w.slice(0, -1);
-  return w;
-}
 
 const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { FullHttpSpecSchema, httpSpecProblems, placeholdersOf } from './http-spec';
-import { isBundleUsable, REGISTRY_MAX_PAGE_SIZE, type Bundle } from './bundle';
+import { isBundleUsable, registryListShape, type Bundle } from './bundle';
 import {
   argSchemaViolation,
   DescriptionSchema,
@@ -17,7 +17,7 @@ import {
 } from './validation';
 
 /**
- * A tool (seed 004). `local` is the seed's `go`: a TypeScript function registered in the
+ * A tool (docs/design/registry.md). `local` is a TypeScript function registered in the
  * main process under a stable id. A tool file `<data>/bundles/<bundleId>/tools/<name>.json`
  * holds exactly this object.
  *
@@ -227,12 +227,7 @@ export const ListToolsQuerySchema = z
   .object({
     /** A tool matches when it has every tag given. */
     tags: TagsSchema.optional(),
-    bundleIds: z.array(UuidV7Schema).max(1000).optional(),
-    includeDisabled: z.boolean().optional(),
-    /** Tools of soft-deleted bundles are hidden unless asked for. */
-    includeDeleted: z.boolean().optional(),
-    pageSize: z.number().int().min(1).max(REGISTRY_MAX_PAGE_SIZE).optional(),
-    pageToken: z.string().max(512).optional(),
+    ...registryListShape,
   })
   .strict();
 export type ListToolsQuery = z.infer<typeof ListToolsQuerySchema>;

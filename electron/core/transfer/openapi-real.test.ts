@@ -8,7 +8,7 @@ import { readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { toArgName } from '../../../shared/model/curl';
+import { toArgName } from '../../../shared/model/tool-naming';
 import { FullHttpSpecSchema } from '../../../shared/model/http-spec';
 import { fillServerVariables } from '../../../shared/model/openapi-proposal';
 import { ToolPutBodySchema } from '../../../shared/model/tool';

@@ -13,7 +13,7 @@
  * Proposals pass ToolPutBodySchema once their server variables are filled, and their
  * argSchemas compile (checked here).
  */
-import { slugify } from '../../../../shared/model/curl';
+import { slugify } from '../../../../shared/model/tool-naming';
 import { OpenApiImportSchema, type OpenApiImport, type OpenApiOperation } from '../../../../shared/model/transfer';
 import { checkShape, checkVersion, Ctx, isObject, own, readDocument, refused, str, type Json } from './document';
 import { buildOperation, METHODS } from './operation';

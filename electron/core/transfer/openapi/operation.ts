@@ -18,7 +18,7 @@
  *   else the operationId, else METHOD path;
  * - the argSchema is kept within the size budget (budget.ts).
  */
-import { escapeTemplateText, slugify, uniqueSlug } from '../../../../shared/model/curl';
+import { escapeTemplateText, slugify, uniqueSlug } from '../../../../shared/model/tool-naming';
 import type { FormEncoding } from '../../../../shared/model/http-spec';
 import type { JsonSchemaObject } from '../../../../shared/model/tool';
 import { ToolPutBodySchema } from '../../../../shared/model/tool';

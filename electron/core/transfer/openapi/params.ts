@@ -1,7 +1,7 @@
 /**
  * Parameters (path, query, header, cookie) and the argument list an operation is built into.
  */
-import { toArgName } from '../../../../shared/model/curl';
+import { toArgName } from '../../../../shared/model/tool-naming';
 import type { FormEncoding } from '../../../../shared/model/http-spec';
 import type { JsonSchemaObject } from '../../../../shared/model/tool';
 import { isObject, own, str, type Ctx, type Json } from './document';

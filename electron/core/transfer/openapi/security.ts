@@ -7,7 +7,7 @@
  * (clientId to fill in); other OAuth2 flows and OpenID Connect → bearer with a token the
  * user pastes. Secret names are proposed (GITHUB_TOKEN, ...).
  */
-import { proposeSecretName } from '../../../../shared/model/curl';
+import { proposeSecretName } from '../../../../shared/model/tool-naming';
 import type { HttpAuth } from '../../../../shared/model/http-spec';
 import { isObject, own, str, type Ctx, type Json } from './document';
 
