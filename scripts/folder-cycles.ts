@@ -31,6 +31,9 @@ function folderOf(coreDir: string, file: string): string | undefined {
   const parts = rel.split(path.sep);
   // An import of a folder ('../routing') is an import of its index: the folder.
   const isDir = fs.existsSync(file) && fs.statSync(file).isDirectory();
+  // A feature's module file (`<folder>/module.ts`) wires the feature onto the platform: it is
+  // a node of its own, like the composition root, so a module using another is no folder cycle.
+  if (parts.length > 1 && /^module(\.tsx?)?$/.test(parts[parts.length - 1]!)) return `${parts.slice(0, -1).join('/')}/module`;
   return parts.length > 1 || isDir ? parts[0]! : `./${parts[0]!.replace(/\.tsx?$/, '')}`;
 }
 

@@ -15,13 +15,16 @@ if (pairs.length === 0 || pairs.length % 2 !== 0) {
   process.exit(2);
 }
 
+const configPath = path.join(root, 'tsconfig.json');
+const config = ts.readConfigFile(configPath, (p) => ts.sys.readFile(p));
+const parsed = ts.parseJsonConfigFileContent(config.config, ts.sys, root);
+/** The project's files and their versions, kept up to date across moves (one service for all). */
+let fileNames = parsed.fileNames.map((f) => path.resolve(f));
+const versions = new Map<string, number>();
+
 function service(): ts.LanguageService {
-  const configPath = path.join(root, 'tsconfig.json');
-  const config = ts.readConfigFile(configPath, (p) => ts.sys.readFile(p));
-  const parsed = ts.parseJsonConfigFileContent(config.config, ts.sys, root);
-  const versions = new Map<string, number>();
   const host: ts.LanguageServiceHost = {
-    getScriptFileNames: () => parsed.fileNames,
+    getScriptFileNames: () => fileNames,
     getScriptVersion: (f) => String(versions.get(f) ?? 0),
     getScriptSnapshot: (f) => (fs.existsSync(f) ? ts.ScriptSnapshot.fromString(fs.readFileSync(f, 'utf8')) : undefined),
     getCurrentDirectory: () => root,
@@ -36,12 +39,13 @@ function service(): ts.LanguageService {
   return ts.createLanguageService(host);
 }
 
+const ls = service();
 for (let i = 0; i < pairs.length; i += 2) {
   const from = path.resolve(root, pairs[i]!);
   const to = path.resolve(root, pairs[i + 1]!);
   if (!fs.existsSync(from)) throw new Error(`no such file or folder: ${pairs[i]}`);
   if (fs.existsSync(to)) throw new Error(`already exists: ${pairs[i + 1]}`);
-  const edits = service().getEditsForFileRename(from, to, {}, { importModuleSpecifierEnding: 'minimal' });
+  const edits = ls.getEditsForFileRename(from, to, {}, { importModuleSpecifierEnding: 'minimal' });
   for (const fileEdit of edits) {
     const file = fileEdit.fileName;
     let text = fs.readFileSync(file, 'utf8');
@@ -49,8 +53,10 @@ for (let i = 0; i < pairs.length; i += 2) {
       text = text.slice(0, c.span.start) + c.newText + text.slice(c.span.start + c.span.length);
     }
     fs.writeFileSync(file, text);
+    versions.set(path.resolve(file), (versions.get(path.resolve(file)) ?? 0) + 1);
   }
   fs.mkdirSync(path.dirname(to), { recursive: true });
   execFileSync('git', ['mv', from, to], { cwd: root });
+  fileNames = fileNames.map((f) => (f === from ? to : f.startsWith(from + path.sep) ? to + f.slice(from.length) : f));
   console.log(`${pairs[i]} -> ${pairs[i + 1]} (${edits.length} files edited)`);
 }

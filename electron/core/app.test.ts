@@ -1,15 +1,25 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { createCore } from './app';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createCore, type Core, type CoreConfig } from './app';
 import { RESOURCES_DIR, useTempDirs } from './testing/temp-dir';
 
 const tempDir = useTempDirs();
+const opened: Core[] = [];
+/** A core closed after the test (closing twice is a no-op). */
+async function open(config: CoreConfig): Promise<Core> {
+  const core = await createCore(config);
+  opened.push(core);
+  return core;
+}
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((c) => c.close()));
+});
 
 describe('the core', () => {
   it('starts on an empty data folder with default settings and a workspace', async () => {
     const dataDir = path.join(await tempDir(), 'fresh', 'data');
-    const core = await createCore({ resourcesDir: RESOURCES_DIR, watch: false, dataDir, host: 'headless' });
+    const core = await open({ resourcesDir: RESOURCES_DIR, watch: false, dataDir, host: 'headless' });
     const info = await core.router.call('app.info', {});
     expect(info).toMatchObject({ ok: true, value: { name: 'Toolsmith', dataDir, workspaceDir: path.join(dataDir, 'workspace') } });
     expect((await fs.stat(path.join(dataDir, 'workspace'))).isDirectory()).toBe(true);
@@ -18,7 +28,7 @@ describe('the core', () => {
 
   it('persists settings atomically and reads them back after a restart', async () => {
     const dataDir = await tempDir();
-    const a = await createCore({ resourcesDir: RESOURCES_DIR, watch: false, dataDir, host: 'headless' });
+    const a = await open({ resourcesDir: RESOURCES_DIR, watch: false, dataDir, host: 'headless' });
     const seen: unknown[] = [];
     a.events.on('settings.changed', (s) => seen.push(s.theme));
     expect(await a.router.call('settings.set', { theme: 'dark', allowedHosts: ['api.example.com'], modelRouting: ['readfile'] })).toMatchObject({ ok: true });
@@ -30,13 +40,13 @@ describe('the core', () => {
     const leftovers = (await fs.readdir(dataDir)).filter((f) => f.startsWith('settings.json') && f !== 'settings.json');
     expect(leftovers).toEqual([]);
 
-    const b = await createCore({ resourcesDir: RESOURCES_DIR, watch: false, dataDir, host: 'headless' });
+    const b = await open({ resourcesDir: RESOURCES_DIR, watch: false, dataDir, host: 'headless' });
     expect(b.settings.get()).toMatchObject({ theme: 'dark', allowedHosts: ['api.example.com'], modelRouting: ['readfile'] });
   });
 
   it('serialises concurrent changes so the last acknowledged one is on disk', async () => {
     const dataDir = await tempDir();
-    const core = await createCore({ resourcesDir: RESOURCES_DIR, watch: false, dataDir, host: 'headless' });
+    const core = await open({ resourcesDir: RESOURCES_DIR, watch: false, dataDir, host: 'headless' });
     const themes = ['dark', 'light', 'system', 'dark', 'light'] as const;
     const results = await Promise.all(themes.map((theme) => core.router.call('settings.set', { theme })));
     expect(results.every((r) => r.ok)).toBe(true);
@@ -47,7 +57,7 @@ describe('the core', () => {
 
   it('refuses a bad change and leaves the saved settings as they were', async () => {
     const dataDir = await tempDir();
-    const core = await createCore({ resourcesDir: RESOURCES_DIR, watch: false, dataDir, host: 'headless' });
+    const core = await open({ resourcesDir: RESOURCES_DIR, watch: false, dataDir, host: 'headless' });
     await core.router.call('settings.set', { theme: 'dark' });
     const before = await fs.readFile(path.join(dataDir, 'settings.json'), 'utf8');
     const relative = await core.router.call('settings.set', { workspaceDir: 'relative/path' });
@@ -65,7 +75,7 @@ describe('the core', () => {
   it('gives local tools the workspace folder the settings name now, after calls made before a change', async () => {
     const dataDir = await tempDir();
     const other = await tempDir();
-    const core = await createCore({ resourcesDir: RESOURCES_DIR, watch: false, dataDir, host: 'headless' });
+    const core = await open({ resourcesDir: RESOURCES_DIR, watch: false, dataDir, host: 'headless' });
     const seen: string[] = [];
     core.functions.register('test.where', async (ctx) => {
       seen.push(ctx.workspaceDir);
@@ -86,7 +96,7 @@ describe('the core', () => {
     const dataDir = await tempDir();
     const blocker = path.join(dataDir, 'a-file');
     await fs.writeFile(blocker, 'x');
-    const core = await createCore({ resourcesDir: RESOURCES_DIR, watch: false, dataDir, host: 'headless' });
+    const core = await open({ resourcesDir: RESOURCES_DIR, watch: false, dataDir, host: 'headless' });
     const r = await core.router.call('settings.set', { workspaceDir: path.join(blocker, 'inside') });
     expect(r).toMatchObject({ ok: false, error: { code: 'VALIDATION_FAILED', details: { field: 'workspaceDir' } } });
     expect(core.settings.get().workspaceDir).toBe('');
@@ -100,7 +110,7 @@ describe('the core', () => {
     it(`sets a ${label} settings file aside, reports it, and starts with defaults`, async () => {
       const dataDir = await tempDir();
       await fs.writeFile(path.join(dataDir, 'settings.json'), content);
-      const core = await createCore({ resourcesDir: RESOURCES_DIR, dataDir, host: 'headless' });
+      const core = await open({ resourcesDir: RESOURCES_DIR, dataDir, host: 'headless' });
       try {
         expect(core.settings.get().theme).toBe('system');
         const problems = await core.call('app.problems', {});
@@ -118,7 +128,7 @@ describe('the core', () => {
       const dataDir = await tempDir();
       const file = path.join(dataDir, 'settings.json');
       await fs.writeFile(file, content);
-      const core = await createCore({ resourcesDir: RESOURCES_DIR, watch: false, dataDir, host: 'headless' });
+      const core = await open({ resourcesDir: RESOURCES_DIR, watch: false, dataDir, host: 'headless' });
       expect(core.settings.get().theme).toBe('system');
       const problems = await core.call('app.problems', {});
       expect(problems.ok && problems.value).toMatchObject([{ kind: 'corrupt-file', path: file }]);

@@ -11,7 +11,7 @@ import type { McpServeService } from './mcp-server/service';
 import { mcpServerModule } from './mcp-server/module';
 import { MODULES } from './modules';
 import type { CoreConfig } from './platform/config';
-import { ModuleHost, type OpsOf } from './platform/module';
+import { ModuleHost, type OpsOf } from './platform/feature-module';
 import { closePlatform, openPlatform, stopPlatform } from './platform/platform';
 import type { ProblemLog } from './problems';
 import type { Registry } from './registry/registry';

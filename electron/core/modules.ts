@@ -19,6 +19,7 @@ import { secretsModule } from './secrets/module';
 import { testcasesModule } from './testcases/module';
 import { toolOutputModule } from './tool-output/module';
 import { transferModule } from './transfer/module';
+import { usageModule } from './usage/module';
 import { workflowsModule } from './workflows/module';
 
 export const MODULES = [
@@ -40,4 +41,5 @@ export const MODULES = [
   mcpServerModule,
   testcasesModule,
   transferModule,
+  usageModule,
 ] as const;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentProfileView } from '../../../shared/model/agent-profile';
-import { AgentProfileStore } from '../agent-profiles/profile-store';
+import { AgentProfileStore } from './profile-store';
 import { createRouter, type HandlerTable } from '../router';
 import { RESOURCES_DIR, useTempDirs } from '../testing/temp-dir';
 import { agentProfileHandlers } from './agent-profile-handlers';

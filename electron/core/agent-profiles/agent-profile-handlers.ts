@@ -1,5 +1,5 @@
 /** Agent profiles: listed, read, saved, deleted, enabled (electron/core/agent-profiles). */
-import type { AgentProfileStore } from '../agent-profiles/profile-store';
+import type { AgentProfileStore } from './profile-store';
 import type { Handler } from '../router';
 
 type AgentProfileOps = 'agents.list' | 'agents.get' | 'agents.put' | 'agents.delete' | 'agents.setEnabled';

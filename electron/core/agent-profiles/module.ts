@@ -1,6 +1,6 @@
 /** Agent profiles (docs/design/orchestration.md): the agents a conversation's model may delegate to. */
-import { agentProfileHandlers } from '../handlers/agent-profile-handlers';
-import { defineModule } from '../platform/module';
+import { agentProfileHandlers } from './agent-profile-handlers';
+import { defineModule } from '../platform/feature-module';
 import { AgentProfileStore } from './profile-store';
 
 export const agentProfilesModule = defineModule({

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Provider } from '../../../shared/model/provider';
-import { ApprovalStore } from '../agent/approvals';
-import type { AgentLoop } from '../agent/types';
+import { ApprovalStore } from './approvals';
+import type { AgentLoop } from './types';
 import { ConversationStore } from '../timeline/conversation-store';
 import { createRouter, type HandlerTable } from '../router';
 import { useTempDirs } from '../testing/temp-dir';

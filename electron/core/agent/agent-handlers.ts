@@ -3,8 +3,8 @@ import { AppError } from '../../../shared/errors';
 import type { Provider } from '../../../shared/model/provider';
 import type { Handler } from '../router';
 import type { ConversationStore } from '../timeline/conversation-store';
-import type { ApprovalStore } from '../agent/approvals';
-import type { AgentLoop } from '../agent/types';
+import type { ApprovalStore } from './approvals';
+import type { AgentLoop } from './types';
 
 type AgentOps = 'conversations.setModel' | 'conversations.setTools' | 'conversations.setExtraction' | 'chat.stop' | 'approvals.respond' | 'approvals.check' | 'approvals.list' | 'approvals.revoke';
 

@@ -4,7 +4,7 @@
  * approvals.respond handler) and the call keeps waiting; nothing reaches the tool or the model.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { agentHandlers } from '../handlers/agent-handlers';
+import { agentHandlers } from './agent-handlers';
 import { createRouter, type HandlerTable } from '../router';
 import { useTempDirs } from '../testing/temp-dir';
 import { call, harness, until, type Harness } from '../testing/agent-harness';

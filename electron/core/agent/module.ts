@@ -3,9 +3,9 @@
  * a model delegates to agent profiles (docs/design/orchestration.md). What other features add
  * to a turn comes through the platform's turn contributions.
  */
-import { agentHandlers } from '../handlers/agent-handlers';
-import { taskHandlers } from '../handlers/task-handlers';
-import { defineModule } from '../platform/module';
+import { agentHandlers } from './agent-handlers';
+import { taskHandlers } from './task-handlers';
+import { defineModule } from '../platform/feature-module';
 import { agentProfilesModule } from '../agent-profiles/module';
 import { toolOutputModule } from '../tool-output/module';
 import { ApprovalStore } from './approvals';

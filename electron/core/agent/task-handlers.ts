@@ -2,7 +2,7 @@
 import type { Handler } from '../router';
 import type { ConversationStore } from '../timeline/conversation-store';
 import { waitingApprovals } from '../timeline/task-approvals';
-import type { AgentLoopService } from '../agent/loop';
+import type { AgentLoopService } from './loop';
 
 type TaskOps = 'tasks.graph' | 'tasks.approvals' | 'tasks.answer';
 

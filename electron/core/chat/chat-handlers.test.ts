@@ -14,7 +14,7 @@ import { ProblemLog } from '../problems';
 import { ToolStore } from '../bundles/tool-store';
 import { TEST_FUNCTIONS, filesUnder, newBundleId, routingOnDisk, testToolBody } from '../testing/chat-fixtures';
 import { RESOURCES_DIR, useTempDirs } from '../testing/temp-dir';
-import { ChatService } from '../chat/chat-service';
+import { ChatService } from './chat-service';
 import { chatHandlers } from './chat-handlers';
 
 const tempDir = useTempDirs();

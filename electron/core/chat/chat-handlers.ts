@@ -1,5 +1,5 @@
 /** Conversations, the chat's messages, the `+` palette's runs, context sections. */
-import type { ChatService } from '../chat/chat-service';
+import type { ChatService } from './chat-service';
 import type { ConversationStore } from '../timeline/conversation-store';
 import type { EventBus } from '../events';
 import type { InvokeDispatcher } from '../invoke/dispatcher';

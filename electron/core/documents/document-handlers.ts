@@ -1,5 +1,5 @@
 /** Documents: listed, read with their versions, described (electron/core/documents). */
-import type { DocumentStore } from '../documents/document-store';
+import type { DocumentStore } from './document-store';
 import type { Handler } from '../router';
 
 type DocumentOps = 'documents.list' | 'documents.get' | 'documents.describe';

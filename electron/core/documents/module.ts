@@ -4,8 +4,8 @@
  * document summary model when one is set.
  */
 import path from 'node:path';
-import { documentHandlers } from '../handlers/document-handlers';
-import { defineModule } from '../platform/module';
+import { documentHandlers } from './document-handlers';
+import { defineModule } from '../platform/feature-module';
 import { providersModule } from '../agent/providers/module';
 import { toolOutputModule } from '../tool-output/module';
 import { DocumentStore } from './document-store';

@@ -3,9 +3,9 @@ import { AppError } from '../../../shared/errors';
 import type { EventBus } from '../events';
 import { v7 as uuidv7 } from 'uuid';
 import type { InvokeResult } from '../../../shared/contract';
-import type { InvokeDispatcher, InvokeOutcome } from '../invoke/dispatcher';
-import type { InvocationLog } from '../invoke/invocation-log';
-import type { Redact } from '../invoke/types';
+import type { InvokeDispatcher, InvokeOutcome } from './dispatcher';
+import type { InvocationLog } from './invocation-log';
+import type { Redact } from './types';
 import type { Handler } from '../router';
 import { redactDeep } from '../secrets/redact';
 

@@ -1,16 +1,8 @@
-/** Running tools as the user asks (the tester, the CLI), the invocation log, and usage figures (the dispatcher itself is part of the platform). */
-import { invokeHandlers } from '../handlers/invoke-handlers';
-import { usageHandlers } from '../handlers/usage-handlers';
-import { defineModule } from '../platform/module';
-import { toolOutputModule } from '../tool-output/module';
+/** Running tools as the user asks (the tester, the CLI) and the invocation log (the dispatcher itself is part of the platform). */
+import { defineModule } from '../platform/feature-module';
+import { invokeHandlers } from './invoke-handlers';
 
 export const invokeModule = defineModule({
   name: 'invoke',
-  start: ({ dispatcher, log, events, redact, registry, conversations, now, use }) => {
-    const toolOutputs = use(toolOutputModule);
-    return {
-      api: undefined,
-      handlers: { ...invokeHandlers(dispatcher, log, events, redact), ...usageHandlers({ log, registry, conversations, now, storedText: (h) => toolOutputs.inlineText(h) }) },
-    };
-  },
+  start: ({ dispatcher, log, events, redact }) => ({ api: undefined, handlers: invokeHandlers(dispatcher, log, events, redact) }),
 });

@@ -1,5 +1,5 @@
 /** MCP servers brought in as bundles: add, import, list with status, log, restart, remove. */
-import type { McpClientManager } from '../mcp-client/manager';
+import type { McpClientManager } from './manager';
 import type { Handler } from '../router';
 
 type McpClientOps = 'mcpServers.list' | 'mcpServers.add' | 'mcpServers.import' | 'mcpServers.log' | 'mcpServers.restart' | 'mcpServers.setTrust' | 'mcpServers.remove';

@@ -1,7 +1,7 @@
 /** MCP servers as bundles (docs/mcp.md): configs read at start, a server started when a tool of its is called. */
 import pkg from '../../../package.json';
-import { mcpClientHandlers } from '../handlers/mcp-client-handlers';
-import { defineModule } from '../platform/module';
+import { mcpClientHandlers } from './mcp-client-handlers';
+import { defineModule } from '../platform/feature-module';
 import { McpClientManager } from './manager';
 
 export const mcpClientModule = defineModule({

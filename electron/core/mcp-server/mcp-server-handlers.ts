@@ -1,8 +1,8 @@
 /** Settings → MCP server: where clients reach the served registry, its token, and the approvals it asks in the app. */
 import path from 'node:path';
 import type { Handler } from '../router';
-import { needsApprovalNoWindow } from '../mcp-server/call';
-import type { McpServeService } from '../mcp-server/service';
+import { needsApprovalNoWindow } from './call';
+import type { McpServeService } from './service';
 import { MCP_TOKEN_FILE, loadOrCreateTokenFile, rotateTokenFile } from '../lib/token-file';
 
 type Ops = 'mcpServer.info' | 'mcpServer.approvals' | 'mcpServer.respond' | 'mcpServer.token' | 'mcpServer.rotateToken' | 'mcpServer.askApproval';

@@ -1,7 +1,7 @@
 /** The registry served over MCP (docs/mcp.md): the hosts connect transports to it; tool_output extracts with Settings' default model, if one is set. */
 import pkg from '../../../package.json';
-import { mcpServerHandlers } from '../handlers/mcp-server-handlers';
-import { defineModule } from '../platform/module';
+import { mcpServerHandlers } from './mcp-server-handlers';
+import { defineModule } from '../platform/feature-module';
 import { agentModule } from '../agent/module';
 import { providersModule } from '../agent/providers/module';
 import { toolOutputModule } from '../tool-output/module';

@@ -1,6 +1,6 @@
 /** Memory (seed 002): blocks and recall entries for Inspect → Memory (electron/core/memory). */
-import type { ChatConsent } from '../memory/consent-cards';
-import type { MemoryService } from '../memory/memory-service';
+import type { ChatConsent } from './consent-cards';
+import type { MemoryService } from './memory-service';
 import type { Handler } from '../router';
 
 type MemoryOps = 'memory.blocks.list' | 'memory.blocks.get' | 'memory.blocks.create' | 'memory.blocks.history' | 'memory.blocks.undo' | 'memory.blocks.redo' | 'memory.recall.search' | 'memory.consent.respond';

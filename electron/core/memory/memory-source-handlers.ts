@@ -1,5 +1,5 @@
 /** Memory's data sources (seed 002) for Settings → Memory sources and Inspect → Memory (electron/core/memory/sources). */
-import type { SourceManager } from '../memory/sources/source-manager';
+import type { SourceManager } from './sources/source-manager';
 import type { Handler } from '../router';
 
 type SourceOps = 'memory.sources.list' | 'memory.sources.pause' | 'memory.sources.resume' | 'memory.sources.configs' | 'memory.sources.save' | 'memory.sources.remove';

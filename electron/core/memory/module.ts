@@ -6,9 +6,9 @@
  */
 import path from 'node:path';
 import type { ToolCard } from '../../../shared/model/conversation';
-import { memoryHandlers } from '../handlers/memory-handlers';
-import { memorySourceHandlers } from '../handlers/memory-source-handlers';
-import { defineModule } from '../platform/module';
+import { memoryHandlers } from './memory-handlers';
+import { memorySourceHandlers } from './memory-source-handlers';
+import { defineModule } from '../platform/feature-module';
 import { agentProfilesModule } from '../agent-profiles/module';
 import { actorFor } from './actors';
 import { ChatConsent } from './consent-cards';

@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import pkg from '../../../package.json';
 import { AppError } from '../../../shared/errors';
-import { defineModule } from './module';
+import { defineModule } from './feature-module';
 
 export const appModule = defineModule({
   name: 'app',

@@ -1,6 +1,6 @@
 /** The registry's operations: bundles, tools, search, usage counts (the registry itself is part of the platform). */
-import { registryHandlers } from '../handlers/registry-handlers';
-import { defineModule } from '../platform/module';
+import { registryHandlers } from './registry-handlers';
+import { defineModule } from '../platform/feature-module';
 
 export const registryModule = defineModule({
   name: 'registry',

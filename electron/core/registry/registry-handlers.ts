@@ -1,5 +1,5 @@
 /** The registry's operations: bundles, tools, search (seed 004). */
-import type { Registry } from '../registry/registry';
+import type { Registry } from './registry';
 import type { Handler } from '../router';
 import { approvalContext, approvalOf } from '../../../shared/model/tool-approval';
 

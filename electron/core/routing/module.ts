@@ -1,6 +1,6 @@
 /** Buffers and workspace files as the user sees them (routing itself is part of the platform). */
-import { bufferHandlers } from '../handlers/buffer-handlers';
-import { defineModule } from '../platform/module';
+import { bufferHandlers } from './buffer-handlers';
+import { defineModule } from '../platform/feature-module';
 
 export const routingModule = defineModule({
   name: 'routing',

@@ -1,6 +1,6 @@
 /** The secrets' operations (the secret store itself is part of the platform). */
-import { secretsHandlers } from '../handlers/secrets-handlers';
-import { defineModule } from '../platform/module';
+import { secretsHandlers } from './secrets-handlers';
+import { defineModule } from '../platform/feature-module';
 
 export const secretsModule = defineModule({
   name: 'secrets',

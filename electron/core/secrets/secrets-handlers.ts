@@ -1,7 +1,7 @@
 /** Secrets: names and hosts are listed; values go in and never come back out. */
 import type { SecretInfo } from '../../../shared/contract';
 import type { Handler } from '../router';
-import type { SecretStore } from '../secrets/secret-store';
+import type { SecretStore } from './secret-store';
 
 type SecretOps = 'secrets.list' | 'secrets.set' | 'secrets.setHosts' | 'secrets.delete';
 

@@ -1,6 +1,6 @@
 /** Saved test cases and suite runs over bundles (the Tools screen's tester, `toolsmith test`). */
-import { testcaseHandlers } from '../handlers/testcase-handlers';
-import { defineModule } from '../platform/module';
+import { testcaseHandlers } from './testcase-handlers';
+import { defineModule } from '../platform/feature-module';
 import { runSuite, type SuiteOptions } from './run-suite';
 import { SuiteRuns } from './suite-runs';
 import { TestCaseStore } from './test-case-store';

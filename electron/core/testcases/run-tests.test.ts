@@ -4,7 +4,7 @@ import type { OpInput, OpName, OpOutput } from '../../../shared/contract';
 import { AppError, type Result } from '../../../shared/errors';
 import type { Assertion, TestCase } from '../../../shared/model/testcase';
 import { EventBus } from '../events';
-import { testcaseHandlers } from '../handlers/testcase-handlers';
+import { testcaseHandlers } from './testcase-handlers';
 import { InvokeDispatcher, type InvokeOutcome } from '../invoke/dispatcher';
 import { InvocationLog } from '../invoke/invocation-log';
 import { closeSchemaRegExp } from '../lib/schema-regexp';

@@ -7,9 +7,9 @@ import { quote } from '../../../shared/model/validation';
 import type { InvokeDispatcher } from '../invoke/dispatcher';
 import type { Handler } from '../router';
 import type { ToolStore } from '../bundles/tool-store';
-import { runTestCases } from '../testcases/run-tests';
-import type { TestCaseStore } from '../testcases/test-case-store';
-import type { SuiteRuns } from '../testcases/suite-runs';
+import { runTestCases } from './run-tests';
+import type { TestCaseStore } from './test-case-store';
+import type { SuiteRuns } from './suite-runs';
 import type { EventBus } from '../events';
 
 type TestCaseOps = 'testcases.list' | 'testcases.save' | 'testcases.delete' | 'testcases.runAll' | 'testcases.runSuite' | 'testcases.cancelSuite' | 'testcases.runningSuites';

@@ -3,15 +3,12 @@
  * behind a handle the model queries. Folders a crashed run left are swept at start; a
  * conversation's outputs go with it.
  */
-import { toolOutputHandlers } from '../handlers/tool-output-handlers';
-import { defineModule } from '../platform/module';
-import { providersModule } from '../agent/providers/module';
+import { defineModule } from '../platform/feature-module';
 import { ToolOutputService } from './service';
 
 export const toolOutputModule = defineModule({
   name: 'tool-outputs',
-  start: async ({ settings, now, redact, problems, routing, events, hooks, conversations, use }) => {
-    const { clients } = use(providersModule);
+  start: async ({ settings, now, redact, problems, routing, events, hooks }) => {
     const toolOutputs = new ToolOutputService({
       settings: () => settings.get().toolOutputs,
       now,
@@ -26,7 +23,6 @@ export const toolOutputModule = defineModule({
     hooks.spillFor = (ownerId, meta) => toolOutputs.spillFor(ownerId, meta);
     return {
       api: toolOutputs,
-      handlers: toolOutputHandlers({ toolOutputs, conversations, clients, settings }),
       conversationDeleted: async (conversationId) => {
         try {
           await toolOutputs.endSession(conversationId);

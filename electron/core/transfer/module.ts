@@ -1,6 +1,6 @@
 /** Bundles in and out: ZIP export and import, OpenAPI and curl imports (with their test cases). */
-import { transferHandlers } from '../handlers/transfer-handlers';
-import { defineModule } from '../platform/module';
+import { transferHandlers } from './transfer-handlers';
+import { defineModule } from '../platform/feature-module';
 import { testcasesModule } from '../testcases/module';
 
 export const transferModule = defineModule({

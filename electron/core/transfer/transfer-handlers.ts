@@ -8,8 +8,8 @@ import { v7 as uuidv7 } from 'uuid';
 import type { Handler } from '../router';
 import type { ToolStore } from '../bundles/tool-store';
 import type { TestCaseStore } from '../testcases/test-case-store';
-import { parseOpenApi } from '../transfer/openapi';
-import { exportBundle, importBundle } from '../transfer/zip';
+import { parseOpenApi } from './openapi';
+import { exportBundle, importBundle } from './zip';
 
 type TransferOps = 'transfer.exportBundle' | 'transfer.importBundle' | 'transfer.parseOpenApi';
 

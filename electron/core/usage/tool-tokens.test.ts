@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ToolCard } from '../../../shared/model/conversation';
 import { estimateCounter } from '../tool-output/tokens';
-import type { TimelineRow } from './conversation-store';
+import type { TimelineRow } from '../timeline/conversation-store';
 import { toolTokenUse } from './tool-tokens';
 
 let n = 0;

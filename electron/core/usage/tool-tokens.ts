@@ -7,8 +7,8 @@
 import type { ToolCard } from '../../../shared/model/conversation';
 import type { ToolTokenUse } from '../../../shared/model/usage';
 import type { TokenCounter } from '../tool-output/tokens';
-import type { TimelineRow } from './conversation-store';
-import { resultText, type StoredText } from './render';
+import type { TimelineRow } from '../timeline/conversation-store';
+import { resultText, type StoredText } from '../timeline/render';
 
 const FINISHED = new Set<ToolCard['status']>(['ok', 'error', 'cancelled', 'denied']);
 

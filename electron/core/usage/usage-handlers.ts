@@ -6,7 +6,7 @@ import { usageStats, usageSummaries } from '../invoke/usage-stats';
 import type { Registry } from '../registry/registry';
 import type { Handler } from '../router';
 import type { ConversationStore } from '../timeline/conversation-store';
-import { toolTokenUse } from '../timeline/tool-tokens';
+import { toolTokenUse } from './tool-tokens';
 import { gptCounter, isOpenAiFamily } from '../tool-output/tokens';
 
 type UsageOps = 'tools.usageSummaries' | 'tools.usageStats' | 'conversations.toolTokens';

@@ -1,6 +1,6 @@
 /** Workflows (docs/workflows.md): step files run in order; a step for a model runs a turn of the agent loop. */
-import { workflowHandlers } from '../handlers/workflow-handlers';
-import { defineModule } from '../platform/module';
+import { workflowHandlers } from './workflow-handlers';
+import { defineModule } from '../platform/feature-module';
 import { agentModule } from '../agent/module';
 import { agentStepTurns } from './model-steps';
 import { WorkflowRunner } from './workflow-runner';

@@ -7,7 +7,7 @@ import { EventBus } from '../events';
 import { createRouter, type HandlerTable } from '../router';
 import { openEmptyToolStore, routingOnDisk, startHangingServer } from '../testing/chat-fixtures';
 import { useTempDirs } from '../testing/temp-dir';
-import { WorkflowRunner } from '../workflows/workflow-runner';
+import { WorkflowRunner } from './workflow-runner';
 import { workflowHandlers } from './workflow-handlers';
 
 const tempDir = useTempDirs();

@@ -1,6 +1,6 @@
 /** Workflows: Markdown files of steps in `<workspace>/workflows`, run step by step. */
 import type { Handler } from '../router';
-import type { WorkflowRunner } from '../workflows/workflow-runner';
+import type { WorkflowRunner } from './workflow-runner';
 
 type WorkflowOps = 'workflows.list' | 'workflows.run' | 'workflows.get' | 'workflows.cancel';
 

@@ -1,6 +1,6 @@
 /** Model providers: their settings and keys, and the clients turns, summaries and extraction use. */
-import { providerHandlers } from '../../handlers/provider-handlers';
-import { defineModule } from '../../platform/module';
+import { providerHandlers } from './provider-handlers';
+import { defineModule } from '../../platform/feature-module';
 import { ProviderClients } from './client-factory';
 import { ProviderStore } from './provider-store';
 

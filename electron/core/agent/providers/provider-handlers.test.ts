@@ -1,14 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { operations } from '../../../shared/contract';
-import { ProviderClients } from '../agent/providers/client-factory';
-import { defaultCandidates } from '../agent/providers/detect';
-import { ProviderStore } from '../agent/providers/provider-store';
-import type { CallContext } from '../router';
-import { KeyFileCipher } from '../secrets/cipher';
-import { SecretStore } from '../secrets/secret-store';
-import { startScriptedModelServer, type ScriptedModelServer } from '../testing/scripted-model-server';
-import { useTempDirs } from '../testing/temp-dir';
-import { detectLocalProviders } from '../agent/providers/detect';
+import { operations } from '../../../../shared/contract';
+import { ProviderClients } from './client-factory';
+import { defaultCandidates } from './detect';
+import { ProviderStore } from './provider-store';
+import type { CallContext } from '../../router';
+import { KeyFileCipher } from '../../secrets/cipher';
+import { SecretStore } from '../../secrets/secret-store';
+import { startScriptedModelServer, type ScriptedModelServer } from '../../testing/scripted-model-server';
+import { useTempDirs } from '../../testing/temp-dir';
+import { detectLocalProviders } from './detect';
 import { providerHandlers } from './provider-handlers';
 
 const tempDir = useTempDirs();

@@ -1,10 +1,10 @@
 /** Model providers: saved, tested, found on 127.0.0.1. */
-import { AppError } from '../../../shared/errors';
-import type { ConnectionVerdict, DetectedProvider } from '../../../shared/model/provider';
-import type { Handler } from '../router';
-import type { ProviderClients } from '../agent/providers/client-factory';
-import { detectLocalProviders } from '../agent/providers/detect';
-import type { ProviderStore } from '../agent/providers/provider-store';
+import { AppError } from '../../../../shared/errors';
+import type { ConnectionVerdict, DetectedProvider } from '../../../../shared/model/provider';
+import type { Handler } from '../../router';
+import type { ProviderClients } from './client-factory';
+import { detectLocalProviders } from './detect';
+import type { ProviderStore } from './provider-store';
 
 type ProviderOps = 'providers.list' | 'providers.save' | 'providers.delete' | 'providers.test' | 'providers.detect';
 
