@@ -1,6 +1,6 @@
 /**
- * The directive parser (seed 000): `@tools`, `@input` and `@model` lines in a chat message,
- * a workflow step or a context section. Pure: it runs in the core and in the composer.
+ * The directive parser (docs/design/routing.md): `@tools`, `@input` and `@model` lines in a chat
+ * message, a workflow step or a context section. Pure: it runs in the core and in the composer.
  *
  * Grammar (docs/routing.md has the user's version):
  * - A directive line starts, after optional blanks, with `@tools`, `@input` or `@model`

@@ -1,7 +1,7 @@
 /**
- * The directive language of seed 000, as parsed. One parser (./parser.ts) serves chat
- * messages, workflow steps and context sections, in the core and in the composer (where
- * its spans colour the text as it is typed and its errors show before sending).
+ * The directive language (docs/design/routing.md), as parsed. One parser (./parser.ts) serves
+ * chat messages, workflow steps and context sections, in the core and in the composer (where its
+ * spans colour the text as it is typed and its errors show before sending).
  */
 import type { Destination, WriteMode } from '../model/routing';
 

@@ -1,6 +1,7 @@
 /**
- * Agent profiles (seed 003): the agents a conversation's model may delegate to. Each one a
- * model reaches appears as a `route_to_<name>` tool; the user's conversation is the root task.
+ * Agent profiles (docs/design/orchestration.md): the agents a conversation's model may delegate
+ * to. Each one a model reaches appears as a `route_to_<name>` tool; the user's conversation is
+ * the root task.
  */
 import { z } from 'zod';
 import { AgentMemorySchema } from './memory';
@@ -30,7 +31,7 @@ export const AgentProfileSchema = z
     canAskMaster: z.boolean(),
     /** Model steps a task of this agent may take before it must hand off. */
     maxSteps: z.number().int().min(1).max(AGENT_MAX_STEPS_LIMIT),
-    /** Memory (seed 002): the blocks its tasks use, its AllowedOperations and capabilities; absent: each task's own, every operation, no AdvancedEdit. */
+    /** Memory (docs/design/memory.md): the blocks its tasks use, its AllowedOperations and capabilities; absent: each task's own, every operation, no AdvancedEdit. */
     memory: AgentMemorySchema.optional(),
   })
   .strict()

@@ -17,7 +17,7 @@ export const ConversationSchema = z
     model: ModelRefSchema.optional(),
     /** Which tools its model may use; absent: every enabled tool. */
     tools: ToolSelectionSchema.optional(),
-    /** Extraction thresholds for oversized outputs over Settings' (seed 001); absent: Settings'. */
+    /** Extraction thresholds for oversized outputs over Settings' (docs/design/tool-outputs.md); absent: Settings'. */
     extraction: ExtractionOverridesSchema.optional(),
   })
   .strict();
@@ -32,7 +32,7 @@ export const ContextSectionSchema = z
   .strict();
 export type ContextSection = z.infer<typeof ContextSectionSchema>;
 
-/** An oversized result (seed 001): its size, its share of the model's window, and what the gate did with it. */
+/** An oversized result (docs/design/tool-outputs.md): its size, its share of the model's window, and what the gate did with it. */
 export const StoredOutputInfoSchema = z
   .object({
     /** The handle of the stored output (choice handle or inline). */
@@ -102,7 +102,7 @@ export const ToolCardSchema = z
     stored: StoredOutputInfoSchema.optional(),
     /** A `tool_output` call: how the extraction went. */
     extraction: ExtractionInfoSchema.optional(),
-    /** A delegation (route_to_<agent>) or a question (ask_master): the task it made (seed 003). */
+    /** A delegation (route_to_<agent>) or a question (ask_master): the task it made (docs/design/orchestration.md). */
     task: z.object({ id: z.string(), number: z.number().int().min(1), agent: z.string(), kind: z.enum(['agent', 'question']) }).strict().optional(),
     /** A handoff: the documents handed back with the result. */
     documents: z.array(z.string()).optional(),

@@ -1,4 +1,4 @@
-/** Documents (seed 003): workspace files with metadata, passed between tasks. */
+/** Documents (docs/design/documents.md): workspace files with metadata, passed between tasks. */
 import { z } from 'zod';
 
 export const DocumentVersionSchema = z

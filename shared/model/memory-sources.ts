@@ -1,7 +1,7 @@
 /**
- * Memory's data sources (seed 002): a FileSource (a block source: files of a folder become
- * Working blocks through the `file` tool, under glob permission rules) and a folder watcher
- * (a stream source: new and changed files of a folder become notifications in the blocks
+ * Memory's data sources (docs/design/memory.md): a FileSource (a block source: files of a folder
+ * become Working blocks through the `file` tool, under glob permission rules) and a folder
+ * watcher (a stream source: new and changed files of a folder become notifications in the blocks
  * that subscribed to it). Their settings are kept in `memory-sources.json` in the data folder.
  */
 import { z } from 'zod';

@@ -1,7 +1,7 @@
 /**
- * Memory (seed 002): blocks an agent keeps in its working context, and archival recall
- * entries. A block's content is a Loro document in the core; here are the shapes that cross
- * the contract and the names the tools use.
+ * Memory (docs/design/memory.md): blocks an agent keeps in its working context, and archival
+ * recall entries. A block's content is a Loro document in the core; here are the shapes that
+ * cross the contract and the names the tools use.
  */
 import { z } from 'zod';
 

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 
 /**
- * Output routing (seed 000): where a tool's result or an `@input`'s content goes, how it is
- * written there, and the manifest left in its place. The directive grammar that produces
- * these lives in shared/directives; the writing lives in electron/core/routing.
+ * Output routing (docs/design/routing.md): where a tool's result or an `@input`'s content goes,
+ * how it is written there, and the manifest left in its place. The directive grammar that
+ * produces these lives in shared/directives; the writing lives in electron/core/routing.
  */
 
 export const WriteModeSchema = z.enum(['append', 'replace', 'new']);

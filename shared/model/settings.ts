@@ -24,8 +24,8 @@ export const DELEGATION_DEPTH_MAX = 10;
 export const DELEGATION_DEPTH_DEFAULT = 3;
 
 /**
- * Bounds and default of Settings' maxToolsPerBundle (the design's "max no. of tools
- * allowed"): how many tool versions one bundle may hold. Each version is a file the store lists under
+ * Bounds and default of Settings' maxToolsPerBundle (docs/design/registry.md): how many tool
+ * versions one bundle may hold. Each version is a file the store lists under
  * the bundle's lock and the catalog, the index and the tools screen carry, so a bundle cannot
  * grow without end (1,500 tools went into one before there was a limit).
  */
@@ -33,7 +33,7 @@ export const TOOLS_PER_BUNDLE_MIN = 1;
 export const TOOLS_PER_BUNDLE_MAX = 10_000;
 export const TOOLS_PER_BUNDLE_DEFAULT = 500;
 
-/** What happens to an oversized tool result (seed 001): kept as a handle (default), inline anyway, routed to a buffer, or dropped. */
+/** What happens to an oversized tool result (docs/design/tool-outputs.md): kept as a handle (default), inline anyway, routed to a buffer, or dropped. */
 export const OversizedChoiceSchema = z.enum(['handle', 'inline', 'buffer', 'drop']);
 export type OversizedChoice = z.infer<typeof OversizedChoiceSchema>;
 
@@ -99,15 +99,15 @@ export const SettingsSchema = z
     /** The folder tools may read and write; empty means `<data folder>/workspace`. */
     workspaceDir: z.string().max(4096),
     allowedHosts: z.array(AllowedHostSchema).max(1000),
-    /** Tools (slug, or bundle/slug) whose results a model may route itself with `output`/`write_mode` (seed 000). */
     /** The model new conversations start with (null: none). */
     defaultModel: ModelRefSchema.nullable(),
     /** The model that writes documents' summaries after each write (null: a summary is the file's first lines). */
     documentSummaryModel: ModelRefSchema.nullable(),
+    /** Tools (slug, or bundle/slug) whose results a model may route itself with `output`/`write_mode` (docs/design/routing.md). */
     modelRouting: z.array(z.string().regex(/^([A-Za-z0-9][A-Za-z0-9_.-]*\/)?[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'a tool slug, or bundle/slug').max(300)).max(1000),
     /** How long one regular expression search (grep, regex-extract, a buffer search) may run before it is stopped with TIMEOUT. */
     regexTimeLimitMs: z.number().int().min(REGEX_TIME_LIMIT_MIN_MS).max(REGEX_TIME_LIMIT_MAX_MS),
-    /** How deep agents may delegate (seed 003): a task at this depth may not give work to another agent. */
+    /** How deep agents may delegate (docs/design/orchestration.md): a task at this depth may not give work to another agent. */
     maxDelegationDepth: z.number().int().min(DELEGATION_DEPTH_MIN).max(DELEGATION_DEPTH_MAX),
     /** How many tool versions one bundle may hold; a new one past it is refused (updates and PATCH are not). */
     maxToolsPerBundle: z.number().int().min(TOOLS_PER_BUNDLE_MIN).max(TOOLS_PER_BUNDLE_MAX),

@@ -1,7 +1,8 @@
 /**
- * The task graph of a conversation (seed 003): the conversation is the root task (task 0);
- * each delegation (`route_to_<agent>`) and each question (`ask_master`) is a task below the one
- * that made it, with its own timeline (a hidden conversation of its own for an agent's task).
+ * The task graph of a conversation (docs/design/orchestration.md): the conversation is the root
+ * task (task 0); each delegation (`route_to_<agent>`) and each question (`ask_master`) is a task
+ * below the one that made it, with its own timeline (a hidden conversation of its own for an
+ * agent's task).
  */
 import { z } from 'zod';
 import { ToolCardSchema } from './conversation';

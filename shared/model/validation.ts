@@ -1,15 +1,15 @@
 /**
- * The registry's validation rules (seed 004), pure: no Node or DOM APIs, so the renderer
- * can check a form with the same code the core uses to refuse a write.
+ * The registry's validation rules (docs/design/registry.md, names), pure: no Node or DOM APIs, so
+ * the renderer can check a form with the same code the core uses to refuse a write.
  *
  * Slug and version ("labels"):
  * - allowed: Unicode letters (\p{L}), decimal digits (\p{Nd}) and the ASCII '-'; the
- *   version also allows '.'. The seed's "Digit" is read as the decimal-digit category
+ *   version also allows '.'. "Digit" means the decimal-digit category
  *   only: \p{No} (², ½, ①) and \p{Nl} (Ⅻ) look like symbols and are refused.
  * - everything else is refused: '_', whitespace, slashes, controls, symbols, punctuation
  *   and also combining marks. Labels are checked after NFC normalisation, so an accent
  *   typed as e + U+0301 is composed to é and passes; a mark with no precomposed form
- *   (e.g. Devanagari vowel signs) is refused, as a strict reading of the seed requires.
+ *   (e.g. Devanagari vowel signs) is refused: the rule allows letters and digits, not marks.
  * - 1 to 64 runes (code points, not UTF-16 units), case-sensitive, compared and stored NFC.
  * - a version made only of dots is refused: '.' and '..' cannot be a URL path segment.
  *

@@ -31,7 +31,7 @@ export interface AgentLoopDeps {
   now: () => Date;
   /** Applied to everything the model is given and every error shown (the secret store's redactor). */
   redact?: Redact;
-  /** Oversized tool outputs (seed 001): the gate and `tool_output`. Absent: results pass whole. */
+  /** Oversized tool outputs (docs/design/tool-outputs.md): the gate and `tool_output`. Absent: results pass whole. */
   toolOutputs?: import('../tool-output/service').ToolOutputService;
   /** Steps a turn may take (default 12; a task's: its profile's). */
   maxSteps?: number;
@@ -41,7 +41,7 @@ export interface AgentLoopDeps {
    * instead of a card an earlier one loaded.
    */
   contributions?: readonly TurnContribution[];
-  /** Orchestration (seed 003): agent profiles to delegate to. Absent: no orchestration tools. The loop adds the runner. */
+  /** Orchestration (docs/design/orchestration.md): agent profiles to delegate to. Absent: no orchestration tools. The loop adds the runner. */
   tasks?: Omit<TaskDeps, 'runner'> & { runner?: TaskRunner };
 }
 

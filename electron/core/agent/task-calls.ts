@@ -1,5 +1,5 @@
 /**
- * The orchestration calls of seed 003, each TOOL_BEHAVIOR row's handler:
+ * The orchestration calls (docs/design/orchestration.md), each TOOL_BEHAVIOR row's handler:
  * - agent-as-tool (`route_to_<agent>`): a task below this one, with a hidden conversation of
  *   its own (its timeline) where the agent's turn runs; this call blocks until the agent hands
  *   off, and its result comes back with its documents loaded. Stop reaches the whole tree.

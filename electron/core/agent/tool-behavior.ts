@@ -1,7 +1,7 @@
 /**
- * TOOL_BEHAVIOR (seed 003, "ToolType Behaviors"): what the agent loop does with a call of
- * each kind of tool, as data. The loop reads the flags and calls the handler registered for
- * the kind; a kind with no handler yet (handoff, agent-as-tool, ask-master) is answered to
+ * TOOL_BEHAVIOR (docs/design/orchestration.md, "Tool kinds"): what the agent loop does with a
+ * call of each kind of tool, as data. The loop reads the flags and calls the handler registered
+ * for the kind; a kind with no handler yet (handoff, agent-as-tool, ask-master) is answered to
  * the model with a clear error, so adding its handler later does not rewrite the loop.
  *
  * | kind           | creates node | blocks parent | executes code | logs          | passes documents | agent action               |
@@ -94,8 +94,8 @@ export const kindNotHandled = (name: string, kind: ToolKind) =>
   `the tool '${name}' is a ${kind} tool, and ${kind} calls cannot run in this version of Toolsmith; go on without it`;
 
 /**
- * `tool_output` (seed 001): a function tool only the model has, offered while the
- * conversation has stored outputs and not on the turn's last step (decisions 14, 15).
+ * `tool_output` (docs/design/tool-outputs.md): a function tool only the model has, offered while
+ * the conversation has stored outputs and not on the turn's last step (decisions 14, 15 there).
  */
 export const TOOL_OUTPUT_TOOL: ModelOnlyTool = {
   kind: 'function',

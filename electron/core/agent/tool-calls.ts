@@ -82,7 +82,7 @@ export class ToolCallRunner {
     handoff: (mt, call, args, id) => this.tasks.handoff(mt, call, args, id),
     'ask-master': (mt, call, args, id) => this.tasks.askMaster(mt, call, args, id),
   };
-  /** Orchestration (seed 003): delegation, handoff, questions. */
+  /** Orchestration (docs/design/orchestration.md): delegation, handoff, questions. */
   private readonly tasks: TaskCalls;
 
   constructor(private readonly ctx: CallContext) {
@@ -237,7 +237,7 @@ export class ToolCallRunner {
   }
 
   /**
-   * The gate (seed 001): a result that fits stays whole on its card; an oversized one is
+   * The gate (docs/design/tool-outputs.md): a result that fits stays whole on its card; an oversized one is
    * stored behind a handle, routed to a buffer, dropped or kept inline, as the tool's choice says.
    */
   private async gate(card: ToolCard, tool: NonNullable<ModelTool['tool']>, args: unknown, value: unknown): Promise<ToolCard> {
@@ -268,7 +268,7 @@ export class ToolCallRunner {
     return (m, call, args, id) => this.runToolOutput(m, call, args, id);
   }
 
-  /** `tool_output`: extracts from a stored output with the turn's model; the answer is the exact text of §2. */
+  /** `tool_output`: extracts from a stored output with the turn's model; the answer is the exact success or failure text (docs/design/tool-outputs.md). */
   private async runToolOutput(mt: ModelTool, call: ModelToolCall, args: unknown, invocationId: string): Promise<void> {
     const { deps, conversationId, signal } = this.ctx;
     const outputs = deps.toolOutputs!;

@@ -62,9 +62,9 @@ export interface ToolsForModelInput {
 export const TOOL_NAME_MAX = 64;
 
 /**
- * Built-in functions whose design names their tool with a character a slug cannot hold (`_`):
- * the model (and an MCP client) calls them by that name; the registry, the palette and the
- * timeline show the slug.
+ * Built-in functions whose design names their tool with a character a slug cannot hold (`_`;
+ * `block_edit`, docs/design/memory.md): the model (and an MCP client) calls them by that name;
+ * the registry, the palette and the timeline show the slug.
  */
 export const CALL_NAMES: Readonly<Record<string, string>> = { 'memory.block-edit': 'block_edit' };
 

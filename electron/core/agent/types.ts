@@ -25,7 +25,7 @@ export interface TurnRequest {
   directiveTools?: { toolId: string; output?: import('../../../shared/model/routing').Destination; writeMode?: import('../../../shared/model/routing').WriteMode }[];
   /** Extraction thresholds over the conversation's (a workflow's front matter). */
   extraction?: import('../../../shared/model/settings').ExtractionOverrides;
-  /** The task this turn runs (seed 003); absent: the conversation itself, task 0. */
+  /** The task this turn runs (docs/design/orchestration.md); absent: the conversation itself, task 0. */
   task?: import('./task-calls').TaskTurn;
 }
 

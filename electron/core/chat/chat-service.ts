@@ -1,7 +1,7 @@
 /**
- * The chat's operations: a message sent from the composer (its directives run, seed 000),
- * a tool run from the `+` palette (its result, or its manifest when routed, becomes a card),
- * and the evaluation of a conversation's context sections.
+ * The chat's operations: a message sent from the composer (its directives run:
+ * docs/design/routing.md), a tool run from the `+` palette (its result, or its manifest when
+ * routed, becomes a card), and the evaluation of a conversation's context sections.
  */
 import { parseDirectives } from '../../../shared/directives/parser';
 import type { ParsedText } from '../../../shared/directives/types';

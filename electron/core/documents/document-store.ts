@@ -1,8 +1,8 @@
 /**
- * Documents (seed 003): workspace files with metadata — who made and changed them, type,
- * size, tokens, a summary, a description and tags, and every version (content hash, size,
- * time, by whom). The file is the truth; this keeps what is known of it in SQLite, updated by
- * every write the file tools and routing make (`record`).
+ * Documents (docs/design/documents.md): workspace files with metadata — who made and changed
+ * them, type, size, tokens, a summary, a description and tags, and every version (content hash,
+ * size, time, by whom). The file is the truth; this keeps what is known of it in SQLite, updated
+ * by every write the file tools and routing make (`record`).
  */
 import type Database from 'better-sqlite3';
 import { createHash } from 'node:crypto';

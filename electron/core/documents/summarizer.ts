@@ -1,6 +1,6 @@
 /**
- * Documents' summaries written by a model (seed 003: "auto_summary, made by the model when one
- * is set, else the first lines"). Each new version of a text document is summarized in the
+ * Documents' summaries written by a model (docs/design/documents.md): made by the model when
+ * one is set, else the first lines. Each new version of a text document is summarized in the
  * background by Settings' document summary model: debounced per document (a burst of writes
  * asks once, for the last), a few requests at a time, never in the way of the write or of the
  * tool's result. The summary records the content hash it describes and is kept only while that

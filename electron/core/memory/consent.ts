@@ -1,9 +1,9 @@
 /**
- * Consent (seed 002): a write to a Partner or Human block waits for the human. The memory
- * service asks through a ConsentAsker, which the app implements with a card in the chat;
- * without one, the call ends with a consent-required error and nothing changes. A timeout,
- * or the app closing, answers deny. "Allow for this conversation" is remembered by the
- * service for the block and the operation.
+ * Consent (docs/design/memory.md): a write to a Partner or Human block waits for the human. The
+ * memory service asks through a ConsentAsker, which the app implements with a card in the chat;
+ * without one, the call ends with a consent-required error and nothing changes. A timeout, or the
+ * app closing, answers deny. "Allow for this conversation" is remembered by the service for the
+ * block and the operation.
  */
 import { AppError } from '../../../shared/errors';
 import type { MemoryOperation, MemoryPermission } from '../../../shared/model/memory';

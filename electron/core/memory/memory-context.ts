@@ -1,6 +1,6 @@
 /**
- * What a model is given of its memory on every step (seed 002: "pinned: the block stays in
- * context across batches"):
+ * What a model is given of its memory on every step (docs/design/memory.md: a pinned block
+ * stays in context across batches):
  * - the pinned blocks of the memory the conversation uses, rendered after the system text,
  *   whole, in the order they were made, within a character budget; a block that does not fit
  *   is left out and the text says so (with its size), so the model knows to `block load` it;

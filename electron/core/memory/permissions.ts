@@ -1,5 +1,5 @@
 /**
- * The two permission layers of memory (seed 002), composed:
+ * The two permission layers of memory (docs/design/memory.md), composed:
  * 1. the block's MemoryPermission: what is possible on the block at all (this table);
  * 2. the agent's AllowedOperations (and capabilities such as AdvancedEdit): what this agent may do.
  * A refusal names its layer and why. Partner and Human make a write wait for the human's

@@ -1,8 +1,8 @@
 /**
  * Documents passed with a delegation, a question or a handoff, as the receiving model sees
  * them: each file's text in a `<document>` block while it fits the receiver's budget; one that
- * does not fit is stored behind a handle (seed 001) and the block carries the handle message
- * instead, never a cut text. Paths never leave the workspace.
+ * does not fit is stored behind a handle (docs/design/tool-outputs.md) and the block carries the
+ * handle message instead, never a cut text. Paths never leave the workspace.
  */
 import fsp from 'node:fs/promises';
 import { resolveInWorkspace } from '../lib/workspace';

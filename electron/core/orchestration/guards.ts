@@ -1,4 +1,4 @@
-/** Guards on delegation (seed 003): how deep a chain of tasks may go, and no agent twice in one chain. */
+/** Guards on delegation (docs/design/orchestration.md): how deep a chain of tasks may go, and no agent twice in one chain. */
 import { DELEGATION_DEPTH_DEFAULT } from '../../../shared/model/settings';
 
 export const DEFAULT_MAX_DEPTH = DELEGATION_DEPTH_DEFAULT;

@@ -1,7 +1,7 @@
 /**
- * The orchestration tools a task's model may be given (seed 003): one `route_to_<name>` per
- * agent profile it may delegate to (agent-as-tool), `handoff` (finish the task) and
- * `ask_master` (ask the task that delegated, or the human for the root's children).
+ * The orchestration tools a task's model may be given (docs/design/orchestration.md): one
+ * `route_to_<name>` per agent profile it may delegate to (agent-as-tool), `handoff` (finish the
+ * task) and `ask_master` (ask the task that delegated, or the human for the root's children).
  */
 import type { AgentProfile } from '../../../shared/model/agent-profile';
 

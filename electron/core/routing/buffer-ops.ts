@@ -1,8 +1,8 @@
 /**
- * The `buffer_ops` tool (seed 000; the built-in tool `buffers/buffer-ops`): a model's access
- * to the buffers its conversation or workflow run routed outputs to. The call shape follows
- * the seed: `operation` is required, `target` names the buffer, except for `search`, where
- * (as in the seed's example `buffer_ops(operation="search", target="TODO",
+ * The `buffer_ops` tool (docs/design/routing.md; the built-in tool `buffers/buffer-ops`): a
+ * model's access to the buffers its conversation or workflow run routed outputs to. The call
+ * shape: `operation` is required, `target` names the buffer, except for `search`, where
+ * (as in `buffer_ops(operation="search", target="TODO",
  * scope="search_results")`) target is the text to find and `scope` the buffer; `query` may
  * be given instead of target for the text, and then target may name the buffer.
  *

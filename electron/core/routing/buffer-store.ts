@@ -14,10 +14,10 @@
  *   range of a 100 MB buffer reads only the bytes near it. It records the content's size and
  *   mtime: when they no longer match (a crash between the two writes, an edit by hand) or
  *   the sidecar is missing or corrupt, it is rebuilt from the content file.
- * - Write modes (seed 000), as for files: append (default; a single "\n" first when the
- *   buffer is not empty and does not end with one), replace, new (`results` ->
- *   `results-2`, `results-3`...). An append only indexes the new text. Strings are encoded
- *   piece by piece (file-writer.ts), so writing 100 MB costs about 1 MiB of extra memory.
+ * - Write modes (docs/design/routing.md), as for files: append (default; a single "\n" first when
+ *   the buffer is not empty and does not end with one), replace, new (`results` -> `results-2`,
+ *   `results-3`...). An append only indexes the new text. Strings are encoded piece by piece
+ *   (file-writer.ts), so writing 100 MB costs about 1 MiB of extra memory.
  * - Writes of one owner are serialised in this process; a read sees the buffer as it was
  *   when it started: read, readAll, search and export take the metadata and open the
  *   content file together under the owner's lock, then read only through that handle (the

@@ -4,7 +4,7 @@
  * - The path is relative to the workspace and confined to it (../lib/workspace.ts): an
  *   absolute path, a `..` that leaves it, or a symbolic link that points outside is refused
  *   with FORBIDDEN and nothing is written. Missing parent folders are created.
- * - Write modes (seed 000), the same as for buffers:
+ * - Write modes (docs/design/routing.md), the same as for buffers:
  *   - append (the default): at the end of the file, created when missing; when the file is
  *     not empty and does not end with "\n", a single "\n" is written first. Empty content
  *     writes nothing.

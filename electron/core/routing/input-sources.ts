@@ -1,6 +1,6 @@
 /**
- * What `@input SCHEME:VALUE` reads, one InputSource per scheme (seed 000: "new input
- * sources behind the same interface"):
+ * What `@input SCHEME:VALUE` reads, one InputSource per scheme, so a new source
+ * plugs in behind the same interface (docs/design/routing.md, inputs):
  *
  * - `file:PATH` or `file:GLOB` (picomatch, '/' separators, relative to the workspace):
  *   placeholders expanded; each file read inside the workspace only (workspace.ts refuses

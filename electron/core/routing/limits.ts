@@ -1,6 +1,6 @@
 /**
- * Size and time limits of output routing (seed 000: "Add size limits for buffer reads and
- * routed payloads"). Internal constants, not user settings. Each block belongs to one part
+ * Size and time limits of output routing (docs/design/routing.md, limits): buffer reads,
+ * routed payloads, inputs. Internal constants, not user settings. Each block belongs to one part
  * of routing; every constant says what it bounds.
  */
 import { REGEX_TIME_LIMIT_DEFAULT_MS } from '../../../shared/model/settings';

@@ -1,5 +1,5 @@
 /**
- * The manifest left in place of a routed payload (seed 000), exactly:
+ * The manifest left in place of a routed payload (docs/design/routing.md), exactly:
  *
  *   [tool routed] NAME -> DEST (total N chars)
  *   [input routed] 3 files -> variable:foo (total 12,340 chars)

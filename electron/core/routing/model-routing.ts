@@ -1,6 +1,6 @@
 /**
- * Who decides where a tool's result goes when a model calls it (seed 000, "Routing
- * Semantics" 1–4):
+ * Who decides where a tool's result goes when a model calls it (docs/design/routing.md,
+ * "A model's own calls"):
  * 1. an `output=` given for the tool by an `@tools` directive routes it there;
  * 2. `output=inline` is a hard rule: the result stays inline, nothing may route it;
  * 3. with no `output=`, the result stays inline, unless the user allows the model to route

@@ -1,6 +1,6 @@
 /**
- * The output router (seed 000): writes a tool's result or an `@input`'s content to its
- * destination and answers the manifest that takes its place.
+ * The output router (docs/design/routing.md): writes a tool's result or an `@input`'s content to
+ * its destination and answers the manifest that takes its place.
  *
  * - inline: nothing happens; null (the caller keeps the content).
  * - discard: nothing is written; a manifest with target discard.

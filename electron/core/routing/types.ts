@@ -1,6 +1,6 @@
 /**
- * The seams of output routing (seed 000), so the buffer store, the router, the directive
- * runner, the chat and the workflows can be built and tested apart.
+ * The seams of output routing (docs/design/routing.md), so the buffer store, the router, the
+ * directive runner, the chat and the workflows can be built and tested apart.
  *
  * - BufferStore (./buffer-store.ts): named buffers per owner, as files under
  *   `<data>/buffers/<ownerId>/`; the truth is on disk.
@@ -65,7 +65,7 @@ export interface RouteRequest {
   ownerId: string;
   content: string;
   destination: Destination;
-  /** Default: append (seed 000). */
+  /** Default: append. */
   writeMode?: WriteMode;
   /** What is routed, for the manifest: a tool (by slug) or an input (as written), with item count and paths. */
   label: { kind: 'tool' | 'input'; name: string; count?: number; paths?: string[] };

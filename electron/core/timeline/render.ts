@@ -106,7 +106,7 @@ export function resultText(card: ToolCard, storedText?: StoredText): { text: str
   }
 }
 
-/** An oversized result as the gate left it (seed 001, §2a). */
+/** An oversized result as the gate left it (docs/design/tool-outputs.md). */
 function oversizedText(s: NonNullable<ToolCard['stored']>, storedText?: StoredText): string {
   if (s.choice === 'drop' || !s.handle) return droppedMessage(s);
   if (s.choice === 'inline') return storedText?.(s.handle) ?? expiredMessage(s.handle);

@@ -1,8 +1,8 @@
 /**
  * The calls waiting for the user's approval (or a memory consent) in a conversation's task tree
- * (seed 003): a task's call waits on the task's own timeline, however deep it is, and the chat
- * shows it on the root conversation's delegation card, labelled with the task path
- * ("analyst → writer"). Read from the timelines: a call's latest row is its state.
+ * (docs/design/orchestration.md): a task's call waits on the task's own timeline, however deep it
+ * is, and the chat shows it on the root conversation's delegation card, labelled with the task
+ * path ("analyst → writer"). Read from the timelines: a call's latest row is its state.
  */
 import type { ToolCard } from '../../../shared/model/conversation';
 import type { Task, TaskApproval } from '../../../shared/model/task';

@@ -1,8 +1,8 @@
 /**
- * Chunk planning for the full-chunked strategy (seed 001, §3): chunk size in tokens is
- * maxContextTokens − maxOutputTokens − promptTokens; chunks overlap by a share (default 10%);
- * the count is found with the largest chunk, then the size is rebalanced so every chunk is the
- * same size (no tiny last chunk). Sizes are turned into bytes with the document's own
+ * Chunk planning for the full-chunked strategy (docs/design/tool-outputs.md): chunk size in
+ * tokens is maxContextTokens − maxOutputTokens − promptTokens; chunks overlap by a share (default
+ * 10%); the count is found with the largest chunk, then the size is rebalanced so every chunk is
+ * the same size (no tiny last chunk). Sizes are turned into bytes with the document's own
  * bytes-per-token figure, and every cut lands on a UTF-8 character boundary.
  */
 

@@ -1,8 +1,9 @@
 /**
- * The extraction module (seed 001, §3): given a stored output, what to extract and a mode,
- * it picks the strategy (auto), runs it, and falls back to truncate with an explicit warning
- * when the strategy cannot execute (decision 4). "Not found" is a success. It knows nothing of
- * the agent loop: the tool_output tool and the Stored outputs inspector both call it.
+ * The extraction module (docs/design/tool-outputs.md, "Strategies" and decision 4): given a
+ * stored output, what to extract and a mode, it picks the strategy (auto), runs it, and falls
+ * back to truncate with an explicit warning when the strategy cannot execute. "Not found" is a
+ * success. It knows nothing of the agent loop: the tool_output tool and the Stored outputs
+ * inspector both call it.
  *
  * auto: full-chunked when the output fits in `maxChunksForFullMode` chunks of the model's
  * window, or its average line is over `avgLineBytesForFullMode` bytes (huge single-line

@@ -3,8 +3,9 @@
  *
  *   <ai-agent-<NONCE>-FINAL format="text"> ... </ai-agent-<NONCE>-FINAL>
  *
- * parsed leniently (seed 001, decision 6): the closing tag is optional (models omit it), a
- * leading `<think>…</think>` block is ignored, and a wrapper with another nonce is no report.
+ * parsed leniently (docs/design/tool-outputs.md, decision 6): the closing tag is optional (models
+ * omit it), a leading `<think>…</think>` block is ignored, and a wrapper with another nonce is no
+ * report.
  */
 import { randomBytes } from 'node:crypto';
 
@@ -46,7 +47,7 @@ export function parseFinalReport(text: string, nonce: string): string | undefine
   return content.trim();
 }
 
-/** The report says nothing relevant was found (a success, decision 4). */
+/** The report says nothing relevant was found (a success: docs/design/tool-outputs.md, decision 4). */
 export function isNotFound(content: string): boolean {
   return /^NO RELEVANT DATA FOUND\b/.test(content.trim());
 }

@@ -1,8 +1,9 @@
 /**
- * The full-chunked strategy (seed 001, §3): the output is cut into balanced, overlapping
- * chunks that each fit the model's window; one map call per chunk (a bounded number at once),
- * then one reduce call over the chunk results (none when there is a single chunk). Every
- * call must answer the nonce's final-report wrapper; a call that does not is a failure.
+ * The full-chunked strategy (docs/design/tool-outputs.md, "Strategies"): the output is cut into
+ * balanced, overlapping chunks that each fit the model's window; one map call per chunk (a
+ * bounded number at once), then one reduce call over the chunk results (none when there is a
+ * single chunk). Every call must answer the nonce's final-report wrapper; a call that does not is
+ * a failure.
  */
 import fs from 'node:fs/promises';
 import { bytesAt } from '../routing/buffer-index';

@@ -1,7 +1,7 @@
 /**
- * The gate (seed 001, decision 11 C): a result is oversized when it is over the bytes cap OR
- * its tokens would overflow what is left of the model's window. Only oversized results are
- * stored (decision 10); the rest reach the model as they are.
+ * The gate (docs/design/tool-outputs.md, decision 11): a result is oversized when it is over the
+ * bytes cap OR its tokens would overflow what is left of the model's window. Only oversized
+ * results are stored (decision 10); the rest reach the model as they are.
  */
 
 export const DEFAULT_MAX_RESULT_BYTES = 256 * 1024;

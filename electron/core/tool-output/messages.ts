@@ -1,6 +1,6 @@
 /**
- * The exact texts and the schema of oversized tool outputs (seed 001, §2, §2a, §2b). They are
- * reproduced character for character: tests assert them as written here.
+ * The exact texts and the schema of oversized tool outputs (docs/design/tool-outputs.md, "Exact
+ * texts"). They are reproduced character for character: tests assert them as written here.
  */
 
 export const TOOL_OUTPUT_NAME = 'tool_output';
@@ -8,7 +8,7 @@ export const TOOL_OUTPUT_NAME = 'tool_output';
 export type ExtractionMode = 'auto' | 'full-chunked' | 'read-grep' | 'truncate';
 export const EXTRACTION_MODES: readonly ExtractionMode[] = ['auto', 'full-chunked', 'read-grep', 'truncate'];
 
-/** §2b, exactly. */
+/** `tool_output`'s schema, exactly. */
 export const TOOL_OUTPUT_SCHEMA = {
   type: 'object',
   additionalProperties: false,
@@ -36,7 +36,7 @@ export const TOOL_OUTPUT_SCHEMA = {
 export const TOOL_OUTPUT_DESCRIPTION =
   'Extracts what you need from a tool output that was too large to show you. Use the handle given in the tool result, and say precisely what to extract.';
 
-/** §2a: what the model receives instead of an oversized result. */
+/** What the model receives instead of an oversized result (exact). */
 export function tooLargeMessage(stats: { bytes: number; lines: number; tokens: number }, handle: string): string {
   return (
     `Tool output is too large (${stats.bytes} bytes, ${stats.lines} lines, ${stats.tokens} tokens).\n` +
@@ -45,12 +45,12 @@ export function tooLargeMessage(stats: { bytes: number; lines: number; tokens: n
   );
 }
 
-/** §2, success (exact). */
+/** `tool_output`'s answer on success (exact). */
 export function successText(toolName: string, handle: string, mode: string, abstract: string): string {
   return `ABSTRACT FROM TOOL OUTPUT ${toolName} WITH HANDLE ${handle}, STRATEGY:${mode}:\n\n${abstract}`;
 }
 
-/** §2, failure (exact). */
+/** `tool_output`'s answer on failure (exact). */
 export function failureText(toolName: string, handle: string, mode: string, error: string): string {
   return `TOOL_OUTPUT FAILED FOR ${toolName} WITH HANDLE ${handle}, STRATEGY:${mode}:\n\n${error}`;
 }

@@ -1,6 +1,6 @@
 /**
- * The extraction prompts (seed 001, §3a), finalized: the placeholders are filled from the
- * stored output's metadata and the request.
+ * The extraction prompts (docs/design/tool-outputs.md, "Strategies"): the placeholders are filled
+ * from the stored output's metadata and the request.
  */
 import { closeTag, openTag } from './final-report';
 

@@ -1,8 +1,8 @@
 /**
- * The read-grep strategy (seed 001, §3, decision 8): a sub-agent with only `Read` and `Grep`
- * over the session's folder. The handle is the filename; a name with a separator, `..`, or
- * that is not a stored output of this session is refused (told back to the sub-agent), so no
- * path leaves the folder. Its final report is accepted; a sub-agent that stops without one,
+ * The read-grep strategy (docs/design/tool-outputs.md, decision 8): a sub-agent with only `Read`
+ * and `Grep` over the session's folder. The handle is the filename; a name with a separator,
+ * `..`, or that is not a stored output of this session is refused (told back to the sub-agent),
+ * so no path leaves the folder. Its final report is accepted; a sub-agent that stops without one,
  * or runs out of steps (a synthetic report), has failed.
  */
 import fs from 'node:fs/promises';

@@ -5,7 +5,8 @@
  *
  * A result the gate lets through stays whole on its card (no blind cut). An oversized one is
  * handled as the tool's remembered choice says (Settings → Tool outputs, or the card's menu):
- * - handle (default): stored; the card keeps a preview and the handle; the model is told §2a;
+ * - handle (default): stored; the card keeps a preview and the handle; the model is told the
+ *   oversized message (docs/design/tool-outputs.md);
  * - inline: stored, and given to the model whole anyway;
  * - buffer: routed to the conversation's buffer named after the tool (a manifest);
  * - drop: nothing is kept; the model is told it was dropped.
@@ -111,7 +112,7 @@ export class ToolOutputService {
     return { client, model: model.model, ...this.windowFor(model) };
   }
 
-  /** Whether `tool_output` is offered in this conversation (decision 15: while its store is non-empty). */
+  /** Whether `tool_output` is offered in this conversation (docs/design/tool-outputs.md, decision 15: while its store is non-empty). */
   hasOutputs(conversationId: string): boolean {
     return !this.store.isEmpty(conversationId);
   }

@@ -1,5 +1,5 @@
 /**
- * The store of oversized tool outputs (seed 001, §1 and decisions 1, 2, 9, 10, 13).
+ * The store of oversized tool outputs (docs/design/tool-outputs.md, decisions 1, 2, 9, 10, 13).
  *
  * One folder per conversation session, `toolsmith-<sessionId>`, under a base folder set in
  * Settings (default: the OS temp folder). Each stored output is one file whose name is a
@@ -7,7 +7,7 @@
  * tokens, tool, verbatim arguments JSON, created) is kept in memory with a sparse line index
  * (the buffers' checkpoints) so Read and Grep jump to any line without reading the whole file.
  *
- * Lifetime: an output is kept until its session ends (no TTL, no caps: decision 2 and 13);
+ * Lifetime: an output is kept until its session ends (no TTL, no caps: decisions 2 and 13);
  * `endSession` removes the folder, `close` removes every folder this store made (on exit), and
  * `sweep` removes folders left by a process that is gone (at start). A folder is ours only
  * when it holds the marker file `.toolsmith-tool-output` naming the process that made it.

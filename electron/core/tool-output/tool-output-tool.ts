@@ -1,6 +1,7 @@
 /**
- * The `tool_output` tool (seed 001, §2): its arguments checked against the exact schema, the
- * extraction run, and the answer in the exact success or failure text. Plain text, never JSON.
+ * The `tool_output` tool (docs/design/tool-outputs.md, "Exact texts"): its arguments checked
+ * against the exact schema, the extraction run, and the answer in the exact success or failure
+ * text. Plain text, never JSON.
  */
 import { AppError } from '../../../shared/errors';
 import type { ExtractionInfo } from '../../../shared/model/conversation';

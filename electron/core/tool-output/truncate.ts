@@ -1,6 +1,7 @@
 /**
  * The truncate strategy: the top and the bottom of the output are kept, the middle is cut,
- * behind an explicit warning (decision 4: it is also what a failed strategy falls back to).
+ * behind an explicit warning (docs/design/tool-outputs.md, decision 4: it is also what a failed
+ * strategy falls back to).
  */
 import fs from 'node:fs/promises';
 import { bytesAt } from '../routing/buffer-index';

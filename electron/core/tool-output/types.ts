@@ -50,7 +50,7 @@ export interface ExtractContext {
   searcher: BufferSearcher;
 }
 
-/** A strategy could not execute (decision 4): extraction falls back to truncate. */
+/** A strategy could not execute (docs/design/tool-outputs.md, decision 4): extraction falls back to truncate. */
 export class StrategyFailed extends Error {}
 
 export interface StrategyResult {

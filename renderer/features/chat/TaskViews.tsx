@@ -1,9 +1,10 @@
 /**
- * Orchestration in the chat (seed 003): a delegation's card folds out the task's own timeline
- * (nested: a task that delegates shows its own delegations inside). A call waiting for the
- * user's approval anywhere below a conversation's delegation, however deep, is answered on that
- * delegation's card, labelled with its task path ("analyst → writer"); the nested timeline says
- * so in its place. An agent's question to the user gets an answer box in place.
+ * Orchestration in the chat (docs/design/orchestration.md): a delegation's card folds out the
+ * task's own timeline (nested: a task that delegates shows its own delegations inside). A call
+ * waiting for the user's approval anywhere below a conversation's delegation, however deep, is
+ * answered on that delegation's card, labelled with its task path ("analyst → writer"); the
+ * nested timeline says so in its place. An agent's question to the user gets an answer box in
+ * place.
  */
 import { useState, type FormEvent, type KeyboardEvent } from 'react';
 import type { ErrorInfo } from '../../../shared/errors';

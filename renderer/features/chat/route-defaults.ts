@@ -1,6 +1,7 @@
 /**
  * The palette's Output and write mode start from what the composer's `@tools` lines say
- * for the picked tool (seed 000: the last `output=` given for a tool wins), else inline.
+ * for the picked tool (the last `output=` given for a tool wins: docs/design/routing.md), else
+ * inline.
  */
 import type { AggregatedTool } from '../../../shared/directives/types';
 import { formatDestinationValue } from '../../../shared/directives/parser';

@@ -1,10 +1,10 @@
 /**
- * Inspect → Memory (seed 002): the blocks of a memory (the open conversation's, or another
- * conversation's or an agent profile's) with their schema, type, permission, pinned and size
- * against the limit; the one picked shows its content, its history of versions with undo and
+ * Inspect → Memory (docs/design/memory.md): the blocks of a memory (the open conversation's, or
+ * another conversation's or an agent profile's) with their schema, type, permission, pinned and
+ * size against the limit; the one picked shows its content, its history of versions with undo and
  * redo, and the difference between two chosen versions. Below: the memory's archival recall
- * entries, searched with their scores, and its data sources. A 'memory.changed' event
- * refreshes all of it.
+ * entries, searched with their scores, and its data sources. A 'memory.changed' event refreshes
+ * all of it.
  */
 import { useId, useMemo, useState, type FormEvent } from 'react';
 import type { ErrorInfo } from '../../../shared/errors';

@@ -1,7 +1,7 @@
 /**
- * Inspect → Tasks: the task graph of the open conversation (seed 003), live while it runs:
- * the conversation (task 0) on top, each delegation and question below the task that made
- * it, with its status, the documents on its edge, and its timeline beside the graph.
+ * Inspect → Tasks: the task graph of the open conversation (docs/design/orchestration.md), live
+ * while it runs: the conversation (task 0) on top, each delegation and question below the task
+ * that made it, with its status, the documents on its edge, and its timeline beside the graph.
  */
 import { Background, Controls, Handle, Position, ReactFlow, type Edge, type Node, type NodeProps } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';

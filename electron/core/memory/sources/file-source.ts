@@ -1,8 +1,8 @@
 /**
- * FileSource (seed 002): a folder whose files a model loads into Working blocks, edits, and
- * saves back, through the `file` tool. A file's block is labelled `file:{hash8}:{relative}`
- * (hash8: the first 8 hex digits of the SHA-256 of the file's real absolute path), so two
- * folders' `notes.md` never share a block.
+ * FileSource (docs/design/memory.md): a folder whose files a model loads into Working blocks,
+ * edits, and saves back, through the `file` tool. A file's block is labelled
+ * `file:{hash8}:{relative}` (hash8: the first 8 hex digits of the SHA-256 of the file's real
+ * absolute path), so two folders' `notes.md` never share a block.
  *
  * Every operation goes through two layers: the source's glob rules give the path a
  * MemoryPermission (./file-rules.ts; the table is ../permissions.ts), then the agent's
@@ -39,7 +39,7 @@ import { agentDecision, refusalText, type Decision } from '../permissions';
 import { compileRules, fileDecision, type CompiledRules } from './file-rules';
 import { platformIgnoresCase, volumeIgnoresCase } from './volume-case';
 
-/** The exact refusal of a save when the file changed on disk since it was loaded (seed 002). */
+/** The exact refusal of a save when the file changed on disk since it was loaded (docs/design/memory.md). */
 export const MODIFIED_EXTERNALLY = 'file modified externally, use `file load` to refresh';
 
 export const FILE_LABEL_PREFIX = 'file:';

@@ -1,10 +1,10 @@
 /**
- * The folder watcher: a stream source (seed 002). New and changed files of a folder whose
- * path matches its globs become notices (`<time> added notes/a.md`); the source manager
- * writes each into the blocks subscribed to the source. Paused, the chokidar watcher is
- * closed (no handle stays open) and what happens meanwhile is not reported; resumed, it
- * watches again from then on. Dot files, version-control folders and the app's own
- * temporary files of atomic writes are not reported.
+ * The folder watcher: a stream source (docs/design/memory.md). New and changed files of a folder
+ * whose path matches its globs become notices (`<time> added notes/a.md`); the source manager
+ * writes each into the blocks subscribed to the source. Paused, the chokidar watcher is closed
+ * (no handle stays open) and what happens meanwhile is not reported; resumed, it watches again
+ * from then on. Dot files, version-control folders and the app's own temporary files of atomic
+ * writes are not reported.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * The data sources of memory (seed 002's SourceManager): the FileSources and folder watchers
+ * The data sources of memory (docs/design/memory.md): the FileSources and folder watchers
  * set in Settings → Memory sources, kept in `memory-sources.json` in the data folder with the
  * blocks each stream writes to. It starts them at open, restarts one when its settings
  * change, answers `source` (list, status, pause, resume) and `block load` with a source_id,

@@ -1,9 +1,9 @@
 /**
- * The `source` and `file` tools (seed 002) as built-in local tools of the `memory` bundle:
- * `source` (functionId `memory.source`) is always there; `file` (`memory.file`) is
- * registered by the source manager while a FileSource exists, so without one the tool shows
- * as disabled. Like the other memory tools, the caller is `actorOf(ctx.ownerId)`: the
- * conversation, or a task's agent profile with its AllowedOperations.
+ * The `source` and `file` tools (docs/design/memory.md) as built-in local tools of the `memory`
+ * bundle: `source` (functionId `memory.source`) is always there; `file` (`memory.file`) is
+ * registered by the source manager while a FileSource exists, so without one the tool shows as
+ * disabled. Like the other memory tools, the caller is `actorOf(ctx.ownerId)`: the conversation,
+ * or a task's agent profile with its AllowedOperations.
  */
 import { AppError } from '../../../../shared/errors';
 import { FILE_OPS, SOURCE_OPS, type MemoryOperation } from '../../../../shared/model/memory';
