@@ -1,4 +1,4 @@
-/** Agent profiles (seed 003): the agents a model may delegate to. Built-ins are read-only. */
+/** Agent profiles (docs/design/orchestration.md): the agents a model may delegate to. Built-ins are read-only. */
 import { z } from 'zod';
 import { AgentProfileViewSchema } from '../model/agent-profile';
 import { Empty, type EventTable, type OperationTable } from './common';

@@ -1,4 +1,4 @@
-/** Conversations and the chat (seed 000): messages, the `+` palette's runs, directives. */
+/** Conversations and the chat (docs/design/routing.md): messages, the `+` palette's runs, directives. */
 import { z } from 'zod';
 import { ContextSectionSchema, ConversationSchema, DirectiveOutcomeSchema, MessageSchema, TitleSchema } from '../model/conversation';
 import { WriteModeSchema } from '../model/routing';

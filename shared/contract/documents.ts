@@ -1,4 +1,4 @@
-/** Documents (seed 003): workspace files tools wrote, with their metadata and versions. */
+/** Documents (docs/design/documents.md): workspace files tools wrote, with their metadata and versions. */
 import { z } from 'zod';
 import { DocumentInfoSchema, DocumentQuerySchema } from '../model/document';
 import { type EventTable, type OperationTable } from './common';

@@ -1,4 +1,4 @@
-/** Memory (seed 002): blocks and recall entries, for Inspect → Memory (the user needs no consent here), and the data sources that feed it. */
+/** Memory (docs/design/memory.md): blocks and recall entries, for Inspect → Memory (the user needs no consent here), and the data sources that feed it. */
 import { z } from 'zod';
 import { BlockInfoSchema, BlockLabelSchema, BlockVersionSchema, BlockViewSchema, ConsentChoiceSchema, MemoryOwnerSchema, NewBlockSchema, RecallHitSchema, RecallQuerySchema } from '../model/memory';
 import { SourceConfigSchema, SourceIdSchema, SourceStatusSchema } from '../model/memory-sources';

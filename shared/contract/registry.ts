@@ -1,4 +1,4 @@
-/** The tool registry (seed 004): bundles and their tools. The REST routes under /tools map onto these one to one. */
+/** The tool registry (docs/design/registry.md): bundles and their tools. The REST routes under /tools map onto these one to one. */
 import { z } from 'zod';
 import { BundlePutBodySchema, BundleSchema } from '../model/bundle';
 import { PageSize, PageToken, QueryBool } from '../model/query';

@@ -4,7 +4,7 @@ import { TaskApprovalSchema, TaskGraphSchema } from '../model/task';
 import { Key, type EventTable, type OperationTable } from './common';
 
 export const tasksOperations = {
-  /** The tasks below a conversation (seed 003): delegations and questions, for the graph. A task's own id leads to its root's. */
+  /** The tasks below a conversation (docs/design/orchestration.md): delegations and questions, for the graph. A task's own id leads to its root's. */
   'tasks.graph': { input: z.object({ conversationId: Key }).strict(), output: TaskGraphSchema },
   /**
    * The calls waiting for the user's approval in a conversation and every task below it, at any

@@ -1,4 +1,4 @@
-/** Oversized tool outputs (seed 001): the handles of a conversation, for Inspect → Stored outputs. */
+/** Oversized tool outputs (docs/design/tool-outputs.md): the handles of a conversation, for Inspect → Stored outputs. */
 import { z } from 'zod';
 import { ExtractionInfoSchema, MessageSchema } from '../model/conversation';
 import { BufferReadSchema } from '../model/routing';

@@ -11,7 +11,7 @@ function only<K extends Directive['kind']>(r: ParsedText, kind: K): Extract<Dire
   return r.directives.filter((d): d is Extract<Directive, { kind: K }> => d.kind === kind);
 }
 
-describe('parseDirectives: the seed examples', () => {
+describe('parseDirectives: the documented examples', () => {
   it('@tools with per-tool outputs on one line', () => {
     const text = '@tools web_search_tavily(output=variable:foo), code_execution(output=file:results/{today})';
     const r = parseDirectives(text);

@@ -1,8 +1,8 @@
 /**
- * Orchestration (seed 003) through the whole core and a real provider client speaking to the
- * scripted model server: the seed's complete flow (the conversation → analyst → writer, with
- * documents passed down and injected back up), questions to the parent agent and to the human,
- * guards, Stop across the tree, and a child's failure reaching its parent.
+ * Orchestration (docs/design/orchestration.md) through the whole core and a real provider
+ * client speaking to the scripted model server: the complete flow (the conversation → analyst →
+ * writer, with documents passed down and injected back up), questions to the parent agent and to
+ * the human, guards, Stop across the tree, and a child's failure reaching its parent.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -61,7 +61,7 @@ async function ask(env: Started, conversationId: string, text: string): Promise<
 const tools = (name: string, args: unknown): ScriptedReply => ({ kind: 'tools', calls: [{ name, arguments: args }] });
 
 describe('orchestration in the core', () => {
-  it("the seed's complete flow: conversation → analyst → writer, documents down and back up, on disk and on the graph", async () => {
+  it("the complete flow: conversation → analyst → writer, documents down and back up, on disk and on the graph", async () => {
     const env = await start();
     const { server, core, call, model, messages } = env;
     await fs.mkdir(path.join(core.workspaceDir(), 'data'), { recursive: true });

@@ -1,4 +1,4 @@
-/** The task graph of a conversation, the approvals waiting in its tasks, and the user's answers to agents' questions (seed 003). */
+/** The task graph of a conversation, the approvals waiting in its tasks, and the user's answers to agents' questions (docs/design/orchestration.md). */
 import type { Handler } from '../router';
 import type { ConversationStore } from '../timeline/conversation-store';
 import { waitingApprovals } from '../timeline/task-approvals';

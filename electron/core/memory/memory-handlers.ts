@@ -1,4 +1,4 @@
-/** Memory (seed 002): blocks and recall entries for Inspect → Memory (electron/core/memory). */
+/** Memory (docs/design/memory.md): blocks and recall entries for Inspect → Memory (electron/core/memory). */
 import type { ChatConsent } from './consent-cards';
 import type { MemoryService } from './memory-service';
 import type { Handler } from '../router';

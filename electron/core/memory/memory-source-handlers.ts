@@ -1,4 +1,4 @@
-/** Memory's data sources (seed 002) for Settings → Memory sources and Inspect → Memory (electron/core/memory/sources). */
+/** Memory's data sources (docs/design/memory.md) for Settings → Memory sources and Inspect → Memory (electron/core/memory/sources). */
 import type { SourceManager } from './sources/source-manager';
 import type { Handler } from '../router';
 

@@ -1,4 +1,4 @@
-/** The registry's operations: bundles, tools, search (seed 004). */
+/** The registry's operations: bundles, tools, search (docs/design/registry.md). */
 import type { Registry } from './registry';
 import type { Handler } from '../router';
 import { approvalContext, approvalOf } from '../../../shared/model/tool-approval';

@@ -49,7 +49,7 @@ describe('buffer_ops', () => {
     expect(config).toMatchObject({ slug: 'buffer-ops', type: 'local', local: { functionId: 'buffers.ops' } });
   });
 
-  it('list, info, peek and read, as in the seed', async () => {
+  it('list, info, peek and read, as documented', async () => {
     const { fn, ctx, store } = await setup();
     expect(await call(fn, ctx, { operation: 'list' })).toEqual({ operation: 'list', buffers: [] });
     const content = Array.from({ length: 300 }, (_, i) => `line ${i + 1}${i % 50 === 0 ? ' TODO' : ''}`).join('\n');

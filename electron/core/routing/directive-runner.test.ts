@@ -85,7 +85,7 @@ describe('DirectiveRunner: refusals before anything is written', () => {
 });
 
 describe('DirectiveRunner: running', () => {
-  it('the seed pattern: append, append, replace into one buffer, with manifests', async () => {
+  it('the documented pattern: append, append, replace into one buffer, with manifests', async () => {
     const { runner, buffers } = await setup();
     const text = [
       '@input file:myfile1 (output=variable:foo)      # append',

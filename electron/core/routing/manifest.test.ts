@@ -3,7 +3,7 @@ import { MANIFEST_MAX_PATHS } from './limits';
 import { buildManifest, formatCount, inputNoun, manifestText } from './manifest';
 
 describe('manifest text', () => {
-  it('the seed example, exactly', () => {
+  it('the documented example, exactly', () => {
     expect(
       manifestText({ kind: 'input', name: 'file:notes/*', destination: 'variable:foo', count: 3, totalChars: 12340, paths: ['notes/2026-01-01', 'notes/2026-01-02', 'notes/2026-01-03'] }),
     ).toBe('[input routed] 3 files -> variable:foo (total 12,340 chars)\npaths: notes/2026-01-01, notes/2026-01-02, notes/2026-01-03');

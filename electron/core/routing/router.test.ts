@@ -63,7 +63,7 @@ describe('WorkspaceOutputRouter', () => {
     expect(m).toMatchObject({ destination: 'variable:results-2', writeMode: 'new', target: { name: 'results-2' } });
   });
 
-  it('an input manifest: the seed format, with paths', async () => {
+  it('an input manifest: the documented format, with paths', async () => {
     const { router } = await setup();
     const m = await router.route({
       ownerId: 'run1',

@@ -64,7 +64,7 @@ export const MIGRATIONS: readonly Migration[] = [
     up: (db) => db.exec(`ALTER TABLE conversations ADD COLUMN extraction TEXT;`),
   },
   {
-    name: 'the task graph (seed 003): delegations and questions below a conversation',
+    name: 'the task graph: delegations and questions below a conversation',
     up: (db) =>
       db.exec(`
         CREATE TABLE tasks (

@@ -17,7 +17,7 @@ function logText(lines: number, needleAt: number): string {
 }
 
 describe('tool_output: exact strings', () => {
-  it('the oversized message is the seed\'s, character for character', () => {
+  it('the oversized message is the documented one, character for character', () => {
     expect(tooLargeMessage({ bytes: 123456, lines: 789, tokens: 45678 }, '0b8f0b1e-1d5a-4c47-9f5e-3f3b1a2c4d5e')).toBe(
       'Tool output is too large (123456 bytes, 789 lines, 45678 tokens).\n' +
         'Call tool_output(handle = "0b8f0b1e-1d5a-4c47-9f5e-3f3b1a2c4d5e", extract = "what to extract").\n' +
@@ -25,7 +25,7 @@ describe('tool_output: exact strings', () => {
     );
   });
 
-  it('the schema is the seed\'s, character for character', () => {
+  it('the schema is the documented one, character for character', () => {
     const seed = `{
   "type": "object",
   "additionalProperties": false,
