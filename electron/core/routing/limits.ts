@@ -70,14 +70,3 @@ export const INPUT_GLOB_MAX_DEPTH = 32;
 /** `@input url:`: the largest body read (at most fetch_url's FETCH_MAX_BYTES), and the time limit per attempt. */
 export const INPUT_URL_MAX_BYTES = 10 * 1024 * 1024;
 export const INPUT_URL_TIMEOUT_MS = 30_000;
-
-// ---- workflows (workflows/workflow-file.ts, workflows/workflow-runner.ts) -------------------
-
-/** The largest workflow file read (bytes); a bigger one is listed with an error and not run. */
-export const WORKFLOW_FILE_MAX_BYTES = 1024 * 1024;
-
-/** Workflow files `workflows.list` reads at most (the first ones by name). */
-export const WORKFLOWS_LIST_MAX = 500;
-
-/** Finished workflow runs kept in memory for workflows.get (the oldest go first). */
-export const WORKFLOW_FINISHED_RUNS_KEPT = 50;

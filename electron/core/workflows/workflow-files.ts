@@ -7,7 +7,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { workspacePathProblem } from '../../../shared/directives/parser';
 import { AppError } from '../../../shared/errors';
-import { WORKFLOWS_LIST_MAX, WORKFLOW_FILE_MAX_BYTES } from '../routing/limits';
+import { WORKFLOWS_LIST_MAX, WORKFLOW_FILE_MAX_BYTES } from './limits';
 import { defaultTitle } from './workflow-file';
 import { leavesWorkspace, notInWorkflowsFolder, notText, tooLarge, workflowNotFound } from './strings';
 

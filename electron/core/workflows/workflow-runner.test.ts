@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { WorkflowRun } from '../../../shared/model/workflow';
 import { ConversationStore } from '../timeline/conversation-store';
 import { EventBus } from '../events';
-import { WORKFLOW_FINISHED_RUNS_KEPT } from '../routing/limits';
+import { WORKFLOW_FINISHED_RUNS_KEPT } from './limits';
 import { filesUnder, openEmptyToolStore, routingOnDisk, startHangingServer, type HangingServer } from '../testing/chat-fixtures';
 import { useTempDirs } from '../testing/temp-dir';
 import { NO_MODEL_STEP, NO_STEPS } from './strings';

@@ -25,7 +25,7 @@ import type { EventBus } from '../events';
 import { v7 as uuidv7 } from 'uuid';
 import { toErrorInfo } from '../../../shared/errors';
 import type { RoutingServices } from '../routing';
-import { WORKFLOW_FINISHED_RUNS_KEPT } from '../routing/limits';
+import { WORKFLOW_FINISHED_RUNS_KEPT } from './limits';
 import type { DirectiveRunResult } from '../routing/types';
 import type { RunStepTurn } from './model-steps';
 import { parseWorkflow, summaryOf, type WorkflowFile, type WorkflowFileError, type WorkflowStepSource } from './workflow-file';
