@@ -1,15 +1,25 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../shared/errors';
 import { LIMITS } from '../../shared/limits';
-import { createCore } from './app';
+import { createCore, type Core } from './app';
 import { operationNames } from '../../shared/contract';
 import { createRouter, defineHandlers, type HandlerTable } from './router';
 import { RESOURCES_DIR, useTempDirs } from './testing/temp-dir';
 
 const tempDir = useTempDirs();
+const cores: Core[] = [];
+afterEach(async () => {
+  await Promise.all(cores.splice(0).map((c) => c.close()));
+});
+
+async function core(): Promise<Core> {
+  const c = await createCore({ resourcesDir: RESOURCES_DIR, watch: false, dataDir: await tempDir(), host: 'headless' });
+  cores.push(c);
+  return c;
+}
 
 async function router() {
-  return (await createCore({ resourcesDir: RESOURCES_DIR, watch: false, dataDir: await tempDir(), host: 'headless' })).router;
+  return (await core()).router;
 }
 
 describe('router', () => {
@@ -51,7 +61,7 @@ describe('router', () => {
   });
 
   it('turns a thrown AppError into its envelope and anything else into INTERNAL', async () => {
-    const base = await createCore({ resourcesDir: RESOURCES_DIR, watch: false, dataDir: await tempDir(), host: 'headless' });
+    const base = await core();
     const handlers = defineHandlers({
       ...(Object.fromEntries(operationNames.map((n) => [n, () => undefined])) as unknown as HandlerTable),
       'app.info': () => {

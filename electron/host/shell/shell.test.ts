@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { operationNames } from '../../../shared/contract';
-import { createCore } from '../../core/app';
+import { createCore, type Core } from '../../core/app';
 import { RESOURCES_DIR, useTempDirs } from '../../core/testing/temp-dir';
 import { CALL_CHANNEL, EVENT_CHANNEL, createBridge, type IpcRendererLike } from './bridge';
 import { registerIpcHost, type IpcMainLike } from './ipc';
@@ -8,6 +8,16 @@ import { contentSecurityPolicy, isAppUrl, isSafeExternalUrl } from './security';
 import { buildWindowOptions } from './window-options';
 
 const tempDir = useTempDirs();
+const cores: Core[] = [];
+afterEach(async () => {
+  await Promise.all(cores.splice(0).map((c) => c.close()));
+});
+
+async function openCore(): Promise<Core> {
+  const core = await createCore({ resourcesDir: RESOURCES_DIR, watch: false, dataDir: await tempDir(), host: 'electron' });
+  cores.push(core);
+  return core;
+}
 
 describe('window options', () => {
   it('isolate the renderer: context isolation, sandbox, no Node, no webviews', () => {
@@ -84,7 +94,7 @@ function fakeIpc(frameUrl: string) {
 
 describe('IPC host and preload bridge', () => {
   it('carry contract calls and events between the window and the core', async () => {
-    const core = await createCore({ resourcesDir: RESOURCES_DIR, watch: false, dataDir: await tempDir(), host: 'electron' });
+    const core = await openCore();
     const ipc = fakeIpc('app://toolsmith/index.html');
     registerIpcHost(ipc.main, core, () => [ipc.window]);
     const bridge = createBridge(ipc.renderer);
@@ -95,7 +105,7 @@ describe('IPC host and preload bridge', () => {
   });
 
   it('refuse calls from any frame that is not the app', async () => {
-    const core = await createCore({ resourcesDir: RESOURCES_DIR, watch: false, dataDir: await tempDir(), host: 'electron' });
+    const core = await openCore();
     for (const url of ['https://evil.example/', 'file:///tmp/x.html', '']) {
       const ipc = fakeIpc(url);
       registerIpcHost(ipc.main, core, () => []);
@@ -106,7 +116,7 @@ describe('IPC host and preload bridge', () => {
   });
 
   it('forward only contract names and never send an unknown one', async () => {
-    const core = await createCore({ resourcesDir: RESOURCES_DIR, watch: false, dataDir: await tempDir(), host: 'electron' });
+    const core = await openCore();
     const ipc = fakeIpc('app://toolsmith/');
     registerIpcHost(ipc.main, core, () => []);
     const bridge = createBridge(ipc.renderer);

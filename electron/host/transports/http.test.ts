@@ -9,8 +9,11 @@ import { startHttpHost, type HttpHost } from './http';
 
 const tempDir = useTempDirs();
 const hosts: HttpHost[] = [];
+const cores: Core[] = [];
 afterEach(async () => {
   await Promise.all(hosts.splice(0).map((h) => h.close()));
+  // A host does not close the core it serves: its owner does.
+  await Promise.all(cores.splice(0).map((c) => c.close()));
 });
 
 async function start(): Promise<{ host: HttpHost; core: Core; token: string; staticDir: string }> {
@@ -21,6 +24,7 @@ async function start(): Promise<{ host: HttpHost; core: Core; token: string; sta
   await fs.writeFile(path.join(staticDir, 'assets', 'app.js'), 'console.log(1)');
   await fs.writeFile(path.join(dataDir, 'secret.txt'), 'do not serve');
   const core = await createCore({ resourcesDir: RESOURCES_DIR, watch: false, dataDir, host: 'headless' });
+  cores.push(core);
   const host = await startHttpHost({ core, staticDir });
   hosts.push(host);
   const token = (await fs.readFile(host.tokenFile, 'utf8')).trim();
