@@ -31,7 +31,7 @@ const OFFLINE = {
 describe('electronegativity over the shell', () => {
   it('scans main, preload and the host helpers with the Electron version from package.json', () => {
     const files = shellFiles() as string[];
-    expect(files).toEqual(expect.arrayContaining(['electron/main.ts', 'electron/preload.ts', 'electron/host/shell/window-options.ts', 'electron/host/shell/security.ts', 'package.json']));
+    expect(files).toEqual(expect.arrayContaining(['electron/main.ts', 'electron/preload.ts', 'electron/host/shell/window-options.ts', 'electron/host/security.ts', 'package.json']));
     expect(files.some((f) => f.endsWith('.test.ts'))).toBe(false);
   });
 

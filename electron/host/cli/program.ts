@@ -9,7 +9,7 @@ import { completionScript } from './completion';
 import { importCurl, importOpenApi } from './import-commands';
 import { bundlesExport, bundlesImport, bundlesList, bundlesSwitch, toolsList, toolsSearch, toolsShow } from './registry-commands';
 import { invoke, test } from './run-commands';
-import type { CliHost } from './cli-mode';
+import type { CliHost } from '../cli-host';
 import { CliError, EXIT, commonArgv, err, out, usageError, type CommonOptions } from './session';
 
 /** How a command ended, when it did not end by throwing. */

@@ -3,7 +3,7 @@
  * the process ended with the command's exit code once both streams have written everything.
  * Run by toolsmith-cli.ts under Node and by main.ts when the app's binary is started with --cli.
  */
-import type { CliHost } from './cli-mode';
+import type { CliHost } from '../cli-host';
 import { runCli } from './program';
 
 export interface CliProcess {

@@ -11,7 +11,7 @@ import { versionToRun, newerFirst } from '../../core/testcases/run-suite';
 import type { OpInput, OpName, OpOutput } from '../../../shared/contract';
 import type { Bundle } from '../../../shared/model/bundle';
 import type { ToolView } from '../../../shared/model/tool';
-import type { CliHost } from './cli-mode';
+import type { CliHost } from '../cli-host';
 import { findResourcesDir } from '../transports/mcp-stdio';
 
 /** Exit codes: 0 done, 1 the command failed (a failed call, a failing test), 2 bad usage. */

@@ -3,8 +3,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useTempDirs } from '../../core/testing/temp-dir';
 import { appProtocolHandler, resolveAppFile } from './app-protocol';
-import { contentSecurityPolicy } from './security';
-import { contentTypeFor } from './static-files';
+import { contentSecurityPolicy } from '../security';
+import { contentTypeFor } from '../static-files';
 
 const tempDir = useTempDirs();
 const ROOT = path.resolve('/srv/app/dist/renderer');

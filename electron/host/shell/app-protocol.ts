@@ -6,8 +6,8 @@
  */
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { APP_HOST, APP_SCHEME, securityHeaders } from './security';
-import { contentTypeFor } from './static-files';
+import { APP_HOST, APP_SCHEME, securityHeaders } from '../security';
+import { contentTypeFor } from '../static-files';
 
 export type AppFile = { ok: true; file: string } | { ok: false; status: 400 | 404 };
 

@@ -13,7 +13,7 @@ import { hasSecretInQuery, isOwnHost, isOwnOrigin, loadOrCreateToken, sameSecret
 import { readBody } from '../transports/http';
 import { followApprovalsFile } from '../transports/data-file-watch';
 import { announceRunningHost } from '../transports/running-host';
-import { send } from './static-files';
+import { send } from '../static-files';
 
 export const APPROVAL_PATH = '/rpc/mcpServer.askApproval';
 

@@ -5,7 +5,7 @@
 import { fail } from '../../../shared/errors';
 import type { Core } from '../../core/app';
 import { CALL_CHANNEL, EVENT_CHANNEL } from './bridge';
-import { isAppUrl } from './security';
+import { isAppUrl } from '../security';
 
 export interface IpcMainLike {
   handle(channel: string, listener: (event: { senderFrame: { url: string } | null }, ...args: unknown[]) => unknown): void;

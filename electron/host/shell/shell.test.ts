@@ -4,7 +4,7 @@ import { createCore, type Core } from '../../core/app';
 import { RESOURCES_DIR, useTempDirs } from '../../core/testing/temp-dir';
 import { CALL_CHANNEL, EVENT_CHANNEL, createBridge, type IpcRendererLike } from './bridge';
 import { registerIpcHost, type IpcMainLike } from './ipc';
-import { contentSecurityPolicy, isAppUrl, isSafeExternalUrl } from './security';
+import { contentSecurityPolicy, isAppUrl, isSafeExternalUrl } from '../security';
 import { buildWindowOptions } from './window-options';
 
 const tempDir = useTempDirs();

@@ -17,7 +17,7 @@ import { LOGIN_SCRIPT, loginPageHtml } from './login-page';
 import { MCP_PATH, createMcpHttpEndpoint, rpcError, type McpHttpOptions } from './mcp-http';
 import { followApprovalsFile } from './data-file-watch';
 import { announceRunningHost } from './running-host';
-import { send, serveStatic } from '../shell/static-files';
+import { send, serveStatic } from '../static-files';
 
 export interface HttpHostOptions {
   core: Core;

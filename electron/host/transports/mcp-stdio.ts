@@ -14,7 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createCore } from '../../core/app';
 import { argValue, resolveDataDir } from '../../core/data-dir';
-import type { CliHost } from '../cli/cli-mode';
+import type { CliHost } from '../cli-host';
 import { watchDataFiles } from './data-file-watch';
 import { askApprovalsInRunningHost } from './host-approvals';
 import { LineStdioServerTransport } from './mcp-stdio-transport';

@@ -1,6 +1,6 @@
 /**
  * The REST API under /tools, bundles side: routes, paging, built-ins, the host's gate and
- * events, over real HTTP on 127.0.0.1 (seed 004, "API Surface" and "Behavioral Rules").
+ * events, over real HTTP on 127.0.0.1 (docs/design/registry.md: routes and behavioural rules).
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import fs from 'node:fs/promises';

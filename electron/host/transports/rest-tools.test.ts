@@ -1,6 +1,6 @@
 /**
  * The REST API under /tools, tools side: tool versions, lists, search and invoke, over
- * real HTTP on 127.0.0.1 (seed 004, "API Surface" and "Behavioral Rules").
+ * real HTTP on 127.0.0.1 (docs/design/registry.md: routes and behavioural rules).
  */
 import { v7 } from 'uuid';
 import { describe, expect, it } from 'vitest';

@@ -7,7 +7,7 @@ import type { OpName } from '../../../shared/contract';
 import { HTTP_STATUS, fail } from '../../../shared/errors';
 import type { Core } from '../../core/app';
 import type { BodyResult } from './http';
-import { send } from '../shell/static-files';
+import { send } from '../static-files';
 
 type Params = Record<string, string>;
 

@@ -9,9 +9,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createCore } from '../../core/app';
 import { resolveDataDir } from '../../core/data-dir';
-import type { CliHost } from '../cli/cli-mode';
+import type { CliHost } from '../cli-host';
 import { startHttpHost } from './http';
-import { headlessOpenPath } from '../shell/open-path';
+import { headlessOpenPath } from './open-path';
 import { restRoutes } from './rest';
 
 export const SERVE_USAGE = [
