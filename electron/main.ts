@@ -17,7 +17,7 @@ import { appProtocolHandler } from './host/shell/app-protocol';
 import { startApprovalLink, type ApprovalLink } from './host/shell/approval-link';
 import { registerIpcHost } from './host/shell/ipc';
 import { closeBeforeQuit } from './host/shell/quit';
-import { APP_HOST, APP_SCHEME, isAppUrl, isSafeExternalUrl } from './host/shell/security';
+import { APP_HOST, APP_SCHEME, isAppUrl, isSafeExternalUrl } from './host/security';
 import { focusFirstWindow, profileDirFor } from './host/shell/single-instance';
 import { buildWindowOptions } from './host/shell/window-options';
 import { captureWindowState, loadWindowState, placeWindow, saveWindowState, windowStatePath } from './host/shell/window-state';
