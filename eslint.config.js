@@ -220,6 +220,7 @@ export const layers = {
   ],
   'electron/core/memory/module.ts': [
     'electron/core/agent-profiles/module.ts',
+    'electron/core/invoke',
     'electron/core/memory',
     'electron/core/platform',
     'shared',
@@ -366,9 +367,7 @@ export const layers = {
     'electron/host/transports',
     'shared',
   ],
-  'electron/host/cli-host.ts': [
-    'electron/core/secrets',
-  ],
+  'electron/host/cli-host.ts': ['electron/core/secrets'],
   'electron/host/security.ts': [],
   'electron/host/shell': [
     'electron/core/app.ts',
@@ -378,9 +377,7 @@ export const layers = {
     'electron/host/transports',
     'shared',
   ],
-  'electron/host/static-files.ts': [
-    'electron/host/security.ts',
-  ],
+  'electron/host/static-files.ts': ['electron/host/security.ts'],
   'electron/host/transports': [
     'electron/core/app.ts',
     'electron/core/bundles',

@@ -44,21 +44,30 @@ export interface Core {
   close(): Promise<void>;
 }
 
-/** Every operation of the contract has a handler in exactly one module: a missing one is a compile error naming it. */
-type Unhandled = Exclude<OpName, OpsOf<(typeof MODULES)[number]>>;
-const everyOperationHandled: [Unhandled] extends [never] ? true : { unhandled: Unhandled } = true;
-void everyOperationHandled;
+/**
+ * Every operation of the contract has a handler in a module: one missing is a compile error
+ * here naming it ("'tools.usageStats' is not assignable to type 'never'"). One handled by two
+ * modules stops the core at start (ModuleHost).
+ */
+type MustBeNever<T extends never> = T;
+export type UnhandledOperations = MustBeNever<Exclude<OpName, OpsOf<(typeof MODULES)[number]>>>;
 
 export async function createCore(config: CoreConfig): Promise<Core> {
   const modules = new ModuleHost(MODULES);
-  const platform = await openPlatform(config, (functions) => modules.registerFunctions(functions));
+  const platform = await openPlatform(config, (functions, basics) => modules.registerFunctions(functions, basics));
   let running;
   try {
     running = await modules.start(platform);
   } catch (e) {
-    // What started is closed again: a failed start leaves no file open, no watcher running.
-    await modules.closeStarted();
-    await closePlatform(platform);
+    // The modules that started and the platform are closed again (a module that fails partway
+    // through its own start closes what it opened itself); the start's error is the one thrown.
+    try {
+      await modules.closeStarted();
+    } catch (closeError) {
+      console.error('closing after a failed start:', closeError);
+    } finally {
+      await closePlatform(platform).catch((closeError: unknown) => console.error('closing the platform after a failed start:', closeError));
+    }
     throw e;
   }
   const started = running;
@@ -87,9 +96,12 @@ export async function createCore(config: CoreConfig): Promise<Core> {
       closing ??= (async () => {
         // Every module stops (in reverse order), the platform's own calls are cancelled, and
         // only then does anything close.
-        await started.stop(() => stopPlatform(platform));
-        await started.close();
-        await closePlatform(platform);
+        try {
+          await started.stop(() => stopPlatform(platform));
+          await started.close();
+        } finally {
+          await closePlatform(platform);
+        }
       })();
       return closing;
     },

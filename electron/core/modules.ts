@@ -1,7 +1,8 @@
 /**
- * The core's feature modules, started in this order on the platform (platform/module.ts). A
- * module reaches only the ones listed before it; close() stops and then closes them in reverse
- * order. A new feature is a folder with a `module.ts` and one line here.
+ * The core's feature modules, started in this order on the platform (platform/feature-module.ts).
+ * The order says three things: a module reaches only the ones listed before it; close() stops
+ * them in reverse order (each cancels its work at once, then they settle together); and then
+ * closes them in reverse order. A new feature is a folder with a `module.ts` and one line here.
  */
 import { agentModule } from './agent/module';
 import { providersModule } from './agent/providers/module';
@@ -34,12 +35,13 @@ export const MODULES = [
   mcpClientModule,
   agentProfilesModule,
   agentModule,
-  // After the agent: on close, its consent questions are answered before the turns stop.
-  memoryModule,
   workflowsModule,
   chatModule,
   mcpServerModule,
   testcasesModule,
   transferModule,
   usageModule,
+  // Last: on close it stops first, so its consent questions are answered deny before any turn
+  // (a chat's, a task's, a workflow step's) is stopped. No module uses it.
+  memoryModule,
 ] as const;

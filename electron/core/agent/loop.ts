@@ -5,45 +5,12 @@
  */
 import { AppError } from '../../../shared/errors';
 import type { ApprovalDecision } from '../../../shared/model/provider';
-import type { ConversationStore } from '../timeline/conversation-store';
-import type { EventBus } from '../events';
-import type { InvokeDispatcher } from '../invoke/dispatcher';
-import type { ToolStore } from '../bundles/tool-store';
-import type { RoutingServices } from '../routing';
-import type { SettingsStore } from '../settings/settings-store';
-import type { ApprovalStore } from './approvals';
-import type { Redact } from '../timeline/render';
 import { runningTurn } from './strings';
 import { Turn } from './turn';
-import type { AgentLoop, ModelClientFactory, TurnRequest } from './types';
-import type { TaskDeps, TaskRunner } from './task-calls';
-import type { TurnContribution } from '../platform/turn-contributions';
+import type { AgentLoop, TurnRequest } from './types';
+import type { AgentLoopDeps, TaskRunner } from './deps';
 
-export interface AgentLoopDeps {
-  conversations: ConversationStore;
-  clients: ModelClientFactory;
-  dispatcher: Pick<InvokeDispatcher, 'invoke' | 'cancel' | 'checkArgs'>;
-  registry: { store: Pick<ToolStore, 'allTools' | 'isUsable' | 'bundleById'> };
-  routing: RoutingServices;
-  approvals: ApprovalStore;
-  settings: Pick<SettingsStore, 'get'>;
-  events: EventBus;
-  now: () => Date;
-  /** Applied to everything the model is given and every error shown (the secret store's redactor). */
-  redact?: Redact;
-  /** Oversized tool outputs (docs/design/tool-outputs.md): the gate and `tool_output`. Absent: results pass whole. */
-  toolOutputs?: import('../tool-output/service').ToolOutputService;
-  /** Steps a turn may take (default 12; a task's: its profile's). */
-  maxSteps?: number;
-  /**
-   * What features add to every step (read at each step, so one added later applies): text
-   * after the system text (memory's pinned blocks), and what a later batch (turn) is told
-   * instead of a card an earlier one loaded.
-   */
-  contributions?: readonly TurnContribution[];
-  /** Orchestration (docs/design/orchestration.md): agent profiles to delegate to. Absent: no orchestration tools. The loop adds the runner. */
-  tasks?: Omit<TaskDeps, 'runner'> & { runner?: TaskRunner };
-}
+export type { AgentLoopDeps } from './deps';
 
 /** A conversation's turn, held before it starts (while a message's directives run). */
 export interface TurnReservation {

@@ -19,10 +19,10 @@ import { ASK_MASTER_NAME, ASK_MASTER_SPEC, HANDOFF_SPEC, documentsArg, routeTool
 import { tooLargeMessage } from '../tool-output/messages';
 import { estimateCounter } from '../tool-output/tokens';
 import type { NewMessage } from '../timeline/conversation-store';
-import type { AgentLoopDeps } from './loop';
+import type { AgentLoopDeps, TaskDeps } from './deps';
 import { MODEL_TOOLS_BUNDLE, type ModelOnlyTool } from './tool-behavior';
 import type { ModelTool } from './tools-for-model';
-import type { ModelClient, ModelToolCall, TurnRequest } from './types';
+import type { ModelClient, ModelToolCall } from './types';
 
 /** What a turn knows of the task it runs (absent on TurnRequest: the conversation itself, task 0). */
 export interface TaskTurn {
@@ -31,24 +31,6 @@ export interface TaskTurn {
   profile: AgentProfile;
   /** The agents from the conversation down to this task, this one's last. */
   chain: string[];
-}
-
-/** How the loop runs a task's turn: registered like any turn, so Stop and approvals reach it. */
-export interface TaskRunner {
-  run(req: TurnRequest): Promise<'done' | 'error' | 'stopped'>;
-  stop(conversationId: string): void;
-  /** Waits for the human's answer to a question task; rejects CANCELLED when the signal aborts. */
-  waitForAnswer(questionId: string, signal: AbortSignal): Promise<string>;
-}
-
-/** What the loop's deps hold for orchestration (absent: the orchestration tools are not offered). */
-export interface TaskDeps {
-  /** The enabled profiles: by name, and all of them (the conversation may delegate to each). */
-  agents: { enabled(name: string): AgentProfile | undefined; list(): AgentProfile[] };
-  workspaceDir: () => string;
-  /** The delegation depth limit now (Settings' maxDelegationDepth); default DEFAULT_MAX_DEPTH. */
-  maxDepth?: () => number;
-  runner: TaskRunner;
 }
 
 export interface TaskCallContext {

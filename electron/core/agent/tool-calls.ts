@@ -17,7 +17,7 @@ import { v7 as uuidv7 } from 'uuid';
 import type { InvokeOutcome } from '../invoke/dispatcher';
 import { toErrorInfo } from '../../../shared/errors';
 import { splitModelArgs } from '../routing/model-routing';
-import type { AgentLoopDeps } from './loop';
+import type { AgentLoopDeps } from './deps';
 import { approvalCancelled, argsNotObject, malformedArgs, unknownToolError } from './strings';
 import { MODEL_TOOLS_BUNDLE, kindNotHandled, turnGoesOn, type ToolKind } from './tool-behavior';
 import type { ModelTool, ModelToolSet } from './tools-for-model';

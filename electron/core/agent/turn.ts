@@ -10,7 +10,7 @@ import type { ToolCard } from '../../../shared/model/conversation';
 import { v7 as uuidv7 } from 'uuid';
 import { toErrorInfo } from '../../../shared/errors';
 import { evaluateContext, systemText } from './context';
-import type { AgentLoopDeps } from './loop';
+import type { AgentLoopDeps } from './deps';
 import { renderForModel, type Redact } from '../timeline/render';
 import { STOPPED_NOTICE, loopCallError, loopNotice, modelFailedNotice, providerMissing, stepLimitNotice, taskStepLimit, turnFailedNotice } from './strings';
 import { TOOL_OUTPUT_NAME } from '../tool-output/messages';

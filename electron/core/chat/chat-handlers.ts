@@ -23,7 +23,7 @@ type ChatOps =
   | 'chat.regenerate';
 
 export interface ChatHandlerDeps {
-  /** Emits 'conversations.changed' itself (see app.ts). */
+  /** Emits 'conversations.changed' itself (the timeline's onChange, platform/platform.ts). */
   conversations: ConversationStore;
   routing: RoutingServices;
   dispatcher: Pick<InvokeDispatcher, 'invoke'>;
@@ -38,7 +38,7 @@ export interface ChatHandlerDeps {
   agent?: Pick<AgentLoopService, 'reserve' | 'stop' | 'runningTurnId'>;
 }
 
-/** The chat's operations over a ChatService the app built (app.ts is the one composition root). */
+/** The chat's operations over a ChatService the app built (built by chat/module.ts). */
 export function chatHandlers(deps: ChatHandlerDeps & { chat: ChatService }): { [N in ChatOps]: Handler<N> } {
   const { conversations, routing, chat } = deps;
   return {

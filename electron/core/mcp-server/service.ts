@@ -1,7 +1,7 @@
 /**
  * The registry as an MCP server: one SDK `Server` per client connection (stdio, Streamable
  * HTTP, or in memory), each answering tools/list with the served tools and tools/call through
- * callServedTool. Built once in app.ts; the transports (electron/host) connect servers to it.
+ * callServedTool. Built once by mcp-server/module.ts; the transports (electron/host) connect servers to it.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';

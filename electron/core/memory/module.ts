@@ -4,10 +4,12 @@
  * cards Partner and Human blocks ask with. A task's memory and grant come from its agent
  * profile. Every model step is given the pinned blocks; a conversation's memory goes with it.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import type { ToolCard } from '../../../shared/model/conversation';
 import { memoryHandlers } from './memory-handlers';
 import { memorySourceHandlers } from './memory-source-handlers';
+import type { LocalFunction } from '../invoke/types';
 import { defineModule } from '../platform/feature-module';
 import { agentProfilesModule } from '../agent-profiles/module';
 import { actorFor } from './actors';
@@ -22,13 +24,32 @@ interface MemoryApi {
   memory: MemoryService;
   sources: SourceManager;
   actorOf(ownerId: string): Actor;
+  tools: { source: LocalFunction; file: LocalFunction };
 }
+
+/** Whether the memory sources file lists a FileSource (read before the registry opens; a bad file: no). */
+function listsFileSource(file: string): boolean {
+  try {
+    const data = JSON.parse(fs.readFileSync(file, 'utf8')) as { sources?: { kind?: unknown }[] };
+    return Array.isArray(data.sources) && data.sources.some((s) => s?.kind === 'files');
+  } catch {
+    return false;
+  }
+}
+
+const SOURCES_FILE = 'memory-sources.json';
 
 export const memoryModule = defineModule({
   name: 'memory',
-  functions: (functions, api: () => MemoryApi) => {
+  functions: (functions, api: () => MemoryApi, { dataDir }) => {
     registerMemoryTools(functions, { memory: () => api().memory, actorOf: (id) => api().actorOf(id) });
-    functions.register(SOURCE_FUNCTION_ID, createSourceTools({ sources: () => api().sources, actorOf: (id) => api().actorOf(id) }).source);
+    functions.register(SOURCE_FUNCTION_ID, (ctx, args, signal) => api().tools.source(ctx, args, signal));
+    // The `file` tool exists while a FileSource does. The sources start after the registry has
+    // indexed its tools, so a configured one registers the tool now: it is indexed as usable
+    // from the start (the sources correct it if that source does not start).
+    if (listsFileSource(path.join(dataDir, SOURCES_FILE))) {
+      functions.register(FILE_FUNCTION_ID, Object.assign((ctx: Parameters<LocalFunction>[0], args: Record<string, unknown>, signal: AbortSignal) => api().tools.file(ctx, args, signal), { timeoutMs: MEMORY_CALL_TIMEOUT_MS }));
+    }
   },
   start: async ({ dataDir, now, problems, events, conversations, functions, registry, config, turnContributions, use }) => {
     const agentProfiles = use(agentProfilesModule);
@@ -57,7 +78,7 @@ export const memoryModule = defineModule({
       });
     const sourceTools = createSourceTools({ sources: () => sources, actorOf });
     const sources: SourceManager = new SourceManager({
-      file: path.join(dataDir, 'memory-sources.json'),
+      file: path.join(dataDir, SOURCES_FILE),
       memory,
       now,
       functions,
@@ -73,16 +94,18 @@ export const memoryModule = defineModule({
       problems: (p) => problems.report(p),
     });
     memory.sources = sources;
+    const fileToolBefore = functions.has(FILE_FUNCTION_ID);
     await sources.open();
-    // The registry indexed its tools before the sources opened: a `file` tool they brought is indexed now.
-    if (functions.has(FILE_FUNCTION_ID)) await registry.syncAll();
+    // The registry indexed its tools before the sources opened: when they changed whether the
+    // `file` tool exists (a listed FileSource did not start), the index learns it now.
+    if (functions.has(FILE_FUNCTION_ID) !== fileToolBefore) await registry.syncAll();
     // What a model is given of the memory on every step: its pinned blocks; an unpinned block only in the batch that loaded it.
     turnContributions.push({
       context: (cid) => pinnedContext(memory.blocks, actorOf(cid).owner),
       earlierLoad: (card: ToolCard) => loadedBlockNote(card, (id) => id === MEMORY_BUNDLE_ID),
     });
     return {
-      api: { memory, sources, actorOf },
+      api: { memory, sources, actorOf, tools: sourceTools },
       handlers: { ...memoryHandlers(memory, changed, consent), ...memorySourceHandlers(sources) },
       // A conversation's memory (blocks, recall entries) goes with it.
       conversationDeleted: (conversationId) => {

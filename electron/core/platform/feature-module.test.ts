@@ -106,7 +106,7 @@ describe('feature modules', () => {
       start: () => ({ api: { greeting: 'hello' } }),
     });
     const host = new ModuleHost([mod]);
-    host.registerFunctions(functions);
+    host.registerFunctions(functions, { dataDir: '/nowhere' });
     const greet = functions.get('fn.greet')!;
     const ctx = {} as Parameters<typeof greet>[0];
     const signal = new AbortController().signal;

@@ -7,6 +7,7 @@
  * reverse order.
  */
 import type { OpName } from '../../../shared/contract';
+import { AppError } from '../../../shared/errors';
 import type { Handler } from '../router';
 import type { LocalFunctionRegistry } from '../builtin-functions/registry';
 import type { Platform } from './platform';
@@ -47,7 +48,7 @@ export interface FeatureModule<A = unknown, O extends OpName = never> {
    * local functions exist). `api` reaches the module's service once started; a function
    * called before that gets UNAVAILABLE from it.
    */
-  functions?(functions: LocalFunctionRegistry, api: () => A): void;
+  functions?(functions: LocalFunctionRegistry, api: () => A, platform: { dataDir: string }): void;
   start(ctx: ModuleContext): StartedModule<A, O> | Promise<StartedModule<A, O>>;
 }
 
@@ -96,12 +97,16 @@ export class ModuleHost {
     return e.api as A;
   };
 
-  registerFunctions(functions: LocalFunctionRegistry): void {
+  registerFunctions(functions: LocalFunctionRegistry, platform: { dataDir: string }): void {
     for (const e of this.order) {
-      e.module.functions?.(functions, () => {
-        if (!e.started) throw new Error(`module '${e.module.name}' is not started`);
-        return e.api;
-      });
+      e.module.functions?.(
+        functions,
+        () => {
+          if (!e.started) throw new AppError('UNAVAILABLE', `module '${e.module.name}' is not started`);
+          return e.api;
+        },
+        platform,
+      );
     }
   }
 
@@ -173,8 +178,18 @@ export class ModuleHost {
         thenAtOnce?.();
         await Promise.all(settling);
       },
+      // Every module closes even when one fails; the failures are thrown together at the end.
       close: async () => {
-        for (const e of started().reverse()) await e.started!.close?.();
+        const failures: unknown[] = [];
+        for (const e of started().reverse()) {
+          try {
+            await e.started!.close?.();
+          } catch (err) {
+            failures.push(err);
+          }
+        }
+        if (failures.length === 1) throw failures[0];
+        if (failures.length > 1) throw new AggregateError(failures, `${failures.length} modules failed to close`);
       },
     };
   }

@@ -77,7 +77,7 @@ export interface Platform {
  * Builds the platform. `beforeRegistryOpens` registers the modules' built-in functions: the
  * registry reads which local functions exist when it indexes its tools.
  */
-export async function openPlatform(config: CoreConfig, beforeRegistryOpens: (functions: LocalFunctionRegistry) => void): Promise<Platform> {
+export async function openPlatform(config: CoreConfig, beforeRegistryOpens: (functions: LocalFunctionRegistry, platform: { dataDir: string }) => void): Promise<Platform> {
   const now = config.now ?? (() => new Date());
   const dataDir = path.resolve(config.dataDir);
   await fs.mkdir(dataDir, { recursive: true });
@@ -107,7 +107,7 @@ export async function openPlatform(config: CoreConfig, beforeRegistryOpens: (fun
   const buffers = createBufferStore({ dataDir, workspaceDir, events, now, regexTimeLimitMs });
   const functions = builtinRegistry();
   registerBufferOps(functions, buffers);
-  beforeRegistryOpens(functions);
+  beforeRegistryOpens(functions, { dataDir });
 
   const registry = new Registry({
     dataDir,

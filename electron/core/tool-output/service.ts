@@ -1,7 +1,7 @@
 /**
  * Oversized tool outputs as the app uses them: the store under Settings' base folder, the gate
  * applied to a tool's result before it reaches a model (a model's call, or a `+` run the model
- * sees later), and `tool_output` runs with the conversation's model. Built once in app.ts.
+ * sees later), and `tool_output` runs with the conversation's model. Built once by tool-output/module.ts.
  *
  * A result the gate lets through stays whole on its card (no blind cut). An oversized one is
  * handled as the tool's remembered choice says (Settings → Tool outputs, or the card's menu):

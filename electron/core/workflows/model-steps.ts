@@ -2,8 +2,8 @@
  * A workflow step for a model: its prompt goes into the run's conversation as a user
  * message and a model turn answers it there, with the step's `@tools` (and their output=)
  * on top of the conversation's tools, exactly as a chat message would. The runner is given
- * this as a function (built in app.ts from the agent loop), so workflows never import the
- * agent: the agent is built after them and knows nothing of them.
+ * this as a function (built by workflows/module.ts from the agent loop), so the runner never
+ * imports the agent, and the agent knows nothing of workflows.
  */
 import { AppError, type ErrorInfo } from '../../../shared/errors';
 import type { DirectiveOutcome } from '../../../shared/model/conversation';

@@ -38,7 +38,7 @@ export interface WorkflowRunnerDeps {
   conversations: ConversationStore;
   events: EventBus;
   now: () => Date;
-  /** Runs a model turn for a step (app.ts builds it from the agent loop); absent: steps for a model are skipped. */
+  /** Runs a model turn for a step (workflows/module.ts builds it from the agent loop); absent: steps for a model are skipped. */
   runTurn?: RunStepTurn;
   /** The model of a run started on its own (Settings' default model). */
   defaultModel?: () => ModelRef | null | undefined;

@@ -1,0 +1,61 @@
+/**
+ * What the agent loop is built with (./loop.ts): the services a turn uses, and what features
+ * add to it. Types only: the loop, the turn and its calls import them from here, not from
+ * each other.
+ */
+import type { AgentProfile } from '../../../shared/model/agent-profile';
+import type { EventBus } from '../events';
+import type { InvokeDispatcher } from '../invoke/dispatcher';
+import type { ToolStore } from '../bundles/tool-store';
+import type { TurnContribution } from '../platform/turn-contributions';
+import type { RoutingServices } from '../routing';
+import type { SettingsStore } from '../settings/settings-store';
+import type { ConversationStore } from '../timeline/conversation-store';
+import type { Redact } from '../timeline/render';
+import type { ToolOutputService } from '../tool-output/service';
+import type { ApprovalStore } from './approvals';
+import type { ModelClientFactory, TurnRequest } from './types';
+
+/** How the loop runs a task's turn: registered like any turn, so Stop and approvals reach it. */
+export interface TaskRunner {
+  run(req: TurnRequest): Promise<'done' | 'error' | 'stopped'>;
+  stop(conversationId: string): void;
+  /** Waits for the human's answer to a question task; rejects CANCELLED when the signal aborts. */
+  waitForAnswer(questionId: string, signal: AbortSignal): Promise<string>;
+}
+
+/** What the loop's deps hold for orchestration (absent: the orchestration tools are not offered). */
+export interface TaskDeps {
+  /** The enabled profiles: by name, and all of them (the conversation may delegate to each). */
+  agents: { enabled(name: string): AgentProfile | undefined; list(): AgentProfile[] };
+  workspaceDir: () => string;
+  /** The delegation depth limit now (Settings' maxDelegationDepth); default DEFAULT_MAX_DEPTH. */
+  maxDepth?: () => number;
+  runner: TaskRunner;
+}
+
+export interface AgentLoopDeps {
+  conversations: ConversationStore;
+  clients: ModelClientFactory;
+  dispatcher: Pick<InvokeDispatcher, 'invoke' | 'cancel' | 'checkArgs'>;
+  registry: { store: Pick<ToolStore, 'allTools' | 'isUsable' | 'bundleById'> };
+  routing: RoutingServices;
+  approvals: ApprovalStore;
+  settings: Pick<SettingsStore, 'get'>;
+  events: EventBus;
+  now: () => Date;
+  /** Applied to everything the model is given and every error shown (the secret store's redactor). */
+  redact?: Redact;
+  /** Oversized tool outputs (docs/design/tool-outputs.md): the gate and `tool_output`. Absent: results pass whole. */
+  toolOutputs?: ToolOutputService;
+  /** Steps a turn may take (default 12; a task's: its profile's). */
+  maxSteps?: number;
+  /**
+   * What features add to every step (read at each step, so one added later applies): text
+   * after the system text (memory's pinned blocks), and what a later batch (turn) is told
+   * instead of a card an earlier one loaded.
+   */
+  contributions?: readonly TurnContribution[];
+  /** Orchestration (docs/design/orchestration.md): agent profiles to delegate to. Absent: no orchestration tools. The loop adds the runner. */
+  tasks?: Omit<TaskDeps, 'runner'> & { runner?: TaskRunner };
+}
