@@ -1,6 +1,6 @@
 /** Oversized tool outputs (docs/design/tool-outputs.md): the handles of a conversation, for Inspect → Stored outputs. */
 import { z } from 'zod';
-import { ExtractionInfoSchema, MessageSchema } from '../model/conversation';
+import { ExtractionInfoSchema, MessageSchema, OutputSizeShape } from '../model/conversation';
 import { BufferReadSchema } from '../model/routing';
 import { OversizedChoiceSchema } from '../model/settings';
 import { Key, type EventTable, type OperationTable } from './common';
@@ -12,10 +12,7 @@ export const StoredOutputSchema = z
     toolName: z.string(),
     toolId: z.string().optional(),
     argsJson: z.string(),
-    bytes: z.number().int().min(0),
-    lines: z.number().int().min(0),
-    tokens: z.number().int().min(0),
-    tokensExact: z.boolean(),
+    ...OutputSizeShape,
     createdAt: z.string(),
   })
   .strict();

@@ -32,6 +32,18 @@ export const ContextSectionSchema = z
   .strict();
 export type ContextSection = z.infer<typeof ContextSectionSchema>;
 
+/**
+ * The size of a tool's output, in the fields of a schema: on a card (StoredOutputInfoSchema)
+ * and in Inspect → Stored outputs (StoredOutputSchema of shared/contract/tool-outputs.ts).
+ */
+export const OutputSizeShape = {
+  bytes: z.number().int().min(0),
+  lines: z.number().int().min(0),
+  tokens: z.number().int().min(0),
+  /** false: the token figure is an estimate. */
+  tokensExact: z.boolean(),
+};
+
 /** An oversized result (docs/design/tool-outputs.md): its size, its share of the model's window, and what the gate did with it. */
 export const StoredOutputInfoSchema = z
   .object({
@@ -39,11 +51,7 @@ export const StoredOutputInfoSchema = z
     handle: z.string().optional(),
     /** The registry tool that produced it (its remembered choice is keyed by this id). */
     toolId: z.string().optional(),
-    bytes: z.number().int().min(0),
-    lines: z.number().int().min(0),
-    tokens: z.number().int().min(0),
-    /** false: the token figure is an estimate. */
-    tokensExact: z.boolean(),
+    ...OutputSizeShape,
     /** Over the bytes cap, or it would overflow what is left of the model's window. */
     reason: z.enum(['bytes', 'tokens']),
     choice: OversizedChoiceSchema,

@@ -751,12 +751,21 @@ const RESERVED = new Set(['host', 'content-length', 'transfer-encoding', 'connec
 
 // ---- curl → tool ---------------------------------------------------------------------------
 
+/**
+ * Sets `key` as an own property: a key such as `__proto__` (plain assignment would set the
+ * prototype and lose it) is kept as any other.
+ */
+function setOwn<T>(record: Record<string, T>, key: string, value: T): void {
+  Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
 class Args {
   readonly properties: Record<string, JsonSchemaObject> = {};
   readonly order: string[] = [];
   add(raw: string, schema: JsonSchemaObject): string {
-    const name = numberedName(toArgName(raw), (n) => n in this.properties);
-    this.properties[name] = schema;
+    // Own names only: `constructor` or `toString` is free, and `__proto__` is kept as a name.
+    const name = numberedName(toArgName(raw), (n) => Object.hasOwn(this.properties, n));
+    setOwn(this.properties, name, schema);
     this.order.push(name);
     return name;
   }
@@ -885,11 +894,11 @@ export function curlToTool(parsed: ParsedCurl, opts: { slug?: string } = {}): Cu
       if (auth.kind === 'none') {
         auth = { kind: 'apiKey', in: 'query', name: key, secret: secrets.add('API_KEY', `the query parameter '${key}'`, value) };
         notes.push(`the query parameter '${key}' looks like an API key: it became apiKey auth with a secret`);
-      } else query[key] = `\${secret:${secrets.add(toArgName(key), `the query parameter '${key}'`, value)}}`;
+      } else setOwn(query, key, `\${secret:${secrets.add(toArgName(key), `the query parameter '${key}'`, value)}}`);
       continue;
     }
     const name = args.add(key, valueSchema(typedValue(value), `Query parameter '${key}'.`));
-    query[key] = `\${${name}}`;
+    setOwn(query, key, `\${${name}}`);
   }
 
   // Headers.
@@ -901,11 +910,11 @@ export function curlToTool(parsed: ParsedCurl, opts: { slug?: string } = {}): Cu
     const lower = name.toLowerCase();
     const existing = headerKey.get(lower);
     if (existing !== undefined) {
-      headers[existing] = `${headers[existing]}, ${value}`;
+      setOwn(headers, existing, `${headers[existing]}, ${value}`);
       notes.push(`the header '${name}' was given twice: the values were joined with ', '`);
     } else {
       headerKey.set(lower, name);
-      headers[name] = value;
+      setOwn(headers, name, value);
     }
   };
   const browserHeaders: string[] = [];
@@ -990,9 +999,11 @@ export function curlToTool(parsed: ParsedCurl, opts: { slug?: string } = {}): Cu
     else if ((ct === undefined || /^application\/x-www-form-urlencoded\b/i.test(ct)) && formFields(text) !== undefined) {
       const fields: Record<string, string> = {};
       for (const [k, v] of formFields(text)!) {
-        fields[k] = isSecretField(k, v)
-          ? `\${secret:${secrets.add(toArgName(k), `the form field '${k}'`, v)}}`
-          : `\${${args.add(k, valueSchema(typedValue(v), `Form field '${k}'.`))}}`;
+        setOwn(
+          fields,
+          k,
+          isSecretField(k, v) ? `\${secret:${secrets.add(toArgName(k), `the form field '${k}'`, v)}}` : `\${${args.add(k, valueSchema(typedValue(v), `Form field '${k}'.`))}}`,
+        );
       }
       body = { kind: 'form', fields };
     } else {
@@ -1087,7 +1098,7 @@ function jsonTemplate(value: unknown, args: Args, secrets: Secrets): unknown {
     if (Array.isArray(v)) return v.map((x) => escape(x));
     if (v && typeof v === 'object') {
       const out: Record<string, unknown> = {};
-      for (const [k, x] of Object.entries(v)) Object.defineProperty(out, k, { value: escape(x, k), enumerable: true, writable: true, configurable: true });
+      for (const [k, x] of Object.entries(v)) setOwn(out, k, escape(x, k));
       return out;
     }
     return v;
@@ -1099,7 +1110,7 @@ function jsonTemplate(value: unknown, args: Args, secrets: Secrets): unknown {
     if ((typeof v === 'string' && isSecretField(k, v)) || (typeof v === 'number' && isSecretName(k))) t = `\${secret:${secrets.add(toArgName(k), `the JSON field '${k}'`, String(v))}}`;
     else if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') t = `\${${args.add(k, valueSchema(v, `JSON field '${k}'.`))}}`;
     else t = escape(v);
-    Object.defineProperty(out, k, { value: t, enumerable: true, writable: true, configurable: true });
+    setOwn(out, k, t);
   }
   return out;
 }

@@ -9,17 +9,14 @@ import { AppError } from '../../../shared/errors';
 import { BLOCK_EDIT_OPS, BLOCK_OPS, RECALL_OPS } from '../../../shared/model/memory';
 import type { LocalFunction, WaitingLocalFunction } from '../invoke/types';
 import { DEFAULT_CONSENT_TIMEOUT_MS } from './consent';
-import { argsOf, checkAborted, enumArg, optInt, optString, reqString, type Args } from '../lib/args';
+import { optInt, optString, reqString, type Args } from '../lib/args';
 import type { Actor, MemoryService } from './memory-service';
+import { startMemoryCall } from './tool-call';
 
 /** The built-in `memory` bundle (resources/bundles/memory/bundle.json). */
 export { MEMORY_BUNDLE_ID } from '../../../shared/model/memory';
 
 export const MEMORY_FUNCTION_IDS = { block: 'memory.block', blockEdit: 'memory.block-edit', recall: 'memory.recall' } as const;
-
-/** The memory tools need a conversation: the tester and the REST API call them without one. */
-export const needsConversation = (tool: string) =>
-  `${tool} works on a conversation's memory: run it from a chat (the + palette) or let a model call it; the tester and the REST API have no conversation`;
 
 export interface MemoryToolDeps {
   memory: () => MemoryService | undefined;
@@ -40,15 +37,9 @@ export function registerMemoryTools(functions: { register(id: string, fn: LocalF
 }
 
 export function createMemoryTools(deps: MemoryToolDeps): { block: LocalFunction; blockEdit: LocalFunction; recall: LocalFunction } {
+  const service = { get: () => deps.memory(), unavailable: 'memory is not available in this process', actorOf: (ownerId: string) => deps.actorOf(ownerId) };
   const setup = (tool: string, ctx: Parameters<LocalFunction>[0], rawArgs: unknown, ops: readonly string[]) => {
-    const args = argsOf(rawArgs);
-    if (args.op === undefined) throw new AppError('VALIDATION_FAILED', `op is required: one of ${ops.join(', ')}`, { field: 'op' });
-    enumArg(args, 'op', ops, ops[0]!);
-    checkAborted(ctx?.signal);
-    const memory = deps.memory();
-    if (!memory) throw new AppError('UNAVAILABLE', 'memory is not available in this process');
-    if (!ctx?.ownerId) throw new AppError('UNAVAILABLE', needsConversation(tool));
-    const actor = deps.actorOf(ctx.ownerId);
+    const { args, service: memory, actor } = startMemoryCall(service, tool, ctx, rawArgs, ops);
     return { args, memory, actor: ctx.invocationId ? { ...actor, invocationId: ctx.invocationId } : actor };
   };
   return {

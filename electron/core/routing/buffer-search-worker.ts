@@ -2,7 +2,8 @@
  * The buffer-search worker, a worker-thread entry (./buffer-search.ts starts it through
  * ../lib/worker-entry.ts; the build emits it as buffer-search-worker.cjs beside the bundle).
  * It receives a FileSearchJob and answers a BufferSearchReply: `{ ok: true, value }` or
- * `{ ok: false, message, code }`. It imports nothing but Node's modules (and types).
+ * `{ ok: false, message, code }`. Besides Node's modules and types it imports only
+ * ../lib/utf8.ts, which the worker's bundle (scripts/worker-bundles.mjs) carries inside it.
  *
  * - Case-sensitive substring: Buffer.indexOf of the query's UTF-8 over 4 MiB windows that
  *   overlap by the query's length, so a match across two windows is found once.
@@ -22,6 +23,7 @@ import { isAscii } from 'node:buffer';
 import fs from 'node:fs';
 import { parentPort } from 'node:worker_threads';
 import type { BufferMatch, BufferSearchResult } from '../../../shared/model/routing';
+import { utf8CutBefore } from '../lib/utf8';
 import type { FileSearchJob } from './buffer-search';
 
 export type BufferSearchReply = { ok: true; value: BufferSearchResult } | { ok: false; message: string; code?: string };
@@ -40,20 +42,6 @@ function clip(s: string, max: number): string {
   const last = cut.charCodeAt(cut.length - 1);
   if (last >= 0xd800 && last <= 0xdbff) cut = cut.slice(0, -1);
   return cut + '\u2026';
-}
-
-/** The largest index <= end where b can be cut without splitting a UTF-8 character. */
-function utf8Cut(b: Buffer, end: number): number {
-  let i = end;
-  let back = 0;
-  while (i > 0 && back < 4 && (b[i - 1]! & 0xc0) === 0x80) {
-    i--;
-    back++;
-  }
-  if (i === 0) return end;
-  const lead = b[i - 1]!;
-  const need = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
-  return need === back + 1 || need === 1 ? end : i - 1;
 }
 
 class ChangedError extends Error {
@@ -162,7 +150,7 @@ export function search(job: FileSearchJob): BufferSearchResult {
   function lineText(a: number, b: number): string {
     if (b - a <= maxBytes) return clip(bytes(a, b).toString('utf8'), job.maxLineChars);
     const raw = bytes(a, a + maxBytes);
-    return clip(raw.subarray(0, utf8Cut(raw, raw.length)).toString('utf8'), job.maxLineChars);
+    return clip(raw.subarray(0, utf8CutBefore(raw, raw.length)).toString('utf8'), job.maxLineChars);
   }
 
   const matches: BufferMatch[] = [];

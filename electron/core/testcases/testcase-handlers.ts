@@ -7,6 +7,7 @@ import { quote } from '../../../shared/model/validation';
 import type { InvokeDispatcher } from '../invoke/dispatcher';
 import type { Handler } from '../router';
 import type { ToolStore } from '../bundles/tool-store';
+import { allBundles } from './all-bundles';
 import { runTestCases } from './run-tests';
 import type { TestCaseStore } from './test-case-store';
 import type { SuiteRuns } from './suite-runs';
@@ -89,14 +90,7 @@ function namedBundles(toolStore: ToolStore, ids: readonly string[]): Bundle[] {
 
 /** Every bundle switched on and not deleted (as `toolsmith test` without names). */
 function usableBundles(toolStore: ToolStore): Bundle[] {
-  const out: Bundle[] = [];
-  let pageToken: string | undefined;
-  do {
-    const page = toolStore.listBundles({ includeDisabled: true, pageSize: 100, ...(pageToken ? { pageToken } : {}) });
-    out.push(...page.items.filter(isBundleUsable));
-    pageToken = page.nextPageToken;
-  } while (pageToken);
-  return out;
+  return allBundles(toolStore).filter(isBundleUsable);
 }
 
 /** The draft's outputSchema, or VALIDATION_FAILED as the dispatcher words it for a draft that is not a valid tool. */

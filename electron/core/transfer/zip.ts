@@ -64,6 +64,7 @@ import { labelViolation, nfc, toolKey } from '../../../shared/model/validation';
 import { AppError } from '../../../shared/errors';
 import { schemaCompileViolation } from '../bundles/schema-check';
 import type { ToolStore } from '../bundles/tool-store';
+import { allBundles } from '../testcases/all-bundles';
 import type { TestCaseInput, TestCaseStore } from '../testcases/test-case-store';
 import { freeBundleName, type BundleName } from './bundle-name';
 import {
@@ -502,14 +503,7 @@ function oneAtATime<T>(store: ToolStore, fn: () => Promise<T>): Promise<T> {
 
 /** Slug and display name of every bundle there (enabled or not; soft-deleted ones are gone from view). */
 function bundleNames(store: ToolStore): BundleName[] {
-  const out: BundleName[] = [];
-  let pageToken: string | undefined;
-  do {
-    const page = store.listBundles({ includeDisabled: true, pageSize: 100, ...(pageToken ? { pageToken } : {}) });
-    for (const b of page.items) out.push({ slug: b.slug, displayName: b.displayName });
-    pageToken = page.nextPageToken;
-  } while (pageToken);
-  return out;
+  return allBundles(store).map((b) => ({ slug: b.slug, displayName: b.displayName }));
 }
 
 /**

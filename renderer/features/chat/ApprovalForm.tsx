@@ -6,11 +6,11 @@
  */
 import { useEffect, useId, useState } from 'react';
 import type { ApprovalDecision } from '../../../shared/model/provider';
-import type { ErrorInfo } from '../../../shared/errors';
 import { useApi } from '../../api/hooks';
 import { chatStrings as s } from '../../i18n/chat-strings';
 import { fieldIssue, pointerLabel, type ArgIssue } from '../tools/tester/schema-form';
 import { argsText, editedArgs, parseArgs } from './approval-args';
+import { usePendingAnswer } from './use-pending-answer';
 
 /** How long typing settles before the arguments are checked against the schema. */
 const CHECK_SETTLE_MS = 150;
@@ -26,8 +26,7 @@ export function ApprovalForm({ conversationId, invocationId, args }: { conversat
   const { client } = useApi();
   const ids = useId();
   const [text, setText] = useState(() => argsText(args));
-  const [busy, setBusy] = useState<ApprovalDecision | null>(null);
-  const [problem, setProblem] = useState<ErrorInfo | 'not-accepted' | null>(null);
+  const { busy, problem, answer: send } = usePendingAnswer<ApprovalDecision>();
   const edit = editedArgs(args, text);
   // The schema's verdict on the text as it is now (edited or the model's own).
   const [checked, setChecked] = useState<{ text: string; issues: readonly ArgIssue[] } | null>(null);
@@ -54,24 +53,15 @@ export function ApprovalForm({ conversationId, invocationId, args }: { conversat
   const allowBlocked = !!edit.error || (!!edit.args && (issues.length > 0 || checking));
 
   const answer = async (decision: ApprovalDecision) => {
-    if (busy) return;
     if (decision !== 'deny' && allowBlocked) return;
-    setBusy(decision);
-    setProblem(null);
-    try {
-      const r = await client.call('approvals.respond', {
+    await send(decision, () =>
+      client.call('approvals.respond', {
         conversationId,
         invocationId,
         decision,
         ...(decision !== 'deny' && edit.args ? { args: edit.args } : {}),
-      });
-      if (!r.ok) setProblem(r.error);
-      else if (!r.value.accepted) setProblem('not-accepted');
-    } catch (e) {
-      setProblem({ code: 'UNAVAILABLE', message: (e as Error).message });
-    } finally {
-      setBusy(null);
-    }
+      }),
+    );
   };
 
   const argsId = `${ids}-args`;

@@ -4,13 +4,13 @@
  * a row of the call's card on the timeline, so it is still here after a reload; the answer
  * goes to memory.consent.respond and comes back as the card's next row.
  */
-import { useId, useState } from 'react';
-import type { ErrorInfo } from '../../../shared/errors';
+import { useId } from 'react';
 import type { ConsentChoice, ConsentInfo } from '../../../shared/model/memory';
 import { useApi } from '../../api/hooks';
 import { memoryStrings as s } from '../../i18n/memory-strings';
 import { DiffView } from '../../components/DiffView';
 import { diffLines } from '../../components/diff-lines';
+import { usePendingAnswer } from './use-pending-answer';
 
 const ANSWERS: { answer: ConsentChoice; label: string; testId: string; className?: string }[] = [
   { answer: 'allow-once', label: s.consent.allowOnce, testId: 'consent-allow-once', className: 'primary' },
@@ -24,24 +24,9 @@ export const opText = (operation: string) => operation.replace('.', ' ');
 export function ConsentForm({ consent }: { consent: ConsentInfo }) {
   const { client } = useApi();
   const ids = useId();
-  const [busy, setBusy] = useState<ConsentChoice | null>(null);
-  const [problem, setProblem] = useState<ErrorInfo | 'not-accepted' | null>(null);
+  const { busy, problem, answer: send } = usePendingAnswer<ConsentChoice>();
   const op = opText(consent.operation);
-
-  const answer = async (choice: ConsentChoice) => {
-    if (busy) return;
-    setBusy(choice);
-    setProblem(null);
-    try {
-      const r = await client.call('memory.consent.respond', { id: consent.id, answer: choice });
-      if (!r.ok) setProblem(r.error);
-      else if (!r.value.accepted) setProblem('not-accepted');
-    } catch (e) {
-      setProblem({ code: 'UNAVAILABLE', message: (e as Error).message });
-    } finally {
-      setBusy(null);
-    }
-  };
+  const answer = (choice: ConsentChoice) => send(choice, () => client.call('memory.consent.respond', { id: consent.id, answer: choice }));
 
   return (
     <div className="approval consent" role="group" aria-labelledby={`${ids}-title`} aria-describedby={`${ids}-help`} data-testid="consent-card" data-consent-id={consent.id}>

@@ -4,11 +4,12 @@
  * placeholders); "Use Settings' values" clears them all.
  */
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useEffect, useId, useState, type FormEvent } from 'react';
 import type { ErrorInfo } from '../../../shared/errors';
 import type { Conversation } from '../../../shared/model/conversation';
 import type { ExtractionOverrides } from '../../../shared/model/settings';
 import { useApi, useOp } from '../../api/hooks';
+import { usePopover } from '../../hooks/use-popover';
 import { outputStrings } from '../../i18n/output-strings';
 import { EXTRACTION_FIELDS, fromExtractionDraft, toExtractionDraft, type ExtractionDraft, type ExtractionField } from './extraction-draft';
 import { useEnsureConversation } from './use-conversation';
@@ -26,9 +27,8 @@ export function ExtractionControl({ conversation }: { conversation: Conversation
   const ensureConversation = useEnsureConversation();
   const ids = useId();
   const settings = useOp('settings.get', {});
-  const [open, setOpen] = useState(false);
-  const buttonRef = useRef<HTMLButtonElement>(null);
-  const panelRef = useRef<HTMLFormElement>(null);
+  const panelId = `${ids}-panel`;
+  const { open, close, panelRef, onKeyDown, buttonProps } = usePopover<HTMLFormElement>(panelId);
   const saved = conversation?.extraction;
   const [draft, setDraft] = useState<ExtractionDraft>(() => toExtractionDraft(saved));
   const [errors, setErrors] = useState<Partial<Record<ExtractionField, string>>>({});
@@ -42,13 +42,6 @@ export function ExtractionControl({ conversation }: { conversation: Conversation
     setErrors({});
     setFailure(null);
     setStatus('idle');
-    panelRef.current?.querySelector<HTMLInputElement>('input')?.focus();
-    const onDown = (e: MouseEvent) => {
-      const t = e.target as Node;
-      if (!panelRef.current?.contains(t) && !buttonRef.current?.contains(t)) setOpen(false);
-    };
-    document.addEventListener('mousedown', onDown);
-    return () => document.removeEventListener('mousedown', onDown);
     // Only when it opens, not on every refetch of the conversation.
   }, [open]);
 
@@ -83,33 +76,11 @@ export function ExtractionControl({ conversation }: { conversation: Conversation
     void send(r.value);
   };
 
-  const close = () => {
-    setOpen(false);
-    buttonRef.current?.focus();
-  };
-  const onKeyDown = (e: KeyboardEvent) => {
-    if (e.key === 'Escape') {
-      e.preventDefault();
-      e.stopPropagation();
-      close();
-    }
-  };
-
   const own = saved !== undefined;
   const base = settings.data?.toolOutputs;
-  const panelId = `${ids}-panel`;
   return (
     <div className="tool-selection" data-testid="extraction-control">
-      <button
-        ref={buttonRef}
-        type="button"
-        className="tool-selection-button"
-        aria-expanded={open}
-        aria-controls={panelId}
-        aria-haspopup="dialog"
-        data-testid="extraction-button"
-        onClick={() => setOpen((o) => !o)}
-      >
+      <button {...buttonProps} className="tool-selection-button" data-testid="extraction-button">
         {s.button}: <span className={own ? '' : 'muted'}>{own ? s.summaryOwn : s.summarySettings}</span>
       </button>
       {open && (

@@ -10,6 +10,7 @@ import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import type { StoredOutputInfo } from '../../../shared/model/conversation';
 import type { OversizedChoice } from '../../../shared/model/settings';
 import { useOp, useOpMutation } from '../../api/hooks';
+import { useClickOutside } from '../../hooks/use-click-outside';
 import { outputStrings as s } from '../../i18n/output-strings';
 import { useUi } from '../../stores/ui';
 import { availableChoices, CHOICES, formatBytes, formatShare, formatTokens, shareOf } from '../outputs/format';
@@ -71,14 +72,7 @@ function ChoiceMenu({ conversationId, invocationId, current, available }: { conv
   }, [open, active]);
 
   // A click anywhere else closes the menu.
-  useEffect(() => {
-    if (!open) return;
-    const onDown = (e: MouseEvent) => {
-      if (boxRef.current && !boxRef.current.contains(e.target as Node)) setOpen(false);
-    };
-    document.addEventListener('mousedown', onDown);
-    return () => document.removeEventListener('mousedown', onDown);
-  }, [open]);
+  useClickOutside(open, [boxRef], () => setOpen(false));
 
   const close = (focusButton: boolean) => {
     setOpen(false);

@@ -3,12 +3,13 @@
  * and tools ticked here. A compact popover; each change is saved at once.
  */
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useId, useState } from 'react';
 import type { ErrorInfo } from '../../../shared/errors';
 import type { Conversation } from '../../../shared/model/conversation';
 import type { ToolSelection } from '../../../shared/model/provider';
 import type { ToolView } from '../../../shared/model/tool';
 import { useApi, usePagedOp } from '../../api/hooks';
+import { usePopover } from '../../hooks/use-popover';
 import { chatStrings as s } from '../../i18n/chat-strings';
 import { countChosen, isToolChosen, latestVersions, startChoice, toggleBundle, toggleTool } from './tool-selection';
 import { useEnsureConversation } from './use-conversation';
@@ -18,9 +19,8 @@ export function ToolSelectionControl({ conversation }: { conversation: Conversat
   const qc = useQueryClient();
   const ensureConversation = useEnsureConversation();
   const ids = useId();
-  const [open, setOpen] = useState(false);
-  const buttonRef = useRef<HTMLButtonElement>(null);
-  const panelRef = useRef<HTMLDivElement>(null);
+  const panelId = `${ids}-panel`;
+  const { open, close, panelRef, onKeyDown, buttonProps } = usePopover<HTMLDivElement>(panelId);
   const bundles = usePagedOp('bundles.list', { pageSize: 100 });
   const tools = usePagedOp('tools.list', { pageSize: 100 });
   const allTools: ToolView[] = latestVersions(tools.data?.pages.flatMap((p) => p.items) ?? []);
@@ -30,17 +30,6 @@ export function ToolSelectionControl({ conversation }: { conversation: Conversat
   const [local, setLocal] = useState<{ for: string | undefined; selection: ToolSelection | null } | null>(null);
   const selection = local && local.for === conversation?.id ? local.selection : saved;
   const [error, setError] = useState<ErrorInfo | null>(null);
-
-  useEffect(() => {
-    if (!open) return;
-    panelRef.current?.querySelector<HTMLInputElement>('input')?.focus();
-    const onDown = (e: MouseEvent) => {
-      const t = e.target as Node;
-      if (!panelRef.current?.contains(t) && !buttonRef.current?.contains(t)) setOpen(false);
-    };
-    document.addEventListener('mousedown', onDown);
-    return () => document.removeEventListener('mousedown', onDown);
-  }, [open]);
 
   const save = async (next: ToolSelection | null) => {
     setLocal({ for: conversation?.id, selection: next });
@@ -60,33 +49,11 @@ export function ToolSelectionControl({ conversation }: { conversation: Conversat
     }
   };
 
-  const close = () => {
-    setOpen(false);
-    buttonRef.current?.focus();
-  };
-  const onKeyDown = (e: KeyboardEvent) => {
-    if (e.key === 'Escape') {
-      e.preventDefault();
-      e.stopPropagation();
-      close();
-    }
-  };
-
   const summary = selection === null ? s.tools.summaryAll : s.tools.summarySome(countChosen(selection, allTools), allTools.length);
-  const panelId = `${ids}-panel`;
   const choice = selection ?? startChoice();
   return (
     <div className="tool-selection" data-testid="tool-selection">
-      <button
-        ref={buttonRef}
-        type="button"
-        className="tool-selection-button"
-        aria-expanded={open}
-        aria-controls={panelId}
-        aria-haspopup="dialog"
-        data-testid="tool-selection-button"
-        onClick={() => setOpen((o) => !o)}
-      >
+      <button {...buttonProps} className="tool-selection-button" data-testid="tool-selection-button">
         {s.tools.button}: <span className={selection === null ? 'muted' : ''}>{summary}</span>
       </button>
       {open && (

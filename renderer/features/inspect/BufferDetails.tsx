@@ -3,6 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import type { BufferInfo } from '../../../shared/model/routing';
 import { useOp, useOpMutation } from '../../api/hooks';
+import { ConfirmDelete } from '../../components/ConfirmDelete';
 import { inspectStrings as s } from '../../i18n/inspect-strings';
 import { BufferExport } from './BufferExport';
 import { BufferSearch } from './BufferSearch';
@@ -143,12 +144,9 @@ function GoToLine({ totalLines }: { totalLines: number }) {
 }
 
 function DeleteBuffer({ info }: { info: BufferInfo }) {
-  const [confirming, setConfirming] = useState(false);
   const del = useOpMutation('buffers.delete');
   const qc = useQueryClient();
   const selectBuffer = useInspect((st) => st.selectBuffer);
-  const questionId = useId();
-
   const remove = () =>
     del.mutate(
       { ownerId: info.ownerId, name: info.name },
@@ -159,30 +157,16 @@ function DeleteBuffer({ info }: { info: BufferInfo }) {
         },
       },
     );
-
-  if (!confirming) {
-    return (
-      <button type="button" className="inspect-danger" data-testid="buffer-delete" onClick={() => setConfirming(true)}>
-        {s.viewer.delete}
-      </button>
-    );
-  }
   return (
-    <div className="inspect-confirm" role="alertdialog" aria-labelledby={questionId} data-testid="buffer-delete-confirmation">
-      <p id={questionId}>{s.viewer.confirmDelete(info.name)}</p>
-      {del.error && (
-        <p className="field-error" role="alert">
-          {del.error.message}
-        </p>
-      )}
-      <div className="form-actions">
-        <button type="button" className="inspect-danger" data-testid="buffer-delete-confirm" disabled={del.isPending} onClick={remove} autoFocus>
-          {s.viewer.confirmDeleteYes}
-        </button>
-        <button type="button" data-testid="buffer-delete-keep" onClick={() => setConfirming(false)}>
-          {s.viewer.keep}
-        </button>
-      </div>
-    </div>
+    <ConfirmDelete
+      testId="buffer-delete"
+      label={s.viewer.delete}
+      question={s.viewer.confirmDelete(info.name)}
+      confirmLabel={s.viewer.confirmDeleteYes}
+      keepLabel={s.viewer.keep}
+      error={del.error}
+      pending={del.isPending}
+      onConfirm={remove}
+    />
   );
 }

@@ -7,6 +7,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import type { StoredOutputSummary } from '../../../shared/contract';
 import { useOpMutation } from '../../api/hooks';
+import { ConfirmDelete } from '../../components/ConfirmDelete';
 import { inspectStrings as is } from '../../i18n/inspect-strings';
 import { outputStrings as s } from '../../i18n/output-strings';
 import { ExtractionView } from '../chat/ExtractionView';
@@ -96,8 +97,6 @@ function DeleteOutput({ handle }: { handle: string }) {
   const qc = useQueryClient();
   const del = useOpMutation('toolOutputs.delete');
   const select = useInspect((st) => st.selectOutput);
-  const [confirming, setConfirming] = useState(false);
-  const questionId = useId();
   const remove = () =>
     del.mutate(
       { handle },
@@ -108,29 +107,16 @@ function DeleteOutput({ handle }: { handle: string }) {
         },
       },
     );
-  if (!confirming) {
-    return (
-      <button type="button" className="inspect-danger" data-testid="output-delete" onClick={() => setConfirming(true)}>
-        {s.inspect.delete}
-      </button>
-    );
-  }
   return (
-    <div className="inspect-confirm" role="alertdialog" aria-labelledby={questionId} data-testid="output-delete-confirmation">
-      <p id={questionId}>{s.inspect.confirmDelete}</p>
-      {del.error && (
-        <p className="field-error" role="alert">
-          {del.error.message}
-        </p>
-      )}
-      <div className="form-actions">
-        <button type="button" className="inspect-danger" data-testid="output-delete-confirm" disabled={del.isPending} onClick={remove} autoFocus>
-          {s.inspect.confirmDeleteYes}
-        </button>
-        <button type="button" data-testid="output-delete-keep" onClick={() => setConfirming(false)}>
-          {s.inspect.keep}
-        </button>
-      </div>
-    </div>
+    <ConfirmDelete
+      testId="output-delete"
+      label={s.inspect.delete}
+      question={s.inspect.confirmDelete}
+      confirmLabel={s.inspect.confirmDeleteYes}
+      keepLabel={s.inspect.keep}
+      error={del.error}
+      pending={del.isPending}
+      onConfirm={remove}
+    />
   );
 }

@@ -2,6 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { TOOLS_PER_BUNDLE_MAX, TOOLS_PER_BUNDLE_MIN, type Settings } from '../../../shared/model/settings';
 import { allowedHostProblems, describeAllowedHostProblem } from '../../../shared/model/allowed-hosts';
 import { useOp, useOpMutation } from '../../api/hooks';
+import { FormField } from '../../components/FormField';
 import { QueryError } from '../../components/QueryError';
 import { t } from '../../i18n/strings';
 import { useUi } from '../../stores/ui';
@@ -122,69 +123,40 @@ export function SettingsScreen() {
         </fieldset>
         <fieldset>
           <legend>{t.settings.workspaceSection}</legend>
-          <label htmlFor="workspace">{t.settings.workspace}</label>
-          <input
-            id="workspace"
-            data-testid="settings-workspace"
-            value={draft.workspaceDir}
-            placeholder={info.data?.workspaceDir}
-            aria-describedby="workspace-help workspace-error"
-            aria-invalid={!!fieldError('workspaceDir')}
-            onChange={(e) => setDraft({ ...draft, workspaceDir: e.target.value })}
-          />
-          <p id="workspace-help" className="help">
-            {t.settings.workspaceHelp}
-          </p>
-          {fieldError('workspaceDir') && (
-            <p id="workspace-error" className="field-error" role="alert" data-testid="settings-workspace-error">
-              {fieldError('workspaceDir')}
-            </p>
-          )}
+          <FormField id="workspace" label={t.settings.workspace} help={t.settings.workspaceHelp} error={fieldError('workspaceDir')} errorTestId="settings-workspace-error">
+            {(control) => (
+              <input
+                {...control}
+                data-testid="settings-workspace"
+                value={draft.workspaceDir}
+                placeholder={info.data?.workspaceDir}
+                onChange={(e) => setDraft({ ...draft, workspaceDir: e.target.value })}
+              />
+            )}
+          </FormField>
         </fieldset>
         <fieldset>
           <legend>{t.settings.networkSection}</legend>
-          <label htmlFor="allowed-hosts">{t.settings.allowedHosts}</label>
-          <textarea
-            id="allowed-hosts"
-            data-testid="settings-allowed-hosts"
-            rows={4}
-            value={draft.allowedHosts}
-            aria-describedby="hosts-help hosts-error"
-            aria-invalid={!!hostsError}
-            onChange={(e) => {
-              setDraft({ ...draft, allowedHosts: e.target.value });
-              if (hostProblems.length > 0) setHostProblems([]);
-            }}
-          />
-          <p id="hosts-help" className="help">
-            {t.settings.allowedHostsHelp}
-          </p>
-          {hostsError && (
-            <p id="hosts-error" className="field-error" role="alert" data-testid="settings-hosts-error">
-              {hostsError}
-            </p>
-          )}
+          <FormField id="allowed-hosts" label={t.settings.allowedHosts} help={t.settings.allowedHostsHelp} error={hostsError} errorTestId="settings-hosts-error">
+            {(control) => (
+              <textarea
+                {...control}
+                data-testid="settings-allowed-hosts"
+                rows={4}
+                value={draft.allowedHosts}
+                onChange={(e) => {
+                  setDraft({ ...draft, allowedHosts: e.target.value });
+                  if (hostProblems.length > 0) setHostProblems([]);
+                }}
+              />
+            )}
+          </FormField>
         </fieldset>
         <fieldset>
           <legend>{t.settings.routingSection}</legend>
-          <label htmlFor="model-routing">{t.settings.modelRouting}</label>
-          <textarea
-            id="model-routing"
-            data-testid="settings-model-routing"
-            rows={3}
-            value={draft.modelRouting}
-            aria-describedby="routing-help routing-error"
-            aria-invalid={!!fieldError('modelRouting')}
-            onChange={(e) => setDraft({ ...draft, modelRouting: e.target.value })}
-          />
-          <p id="routing-help" className="help">
-            {t.settings.modelRoutingHelp}
-          </p>
-          {fieldError('modelRouting') && (
-            <p id="routing-error" className="field-error" role="alert" data-testid="settings-routing-error">
-              {fieldError('modelRouting')}
-            </p>
-          )}
+          <FormField id="model-routing" label={t.settings.modelRouting} help={t.settings.modelRoutingHelp} error={fieldError('modelRouting')} errorTestId="settings-routing-error">
+            {(control) => <textarea {...control} data-testid="settings-model-routing" rows={3} value={draft.modelRouting} onChange={(e) => setDraft({ ...draft, modelRouting: e.target.value })} />}
+          </FormField>
         </fieldset>
         <fieldset>
           <legend>{t.settings.limitsSection}</legend>
@@ -286,28 +258,8 @@ interface NumberSettingProps {
 /** A number of Settings → Limits: its label, the input, its help, and the core's refusal under it. */
 function NumberSetting({ id, label, help, min, max, step, value, error, onChange }: NumberSettingProps) {
   return (
-    <>
-      <label htmlFor={id}>{label}</label>
-      <input
-        id={id}
-        data-testid={`settings-${id}`}
-        type="number"
-        min={min}
-        max={max}
-        step={step}
-        value={value}
-        aria-describedby={`${id}-help ${id}-error`}
-        aria-invalid={!!error}
-        onChange={(e) => onChange(e.target.value)}
-      />
-      <p id={`${id}-help`} className="help">
-        {help}
-      </p>
-      {error && (
-        <p id={`${id}-error`} className="field-error" role="alert" data-testid={`settings-${id}-error`}>
-          {error}
-        </p>
-      )}
-    </>
+    <FormField id={id} label={label} help={help} error={error} errorTestId={`settings-${id}-error`}>
+      {(control) => <input {...control} data-testid={`settings-${id}`} type="number" min={min} max={max} step={step} value={value} onChange={(e) => onChange(e.target.value)} />}
+    </FormField>
   );
 }

@@ -7,6 +7,7 @@
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import type { OversizedChoice, ToolOutputSettings } from '../../../shared/model/settings';
 import { useOp, useOpMutation } from '../../api/hooks';
+import { FormField } from '../../components/FormField';
 import { outputStrings } from '../../i18n/output-strings';
 import { CHOICES } from '../outputs/format';
 import { draftFieldOf, fromToolOutputDraft, toToolOutputDraft, type ToolOutputDraft } from './tool-output-draft';
@@ -47,27 +48,9 @@ export function ToolOutputsSection() {
   const set = (patch: Partial<ToolOutputDraft>) => setDraft({ ...draft, ...patch });
   const numberField = (field: keyof ToolOutputDraft, label: string, help?: string, attrs: { min?: number; max?: number; step?: number } = {}): ReactNode => (
     <div className="tool-outputs-field">
-      <label htmlFor={`to-${field}`}>{label}</label>
-      <input
-        id={`to-${field}`}
-        data-testid={`tool-outputs-${field}`}
-        type="number"
-        {...attrs}
-        value={draft[field] as string}
-        aria-describedby={`to-${field}-help to-${field}-error`}
-        aria-invalid={!!errorOf(field)}
-        onChange={(e) => set({ [field]: e.target.value })}
-      />
-      {help && (
-        <p id={`to-${field}-help`} className="help">
-          {help}
-        </p>
-      )}
-      {errorOf(field) && (
-        <p id={`to-${field}-error`} className="field-error" role="alert">
-          {errorOf(field)}
-        </p>
-      )}
+      <FormField id={`to-${field}`} label={label} help={help} error={errorOf(field)}>
+        {(control) => <input {...control} data-testid={`tool-outputs-${field}`} type="number" {...attrs} value={draft[field] as string} onChange={(e) => set({ [field]: e.target.value })} />}
+      </FormField>
     </div>
   );
 
@@ -78,25 +61,9 @@ export function ToolOutputsSection() {
       <form className="settings-form" onSubmit={onSubmit} aria-label={s.title} noValidate>
         <fieldset>
           <legend>{s.baseDir}</legend>
-          <label htmlFor="to-baseDir" className="visually-hidden">
-            {s.baseDir}
-          </label>
-          <input
-            id="to-baseDir"
-            data-testid="tool-outputs-baseDir"
-            value={draft.baseDir}
-            aria-describedby="to-baseDir-help to-baseDir-error"
-            aria-invalid={!!errorOf('baseDir')}
-            onChange={(e) => set({ baseDir: e.target.value })}
-          />
-          <p id="to-baseDir-help" className="help">
-            {s.baseDirHelp}
-          </p>
-          {errorOf('baseDir') && (
-            <p id="to-baseDir-error" className="field-error" role="alert">
-              {errorOf('baseDir')}
-            </p>
-          )}
+          <FormField id="to-baseDir" label={s.baseDir} labelHidden help={s.baseDirHelp} error={errorOf('baseDir')}>
+            {(control) => <input {...control} data-testid="tool-outputs-baseDir" value={draft.baseDir} onChange={(e) => set({ baseDir: e.target.value })} />}
+          </FormField>
           {numberField('maxResultKiB', s.maxResultBytes, s.maxResultBytesHelp, { min: 1, step: 1 })}
         </fieldset>
         <fieldset>

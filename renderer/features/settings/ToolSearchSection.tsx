@@ -6,6 +6,7 @@
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { PROVIDER_MAX_TOOLS, type ToolSearchMode } from '../../../shared/model/tool-search';
 import { useOp, useOpMutation } from '../../api/hooks';
+import { FormField } from '../../components/FormField';
 import { toolSearchStrings as s } from '../../i18n/tool-search-strings';
 import { fromToolSearchDraft, toToolSearchDraft, toolSearchFieldOf, type ToolSearchDraft } from './tool-search-draft';
 
@@ -30,33 +31,22 @@ export function ToolSearchSection() {
     e.preventDefault();
     save.mutate({ toolSearch: fromToolSearchDraft(draft) }, { onSuccess: (next) => setDraft(toToolSearchDraft(next.toolSearch)) });
   };
-  const error = (field: keyof ToolSearchDraft) =>
-    errorOf(field) && (
-      <p id={`ts-${field}-error`} className="field-error" role="alert">
-        {errorOf(field)}
-      </p>
-    );
   const numberField = (field: 'maxTools' | 'maxSchemaPercent' | 'results', label: string, attrs: { min: number; max: number }, help?: string): ReactNode => (
     <div className="tool-outputs-field">
-      <label htmlFor={`ts-${field}`}>{label}</label>
-      <input
-        id={`ts-${field}`}
-        data-testid={`tool-search-${field}`}
-        type="number"
-        step={1}
-        {...attrs}
-        value={draft[field]}
-        disabled={field !== 'results' && draft.mode !== 'auto'}
-        aria-describedby={`ts-${field}-help ts-${field}-error`}
-        aria-invalid={!!errorOf(field)}
-        onChange={(e) => set({ [field]: e.target.value })}
-      />
-      {help && (
-        <p id={`ts-${field}-help`} className="help">
-          {help}
-        </p>
-      )}
-      {error(field)}
+      <FormField id={`ts-${field}`} label={label} help={help} error={errorOf(field)}>
+        {(control) => (
+          <input
+            {...control}
+            data-testid={`tool-search-${field}`}
+            type="number"
+            step={1}
+            {...attrs}
+            value={draft[field]}
+            disabled={field !== 'results' && draft.mode !== 'auto'}
+            onChange={(e) => set({ [field]: e.target.value })}
+          />
+        )}
+      </FormField>
     </div>
   );
 
@@ -74,7 +64,11 @@ export function ToolSearchSection() {
               </option>
             ))}
           </select>
-          {error('mode')}
+          {errorOf('mode') && (
+            <p id="ts-mode-error" className="field-error" role="alert">
+              {errorOf('mode')}
+            </p>
+          )}
           <div className="tool-outputs-row">
             {numberField('maxTools', s.maxTools, { min: 1, max: PROVIDER_MAX_TOOLS })}
             {numberField('maxSchemaPercent', s.maxSchemaPercent, { min: 1, max: 100 }, s.maxSchemaPercentHelp)}
@@ -84,22 +78,9 @@ export function ToolSearchSection() {
         </fieldset>
         <fieldset>
           <legend>{s.pinned}</legend>
-          <label htmlFor="ts-pinned" className="visually-hidden">
-            {s.pinned}
-          </label>
-          <textarea
-            id="ts-pinned"
-            data-testid="tool-search-pinned"
-            rows={3}
-            value={draft.pinned}
-            aria-describedby="ts-pinned-help ts-pinned-error"
-            aria-invalid={!!errorOf('pinned')}
-            onChange={(e) => set({ pinned: e.target.value })}
-          />
-          <p id="ts-pinned-help" className="help">
-            {s.pinnedHelp}
-          </p>
-          {error('pinned')}
+          <FormField id="ts-pinned" label={s.pinned} labelHidden help={s.pinnedHelp} error={errorOf('pinned')}>
+            {(control) => <textarea {...control} data-testid="tool-search-pinned" rows={3} value={draft.pinned} onChange={(e) => set({ pinned: e.target.value })} />}
+          </FormField>
         </fieldset>
         <div className="form-actions">
           <button type="submit" className="primary" disabled={!dirty || save.isPending} data-testid="tool-search-save">

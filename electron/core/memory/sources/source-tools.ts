@@ -8,9 +8,9 @@
 import { AppError } from '../../../../shared/errors';
 import { FILE_OPS, SOURCE_OPS, type MemoryOperation } from '../../../../shared/model/memory';
 import type { LocalFunction } from '../../invoke/types';
-import { argsOf, checkAborted, enumArg, optString, type Args } from '../../lib/args';
+import { optString, type Args } from '../../lib/args';
 import type { Actor } from '../memory-service';
-import { needsConversation } from '../memory-tools';
+import { startMemoryCall } from '../tool-call';
 import { agentDecision, refusalText } from '../permissions';
 import type { SourceManager } from './source-manager';
 
@@ -22,19 +22,10 @@ export interface SourceToolDeps {
 }
 
 export function createSourceTools(deps: SourceToolDeps): { source: LocalFunction; file: LocalFunction } {
-  const setup = (tool: string, ctx: Parameters<LocalFunction>[0], rawArgs: unknown, ops: readonly string[]) => {
-    const args = argsOf(rawArgs);
-    if (args.op === undefined) throw new AppError('VALIDATION_FAILED', `op is required: one of ${ops.join(', ')}`, { field: 'op' });
-    enumArg(args, 'op', ops, ops[0]!);
-    checkAborted(ctx?.signal);
-    const sources = deps.sources();
-    if (!sources) throw new AppError('UNAVAILABLE', 'memory sources are not available in this process');
-    if (!ctx?.ownerId) throw new AppError('UNAVAILABLE', needsConversation(tool));
-    return { args, sources, actor: deps.actorOf(ctx.ownerId) };
-  };
+  const service = { get: () => deps.sources(), unavailable: 'memory sources are not available in this process', actorOf: (ownerId: string) => deps.actorOf(ownerId) };
   return {
     source: async (ctx, rawArgs) => {
-      const { args, sources, actor } = setup('source', ctx, rawArgs, SOURCE_OPS);
+      const { args, service: sources, actor } = startMemoryCall(service, 'source', ctx, rawArgs, SOURCE_OPS);
       const op = args.op as (typeof SOURCE_OPS)[number];
       allow(actor, `source.${op}`);
       const id = optString(args, 'source_id', 200);
@@ -56,7 +47,7 @@ export function createSourceTools(deps: SourceToolDeps): { source: LocalFunction
       }
     },
     file: async (ctx, rawArgs) => {
-      const { args, sources, actor } = setup('file', ctx, rawArgs, FILE_OPS);
+      const { args, service: sources, actor } = startMemoryCall(service, 'file', ctx, rawArgs, FILE_OPS);
       const op = args.op as (typeof FILE_OPS)[number];
       const target = { path: optString(args, 'path', 4096), label: optString(args, 'label', 200) };
       const fs = await sources.fileSourceFor({ ...target, source_id: optString(args, 'source_id', 200) });
