@@ -13,7 +13,7 @@ import { BuiltinBundleConfigSchema, type Bundle, type BuiltinBundleConfig } from
 import { BuiltinToolConfigSchema, type BuiltinToolConfig, type Tool } from '../../../shared/model/tool';
 import { nfc, toolKey, UuidV7Schema } from '../../../shared/model/validation';
 import { isDataFileName } from './layout';
-import { readJson } from '../lib/json-file';
+import { readJson, type ReadJsonResult } from '../lib/json-file';
 import { listDir, type StoreFs } from '../lib/durable-fs';
 import { firstIssueMessage } from './input';
 import type { ProblemSink } from './quarantine';
@@ -37,8 +37,8 @@ export type Override = z.infer<typeof OverrideSchema>;
 
 export const EMPTY_OVERRIDE: Override = { tools: {} };
 
-async function readConfig<S extends z.ZodType>(fs: StoreFs, file: string, schema: S, problems: ProblemSink): Promise<z.output<S> | undefined> {
-  const r = await readJson(file, fs);
+/** Parses a config file read with readJson (read first, so the reads of a folder can run at once). */
+function checkConfig<S extends z.ZodType>(r: ReadJsonResult, file: string, schema: S, problems: ProblemSink): z.output<S> | undefined {
   const fail = (message: string) => {
     problems.report({ kind: 'invalid-config', path: file, message: `built-in config: ${message}; it is not loaded` });
     return undefined;
@@ -55,10 +55,12 @@ export async function loadBuiltins(fs: StoreFs, resourcesDir: string, problems: 
   const root = path.join(resourcesDir, 'bundles');
   const out = new Map<string, BuiltinBundle>();
   const toolIds = new Set<string>();
-  for (const name of await listDir(fs, root)) {
-    if (name.startsWith('.')) continue;
-    const dir = path.join(root, name);
-    const config = await readConfig(fs, path.join(dir, 'bundle.json'), BuiltinBundleConfigSchema, problems);
+  // Every file is read at once; what was read is checked in the order of the folders and names.
+  const folders = await Promise.all(
+    (await listDir(fs, root)).filter((name) => !name.startsWith('.')).map((name) => readBuiltinFolder(fs, path.join(root, name))),
+  );
+  for (const { dir, bundle, tools: toolFiles } of folders) {
+    const config = checkConfig(await bundle, path.join(dir, 'bundle.json'), BuiltinBundleConfigSchema, problems);
     if (!config) continue;
     if (out.has(config.id)) {
       problems.report({ kind: 'invalid-config', path: dir, message: `built-in bundle id ${config.id} is used twice; this copy is not loaded` });
@@ -66,9 +68,8 @@ export async function loadBuiltins(fs: StoreFs, resourcesDir: string, problems: 
     }
     const tools: BuiltinToolConfig[] = [];
     const keys = new Set<string>();
-    for (const file of (await listDir(fs, path.join(dir, 'tools'))).filter(isDataFileName)) {
-      const where = path.join(dir, 'tools', file);
-      const tool = await readConfig(fs, where, BuiltinToolConfigSchema, problems);
+    for (const { where, read } of await toolFiles) {
+      const tool = checkConfig(await read, where, BuiltinToolConfigSchema, problems);
       if (!tool) continue;
       const bad =
         schemaCompileViolation(tool.argSchema, 'argSchema')?.message ??
@@ -86,6 +87,35 @@ export async function loadBuiltins(fs: StoreFs, resourcesDir: string, problems: 
     out.set(config.id, { config: { ...config, slug: nfc(config.slug) }, tools, dir });
   }
   return out;
+}
+
+interface BuiltinFolder {
+  dir: string;
+  bundle: Promise<ReadJsonResult>;
+  /** Rejects when the tools folder cannot be listed; awaited only once bundle.json proved valid. */
+  tools: Promise<{ where: string; read: Promise<ReadJsonResult> }[]>;
+}
+
+/**
+ * Starts reading a built-in bundle's folder: bundle.json and each tool file. A read that
+ * fails (other than a missing file) rejects when its result is awaited, as a sequential
+ * read would have thrown there; promises not awaited are marked handled.
+ */
+async function readBuiltinFolder(fs: StoreFs, dir: string): Promise<BuiltinFolder> {
+  const handled = <T>(p: Promise<T>): Promise<T> => {
+    p.catch(() => undefined);
+    return p;
+  };
+  const bundle = handled(readJson(path.join(dir, 'bundle.json'), fs));
+  const tools = handled(
+    listDir(fs, path.join(dir, 'tools')).then((names) =>
+      names.filter(isDataFileName).map((file) => {
+        const where = path.join(dir, 'tools', file);
+        return { where, read: handled(readJson(where, fs)) };
+      }),
+    ),
+  );
+  return { dir, bundle, tools };
 }
 
 /** The built-in bundle and tools as served: the shipped config with the user's flags on top. */

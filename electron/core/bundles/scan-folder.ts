@@ -30,6 +30,29 @@ export interface FolderDeps {
   layout: StoreLayout;
   fs: StoreFs;
   cache?: ToolFileCache;
+  /** Shared by folders read at the same time, so their file reads together stay within READ_CONCURRENCY. */
+  readSlots?: Slots;
+}
+
+/** Runs a task when one of a fixed number of slots is free. */
+export type Slots = <T>(task: () => Promise<T>) => Promise<T>;
+
+/** At most `limit` tasks run at once; the others wait their turn in the order they came. */
+export function slots(limit: number): Slots {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  return async (task) => {
+    if (running < limit) running++;
+    else await new Promise<void>((resolve) => waiting.push(resolve));
+    try {
+      return await task();
+    } finally {
+      // The slot goes straight to the next waiting task, if any.
+      const next = waiting.shift();
+      if (next) next();
+      else running--;
+    }
+  };
 }
 
 export interface LoadedTool {
@@ -59,22 +82,9 @@ export interface FolderContents {
 type Checked<T> = { ok: T; extra?: ExtraFields } | { problem: string };
 
 /** Files read at once: enough to hide latency, few enough to stay far from the open-files limit. */
-const READ_CONCURRENCY = 32;
-/** Files stat'ed at once (a stat holds no file open). */
+export const READ_CONCURRENCY = 32;
+/** Files stat'ed at once through an injected fs (the real fs is stat'ed synchronously, see statFiles). */
 const STAT_CONCURRENCY = 64;
-
-async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const lane = async () => {
-    while (next < items.length) {
-      const k = next++;
-      out[k] = await fn(items[k]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
-  return out;
-}
 
 /**
  * Why a parsed tool file cannot be loaded from `fileName` in `bundleId`'s folder, if it cannot.
@@ -164,26 +174,37 @@ function bundleState(r: DataFile, bundleId: string, hasTools: boolean, file: str
 export async function readBundleFolder(d: FolderDeps, bundleId: string): Promise<FolderContents> {
   const notices: Notice[] = [];
   const toolsDir = d.layout.toolsDir(bundleId);
-  let toolNames: string[] = [];
-  try {
-    toolNames = (await listDir(d.fs, toolsDir)).filter(isDataFileName);
-  } catch (e) {
-    notices.push(unreadableNotice(toolsDir, 'the tools folder', (e as Error).message));
-  }
   const bundleFile = d.layout.bundleFile(bundleId);
-  const state = bundleState(await readDataFile(d.fs, bundleFile), bundleId, toolNames.length > 0, bundleFile);
+  // The listing and bundle.json are read at once; neither depends on the other.
+  const [listed, bundleRead] = await Promise.all([
+    listDir(d.fs, toolsDir).then(
+      (names) => ({ names }),
+      (e: unknown) => ({ error: e as Error }),
+    ),
+    readDataFile(d.fs, bundleFile),
+  ]);
+  let toolNames: string[] = [];
+  if ('names' in listed) toolNames = listed.names.filter(isDataFileName);
+  else notices.push(unreadableNotice(toolsDir, 'the tools folder', listed.error.message));
+  const state = bundleState(bundleRead, bundleId, toolNames.length > 0, bundleFile);
   notices.push(...state.notices);
   if (!state.bundle && !state.damaged) return { tools: [], bad: [], notices };
 
-  const files = toolNames.map((name) => path.join(toolsDir, name));
+  // A listed name is one path segment (never '.' or '..'), so joining is concatenating.
+  const files = toolNames.map((name) => `${toolsDir}${path.sep}${name}`);
   const statStartedAt = Date.now(); // the wall clock, like the files' mtimes
   const stats = await statFiles(d.fs, files, STAT_CONCURRENCY);
   const sources = files.map((file, k) => settledSource(file, stats[k], statStartedAt));
   const results = sources.map((source) => cachedTool(d, bundleId, source));
   const misses = results.flatMap((hit, k) => (hit ? [] : [k]));
-  await mapLimited(misses, READ_CONCURRENCY, async (k) => {
-    results[k] = await readTool(d, bundleId, files[k]!, stats[k], sources[k]);
-  });
+  const readSlots = d.readSlots ?? slots(READ_CONCURRENCY);
+  await Promise.all(
+    misses.map((k) =>
+      readSlots(async () => {
+        results[k] = await readTool(d, bundleId, files[k]!, stats[k], sources[k]);
+      }),
+    ),
+  );
   const tools: LoadedTool[] = [];
   const bad: BadFile[] = [];
   for (const t of results as ReadTool[]) {

@@ -2,7 +2,8 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useTempDirs } from '../testing/temp-dir';
-import { toolFileName } from './layout';
+import { StoreLayout, toolFileName } from './layout';
+import { slots } from './scan-folder';
 import { bundleBody, filesUnder, localToolBody, newId, openStore, REPO_RESOURCES } from './testing/fixtures';
 
 const tempDir = useTempDirs();
@@ -149,5 +150,80 @@ describe('bad files in the data folder', () => {
     await store.putBundle(lost, bundleBody());
     expect(store.getBundle(lost)).toMatchObject({ slug: 'demo', isEnabled: true });
     expect(store.listTools().items.map((t) => t.slug)).toEqual(['echo']);
+  });
+});
+
+describe('many bundle folders', () => {
+  it('are read a few at a time ahead, yet what each holds is reported, set aside and served in the folders\' order', async () => {
+    const dataDir = path.join(await tempDir(), 'data');
+    const { store } = await openStore(dataDir);
+    const ids = Array.from({ length: 9 }, () => newId());
+    for (const [k, id] of ids.entries()) {
+      await store.putBundle(id, bundleBody({ slug: `b${k}` }));
+      await store.putTool(id, 'echo', '1', localToolBody());
+      await store.putTool(id, 'broken', '1', localToolBody());
+    }
+    await store.close();
+    const layout = new StoreLayout(dataDir);
+    const old = new Date(Date.now() - 60_000);
+    for (const id of ids) {
+      const bundleFile = layout.bundleFile(id);
+      await fs.writeFile(bundleFile, JSON.stringify({ ...JSON.parse(await fs.readFile(bundleFile, 'utf8')), owner: 'ops' }));
+      const broken = layout.toolFile(id, 'broken', '1');
+      await fs.writeFile(broken, 'not json {');
+      // Settled, so it is set aside at once.
+      await fs.utimes(broken, old, old);
+    }
+
+    const { store: again, problems } = await openStore(dataDir, { settleMs: 50 });
+    const sorted = [...ids].sort();
+    expect(problems.list().map((p) => [p.kind, p.path])).toEqual(
+      sorted.flatMap((id) => [
+        ['corrupt-file', layout.toolFile(id, 'broken', '1')],
+        ['invalid-config', layout.bundleFile(id)],
+      ]),
+    );
+    expect(again.listTools({ includeDisabled: true, pageSize: 100 }).items.map((t) => [t.bundleId, t.slug]).sort()).toEqual(sorted.map((id) => [id, 'echo']));
+    expect((await filesUnder(path.join(dataDir, 'quarantine'))).filter((f) => !f.endsWith('.reason.json'))).toHaveLength(ids.length);
+  });
+});
+
+describe('slots', () => {
+  it('runs at most the given number of tasks at once, the others in the order they came', async () => {
+    const run = slots(2);
+    let now = 0;
+    let most = 0;
+    const started: number[] = [];
+    const gates = Array.from({ length: 5 }, () => {
+      let resolve!: () => void;
+      const promise = new Promise<void>((r) => (resolve = r));
+      return { promise, resolve };
+    });
+    const all = Promise.all(
+      gates.map((g, k) =>
+        run(async () => {
+          started.push(k);
+          most = Math.max(most, ++now);
+          await g.promise;
+          now--;
+          return k;
+        }),
+      ),
+    );
+    await new Promise((r) => setImmediate(r));
+    expect(started).toEqual([0, 1]);
+    gates[1]!.resolve();
+    await new Promise((r) => setImmediate(r));
+    expect(started).toEqual([0, 1, 2]);
+    for (const g of gates) g.resolve();
+    expect(await all).toEqual([0, 1, 2, 3, 4]);
+    expect(started).toEqual([0, 1, 2, 3, 4]);
+    expect(most).toBe(2);
+  });
+
+  it('a task that fails frees its slot', async () => {
+    const run = slots(1);
+    await expect(run(() => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+    expect(await run(async () => 'next')).toBe('next');
   });
 });

@@ -31,8 +31,8 @@ import { firstIssueMessage } from './input';
 import type { StoreLayout } from './layout';
 import type { LockSet } from './locks';
 import type { ProblemSink, Quarantine } from './quarantine';
-import { readDataFile } from './read-data';
-import { placeholderBundle, readBundleFolder, type FolderContents, type LoadedTool, type Notice } from './scan-folder';
+import { readDataFile, type DataFile } from './read-data';
+import { placeholderBundle, READ_CONCURRENCY, readBundleFolder, slots, type FolderContents, type FolderDeps, type LoadedTool, type Notice } from './scan-folder';
 import type { ToolFileCache } from './tool-files';
 
 export interface ScanDeps {
@@ -77,19 +77,22 @@ class Reports {
   }
 }
 
-/** The override of a built-in bundle; a bad one is set aside (taking the lock unless `lockHeld`). */
-export async function readOverride(d: ScanDeps, bundleId: string, lockHeld: boolean, reports?: Reports): Promise<Override> {
+/**
+ * The override of a built-in bundle; a bad one is set aside (taking the lock unless `lockHeld`).
+ * `firstRead`, when given, is a read of the file already started (readDataFile never rejects).
+ */
+export async function readOverride(d: ScanDeps, bundleId: string, lockHeld: boolean, reports?: Reports, firstRead?: Promise<DataFile>): Promise<Override> {
   const file = d.layout.overrideFile(bundleId);
   type Read = { ok: Override } | { problem: string } | { unreadable: string };
-  const read = async (): Promise<Read> => {
-    const r = await readDataFile(d.fs, file);
+  const read = async (started?: Promise<DataFile>): Promise<Read> => {
+    const r = await (started ?? readDataFile(d.fs, file));
     if (r.kind === 'missing') return { ok: EMPTY_OVERRIDE };
     if (r.kind === 'unreadable') return { unreadable: r.message };
     if (r.kind === 'corrupt') return { problem: r.message };
     const parsed = OverrideSchema.safeParse(r.value);
     return parsed.success ? { ok: parsed.data } : { problem: `does not match the override schema: ${firstIssueMessage(parsed.error)}` };
   };
-  const first = await read();
+  const first = await read(firstRead);
   if ('ok' in first) return first.ok;
   if ('unreadable' in first) {
     // A write must not go on as if the file were empty; a load goes on with the defaults.
@@ -125,10 +128,13 @@ function freshFailures(c: FolderContents, bundleFile: string, settleMs: number):
   return files;
 }
 
-/** One folder: read; if something failed to load, wait until it is quiet and look again under the lock; set aside what is still bad. */
-async function loadFolder(d: ScanDeps, bundleId: string): Promise<FolderContents> {
-  const folderDeps = { layout: d.layout, fs: d.fs, cache: d.cache };
-  const first = await readBundleFolder(folderDeps, bundleId);
+/**
+ * One folder, given its first read: if something failed to load, wait until it is quiet and
+ * look again under the lock; set aside what is still bad.
+ */
+async function loadFolder(d: ScanDeps, bundleId: string, reads: FolderReads): Promise<FolderContents> {
+  const folderDeps = reads.deps;
+  const first = await reads.take(bundleId);
   if (first.bad.length === 0 && !first.damaged) return first;
   const settleMs = d.settleMs ?? PARSE_SETTLE_MS;
   const fresh = freshFailures(first, d.layout.bundleFile(bundleId), settleMs);
@@ -168,12 +174,55 @@ function addTools(d: ScanDeps, catalog: Catalog, holders: Map<string, LoadedTool
   }
 }
 
+/** How many bundle folders past the one being loaded are read meanwhile. */
+const FOLDERS_AHEAD = 4;
+
+/**
+ * The first, lock-free reads of the bundle folders (readBundleFolder), started a few folders
+ * ahead of the one being loaded so their reads overlap. They only read; what each finds is
+ * dealt with (reported, set aside, added) in the folders' order, as before. Their tool file
+ * reads share READ_CONCURRENCY slots.
+ */
+class FolderReads {
+  private readonly started = new Map<string, Promise<FolderContents>>();
+  /** The next of `order` to start reading, and to be taken. */
+  private next = 0;
+  private taken = 0;
+  /** For every read of the scan's folders, second looks included. */
+  readonly deps: FolderDeps;
+
+  constructor(
+    d: ScanDeps,
+    private readonly order: readonly string[],
+  ) {
+    this.deps = { layout: d.layout, fs: d.fs, cache: d.cache, readSlots: slots(READ_CONCURRENCY) };
+  }
+
+  /** The first read of `bundleId` (one of `order`, taken in that order), and the next few started. */
+  take(bundleId: string): Promise<FolderContents> {
+    const at = this.order.indexOf(bundleId, this.taken);
+    if (at < 0) return readBundleFolder(this.deps, bundleId);
+    this.taken = at + 1;
+    while (this.next <= Math.min(at + FOLDERS_AHEAD, this.order.length - 1)) {
+      const id = this.order[this.next++]!;
+      const read = readBundleFolder(this.deps, id);
+      read.catch(() => undefined); // awaited when its folder's turn comes
+      this.started.set(id, read);
+    }
+    const read = this.started.get(bundleId)!;
+    this.started.delete(bundleId);
+    return read;
+  }
+}
+
 /** Reads everything: built-ins with their overrides, then every user bundle folder, then what quarantine/ holds. */
 export async function scanRegistry(d: ScanDeps): Promise<Catalog> {
   const reports = new Reports(d);
   const catalog = new Catalog();
-  for (const b of d.builtins.values()) {
-    const { bundle, tools } = applyOverride(b, await readOverride(d, b.config.id, false, reports));
+  // The override files are read at once; each is then dealt with in turn, as before.
+  const builtins = [...d.builtins.values()].map((b) => ({ b, firstRead: readDataFile(d.fs, d.layout.overrideFile(b.config.id)) }));
+  for (const { b, firstRead } of builtins) {
+    const { bundle, tools } = applyOverride(b, await readOverride(d, b.config.id, false, reports, firstRead));
     catalog.setBundle(bundle);
     for (const t of tools) catalog.setTool(t);
   }
@@ -184,6 +233,7 @@ export async function scanRegistry(d: ScanDeps): Promise<Catalog> {
     reports.report({ kind: 'io-error', path: d.layout.bundlesDir, message: `the bundles folder cannot be read (${(e as Error).message}); no user bundle is loaded` });
   }
   const holders = new Map<string, LoadedTool>();
+  const firstReads = new FolderReads(d, names.filter((name) => !name.startsWith('.') && UUID_V7_PATTERN.test(name) && !d.builtins.has(name)));
   for (const name of names) {
     if (name.startsWith('.')) continue;
     const folder = d.layout.bundleDir(name);
@@ -195,7 +245,7 @@ export async function scanRegistry(d: ScanDeps): Promise<Catalog> {
       reports.report({ kind: 'invalid-config', path: folder, message: 'this user bundle folder has the id of a built-in bundle and is ignored' });
       continue;
     }
-    const found = await loadFolder(d, name);
+    const found = await loadFolder(d, name, firstReads);
     for (const n of found.notices) reports.report(n);
     if (found.damaged) {
       const n = found.tools.length;

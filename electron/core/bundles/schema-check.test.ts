@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { counted } from '../../../shared/testing/counted-reads';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { closeSchemaRegExp } from '../lib/schema-regexp';
@@ -65,8 +65,9 @@ describe('schemas that do not compile', () => {
   });
 
   it('two tools may use the same $id', () => {
+    // Two different schemas, so the second is compiled too (an equal one would be known to compile).
     expect(schemaCompileViolation({ $id: 'https://example.com/s', type: 'object' }, 'a')).toBeNull();
-    expect(schemaCompileViolation({ $id: 'https://example.com/s', type: 'object' }, 'b')).toBeNull();
+    expect(schemaCompileViolation({ $id: 'https://example.com/s', type: 'object', required: ['x'] }, 'b')).toBeNull();
   });
 
   it('accepts the 2020-12 dialect named explicitly and unknown keywords', () => {
@@ -88,5 +89,29 @@ describe('patterns under AJV_OPTIONS', () => {
   it('lookahead and backreference patterns are valid and compile (they run on the bounded path)', () => {
     expect(schemaCompileViolation({ type: 'string', pattern: '^(?=.*\\d)(?!.*\\s).+$' }, 'argSchema')).toBeNull();
     expect(schemaCompileViolation({ type: 'object', patternProperties: { '^(\\w)\\1$': {} } }, 'argSchema')).toBeNull();
+  });
+});
+
+describe('the same schema checked again', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it('is not compiled again once it compiled; a schema that did not compile is compiled and refused each time', () => {
+    const compile = vi.spyOn(Ajv2020.prototype, 'compile');
+    const schema = { type: 'object', properties: { q: { type: 'string', description: `checked again ${Math.random()}` } } };
+    expect(schemaCompileViolation(schema, 'argSchema')).toBeNull();
+    expect(compile).toHaveBeenCalledTimes(1);
+    // An equal schema (another object with the same JSON) is known to compile.
+    expect(schemaCompileViolation(structuredClone(schema), 'outputSchema')).toBeNull();
+    expect(compile).toHaveBeenCalledTimes(1);
+    // A schema that differs in any way is compiled.
+    expect(schemaCompileViolation({ ...schema, required: ['q'] }, 'argSchema')).toBeNull();
+    expect(compile).toHaveBeenCalledTimes(2);
+
+    const bad = { type: 'string', pattern: `(${Math.random()}` };
+    expect(schemaCompileViolation(bad, 'argSchema')?.message).toMatch(/^argSchema is not a valid JSON Schema 2020-12: Invalid regular expression/);
+    expect(schemaCompileViolation(bad, 'outputSchema')?.message).toMatch(/^outputSchema is not a valid JSON Schema 2020-12: Invalid regular expression/);
+    expect(compile).toHaveBeenCalledTimes(4);
   });
 });

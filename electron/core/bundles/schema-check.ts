@@ -14,6 +14,7 @@
  *   ECMAScript still fails to compile, with the engine's message.
  * The invoker should create its ajv with AJV_OPTIONS too, so what compiled here compiles there.
  */
+import { createHash } from 'node:crypto';
 import Ajv2020 from 'ajv/dist/2020.js';
 import type { Options } from 'ajv';
 import { quote, schemaViolation, violationError, type RuleViolation } from '../../../shared/model/validation';
@@ -68,23 +69,36 @@ function compileViolation(e: unknown, field: string): RuleViolation {
   return { field, rule: 'json-schema', message: `${field} is not a valid JSON Schema 2020-12: ${detail}` };
 }
 
+/**
+ * Schemas that compiled, by the SHA-256 of their JSON text: compiling is deterministic, so
+ * the same text compiles again. A tool saved again with its schemas unchanged, a draft run
+ * again, and the built-in bundles at each open skip ajv's code generation. A schema that
+ * failed is not kept: it is checked again each time. Bounded; the oldest entry goes first.
+ */
+const compiled = new Set<string>();
+const MAX_COMPILED = 2_000;
+
 /** Full check, used on every write: returns a violation or null. */
 export function schemaCompileViolation(schema: unknown, field: string): RuleViolation | null {
   const shape = schemaViolation(schema, field);
   if (shape) return shape;
   const s = schema as Record<string, unknown>;
+  const key = createHash('sha256').update(JSON.stringify(s)).digest('base64');
+  if (compiled.has(key)) return null;
   const pre = dialectViolation(s, field) ?? cycleViolation(s, field);
   if (pre) return pre;
   const instance = ajv();
   try {
     instance.compile(s);
-    return null;
   } catch (e) {
     return compileViolation(e, field);
   } finally {
     // Forget the schema (and its $id), so the next tool may use the same $id.
     instance.removeSchema(s);
   }
+  if (compiled.size >= MAX_COMPILED) compiled.delete(compiled.values().next().value!);
+  compiled.add(key);
+  return null;
 }
 
 /**

@@ -42,8 +42,11 @@ async function tempFolders(layout: StoreLayout, fs: StoreFs): Promise<string[]> 
 /** Ages are measured on the wall clock, like the files' mtimes (not the store's injected clock). */
 export async function sweepTempFiles(layout: StoreLayout, fs: StoreFs, isAlive = isProcessAlive): Promise<number> {
   let removed = 0;
-  for (const dir of await tempFolders(layout, fs)) {
-    for (const name of await listOrNone(fs, dir)) {
+  const folders = await tempFolders(layout, fs);
+  // Listed at once (a listing changes nothing); the temp files are then dealt with in order.
+  const listings = await Promise.all(folders.map((dir) => listOrNone(fs, dir)));
+  for (const [k, dir] of folders.entries()) {
+    for (const name of listings[k]!) {
       const pid = tempFileOwner(name);
       if (pid === undefined) continue;
       const file = path.join(dir, name);

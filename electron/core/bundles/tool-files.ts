@@ -129,33 +129,51 @@ export function toolFromCache(hit: CachedToolFile, bundleId: string): Tool | und
   return ok ? t : undefined;
 }
 
+/** Synchronous stats run in slices of about this long, the event loop served between them. */
+const STAT_SLICE_MS = 4;
+
 /**
- * Stats many files, at most `limit` at a time; undefined for a file that cannot be
- * stat'ed (the read that follows reports why, as it would without a stat). With the real
- * fs this uses the callback API, about three times cheaper per call than fs/promises.
+ * Stats many files; undefined for a file that cannot be stat'ed (the read that follows
+ * reports why, as it would without a stat). With the real fs the stats are synchronous,
+ * in slices of STAT_SLICE_MS with the event loop served between them: a stat of a file in
+ * the page cache costs a few microseconds, several times less than the request, thread-pool
+ * hop and callback of an asynchronous one. An injected fs is asked through its promise API,
+ * at most `limit` at a time.
  */
-export function statFiles(sfs: StoreFs, files: readonly string[], limit: number): Promise<(FileStat | undefined)[]> {
+export async function statFiles(sfs: StoreFs, files: readonly string[], limit: number): Promise<(FileStat | undefined)[]> {
+  if (sfs.stat === nodeFs.stat) return statFilesSync(files);
   const out = new Array<FileStat | undefined>(files.length);
-  if (files.length === 0) return Promise.resolve(out);
-  const statOne =
-    sfs.stat === nodeFs.stat
-      ? (file: string, done: (s?: fs.Stats) => void) => fs.stat(file, (e, s) => done(e ? undefined : s))
-      : (file: string, done: (s?: fs.Stats) => void) =>
-          void sfs.stat(file).then(
-            (s) => done(s),
-            () => done(undefined),
-          );
-  return new Promise((resolve) => {
-    let next = 0;
-    let pending = files.length;
-    const start = (): void => {
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    while (next < files.length) {
       const k = next++;
-      statOne(files[k]!, (s) => {
-        out[k] = s && { mtimeMs: s.mtimeMs, size: s.size, isFile: s.isFile() };
-        if (--pending === 0) resolve(out);
-        else if (next < files.length) start();
-      });
-    };
-    for (let i = 0; i < Math.min(limit, files.length); i++) start();
-  });
+      const s = await sfs.stat(files[k]!).catch(() => undefined);
+      out[k] = s && { mtimeMs: s.mtimeMs, size: s.size, isFile: s.isFile() };
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, files.length) }, lane));
+  return out;
+}
+
+async function statFilesSync(files: readonly string[]): Promise<(FileStat | undefined)[]> {
+  const out = new Array<FileStat | undefined>(files.length);
+  let k = 0;
+  while (k < files.length) {
+    const until = performance.now() + STAT_SLICE_MS;
+    do {
+      out[k] = statOne(files[k]!);
+      k++;
+    } while (k < files.length && performance.now() < until);
+    if (k < files.length) await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  return out;
+}
+
+function statOne(file: string): FileStat | undefined {
+  try {
+    const s = fs.statSync(file, { throwIfNoEntry: false });
+    return s && { mtimeMs: s.mtimeMs, size: s.size, isFile: s.isFile() };
+  } catch {
+    return undefined;
+  }
 }

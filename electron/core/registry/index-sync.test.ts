@@ -39,10 +39,13 @@ describe('syncIndex with the index\'s files at hand', () => {
     const known = indexedFiles(ix);
     expect(known.size).toBe(50);
     const get = vi.spyOn(ix, 'get');
+    const ids = vi.spyOn(ix, 'ids');
     // The same tools as the store would load them from the cache: same doc strings.
     const wanted = tools.map((t) => ({ ...t, doc: known.get(t.source!.path)!.doc }));
     expect(await syncIndex(ix, wanted, known)).toEqual({ upserted: 0, removed: 0, rebuilt: false });
     expect(get).not.toHaveBeenCalled();
+    // It holds exactly the tools wanted: nothing to look for to remove.
+    expect(ids).not.toHaveBeenCalled();
   });
 
   it('upserts what differs: enabled, the file, the doc, a fingerprint newly settled; removes what is gone', async () => {
@@ -61,6 +64,13 @@ describe('syncIndex with the index\'s files at hand', () => {
     for (const t of wanted) expect(ix.get(t.id)).toEqual(t);
     expect(ix.get('t5')).toBeUndefined();
     expect(await syncIndex(ix, wanted, indexedFiles(ix))).toEqual({ upserted: 0, removed: 0, rebuilt: false });
+  });
+
+  it('removes what is gone when as many new tools came in its place', async () => {
+    const ix = indexOf([tool(0), tool(1), tool(2)]);
+    const wanted = [tool(0), tool(3), tool(4)];
+    expect(await syncIndex(ix, wanted, indexedFiles(ix))).toEqual({ upserted: 2, removed: 2, rebuilt: false });
+    expect(ix.ids().sort()).toEqual(['t0', 't3', 't4']);
   });
 
   it('without the files at hand compares each row, source and doc included', async () => {

@@ -101,10 +101,13 @@ export async function syncIndex(
     const have = index.get(t.id);
     if (!have || !sameIndexed(have, t)) changed.push(t);
   }
-  index.upsertMany(changed);
+  if (changed.length > 0) index.upsertMany(changed);
   let removed = 0;
-  for (const id of index.ids()) {
-    if (!keep.has(id) && index.remove(id)) removed++;
+  // Every wanted tool is in the index now, so when it holds no more rows than that, none is left to remove.
+  if (index.count() > keep.size) {
+    for (const id of index.ids()) {
+      if (!keep.has(id) && index.remove(id)) removed++;
+    }
   }
   return { upserted: changed.length, removed, rebuilt: false };
 }
