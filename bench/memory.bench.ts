@@ -1,5 +1,5 @@
 /**
- * Memory (seed 002).
+ * Memory (docs/design/memory.md).
  *
  *   (a) `recall search` over 100,000 entries through the memory service (both permission
  *       layers, the query escaped, rows joined and decoded) vs a bare FTS5 MATCH of the same

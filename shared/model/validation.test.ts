@@ -79,7 +79,7 @@ describe('slug rule', () => {
     const decomposed = 'cafe\u0301';
     expect(checkSlug(decomposed)).toBe('caf\u00e9');
     expect(sameLabel(decomposed, 'caf\u00e9')).toBe(true);
-    // A mark with no precomposed form stays a mark, which the seed does not allow.
+    // A mark with no precomposed form stays a mark, which the slug rule does not allow.
     expect(labelViolation('slug', 'हिन्दी')?.rule).toBe('charset');
   });
 

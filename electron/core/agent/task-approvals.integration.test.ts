@@ -1,8 +1,8 @@
 /**
- * Approvals at any depth of a conversation's task tree (seed 003), through the whole core and
- * the scripted model server: a call two tasks down (conversation → analyst → writer) that
- * needs approval is listed for the root conversation, labelled with its task path, and the
- * user's answer given where the listing says reaches it.
+ * Approvals at any depth of a conversation's task tree (docs/design/orchestration.md), through
+ * the whole core and the scripted model server: a call two tasks down (conversation → analyst →
+ * writer) that needs approval is listed for the root conversation, labelled with its task path,
+ * and the user's answer given where the listing says reaches it.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';

@@ -1,7 +1,7 @@
 /**
- * The agent loop with the gate (seed 001): tool_output is listed only while the conversation
- * has stored outputs, never on the last step, and works when the model calls several tools in
- * one step; results that fit pass whole.
+ * The agent loop with the gate (docs/design/tool-outputs.md): tool_output is listed only while
+ * the conversation has stored outputs, never on the last step, and works when the model calls
+ * several tools in one step; results that fit pass whole.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { useTempDirs } from '../testing/temp-dir';
@@ -52,7 +52,7 @@ describe('tool_output in the agent loop', () => {
     expect(names(reqs[0]!)).not.toContain('tool_output');
     expect(names(reqs[1]!)).toContain('tool_output');
     expect(names(reqs[2]!)).toContain('tool_output');
-    // The last step (4 of 4): not offered (decision 14).
+    // The last step (4 of 4): not offered (docs/design/tool-outputs.md, decision 14).
     expect(names(reqs[3]!)).not.toContain('tool_output');
     const results = reqs[2]!.messages.filter((m) => m.role === 'tool').map((m) => m.text);
     expect(results.some((t) => t.startsWith(`ABSTRACT FROM TOOL OUTPUT big WITH HANDLE ${handle}, STRATEGY:truncate:\n\nWARNING:`))).toBe(true);

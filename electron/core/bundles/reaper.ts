@@ -1,6 +1,6 @@
 /**
  * Soft-deleted bundles are removed for good two days after their deletion, once their
- * tools folder is empty (seed 004: "reaps after 2 days if the directory is still empty").
+ * tools folder is empty (docs/design/registry.md, soft delete).
  * The removal order keeps a killed reaper harmless: tools/ (rmdir fails if anything is
  * in it), then bundle.json, then the folder; a folder left without bundle.json is skipped
  * by the loader and removed by the next reap.

@@ -1,10 +1,10 @@
 /**
- * The invocation flow of seed 004: find the tool, check it and its bundle are enabled (the
- * bundle's switch on disk too, so switching it off in one process stops its tools in every
- * other at once, before their watchers reload: store/bundle-switch.ts),
- * validate the args against argSchema, dispatch to its back-end with a timeout and the
- * caller's cancellation, validate the result against outputSchema, answer
- * {ok, value} | {ok: false, error}, log a record, and count the call asynchronously.
+ * The invocation flow (docs/design/registry.md): find the tool, check it and its bundle are
+ * enabled (the bundle's switch on disk too, so switching it off in one process stops its tools in
+ * every other at once, before their watchers reload: store/bundle-switch.ts), validate the args
+ * against argSchema, dispatch to its back-end with a timeout and the caller's cancellation,
+ * validate the result against outputSchema, answer {ok, value} | {ok: false, error}, log a
+ * record, and count the call asynchronously.
  */
 import { resolveHandleArgs, type HandleResolver } from './handle-args';
 import { isStoredOutputRef } from './stored-ref';

@@ -1,10 +1,10 @@
 /**
- * Pass by handle (seed 001, beyond): an argument written `{"$handle": "<uuid>"}` names a stored
- * tool output, and the tool receives that output's text in its place. A large payload goes
- * from one tool into another (writefile's content, an HTTP body) without entering a model's
- * context. The resolver is given by the app (the tool-output store); an unknown or expired
- * handle is refused by it with a clear NOT_FOUND. The result is validated against the schema
- * like any argument.
+ * Pass by handle (docs/design/tool-outputs.md, "Beyond the store"): an argument written
+ * `{"$handle": "<uuid>"}` names a stored tool output, and the tool receives that output's text in
+ * its place. A large payload goes from one tool into another (writefile's content, an HTTP body)
+ * without entering a model's context. The resolver is given by the app (the tool-output store);
+ * an unknown or expired handle is refused by it with a clear NOT_FOUND. The result is validated
+ * against the schema like any argument.
  */
 
 /** Resolves a handle for a caller (the conversation it belongs to); throws NOT_FOUND when unknown. */

@@ -1,8 +1,8 @@
 /**
- * A result too large to hold in memory, written to the tool-output store as it arrived (seed
- * 001): the back-end answers this reference instead of the value. The gate turns it into a
- * stored card; the dispatcher does not check it against the output schema (there is no value
- * in memory to check).
+ * A result too large to hold in memory, written to the tool-output store as it arrived
+ * (docs/design/tool-outputs.md, spilled responses): the back-end answers this reference instead
+ * of the value. The gate turns it into a stored card; the dispatcher does not check it against
+ * the output schema (there is no value in memory to check).
  */
 
 export interface StoredOutputRefInfo {

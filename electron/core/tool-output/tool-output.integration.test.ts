@@ -1,7 +1,7 @@
 /**
  * Oversized outputs through the whole core and the scripted model server: a model's call
- * returns 5 MB, the gate stores it behind a handle, the model is told §2a and offered
- * tool_output, extracts with read-grep, and the store's folders go with the session.
+ * returns 5 MB, the gate stores it behind a handle, the model is told the oversized message and
+ * offered tool_output, extracts with read-grep, and the store's folders go with the session.
  */
 import fs from 'node:fs/promises';
 import http from 'node:http';
