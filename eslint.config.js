@@ -163,7 +163,6 @@ export const layers = {
     'electron/core/lib',
     'electron/core/llm',
     'electron/core/router.ts',
-    'electron/core/tool-output', // to remove: only for the token counter; tool-output/tokens.ts belongs in llm/
     'shared',
   ],
   'electron/core/documents/module.ts': [
@@ -273,7 +272,6 @@ export const layers = {
   'electron/core/registry/module.ts': ['electron/core/platform', 'electron/core/registry'],
   'electron/core/router.ts': ['shared'],
   'electron/core/routing': [
-    'electron/core/builtin-functions', // to remove: `@input url:` runs the built-in fetch-url function; hand routing a fetch instead
     'electron/core/events.ts',
     'electron/core/invoke',
     'electron/core/lib',
@@ -285,11 +283,9 @@ export const layers = {
   'electron/core/secrets': ['electron/core/lib', 'electron/core/router.ts', 'shared'],
   'electron/core/secrets/module.ts': ['electron/core/platform', 'electron/core/secrets'],
   'electron/core/settings': [
-    'electron/core/bundles', // to remove: only for LockSet; the cross-process locks (bundles/locks.ts, process-identity.ts) belong in lib/
     'electron/core/events.ts',
     'electron/core/lib',
     'electron/core/problems.ts',
-    'electron/core/registry', // to remove: only for ReloadDebounce (registry/reload-debounce.ts), which belongs in lib/
     'shared',
   ],
   'electron/core/testcases': [
@@ -332,10 +328,10 @@ export const layers = {
   'electron/core/usage': [
     'electron/core/invoke',
     'electron/core/lib',
+    'electron/core/llm',
     'electron/core/registry',
     'electron/core/router.ts',
     'electron/core/timeline',
-    'electron/core/tool-output',
     'shared',
   ],
   'electron/core/usage/module.ts': [
@@ -380,7 +376,6 @@ export const layers = {
   'electron/host/static-files.ts': ['electron/host/security.ts'],
   'electron/host/transports': [
     'electron/core/app.ts',
-    'electron/core/bundles',
     'electron/core/data-dir.ts',
     'electron/core/lib',
     'electron/core/mcp-server',

@@ -25,7 +25,7 @@ import { BufferSearcher } from '../electron/core/routing/buffer-search';
 import { runGrepTool } from '../electron/core/tool-output/read-grep';
 import { tooLargeMessage } from '../electron/core/tool-output/messages';
 import { ToolOutputStore } from '../electron/core/tool-output/store';
-import { estimateCounter, gptCounter } from '../electron/core/tool-output/tokens';
+import { estimateCounter, gptCounter } from '../electron/core/llm/tokens';
 import { DEFAULT_POLICY } from '../electron/core/tool-output/types';
 import { grepCount, result, timed, type BenchResult } from './harness';
 import { payloadOf } from './route.bench';

@@ -17,7 +17,7 @@ import { documentBlocks } from '../orchestration/document-blocks';
 import { DEFAULT_MAX_DEPTH, delegationRefusal } from '../orchestration/guards';
 import { ASK_MASTER_NAME, ASK_MASTER_SPEC, HANDOFF_SPEC, documentsArg, routeToolSpec, routedAgent, textArg } from '../orchestration/tools';
 import { tooLargeMessage } from '../tool-output/messages';
-import { estimateCounter } from '../tool-output/tokens';
+import { estimateCounter } from '../llm/tokens';
 import type { NewMessage } from '../timeline/conversation-store';
 import type { AgentLoopDeps, TaskDeps } from './deps';
 import { MODEL_TOOLS_BUNDLE, type ModelOnlyTool } from './tool-behavior';

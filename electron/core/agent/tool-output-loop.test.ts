@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { useTempDirs } from '../testing/temp-dir';
-import { gptCounter } from '../tool-output/tokens';
+import { gptCounter } from '../llm/tokens';
 import { call, harness, type Harness } from '../testing/agent-harness';
 import { TOOL_OUTPUT_NOT_OFFERED, toolOutputExpired } from './tool-calls';
 import type { ModelRequest } from './types';

@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { useTempDirs } from '../testing/temp-dir';
 import { nodeFs, type StoreFs } from '../lib/durable-fs';
 import { toolFileName } from './layout';
-import { LockSet, type LockSettings } from './locks';
+import { LockSet, type LockSettings } from '../lib/locks';
 import { bundleBody, filesUnder, localToolBody, newId, openStore, rejection } from './testing/fixtures';
 
 const tempDir = useTempDirs();

@@ -9,8 +9,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useTempDirs } from '../testing/temp-dir';
 import { nodeFs, replaceFile } from '../lib/durable-fs';
-import { LockSet, type OwnerRecord } from './locks';
-import { thisProcess } from './process-identity';
+import { LockSet, type OwnerRecord } from '../lib/locks';
+import { thisProcess } from '../lib/process-identity';
 import { rejection } from './testing/fixtures';
 import { startWorker, type Worker } from './testing/spawn-worker';
 

@@ -8,7 +8,7 @@
 import type { Bundle } from '../../../shared/model/bundle';
 import { attempt, errnoOf, removeFile, type CommitGuard, type StoreFs } from '../lib/durable-fs';
 import type { StoreLayout } from './layout';
-import type { LockSet } from './locks';
+import type { LockSet } from '../lib/locks';
 import { readBundleOnDisk } from './on-disk';
 import { bundleLockKey } from './scan';
 

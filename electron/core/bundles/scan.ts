@@ -29,7 +29,7 @@ import { Catalog } from './catalog';
 import { listDir, type StoreFs } from '../lib/durable-fs';
 import { firstIssueMessage } from './input';
 import type { StoreLayout } from './layout';
-import type { LockSet } from './locks';
+import type { LockSet } from '../lib/locks';
 import type { ProblemSink, Quarantine } from './quarantine';
 import { readDataFile, type DataFile } from './read-data';
 import { placeholderBundle, READ_CONCURRENCY, readBundleFolder, slots, type FolderContents, type FolderDeps, type LoadedTool, type Notice } from './scan-folder';

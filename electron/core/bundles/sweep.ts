@@ -10,7 +10,7 @@
 import path from 'node:path';
 import { listDir, type StoreFs } from '../lib/durable-fs';
 import { tempFileOwner, type StoreLayout } from './layout';
-import { isProcessAlive } from './process-identity';
+import { isProcessAlive } from '../lib/process-identity';
 
 export { isProcessAlive };
 

@@ -21,7 +21,7 @@ import { AlreadyExists, attempt, createExclusive, exists, nodeFs, removeFile, re
 import { parseInput } from './input';
 import { StoreLayout } from './layout';
 import { listBundles, listTools, toolView } from './listing';
-import { DEFAULT_LOCK_SETTINGS, LockSet, type LockActivity, type LockSettings } from './locks';
+import { DEFAULT_LOCK_SETTINGS, LockSet, type LockActivity, type LockSettings } from '../lib/locks';
 import { readBundleOnDisk, readBundleToReplace, readToolOnDisk } from './on-disk';
 import { Quarantine, type ProblemSink } from './quarantine';
 import { isReapable, reapBundle } from './reaper';

@@ -19,7 +19,7 @@ import { checkUuidV7 } from '../../../shared/model/validation';
 import { SerialQueue } from '../lib/serial-queue';
 import { replaceFile, toFileText, type StoreFs } from '../lib/durable-fs';
 import { firstIssueMessage } from './input';
-import type { LockSet } from './locks';
+import type { LockSet } from '../lib/locks';
 import type { ProblemSink, Quarantine } from './quarantine';
 import { readDataFile } from './read-data';
 

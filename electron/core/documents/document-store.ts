@@ -14,7 +14,7 @@ import type { DocumentInfo, DocumentQuery } from '../../../shared/model/document
 import { openSqliteFile, type Migration } from '../lib/sqlite-file';
 import { SerialQueue } from '../lib/serial-queue';
 import { resolveInWorkspace } from '../lib/workspace';
-import { estimateCounter } from '../tool-output/tokens';
+import { estimateCounter } from '../llm/tokens';
 import { mimeTypeOf, summaryOf, utf8Text } from './text-facts';
 
 const MIGRATIONS: readonly Migration[] = [

@@ -16,6 +16,7 @@ import { createBufferStore, createRoutingServices, type RoutingServices } from '
 import { registerBufferOps } from '../routing/buffer-ops';
 import type { BufferStore } from '../routing/types';
 import { builtinRegistry, type LocalFunctionRegistry } from '../builtin-functions/registry';
+import { createWebFunctions } from '../builtin-functions/web';
 import { Registry } from '../registry/registry';
 import { KeyFileCipher } from '../secrets/cipher';
 import { createRedactor } from '../secrets/redact';
@@ -164,7 +165,7 @@ export async function openPlatform(config: CoreConfig, beforeRegistryOpens: (fun
     ...(config.now ? { now: config.now } : {}),
   });
 
-  const routing = createRoutingServices({ dataDir, workspaceDir, events, registry, transport, allowedHosts, now, regexTimeLimitMs, buffers, wrote });
+  const routing = createRoutingServices({ dataDir, workspaceDir, events, registry, transport, allowedHosts, fetchUrl: createWebFunctions()['fetch-url'], now, regexTimeLimitMs, buffers, wrote });
   const conversations = ConversationStore.open({
     file: path.join(dataDir, 'conversations.sqlite'),
     now,

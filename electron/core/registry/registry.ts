@@ -18,7 +18,7 @@ import { startReaper } from '../bundles/reaper';
 import { toolDocFormat } from '../bundles/tool-files';
 import { ToolStore } from '../bundles/tool-store';
 import { indexedFiles, syncIndex, toIndexed, type IndexedFile } from './index-sync';
-import { ReloadDebounce } from './reload-debounce';
+import { ReloadDebounce } from '../lib/reload-debounce';
 
 export interface RegistryOptions {
   dataDir: string;

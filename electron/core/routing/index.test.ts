@@ -9,6 +9,7 @@ import type { Transport } from '../invoke/types';
 import type { Registry } from '../registry/registry';
 import { useTempDirs } from '../testing/temp-dir';
 import { createRoutingServices } from './index';
+import { createWebFunctions } from '../builtin-functions/web';
 
 const tempDir = useTempDirs();
 
@@ -44,6 +45,7 @@ describe('createRoutingServices', () => {
       registry: fakeRegistry(),
       transport: noTransport,
       allowedHosts: () => [],
+      fetchUrl: createWebFunctions()['fetch-url'],
       now: () => new Date(2026, 0, 5),
     });
 

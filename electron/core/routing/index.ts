@@ -1,7 +1,7 @@
 /** Builds the routing services (buffers, the output router, the directive runner) for the core. */
 import type { EventBus } from '../events';
 import type { Registry } from '../registry/registry';
-import type { Transport, AllowedHosts } from '../invoke/types';
+import type { Transport, AllowedHosts, LocalFunction } from '../invoke/types';
 import { FileBufferStore } from './buffer-store';
 import { DirectiveRunnerImpl, registryToolDirectory } from './directive-runner';
 import { FileInputSource, UrlInputSource, VariableInputSource, inputSourceMap } from './input-sources';
@@ -15,6 +15,8 @@ export interface RoutingDeps {
   registry: Registry;
   transport: Transport;
   allowedHosts: () => AllowedHosts;
+  /** What `@input url:` reads with: the built-in fetch_url (routing does not import the built-ins). */
+  fetchUrl: LocalFunction;
   now: () => Date;
   /** The time limit of one buffer search (Settings' regexTimeLimitMs). */
   regexTimeLimitMs?: () => number;
@@ -40,7 +42,7 @@ export function createRoutingServices(deps: RoutingDeps & { buffers?: BufferStor
   const sources = inputSourceMap([
     new FileInputSource({ workspaceDir }),
     new VariableInputSource(buffers),
-    new UrlInputSource({ transport, allowedHosts, workspaceDir, now }),
+    new UrlInputSource({ fetchUrl: deps.fetchUrl, transport, allowedHosts, workspaceDir, now }),
   ]);
   const directives = new DirectiveRunnerImpl({ router, sources, tools: registryToolDirectory(deps.registry), now });
   return { buffers, router, directives };

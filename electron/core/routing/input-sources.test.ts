@@ -7,6 +7,7 @@ import { useTempDirs } from '../testing/temp-dir';
 import { appError } from '../builtin-functions/test-context';
 import { FileInputSource, UrlInputSource, VariableInputSource, inputSourceMap } from './input-sources';
 import type { BufferStore } from './types';
+import { createWebFunctions } from '../builtin-functions/web';
 
 const tempDir = useTempDirs();
 const ctx = { ownerId: 'conv1', now: new Date(2026, 0, 2, 3, 4, 5) };
@@ -174,7 +175,7 @@ describe('UrlInputSource', () => {
     };
     return { t, seen };
   }
-  const make = (t: Transport, maxBytes?: number) => new UrlInputSource({ transport: t, allowedHosts: () => ['example.com'], workspaceDir: () => '/ws', now: () => new Date(), maxBytes });
+  const make = (t: Transport, maxBytes?: number) => new UrlInputSource({ fetchUrl: createWebFunctions()['fetch-url'], transport: t, allowedHosts: () => ['example.com'], workspaceDir: () => '/ws', now: () => new Date(), maxBytes });
 
   it('GETs the URL through the transport under the allowed hosts', async () => {
     const { t, seen } = transport(() => ({ body: 'page text' }));

@@ -20,9 +20,8 @@ import path from 'node:path';
 import picomatch from 'picomatch';
 import { workspacePathProblem } from '../../../shared/directives/parser';
 import { AppError, isAppError } from '../../../shared/errors';
-import type { AllowedHosts, Transport } from '../invoke/types';
+import type { AllowedHosts, LocalFunction, Transport } from '../invoke/types';
 import { q } from '../lib/args';
-import { createWebFunctions } from '../builtin-functions/web';
 import { fsError, openFileInWorkspace, resolveInWorkspace } from '../lib/workspace';
 import { INPUT_GLOB_MAX_DEPTH, INPUT_GLOB_MAX_ENTRIES, INPUT_MAX_FILES, INPUT_MAX_TOTAL_CHARS, INPUT_URL_MAX_BYTES, INPUT_URL_TIMEOUT_MS } from './limits';
 import { formatCount } from './manifest';
@@ -275,6 +274,8 @@ export class VariableInputSource implements InputSource {
 }
 
 export interface UrlSourceOptions {
+  /** Reads a URL the way the built-in fetch_url does (allowed hosts, SSRF rules, a size limit): given by the core. */
+  fetchUrl: LocalFunction;
   transport: Transport;
   allowedHosts: () => AllowedHosts;
   workspaceDir: () => string;
@@ -293,15 +294,13 @@ interface FetchResult {
 
 export class UrlInputSource implements InputSource {
   readonly scheme = 'url';
-  private readonly fetchUrl = createWebFunctions()['fetch-url'];
-
   constructor(private readonly opts: UrlSourceOptions) {}
 
   async read(value: string, ctx: InputReadContext): Promise<InputContent> {
     const maxBytes = this.opts.maxBytes ?? INPUT_URL_MAX_BYTES;
     const signal = ctx.signal ?? new AbortController().signal;
     const localCtx = { workspaceDir: this.opts.workspaceDir(), signal, now: this.opts.now, transport: this.opts.transport, allowedHosts: this.opts.allowedHosts };
-    const r = (await this.fetchUrl(localCtx, { url: value, maxBytes, timeoutMs: INPUT_URL_TIMEOUT_MS }, signal)) as FetchResult;
+    const r = (await this.opts.fetchUrl(localCtx, { url: value, maxBytes, timeoutMs: INPUT_URL_TIMEOUT_MS }, signal)) as FetchResult;
     if (r.status >= 400) throw new AppError('UNAVAILABLE', `GET ${value} answered HTTP ${r.status}`, { status: r.status });
     if (r.encoding !== 'text') throw new AppError('UNSUPPORTED_MEDIA_TYPE', `${value} is not text (${r.contentType || 'no content type'})`);
     if (r.truncated) throw new AppError('PAYLOAD_TOO_LARGE', `${value} is larger than ${formatCount(maxBytes)} bytes: an @input url: reads at most that much`, { limit: maxBytes });

@@ -5,9 +5,9 @@ import { DEFAULT_SETTINGS, SettingsSchema, type Settings, type SettingsPatch } f
 import type { EventBus } from '../events';
 import { moveAside, readJson } from '../lib/json-file';
 import { SerialQueue } from '../lib/serial-queue';
-import { ReloadDebounce } from '../registry/reload-debounce';
+import { ReloadDebounce } from '../lib/reload-debounce';
 import { nodeFs, replaceFile, toFileText } from '../lib/durable-fs';
-import { LockSet } from '../bundles/locks';
+import { LockSet } from '../lib/locks';
 import type { ProblemLog } from '../problems';
 
 /**

@@ -23,6 +23,7 @@ import { ApprovalStore } from '../agent/approvals';
 import { ToolOutputService } from '../tool-output/service';
 import { createAgentLoop } from '../agent/loop';
 import type { ModelClient, ModelClientFactory, ModelRequest, ModelStepResult } from '../agent/types';
+import { createWebFunctions } from '../builtin-functions/web';
 
 export const SECRET = 'sk-test-SECRET-value-0123456789';
 
@@ -192,7 +193,7 @@ export async function harness(dir: string, opts: { maxSteps?: number; toolOutput
     big: await store.putTool(bundleId, 'big', '1', body('big', 'test.big', { type: 'object', properties: { lines: { type: 'integer' } } })),
   };
   const registry = { store } as unknown as Registry;
-  const routing = createRoutingServices({ dataDir: dir, workspaceDir: () => workspace, events, registry, transport: {} as Transport, allowedHosts: () => [], now });
+  const routing = createRoutingServices({ dataDir: dir, workspaceDir: () => workspace, events, registry, transport: {} as Transport, allowedHosts: () => [], fetchUrl: createWebFunctions()['fetch-url'], now });
   const conversations = ConversationStore.open({ file: path.join(dir, 'conversations.sqlite'), now, onChange: (c) => events.emit('conversations.changed', c) });
   const approvals = await ApprovalStore.open({ dataDir: dir, now, onChange: () => events.emit('approvals.changed', {}) });
   const settings: Settings = { ...DEFAULT_SETTINGS, modelRouting: [], toolOutputs: { ...DEFAULT_SETTINGS.toolOutputs, baseDir: path.join(dir, 'outputs'), maxResultBytes: 4096 } };

@@ -17,6 +17,7 @@ import { ProblemLog } from '../problems';
 import type { Registry } from '../registry/registry';
 import { createRoutingServices, type RoutingServices } from '../routing';
 import { ToolStore } from '../bundles/tool-store';
+import { createWebFunctions } from '../builtin-functions/web';
 
 /** Local functions for a test bundle: echo, text (a long string), fail, hang (until cancelled). */
 export const TEST_FUNCTIONS: Record<string, LocalFunction> = {
@@ -71,6 +72,7 @@ export function routingOnDisk(opts: RoutingOnDiskOptions): RoutingServices {
     registry: { store: opts.store } as unknown as Registry,
     transport: new HttpTransport(),
     allowedHosts: opts.allowedHosts ?? (() => []),
+    fetchUrl: createWebFunctions()['fetch-url'],
     now: () => new Date(),
   });
 }

@@ -7,7 +7,7 @@ import { OpenAIModelClient } from '../agent/providers/openai-client';
 import { startScriptedModelServer, type RecordedRequest, type ScriptedModelServer } from './scripted-model-server';
 import { useTempDirs } from './temp-dir';
 import { ToolOutputStore } from '../tool-output/store';
-import { estimateCounter } from '../tool-output/tokens';
+import { estimateCounter } from '../llm/tokens';
 import { ToolOutputRunner } from '../tool-output/tool-output-tool';
 import type { ExtractionModel } from '../tool-output/types';
 

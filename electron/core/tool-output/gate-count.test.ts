@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_TOOL_OUTPUT_SETTINGS, type ToolOutputSettings } from '../../../shared/model/settings';
 import { fitsUncounted, ToolOutputService } from './service';
-import type { TokenCounter } from './tokens';
+import type { TokenCounter } from '../llm/tokens';
 
 const dirs: string[] = [];
 afterEach(async () => {

@@ -24,7 +24,7 @@ import type { ToolView } from '../../../shared/model/tool';
 import type { Manifest } from '../../../shared/model/routing';
 import { gate } from './gate';
 import { ToolOutputStore } from './store';
-import { gptCounter, isOpenAiFamily, knownCount, type TokenCounter } from './tokens';
+import { gptCounter, isOpenAiFamily, knownCount, type TokenCounter } from '../llm/tokens';
 import { ToolOutputRunner, type ToolOutputAnswer } from './tool-output-tool';
 import { DEFAULT_POLICY, type ExtractionModel, type ExtractionPolicy } from './types';
 

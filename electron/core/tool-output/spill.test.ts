@@ -12,7 +12,7 @@ import { HttpTransport } from '../invoke/http/transport';
 import { isStoredOutputRef, type ResponseSpill } from '../invoke/stored-ref';
 import { useTempDirs } from '../testing/temp-dir';
 import { ToolOutputStore } from './store';
-import { estimateCounter } from './tokens';
+import { estimateCounter } from '../llm/tokens';
 
 const tempDir = useTempDirs();
 const servers: http.Server[] = [];

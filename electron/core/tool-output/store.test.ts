@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useTempDirs } from '../testing/temp-dir';
 import { isHandle, MARKER_FILE, ToolOutputStore } from './store';
-import { estimateCounter } from './tokens';
+import { estimateCounter } from '../llm/tokens';
 
 const tempDir = useTempDirs();
 

@@ -19,7 +19,7 @@ import path from 'node:path';
 import { AppError } from '../../../shared/errors';
 import { Indexer } from '../routing/buffer-index';
 import { utf8CutBefore } from '../lib/utf8';
-import type { TokenCount, TokenCounter } from './tokens';
+import type { TokenCount, TokenCounter } from '../llm/tokens';
 
 export const MARKER_FILE = '.toolsmith-tool-output';
 const FOLDER_PREFIX = 'toolsmith-';

@@ -10,7 +10,7 @@ import { extract } from './extract';
 import { newNonce } from './final-report';
 import { EXTRACTION_MODES, failureText, successText, type ExtractionMode } from './messages';
 import type { ToolOutputStore } from './store';
-import type { TokenCounter } from './tokens';
+import type { TokenCounter } from '../llm/tokens';
 import { DEFAULT_POLICY, type ExtractionModel, type ExtractionPolicy, type ExtractionReport } from './types';
 
 export interface ToolOutputAnswer {

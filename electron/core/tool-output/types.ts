@@ -3,7 +3,7 @@ import type { BufferSearcher } from '../routing/buffer-search';
 import type { ModelClient } from '../llm/types';
 import type { ExtractionMode } from './messages';
 import type { StoredOutput, ToolOutputStore } from './store';
-import type { TokenCounter } from './tokens';
+import type { TokenCounter } from '../llm/tokens';
 
 /** The conversation's model, with its window (from the provider's model info or Settings). */
 export interface ExtractionModel {

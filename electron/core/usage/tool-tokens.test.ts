@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ToolCard } from '../../../shared/model/conversation';
-import { estimateCounter } from '../tool-output/tokens';
+import { estimateCounter } from '../llm/tokens';
 import type { TimelineRow } from '../timeline/conversation-store';
 import { toolTokenUse } from './tool-tokens';
 

@@ -6,7 +6,7 @@
  */
 import type { ToolCard } from '../../../shared/model/conversation';
 import type { ToolTokenUse } from '../../../shared/model/usage';
-import type { TokenCounter } from '../tool-output/tokens';
+import type { TokenCounter } from '../llm/tokens';
 import type { TimelineRow } from '../timeline/conversation-store';
 import { resultText, type StoredText } from '../timeline/render';
 

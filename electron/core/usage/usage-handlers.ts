@@ -7,7 +7,7 @@ import type { Registry } from '../registry/registry';
 import type { Handler } from '../router';
 import type { ConversationStore } from '../timeline/conversation-store';
 import { toolTokenUse } from './tool-tokens';
-import { gptCounter, isOpenAiFamily } from '../tool-output/tokens';
+import { gptCounter, isOpenAiFamily } from '../llm/tokens';
 
 type UsageOps = 'tools.usageSummaries' | 'tools.usageStats' | 'conversations.toolTokens';
 

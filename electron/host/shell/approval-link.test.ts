@@ -2,7 +2,7 @@
  * The desktop app's approval door for `toolsmith mcp`, and how the command finds it: a real
  * loopback server over a core on a temp data folder, asked as the command asks it.
  */
-import { thisProcess } from '../../core/bundles/process-identity';
+import { thisProcess } from '../../core/lib/process-identity';
 import fs from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';

@@ -9,7 +9,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { writeFileAtomic } from '../../core/lib/atomic-write';
-import { isProcessAlive, startTicksOf, thisProcess, type ProcessIdentity } from '../../core/bundles/process-identity';
+import { isProcessAlive, startTicksOf, thisProcess, type ProcessIdentity } from '../../core/lib/process-identity';
 
 export const RUNNING_HOST_FILE = 'running-host.json';
 

@@ -18,7 +18,7 @@ import path from 'node:path';
 import { EventBus } from '../../events';
 import { ProblemLog } from '../../problems';
 import { nodeFs, replaceFile } from '../../lib/durable-fs';
-import { LockSet } from '../locks';
+import { LockSet } from '../../lib/locks';
 import { ToolStore } from '../tool-store';
 import { raceSlug } from './worker-plan';
 

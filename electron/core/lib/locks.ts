@@ -19,8 +19,8 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AppError } from '../../../shared/errors';
-import { KeyedQueue } from '../lib/serial-queue';
-import { errnoOf, ioError, type CommitGuard, type Fence } from '../lib/durable-fs';
+import { KeyedQueue } from './serial-queue';
+import { errnoOf, ioError, type CommitGuard, type Fence } from './durable-fs';
 import { isOwnerGone, thisProcess, type ProcessIdentity } from './process-identity';
 
 export interface LockSettings {
