@@ -14,6 +14,7 @@ const WORKLOADS: Record<string, () => Promise<{ run(): Promise<BenchResult[]> }>
   'http-memory': () => import('./http-memory.bench'),
   'tool-output': () => import('./tool-output.bench'),
   'tool-search': () => import('./tool-search.bench'),
+  'tool-toole': () => import('./tool-search-toole.bench'),
   'mcp-server': () => import('./mcp-server.bench'),
   'mcp-client': () => import('./mcp-client.bench'),
   memory: () => import('./memory.bench'),
