@@ -183,6 +183,13 @@ const toolStampShape = {
 /** The back-end object must match the type: `local` with type 'local', `http` with 'http'. */
 const BACKENDS = { local: 'local: {functionId}', http: 'http: {method, urlTemplate}', sequence: 'sequence: {steps}', mcp: 'mcp: {serverTool}' } as const;
 
+/**
+ * What a tool's author wrote, in the order its file keeps them: the fields every tool has, then
+ * the back-end object of its type. The store's record and an export's put body both copy these.
+ */
+export const TOOL_DEFINITION_FIELDS = ['displayName', 'description', 'tags', 'type', 'argSchema', 'outputSchema'] as const satisfies readonly (keyof typeof toolBodyShape)[];
+export const TOOL_BACKEND_FIELDS = Object.keys(BACKENDS) as (keyof typeof BACKENDS)[];
+
 function backendMatchesType(t: { type?: unknown; local?: unknown; http?: unknown; sequence?: unknown; mcp?: unknown }, ctx: z.RefinementCtx): void {
   if (typeof t.type !== 'string' || !(t.type in BACKENDS)) return;
   for (const kind of Object.keys(BACKENDS) as (keyof typeof BACKENDS)[]) {

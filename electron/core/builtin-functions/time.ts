@@ -20,6 +20,7 @@
 import { AppError } from '../../../shared/errors';
 import type { LocalFunction, LocalToolContext } from '../invoke/types';
 import { argsOf, enumArg, optInt, optString, q } from '../lib/args';
+import { wallClock, zoneFormatter, type WallClock } from '../lib/time-zone';
 
 const DAY_MS = 86_400_000;
 const MIN_MS = utcMs(1, 1, 1, 0, 0, 0, 0) + DAY_MS;
@@ -41,32 +42,9 @@ function daysInMonth(y: number, mo: number): number {
 
 // ---- zones -----------------------------------------------------------------------------------
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
 function formatter(zone: string, field = 'timeZone'): Intl.DateTimeFormat {
-  const hit = formatters.get(zone);
-  if (hit) return hit;
-  if (typeof zone !== 'string' || zone.length === 0 || zone.length > 64 || !/^[A-Za-z0-9_+\-/:]+$/.test(zone)) {
-    throw zoneError(zone, field);
-  }
-  let f: Intl.DateTimeFormat;
-  try {
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-      weekday: 'long',
-    });
-  } catch {
-    throw zoneError(zone, field);
-  }
-  if (formatters.size > 500) formatters.clear();
-  formatters.set(zone, f);
+  const f = zoneFormatter(zone);
+  if (!f) throw zoneError(zone, field);
   return f;
 }
 
@@ -84,29 +62,10 @@ export function checkZone(zone: string, field = 'timeZone'): string {
   return zone;
 }
 
-interface Wall {
-  year: number;
-  month: number;
-  day: number;
-  hour: number;
-  minute: number;
-  second: number;
-  ms: number;
-}
+type Wall = Omit<WallClock, 'weekday'> & { ms: number };
 
 function wallOf(ms: number, zone: string): Wall & { weekday: string } {
-  const parts: Record<string, string> = {};
-  for (const p of formatter(zone).formatToParts(new Date(ms))) parts[p.type] = p.value;
-  return {
-    year: Number(parts.year),
-    month: Number(parts.month),
-    day: Number(parts.day),
-    hour: Number(parts.hour) % 24,
-    minute: Number(parts.minute),
-    second: Number(parts.second),
-    ms: ((ms % 1000) + 1000) % 1000,
-    weekday: parts.weekday ?? '',
-  };
+  return { ...wallClock(ms, formatter(zone)), ms: ((ms % 1000) + 1000) % 1000 };
 }
 
 function wallMs(w: Wall): number {

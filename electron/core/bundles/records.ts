@@ -5,7 +5,7 @@
  */
 import type { z } from 'zod';
 import type { Bundle } from '../../../shared/model/bundle';
-import type { Tool } from '../../../shared/model/tool';
+import { TOOL_BACKEND_FIELDS, TOOL_DEFINITION_FIELDS, type Tool } from '../../../shared/model/tool';
 import { toFileText } from '../lib/durable-fs';
 
 export function bundleRecord(b: Bundle): Bundle {
@@ -24,28 +24,13 @@ export function bundleRecord(b: Bundle): Bundle {
 }
 
 export function toolRecord(t: Tool): Tool {
-  const out: Tool = {
-    id: t.id,
-    bundleId: t.bundleId,
-    slug: t.slug,
-    version: t.version,
-    displayName: t.displayName,
-    description: t.description,
-    tags: t.tags,
-    type: t.type,
-    argSchema: t.argSchema,
-    outputSchema: t.outputSchema,
-    isEnabled: t.isEnabled,
-    isBuiltIn: t.isBuiltIn,
-    createdAt: t.createdAt,
-    modifiedAt: t.modifiedAt,
-  };
-  if (t.type === 'local' && t.local) out.local = t.local;
-  if (t.type === 'http' && t.http) out.http = t.http;
-  if (t.type === 'sequence' && t.sequence) out.sequence = t.sequence;
-  if (t.type === 'mcp' && t.mcp) out.mcp = t.mcp;
+  const out: Record<string, unknown> = { id: t.id, bundleId: t.bundleId, slug: t.slug, version: t.version };
+  for (const k of TOOL_DEFINITION_FIELDS) out[k] = t[k];
+  Object.assign(out, { isEnabled: t.isEnabled, isBuiltIn: t.isBuiltIn, createdAt: t.createdAt, modifiedAt: t.modifiedAt });
+  // Only the back-end object of the tool's type.
+  for (const k of TOOL_BACKEND_FIELDS) if (t.type === k && t[k]) out[k] = t[k];
   if (t.requiresApproval) out.requiresApproval = true;
-  return withExtra(out, extraOf(t));
+  return withExtra(out as Tool, extraOf(t));
 }
 
 /**

@@ -4,6 +4,7 @@
  * across a daylight-saving change are 23 or 25 hours long, as they are on the wall.
  */
 import { AppError } from '../../../shared/errors';
+import { wallClock, zoneFormatter } from './time-zone';
 
 export interface Day {
   /** The local date, YYYY-MM-DD. */
@@ -13,9 +14,6 @@ export interface Day {
   end: string;
 }
 
-/** A formatter per time zone: making one costs more than using it. */
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
 /** An IANA time zone name Intl knows ('UTC', 'Europe/Berlin'), or VALIDATION_FAILED saying so. */
 export function checkTimeZone(timeZone: string): string {
   formatterFor(timeZone);
@@ -23,33 +21,14 @@ export function checkTimeZone(timeZone: string): string {
 }
 
 function formatterFor(timeZone: string): Intl.DateTimeFormat {
-  let f = formatters.get(timeZone);
-  if (!f) {
-    try {
-      f = new Intl.DateTimeFormat('en-US', {
-        timeZone,
-        hourCycle: 'h23',
-        year: 'numeric',
-        month: '2-digit',
-        day: '2-digit',
-        hour: '2-digit',
-        minute: '2-digit',
-        second: '2-digit',
-      });
-    } catch {
-      throw new AppError('VALIDATION_FAILED', `'${timeZone}' is not a time zone this app knows; use a name such as 'UTC' or 'Europe/Berlin'`);
-    }
-    if (formatters.size > 100) formatters.clear();
-    formatters.set(timeZone, f);
-  }
+  const f = zoneFormatter(timeZone);
+  if (!f) throw new AppError('VALIDATION_FAILED', `'${timeZone}' is not a time zone this app knows; use a name such as 'UTC' or 'Europe/Berlin'`);
   return f;
 }
 
 /** The wall-clock fields of an instant in a time zone. */
 function wall(ms: number, timeZone: string): { y: number; m: number; d: number; wallMs: number } {
-  const parts: Record<string, number> = {};
-  for (const p of formatterFor(timeZone).formatToParts(new Date(ms))) if (p.type !== 'literal') parts[p.type] = Number(p.value);
-  const { year: y, month: m, day: d, hour: h, minute: mi, second: s } = parts as Record<'year' | 'month' | 'day' | 'hour' | 'minute' | 'second', number>;
+  const { year: y, month: m, day: d, hour: h, minute: mi, second: s } = wallClock(ms, formatterFor(timeZone));
   return { y, m, d, wallMs: Date.UTC(y, m - 1, d, h, mi, s) };
 }
 

@@ -19,6 +19,7 @@ import { REGEX_TIME_LIMIT_DEFAULT_MS } from '../../../shared/model/settings';
 import { q } from './args';
 import type { RegexReply } from './safe-regex-worker';
 import { startWorker } from './worker-entry';
+import { postForReply } from './worker-reply';
 
 /** Default time budget of one call's regex work (all batches together); the app passes Settings' regexTimeLimitMs through the tool context. */
 export const REGEX_TIME_BUDGET_MS = REGEX_TIME_LIMIT_DEFAULT_MS;
@@ -99,56 +100,20 @@ export class RegexSession {
     } catch (e) {
       return Promise.reject(new AppError('INTERNAL', `the regular expression search could not start: ${(e as Error).message}`));
     }
-    return new Promise((resolve, reject) => {
-      let settled = false;
-      const finish = (fn: () => void) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        worker.off('message', onMessage);
-        worker.off('error', onError);
-        worker.off('exit', onExit);
-        this.opts.signal?.removeEventListener('abort', onAbort);
-        fn();
-      };
-      const kill = () => {
-        this.worker = undefined;
-        void worker.terminate();
-      };
-      const onMessage = (reply: RegexReply) =>
-        finish(() => {
-          if (reply.ok) resolve(reply.value);
-          else reject(new AppError('VALIDATION_FAILED', `the regular expression failed: ${reply.message}`, { field: 'pattern' }));
-        });
-      const onError = (e: Error) =>
-        finish(() => {
-          kill();
-          const oom = (e as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY';
-          reject(
-            oom
-              ? new AppError('PAYLOAD_TOO_LARGE', 'the regular expression search ran out of memory: search less text or ask for fewer matches')
-              : new AppError('INTERNAL', `the regular expression search failed: ${e.message}`),
-          );
-        });
-      const onExit = () => finish(() => reject(new AppError('INTERNAL', 'the regular expression search stopped unexpectedly')));
-      const onAbort = () =>
-        finish(() => {
-          kill();
-          reject(new AppError('CANCELLED', 'the call was cancelled'));
-        });
-      const timer = setTimeout(
-        () =>
-          finish(() => {
-            kill();
-            reject(this.timeoutError(job.pattern));
-          }),
-        remaining,
-      );
-      worker.on('message', onMessage);
-      worker.on('error', onError);
-      worker.on('exit', onExit);
-      this.opts.signal?.addEventListener('abort', onAbort, { once: true });
-      worker.postMessage(job);
+    return postForReply<RegexReply>(worker, job, { timeoutMs: remaining, ...(this.opts.signal ? { signal: this.opts.signal } : {}) }).then((end) => {
+      if (end.kind === 'reply') {
+        if (end.reply.ok) return end.reply.value;
+        throw new AppError('VALIDATION_FAILED', `the regular expression failed: ${end.reply.message}`, { field: 'pattern' });
+      }
+      // Whatever else ended the job, this worker is not used again.
+      this.worker = undefined;
+      void worker.terminate();
+      if (end.kind === 'abort') throw new AppError('CANCELLED', 'the call was cancelled');
+      if (end.kind === 'timeout') throw this.timeoutError(job.pattern);
+      if (end.kind === 'exit') throw new AppError('INTERNAL', 'the regular expression search stopped unexpectedly');
+      throw end.outOfMemory
+        ? new AppError('PAYLOAD_TOO_LARGE', 'the regular expression search ran out of memory: search less text or ask for fewer matches')
+        : new AppError('INTERNAL', `the regular expression search failed: ${end.error.message}`);
     });
   }
 

@@ -30,6 +30,7 @@ import { AppError } from '../../../shared/errors';
 import type { BufferSearchResult } from '../../../shared/model/routing';
 import { q } from '../lib/args';
 import { startWorker } from '../lib/worker-entry';
+import { postForReply } from '../lib/worker-reply';
 import type { BufferSearchReply } from './buffer-search-worker';
 import { BUFFER_SEARCH_TIME_BUDGET_MS } from './limits';
 
@@ -204,65 +205,31 @@ export class BufferSearcher {
       return Promise.reject(new AppError('INTERNAL', `the search could not start: ${(e as Error).message}`));
     }
     this.running.add(worker);
-    return new Promise<BufferSearchResult>((resolve, reject) => {
-      let settled = false;
-      const finish = (fn: () => void, keep: boolean) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        worker.off('message', onMessage);
-        worker.off('error', onError);
-        worker.off('exit', onExit);
-        signal?.removeEventListener('abort', onAbort);
-        this.running.delete(worker);
-        if (keep) {
-          this.release(worker);
-          fn();
-        } else {
-          // Settled once the worker has stopped: it never reads the descriptor after the caller closes it.
-          void worker.terminate().then(fn, fn);
-        }
-      };
-      const onMessage = (reply: BufferSearchReply) =>
-        finish(() => {
-          if (reply.ok) resolve(reply.value);
-          else if (reply.code === 'ECHANGED') reject(new AppError('CONFLICT', 'the buffer changed during the search, search again'));
-          else reject(new AppError('VALIDATION_FAILED', `the search failed: ${reply.message}`, { field: 'query' }));
-        }, true);
-      const onError = (e: Error) =>
-        finish(() => {
-          const oom = (e as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY';
-          reject(
-            oom
-              ? new AppError('PAYLOAD_TOO_LARGE', 'the search ran out of memory: the buffer holds a line too long to search with a regular expression')
-              : new AppError('INTERNAL', `the search failed: ${e.message}`),
-          );
-        }, false);
-      const onExit = () => finish(() => reject(new AppError('INTERNAL', 'the search stopped unexpectedly')), false);
-      const onAbort = () => finish(() => reject(new AppError('CANCELLED', 'the search was cancelled')), false);
-      const timer = setTimeout(
-        () =>
-          finish(
-            () =>
-              reject(
-                new AppError(
-                  'TIMEOUT',
-                  job.regex
-                    ? `the regular expression ${q(job.query)} ran longer than ${budget} ms and was stopped: it probably backtracks catastrophically ` +
-                        '(nested quantifiers such as (a+)+ or (\\w*)* are the usual cause); simplify the pattern'
-                    : `the search for ${q(job.query)} ran longer than ${budget} ms and was stopped`,
-                  { field: 'query', timeoutMs: budget },
-                ),
-              ),
-            false,
-          ),
-        budget,
-      );
-      worker.on('message', onMessage);
-      worker.on('error', onError);
-      worker.on('exit', onExit);
-      signal?.addEventListener('abort', onAbort, { once: true });
-      worker.postMessage(job);
+    return postForReply<BufferSearchReply>(worker, job, { timeoutMs: budget, ...(signal ? { signal } : {}) }).then(async (end) => {
+      this.running.delete(worker);
+      if (end.kind === 'reply') {
+        this.release(worker);
+        if (end.reply.ok) return end.reply.value;
+        if (end.reply.code === 'ECHANGED') throw new AppError('CONFLICT', 'the buffer changed during the search, search again');
+        throw new AppError('VALIDATION_FAILED', `the search failed: ${end.reply.message}`, { field: 'query' });
+      }
+      // Settled once the worker has stopped: it never reads the descriptor after the caller closes it.
+      await worker.terminate().catch(() => undefined);
+      if (end.kind === 'abort') throw new AppError('CANCELLED', 'the search was cancelled');
+      if (end.kind === 'exit') throw new AppError('INTERNAL', 'the search stopped unexpectedly');
+      if (end.kind === 'timeout') {
+        throw new AppError(
+          'TIMEOUT',
+          job.regex
+            ? `the regular expression ${q(job.query)} ran longer than ${budget} ms and was stopped: it probably backtracks catastrophically ` +
+                '(nested quantifiers such as (a+)+ or (\\w*)* are the usual cause); simplify the pattern'
+            : `the search for ${q(job.query)} ran longer than ${budget} ms and was stopped`,
+          { field: 'query', timeoutMs: budget },
+        );
+      }
+      throw end.outOfMemory
+        ? new AppError('PAYLOAD_TOO_LARGE', 'the search ran out of memory: the buffer holds a line too long to search with a regular expression')
+        : new AppError('INTERNAL', `the search failed: ${end.error.message}`);
     });
   }
 

@@ -57,7 +57,7 @@
 import { crc32 } from 'node:zlib';
 import { Inflate, zipSync } from 'fflate';
 import { BundlePutBodySchema, type BundlePutBody } from '../../../shared/model/bundle';
-import { ToolPutBodySchema, type ToolPutBody, type ToolView } from '../../../shared/model/tool';
+import { TOOL_BACKEND_FIELDS, TOOL_DEFINITION_FIELDS, ToolPutBodySchema, type ToolPutBody, type ToolView } from '../../../shared/model/tool';
 import { approvalContext, approvalOf, type ApprovalReason } from '../../../shared/model/tool-approval';
 import { MAX_IMPORT_ZIP_BYTES, type ImportReport } from '../../../shared/model/transfer';
 import { labelViolation, nfc, toolKey } from '../../../shared/model/validation';
@@ -113,18 +113,9 @@ export interface ImportDeps {
 
 /** The body a tool was put with: no ids, no timestamps, no store-owned fields. */
 export function toolPutBody(t: ToolView): ToolPutBody {
-  const body: Record<string, unknown> = {
-    displayName: t.displayName,
-    description: t.description,
-    tags: t.tags,
-    type: t.type,
-    argSchema: t.argSchema,
-    outputSchema: t.outputSchema,
-  };
-  if (t.local !== undefined) body.local = t.local;
-  if (t.http !== undefined) body.http = t.http;
-  if (t.sequence !== undefined) body.sequence = t.sequence;
-  if (t.mcp !== undefined) body.mcp = t.mcp;
+  const body: Record<string, unknown> = {};
+  for (const k of TOOL_DEFINITION_FIELDS) body[k] = t[k];
+  for (const k of TOOL_BACKEND_FIELDS) if (t[k] !== undefined) body[k] = t[k];
   if (t.requiresApproval) body.requiresApproval = true;
   // A local tool whose function is not registered is shown disabled; export what is shown.
   body.isEnabled = t.isEnabled;
