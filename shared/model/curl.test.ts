@@ -315,42 +315,26 @@ describe('curlToTool', () => {
     expect(p.tool.http.body).toEqual({ kind: 'form', fields: { token: '${secret:EXAMPLE_TOKEN_2}' } });
   });
 
-  // Checked through Object.entries: a `__proto__` key in an object literal would set the prototype instead.
-  it('a query key named __proto__ is kept as it is, and names Object.prototype has (constructor, toString) are not numbered', () => {
-    const q = proposal(`curl 'https://x.com/a?__proto__=1&constructor=2&toString=x'`);
+  // A saved tool could not keep a key named __proto__ (a record drops it): the command is refused, naming it.
+  it('a query key, header or form field named __proto__ is refused by name, not dropped', () => {
+    for (const cmd of [`curl 'https://x.com/a?__proto__=1&b=2'`, `curl https://x.com/a -H '__proto__: one'`, `curl https://x.com/a -d '__proto__=1&valueOf=2'`, `curl -u me:pw 'https://x.com/a?__proto__=sk_live_0123456789abcdefABCDEF'`]) {
+      expect(refusal(() => curlToTool(parseCurl(cmd))).message, cmd).toMatch(/__proto__: '__proto__' cannot be used as a key/);
+    }
+  });
+
+  // Checked through Object.entries: names Object.prototype has must stay plain keys.
+  it('names Object.prototype has (constructor, toString, hasOwnProperty, valueOf) are kept and not numbered', () => {
+    const q = proposal(`curl 'https://x.com/a?constructor=2&toString=x'`);
     expect(Object.entries(q.tool.http.query)).toEqual([
-      ['__proto__', '${__proto__}'],
       ['constructor', '${constructor}'],
       ['toString', '${toString}'],
     ]);
-    expect(Object.keys(q.tool.argSchema.properties ?? {})).toEqual(['__proto__', 'constructor', 'toString']);
+    expect(Object.keys(q.tool.argSchema.properties ?? {})).toEqual(['constructor', 'toString']);
     expect(Object.getPrototypeOf(q.tool.argSchema.properties)).toBe(Object.prototype);
-  });
-
-  it('a header named __proto__ is kept, and joined when given twice', () => {
-    const h = proposal(`curl https://x.com/a -H '__proto__: one' -H 'hasOwnProperty: two' -H '__proto__: three'`);
-    expect(Object.entries(h.tool.http.headers)).toEqual([
-      ['__proto__', 'one, three'],
-      ['hasOwnProperty', 'two'],
-    ]);
-  });
-
-  it('a form field named __proto__ is kept, and valueOf is not numbered', () => {
-    const f = proposal(`curl https://x.com/a -d '__proto__=1&valueOf=2'`);
-    const body = f.tool.http.body as { kind: 'form'; fields: Record<string, string> };
-    expect(Object.entries(body.fields)).toEqual([
-      ['__proto__', '${__proto__}'],
-      ['valueOf', '${valueOf}'],
-    ]);
-    expect(Object.keys(f.tool.argSchema.properties ?? {})).toEqual(['__proto__', 'valueOf']);
-  });
-
-  it('a secret query parameter named __proto__, once -u has taken the auth, keeps its key too', () => {
-    const p = proposal(`curl -u me:pw 'https://x.com/a?__proto__=sk_live_0123456789abcdefABCDEF'`);
-    expect(p.tool.http.auth.kind).toBe('basic');
-    const secret = p.secretsNeeded.find((s) => s.reason === "the query parameter '__proto__'");
-    expect(secret?.value).toBe('sk_live_0123456789abcdefABCDEF');
-    expect(Object.entries(p.tool.http.query)).toEqual([['__proto__', `\${secret:${secret?.name}}`]]);
+    const h = proposal(`curl https://x.com/a -H 'hasOwnProperty: one' -H 'hasOwnProperty: two'`);
+    expect(Object.entries(h.tool.http.headers)).toEqual([['hasOwnProperty', 'one, two']]);
+    const f = proposal(`curl https://x.com/a -d 'valueOf=2'`);
+    expect(Object.entries((f.tool.http.body as { fields: Record<string, string> }).fields)).toEqual([['valueOf', '${valueOf}']]);
   });
 
   it('takes the slug given, and refuses one that breaks the slug rule', () => {

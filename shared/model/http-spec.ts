@@ -9,6 +9,7 @@
  * the body — never in the scheme, user info, host or port, nor in a query key or fragment.
  */
 import { z } from 'zod';
+import { keyedRecord } from './keyed-record';
 
 export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 export const IDEMPOTENT_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'PUT', 'DELETE']);
@@ -88,13 +89,13 @@ export const HttpBodySchema = z.discriminatedUnion('kind', [
   /** A JSON value whose strings may hold placeholders; a string that is exactly one placeholder takes the argument's JSON value. */
   z.object({ kind: z.literal('json'), template: z.unknown() }).strict(),
   z.object({ kind: z.literal('text'), template: Template, contentType: z.string().max(256).default('text/plain; charset=utf-8') }).strict(),
-  z.object({ kind: z.literal('form'), fields: z.record(z.string().max(256), Template), encoding: z.record(z.string().max(256), FormEncodingSchema).optional() }).strict(),
+  z.object({ kind: z.literal('form'), fields: keyedRecord(z.string().max(256), Template), encoding: keyedRecord(z.string().max(256), FormEncodingSchema).optional() }).strict(),
   /**
    * multipart/form-data: one part per field. A field named in `files` is sent as a file: its
    * value is its text, or `{ base64, filename?, contentType? }` (an array of them sends several
    * files). Other fields are text; an object or array is written as JSON.
    */
-  z.object({ kind: z.literal('multipart'), fields: z.record(z.string().max(256), Template), files: z.array(z.string().max(256)).max(100).default([]) }).strict(),
+  z.object({ kind: z.literal('multipart'), fields: keyedRecord(z.string().max(256), Template), files: z.array(z.string().max(256)).max(100).default([]) }).strict(),
 ]);
 export type HttpBody = z.infer<typeof HttpBodySchema>;
 
@@ -102,10 +103,10 @@ export const FullHttpSpecSchema = z
   .object({
     method: z.enum(HTTP_METHODS),
     urlTemplate: z.string().min(1).max(8192),
-    query: z.record(z.string().min(1).max(256), Template).default({}),
+    query: keyedRecord(z.string().min(1).max(256), Template).default({}),
     /** How a query parameter whose value is an array or object is written (as form fields are; see FormEncodingSchema). */
-    queryEncoding: z.record(z.string().min(1).max(256), FormEncodingSchema).optional(),
-    headers: z.record(z.string().min(1).max(256), Template).default({}),
+    queryEncoding: keyedRecord(z.string().min(1).max(256), FormEncodingSchema).optional(),
+    headers: keyedRecord(z.string().min(1).max(256), Template).default({}),
     body: HttpBodySchema.optional(),
     auth: HttpAuthSchema.default({ kind: 'none' }),
     timeoutMs: z.number().int().min(100).max(10 * 60_000).default(30_000),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DisplayNameSchema, UuidV7Schema } from './validation';
+import { keyedRecord } from './keyed-record';
 
 /**
  * MCP servers brought in as bundles (electron/core/mcp-client): how to reach one, its
@@ -18,7 +19,7 @@ export const McpStdioSchema = z
     command: z.string().trim().min(1, { error: 'a command is required' }).max(4096).regex(/^[^\0]*$/),
     args: z.array(NoNul).max(256).default([]),
     /** Added to a small inherited environment (HOME, PATH, SHELL, TERM, USER, LOGNAME). */
-    env: z.record(EnvName, NoNul).default({}),
+    env: keyedRecord(EnvName, NoNul).default({}),
     /** The working folder; absent: the workspace folder. */
     cwd: z.string().max(4096).optional(),
   })
@@ -33,7 +34,7 @@ export const McpHttpSchema = z
       .max(4096)
       .refine((u) => URL.canParse(u) && /^https?:$/.test(new URL(u).protocol), { error: 'must be an http:// or https:// URL' }),
     /** Sent with every request; values may hold `${secret:NAME}`, sent only to a host the secret is bound to. */
-    headers: z.record(HeaderName, NoNul).default({}),
+    headers: keyedRecord(HeaderName, NoNul).default({}),
   })
   .strict();
 

@@ -4,6 +4,7 @@
  * cross the contract and the names the tools use.
  */
 import { z } from 'zod';
+import { keyedRecord } from './keyed-record';
 
 /** The built-in Memory bundle (resources/bundles/memory): its tools act on a conversation's or an agent's memory. */
 export const MEMORY_BUNDLE_ID = '019ab5a0-3c00-7b1a-8c90-4d2e6f8a0b10';
@@ -138,7 +139,7 @@ export const RecallEntrySchema = z
     id: z.string(),
     owner: z.string(),
     content: z.string(),
-    metadata: z.record(z.string(), z.unknown()),
+    metadata: keyedRecord(z.string(), z.unknown()),
     tags: z.array(z.string()),
     createdAt: z.string(),
   })

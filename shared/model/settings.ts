@@ -3,6 +3,7 @@ import { entryProblemText, explainAllowedHost } from './allowed-hosts';
 import { ModelRefSchema } from './provider';
 import { DEFAULT_TOOL_SEARCH_SETTINGS, ToolSearchSettingsSchema } from './tool-search';
 import { DEFAULT_MCP_SERVER_SETTINGS, McpServerSettingsSchema } from './mcp-serve';
+import { keyedRecord } from './keyed-record';
 
 export const ThemeSchema = z.enum(['system', 'light', 'dark']);
 export type Theme = z.infer<typeof ThemeSchema>;
@@ -53,12 +54,12 @@ export const ToolOutputSettingsSchema = z
     /** The window assumed for a model with no entry in `models`. */
     defaultWindow: ModelWindowSchema,
     /** Per model, keyed `providerId/model` or just `model`. */
-    models: z.record(z.string().min(1).max(300), ModelWindowSchema),
+    models: keyedRecord(z.string().min(1).max(300), ModelWindowSchema),
     maxChunksForFullMode: z.number().int().min(1).max(1000),
     avgLineBytesForFullMode: z.number().int().min(1).max(100_000_000),
     overlapPercent: z.number().int().min(0).max(50),
     /** Per tool id: what the gate does with its oversized results (absent: keep as a handle). */
-    perTool: z.record(z.string().min(1).max(300), OversizedChoiceSchema),
+    perTool: keyedRecord(z.string().min(1).max(300), OversizedChoiceSchema),
   })
   .strict();
 export type ToolOutputSettings = z.infer<typeof ToolOutputSettingsSchema>;
