@@ -240,6 +240,7 @@ export const layers = {
     'electron/core/secrets/module.ts',
     'electron/core/testcases/module.ts',
     'electron/core/tool-output/module.ts',
+    'electron/core/tool-search/module.ts',
     'electron/core/transfer/module.ts',
     'electron/core/usage/module.ts',
     'electron/core/workflows/module.ts',
@@ -266,6 +267,7 @@ export const layers = {
     'electron/core/problems.ts',
     'electron/core/registry-index',
     'electron/core/router.ts',
+    'electron/core/tool-search',
     'shared',
   ],
   'electron/core/registry-index': ['shared'],
@@ -314,6 +316,7 @@ export const layers = {
   ],
   'electron/core/tool-output/module.ts': ['electron/core/platform', 'electron/core/tool-output'],
   'electron/core/tool-search': ['shared'],
+  'electron/core/tool-search/module.ts': ['electron/core/platform', 'electron/core/tool-search', 'shared'],
   'electron/core/transfer': [
     'electron/core/bundles',
     'electron/core/router.ts',

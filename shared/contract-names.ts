@@ -19,6 +19,7 @@ export const OP_NAMES = [
   'bundles.delete',
   'tools.list',
   'tools.search',
+  'tools.find',
   'tools.get',
   'tools.put',
   'tools.patch',
@@ -127,6 +128,7 @@ export const OP_NAMES = [
   'tools.usageSummaries',
   'tools.usageStats',
   'conversations.toolTokens',
+  'tools.findability',
 ] as const satisfies readonly OpName[];
 
 export const EVENT_NAMES = [

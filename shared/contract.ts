@@ -16,6 +16,7 @@ import { secretsEvents, secretsOperations } from './contract/secrets';
 import { tasksEvents, tasksOperations } from './contract/tasks';
 import { testcasesEvents, testcasesOperations } from './contract/testcases';
 import { toolOutputsEvents, toolOutputsOperations } from './contract/tool-outputs';
+import { toolSearchEvents, toolSearchOperations } from './contract/tool-search';
 import { transferEvents, transferOperations } from './contract/transfer';
 import { usageEvents, usageOperations } from './contract/usage';
 import { workflowsEvents, workflowsOperations } from './contract/workflows';
@@ -23,7 +24,7 @@ import { workflowsEvents, workflowsOperations } from './contract/workflows';
 export { SchemaIssueSchema, type SchemaIssueInfo } from './contract/common';
 export { InvokeResultSchema, type InvokeResult } from './contract/invoke';
 export { SecretInfoSchema, type SecretInfo } from './contract/secrets';
-export { SearchHitSchema, type SearchHit } from './contract/registry';
+export { FindHitSchema, SearchHitSchema, type FindHit, type SearchHit } from './contract/registry';
 export { StoredOutputSchema, type StoredOutputSummary } from './contract/tool-outputs';
 
 /**
@@ -54,6 +55,7 @@ export const operations = {
   ...mcpClientOperations,
   ...mcpServerOperations,
   ...usageOperations,
+  ...toolSearchOperations,
 } as const satisfies OperationTable;
 
 /** Events the core pushes to every connected window. */
@@ -77,6 +79,7 @@ export const events = {
   ...mcpClientEvents,
   ...mcpServerEvents,
   ...usageEvents,
+  ...toolSearchEvents,
 } as const satisfies EventTable;
 
 export type Operations = typeof operations;

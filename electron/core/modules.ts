@@ -18,6 +18,7 @@ import { registryModule } from './registry/module';
 import { routingModule } from './routing/module';
 import { secretsModule } from './secrets/module';
 import { testcasesModule } from './testcases/module';
+import { toolSearchModule } from './tool-search/module';
 import { toolOutputModule } from './tool-output/module';
 import { transferModule } from './transfer/module';
 import { usageModule } from './usage/module';
@@ -41,6 +42,7 @@ export const MODULES = [
   testcasesModule,
   transferModule,
   usageModule,
+  toolSearchModule,
   // Last: on close it stops first, so its consent questions are answered deny before any turn
   // (a chat's, a task's, a workflow step's) is stopped. No module uses it.
   memoryModule,

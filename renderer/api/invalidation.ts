@@ -44,7 +44,7 @@ function approvalsTouched(qc: QueryClient, rows: readonly Message[] | undefined)
 const HANDLERS: { [E in EventName]: Handler<E> } = {
   'settings.changed': ops('settings.get', 'app.info'),
   'app.problem': ops('app.problems'),
-  'store.changed': ops('bundles.list', 'bundles.get', 'tools.list', 'tools.search', 'tools.get', 'tools.approval'),
+  'store.changed': ops('bundles.list', 'bundles.get', 'tools.list', 'tools.search', 'tools.find', 'tools.get', 'tools.approval', 'tools.findability'),
   'invocation.event': () => undefined,
   // A suite's steps: the report that started it follows its own run id.
   'testcases.suiteProgress': () => undefined,
@@ -86,7 +86,7 @@ const HANDLERS: { [E in EventName]: Handler<E> } = {
   'documents.changed': ops('documents.list', 'documents.get'),
   'memory.changed': ops('memory.blocks.list', 'memory.blocks.get', 'memory.blocks.history', 'memory.recall.search', 'memory.sources.list'),
   // The file tool is there only while a FileSource is.
-  'memory.sources.changed': ops('memory.sources.list', 'memory.sources.configs', 'tools.list', 'tools.search', 'tools.get', 'bundles.get'),
+  'memory.sources.changed': ops('memory.sources.list', 'memory.sources.configs', 'tools.list', 'tools.search', 'tools.find', 'tools.get', 'bundles.get'),
   // A task that ends takes its waiting calls with it.
   'tasks.changed': ops('tasks.graph', 'tasks.approvals'),
 };

@@ -22,6 +22,7 @@ import * as secrets from './secrets';
 import * as tasks from './tasks';
 import * as testcases from './testcases';
 import * as toolOutputs from './tool-outputs';
+import * as toolSearch from './tool-search';
 import * as transfer from './transfer';
 import * as usage from './usage';
 import * as workflows from './workflows';
@@ -45,6 +46,7 @@ const SLICES: Record<string, Record<string, unknown>> = {
   tasks,
   testcases,
   toolOutputs,
+  toolSearch,
   transfer,
   usage,
   workflows,

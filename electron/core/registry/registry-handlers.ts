@@ -11,6 +11,7 @@ type RegistryOps =
   | 'bundles.delete'
   | 'tools.list'
   | 'tools.search'
+  | 'tools.find'
   | 'tools.get'
   | 'tools.put'
   | 'tools.patch'
@@ -28,6 +29,7 @@ export function registryHandlers(registry: Registry): { [N in RegistryOps]: Hand
     'bundles.delete': ({ bundleId }) => store.deleteBundle(bundleId),
     'tools.list': (q) => store.listTools(q),
     'tools.search': (q) => registry.search(q),
+    'tools.find': (q) => registry.find(q),
     'tools.get': ({ bundleId, slug, version }) => store.getTool(bundleId, slug, version),
     'tools.put': ({ bundleId, slug, version, body }) => store.putTool(bundleId, slug, version, body),
     'tools.patch': ({ bundleId, slug, version, isEnabled }) => store.patchTool(bundleId, slug, version, { isEnabled }),

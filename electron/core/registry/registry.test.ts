@@ -55,6 +55,33 @@ describe('the registry in the core', () => {
     await c.close();
   });
 
+  it('finds tools for a sentence (tools.find): names that start with it first, then the ranking, following every change', async () => {
+    const c = await core(await tempDir());
+    const find = async (q: string) => {
+      const r = await c.call('tools.find', { q, limit: 20 });
+      if (!r.ok) throw new Error(r.error.message);
+      return r.value.items.filter((h) => !h.tool.isBuiltIn).map((h) => `${h.tool.slug}:${h.match}:${h.words.join(',')}`);
+    };
+    const bundleId = uuidv7();
+    await c.call('bundles.put', { bundleId, body: { slug: 'shop', displayName: 'Shop', description: '', isEnabled: true } });
+    const put = (slug: string, displayName: string, description: string, version = '1') =>
+      c.call('tools.put', { bundleId, slug, version, body: { ...tool(displayName), description } });
+    await put('refund-order', 'Refund order', 'Gives a customer their money back for an order.');
+    await put('ship-parcel', 'Ship parcel', 'Sends a parcel to an address with the courier.');
+    expect(await find('give the customer their money back')).toEqual(['refund-order:words:give,customer,money,back']);
+    expect(await find('Ship parcel')).toEqual(['ship-parcel:name:']);
+
+    await c.call('tools.patch', { bundleId, slug: 'refund-order', version: '1', isEnabled: false });
+    expect(await find('give the customer their money back')).toEqual([]);
+    await c.call('tools.patch', { bundleId, slug: 'refund-order', version: '1', isEnabled: true });
+    // A version is never rewritten: the new words come with version 2, and version 1 goes.
+    await put('refund-order', 'Refund order', 'Returns the payment of a cancelled purchase.', '2');
+    await c.call('tools.delete', { bundleId, slug: 'refund-order', version: '1' });
+    expect(await find('give the customer their money back')).toEqual([]);
+    expect((await find('return the payment of a purchase'))[0]).toBe('refund-order:words:return,payment,purchase');
+    await c.close();
+  });
+
   it('rebuilds a deleted or corrupt index from the files at start', async () => {
     const dataDir = await tempDir();
     const a = await core(dataDir);

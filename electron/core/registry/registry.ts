@@ -7,8 +7,9 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Bundle } from '../../../shared/model/bundle';
 import { TOOLS_PER_BUNDLE_DEFAULT } from '../../../shared/model/settings';
-import type { RegistryChange, ToolView } from '../../../shared/model/tool';
-import type { SearchHit } from '../../../shared/contract';
+import { isToolUsable, type RegistryChange, type ToolView } from '../../../shared/model/tool';
+import { TOOL_FIND_DEFAULT_RESULTS } from '../../../shared/model/tool-find';
+import type { FindHit, SearchHit } from '../../../shared/contract';
 import type { EventBus } from '../events';
 import { SerialQueue } from '../lib/serial-queue';
 import type { ProblemLog } from '../problems';
@@ -19,6 +20,7 @@ import { toolDocFormat } from '../bundles/tool-files';
 import { ToolStore } from '../bundles/tool-store';
 import { indexedFiles, syncIndex, toIndexed, type IndexedFile } from './index-sync';
 import { ReloadDebounce } from '../lib/reload-debounce';
+import { SentenceSearch, type FindableTool } from './sentence-search';
 
 export interface RegistryOptions {
   dataDir: string;
@@ -45,6 +47,7 @@ export class Registry {
   private stopReaper: () => void = () => undefined;
   private readonly reloads: ReloadDebounce;
   private readonly reloading = new SerialQueue();
+  private readonly sentences = new SentenceSearch(() => this.usableTools());
 
   constructor(private readonly opts: RegistryOptions) {
     this.store = new ToolStore({
@@ -124,6 +127,40 @@ export class Registry {
     return { items, nextPageToken: r.nextPageToken, recommendedPageSize: r.recommendedPageSize };
   }
 
+  /**
+   * 'tools.find': the enabled tools whose slug, display name or a tag starts with the text (the
+   * index's prefix tier, so a name typed with its spaces still comes first), then the sentence
+   * ranking's (./sentence-search.ts), best first, each tool once.
+   */
+  async find(input: { q: string; limit?: number }): Promise<{ items: FindHit[] }> {
+    const limit = input.limit ?? TOOL_FIND_DEFAULT_RESULTS;
+    const items: FindHit[] = [];
+    const seen = new Set<string>();
+    for (const h of this.search({ q: input.q, pageSize: limit }).items) {
+      if (h.tier !== 'prefix') break;
+      items.push({ match: 'name', words: [], tool: h.tool });
+      seen.add(h.tool.id);
+    }
+    if (items.length >= limit) return { items };
+    for (const h of await this.sentences.rank(input.q, limit)) {
+      if (seen.has(h.id)) continue;
+      const tool = this.store.toolById(h.id);
+      if (!tool) continue;
+      items.push({ match: 'words', words: h.words, tool });
+      if (items.length >= limit) break;
+    }
+    return { items };
+  }
+
+  private usableTools(): FindableTool[] {
+    const out: FindableTool[] = [];
+    for (const tool of this.store.allTools()) {
+      const bundle = this.store.bundleById(tool.bundleId);
+      if (bundle && isToolUsable(tool, bundle)) out.push({ tool, bundleSlug: bundle.slug, bundleName: bundle.displayName });
+    }
+    return out;
+  }
+
   /** A reload that failed is reported (the next change on disk tries again). */
   private reloadFailed(e: unknown): void {
     console.warn('reload failed:', e);
@@ -164,6 +201,7 @@ export class Registry {
   /** Keeps the index in step with each change, and tells the windows. */
   private onChange(c: RegistryChange): void {
     this.withIndex(() => this.indexChange(c));
+    this.sentences.changed(c.kind === 'tool' ? c.id : undefined);
     this.opts.events.emit('store.changed', c);
   }
 

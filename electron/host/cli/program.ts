@@ -6,6 +6,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import pkg from '../../../package.json';
 import { completionScript } from './completion';
+import { toolsDoctor } from './doctor-command';
 import { importCurl, importOpenApi } from './import-commands';
 import { bundlesExport, bundlesImport, bundlesList, bundlesSwitch, toolsList, toolsSearch, toolsShow } from './registry-commands';
 import { invoke, test } from './run-commands';
@@ -44,13 +45,13 @@ export function buildProgram(setExit: (code: number) => void, host: CliHost = {}
       [
         '',
         'Tools are named BUNDLE/SLUG or BUNDLE/SLUG@VERSION (without a version: the newest one switched on).',
-        'Exit codes: 0 done, 1 the command failed (a failed call, a failing test case), 2 bad usage.',
+        'Exit codes: 0 done, 1 the command failed (a failed call, a failing test case, a high-severity doctor finding), 2 bad usage.',
         'Docs: docs/cli.md',
       ].join('\n'),
     );
 
   // ---- tools
-  const tools = program.command('tools').description('list, search and show tools');
+  const tools = program.command('tools').description('list, search and show tools; check how findable they are');
   common(tools.command('list'))
     .description('list the tools (those switched on; --all for every one)')
     .option('--bundle <name>', 'only the tools of this bundle')
@@ -67,6 +68,10 @@ export function buildProgram(setExit: (code: number) => void, host: CliHost = {}
     .description('show one tool: what it runs, its arguments, its versions')
     .argument('<tool>', 'BUNDLE/SLUG[@VERSION]')
     .action(async (ref: string, _o, cmd: Command) => toolsShow(ref, opts(cmd)));
+  common(tools.command('doctor'))
+    .description('how findable your tools are for a model’s tool search: hard-to-find tools and look-alike pairs, each with what to change (exit 1 on a high-severity finding)')
+    .option('--bundle <name>', 'only report on the tools of this bundle (repeat for several); all tools are still ranked', collect)
+    .action(async (_o, cmd: Command) => setExit(await toolsDoctor(opts(cmd))));
 
   // ---- bundles
   const bundles = program.command('bundles').description('list bundles, switch them on and off, export and import them as ZIP');

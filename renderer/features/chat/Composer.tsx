@@ -1,8 +1,10 @@
 /**
  * The composer: a textarea over a highlight layer (directives coloured as typed, errors
  * listed below; Send waits until there are none). Enter sends ('chat.send'), Shift+Enter
- * is a new line. A `+` at the start or after a blank (or Ctrl/Cmd+K) opens the palette:
- * ↑ ↓ Enter pick a tool, Esc closes; after a run the `+query` leaves the text.
+ * is a new line. A `+` at the start or after a blank (or Ctrl/Cmd+K) opens the palette; it
+ * stays open across blanks, so a need can be typed as a sentence (palette-trigger.ts), and
+ * closes at a line break: ↑ ↓ Enter pick a tool, Esc closes; after a run the `+query` leaves
+ * the text.
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useId, useImperativeHandle, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type Ref } from 'react';
@@ -260,6 +262,8 @@ export function Composer({ ref, running = false, onStop }: ComposerProps) {
               id={listId}
               query={trigger?.query ?? ''}
               tools={search.tools}
+              words={search.words}
+              ranked={search.ranked}
               active={active}
               stale={search.stale}
               loading={search.loading}

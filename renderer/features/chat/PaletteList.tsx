@@ -1,8 +1,9 @@
 /**
  * The palette's tool list (a listbox driven from the composer: the caret stays in the
  * text while ↑ ↓ move the active option and Enter picks it). Each row names the tool's
- * bundle and version, marking the newest of several versions; the list reads further
- * pages as it is scrolled (or moved through) near its end, and says how many it holds.
+ * bundle and version, marking the newest of several versions, and for a tool a sentence found
+ * by its words, which words; the list reads further pages as it is scrolled (or moved
+ * through) near its end, and says how many it holds.
  */
 import { memo, useEffect, useMemo, useRef } from 'react';
 import type { ToolView } from '../../../shared/model/tool';
@@ -15,6 +16,10 @@ export interface PaletteListProps {
   id: string;
   query: string;
   tools: readonly ToolView[];
+  /** Why a sentence found a tool: the words it matched, by tool id. */
+  words?: ReadonlyMap<string, readonly string[]>;
+  /** The tools are a sentence's best matches (not every match). */
+  ranked?: boolean;
   active: number;
   stale: boolean;
   loading: boolean;
@@ -32,7 +37,7 @@ export const optionId = (listId: string, index: number) => `${listId}-opt-${inde
 const NEAR_END_ROWS = 5;
 const NEAR_END_PX = 200;
 
-export const PaletteList = memo(function PaletteList({ id, query, tools, active, stale, loading, error, more, loadingMore, onLoadMore, onPick, onHover }: PaletteListProps) {
+export const PaletteList = memo(function PaletteList({ id, query, tools, words, ranked = false, active, stale, loading, error, more, loadingMore, onLoadMore, onPick, onHover }: PaletteListProps) {
   const listRef = useRef<HTMLUListElement>(null);
   useEffect(() => {
     listRef.current?.querySelector<HTMLElement>(`#${CSS.escape(optionId(id, active))}`)?.scrollIntoView({ block: 'nearest' });
@@ -67,6 +72,7 @@ export const PaletteList = memo(function PaletteList({ id, query, tools, active,
       <ul ref={listRef} id={id} role="listbox" aria-label={s.palette.listLabel(query)} aria-busy={stale} className={stale ? 'palette-options stale' : 'palette-options'}>
         {tools.map((tool, i) => {
           const mark = marks.get(tool.id);
+          const why = words?.get(tool.id);
           const bundle = bundleName.get(tool.bundleId);
           return (
             <li
@@ -97,13 +103,18 @@ export const PaletteList = memo(function PaletteList({ id, query, tools, active,
                 )}
               </span>
               {tool.description && <span className="palette-option-desc muted">{tool.description}</span>}
+              {why && (
+                <span className="palette-option-why muted" data-testid="palette-item-why">
+                  {s.palette.matched(why)}
+                </span>
+              )}
             </li>
           );
         })}
       </ul>
       {tools.length > 0 && (
         <p className="muted palette-note palette-count" data-testid="palette-count" role="status">
-          {more ? s.palette.countMore(tools.length) : s.palette.count(tools.length)}
+          {more ? s.palette.countMore(tools.length) : ranked ? s.palette.countRanked(tools.length) : s.palette.count(tools.length)}
           {more && (
             <>
               {' '}

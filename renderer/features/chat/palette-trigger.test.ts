@@ -24,9 +24,28 @@ describe('findPaletteTrigger', () => {
     expect(findPaletteTrigger('x +readf', 2)).toBeNull();
   });
 
-  it('closes once a blank follows the token and the caret moves past it', () => {
-    expect(findPaletteTrigger('+readf ', 7)).toBeNull();
+  it('stays open across blanks: the query is a sentence up to the caret, through the word it is in', () => {
+    expect(findPaletteTrigger('+readf ', 7)).toEqual({ start: 0, end: 7, query: 'readf ' });
+    expect(findPaletteTrigger('+send a text message', 20)).toEqual({ start: 0, end: 20, query: 'send a text message' });
+    expect(findPaletteTrigger('see +send a text now', 13)).toEqual({ start: 4, end: 16, query: 'send a text' });
+    expect(findPaletteTrigger('+send a text to +15550100 saying hi', 35)).toEqual({ start: 0, end: 35, query: 'send a text to +15550100 saying hi' });
+  });
+
+  it('takes the nearest + before the caret as the start', () => {
+    expect(findPaletteTrigger('+calc and +readf now', 20)).toEqual({ start: 10, end: 20, query: 'readf now' });
+  });
+
+  it('closes at a line break, and for a + followed by a blank once the caret moves past it', () => {
+    expect(findPaletteTrigger('+send a text\nto bob', 19)).toBeNull();
+    expect(findPaletteTrigger('+send\r\nx', 8)).toBeNull();
     expect(findPaletteTrigger('1 + 2', 5)).toBeNull();
+    expect(findPaletteTrigger('1 + 2', 3)).toEqual({ start: 2, end: 3, query: '' });
+  });
+
+  it('keeps a + followed by a digit a name: open in its first word only', () => {
+    expect(findPaletteTrigger('+2fa', 4)).toEqual({ start: 0, end: 4, query: '2fa' });
+    expect(findPaletteTrigger('+1 for that idea', 16)).toBeNull();
+    expect(findPaletteTrigger('+1 for', 2)).toEqual({ start: 0, end: 2, query: '1' });
   });
 
   it('clamps a caret outside the text', () => {
@@ -38,6 +57,11 @@ describe('findPaletteTrigger', () => {
 describe('removeTrigger', () => {
   it('removes the token and the caret goes where it was', () => {
     expect(removeTrigger('+readf', { start: 0, end: 6 })).toEqual({ text: '', caret: 0 });
+  });
+
+  it('removes a whole sentence, keeping what followed it', () => {
+    const t = 'see +send a text now';
+    expect(removeTrigger(t, findPaletteTrigger(t, 15)!)).toEqual({ text: 'see now', caret: 3 });
   });
 
   it('drops one blank so no double space is left', () => {
@@ -57,6 +81,11 @@ describe('locateTrigger', () => {
 
   it('finds the token where it was', () => {
     expect(locateTrigger('see +readf', 0, was)).toEqual(was);
+  });
+
+  it('finds a sentence where it was', () => {
+    const sentence = { start: 4, end: 23, query: 'delete a recording' };
+    expect(locateTrigger('see +delete a recording', 0, sentence)).toEqual(sentence);
   });
 
   it('follows the caret when the text moved', () => {

@@ -6,9 +6,11 @@ import { useApi, useOp, usePagedOp } from '../../../api/hooks';
 import { EmptyState } from '../../../components/EmptyState';
 import { QueryError } from '../../../components/QueryError';
 import { editorStrings } from '../../../i18n/editor-strings';
+import { findabilityStrings } from '../../../i18n/findability-strings';
 import { suiteStrings } from '../../../i18n/suite-strings';
 import { useUi } from '../../../stores/ui';
 import { BundleList } from '../BundleList';
+import { FindabilityReport } from '../findability/FindabilityReport';
 import { SuiteReport } from '../suite/SuiteReport';
 import { useSuiteRun, type SuiteScope } from '../suite/suite-run-store';
 import type { RunningSuite } from '../../../../shared/model/testcase';
@@ -30,7 +32,9 @@ type Pane =
   | { kind: 'tool'; bundleId: string; slug: string; version: string; known?: ToolView }
   | { kind: 'draft'; bundleId: string; from?: ToolView; seq: number }
   /** The test report of the suite run last (suite/suite-run-store.ts). */
-  | { kind: 'suite' };
+  | { kind: 'suite' }
+  /** How findable the user's tools are for a model's tool search (findability/). */
+  | { kind: 'findability' };
 
 /** What a tester mounted in the slot may use: the open saved tool, or the draft being edited. */
 export interface TesterContext {
@@ -195,6 +199,8 @@ export function ToolsWorkbench({ testerSlot }: ToolsWorkbenchProps) {
         }}
       />
     );
+  } else if (pane.kind === 'findability') {
+    detail = <FindabilityReport onOpenTool={(t) => show({ kind: 'tool', ...t })} onClose={() => show({ kind: 'none' })} />;
   } else if (pane.kind === 'bundle') {
     const bundle = bundleById(pane.bundleId) ?? pane.known;
     detail = (
@@ -265,6 +271,9 @@ export function ToolsWorkbench({ testerSlot }: ToolsWorkbenchProps) {
           </button>
           <button type="button" data-testid="suite-run-all" title={suiteRunning ? suiteStrings.showRunning : suiteStrings.runAllLabel} onClick={() => runSuite({ kind: 'all' })}>
             {suiteStrings.runAll}
+          </button>
+          <button type="button" data-testid="findability-open" title={findabilityStrings.openLabel} aria-pressed={pane.kind === 'findability'} onClick={() => show({ kind: 'findability' })}>
+            {findabilityStrings.open}
           </button>
         </div>
         <Bundles />
