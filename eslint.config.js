@@ -201,6 +201,7 @@ export const layers = {
     'electron/core/router.ts',
     'electron/core/routing',
     'electron/core/tool-output',
+    'electron/core/tool-search',
     'shared',
   ],
   'electron/core/mcp-server/module.ts': [

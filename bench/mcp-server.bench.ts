@@ -49,7 +49,7 @@ export async function run(): Promise<BenchResult[]> {
   const argSchema = { type: 'object', properties: { text: { type: 'string' } }, required: ['text'], additionalProperties: false };
   const outputSchema = { type: 'object', properties: { echo: { type: 'string' } }, required: ['echo'] };
   await core.registry.store.putTool(bundleId, 'echo', '1', { displayName: 'echo', description: '', tags: [], type: 'local', argSchema, outputSchema, local: { functionId: 'bench.echo' }, isEnabled: true });
-  await core.settings.set({ mcpServer: { enabled: true, bundleIds: [bundleId] }, toolOutputs: { ...core.settings.get().toolOutputs, baseDir: dir } });
+  await core.settings.set({ mcpServer: { ...core.settings.get().mcpServer, enabled: true, bundleIds: [bundleId] }, toolOutputs: { ...core.settings.get().toolOutputs, baseDir: dir } });
 
   const conn = core.mcpServer.createServer();
   const ours = await connected(conn.server);

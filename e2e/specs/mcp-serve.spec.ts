@@ -42,6 +42,12 @@ test.describe('Settings → MCP server', () => {
 
     await section.getByTestId('mcp-server-enabled').click();
     await section.locator('[data-bundle-slug="served-e2e"]').check();
+    // Progressive discovery: on past 50 tools by default; here always, so the client searches.
+    const mode = section.getByTestId('mcp-server-discovery-mode');
+    await expect(mode).toHaveValue('auto');
+    await expect(section.getByTestId('mcp-server-discovery-max-tools')).toHaveValue('50');
+    await mode.selectOption('always');
+    await expect(section.getByTestId('mcp-server-discovery-max-tools')).toBeDisabled();
     await section.getByTestId('mcp-server-save').click();
     await expect(section.getByTestId('mcp-server-save')).toBeDisabled();
 
@@ -61,8 +67,10 @@ test.describe('Settings → MCP server', () => {
     const client = new Client({ name: 'Claude Desktop', version: '0.9.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${host!.url}mcp`), { requestInit: { headers: { Authorization: `Bearer ${mcpToken}` } } }));
     try {
-      const names = (await client.listTools()).tools.map((t) => t.name);
-      expect(names).toContain('guarded-count');
+      expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(['tool_output', 'tool_search']);
+      const found = (await client.callTool({ name: 'tool_search', arguments: { query: 'count the words' } })) as CallToolResult;
+      expect(found.structuredContent).toMatchObject({ tools: [{ name: 'guarded-count' }], added: ['guarded-count'] });
+      expect((await client.listTools()).tools.map((t) => t.name)).toContain('guarded-count');
       const call = client.callTool({ name: 'guarded-count', arguments: { text: 'three little words' } });
       const prompt = appPage.getByTestId('mcp-approval');
       await expect(prompt).toBeVisible();

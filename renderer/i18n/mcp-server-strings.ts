@@ -1,4 +1,6 @@
 /** Every user-visible string of Settings → MCP server and of the approval prompt for served tools. */
+import type { ToolSearchMode } from '../../shared/model/tool-search';
+
 export const mcpServerStrings = {
   title: 'MCP server',
   help: 'Serve the tools of chosen bundles to other apps that speak the Model Context Protocol (Claude Desktop, Cursor, VS Code). Served tools keep Toolsmith’s rules: arguments are checked, secrets stay bound to their hosts and never reach the other app, large results come back as handles, and tools that require approval ask here.',
@@ -7,6 +9,16 @@ export const mcpServerStrings = {
   bundlesHelp: 'Only switched-on tools of switched-on bundles are served.',
   noBundles: 'No bundles yet: add one in Tools.',
   disabledBundle: '(switched off)',
+  discovery: 'Progressive discovery',
+  discoveryHelp:
+    'With many tools served, an app gets only the pinned tools (Settings → Tool search) and tool_search: its model searches for the tools it needs, and the ones found are added to that app’s list. Every served tool can still be called.',
+  discoveryMode: 'Search for tools',
+  discoveryModes: {
+    auto: 'When more tools are served than the threshold',
+    always: 'Always',
+    off: 'Never (every tool is listed)',
+  } satisfies Record<ToolSearchMode, string>,
+  discoveryMaxTools: 'Threshold (served tools)',
   save: 'Save',
   saving: 'Saving…',
   saved: 'Saved',

@@ -4,6 +4,33 @@
  */
 import { z } from 'zod';
 import { ApprovalInfoSchema } from './tool-approval';
+import { ToolSearchModeSchema } from './tool-search';
+
+/** The most served tools the `auto` threshold of progressive discovery may be set to. */
+export const MCP_TOOL_SEARCH_MAX_TOOLS = 10_000;
+
+/**
+ * Progressive discovery for MCP clients (docs/mcp.md, "Progressive discovery"): instead of
+ * every served tool, tools/list gives the pinned tools (Settings → Tool search), `tool_search`
+ * and `tool_output`, and a search adds the tools it finds to that client's list. `auto` does
+ * that when more than `maxTools` tools are served, `always` whatever the count, `off` never.
+ * The pinned tools and how many tools a search returns are Settings → Tool search's.
+ */
+export const McpToolSearchSettingsSchema = z
+  .object({
+    mode: ToolSearchModeSchema,
+    /** More served tools than this: clients search (auto). */
+    maxTools: z.number().int().min(1).max(MCP_TOOL_SEARCH_MAX_TOOLS),
+  })
+  .strict();
+export type McpToolSearchSettings = z.infer<typeof McpToolSearchSettingsSchema>;
+
+/**
+ * On past 50 tools: a served list that size takes some 35,000 tokens of every request a
+ * client makes (the tools of a realistic registry average about 700 tokens each), and a
+ * smaller one is served whole as before.
+ */
+export const DEFAULT_MCP_TOOL_SEARCH: McpToolSearchSettings = { mode: 'auto', maxTools: 50 };
 
 /** Settings → MCP server. Off by default: nothing is served until the user picks bundles. */
 export const McpServerSettingsSchema = z
@@ -11,11 +38,13 @@ export const McpServerSettingsSchema = z
     enabled: z.boolean(),
     /** The bundles whose enabled tools are served (bundle ids). */
     bundleIds: z.array(z.string().min(1).max(512)).max(1000),
+    /** Progressive discovery; absent (a settings file written before it existed): the default. */
+    toolSearch: McpToolSearchSettingsSchema.default(DEFAULT_MCP_TOOL_SEARCH),
   })
   .strict();
 export type McpServerSettings = z.infer<typeof McpServerSettingsSchema>;
 
-export const DEFAULT_MCP_SERVER_SETTINGS: McpServerSettings = { enabled: false, bundleIds: [] };
+export const DEFAULT_MCP_SERVER_SETTINGS: McpServerSettings = { enabled: false, bundleIds: [], toolSearch: DEFAULT_MCP_TOOL_SEARCH };
 
 /** Where clients reach the server, for the config snippets of Settings → MCP server. */
 export const McpServerInfoSchema = z

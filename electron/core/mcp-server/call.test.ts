@@ -37,7 +37,7 @@ function standIn() {
   return { deps, pending, cancelled, finish };
 }
 
-const session: McpSession = { ownerId: 'mcp-test', allowed: new Set(), client: () => 'test' };
+const session: McpSession = { ownerId: 'mcp-test', allowed: new Set(), found: new Set(), client: () => 'test' };
 const served = { name: 'echo', bundleSlug: 'b', description: '', inputSchema: { type: 'object' }, tool: { id: 't1', bundleId: 'b1', slug: 'echo', version: '1', requiresApproval: false } as ToolView, approval: null } as ServedTool;
 
 describe('callServedTool and the client’s cancel', () => {

@@ -37,6 +37,8 @@ export interface McpSession {
   client(): string;
   /** Tools the user allowed for this session. */
   readonly allowed: Set<string>;
+  /** Tools tool_search found and added to this client's list (./discovery.ts), by served name. */
+  readonly found: Set<string>;
 }
 
 export const needsApprovalNoWindow = (tool: string) =>

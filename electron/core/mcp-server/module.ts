@@ -19,6 +19,7 @@ export const mcpServerModule = defineModule({
       toolOutputs,
       approvals,
       settings: () => settings.get().mcpServer,
+      toolSearch: () => settings.get().toolSearch,
       events,
       now,
       version: pkg.version,

@@ -2,7 +2,9 @@
  * The tools served over MCP: the usable tools (tool, function and bundle switched on) of the
  * bundles Settings → MCP server names, one version per bundle and slug (the highest), named
  * as a model in the chat would name them (the slug; `bundle__slug` where two share one).
- * `tool_output` is served beside them and its name is never given to a registry tool.
+ * `tool_output` is served beside them and its name is never given to a registry tool; nor is
+ * `tool_search` while progressive discovery may be on (./discovery.ts), so a user's tool of that
+ * name is served as `tool_search_2` then, and under its own name when discovery is off.
  *
  * Each carries whether it asks before it runs, computed with the list (shared/model/tool-approval.ts).
  * The list is kept until the store or the settings change, so a call does not rebuild it.
@@ -10,10 +12,13 @@
 import type { McpServerSettings } from '../../../shared/model/mcp-serve';
 import type { ToolView } from '../../../shared/model/tool';
 import { approvalContext, approvalOf, type ApprovalInfo } from '../../../shared/model/tool-approval';
+import { DEFAULT_TOOL_SEARCH_SETTINGS, type ToolSearchSettings } from '../../../shared/model/tool-search';
+import { toolSearchTool } from '../agent/deferred-tools';
 import { TOOL_OUTPUT_TOOL } from '../agent/tool-behavior';
 import { toolsForModel, usableTools } from '../agent/tools-for-model';
 import type { ToolStore } from '../bundles/tool-store';
 import { TOOL_OUTPUT_NAME } from '../tool-output/messages';
+import { ServedSearch, searching } from './discovery';
 
 export interface ServedTool {
   /** The name MCP clients call it by. */
@@ -30,6 +35,8 @@ export interface ServedTool {
 export interface ServedList {
   tools: readonly ServedTool[];
   byName: ReadonlyMap<string, ServedTool>;
+  /** Set when clients search for tools instead of getting every one (./discovery.ts). */
+  search?: ServedSearch;
 }
 
 const EMPTY: ServedList = { tools: [], byName: new Map() };
@@ -40,6 +47,8 @@ export class ServedTools {
   constructor(
     private readonly store: Pick<ToolStore, 'allTools' | 'isUsable' | 'bundleById'>,
     private readonly settings: () => McpServerSettings,
+    /** Settings → Tool search: the pinned tools and how many tools a search returns. */
+    private readonly toolSearch: () => Pick<ToolSearchSettings, 'pinned' | 'results'> = () => DEFAULT_TOOL_SEARCH_SETTINGS,
   ) {}
 
   /** Forget the list: the store or the settings changed. */
@@ -57,16 +66,19 @@ export class ServedTools {
     if (!s.enabled || s.bundleIds.length === 0) return (this.cached = EMPTY);
     const bundles = new Set(s.bundleIds);
     const usable = usableTools(this.store).filter((c) => bundles.has(c.tool.bundleId));
-    const set = toolsForModel({ usable, modelRouting: [], modelOnly: [TOOL_OUTPUT_TOOL] });
+    // tool_search's name is kept free whenever discovery may be on, so a tool's name does not change with the count.
+    const reserved = s.toolSearch.mode === 'off' ? [TOOL_OUTPUT_TOOL] : [TOOL_OUTPUT_TOOL, toolSearchTool(0, 0)];
+    const set = toolsForModel({ usable, modelRouting: [], modelOnly: reserved });
     const tools: ServedTool[] = [];
     // Over every tool, served or not: a built-in tool declares which functions ask, a sequence's steps may be anywhere.
     const approvals = approvalContext(() => this.store.allTools());
     for (const mt of set.tools) {
-      if (!mt.tool || mt.name === TOOL_OUTPUT_NAME) continue;
+      if (!mt.tool || mt.modelOnly || mt.name === TOOL_OUTPUT_NAME) continue;
       const approval = approvalOf(mt.tool, approvals);
       tools.push({ name: mt.name, tool: mt.tool, bundleSlug: mt.bundleSlug ?? '', description: mt.spec.description, inputSchema: objectSchema(mt.spec.parameters), approval });
     }
-    this.cached = { tools, byName: new Map(tools.map((t) => [t.name, t])) };
+    const byName = new Map(tools.map((t) => [t.name, t]));
+    this.cached = { tools, byName, ...(searching(s.toolSearch, tools.length) ? { search: new ServedSearch(tools, byName, this.toolSearch()) } : {}) };
     return this.cached;
   }
 }

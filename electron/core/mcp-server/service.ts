@@ -1,23 +1,27 @@
 /**
  * The registry as an MCP server: one SDK `Server` per client connection (stdio, Streamable
- * HTTP, or in memory), each answering tools/list with the served tools and tools/call through
- * callServedTool. Built once by mcp-server/module.ts; the transports (electron/host) connect servers to it.
+ * HTTP, or in memory), each answering tools/list with the served tools (or, with progressive
+ * discovery, the tools that client has: ./discovery.ts) and tools/call through callServedTool.
+ * Built once by mcp-server/module.ts; the transports (electron/host) connect servers to it.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type ServerNotification, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { v7 as uuidv7 } from 'uuid';
 import type { McpServerInfo, McpServerSettings } from '../../../shared/model/mcp-serve';
+import type { ToolSearchSettings } from '../../../shared/model/tool-search';
 import type { ApprovalStore } from '../agent/approvals';
 import type { EventBus } from '../events';
 import type { InvokeDispatcher } from '../invoke/dispatcher';
 import type { ToolStore } from '../bundles/tool-store';
 import { TOOL_OUTPUT_DESCRIPTION, TOOL_OUTPUT_NAME, TOOL_OUTPUT_SCHEMA } from '../tool-output/messages';
 import { DEFAULT_MAX_RESULT_BYTES } from '../tool-output/gate';
+import { shortDescription } from '../tool-search';
 import type { ToolOutputService } from '../tool-output/service';
 import type { ExtractionModel } from '../tool-output/types';
 import { McpApprovalQueue } from './approval-queue';
 import { callServedTool, callToolOutput, type CallDeps, type McpSession } from './call';
 import { clientLabel } from './client-name';
+import { TOOL_SEARCH_NAME, unknownWhileSearching, type FoundTool, type ServedSearch } from './discovery';
 import { ServedTools, type ServedTool } from './served-tools';
 
 export interface McpServeOptions {
@@ -26,6 +30,8 @@ export interface McpServeOptions {
   toolOutputs: ToolOutputService;
   approvals: Pick<ApprovalStore, 'allows' | 'add'> & Partial<Pick<ApprovalStore, 'reload'>>;
   settings: () => McpServerSettings;
+  /** Settings → Tool search: the pinned tools and how many tools a search returns (default: its defaults). */
+  toolSearch?: () => Pick<ToolSearchSettings, 'pinned' | 'results'>;
   events?: Pick<EventBus, 'on' | 'emit'>;
   now: () => Date;
   version: string;
@@ -43,6 +49,8 @@ export const unknownTool = (name: string, known: readonly string[]) =>
 
 export const SERVER_INSTRUCTIONS =
   "Tools from the user's Toolsmith registry. A result too large to return whole comes back as a handle: call tool_output with that handle and say precisely what to extract.";
+/** Added to the instructions while clients search for tools (./discovery.ts). */
+export const SEARCH_INSTRUCTIONS = ` Not every tool is listed: call ${TOOL_SEARCH_NAME} with what you need to do, and call the tools it returns by name.`;
 
 export interface ConnectedServer {
   server: Server;
@@ -61,7 +69,7 @@ export class McpServeService {
 
   constructor(private readonly opts: McpServeOptions) {
     this.queue = new McpApprovalQueue({ now: opts.now, onChange: () => opts.events?.emit('mcpServer.approvalsChanged', {}), ...(opts.approvalTimeoutMs ? { timeoutMs: opts.approvalTimeoutMs } : {}) });
-    this.served = new ServedTools(opts.store, opts.settings);
+    this.served = new ServedTools(opts.store, opts.settings, opts.toolSearch);
     this.deps = { dispatcher: opts.dispatcher, toolOutputs: opts.toolOutputs, approvals: opts.approvals, queue: this.queue, extractionModel: opts.extractionModel ?? (() => undefined), maxResultBytes: opts.maxResultBytes ?? (() => DEFAULT_MAX_RESULT_BYTES) };
     opts.events?.on('store.changed', () => this.changed());
     opts.events?.on('settings.changed', () => this.changed());
@@ -92,17 +100,19 @@ export class McpServeService {
     return { dataDir: this.opts.dataDir, ...this.endpoints };
   }
 
-  /** The tools/list answer. */
-  listTools(): Tool[] {
-    const { tools } = this.served.list();
+  /** The tools/list answer: every served tool, or, while clients search, the tools this session has. */
+  listTools(session?: Pick<McpSession, 'found'>): Tool[] {
+    const { tools, search } = this.served.list();
     if (!this.served.enabled()) return [];
-    const out: Tool[] = tools.map((t) => ({
+    const found = session?.found ?? new Set<string>();
+    const out: Tool[] = (search ? tools.filter((t) => search.listed(t.name, found)) : tools).map((t) => ({
       name: t.name,
       title: t.tool.displayName,
       description: t.description,
       inputSchema: t.inputSchema,
       ...annotationsOf(t),
     }));
+    if (search) out.push(search.definition());
     out.push({ name: TOOL_OUTPUT_NAME, title: 'Tool output', description: TOOL_OUTPUT_DESCRIPTION, inputSchema: TOOL_OUTPUT_SCHEMA as unknown as Tool['inputSchema'], annotations: { readOnlyHint: true } });
     return out;
   }
@@ -111,18 +121,21 @@ export class McpServeService {
   createServer(): ConnectedServer {
     const server = new Server(
       { name: 'toolsmith', title: 'Toolsmith', version: this.opts.version },
-      { capabilities: { tools: { listChanged: true } }, instructions: SERVER_INSTRUCTIONS },
+      { capabilities: { tools: { listChanged: true } }, instructions: SERVER_INSTRUCTIONS + (this.served.list().search ? SEARCH_INSTRUCTIONS : '') },
     );
     const session: McpSession = {
       ownerId: `mcp-${uuidv7()}`,
       allowed: new Set(),
+      found: new Set(),
       client: () => {
         const c = server.getClientVersion();
         return c ? clientLabel(c.name, c.version) : '';
       },
     };
-    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.listTools() }));
-    server.setRequestHandler(CallToolRequestSchema, (req, extra) => this.callTool(session, req.params.name, req.params.arguments, extra.signal));
+    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.listTools(session) }));
+    // A search that adds tools to the list says so on the request's own channel (extra.sendNotification):
+    // over HTTP that is the POST's stream, which every client reads (unlike the optional GET stream).
+    server.setRequestHandler(CallToolRequestSchema, (req, extra) => this.callTool(session, req.params.name, req.params.arguments, extra.signal, extra.sendNotification));
     this.servers.add(server);
     let closed: Promise<void> | undefined;
     const close = () =>
@@ -145,20 +158,41 @@ export class McpServeService {
     };
   }
 
-  /** tools/call: an unknown tool is a protocol error; everything the tool itself does wrong is an isError result. */
-  callTool(session: McpSession, name: string, args: unknown, signal?: AbortSignal): Promise<CallToolResult> {
+  /**
+   * tools/call: an unknown tool is a protocol error; everything the tool itself does wrong is an
+   * isError result. Any served tool runs, whether this client's list shows it or not.
+   * `notify` sends the client a notification tied to this call (a search that added tools says the list changed).
+   */
+  callTool(session: McpSession, name: string, args: unknown, signal?: AbortSignal, notify?: (n: ServerNotification) => Promise<void>): Promise<CallToolResult> {
     try {
       if (!this.served.enabled()) return Promise.reject(new McpError(ErrorCode.InvalidRequest, serverOff));
       if (name === TOOL_OUTPUT_NAME) return callToolOutput(this.deps, session, args, signal);
-      const { byName, tools } = this.served.list();
+      const { byName, tools, search } = this.served.list();
+      if (search && name === TOOL_SEARCH_NAME) return this.search(search, session, args, notify);
       const served = byName.get(name);
-      if (!served) return Promise.reject(new McpError(ErrorCode.InvalidParams, unknownTool(name, [...tools.map((t) => t.name), TOOL_OUTPUT_NAME])));
+      if (!served) {
+        const why = search ? unknownWhileSearching(name) : unknownTool(name, [...tools.map((t) => t.name), TOOL_OUTPUT_NAME]);
+        return Promise.reject(new McpError(ErrorCode.InvalidParams, why));
+      }
       return callServedTool(this.deps, session, served, args, signal);
     } catch (e) {
       // Always an answer as a promise, as an async function gives.
       return Promise.reject(e instanceof Error ? e : new Error(String(e)));
     }
   }
+
+  /** tool_search: the best tools for the query, added to the session's list; the client is told when it grew. */
+  private async search(search: ServedSearch, session: McpSession, args: unknown, notify?: (n: ServerNotification) => Promise<void>): Promise<CallToolResult> {
+    const { result, added } = await search.search(args, session.found, foundTool);
+    // Best effort: a notice that cannot be sent (the client went away) does not fail the search.
+    if (added.length) await notify?.({ method: 'notifications/tools/list_changed' }).catch(() => undefined);
+    return result;
+  }
+}
+
+/** A tool tool_search found: its short description and its input schema, so the client can call it at once. */
+function foundTool(t: ServedTool): FoundTool {
+  return { name: t.name, title: t.tool.displayName, description: shortDescription(t.description || t.tool.displayName), inputSchema: t.inputSchema, ...annotationsOf(t) };
 }
 
 /**

@@ -124,3 +124,14 @@ describe('SettingsStore with two processes on one data folder', () => {
     expect(names.filter((n) => n.startsWith('settings.json') && n !== 'settings.json')).toHaveLength(1);
   });
 });
+
+describe('SettingsStore and fields added since a file was written', () => {
+  it('reads Settings → MCP server without progressive discovery as its default, and keeps a choice made since', async () => {
+    await fs.writeFile(path.join(dir, 'settings.json'), JSON.stringify({ mcpServer: { enabled: true, bundleIds: ['b1'] } }));
+    const { store } = open();
+    await store.load();
+    expect(store.get().mcpServer).toEqual({ enabled: true, bundleIds: ['b1'], toolSearch: { mode: 'auto', maxTools: 50 } });
+    await store.set({ mcpServer: { ...store.get().mcpServer, toolSearch: { mode: 'off', maxTools: 50 } } });
+    expect((await onDisk()).mcpServer.toolSearch).toEqual({ mode: 'off', maxTools: 50 });
+  });
+});

@@ -7,7 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import fs from 'node:fs/promises';
 import http from 'node:http';
 import path from 'node:path';
@@ -136,6 +136,32 @@ describe('/mcp on the headless host', () => {
     expect(text(bad)).toMatch(/^VALIDATION_FAILED: .*text/);
     const unknown = await client.callTool({ name: 'nope', arguments: {} }).catch((e: unknown) => e);
     expect((unknown as McpError).code).toBe(ErrorCode.InvalidParams);
+  });
+
+  it('with progressive discovery, lists tool_search; a search adds its tools to that session’s list and says so on the call’s own stream', async () => {
+    const s = await start();
+    await s.core.call('settings.set', { mcpServer: { ...s.core.settings.get().mcpServer, toolSearch: { mode: 'always', maxTools: 50 } } });
+    const { client } = await connect(s);
+    expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(['tool_output', 'tool_search']);
+    let changed = 0;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => void changed++);
+    const found = (await client.callTool({ name: 'tool_search', arguments: { query: 'count the words of a text', limit: 1 } })) as CallToolResult;
+    expect(found.structuredContent).toMatchObject({ tools: [{ name: 'count', inputSchema: { required: ['text'] } }], added: ['count'] });
+    await vi.waitFor(() => expect(changed).toBe(1));
+    expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(['count', 'tool_output', 'tool_search']);
+    expect(((await client.callTool({ name: 'count', arguments: { text: 'a b' } })) as CallToolResult).structuredContent).toMatchObject({ words: 2 });
+
+    // Without the optional GET stream: the notice comes on the POST's own event stream, before the answer.
+    const auth = { ...mcpHeaders, Authorization: `Bearer ${s.token}` };
+    const opened = await rawWithHeaders(s.host.port, { headers: auth, body: initialize });
+    const session = { ...auth, 'Mcp-Session-Id': opened.headers['mcp-session-id'] as string };
+    await raw(s.host.port, { headers: session, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
+    const call = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'tool_search', arguments: { query: 'count the words of a text', limit: 1 } } });
+    const r = await raw(s.host.port, { headers: session, body: call });
+    expect(r.status).toBe(200);
+    const notice = r.body.indexOf('"method":"notifications/tools/list_changed"');
+    expect(notice).toBeGreaterThan(-1);
+    expect(r.body.indexOf('"id":2')).toBeGreaterThan(notice);
   });
 
   it('refuses a tool that requires approval while no window is connected, and asks once one is', async () => {

@@ -137,6 +137,30 @@ describe('toolsmith mcp (stdio)', () => {
     }
   }, 60_000);
 
+  it('offers progressive discovery: tool_search listed, a search that adds its tools and says the list changed, a found tool run', async () => {
+    const echo = await startEchoServer();
+    const dir = await dataFolder(echo);
+    const setup = await createCore({ dataDir: dir, resourcesDir: RESOURCES_DIR, host: 'headless', watch: false });
+    await setup.call('settings.set', { mcpServer: { ...setup.settings.get().mcpServer, toolSearch: { mode: 'always', maxTools: 50 } } });
+    await setup.close();
+    const transport = new StdioClientTransport({ command: process.execPath, args: [ENTRY, 'mcp', '--data-dir', dir], stderr: 'pipe' });
+    const client = new Client({ name: 'stdio-test', version: '1.0.0' });
+    try {
+      await client.connect(transport);
+      expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(['tool_output', 'tool_search']);
+      let changed = 0;
+      client.setNotificationHandler(ToolListChangedNotificationSchema, () => void changed++);
+      const found = (await client.callTool({ name: 'tool_search', arguments: { query: 'count the words of a text', limit: 1 } })) as CallToolResult;
+      expect(found.structuredContent).toMatchObject({ tools: [{ name: 'count' }], added: ['count'] });
+      await vi.waitFor(() => expect(changed).toBe(1));
+      expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(['count', 'tool_output', 'tool_search']);
+      expect(((await client.callTool({ name: 'count', arguments: { text: 'one two' } })) as CallToolResult).structuredContent).toMatchObject({ words: 2 });
+    } finally {
+      await client.close();
+      await echo.close();
+    }
+  }, 60_000);
+
   it('follows the app working on the same data folder: a bundle served in Settings, a tool added in Tools', async () => {
     const echo = await startEchoServer();
     const dir = await dataFolder(echo);

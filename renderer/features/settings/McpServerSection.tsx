@@ -1,6 +1,7 @@
-/** Settings → MCP server: whether the registry is served, which bundles, and config snippets to copy. */
+/** Settings → MCP server: whether the registry is served, which bundles, progressive discovery, and config snippets to copy. */
 import { useEffect, useState } from 'react';
-import type { McpServerSettings } from '../../../shared/model/mcp-serve';
+import { MCP_TOOL_SEARCH_MAX_TOOLS, type McpServerSettings } from '../../../shared/model/mcp-serve';
+import type { ToolSearchMode } from '../../../shared/model/tool-search';
 import { useOp, useOpMutation, usePagedOp } from '../../api/hooks';
 import { QueryError } from '../../components/QueryError';
 import { Switch } from '../../components/Switch';
@@ -10,6 +11,7 @@ import './mcp-server.css';
 
 const CLIENTS: SnippetClient[] = ['claude', 'cursor', 'vscode'];
 const TRANSPORTS: SnippetTransport[] = ['stdio', 'http'];
+const DISCOVERY_MODES: readonly ToolSearchMode[] = ['auto', 'always', 'off'];
 
 export function McpServerSection() {
   const settings = useOp('settings.get', {});
@@ -28,6 +30,8 @@ export function McpServerSection() {
   const dirty = JSON.stringify(saved) !== JSON.stringify(draft);
   const allBundles = bundles.data?.pages.flatMap((p) => p.items).filter((b) => !b.softDeletedAt) ?? [];
   const toggle = (id: string, on: boolean) => setDraft({ ...draft, bundleIds: on ? [...draft.bundleIds, id] : draft.bundleIds.filter((b) => b !== id) });
+  const discovery = (patch: Partial<McpServerSettings['toolSearch']>) => setDraft({ ...draft, toolSearch: { ...draft.toolSearch, ...patch } });
+  const maxTools = draft.toolSearch.maxTools;
 
   return (
     <section className="settings-section mcp-server" aria-labelledby="mcp-server-title" data-testid="settings-mcp-server">
@@ -49,6 +53,34 @@ export function McpServerSection() {
             {!b.isEnabled && <span className="muted"> {s.disabledBundle}</span>}
           </label>
         ))}
+      </fieldset>
+      <fieldset className="mcp-server-discovery" disabled={!draft.enabled}>
+        <legend>{s.discovery}</legend>
+        <p className="help">{s.discoveryHelp}</p>
+        <label>
+          <span>{s.discoveryMode}</span>
+          <select data-testid="mcp-server-discovery-mode" value={draft.toolSearch.mode} onChange={(e) => discovery({ mode: e.target.value as ToolSearchMode })}>
+            {DISCOVERY_MODES.map((m) => (
+              <option key={m} value={m}>
+                {s.discoveryModes[m]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          <span>{s.discoveryMaxTools}</span>
+          <input
+            type="number"
+            data-testid="mcp-server-discovery-max-tools"
+            min={1}
+            max={MCP_TOOL_SEARCH_MAX_TOOLS}
+            step={1}
+            // Cleared while typing: saved as not a number, which the core refuses with why.
+            value={Number.isNaN(maxTools) ? '' : maxTools}
+            disabled={draft.toolSearch.mode !== 'auto'}
+            onChange={(e) => discovery({ maxTools: e.target.value === '' ? NaN : Number(e.target.value) })}
+          />
+        </label>
       </fieldset>
       <div className="form-actions">
         <button
