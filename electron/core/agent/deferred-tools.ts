@@ -131,8 +131,8 @@ export class DeferredTools {
   private sources(): ToolSource[] {
     return [...this.registry.values()].map((t) => ({
       // The name is part of the key: the ranker answers names.
-      cacheKey: `${t.tool!.id}@${t.tool!.modifiedAt}@${t.bundleSlug ?? ''}@${t.name}`,
-      make: () => searchableTool(t.name, { tool: t.tool!, bundleSlug: t.bundleSlug ?? '' }),
+      cacheKey: `${t.tool!.id}@${t.tool!.modifiedAt}@${t.bundleSlug ?? ''}@${t.bundleName ?? ''}@${t.name}`,
+      make: () => searchableTool(t.name, { tool: t.tool!, bundleSlug: t.bundleSlug ?? '', bundleName: t.bundleName ?? '' }),
     }));
   }
 

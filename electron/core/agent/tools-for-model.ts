@@ -35,6 +35,8 @@ export interface ModelTool {
   /** A tool of the registry (kind function). */
   tool?: ToolView;
   bundleSlug?: string;
+  /** The bundle's display name (tool search reads it: "GitHub v3 REST API"). */
+  bundleName?: string;
   routing: ToolRouting;
   /** A tool only the model has (kind non-function, ...). */
   modelOnly?: ModelOnlyTool;
@@ -83,7 +85,10 @@ export function usableTools(store: Pick<ToolStore, 'allTools' | 'isUsable' | 'bu
   return store
     .allTools()
     .filter((t) => store.isUsable(t.id))
-    .map((tool) => ({ tool, bundleSlug: store.bundleById(tool.bundleId)?.slug ?? '' }));
+    .map((tool) => {
+      const bundle = store.bundleById(tool.bundleId);
+      return { tool, bundleSlug: bundle?.slug ?? '', bundleName: bundle?.displayName ?? '' };
+    });
 }
 
 export class ModelToolSet {
@@ -166,6 +171,7 @@ export function toolsForModel(input: ToolsForModelInput): ModelToolSet {
       kind: 'function',
       tool: c.tool,
       bundleSlug: c.bundleSlug,
+      ...(c.bundleName ? { bundleName: c.bundleName } : {}),
       routing,
       spec: { name, description: describe(c.tool), parameters: modelArgSchema(c.tool.argSchema, routing) },
     });

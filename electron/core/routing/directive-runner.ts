@@ -31,6 +31,8 @@ import type { DirectiveRunContext, DirectiveRunner, DirectiveRunResult, OutputRo
 export interface ToolCandidate {
   tool: ToolView;
   bundleSlug: string;
+  /** The bundle's display name, where the caller has it (tool search reads it). */
+  bundleName?: string;
 }
 
 /** The tools a directive may name: the usable ones (tool, function and bundle enabled). */

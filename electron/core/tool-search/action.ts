@@ -23,7 +23,9 @@ const VERBS: Readonly<Record<string, Action>> = {
   update: 'update', change: 'update', edit: 'update', modify: 'update', rename: 'update', set: 'update', move: 'update',
   replace: 'update', updates: 'update', modifies: 'update', changes: 'update', put: 'update', patch: 'update', adjust: 'update',
   delete: 'delete', remove: 'delete', erase: 'delete', clear: 'delete', drop: 'delete', destroy: 'delete', deletes: 'delete',
-  removes: 'delete', purge: 'delete', unassign: 'delete',
+  removes: 'delete', purge: 'delete', unassign: 'delete', kick: 'delete',
+  mark: 'update', mute: 'update', silence: 'update', approve: 'update', assign: 'update', reassign: 'update',
+  publish: 'create', ship: 'create', deploy: 'create', upvote: 'create', react: 'create', text: 'create', ask: 'create', schedule: 'create',
 };
 
 const METHODS: Readonly<Record<string, Action>> = { GET: 'read', HEAD: 'read', POST: 'create', PUT: 'update', PATCH: 'update', DELETE: 'delete' };

@@ -23,6 +23,41 @@ export interface SearchableTool {
   action?: Action;
   /** For a read: one thing or a list (./action.ts). */
   scope?: Scope;
+  /** The service the tool belongs to (its bundle), and the words a person names it by. */
+  service?: Service;
+}
+
+export interface Service {
+  /** The bundle's slug. */
+  id: string;
+  /** Lower-case names: the slug, the words of the display name that are not generic, initials of a name written in parts (GitHub: "gh"), the API host's name. */
+  names: string[];
+}
+
+/** Words in bundle names that do not name a service. */
+const GENERIC_NAME_WORDS = new Set(['api', 'apis', 'rest', 'http', 'https', 'openapi', 'swagger', 'sdk', 'platform', 'service', 'services', 'server', 'tools', 'tool', 'the', 'and', 'of', 'for', 'v1', 'v2', 'v3', 'v4', 'cloud', 'web', 'app', 'imported', 'from', 'json', 'yaml', 'mcp']);
+/** Host labels that do not name a service. */
+const GENERIC_HOST_LABELS = new Set(['api', 'apis', 'www', 'com', 'org', 'net', 'io', 'dev', 'co', 'app', 'ai', 'gov', 'edu', 'uk', 'de', 'localhost', 'rest', 'gateway', 'public', 'cloud', 'prod', 'staging', 'sandbox', 'us', 'eu']);
+
+/** The names of a tool's service (see Service.names). */
+export function serviceNames(bundleSlug: string, bundleName: string | undefined, urlTemplate: string | undefined): string[] {
+  const names = new Set<string>();
+  const add = (w: string) => {
+    const n = w.toLowerCase();
+    if (n.length >= 2 && !GENERIC_NAME_WORDS.has(n) && !/^v?\d+(\.\d+)*$/.test(n)) names.add(n);
+  };
+  if (bundleSlug) {
+    add(bundleSlug.replace(/-/g, ''));
+    for (const part of bundleSlug.split('-')) add(part);
+  }
+  for (const run of (bundleName ?? '').normalize('NFKC').match(/[\p{L}\p{N}]+/gu) ?? []) {
+    add(run);
+    const parts = run.split(/(?<=\p{Ll})(?=\p{Lu})/u);
+    if (parts.length > 1 && parts.every((p) => p.length > 1)) add(parts.map((p) => p[0]).join(''));
+  }
+  const host = /^[a-z][a-z0-9+.-]*:\/\/([^/:?#]+)/i.exec(urlTemplate ?? '')?.[1];
+  if (host && !host.includes('{')) for (const label of host.split('.')) if (!GENERIC_HOST_LABELS.has(label.toLowerCase())) add(label);
+  return [...names];
 }
 
 /** A description's words beyond this many characters are not read (long notes, examples). */
@@ -64,14 +99,18 @@ export function argumentTexts(schema: unknown): { names: string[]; docs: string[
   return { names, docs };
 }
 
-/** The literal segments of a URL template's path and the method, e.g. "GET repos issues". */
-export function pathText(method: string, urlTemplate: string): string {
+/**
+ * The literal segments of a URL template's path, e.g. "repos issues". The method is not
+ * among them: "put", "get", "post" would match a person's English verbs; the action factor
+ * (./action.ts) reads it instead.
+ */
+export function pathText(urlTemplate: string): string {
   const p = urlTemplate.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '').split(/[?#]/)[0] ?? '';
   const segs = p
     .split('/')
     .map((s) => s.replace(/\{[^}]*\}/g, ' ').replace(/\.json$/i, ''))
     .filter((s) => s.trim() && !/^v\d+(\.\d+)*$/i.test(s.trim()));
-  return `${method} ${segs.join(' ')}`;
+  return segs.join(' ');
 }
 
 export interface ToolOfBundle {
@@ -94,7 +133,7 @@ export function toolFields({ tool, bundleSlug, bundleName }: ToolOfBundle): Tool
     argDocs: args.docs.join(' . '),
     tags: tool.tags.join(' '),
     bundle: [bundleSlug, bundleName ?? ''].join(' '),
-    path: http?.urlTemplate ? pathText(http.method ?? '', http.urlTemplate) : '',
+    path: http?.urlTemplate ? pathText(http.urlTemplate) : '',
   };
 }
 
@@ -103,5 +142,6 @@ export function searchableTool(key: string, t: ToolOfBundle): SearchableTool {
   const http = t.tool.http as { method?: string; urlTemplate?: string } | undefined;
   const action = toolAction(t.tool.displayName, t.tool.slug, http?.method);
   const scope = action === 'read' ? toolScope(t.tool.displayName, t.tool.slug, http?.method, http?.urlTemplate) : undefined;
-  return { key, fields: toolFields(t), ...(action ? { action } : {}), ...(scope ? { scope } : {}) };
+  const names = t.bundleSlug ? serviceNames(t.bundleSlug, t.bundleName, http?.urlTemplate) : [];
+  return { key, fields: toolFields(t), ...(action ? { action } : {}), ...(scope ? { scope } : {}), ...(names.length ? { service: { id: t.bundleSlug, names } } : {}) };
 }

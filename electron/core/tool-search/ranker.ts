@@ -9,7 +9,16 @@
 import { actionFactor, needAction, needScope, scopeFactor, type Action, type Scope } from './action';
 import { FIELDS, type FieldName, type SearchableTool } from './document';
 import { EXPANSION_WEIGHT, EXPANSIONS } from './synonyms';
-import { terms } from './text';
+import { KIND_WEIGHT, PAYLOAD_WEIGHT, needParts } from './need';
+import { stem, terms } from './text';
+
+/**
+ * A tool of a service the need names ("… in Jira") counts this much more: naming the service
+ * scopes the search (its tools first) rather than adding one more word to match.
+ */
+export const SERVICE_NAMED = 3;
+/** A name is a service's only when few tools of other services use the word (at most this share, or two tools). */
+const SERVICE_NAME_MAX_SHARE = 0.02;
 
 export interface FieldWeight {
   /** How much a match in this field counts. */
@@ -54,6 +63,7 @@ interface Analysed {
   key: string;
   action: Action | undefined;
   scope: Scope | undefined;
+  service: SearchableTool['service'];
   counts: Map<string, Float64Array>;
   lengths: Float64Array;
 }
@@ -97,7 +107,7 @@ function analyse(tool: SearchableTool): Analysed {
       c[i]! += 1;
     }
   });
-  return { key: tool.key, action: tool.action, scope: tool.scope, counts, lengths };
+  return { key: tool.key, action: tool.action, scope: tool.scope, service: tool.service, counts, lengths };
 }
 
 export interface QueryTerm {
@@ -111,13 +121,19 @@ export interface QueryTerm {
 
 /**
  * The query's stems, each once, and the expansions of each (./synonyms.ts) at a lower
- * weight. A query word counts through its best form: itself or one of its expansions.
+ * weight. A query word counts through its best form: itself or one of its expansions. Words in
+ * quotes are payload (./need.ts): they count at PAYLOAD_WEIGHT and are not expanded.
  */
 export function queryTerms(query: string, expand = true, known?: (term: string) => boolean): QueryTerm[] {
-  const own = [...new Set(terms(query).map((t) => (known ? undone(t, known) ?? t : t)))];
+  const parts = needParts(query);
+  const own = [...new Set(terms(parts.text).map((t) => (known ? undone(t, known) ?? t : t)))];
+  const kinds = [...new Set(terms(parts.kinds.join(' ')))].filter((t) => !own.includes(t));
+  const payload = [...new Set(terms(parts.payload))].filter((t) => !own.includes(t) && !kinds.includes(t));
   const out: QueryTerm[] = own.map((t, i) => ({ term: t, weight: 1, of: i, own: true }));
+  kinds.forEach((t, i) => out.push({ term: t, weight: KIND_WEIGHT, of: own.length + i, own: true }));
+  payload.forEach((t, i) => out.push({ term: t, weight: PAYLOAD_WEIGHT, of: own.length + kinds.length + i, own: true }));
   if (expand) {
-    const seen = new Set(own);
+    const seen = new Set([...own, ...payload]);
     own.forEach((t, i) => {
       for (const e of EXPANSIONS.get(t) ?? []) {
         if (seen.has(e)) continue;
@@ -133,6 +149,29 @@ export function queryTerms(query: string, expand = true, known?: (term: string) 
  * A word that undoes another ("untag", "unlink", "unstar"), unknown to the tools but whose
  * rest is known: the rest (the need is then to remove it; see ToolRanker.rank).
  */
+/**
+ * Whether two words are one edit apart (a letter added, dropped, changed, or two neighbours
+ * swapped): "refnd" and "refund", "chanel" and "channel".
+ */
+export function oneEditApart(a: string, b: string): boolean {
+  if (a === b) return false;
+  const la = a.length;
+  const lb = b.length;
+  if (Math.abs(la - lb) > 1) return false;
+  let i = 0;
+  while (i < la && i < lb && a[i] === b[i]) i++;
+  if (la === lb) {
+    if (a.slice(i + 1) === b.slice(i + 1)) return true;
+    return a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
+  }
+  return la > lb ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
+}
+
+/** Words a misspelt query word may stand for: this long at least. */
+export const TYPO_MIN_LENGTH = 5;
+/** The weight of the word a misspelt one stands for. */
+export const TYPO_WEIGHT = 0.8;
+
 export function undone(term: string, known: (term: string) => boolean): string | undefined {
   if (term.length < 5 || !term.startsWith('un') || known(term) || EXPANSIONS.has(term)) return undefined;
   const rest = term.slice(2);
@@ -148,6 +187,8 @@ export class ToolRanker {
   private readonly coverage: number;
   private readonly expand: boolean;
   private readonly actions: boolean;
+  /** A service name's stem -> the services (bundle slugs) it names. */
+  private readonly serviceNames = new Map<string, Set<string>>();
 
   constructor(tools: readonly ToolSource[], opts: RankOptions & { cache?: AnalysisCache } = {}) {
     this.docs = tools.map((t) => analysed(t, opts.cache));
@@ -162,6 +203,33 @@ export class ToolRanker {
       for (const t of d.counts.keys()) this.df.set(t, (this.df.get(t) ?? 0) + 1);
     }
     for (let i = 0; i < FIELDS.length; i++) this.avg[i] = this.docs.length ? this.avg[i]! / this.docs.length || 1 : 1;
+    this.readServiceNames();
+  }
+
+  /** The names that name one service: a word many tools of other services use ("files", "time") only counts as a word. */
+  private readServiceNames(): void {
+    const toolsOf = new Map<string, number>();
+    const candidates = new Map<string, Set<string>>();
+    for (const d of this.docs) {
+      if (!d.service) continue;
+      toolsOf.set(d.service.id, (toolsOf.get(d.service.id) ?? 0) + 1);
+      for (const n of d.service.names) {
+        const s = stem(n);
+        let set = candidates.get(s);
+        if (!set) candidates.set(s, (set = new Set()));
+        set.add(d.service.id);
+      }
+    }
+    for (const [s, ids] of candidates) {
+      let outside = 0;
+      let others = 0;
+      for (const d of this.docs) {
+        if (d.service && ids.has(d.service.id)) continue;
+        others++;
+        if (d.counts.has(s)) outside++;
+      }
+      if (outside <= Math.max(2, SERVICE_NAME_MAX_SHARE * others)) this.serviceNames.set(s, ids);
+    }
   }
 
   /**
@@ -182,6 +250,19 @@ export class ToolRanker {
     return new ToolRanker(tools, opts);
   }
 
+  /** The known term one edit away from a word no tool has, the most used if several. */
+  private spelling(term: string): string | undefined {
+    let best: string | undefined;
+    let bestDf = 0;
+    for (const [t, df] of this.df) {
+      if (df > bestDf && oneEditApart(term, t)) {
+        best = t;
+        bestDf = df;
+      }
+    }
+    return best;
+  }
+
   get size(): number {
     return this.docs.length;
   }
@@ -189,18 +270,40 @@ export class ToolRanker {
   /** The best `limit` tools for the query, best first; ties by key. Tools that match nothing are left out. */
   rank(query: string, limit: number): RankedTool[] {
     const known = (t: string) => this.df.has(t);
-    const all = queryTerms(query, this.expand, known);
-    const ownCount = all.filter((q) => q.own).length;
+    let all = queryTerms(query, this.expand, known);
+    // A service the need names scopes the search: its name is not matched as a word.
+    const named = new Set<string>();
+    const nameWords = new Set<number>();
+    for (const q of all) {
+      const ids = q.own && q.weight === 1 ? this.serviceNames.get(q.term) : undefined;
+      if (!ids) continue;
+      for (const id of ids) named.add(id);
+      nameWords.add(q.of);
+    }
+    const names = all.filter((q) => q.own && nameWords.has(q.of));
+    if (nameWords.size && all.some((q) => q.own && !nameWords.has(q.of) && this.df.has(q.term))) all = all.filter((q) => !nameWords.has(q.of));
+    else named.clear();
+    const ownWeight = new Float64Array(all.reduce((m, q) => Math.max(m, q.of + 1), 0));
+    for (const q of all) if (q.own) ownWeight[q.of] = q.weight;
+    let ownTotal = 0;
+    for (const w of ownWeight) ownTotal += w;
+    // A word no tool has may be misspelt: the known word one edit away stands for it (the most used, if several).
+    for (const q of [...all]) {
+      if (!q.own || q.term.length < TYPO_MIN_LENGTH || this.df.has(q.term) || EXPANSIONS.has(q.term)) continue;
+      const fix = this.spelling(q.term);
+      if (fix && !all.some((o) => o.term === fix)) all.push({ term: fix, weight: q.weight * TYPO_WEIGHT, of: q.of, own: false });
+    }
     const qs = all.filter((q) => this.df.has(q.term));
     if (!qs.length || limit <= 0) return [];
-    const undoes = terms(query).some((t) => undone(t, known) !== undefined);
-    const action = this.actions ? (needAction(query) ?? (undoes ? 'delete' : undefined)) : undefined;
-    const scope = this.actions ? needScope(query) : undefined;
+    const text = needParts(query).text;
+    const undoes = terms(text).some((t) => undone(t, known) !== undefined);
+    const action = this.actions ? (needAction(text) ?? (undoes ? 'delete' : undefined)) : undefined;
+    const scope = this.actions ? needScope(text) : undefined;
     const n = this.docs.length;
     const idf = qs.map((q) => Math.log(1 + (n - this.df.get(q.term)! + 0.5) / (this.df.get(q.term)! + 0.5)));
     const fw = FIELDS.map((f) => this.weights[f]);
-    const best = new Float64Array(ownCount);
-    const bestOwn = new Uint8Array(ownCount);
+    const best = new Float64Array(ownWeight.length);
+    const bestOwn = new Uint8Array(ownWeight.length);
     const hits: RankedTool[] = [];
     for (const d of this.docs) {
       best.fill(0);
@@ -224,13 +327,17 @@ export class ToolRanker {
       });
       let score = 0;
       let covered = 0;
-      for (let i = 0; i < ownCount; i++) {
+      for (let i = 0; i < ownWeight.length; i++) {
         score += best[i]!;
-        if (best[i]! > 0) covered += bestOwn[i] ? 1 : EXPANSION_WEIGHT;
+        if (best[i]! > 0) covered += ownWeight[i]! * (bestOwn[i] ? 1 : EXPANSION_WEIGHT);
       }
       if (score <= 0) continue;
-      if (ownCount) score *= 1 - this.coverage + this.coverage * (covered / ownCount);
+      if (ownTotal) score *= 1 - this.coverage + this.coverage * (covered / ownTotal);
       score *= actionFactor(action, d.action) * (d.action === 'read' ? scopeFactor(scope, d.scope) : 1);
+      if (named.size && d.service && named.has(d.service.id)) {
+        score *= SERVICE_NAMED;
+        for (const w of nameWords) matched.push(...names.filter((q) => q.of === w).map((q) => q.term));
+      }
       hits.push({ key: d.key, score, matched });
     }
     hits.sort((a, b) => b.score - a.score || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));

@@ -20,6 +20,8 @@ const CAMEL = /(?<=\p{Ll})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})|(?<=\p{L})(?=\p
 /** Whether CAMEL would split a run (tested first: most words have no part to split). */
 const HAS_PARTS = /\p{Ll}\p{Lu}|\p{Lu}\p{Lu}\p{Ll}|\p{L}\p{N}|\p{N}\p{L}/u;
 const WORD = /[\p{L}\p{N}]+/gu;
+/** "to-do" is one word (split at the hyphen it would be two stop words). */
+const TODO = /\bto-?dos?\b/gi;
 
 /**
  * Words that say nothing of what a tool does, in a description or a request ("I would like
@@ -29,19 +31,19 @@ const WORD = /[\p{L}\p{N}]+/gu;
 export const STOP_WORDS: ReadonlySet<string> = new Set(
   (
     'a an the and or but nor of to in on at by for from with without into onto over under about as than then ' +
-    'is are was were be been being am do does did done doing has have had having will would shall should can could may might must ' +
+    'is are was were be been being am do does did doing has have had having will would shall should can could may might must ' +
     'i me my mine we us our ours you your yours he him his she her hers it its they them their theirs ' +
     'this that these those there here which who whom whose what when where why how ' +
     'please want wants wanted need needs needed like would let lets just also so very some any each every such only own same ' +
     'if else not no yes too via per e g eg ie etc use used using uses ' +
-    'up out off one ones thing things something anything stuff way kind sort currently right now again already still ' +
+    'up out off one ones thing things something anything stuff way kind sort currently right again already still ' +
     'got go going tell know'
   ).split(' '),
 );
 
 /** Markup and URLs out, entities as spaces. */
 export function plainText(text: string): string {
-  return text.replace(MD_LINK, ' $1 ').replace(TAG, ' ').replace(URL, ' ').replace(ENTITY, ' ').replace(/[`*_#>|]/g, ' ');
+  return text.replace(TODO, 'todo').replace(MD_LINK, ' $1 ').replace(TAG, ' ').replace(URL, ' ').replace(ENTITY, ' ').replace(/[`*_#>|]/g, ' ');
 }
 
 /**

@@ -109,7 +109,8 @@ describe('the ranking', () => {
 
   it('reads the bundle, tags, argument names and an HTTP path', () => {
     const f = toolFields({ tool: { ...tool('x', 'd'), tags: ['billing'], http: { method: 'GET', urlTemplate: 'https://api.example/v1/repos/{owner}/{repo}/issues.json' } as ToolView['http'], argSchema: { type: 'object', properties: { owner: { type: 'string', description: 'who owns it' }, filter: { type: 'object', properties: { state: { type: 'string' } } } } } }, bundleSlug: 'gh', bundleName: 'GitHub' });
-    expect(f).toMatchObject({ tags: 'billing', bundle: 'gh GitHub', args: 'owner filter state', argDocs: 'who owns it', path: 'GET repos issues' });
+    // The method is not in the path's words: "put", "get" and "post" would match a person's verbs.
+    expect(f).toMatchObject({ tags: 'billing', bundle: 'gh GitHub', args: 'owner filter state', argDocs: 'who owns it', path: 'repos issues' });
   });
 });
 

@@ -24,7 +24,7 @@ export interface Registry {
 
 export function realRegistry(): Registry {
   const tools = realTools(readRealRegistry());
-  const usable = tools.map((t) => ({ tool: t.tool, bundleSlug: t.bundleSlug }));
+  const usable = tools.map((t) => ({ tool: t.tool, bundleSlug: t.bundleSlug, bundleName: t.bundleName }));
   const ids = new Map(tools.map((t) => [t.key, t.tool.id]));
   return {
     tools,

@@ -1,0 +1,80 @@
+/**
+ * What a need (a request written as a sentence) says, before its words are ranked: the values
+ * it carries are told apart from the words that say what to do. A request like "open a bug on
+ * acme/web titled 'Login button broken on Safari'" names an action and an object ("open a
+ * bug") and carries a payload (the title); the title's words would otherwise count like the
+ * action's and pull tools about logins and buttons up.
+ *
+ * - Quoted text ('…', "…", “…”, `…`) is payload: its words count at PAYLOAD_WEIGHT.
+ * - Values with a recognisable kind become the word for that kind, which tools do use: an
+ *   e-mail address is "email", a URL "url", a phone number "phone", a money amount "amount",
+ *   an @handle "user", a date "date", a version "version".
+ * - An issue key (ABC-12) is "issue".
+ * - Bare numbers, `#123` references and ids (letters and digits mixed, or long runs) are
+ *   payload too: they say which thing, not what to do.
+ */
+
+/** The weight of a word inside quotes, against 1 for a word of the request itself. */
+export const PAYLOAD_WEIGHT = 0.25;
+
+export interface NeedParts {
+  /** The request with its values and its quoted text taken out. */
+  text: string;
+  /** The quoted text. */
+  payload: string;
+  /** The kinds of the values it carries ("email", "url", "phone"...), once each. */
+  kinds: string[];
+}
+
+/** The weight of a value's kind ("email" for an address), against 1 for a word of the request. */
+export const KIND_WEIGHT = 0.5;
+
+const URL = /\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>]+|\bwww\.[^\s"'<>]+|\b(?:[a-z0-9-]+\.)+(?:com|org|net|io|dev|app|co|ai|gov|edu)(?:\/[^\s"'<>]*)?(?=[\s,;!?)]|\.?$)/gi;
+const EMAIL = /\b[\w.+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+\b/gi;
+const HANDLE = /(?<=^|[\s(,])@[\w][\w.-]*/g;
+const MONEY = /[$€£¥]\s?\d[\d,]*(?:\.\d+)?\s?[kmb]?\b|\b\d[\d,]*(?:\.\d+)?\s?(?:usd|eur|gbp|dollars?|bucks|euros?|cents|pounds)\b/gi;
+const PHONE = /(?<![\w+])\+?\d[\d\s().-]{7,}\d(?!\w)/g;
+const DATE = /\b\d{4}-\d{2}-\d{2}(?:[t ]\d{2}:\d{2}(?::\d{2})?)?\b|\b\d{1,2}\/\d{1,2}\/\d{2,4}\b/gi;
+const VERSION = /\bv?\d+\.\d+(?:\.\d+)+\b|\bv\d+(?:\.\d+)?\b/gi;
+const REF = /#\d+\b/g;
+const ISSUE_KEY = /\b[A-Z][A-Z0-9]{1,9}-\d+\b/g;
+/** Ids: a run mixing letters and digits (or underscores) of 6 characters or more, or one of 20 or more. */
+const ID = /\b(?=[\w-]*\d)(?=[\w-]*[a-z])[\w-]{6,}\b|\b[\w-]{20,}\b/gi;
+const NUMBER = /\b\d+(?:[.,]\d+)*\b/g;
+
+/** Quoted spans: straight quotes only where they open and close a span (not an apostrophe in "don't"). */
+const QUOTED = [/(?<=^|[\s:(=[{,])"([^"\n]{1,500})"/g, /(?<=^|[\s:(=[{,])'([^'\n]{1,500})'(?=$|[\s.,;:!?)\]}])/g, /“([^”\n]{1,500})”/g, /‘([^’\n]{1,500})’/g, /`([^`\n]{1,500})`/g];
+
+export function needParts(query: string): NeedParts {
+  const payload: string[] = [];
+  let text = query;
+  for (const re of QUOTED) {
+    text = text.replace(re, (_m, inner: string) => {
+      payload.push(inner);
+      return ' ';
+    });
+  }
+  const kinds = new Set<string>();
+  // Numbers and ids are payload: they rarely say what to do, but a tool may be named by one ("tool 13", "s3").
+  const aside = (m: string) => {
+    payload.push(m);
+    return ' ';
+  };
+  const kind = (k: string) => () => {
+    kinds.add(k);
+    return ' ';
+  };
+  text = text
+    .replace(EMAIL, kind('email'))
+    .replace(URL, kind('url'))
+    .replace(HANDLE, kind('user'))
+    .replace(MONEY, kind('amount'))
+    .replace(DATE, kind('date'))
+    .replace(PHONE, kind('phone'))
+    .replace(VERSION, kind('version'))
+    .replace(REF, aside)
+    .replace(ISSUE_KEY, kind('issue'))
+    .replace(ID, (m) => (/^[a-z]+(?:-[a-z]+)+$/i.test(m) ? m : aside(m)))
+    .replace(NUMBER, aside);
+  return { text, payload: payload.join(' '), kinds: [...kinds] };
+}
