@@ -46,8 +46,11 @@ export interface AgentLoopDeps {
   now: () => Date;
   /** Applied to everything the model is given and every error shown (the secret store's redactor). */
   redact?: Redact;
-  /** Oversized tool outputs (docs/design/tool-outputs.md): the gate and `tool_output`. Absent: results pass whole. */
-  toolOutputs?: ToolOutputService;
+  /**
+   * Oversized tool outputs (docs/design/tool-outputs.md): the gate every result passes and
+   * `tool_output`, offered while the conversation has stored outputs. Part of every turn.
+   */
+  toolOutputs: ToolOutputService;
   /** Steps a turn may take (default 12; a task's: its profile's). */
   maxSteps?: number;
   /**
@@ -56,6 +59,6 @@ export interface AgentLoopDeps {
    * instead of a card an earlier one loaded.
    */
   contributions?: readonly TurnContribution[];
-  /** Orchestration (docs/design/orchestration.md): agent profiles to delegate to. Absent: no orchestration tools. The loop adds the runner. */
-  tasks?: Omit<TaskDeps, 'runner'> & { runner?: TaskRunner };
+  /** Orchestration (docs/design/orchestration.md): the agent profiles a turn may delegate to (none enabled: no orchestration tools). The loop adds the runner. */
+  tasks: Omit<TaskDeps, 'runner'> & { runner?: TaskRunner };
 }

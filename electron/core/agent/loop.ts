@@ -67,7 +67,7 @@ export function createAgentLoop(outer: AgentLoopDeps): AgentLoopService {
         });
       }),
   };
-  const deps: AgentLoopDeps = outer.tasks ? { ...outer, tasks: { ...outer.tasks, runner } } : outer;
+  const deps: AgentLoopDeps = { ...outer, tasks: { ...outer.tasks, runner } };
   /** Conversations whose next turn is held (see reserve()). */
   const reserved = new Set<string>();
   const refuseBusy = (cid: string) => {

@@ -17,7 +17,6 @@ import { documentBlocks } from '../orchestration/document-blocks';
 import { DEFAULT_MAX_DEPTH, delegationRefusal } from '../orchestration/guards';
 import { ASK_MASTER_NAME, ASK_MASTER_SPEC, HANDOFF_SPEC, documentsArg, routeToolSpec, routedAgent, textArg } from '../orchestration/tools';
 import { tooLargeMessage } from '../tool-output/messages';
-import { estimateCounter } from '../llm/tokens';
 import type { NewMessage } from '../timeline/conversation-store';
 import type { AgentLoopDeps, TaskDeps } from './deps';
 import { MODEL_TOOLS_BUNDLE, type ModelOnlyTool } from './tool-behavior';
@@ -63,8 +62,7 @@ export const endedWithoutHandoff = 'the agent ended without calling handoff; its
  * a task, to its profile's delegates, and hands off, and may ask its master when its profile
  * allows. None for the conversation when no profile is enabled.
  */
-export function orchestrationTools(tasks: Pick<TaskDeps, 'agents'> | undefined, task: TaskTurn | undefined): ModelOnlyTool[] {
-  if (!tasks) return [];
+export function orchestrationTools(tasks: Pick<TaskDeps, 'agents'>, task: TaskTurn | undefined): ModelOnlyTool[] {
   const delegates = task ? task.profile.delegatesTo.map((n) => tasks.agents.enabled(n)).filter((p): p is AgentProfile => !!p) : tasks.agents.list();
   const out: ModelOnlyTool[] = delegates.map((p) => ({ kind: 'agent-as-tool', displayName: `Delegate to ${p.displayName ?? p.name}`, spec: routeToolSpec(p) }));
   // handoff ends a task; the conversation itself has no task to end, so it is not offered there.
@@ -86,7 +84,6 @@ export function taskSystemText(task: TaskTurn, number: number | undefined): stri
 
 /** Tokens of a model's window that documents may take when they are passed to it. */
 const DOCUMENTS_SHARE = 0.5;
-const DEFAULT_DOCUMENT_BUDGET = 8000;
 /** Tokens kept free beside documents handed back (the card's own text, the next reply's start). */
 const DOCUMENT_MARGIN = 1000;
 
@@ -97,9 +94,8 @@ export class TaskCalls {
   ) {}
 
   private get tasks(): TaskDeps {
-    const t = this.ctx.deps.tasks;
-    if (!t?.runner) throw new AppError('UNAVAILABLE', 'orchestration is not set up in this core');
-    return t as TaskDeps;
+    // The loop gives every turn's deps the runner (./loop.ts).
+    return this.ctx.deps.tasks as TaskDeps;
   }
 
   /** agent-as-tool: runs the agent's task and waits for its handoff. */
@@ -311,9 +307,9 @@ export class TaskCalls {
   private async blocks(paths: readonly string[], sessionId: string, model: ModelRef | undefined, signal: AbortSignal, used = 0): Promise<string> {
     if (paths.length === 0) return '';
     const outputs = this.ctx.deps.toolOutputs;
-    const w = outputs?.windowFor(model);
-    const budget = w ? Math.max(0, Math.min(Math.floor((w.contextTokens - w.maxOutputTokens) * DOCUMENTS_SHARE), w.contextTokens - w.maxOutputTokens - used - DOCUMENT_MARGIN)) : DEFAULT_DOCUMENT_BUDGET;
-    const counter = outputs?.tokensFor(model) ?? estimateCounter;
+    const w = outputs.windowFor(model);
+    const budget = Math.max(0, Math.min(Math.floor((w.contextTokens - w.maxOutputTokens) * DOCUMENTS_SHARE), w.contextTokens - w.maxOutputTokens - used - DOCUMENT_MARGIN));
+    const counter = outputs.tokensFor(model);
     const r = await documentBlocks(paths, budget, {
       workspaceDir: this.tasks.workspaceDir(),
       countTokens: (t) => counter.count(t).tokens,

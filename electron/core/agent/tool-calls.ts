@@ -242,7 +242,6 @@ export class ToolCallRunner {
    */
   private async gate(card: ToolCard, tool: NonNullable<ModelTool['tool']>, args: unknown, value: unknown): Promise<ToolCard> {
     const { deps, conversationId, signal } = this.ctx;
-    if (!deps.toolOutputs) return card;
     const used = this.ctx.usedTokens?.();
     try {
       return await deps.toolOutputs.gateCard(card, { conversationId, tool, args, value, ...(this.ctx.model ? { model: this.ctx.model } : {}), ...(used !== undefined ? { usedTokens: used } : {}) }, signal);
@@ -255,7 +254,7 @@ export class ToolCallRunner {
   private modelOnlyHandler(mt: ModelTool, tools: ModelToolSet): KindHandler | undefined {
     const deferred = tools.deferred;
     if (mt.name === TOOL_SEARCH_NAME && deferred) return async (m, call, args, id) => this.runToolSearch(deferred, m, call, args, id);
-    if (mt.name !== TOOL_OUTPUT_NAME || !this.ctx.deps.toolOutputs) return undefined;
+    if (mt.name !== TOOL_OUTPUT_NAME) return undefined;
     if (this.ctx.toolOutputOffered && !this.ctx.toolOutputOffered()) {
       // Nothing stored now: the handle the model names (from the history) is gone, not merely unavailable on this step.
       const expired = !this.ctx.deps.toolOutputs.hasOutputs(this.ctx.conversationId);
@@ -271,7 +270,7 @@ export class ToolCallRunner {
   /** `tool_output`: extracts from a stored output with the turn's model; the answer is the exact success or failure text (docs/design/tool-outputs.md). */
   private async runToolOutput(mt: ModelTool, call: ModelToolCall, args: unknown, invocationId: string): Promise<void> {
     const { deps, conversationId, signal } = this.ctx;
-    const outputs = deps.toolOutputs!;
+    const outputs = deps.toolOutputs;
     this.finish(this.card(mt, call, args, invocationId, { status: 'running' }));
     const started = performance.now();
     const model = outputs.extractionModel(this.ctx.client?.(), this.ctx.model);

@@ -111,7 +111,7 @@ export class Turn {
       // The message's `@tools` lines come last: their routing wins over the sections'.
       directiveTools: [...context.tools, ...(this.req.directiveTools ?? [])],
       modelRouting: settings.get().modelRouting,
-      modelOnly: [...NON_FUNCTION_TOOLS, ...(this.deps.toolOutputs ? [TOOL_OUTPUT_TOOL] : []), ...orchestration],
+      modelOnly: [...NON_FUNCTION_TOOLS, TOOL_OUTPUT_TOOL, ...orchestration],
       toolSearch: { settings: settings.get().toolSearch, contextTokens: windowOf(settings.get().toolOutputs, this.req.model).contextTokens },
     });
 
@@ -139,11 +139,11 @@ export class Turn {
         rows: conversations.timeline(cid),
         system: added ? (system.trim() ? `${system}\n\n${added}` : added) : system,
         redact: this.redact,
-        ...(outputs ? { storedText: (h: string) => outputs.inlineText(h) } : {}),
+        storedText: (h: string) => outputs.inlineText(h),
         ...(earlier.length ? { batch: { turnId: this.id, earlier: (card: ToolCard) => firstDefined(earlier, (c) => c.earlierLoad!(card)) } } : {}),
       });
       // tool_output is offered while the conversation has stored outputs, never on the last step.
-      const offerToolOutput = !!outputs && outputs.hasOutputs(cid) && step < maxSteps - 1;
+      const offerToolOutput = outputs.hasOutputs(cid) && step < maxSteps - 1;
       this.toolOutputOffered = offerToolOutput;
       const specs = tools.specs().filter((t) => t.name !== TOOL_OUTPUT_NAME || offerToolOutput);
       const messageId = uuidv7();

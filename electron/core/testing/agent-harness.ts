@@ -196,8 +196,11 @@ export async function harness(dir: string, opts: { maxSteps?: number; toolOutput
   const routing = createRoutingServices({ dataDir: dir, workspaceDir: () => workspace, events, registry, transport: {} as Transport, allowedHosts: () => [], fetchUrl: createWebFunctions()['fetch-url'], now });
   const conversations = ConversationStore.open({ file: path.join(dir, 'conversations.sqlite'), now, onChange: (c) => events.emit('conversations.changed', c) });
   const approvals = await ApprovalStore.open({ dataDir: dir, now, onChange: () => events.emit('approvals.changed', {}) });
-  const settings: Settings = { ...DEFAULT_SETTINGS, modelRouting: [], toolOutputs: { ...DEFAULT_SETTINGS.toolOutputs, baseDir: path.join(dir, 'outputs'), maxResultBytes: 4096 } };
-  const toolOutputs = opts.toolOutputs ? new ToolOutputService({ settings: () => settings.toolOutputs, router: routing.router }) : undefined;
+  // Without `toolOutputs`, results are never stored behind a handle (the gate lets everything through).
+  const maxResultBytes = opts.toolOutputs ? 4096 : 1024 ** 3;
+  const settings: Settings = { ...DEFAULT_SETTINGS, modelRouting: [], toolOutputs: { ...DEFAULT_SETTINGS.toolOutputs, baseDir: path.join(dir, 'outputs'), maxResultBytes } };
+  const outputService = new ToolOutputService({ settings: () => settings.toolOutputs, router: routing.router });
+  const toolOutputs = opts.toolOutputs ? outputService : undefined;
   const models = new FakeModels();
   const loop = createAgentLoop({
     conversations,
@@ -211,7 +214,9 @@ export async function harness(dir: string, opts: { maxSteps?: number; toolOutput
     now,
     redact,
     maxSteps: opts.maxSteps,
-    ...(toolOutputs ? { toolOutputs } : {}),
+    toolOutputs: outputService,
+    // No agent profiles: no orchestration tools.
+    tasks: { agents: { enabled: () => undefined, list: () => [] }, workspaceDir: () => workspace },
   });
   const chat = new ChatService({ conversations, routing, dispatcher, registry, now, agent: loop, ...(toolOutputs ? { toolOutputs } : {}) });
   return {
@@ -231,7 +236,7 @@ export async function harness(dir: string, opts: { maxSteps?: number; toolOutput
     bundleId,
     async close() {
       loop.stopAll();
-      await toolOutputs?.close();
+      await outputService.close();
       await store.close();
       log.close();
       conversations.close();
