@@ -116,6 +116,7 @@ export const layers = {
     'electron/core/agent/providers/module.ts',
     'electron/core/platform',
     'electron/core/tool-output/module.ts',
+    'electron/core/tool-search/module.ts',
   ],
   'electron/core/agent/providers/module.ts': ['electron/core/agent', 'electron/core/platform'],
   'electron/core/app.ts': [
@@ -316,8 +317,8 @@ export const layers = {
     'shared',
   ],
   'electron/core/tool-output/module.ts': ['electron/core/platform', 'electron/core/tool-output'],
-  'electron/core/tool-search': ['shared'],
-  'electron/core/tool-search/module.ts': ['electron/core/platform', 'electron/core/tool-search', 'shared'],
+  'electron/core/tool-search': ['electron/core/lib', 'shared'],
+  'electron/core/tool-search/module.ts': ['electron/core/agent/providers/module.ts', 'electron/core/platform', 'electron/core/tool-search', 'shared'],
   'electron/core/transfer': [
     'electron/core/bundles',
     'electron/core/router.ts',

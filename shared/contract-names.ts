@@ -129,6 +129,7 @@ export const OP_NAMES = [
   'tools.usageStats',
   'conversations.toolTokens',
   'tools.findability',
+  'tools.testEmbeddings',
 ] as const satisfies readonly OpName[];
 
 export const EVENT_NAMES = [

@@ -3,6 +3,7 @@
  * OpenAI-compatible server on 127.0.0.1), a question; the model is given tool_search instead of
  * every tool, searches in a sentence, the chat shows the search's card with the tools it
  * loaded and why, the found tool's schema is in the next request and the model calls it.
+ * Semantic search is off by default, and its Test says plainly when a server has no embeddings.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -41,6 +42,17 @@ test('with tool search on, the model finds readfile by a sentence; the chat show
 
   const shell = new AppShell(page);
   const provider = await shell.addProvider({ name: 'E2E local', url: server.url });
+
+  // Semantic search: off by default; its Test against a server without /embeddings says so.
+  await expect(page.getByTestId('tool-search-maxLoadedTokens')).toHaveValue('32000');
+  await expect(page.getByTestId('tool-search-semantic-enabled')).not.toBeChecked();
+  await page.getByTestId('tool-search-semantic-provider').selectOption({ label: `${provider} (${server.url.replace(/\/+$/, '')})` });
+  await page.getByTestId('tool-search-semantic-model').fill('nomic-embed-text');
+  await page.getByTestId('tool-search-semantic-test').click();
+  const verdict = page.getByTestId('tool-search-semantic-verdict');
+  await expect(verdict).toHaveAttribute('data-ok', 'false');
+  await expect(verdict).toContainText("no embeddings here, or no model 'nomic-embed-text' (404)");
+  await screenshot(page, 'tool-search-1b-semantic-test');
 
   // 2. Chat: the model searches, then calls what it found, then answers.
   await page.getByTestId('nav-chat').click();

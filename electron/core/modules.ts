@@ -30,6 +30,8 @@ export const MODULES = [
   secretsModule,
   routingModule,
   providersModule,
+  // Before the agent: turns search with its semantic search.
+  toolSearchModule,
   toolOutputModule,
   invokeModule,
   documentsModule,
@@ -42,7 +44,6 @@ export const MODULES = [
   testcasesModule,
   transferModule,
   usageModule,
-  toolSearchModule,
   // Last: on close it stops first, so its consent questions are answered deny before any turn
   // (a chat's, a task's, a workflow step's) is stopped. No module uses it.
   memoryModule,

@@ -13,6 +13,7 @@ import type { SettingsStore } from '../settings/settings-store';
 import type { ConversationStore } from '../timeline/conversation-store';
 import type { Redact } from '../timeline/render';
 import type { ToolOutputService } from '../tool-output/service';
+import type { SemanticSearch } from '../tool-search';
 import type { ApprovalStore } from './approvals';
 import type { ModelClientFactory, TurnRequest } from './types';
 
@@ -51,6 +52,8 @@ export interface AgentLoopDeps {
    * `tool_output`, offered while the conversation has stored outputs. Part of every turn.
    */
   toolOutputs: ToolOutputService;
+  /** Semantic search for tool_search (docs/tool-search.md): off unless Settings turn it on; off or failing, words only. */
+  semantic: Pick<SemanticSearch, 'enabled' | 'nearest'>;
   /** Steps a turn may take (default 12; a task's: its profile's). */
   maxSteps?: number;
   /**

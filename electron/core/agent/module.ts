@@ -8,6 +8,7 @@ import { taskHandlers } from './task-handlers';
 import { defineModule } from '../platform/feature-module';
 import { agentProfilesModule } from '../agent-profiles/module';
 import { toolOutputModule } from '../tool-output/module';
+import { toolSearchModule } from '../tool-search/module';
 import { ApprovalStore } from './approvals';
 import { createAgentLoop } from './loop';
 import { providersModule } from './providers/module';
@@ -21,13 +22,14 @@ export const agentModule = defineModule({
     const { clients, providers } = use(providersModule);
     const toolOutputs = use(toolOutputModule);
     const agentProfiles = use(agentProfilesModule);
+    const { semantic } = use(toolSearchModule);
     const approvals = await ApprovalStore.open({ dataDir, now, problems: (p) => problems.report(p), onChange: () => events.emit('approvals.changed', {}) });
     const tasks = {
       agents: { enabled: (name: string) => agentProfiles.enabled(name), list: () => agentProfiles.list().filter((v) => v.enabled).map((v) => v.profile) },
       workspaceDir,
       maxDepth: () => settings.get().maxDelegationDepth,
     };
-    const agent = createAgentLoop({ conversations, clients, dispatcher, registry, routing, approvals, settings, events, now, redact, toolOutputs, tasks, contributions: turnContributions });
+    const agent = createAgentLoop({ conversations, clients, dispatcher, registry, routing, approvals, settings, events, now, redact, toolOutputs, tasks, semantic, contributions: turnContributions });
     return {
       api: { agent, approvals },
       handlers: { ...taskHandlers({ conversations, loop: agent }), ...agentHandlers({ conversations, loop: agent, approvals, providers }) },

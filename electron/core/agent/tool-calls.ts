@@ -297,7 +297,7 @@ export class ToolCallRunner {
   private async runToolSearch(deferred: DeferredTools, mt: ModelTool, call: ModelToolCall, args: unknown, invocationId: string): Promise<void> {
     const started = performance.now();
     await deferred.prepare();
-    const value = deferred.search(args);
+    const value = await deferred.find(args, this.ctx.signal);
     const durationMs = Math.round((performance.now() - started) * 1000) / 1000;
     this.finish(this.card(mt, call, args, invocationId, { status: 'ok', value, durationMs }));
   }

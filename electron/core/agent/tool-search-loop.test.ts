@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { PROVIDER_MAX_TOOLS } from '../../../shared/model/tool-search';
 import { useTempDirs } from '../testing/temp-dir';
 import { call, harness, type Harness } from '../testing/agent-harness';
-import { TOOL_SEARCH_NAME, notLoadedError, type ToolSearchValue } from './deferred-tools';
+import { TOOL_SEARCH_NAME, definitionTokens, notLoadedError, type ToolSearchValue } from './deferred-tools';
 import type { ModelRequest } from './types';
 
 const tempDir = useTempDirs();
@@ -69,13 +69,13 @@ const OFFICE: [string, string][] = [
   ['get-commit', 'Get one commit of a repository'],
 ];
 
-async function setup(opts: { extra?: number; maxSteps?: number } = {}) {
+async function setup(opts: { extra?: number; maxSteps?: number; schema?: object } = {}) {
   const h = await harness(await tempDir(), { maxSteps: opts.maxSteps ?? 6 });
   open.push(h);
   const put = (slug: string, description: string, argSchema: object = { type: 'object', properties: { text: { type: 'string', maxLength: 20 } } }) =>
     h.store.putTool(h.bundleId, slug, '1', { displayName: slug, description, tags: [], type: 'local', argSchema, outputSchema: { type: 'object' }, local: { functionId: 'test.echo' }, isEnabled: true });
   await put('send-sms', 'Send a text message (SMS) to a phone number', SMS_SCHEMA);
-  for (const [slug, description] of OFFICE) await put(slug, description);
+  for (const [slug, description] of OFFICE) await (opts.schema ? put(slug, description, opts.schema) : put(slug, description));
   for (let i = 0; i < (opts.extra ?? 0); i++) await put(`extra-${i}`, `Extra tool number ${i} of a large registry`);
   const c = h.conversations.create(undefined, MODEL);
   const send = async (text: string) => {
@@ -187,5 +187,33 @@ describe('tool search in the agent loop', () => {
     h.models.script = [{ toolCalls: [call(TOOL_SEARCH_NAME, { limit: 3 }), call(TOOL_SEARCH_NAME, { query: 'x', limit: 99 })] }, { text: 'ok' }];
     await send('go');
     expect(cards().map((c) => c.error?.message).sort()).toEqual(['"limit" must be a whole number from 1 to 20', 'tool_search needs a "query": what you need to do, in a sentence']);
+  });
+
+  it('a turn\'s searches load at most the budget of definition tokens; past it a search answers, loads nothing more and names the loaded tools', async () => {
+    // Arguments with descriptions: some 150 tokens a tool.
+    const described = (what: string) => ({ type: 'string', maxLength: 20, description: `the ${what} of the record, as the service names it in its own documents` });
+    const schema = { type: 'object', properties: Object.fromEntries(['name', 'owner', 'state', 'label', 'note'].map((p) => [p, described(p)])), additionalProperties: false };
+    const { h, send } = await setup({ maxSteps: 10, schema });
+    h.settings.toolSearch = { ...h.settings.toolSearch, maxLoadedTokens: 1_000 };
+    const queries = ['create an invoice', 'list the calendar events', 'upload a file to storage', 'merge a pull request', 'post a message to a channel', 'list the tasks of a project', 'refund a payment', 'translate text'];
+    h.models.script = [...queries.map((query) => ({ toolCalls: [call(TOOL_SEARCH_NAME, { query, limit: 5 })] })), { text: 'done' }];
+    await send('eight searches');
+    const values = h.conversations.messages(h.conversations.list()[0]!.id).flatMap((m) => (m.tool?.slug === TOOL_SEARCH_NAME && m.tool.status === 'ok' ? [m.tool.value as ToolSearchValue] : []));
+    expect(values).toHaveLength(8);
+    // Every request's loaded definitions stay within the budget.
+    const base = new Set(['stop_and_think', 'plan_next_steps', TOOL_SEARCH_NAME]);
+    for (const r of h.models.requests) expect(definitionTokens(r.tools.filter((t) => !base.has(t.name)))).toBeLessThanOrEqual(1_000);
+    const past = values.filter((v) => v.notLoaded?.length);
+    expect(past.length).toBeGreaterThan(0);
+    const last = values.at(-1)!;
+    expect(last.budget!.max).toBe(1_000);
+    expect(last.budget!.used).toBeLessThanOrEqual(1_000);
+    expect(last.loaded).toEqual([]);
+    expect(last.tools.length).toBeGreaterThan(0);
+    expect(last.note).toMatch(/^\d+ of these were not loaded: this turn's searches have loaded \d+ tokens of tool definitions, and a turn loads at most 1000 \(Settings → Tool search\)\. .*the tools loaded in this turn are create-invoice, /);
+    // A tool not loaded is named and described, without its arguments.
+    const skipped = last.tools.find((t) => last.notLoaded!.includes(t.name))!;
+    expect(skipped.description).not.toBe('');
+    expect(skipped.arguments).toBeUndefined();
   });
 });

@@ -4,12 +4,14 @@
  * (../tool-search/testing/measure.ts):
  * - the share of the fifty needs of ../tool-search/testing/tasks.ts whose tool is in the top 5
  *   of tool_search (goal >= 95%), and of the thirty fresh ones (a guard, >= 85%);
- * - the tokens of tool definitions in a request after a search vs every schema (goal <= 0.15).
+ * - the tokens of tool definitions in a request after a search vs every schema (goal <= 0.15);
+ * - the same after eight searches in one turn, the heaviest eight needs (goal <= 0.15: the
+ *   turn's budget of loaded definitions, Settings' maxLoadedTokens).
  * bench/tool-search.bench.ts prints the same figures.
  */
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_TOOL_SEARCH_SETTINGS } from '../../../shared/model/tool-search';
-import { realRegistry, tokenFigures, top5Share } from '../tool-search/testing/measure';
+import { UNBOUNDED, definitionTokens, heaviestNeeds, realRegistry, tokenFigures, top5Share, turnTokens } from '../tool-search/testing/measure';
 import { FRESH_TASKS, TASKS } from '../tool-search/testing/tasks';
 import { TOOL_SEARCH_NAME } from './deferred-tools';
 
@@ -57,5 +59,23 @@ describe('tool search over 500 tools from real OpenAPI documents', () => {
     console.log(`tool definitions: ${t.all} tokens for every schema; with search ${Math.round(t.before)} before a search, ${Math.round(t.after)} after (${t.loaded} loaded; ratio ${ratio.toFixed(4)})`);
     expect(t.loaded).toBe(DEFAULT_TOOL_SEARCH_SETTINGS.results);
     expect(ratio).toBeLessThanOrEqual(0.15);
+  });
+
+  it('eight searches in one turn load at most the budget: at most 0.15x the tokens of every schema', async () => {
+    const all = definitionTokens(reg.allSet());
+    const tasks = [...TASKS, ...FRESH_TASKS];
+    for (const limit of [undefined, 10]) {
+      const needs = await heaviestNeeds(reg, tasks, 8, limit);
+      const uncapped = await turnTokens(reg, needs, { patch: UNBOUNDED, ...(limit ? { limit } : {}) });
+      const capped = await turnTokens(reg, needs, limit ? { limit } : {});
+      console.log(
+        `eight searches (${limit ?? DEFAULT_TOOL_SEARCH_SETTINGS.results} results each), heaviest needs: without a budget ${uncapped.tokens} tokens (${uncapped.loaded} tools, ${(uncapped.tokens / all).toFixed(3)}x); ` +
+          `with the default budget ${capped.tokens} tokens (${capped.loaded} tools, ${capped.notLoaded} found but not loaded, ${(capped.tokens / all).toFixed(3)}x)`,
+      );
+      expect(uncapped.notLoaded).toBe(0);
+      expect(uncapped.tokens / all).toBeGreaterThan(0.15);
+      expect(capped.tokens / all).toBeLessThanOrEqual(0.15);
+      expect(capped.notLoaded).toBeGreaterThan(0);
+    }
   });
 });

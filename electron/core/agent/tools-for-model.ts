@@ -23,7 +23,7 @@ import type { ModelWindow, ToolOutputSettings } from '../../../shared/model/sett
 import type { ModelRef } from '../../../shared/model/provider';
 import { PROVIDER_MAX_TOOLS } from '../../../shared/model/tool-search';
 import { compareVersions } from '../../../shared/versions';
-import { DeferredTools, TOOL_SEARCH_NAME, deferralReason, isPinned, toolSearchTool } from './deferred-tools';
+import { DeferredTools, TOOL_SEARCH_NAME, deferralReason, isPinned, loadBudget, toolSearchTool, type DeferredOptions } from './deferred-tools';
 import { modelArgSchema, routingFor, type ToolRouting } from '../routing/model-routing';
 import { NON_FUNCTION_TOOLS, type ModelOnlyTool, type ToolKind } from './tool-behavior';
 import type { ModelToolSpec } from './types';
@@ -58,7 +58,7 @@ export interface ToolsForModelInput {
   /** Default: NON_FUNCTION_TOOLS. */
   modelOnly?: readonly ModelOnlyTool[];
   /** Settings' toolSearch and the model's window: absent, every tool's definition is sent. */
-  toolSearch?: { settings: ToolSearchSettings; contextTokens: number };
+  toolSearch?: { settings: ToolSearchSettings; contextTokens: number; semantic?: DeferredOptions['semantic'] };
 }
 
 export const TOOL_NAME_MAX = 64;
@@ -190,7 +190,8 @@ export function toolsForModel(input: ToolsForModelInput): ModelToolSet {
   const results = input.toolSearch.settings.results;
   const search = toolSearchTool(registry.length - pinned.size, results);
   out.push({ name: search.spec.name, kind: search.kind, spec: search.spec, routing: { kind: 'inline' }, modelOnly: search });
-  return new ModelToolSet(out, new DeferredTools(registry, pinned, reason, room, results));
+  const budget = loadBudget(input.toolSearch.settings, input.toolSearch.contextTokens);
+  return new ModelToolSet(out, new DeferredTools(registry, pinned, reason, { room, results, budget, ...(input.toolSearch.semantic ? { semantic: input.toolSearch.semantic } : {}) }));
 }
 
 function describe(tool: ToolView): string {

@@ -112,7 +112,11 @@ export class Turn {
       directiveTools: [...context.tools, ...(this.req.directiveTools ?? [])],
       modelRouting: settings.get().modelRouting,
       modelOnly: [...NON_FUNCTION_TOOLS, TOOL_OUTPUT_TOOL, ...orchestration],
-      toolSearch: { settings: settings.get().toolSearch, contextTokens: windowOf(settings.get().toolOutputs, this.req.model).contextTokens },
+      toolSearch: {
+        settings: settings.get().toolSearch,
+        contextTokens: windowOf(settings.get().toolOutputs, this.req.model).contextTokens,
+        semantic: this.deps.semantic,
+      },
     });
 
     let client: ModelClient;

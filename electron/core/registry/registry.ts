@@ -127,6 +127,11 @@ export class Registry {
     return { items, nextPageToken: r.nextPageToken, recommendedPageSize: r.recommendedPageSize };
   }
 
+  /** Semantic search for 'tools.find' (the tool-search module sets it; docs/tool-search.md). */
+  useSemantic(semantic: Parameters<SentenceSearch['useSemantic']>[0]): void {
+    this.sentences.useSemantic(semantic);
+  }
+
   /**
    * 'tools.find': the enabled tools whose slug, display name or a tag starts with the text (the
    * index's prefix tier, so a name typed with its spaces still comes first), then the sentence

@@ -85,3 +85,27 @@ describe('matchedWords', () => {
     expect(of(['unrelated'])).toEqual([]);
   });
 });
+
+describe('the palette\'s sentence search with semantic search on', () => {
+  const stripeCheckout = registry.find((t) => t.key === 'stripe/post-checkout-sessions') ?? registry.find((t) => t.bundleSlug === 'stripe')!;
+
+  it('a tool found by its meaning alone comes in, matching none of the words; off or failing, the words alone rank', async () => {
+    const { search } = counted(() => findable(registry));
+    const words = await top(search, 'zzqx qqvv', 5);
+    expect(words).toEqual([]);
+    let answer: { used: true; keys: string[] } | { used: false; reason: string } = { used: true, keys: [stripeCheckout.tool.id] };
+    let on = true;
+    search.useSemantic({ enabled: () => on, nearest: () => Promise.resolve(answer) });
+    const hits = await search.rank('zzqx qqvv', 5);
+    expect(hits).toEqual([{ id: stripeCheckout.tool.id, words: [] }]);
+    // Fused: the words' first tool is still in the list beside the tool found by meaning.
+    const byWords = (await search.rank('Delete a message in a Discord channel', 5)).map((h) => h.id);
+    expect(byWords).toContain(stripeCheckout.tool.id);
+    expect(byWords.map((id) => keyOf.get(id))).toContain('discord/delete-message');
+    answer = { used: false, reason: 'embeddings: the endpoint answered 500' };
+    expect(await search.rank('zzqx qqvv', 5)).toEqual([]);
+    on = false;
+    answer = { used: true, keys: [stripeCheckout.tool.id] };
+    expect(await search.rank('zzqx qqvv', 5)).toEqual([]);
+  });
+});

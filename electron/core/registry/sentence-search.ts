@@ -5,9 +5,26 @@
  * stamp and a revision bumped at each change of it, and its bundle's slug and name), and the
  * ranker itself is kept until the registry changes: a palette asking at each keystroke ranks
  * and analyses nothing twice.
+ *
+ * With semantic search on (Settings → Tool search), the tools nearest the sentence's meaning
+ * are fused with the word ranking (../tool-search/embeddings); when the embeddings do not come
+ * within PALETTE_TIME_LIMIT_MS, or fail, the ranking is by words alone.
  */
 import type { ToolView } from '../../../shared/model/tool';
-import { AnalysisCache, ToolRanker, queryTerms, searchableTool, terms, type SearchableTool, type ToolOfBundle, type ToolSource } from '../tool-search';
+import {
+  AnalysisCache,
+  PALETTE_TIME_LIMIT_MS,
+  ToolRanker,
+  fuse,
+  queryTerms,
+  searchableTool,
+  terms,
+  type SearchableTool,
+  type SemanticDoc,
+  type SemanticSearch,
+  type ToolOfBundle,
+  type ToolSource,
+} from '../tool-search';
 
 /** An enabled tool as the search reads it. */
 export interface FindableTool {
@@ -29,7 +46,10 @@ export class SentenceSearch {
   private cache = new AnalysisCache(MIN_CACHE);
   private cacheSize = MIN_CACHE;
   private ranker: Promise<ToolRanker> | undefined;
+  /** The tools the ranker was built over, as semantic search reads them. */
+  private docs: SemanticDoc[] = [];
   private readonly revisions = new Map<string, number>();
+  private semantic: Pick<SemanticSearch, 'enabled' | 'nearest'> | undefined;
 
   constructor(
     /** The enabled tools now. */
@@ -44,12 +64,24 @@ export class SentenceSearch {
     this.ranker = undefined;
   }
 
+  /** Semantic search, fused with the words when it is on (set by the tool-search module). */
+  useSemantic(semantic: Pick<SemanticSearch, 'enabled' | 'nearest'>): void {
+    this.semantic = semantic;
+  }
+
   /** The best `limit` enabled tools for the sentence, best first. */
   async rank(query: string, limit: number): Promise<SentenceHit[]> {
     const ranker = await this.currentRanker();
-    const hits = ranker.rank(query, limit);
     const wordsOf = matchedWords(query);
-    return hits.map((h) => ({ id: h.key, words: wordsOf(h.matched) }));
+    const semantic = this.semantic;
+    if (!semantic?.enabled()) return ranker.rank(query, limit).map((h) => ({ id: h.key, words: wordsOf(h.matched) }));
+    const docs = this.docs;
+    const lexical = ranker.rank(query, ranker.size);
+    const near = await semantic.nearest(query, docs, { timeLimitMs: PALETTE_TIME_LIMIT_MS });
+    if (!near.used) return lexical.slice(0, limit).map((h) => ({ id: h.key, words: wordsOf(h.matched) }));
+    const matched = new Map(lexical.map((h) => [h.key, h.matched]));
+    // A tool found by its meaning alone matched none of the words.
+    return fuse(lexical.map((h) => h.key), near.keys, limit).map((id) => ({ id, words: wordsOf(matched.get(id) ?? []) }));
   }
 
   private currentRanker(): Promise<ToolRanker> {
@@ -60,10 +92,12 @@ export class SentenceSearch {
       this.cacheSize = tools.length * 2;
       this.cache = new AnalysisCache(this.cacheSize);
     }
+    const cacheKey = (t: FindableTool) => `${t.tool.id}@${t.tool.modifiedAt}@${this.revisions.get(t.tool.id) ?? 0}@${t.bundleSlug}@${t.bundleName}`;
     const sources: ToolSource[] = tools.map((t) => ({
-      cacheKey: `${t.tool.id}@${t.tool.modifiedAt}@${this.revisions.get(t.tool.id) ?? 0}@${t.bundleSlug}@${t.bundleName}`,
+      cacheKey: cacheKey(t),
       make: () => this.analyse(t.tool.id, { tool: t.tool, bundleSlug: t.bundleSlug, bundleName: t.bundleName }),
     }));
+    this.docs = tools.map((t) => ({ key: t.tool.id, cacheKey: cacheKey(t), make: () => ({ tool: t.tool, bundleSlug: t.bundleSlug, bundleName: t.bundleName }) }));
     const built = ToolRanker.build(sources, { cache: this.cache });
     this.ranker = built;
     // A failed build is not kept: the next search tries again.

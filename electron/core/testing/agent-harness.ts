@@ -22,8 +22,10 @@ import { ToolStore } from '../bundles/tool-store';
 import { ApprovalStore } from '../agent/approvals';
 import { ToolOutputService } from '../tool-output/service';
 import { createAgentLoop } from '../agent/loop';
+import type { AgentLoopDeps } from '../agent/deps';
 import type { ModelClient, ModelClientFactory, ModelRequest, ModelStepResult } from '../agent/types';
 import { createWebFunctions } from '../builtin-functions/web';
+import { WORDS_ONLY } from '../tool-search/embeddings/semantic';
 
 export const SECRET = 'sk-test-SECRET-value-0123456789';
 
@@ -161,7 +163,7 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function harness(dir: string, opts: { maxSteps?: number; toolOutputs?: boolean } = {}): Promise<Harness> {
+export async function harness(dir: string, opts: { maxSteps?: number; toolOutputs?: boolean; semantic?: AgentLoopDeps['semantic'] } = {}): Promise<Harness> {
   const resources = path.join(dir, 'resources');
   await fs.mkdir(path.join(resources, 'bundles'), { recursive: true });
   const workspace = path.join(dir, 'workspace');
@@ -217,6 +219,7 @@ export async function harness(dir: string, opts: { maxSteps?: number; toolOutput
     toolOutputs: outputService,
     // No agent profiles: no orchestration tools.
     tasks: { agents: { enabled: () => undefined, list: () => [] }, workspaceDir: () => workspace },
+    semantic: opts.semantic ?? WORDS_ONLY,
   });
   const chat = new ChatService({ conversations, routing, dispatcher, registry, now, agent: loop, ...(toolOutputs ? { toolOutputs } : {}) });
   return {

@@ -3,3 +3,4 @@ export { FIELDS, searchableTool, toolFields, type FieldName, type SearchableTool
 export { AnalysisCache, DEFAULT_FIELD_WEIGHTS, ToolRanker, queryTerms, type FieldWeight, type RankOptions, type RankedTool, type ToolSource } from './ranker';
 export { argsSummary, shortDescription } from './summary';
 export { terms } from './text';
+export * from './embeddings';

@@ -1,10 +1,11 @@
 /**
  * Settings → Tool search (docs/tool-search.md): when a model gets tool_search instead of every
  * tool's definition (the mode and its two thresholds), how many tools a search returns, and the
- * tools always given. Saved as one `toolSearch` change.
+ * tools always given, the budget of definitions a turn's searches load, and semantic search
+ * (a provider's embeddings, with a Test). Saved as one `toolSearch` change.
  */
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
-import { PROVIDER_MAX_TOOLS, type ToolSearchMode } from '../../../shared/model/tool-search';
+import { LOADED_TOKENS_MAX, LOADED_TOKENS_MIN, PROVIDER_MAX_TOOLS, type EmbeddingsTest, type ToolSearchMode } from '../../../shared/model/tool-search';
 import { useOp, useOpMutation } from '../../api/hooks';
 import { FormField } from '../../components/FormField';
 import { toolSearchStrings as s } from '../../i18n/tool-search-strings';
@@ -17,6 +18,9 @@ export function ToolSearchSection() {
   const save = useOpMutation('settings.set');
   const saved = settings.data?.toolSearch;
   const [draft, setDraft] = useState<ToolSearchDraft | null>(null);
+  const providers = useOp('providers.list', {});
+  const test = useOpMutation('tools.testEmbeddings');
+  const [verdict, setVerdict] = useState<EmbeddingsTest | null>(null);
 
   useEffect(() => {
     if (saved && draft === null) setDraft(toToolSearchDraft(saved));
@@ -31,7 +35,17 @@ export function ToolSearchSection() {
     e.preventDefault();
     save.mutate({ toolSearch: fromToolSearchDraft(draft) }, { onSuccess: (next) => setDraft(toToolSearchDraft(next.toolSearch)) });
   };
-  const numberField = (field: 'maxTools' | 'maxSchemaPercent' | 'results', label: string, attrs: { min: number; max: number }, help?: string): ReactNode => (
+  // Anthropic serves no embeddings.
+  const embedders = (providers.data ?? []).filter((p) => p.kind === 'openai-compatible');
+  const chosen = embedders.find((p) => p.id === draft.semanticProviderId);
+  const runTest = () => {
+    setVerdict(null);
+    test.mutate(
+      { providerId: draft.semanticProviderId, model: draft.semanticModel.trim() },
+      { onSuccess: setVerdict, onError: (e) => setVerdict({ ok: false, message: `${e.info.code}: ${e.message}` }) },
+    );
+  };
+  const numberField = (field: 'maxTools' | 'maxSchemaPercent' | 'results' | 'maxLoadedTokens', label: string, attrs: { min: number; max: number }, help?: string): ReactNode => (
     <div className="tool-outputs-field">
       <FormField id={`ts-${field}`} label={label} help={help} error={errorOf(field)}>
         {(control) => (
@@ -42,7 +56,7 @@ export function ToolSearchSection() {
             step={1}
             {...attrs}
             value={draft[field]}
-            disabled={field !== 'results' && draft.mode !== 'auto'}
+            disabled={(field === 'maxTools' || field === 'maxSchemaPercent') && draft.mode !== 'auto'}
             onChange={(e) => set({ [field]: e.target.value })}
           />
         )}
@@ -75,6 +89,57 @@ export function ToolSearchSection() {
           </div>
           <p className="help">{s.forced(PROVIDER_MAX_TOOLS)}</p>
           {numberField('results', s.results, { min: 1, max: 20 })}
+          {numberField('maxLoadedTokens', s.maxLoadedTokens, { min: LOADED_TOKENS_MIN, max: LOADED_TOKENS_MAX }, s.maxLoadedTokensHelp)}
+        </fieldset>
+        <fieldset data-testid="tool-search-semantic">
+          <legend>{s.semantic}</legend>
+          <p className="help">{s.semanticHelp}</p>
+          <label className="checkbox">
+            <input type="checkbox" data-testid="tool-search-semantic-enabled" checked={draft.semanticEnabled} onChange={(e) => set({ semanticEnabled: e.target.checked })} /> {s.semanticEnabled}
+          </label>
+          <div className="tool-outputs-row">
+            <div className="tool-outputs-field">
+              <FormField id="ts-semantic-provider" label={s.semanticProvider} help={s.semanticProviderHelp} error={errorOf('semanticProviderId')}>
+                {(control) => (
+                  <select {...control} data-testid="tool-search-semantic-provider" value={draft.semanticProviderId} onChange={(e) => set({ semanticProviderId: e.target.value })}>
+                    <option value="">{s.semanticProviderNone}</option>
+                    {embedders.map((p) => (
+                      <option key={p.id} value={p.id}>
+                        {p.name} ({p.baseUrl})
+                      </option>
+                    ))}
+                  </select>
+                )}
+              </FormField>
+            </div>
+            <div className="tool-outputs-field">
+              <FormField id="ts-semantic-model" label={s.semanticModel} help={s.semanticModelHelp} error={errorOf('semanticModel')}>
+                {(control) => (
+                  <>
+                    <input {...control} data-testid="tool-search-semantic-model" list="ts-semantic-models" value={draft.semanticModel} onChange={(e) => set({ semanticModel: e.target.value })} />
+                    <datalist id="ts-semantic-models">
+                      {(chosen?.models ?? []).map((m) => (
+                        <option key={m} value={m} />
+                      ))}
+                    </datalist>
+                  </>
+                )}
+              </FormField>
+            </div>
+          </div>
+          <div className="form-actions">
+            <button type="button" data-testid="tool-search-semantic-test" disabled={!draft.semanticProviderId || !draft.semanticModel.trim() || test.isPending} onClick={runTest}>
+              {test.isPending ? s.testing : s.test}
+            </button>
+          </div>
+          {verdict && (
+            <div className={verdict.ok ? 'verdict ok' : 'verdict error'} role={verdict.ok ? 'status' : 'alert'} data-testid="tool-search-semantic-verdict" data-ok={verdict.ok}>
+              <p>
+                <span className="visually-hidden">{verdict.ok ? s.testOk : s.testFailed}: </span>
+                {verdict.message}
+              </p>
+            </div>
+          )}
         </fieldset>
         <fieldset>
           <legend>{s.pinned}</legend>

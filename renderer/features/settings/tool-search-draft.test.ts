@@ -16,5 +16,21 @@ describe('Settings → Tool search as typed', () => {
     expect(toolSearchFieldOf('toolSearch.maxTools')).toBe('maxTools');
     expect(toolSearchFieldOf('toolSearch/pinned/2')).toBe('pinned');
     expect(toolSearchFieldOf('toolOutputs.maxResultBytes')).toBeNull();
+    expect(toolSearchFieldOf('toolSearch.maxLoadedTokens')).toBe('maxLoadedTokens');
+    expect(toolSearchFieldOf('toolSearch.semantic.model')).toBe('semanticModel');
+  });
+
+  it('semantic search round-trips; on without a provider or model is refused on the model box', () => {
+    const s = { ...DEFAULT_TOOL_SEARCH_SETTINGS, maxLoadedTokens: 20_000, semantic: { enabled: true, providerId: 'p1', model: 'nomic-embed-text' } };
+    expect(fromToolSearchDraft(toToolSearchDraft(s))).toEqual(s);
+    const on = fromToolSearchDraft({ ...toToolSearchDraft(DEFAULT_TOOL_SEARCH_SETTINGS), semanticEnabled: true, semanticModel: '  ' });
+    const issues = ToolSearchSettingsSchema.safeParse(on).error!.issues;
+    expect(issues.map((i) => [i.path.join('.'), i.message])).toEqual([['semantic.model', 'choose a provider and a model to turn semantic search on']]);
+    expect(toolSearchFieldOf(`toolSearch.${issues[0]!.path.join('.')}`)).toBe('semanticModel');
+  });
+
+  it('settings written before the budget and semantic search read with their defaults', () => {
+    const { maxLoadedTokens: _m, semantic: _s, ...old } = DEFAULT_TOOL_SEARCH_SETTINGS;
+    expect(ToolSearchSettingsSchema.parse(old)).toEqual(DEFAULT_TOOL_SEARCH_SETTINGS);
   });
 });

@@ -10,12 +10,26 @@ export interface ToolSearchDraft {
   maxTools: string;
   maxSchemaPercent: string;
   results: string;
+  maxLoadedTokens: string;
   /** One a line. */
   pinned: string;
+  semanticEnabled: boolean;
+  semanticProviderId: string;
+  semanticModel: string;
 }
 
 export function toToolSearchDraft(s: ToolSearchSettings): ToolSearchDraft {
-  return { mode: s.mode, maxTools: String(s.maxTools), maxSchemaPercent: String(s.maxSchemaPercent), results: String(s.results), pinned: s.pinned.join('\n') };
+  return {
+    mode: s.mode,
+    maxTools: String(s.maxTools),
+    maxSchemaPercent: String(s.maxSchemaPercent),
+    results: String(s.results),
+    maxLoadedTokens: String(s.maxLoadedTokens),
+    pinned: s.pinned.join('\n'),
+    semanticEnabled: s.semantic.enabled,
+    semanticProviderId: s.semantic.providerId,
+    semanticModel: s.semantic.model,
+  };
 }
 
 const num = (text: string): number => (text.trim() === '' ? Number.NaN : Number(text.trim()));
@@ -26,6 +40,8 @@ export function fromToolSearchDraft(d: ToolSearchDraft): ToolSearchSettings {
     maxTools: num(d.maxTools),
     maxSchemaPercent: num(d.maxSchemaPercent),
     results: num(d.results),
+    maxLoadedTokens: num(d.maxLoadedTokens),
+    semantic: { enabled: d.semanticEnabled, providerId: d.semanticProviderId, model: d.semanticModel.trim() },
     pinned: d.pinned
       .split('\n')
       .map((l) => l.trim())
@@ -33,8 +49,11 @@ export function fromToolSearchDraft(d: ToolSearchDraft): ToolSearchSettings {
   };
 }
 
-/** The draft's box a core refusal names (`toolSearch.maxTools`, `toolSearch/pinned/2`). */
+const BOXES = ['mode', 'maxTools', 'maxSchemaPercent', 'results', 'maxLoadedTokens', 'pinned'] as const;
+
+/** The draft's box a core refusal names (`toolSearch.maxTools`, `toolSearch/pinned/2`, `toolSearch.semantic.model`). */
 export function toolSearchFieldOf(path: string): keyof ToolSearchDraft | null {
-  const field = path.replace(/^toolSearch[./]/, '').split(/[./]/)[0];
-  return field === 'mode' || field === 'maxTools' || field === 'maxSchemaPercent' || field === 'results' || field === 'pinned' ? field : null;
+  const [field, sub] = path.replace(/^toolSearch[./]/, '').split(/[./]/);
+  if (field === 'semantic') return sub === 'providerId' ? 'semanticProviderId' : sub === 'enabled' ? 'semanticEnabled' : 'semanticModel';
+  return (BOXES as readonly string[]).includes(field ?? '') ? (field as (typeof BOXES)[number]) : null;
 }

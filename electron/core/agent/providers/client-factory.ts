@@ -5,6 +5,7 @@
  * only, so a key changed or removed in Settings takes effect at once.
  */
 import { AppError } from '../../../../shared/errors';
+import type { Provider } from '../../../../shared/model/provider';
 import { createRedactor } from '../../secrets/redact';
 import type { SecretStore } from '../../secrets/secret-store';
 import type { ModelClient, ModelClientFactory } from '../types';
@@ -44,6 +45,16 @@ export class ProviderClients implements ModelClientFactory {
     const client = p.kind === 'anthropic' ? new AnthropicModelClient(conn) : new OpenAIModelClient(conn);
     this.cache.set(providerId, { version, client });
     return client;
+  }
+
+  /**
+   * How to reach a saved provider outside a chat (tool search's embeddings): its kind, base
+   * URL, the key read at each call for the base URL's host, and the redactor. NOT_FOUND when
+   * there is no such provider.
+   */
+  connection(providerId: string): { kind: Provider['kind']; baseUrl: string; key: () => string | undefined; redact: (text: string) => string } {
+    const p = this.opts.providers.require(providerId);
+    return { kind: p.kind, baseUrl: p.baseUrl, key: () => this.keyFor(providerId, p.baseUrl), redact: this.redact };
   }
 
   /** The stored key for the base URL's host; undefined when none is stored. */

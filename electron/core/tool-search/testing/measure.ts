@@ -5,7 +5,7 @@
  * agent/tool-search-measure.test.ts and bench/tool-search.bench.ts.
  */
 import { countTokens } from 'gpt-tokenizer';
-import { DEFAULT_TOOL_SEARCH_SETTINGS } from '../../../../shared/model/tool-search';
+import { DEFAULT_TOOL_SEARCH_SETTINGS, LOADED_TOKENS_MAX, type ToolSearchSettings } from '../../../../shared/model/tool-search';
 import { toolsForModel, type ModelToolSet } from '../../agent/tools-for-model';
 import { searchableTool } from '../document';
 import { ToolRanker, type RankOptions } from '../ranker';
@@ -14,8 +14,8 @@ import type { SearchTask } from './tasks';
 
 export interface Registry {
   tools: RealTool[];
-  /** A fresh tool set of a turn over the registry, with tool search on. */
-  searchSet(): ModelToolSet;
+  /** A fresh tool set of a turn over the registry, with tool search on (Settings' defaults, or these changes to them). */
+  searchSet(patch?: Partial<ToolSearchSettings>): ModelToolSet;
   /** Every tool's definition, as a turn without search would send them. */
   allSet(): ModelToolSet;
   /** The model's name of a task's tool (`bundle/slug`) in a set. */
@@ -28,7 +28,7 @@ export function realRegistry(): Registry {
   const ids = new Map(tools.map((t) => [t.key, t.tool.id]));
   return {
     tools,
-    searchSet: () => toolsForModel({ usable, modelRouting: [], toolSearch: { settings: DEFAULT_TOOL_SEARCH_SETTINGS, contextTokens: 128_000 } }),
+    searchSet: (patch = {}) => toolsForModel({ usable, modelRouting: [], toolSearch: { settings: { ...DEFAULT_TOOL_SEARCH_SETTINGS, ...patch }, contextTokens: 128_000 } }),
     allSet: () => toolsForModel({ usable, modelRouting: [] }),
     nameOf: (set, key) => set.tools.find((t) => t.tool?.id === ids.get(key))!.name,
   };
@@ -79,4 +79,27 @@ export async function tokenFigures(reg: Registry, tasks: readonly SearchTask[]):
     after += definitionTokens(set);
   }
   return { all, before: before / tasks.length, after: after / tasks.length, loaded: loaded / tasks.length };
+}
+
+/**
+ * Tokens of tool definitions in a request after several searches in one turn (the needs in
+ * order, each with the default number of results or `limit`).
+ */
+export async function turnTokens(reg: Registry, needs: readonly string[], opts: { patch?: Partial<ToolSearchSettings>; limit?: number } = {}): Promise<{ tokens: number; loaded: number; notLoaded: number }> {
+  const set = reg.searchSet(opts.patch);
+  await set.deferred!.prepare();
+  let notLoaded = 0;
+  for (const need of needs) notLoaded += set.deferred!.search({ query: need, ...(opts.limit ? { limit: opts.limit } : {}) }).notLoaded?.length ?? 0;
+  return { tokens: definitionTokens(set), loaded: set.specs().length - 3, notLoaded };
+}
+
+/** Settings under which a turn's budget (the whole 128k window) binds none of these turns: tool search as it was before the budget. */
+export const UNBOUNDED: Partial<ToolSearchSettings> = { maxLoadedTokens: LOADED_TOKENS_MAX, maxSchemaPercent: 100 };
+
+/** The `n` needs whose search alone loads the most definition tokens: the heaviest turn of `n` searches. */
+export async function heaviestNeeds(reg: Registry, tasks: readonly SearchTask[], n: number, limit?: number): Promise<string[]> {
+  const per: { need: string; tokens: number }[] = [];
+  for (const t of tasks) per.push({ need: t.need, tokens: (await turnTokens(reg, [t.need], { patch: UNBOUNDED, ...(limit ? { limit } : {}) })).tokens });
+  per.sort((a, b) => b.tokens - a.tokens || (a.need < b.need ? -1 : 1));
+  return per.slice(0, n).map((p) => p.need);
 }
