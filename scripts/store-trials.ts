@@ -2,9 +2,13 @@
  * Trials of the registry's writes across processes, too slow for the unit suite:
  *   npx tsx scripts/store-trials.ts paused [trials=60]   a writer frozen (SIGSTOP) mid-PATCH past the stale time
  *   npx tsx scripts/store-trials.ts kills [kills=30]     time from a killed writer's successor being ready to its first write
- * Prints a JSON report. The unit tests assert the same properties on fewer trials
- * (electron/core/bundles/paused-writer.test.ts, crash.test.ts, locks.test.ts).
+ *   npx tsx scripts/store-trials.ts race [workers=8] [steps=1000]   concurrency.test.ts at this size
+ *   npx tsx scripts/store-trials.ts crash [kills=120]    crash.test.ts with this many SIGKILLs at least
+ * Prints a JSON report (race and crash: vitest's output). The unit tests assert the same
+ * properties on fewer trials (electron/core/bundles/paused-writer.test.ts, crash.test.ts,
+ * concurrency.test.ts, locks.test.ts).
  */
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -45,8 +49,16 @@ async function kills(parent: string, n: number, worker: string): Promise<Record<
   };
 }
 
+/** Runs one unit test file with its sizes raised through the environment; exits with its status. */
+function bigger(file: string, env: Record<string, string>): never {
+  const r = spawnSync('npx', ['vitest', 'run', file], { stdio: 'inherit', env: { ...process.env, ...env } });
+  process.exit(r.status ?? 1);
+}
+
 async function main(): Promise<void> {
-  const [what = 'paused', count] = process.argv.slice(2);
+  const [what = 'paused', count, more] = process.argv.slice(2);
+  if (what === 'race') bigger('electron/core/bundles/concurrency.test.ts', { STORE_TRIALS_RACE_WORKERS: count ?? '8', STORE_TRIALS_RACE_STEPS: more ?? '1000' });
+  if (what === 'crash') bigger('electron/core/bundles/crash.test.ts', { STORE_TRIALS_CRASH_RUNS: count ?? '120' });
   const parent = await fs.mkdtemp(path.join(os.tmpdir(), 'store-trials-'));
   try {
     const worker = await bundleWorker(parent);

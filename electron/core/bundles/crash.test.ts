@@ -9,8 +9,13 @@
  * right after the kill clears it (lockActivity counts an owner-gone takeover), and the next
  * writer's first write finds the lock free (no wait, no stale takeover).
  *
- * The worker is bundled with esbuild first: it starts in ~0.13 s instead of ~0.4 s under
- * tsx, which keeps 120 runs on two cores around 20-30 s.
+ * Where a kill lands is chance. The lanes run MIN_RUNS kills, then go on (MAX_RUNS at most)
+ * until a kill has left a temp file and one has left the lock behind, so the cleanup and the
+ * owner-gone takeover were both exercised: about one kill in five leaves a temp file, one in
+ * two the lock. The count depends on where kills land, never on how fast the machine is.
+ * `npx tsx scripts/store-trials.ts crash` runs 120 kills at least.
+ *
+ * The worker is bundled with esbuild first: it starts in ~0.13 s instead of ~0.4 s under tsx.
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -23,8 +28,10 @@ import { bundleWorker, startWorker } from './testing/spawn-worker';
 
 const tempDir = useTempDirs();
 
-const RUNS = 120;
 const LANES = 3;
+/** Kills at least (scripts/store-trials.ts raises it with STORE_TRIALS_CRASH_RUNS), and at most. */
+const MIN_RUNS = Number(process.env.STORE_TRIALS_CRASH_RUNS ?? 12);
+const MAX_RUNS = Math.max(MIN_RUNS, 120);
 /** Longer than the test: a lock left by a killed writer can only be freed because its owner is gone. */
 const STALE_MS = 60_000;
 
@@ -134,10 +141,15 @@ async function verify(f: Folder, run: number, killedPid: number): Promise<void> 
   await store.close();
 }
 
-async function runLane(lane: number, runs: number[], worker: string): Promise<void> {
+/** Both chance events the assertions below need have happened. */
+const exercised = (): boolean => stats.tempFilesLeft > 0 && stats.locksLeft > 0;
+
+async function runLane(lane: number, worker: string): Promise<void> {
   // One folder per lane: each writer starts right where the last one was killed.
   const f = await makeFolder();
-  for (const run of runs) {
+  // Run numbers are unique across lanes (lane, lane + LANES, ...): slugs carry them.
+  for (let run = lane; run < MAX_RUNS; run += LANES) {
+    if (run >= MIN_RUNS && exercised()) break;
     const known = [...f.tools.values()].map(({ slug, version }) => ({ slug, version }));
     const w = startWorker({ mode: 'crash', dataDir: f.dataDir, bundleId: f.bundleId, run, known, staleMs: STALE_MS }, worker);
     await w.waitFor((l) => l.ready === true, 20_000);
@@ -157,14 +169,13 @@ async function runLane(lane: number, runs: number[], worker: string): Promise<vo
 }
 
 describe('SIGKILL during writes', () => {
-  it(`${RUNS} kills: every file whole, temp files swept, every acknowledged write present`, { timeout: 900_000 }, async () => {
+  it(`${MIN_RUNS} kills or more: every file whole, temp files swept, every acknowledged write present`, { timeout: 900_000 }, async () => {
     const worker = await bundleWorker(await tempDir());
-    const plan = Array.from({ length: LANES }, (_, lane) => Array.from({ length: RUNS / LANES }, (_, k) => lane * (RUNS / LANES) + k));
-    await Promise.all(plan.map((runs, lane) => runLane(lane, runs, worker)));
+    await Promise.all(Array.from({ length: LANES }, (_, lane) => runLane(lane, worker)));
     console.log(`SIGKILL test: ${stats.runs} kills;`, JSON.stringify(stats));
-    expect(stats.runs).toBe(RUNS);
+    expect(stats.runs).toBeGreaterThanOrEqual(MIN_RUNS);
     // Every run had a write acknowledged before its kill.
-    expect(stats.ackedPuts + stats.ackedPatches + stats.ackedBundles).toBeGreaterThanOrEqual(RUNS);
+    expect(stats.ackedPuts + stats.ackedPatches + stats.ackedBundles).toBeGreaterThanOrEqual(stats.runs);
     // The kills did land between a temp file and its commit, so the cleanup was exercised.
     expect(stats.tempFilesLeft).toBeGreaterThan(0);
     // Kills did leave the lock behind (the writer holds it most of the time); none made a first write wait.
