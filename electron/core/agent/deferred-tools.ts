@@ -180,7 +180,7 @@ export class DeferredTools {
   }
 
   private docs(): SemanticDoc[] {
-    return [...this.registry.values()].map((t) => ({ key: t.name, cacheKey: this.cacheKey(t), make: () => ({ tool: t.tool!, bundleSlug: t.bundleSlug ?? '' }) }));
+    return [...this.registry.values()].map((t) => ({ key: t.name, cacheKey: this.cacheKey(t), make: () => ({ tool: t.tool!, bundleSlug: t.bundleSlug ?? '', bundleName: t.bundleName ?? '' }) }));
   }
 
   /** Definition tokens this turn's searches have loaded. */

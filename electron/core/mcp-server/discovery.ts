@@ -103,8 +103,8 @@ export class ServedSearch {
   private sources(): ToolSource[] {
     return this.tools.map((t) => ({
       // The name is part of the key: the ranker answers names.
-      cacheKey: `${t.tool.id}@${t.tool.modifiedAt}@${t.bundleSlug}@${t.name}`,
-      make: () => searchableTool(t.name, { tool: t.tool, bundleSlug: t.bundleSlug }),
+      cacheKey: `${t.tool.id}@${t.tool.modifiedAt}@${t.bundleSlug}@${t.bundleName}@${t.name}`,
+      make: () => searchableTool(t.name, { tool: t.tool, bundleSlug: t.bundleSlug, bundleName: t.bundleName }),
     }));
   }
 

@@ -25,6 +25,8 @@ export interface ServedTool {
   name: string;
   tool: ToolView;
   bundleSlug: string;
+  /** The bundle's display name (tool_search reads it). */
+  bundleName: string;
   description: string;
   /** The tool's argSchema, always with an object at its root (MCP requires it). */
   inputSchema: { type: 'object'; [k: string]: unknown };
@@ -75,7 +77,7 @@ export class ServedTools {
     for (const mt of set.tools) {
       if (!mt.tool || mt.modelOnly || mt.name === TOOL_OUTPUT_NAME) continue;
       const approval = approvalOf(mt.tool, approvals);
-      tools.push({ name: mt.name, tool: mt.tool, bundleSlug: mt.bundleSlug ?? '', description: mt.spec.description, inputSchema: objectSchema(mt.spec.parameters), approval });
+      tools.push({ name: mt.name, tool: mt.tool, bundleSlug: mt.bundleSlug ?? '', bundleName: mt.bundleName ?? '', description: mt.spec.description, inputSchema: objectSchema(mt.spec.parameters), approval });
     }
     const byName = new Map(tools.map((t) => [t.name, t]));
     this.cached = { tools, byName, ...(searching(s.toolSearch, tools.length) ? { search: new ServedSearch(tools, byName, this.toolSearch()) } : {}) };

@@ -69,9 +69,14 @@ describe('the file tool of a FileSource, at start', () => {
       await orig.call(this);
       seen.push(this.search({ q: 'file' }).items.map((h) => h.tool.slug));
     });
-    const b = await createCore({ resourcesDir: RESOURCES_DIR, watch: false, dataDir, host: 'headless' });
+    // Restored whatever happens: files share their worker's modules (vitest.config.ts), a spy left would reach later files.
+    let b;
+    try {
+      b = await createCore({ resourcesDir: RESOURCES_DIR, watch: false, dataDir, host: 'headless' });
+    } finally {
+      spy.mockRestore();
+    }
     const after = b.registry.search({ q: 'file' }).items.map((h) => h.tool.slug);
-    spy.mockRestore();
     await b.close();
     expect(seen[0]).toContain('file');
     expect(after).toContain('file');

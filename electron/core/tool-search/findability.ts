@@ -321,7 +321,7 @@ export async function findability(tools: readonly FindabilityTool[], opts: Finda
   // The tool as a turn's search reads it: its bundle's slug, not its name (deferred-tools.ts).
   const sources: ToolSource[] = tools.map((t) => ({
     cacheKey: t.cacheKey ?? `findability:${t.key}:${t.tool.slug}:${t.bundleSlug}`,
-    make: () => searchableTool(t.key, { tool: t.tool, bundleSlug: t.bundleSlug }),
+    make: () => searchableTool(t.key, { tool: t.tool, bundleSlug: t.bundleSlug, bundleName: t.bundleName ?? '' }),
   }));
   const ranker = await ToolRanker.build(sources, { cache, slice: 25 });
   const entries = tools.map(entryOf);
@@ -474,6 +474,8 @@ const capital = (s: string) => (s ? s[0]!.toUpperCase() + s.slice(1) : s);
 export interface RegistryTool {
   tool: ToolView;
   bundleSlug: string;
+  /** The bundle's display name: searched as a turn searches it. */
+  bundleName?: string;
 }
 
 /**
@@ -489,9 +491,10 @@ export function searchedTools(usable: readonly RegistryTool[], reportOn?: Readon
   }
   return [...newest.values()].map((c) => ({
     key: c.tool.id,
-    cacheKey: `${c.tool.id}@${c.tool.modifiedAt}@${c.bundleSlug}`,
+    cacheKey: `${c.tool.id}@${c.tool.modifiedAt}@${c.bundleSlug}@${c.bundleName ?? ''}`,
     tool: c.tool,
     bundleSlug: c.bundleSlug,
+    ...(c.bundleName ? { bundleName: c.bundleName } : {}),
     report: !c.tool.isBuiltIn && (!reportOn || reportOn.has(c.tool.bundleId)),
     view: c.tool,
   }));

@@ -30,7 +30,10 @@ export const toolSearchModule = defineModule<{ semantic: SemanticSearch }, 'tool
       return store
         .allTools()
         .filter((t) => store.isUsable(t.id))
-        .map((tool) => ({ tool, bundleSlug: store.bundleById(tool.bundleId)?.slug ?? '' }));
+        .map((tool) => {
+          const bundle = store.bundleById(tool.bundleId);
+          return { tool, bundleSlug: bundle?.slug ?? '', bundleName: bundle?.displayName ?? '' };
+        });
     };
 
     const targetOf = (s: Pick<SemanticSearchSettings, 'providerId' | 'model'>): SemanticTarget => {

@@ -16,12 +16,12 @@ const tool = (slug: string, description: string, extra: Partial<T> = {}): T => (
 const http = (method: string, urlTemplate: string) => ({ http: { method, urlTemplate } as ToolView['http'] });
 
 describe('a need’s values are told apart from what it asks', () => {
-  it('quoted text is payload; values become their kind; numbers, references and ids are payload', () => {
-    expect(needParts("Open a bug on acme/web titled 'Login button unresponsive on Safari 17'")).toEqual({ text: 'Open a bug on acme/web titled  ', payload: 'Login button unresponsive on Safari 17', kinds: [] });
+  it('quoted text is payload; values become their kind; numbers, references and ids are set aside', () => {
+    expect(needParts("Open a bug on acme/web titled 'Login button unresponsive on Safari 17'")).toEqual({ text: 'Open a bug on acme/web titled  ', payload: 'Login button unresponsive on Safari 17', values: '', kinds: [] });
     const p = needParts('email jane.doe@example.com invoice in_1234567 for $250.00 and ping @maria-dev about #42, see https://x.example.com/a?b=1 then');
     expect(p.kinds.sort()).toEqual(['amount', 'email', 'url', 'user']);
     expect(p.text.replace(/\s+/g, ' ').trim()).toBe('email invoice for and ping about , see then');
-    expect(p.payload).toBe('#42 in_1234567');
+    expect(p.values).toBe('#42 in_1234567');
     expect(needParts('Mark ABC-12 as done').kinds).toEqual(['issue']);
     expect(needParts("text +1 (415) 555-0100 'we\u2019re late' on 2024-05-01").kinds.sort()).toEqual(['date', 'phone']);
   });
@@ -82,6 +82,12 @@ describe('naming a service scopes the search', () => {
     expect(r.rank('share files in box', 1)[0]!.key).toBe('box/share-file');
   });
 
+  it('a service named by what its tools act on still tells them apart by that word ("add task" in a Tasks bundle)', () => {
+    const tasks = [tool('add-comment', 'Add a comment to a task.'), tool('add-task', 'Add a task to a list.'), tool('add-label', 'Add a label to a task.')].map((t) => searchableTool(`tasks/${t.slug}`, { tool: t, bundleSlug: 'tasks', bundleName: 'Tasks' }));
+    const r = new ToolRanker([...tasks, searchableTool('github/create-issue', { tool: tool('create-issue', 'Create an issue.'), bundleSlug: 'github', bundleName: 'GitHub' })]);
+    expect(r.rank('add task', 1)[0]!.key).toBe('tasks/add-task');
+  });
+
   it('a need that is only a service’s name still finds its tools', () => {
     expect(ranker().rank('jira', 3).map((h) => h.key)).toEqual(['jira/do-transition']);
   });
@@ -95,6 +101,16 @@ describe('what a need’s words are matched against', () => {
       ),
     );
     expect(r.rank('put her on the task', 5).map((h) => h.key)).toEqual(['assign-person']);
+  });
+
+  it('a tool’s own name typed in the need, and values tools use ("oauth2"), count as words', () => {
+    const r = new ToolRanker(
+      [tool('list_repository_collaborators', 'List collaborators of a repository.'), tool('get_repository_access', 'Get who has access to a repository.'), tool('create-oauth2-app', 'Register an oauth2 application.'), tool('create-app', 'Create an application.')].map((t) =>
+        searchableTool(t.slug, { tool: t, bundleSlug: 'x' }),
+      ),
+    );
+    expect(r.rank('call list_repository_collaborators to see who has access', 1)[0]!.key).toBe('list_repository_collaborators');
+    expect(r.rank('create an oauth2 application', 1)[0]!.key).toBe('create-oauth2-app');
   });
 
   it('a misspelt word stands for the known word one edit away', () => {

@@ -10,8 +10,8 @@
  *   e-mail address is "email", a URL "url", a phone number "phone", a money amount "amount",
  *   an @handle "user", a date "date", a version "version".
  * - An issue key (ABC-12) is "issue".
- * - Bare numbers, `#123` references and ids (letters and digits mixed, or long runs) are
- *   payload too: they say which thing, not what to do.
+ * - Bare numbers, `#123` references and ids (letters and digits mixed) say which thing, not
+ *   what to do: payload too, unless a tool uses the word ("oauth2", "base64").
  */
 
 /** The weight of a word inside quotes, against 1 for a word of the request itself. */
@@ -22,6 +22,8 @@ export interface NeedParts {
   text: string;
   /** The quoted text. */
   payload: string;
+  /** Numbers, `#` references and ids: payload too, unless a tool uses the word ("base64", "oauth2", "s3"). */
+  values: string;
   /** The kinds of the values it carries ("email", "url", "phone"...), once each. */
   kinds: string[];
 }
@@ -38,8 +40,8 @@ const DATE = /\b\d{4}-\d{2}-\d{2}(?:[t ]\d{2}:\d{2}(?::\d{2})?)?\b|\b\d{1,2}\/\d
 const VERSION = /\bv?\d+\.\d+(?:\.\d+)+\b|\bv\d+(?:\.\d+)?\b/gi;
 const REF = /#\d+\b/g;
 const ISSUE_KEY = /\b[A-Z][A-Z0-9]{1,9}-\d+\b/g;
-/** Ids: a run mixing letters and digits (or underscores) of 6 characters or more, or one of 20 or more. */
-const ID = /\b(?=[\w-]*\d)(?=[\w-]*[a-z])[\w-]{6,}\b|\b[\w-]{20,}\b/gi;
+/** Ids: a run of 6 characters or more mixing letters and digits (`ch_3OabC2`, `in_1234567`). */
+const ID = /\b(?=[\w-]*\d)(?=[\w-]*[a-z])[\w-]{6,}\b/gi;
 const NUMBER = /\b\d+(?:[.,]\d+)*\b/g;
 
 /** Quoted spans: straight quotes only where they open and close a span (not an apostrophe in "don't"). */
@@ -55,9 +57,10 @@ export function needParts(query: string): NeedParts {
     });
   }
   const kinds = new Set<string>();
-  // Numbers and ids are payload: they rarely say what to do, but a tool may be named by one ("tool 13", "s3").
+  // Numbers and ids rarely say what to do, but a tool may be named by one ("tool 13", "s3").
+  const values: string[] = [];
   const aside = (m: string) => {
-    payload.push(m);
+    values.push(m);
     return ' ';
   };
   const kind = (k: string) => () => {
@@ -74,7 +77,7 @@ export function needParts(query: string): NeedParts {
     .replace(VERSION, kind('version'))
     .replace(REF, aside)
     .replace(ISSUE_KEY, kind('issue'))
-    .replace(ID, (m) => (/^[a-z]+(?:-[a-z]+)+$/i.test(m) ? m : aside(m)))
+    .replace(ID, aside)
     .replace(NUMBER, aside);
-  return { text, payload: payload.join(' '), kinds: [...kinds] };
+  return { text, payload: payload.join(' '), values: values.join(' '), kinds: [...kinds] };
 }

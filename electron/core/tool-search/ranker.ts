@@ -128,7 +128,10 @@ export function queryTerms(query: string, expand = true, known?: (term: string) 
   const parts = needParts(query);
   const own = [...new Set(terms(parts.text).map((t) => (known ? undone(t, known) ?? t : t)))];
   const kinds = [...new Set(terms(parts.kinds.join(' ')))].filter((t) => !own.includes(t));
-  const payload = [...new Set(terms(parts.payload))].filter((t) => !own.includes(t) && !kinds.includes(t));
+  // A value some tool names ("oauth2", "s3") is a word of the request; others are payload.
+  const values = [...new Set(terms(parts.values))].filter((t) => !own.includes(t) && !kinds.includes(t));
+  for (const t of values) if (/\p{L}/u.test(t) && known?.(t)) own.push(t);
+  const payload = [...new Set([...terms(parts.payload), ...values])].filter((t) => !own.includes(t) && !kinds.includes(t));
   const out: QueryTerm[] = own.map((t, i) => ({ term: t, weight: 1, of: i, own: true }));
   kinds.forEach((t, i) => out.push({ term: t, weight: KIND_WEIGHT, of: own.length + i, own: true }));
   payload.forEach((t, i) => out.push({ term: t, weight: PAYLOAD_WEIGHT, of: own.length + kinds.length + i, own: true }));
@@ -210,24 +213,23 @@ export class ToolRanker {
   private readServiceNames(): void {
     const toolsOf = new Map<string, number>();
     const candidates = new Map<string, Set<string>>();
+    /** A name's stem -> how many tools of the services it names use the word. */
+    const inside = new Map<string, number>();
     for (const d of this.docs) {
       if (!d.service) continue;
       toolsOf.set(d.service.id, (toolsOf.get(d.service.id) ?? 0) + 1);
-      for (const n of d.service.names) {
-        const s = stem(n);
+      for (const s of new Set(d.service.names.map((n) => stem(n)))) {
         let set = candidates.get(s);
         if (!set) candidates.set(s, (set = new Set()));
         set.add(d.service.id);
+        if (d.counts.has(s)) inside.set(s, (inside.get(s) ?? 0) + 1);
       }
     }
     for (const [s, ids] of candidates) {
-      let outside = 0;
-      let others = 0;
-      for (const d of this.docs) {
-        if (d.service && ids.has(d.service.id)) continue;
-        others++;
-        if (d.counts.has(s)) outside++;
-      }
+      let theirs = 0;
+      for (const id of ids) theirs += toolsOf.get(id) ?? 0;
+      const others = this.docs.length - theirs;
+      const outside = (this.df.get(s) ?? 0) - (inside.get(s) ?? 0);
       if (outside <= Math.max(2, SERVICE_NAME_MAX_SHARE * others)) this.serviceNames.set(s, ids);
     }
   }
@@ -270,8 +272,9 @@ export class ToolRanker {
   /** The best `limit` tools for the query, best first; ties by key. Tools that match nothing are left out. */
   rank(query: string, limit: number): RankedTool[] {
     const known = (t: string) => this.df.has(t);
-    let all = queryTerms(query, this.expand, known);
-    // A service the need names scopes the search: its name is not matched as a word.
+    const all = queryTerms(query, this.expand, known);
+    // A service the need names scopes the search: its tools come first, and its name is not
+    // matched in other services' tools (it still tells its own tools apart: "task" in a Tasks bundle).
     const named = new Set<string>();
     const nameWords = new Set<number>();
     for (const q of all) {
@@ -280,16 +283,18 @@ export class ToolRanker {
       for (const id of ids) named.add(id);
       nameWords.add(q.of);
     }
-    const names = all.filter((q) => q.own && nameWords.has(q.of));
-    if (nameWords.size && all.some((q) => q.own && !nameWords.has(q.of) && this.df.has(q.term))) all = all.filter((q) => !nameWords.has(q.of));
-    else named.clear();
+    // A need that is only a service's name is matched as words.
+    if (!all.some((q) => q.own && !nameWords.has(q.of) && this.df.has(q.term))) {
+      named.clear();
+      nameWords.clear();
+    }
     const ownWeight = new Float64Array(all.reduce((m, q) => Math.max(m, q.of + 1), 0));
     for (const q of all) if (q.own) ownWeight[q.of] = q.weight;
     let ownTotal = 0;
     for (const w of ownWeight) ownTotal += w;
     // A word no tool has may be misspelt: the known word one edit away stands for it (the most used, if several).
     for (const q of [...all]) {
-      if (!q.own || q.term.length < TYPO_MIN_LENGTH || this.df.has(q.term) || EXPANSIONS.has(q.term)) continue;
+      if (!q.own || q.weight < 1 || q.term.length < TYPO_MIN_LENGTH || this.df.has(q.term) || EXPANSIONS.has(q.term)) continue;
       const fix = this.spelling(q.term);
       if (fix && !all.some((o) => o.term === fix)) all.push({ term: fix, weight: q.weight * TYPO_WEIGHT, of: q.of, own: false });
     }
@@ -309,7 +314,9 @@ export class ToolRanker {
       best.fill(0);
       bestOwn.fill(0);
       const matched: string[] = [];
+      const inNamed = named.size > 0 && !!d.service && named.has(d.service.id);
       qs.forEach((q, qi) => {
+        if (nameWords.has(q.of) && !inNamed) return;
         const c = d.counts.get(q.term);
         if (!c) return;
         let tf = 0;
@@ -334,10 +341,7 @@ export class ToolRanker {
       if (score <= 0) continue;
       if (ownTotal) score *= 1 - this.coverage + this.coverage * (covered / ownTotal);
       score *= actionFactor(action, d.action) * (d.action === 'read' ? scopeFactor(scope, d.scope) : 1);
-      if (named.size && d.service && named.has(d.service.id)) {
-        score *= SERVICE_NAMED;
-        for (const w of nameWords) matched.push(...names.filter((q) => q.of === w).map((q) => q.term));
-      }
+      if (inNamed) score *= SERVICE_NAMED;
       hits.push({ key: d.key, score, matched });
     }
     hits.sort((a, b) => b.score - a.score || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));

@@ -48,6 +48,15 @@ describe('findPaletteTrigger', () => {
     expect(findPaletteTrigger('+1 for', 2)).toEqual({ start: 0, end: 2, query: '1' });
   });
 
+  it('keeps code and symbols plain: a + followed by anything but a letter opens in its first word only', () => {
+    const line = (t: string) => findPaletteTrigger(t, t.length);
+    expect(line('why does x += 1 fail in my loop')).toBeNull();
+    expect(line('use ++i in the loop')).toBeNull();
+    expect(line('the +/- button is broken')).toBeNull();
+    expect(line('a +_private helper and more')).not.toBeNull();
+    expect(findPaletteTrigger('x +=', 4)).toEqual({ start: 2, end: 4, query: '=' });
+  });
+
   it('clamps a caret outside the text', () => {
     expect(findPaletteTrigger('+a', 99)).toEqual({ start: 0, end: 2, query: 'a' });
     expect(findPaletteTrigger('+a', -3)).toBeNull();

@@ -4,8 +4,8 @@
  * caret is in). Blanks do not close it, so a need can be typed as a sentence ("+send a text to
  * a customer"); a line break, Escape, a pick, or the caret moving before the `+` does. Two
  * exceptions keep plain text plain: a `+` followed by a blank (`1 + 2`) is a trigger only while
- * the caret is right after it, and one followed by a digit (`+1`, `+15550100`) only while the
- * caret is in its first word, as a name. Pure, so the composer and its tests agree on every edge.
+ * the caret is right after it, and one followed by anything but a letter (`+1`, `+15550100`,
+ * `x += 1`, `++i`, `+/-`) only while the caret is in its first word, as a name. Pure, so the composer and its tests agree on every edge.
  */
 export interface PaletteTrigger {
   /** Offset of the `+`. */
@@ -24,7 +24,8 @@ function opens(text: string, plus: number, at: number): boolean {
   const next = text[plus + 1];
   if (plus + 1 === at || next === undefined) return true;
   if (isSpace(next)) return false;
-  if (/\d/.test(next)) return !/\s/.test(text.slice(plus + 1, at));
+  // Not a letter (`+1`, `+=`, `++i`, `+/-`): a tool name at most, so only while the caret is in that first word.
+  if (!/[\p{L}_]/u.test(next)) return !/\s/.test(text.slice(plus + 1, at));
   return true;
 }
 

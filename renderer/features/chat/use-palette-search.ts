@@ -12,7 +12,7 @@ import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import { useCallback, useMemo } from 'react';
 import type { OpOutput } from '../../../shared/contract';
 import type { ToolView } from '../../../shared/model/tool';
-import { isSentenceQuery } from '../../../shared/model/tool-find';
+import { TOOL_FIND_MAX_QUERY, isSentenceQuery } from '../../../shared/model/tool-find';
 import { callOrThrow, type ContractError } from '../../api/client';
 import { queryKey, useApi } from '../../api/hooks';
 import { useDebounced } from '../../hooks/use-debounced';
@@ -47,7 +47,8 @@ const NO_WORDS: ReadonlyMap<string, readonly string[]> = new Map();
 
 export function usePaletteSearch(query: string, enabled: boolean): PaletteSearch {
   const { client } = useApi();
-  const q = useDebounced(query.trim(), PALETTE_DEBOUNCE_MS);
+  // tools.find takes at most TOOL_FIND_MAX_QUERY characters: a longer line searches by its start.
+  const q = useDebounced(query.trim().slice(0, TOOL_FIND_MAX_QUERY), PALETTE_DEBOUNCE_MS);
   const sentence = isSentenceQuery(q);
   // Keyed like any other use of the operation, so a registry change (renderer/api/invalidation.ts) reads it again.
   const found = useInfiniteQuery<Page, ContractError>({
@@ -87,7 +88,7 @@ export function usePaletteSearch(query: string, enabled: boolean): PaletteSearch
     tools,
     words,
     ranked,
-    stale: q !== query.trim() || found.isPlaceholderData || (found.isFetching && !isFetchingNextPage),
+    stale: q !== query.trim().slice(0, TOOL_FIND_MAX_QUERY) || found.isPlaceholderData || (found.isFetching && !isFetchingNextPage),
     loading: found.isPending && enabled,
     error: found.error,
     shownQuery: found.data ? (found.isPlaceholderData ? null : q) : null,

@@ -16,6 +16,7 @@ import { DIMS, fakeEmbeddings, type FakeEmbeddings } from '../testing/fake-embed
 import { BATCH_SIZE, EmbeddingsClient } from './client';
 import { fuse, nearest } from './fusion';
 import { FAILURE_PAUSE_MS, SemanticSearch, type SemanticDoc, type SemanticTarget } from './semantic';
+import { embeddingText } from './tool-text';
 import { VECTORS_FILE, VectorCache, vectorKey } from './vector-cache';
 
 const tempDir = useTempDirs();
@@ -188,6 +189,19 @@ describe('semantic search', () => {
     expect(s.requests).toHaveLength(2);
     expect(s.requests.map((r) => r.input)).toEqual(expect.arrayContaining([['rain tomorrow'], [expect.stringContaining('Rain and sun tomorrow in a town') as unknown]]));
     expect((await cache).size).toBe(TRAVEL.length + 1);
+  });
+
+  it('vectors of another size (the model changed under the same name) are forgotten and embedded again', async () => {
+    const s = await server();
+    const { sem, cache } = await service(s);
+    const c = await cache;
+    // What an older model left: three numbers a tool where the model now gives DIMS.
+    for (const d of docsOf(TRAVEL)) c.set(vectorKey('p1', 'bag-of-words', embeddingText(d.make()), s.baseUrl), new Float32Array([1, 2, 3]));
+    const first = await sem.nearest('rent an automobile', docsOf(TRAVEL), { timeLimitMs: 5_000 });
+    expect(first).toEqual({ used: false, reason: `the query's vector has ${DIMS} dimensions and the tools' 3: the model changed; the tools are embedded again` });
+    await expect.poll(() => toolTexts(s).length).toBe(TRAVEL.length);
+    const near = await sem.nearest('rent an automobile', docsOf(TRAVEL), { timeLimitMs: 5_000 });
+    expect(near.used && near.keys[0]).toBe('reserve-car');
   });
 
   it('a restart reads the vectors from the data folder and embeds only the query', async () => {

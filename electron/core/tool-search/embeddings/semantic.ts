@@ -115,11 +115,22 @@ export class SemanticSearch {
       return { used: false, reason: (e as Error).message };
     }
     const vectors: { key: string; v: Float32Array }[] = [];
+    let mismatched = 0;
     for (const d of docs) {
-      const v = cache.get(vectorKey(target.providerId, target.model, this.text(d, target).text));
+      const hash = this.text(d, target).hash;
+      const v = cache.get(hash);
       if (!v) continue;
-      if (v.length !== q.length) return { used: false, reason: `the query's vector has ${q.length} dimensions and the tools' ${v.length}: the model changed; the tools are embedded again` };
+      if (v.length !== q.length) {
+        // Another size than the model gives now: forgotten, so the fill below embeds the tool again.
+        cache.delete(hash);
+        mismatched = v.length;
+        continue;
+      }
       vectors.push({ key: d.key, v });
+    }
+    if (mismatched) {
+      void this.fill(target, docs, cache).catch(() => undefined);
+      return { used: false, reason: `the query's vector has ${q.length} dimensions and the tools' ${mismatched}: the model changed; the tools are embedded again` };
     }
     return { used: true, keys: nearest(q, vectors, opts.n ?? SEMANTIC_CANDIDATES).map((x) => x.key) };
   }
@@ -153,7 +164,7 @@ export class SemanticSearch {
     const hit = this.texts.get(d.cacheKey);
     if (hit && hit.target === tid) return hit;
     const text = hit?.text ?? embeddingText(d.make());
-    const entry = { text, hash: vectorKey(target.providerId, target.model, text), target: tid };
+    const entry = { text, hash: vectorKey(target.providerId, target.model, text, target.connection.baseUrl), target: tid };
     if (this.texts.size >= TEXTS_KEPT) this.texts.delete(this.texts.keys().next().value!);
     this.texts.set(d.cacheKey, entry);
     return entry;

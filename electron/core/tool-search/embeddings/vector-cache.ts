@@ -25,9 +25,9 @@ const FLUSH_DELAY_MS = 500;
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
-/** The cache key of a text embedded by a provider's model. */
-export function vectorKey(providerId: string, model: string, text: string): string {
-  return sha256(`${providerId}\u0000${model}\u0000${sha256(text)}`);
+/** The cache key of a text embedded by a provider's model (at its base URL: another server is another model). */
+export function vectorKey(providerId: string, model: string, text: string, baseUrl = ''): string {
+  return sha256(`${providerId}\u0000${model}\u0000${baseUrl}\u0000${sha256(text)}`);
 }
 
 export interface VectorCacheOptions {
@@ -75,6 +75,15 @@ export class VectorCache {
 
   has(key: string): boolean {
     return this.map.has(key);
+  }
+
+  /** Forgets a vector (one of another size than the model gives now). */
+  delete(key: string): void {
+    const v = this.map.get(key);
+    if (!v) return;
+    this.map.delete(key);
+    this.bytes -= v.byteLength;
+    this.dirty = true;
   }
 
   set(key: string, v: Float32Array): void {
