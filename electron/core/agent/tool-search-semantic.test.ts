@@ -54,7 +54,7 @@ describe('semantic search in a turn', () => {
   it('finds by meaning a tool the words miss; it is loaded and called', async () => {
     const { h, s, send, cards } = await setup();
     h.models.script = [
-      { toolCalls: [call(TOOL_SEARCH_NAME, { query: 'rent an automobile', limit: 3 })] },
+      { toolCalls: [call(TOOL_SEARCH_NAME, { query: 'lend me some wheels', limit: 3 })] },
       { toolCalls: [call('reserve-car', { text: 'Lisbon airport' })] },
       { text: 'reserved' },
     ];
@@ -68,7 +68,7 @@ describe('semantic search in a turn', () => {
     expect(car).toMatchObject({ slug: 'reserve-car', status: 'ok' });
     // What went to the endpoint: the tools' texts and the model's query, nothing of the conversation.
     const sent = s.requests.flatMap((r) => r.input);
-    expect(sent).toContain('rent an automobile');
+    expect(sent).toContain('lend me some wheels');
     expect(sent.some((t) => t.includes('I need wheels'))).toBe(false);
   });
 

@@ -14,6 +14,17 @@
  *   what to do: payload too, unless a tool uses the word ("oauth2", "base64").
  */
 
+/**
+ * Words a request is full of that say little of which tool it needs ("can you help me find the
+ * best, most detailed information…"): they count at LIGHT_WEIGHT. Stems.
+ */
+export const LIGHT_WORDS: ReadonlySet<string> = new Set(
+  ('help assist find best top latest new recent recommend suggest inform info provid give tell real time world great good ' +
+    'look interest specif detail comprehens variou sure possibl abl kindli current today todai quick quickli easi easili ' +
+    'know learn understand explor discov get make creat gener').split(' '),
+);
+export const LIGHT_WEIGHT = 0.4;
+
 /** The weight of a word inside quotes, against 1 for a word of the request itself. */
 export const PAYLOAD_WEIGHT = 0.25;
 

@@ -9,7 +9,7 @@
 import { actionFactor, needAction, needScope, scopeFactor, type Action, type Scope } from './action';
 import { FIELDS, type FieldName, type SearchableTool } from './document';
 import { EXPANSION_WEIGHT, EXPANSIONS } from './synonyms';
-import { KIND_WEIGHT, PAYLOAD_WEIGHT, needParts } from './need';
+import { KIND_WEIGHT, LIGHT_WEIGHT, LIGHT_WORDS, PAYLOAD_WEIGHT, needParts } from './need';
 import { stem, terms } from './text';
 
 /**
@@ -132,7 +132,7 @@ export function queryTerms(query: string, expand = true, known?: (term: string) 
   const values = [...new Set(terms(parts.values))].filter((t) => !own.includes(t) && !kinds.includes(t));
   for (const t of values) if (/\p{L}/u.test(t) && known?.(t)) own.push(t);
   const payload = [...new Set([...terms(parts.payload), ...values])].filter((t) => !own.includes(t) && !kinds.includes(t));
-  const out: QueryTerm[] = own.map((t, i) => ({ term: t, weight: 1, of: i, own: true }));
+  const out: QueryTerm[] = own.map((t, i) => ({ term: t, weight: LIGHT_WORDS.has(t) ? LIGHT_WEIGHT : 1, of: i, own: true }));
   kinds.forEach((t, i) => out.push({ term: t, weight: KIND_WEIGHT, of: own.length + i, own: true }));
   payload.forEach((t, i) => out.push({ term: t, weight: PAYLOAD_WEIGHT, of: own.length + kinds.length + i, own: true }));
   if (expand) {
@@ -141,7 +141,7 @@ export function queryTerms(query: string, expand = true, known?: (term: string) 
       for (const e of EXPANSIONS.get(t) ?? []) {
         if (seen.has(e)) continue;
         seen.add(e);
-        out.push({ term: e, weight: EXPANSION_WEIGHT, of: i, own: false });
+        out.push({ term: e, weight: EXPANSION_WEIGHT * out[i]!.weight, of: i, own: false });
       }
     });
   }

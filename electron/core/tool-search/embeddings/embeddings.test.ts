@@ -138,7 +138,7 @@ describe('vector cache', () => {
   });
 });
 
-/** Tools of a travel desk: the car tool says "reserve a car", never "rent" or "automobile". */
+/** Tools of a travel desk: the car tool says "reserve a car", never "lend" or "wheels". */
 const TRAVEL: [string, string][] = [
   ['reserve-car', 'Reserve a car at a pick-up location'],
   ['search-flights', 'Search flights between two airports'],
@@ -169,18 +169,18 @@ describe('semantic search', () => {
   it('finds a tool by meaning: the query shares no word with it', async () => {
     const s = await server();
     const { sem } = await service(s);
-    const near = await sem.nearest('rent an automobile', docsOf(TRAVEL), { timeLimitMs: 5_000 });
+    const near = await sem.nearest('lend me some wheels', docsOf(TRAVEL), { timeLimitMs: 5_000 });
     expect(near).toMatchObject({ used: true });
     expect(near.used && near.keys[0]).toBe('reserve-car');
     // What was sent: each tool's text once, then the query.
     expect(toolTexts(s)).toHaveLength(TRAVEL.length);
-    expect(s.requests.at(-1)!.input).toEqual(['rent an automobile']);
+    expect(s.requests.at(-1)!.input).toEqual(['lend me some wheels']);
   });
 
   it('embeds a tool once; a tool whose text changes is embedded again, alone', async () => {
     const s = await server();
     const { sem, cache } = await service(s);
-    await sem.nearest('rent an automobile', docsOf(TRAVEL), { timeLimitMs: 5_000 });
+    await sem.nearest('lend me some wheels', docsOf(TRAVEL), { timeLimitMs: 5_000 });
     await sem.nearest('a hotel room', docsOf(TRAVEL), { timeLimitMs: 5_000 });
     expect(toolTexts(s)).toHaveLength(TRAVEL.length);
     const changed = TRAVEL.map(([slug, d]): [string, string] => (slug === 'get-weather' ? [slug, 'Rain and sun tomorrow in a town'] : [slug, d]));
@@ -197,10 +197,10 @@ describe('semantic search', () => {
     const c = await cache;
     // What an older model left: three numbers a tool where the model now gives DIMS.
     for (const d of docsOf(TRAVEL)) c.set(vectorKey('p1', 'bag-of-words', embeddingText(d.make()), s.baseUrl), new Float32Array([1, 2, 3]));
-    const first = await sem.nearest('rent an automobile', docsOf(TRAVEL), { timeLimitMs: 5_000 });
+    const first = await sem.nearest('lend me some wheels', docsOf(TRAVEL), { timeLimitMs: 5_000 });
     expect(first).toEqual({ used: false, reason: `the query's vector has ${DIMS} dimensions and the tools' 3: the model changed; the tools are embedded again` });
     await expect.poll(() => toolTexts(s).length).toBe(TRAVEL.length);
-    const near = await sem.nearest('rent an automobile', docsOf(TRAVEL), { timeLimitMs: 5_000 });
+    const near = await sem.nearest('lend me some wheels', docsOf(TRAVEL), { timeLimitMs: 5_000 });
     expect(near.used && near.keys[0]).toBe('reserve-car');
   });
 
@@ -213,9 +213,9 @@ describe('semantic search', () => {
     await (await first).flush();
     s.requests.length = 0;
     const second = VectorCache.open({ dataDir: dir });
-    const near = await new SemanticSearch({ target: () => target, cache: () => second }).nearest('rent an automobile', docsOf(TRAVEL), { timeLimitMs: 5_000 });
+    const near = await new SemanticSearch({ target: () => target, cache: () => second }).nearest('lend me some wheels', docsOf(TRAVEL), { timeLimitMs: 5_000 });
     expect(near.used && near.keys[0]).toBe('reserve-car');
-    expect(s.requests.map((r) => r.input)).toEqual([['rent an automobile']]);
+    expect(s.requests.map((r) => r.input)).toEqual([['lend me some wheels']]);
   });
 
   it('an endpoint that fails is said, not thrown, and left alone for a while', async () => {
@@ -223,22 +223,22 @@ describe('semantic search', () => {
     let t = 1_000_000;
     const { sem } = await service(s, { now: () => t });
     s.mode = 'fail';
-    const near = await sem.nearest('rent an automobile', docsOf(TRAVEL), { timeLimitMs: 5_000 });
+    const near = await sem.nearest('lend me some wheels', docsOf(TRAVEL), { timeLimitMs: 5_000 });
     expect(near).toEqual({ used: false, reason: expect.stringMatching(/^embeddings: the endpoint answered 500/) as unknown });
     expect(JSON.stringify(near)).not.toContain(KEY);
     const asked = s.requests.length;
     s.mode = 'ok';
-    expect((await sem.nearest('rent an automobile', docsOf(TRAVEL), { timeLimitMs: 5_000 })).used).toBe(false);
+    expect((await sem.nearest('lend me some wheels', docsOf(TRAVEL), { timeLimitMs: 5_000 })).used).toBe(false);
     expect(s.requests.length).toBe(asked);
     t += FAILURE_PAUSE_MS;
-    expect((await sem.nearest('rent an automobile', docsOf(TRAVEL), { timeLimitMs: 5_000 })).used).toBe(true);
+    expect((await sem.nearest('lend me some wheels', docsOf(TRAVEL), { timeLimitMs: 5_000 })).used).toBe(true);
   });
 
   it('a late endpoint: the search answers why when its time limit comes, with the progress of the tools being embedded', async () => {
     const s = await server();
     const { sem } = await service(s, { maxWaitMs: 150 });
     s.mode = 'hang';
-    const near = await sem.nearest('rent an automobile', docsOf(TRAVEL), { timeLimitMs: 5_000 });
+    const near = await sem.nearest('lend me some wheels', docsOf(TRAVEL), { timeLimitMs: 5_000 });
     expect(near).toEqual({ used: false, reason: 'the embeddings did not come within 0.15 s (the tools are still being embedded: 0 of 6)' });
   });
 
@@ -270,13 +270,13 @@ describe('fusion with the word ranking', () => {
     expect(nearest(Float32Array.from([1, 0]), [{ key: 'same', v: Float32Array.from([2, 0]) }, { key: 'away', v: Float32Array.from([-1, 0]) }], 5)).toEqual([{ key: 'same', similarity: 1 }]);
   });
 
-  it('the word ranking misses the car tool for "rent an automobile"; fused with meaning, it is first', async () => {
+  it('the word ranking misses the car tool for "lend me some wheels"; fused with meaning, it is first', async () => {
     const s = await server();
     const dir = await tempDir();
     const target: SemanticTarget = { providerId: 'p1', model: 'bag-of-words', connection: { baseUrl: s.baseUrl, key: () => undefined } };
     const sem = new SemanticSearch({ target: () => target, cache: () => VectorCache.open({ dataDir: dir }) });
     const ranker = new ToolRanker(TRAVEL.map(([slug, d]) => searchableTool(slug, tool(slug, d))));
-    const query = 'rent an automobile';
+    const query = 'lend me some wheels';
     const lexical = ranker.rank(query, ranker.size).map((h) => h.key);
     expect(lexical).not.toContain('reserve-car');
     const near = await sem.nearest(query, docsOf(TRAVEL), { timeLimitMs: 5_000 });

@@ -14,11 +14,13 @@ export const DIMS = 64;
 export const CONCEPTS: Record<string, string> = {
   automobile: 'vehicle',
   automobiles: 'vehicle',
+  wheels: 'vehicle',
   car: 'vehicle',
   cars: 'vehicle',
   vehicle: 'vehicle',
   rent: 'reserve',
   hire: 'reserve',
+  lend: 'reserve',
   reserve: 'reserve',
   book: 'reserve',
 };
