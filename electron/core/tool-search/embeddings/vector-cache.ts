@@ -22,6 +22,12 @@ export const VECTORS_FILE = path.join('tool-search', 'vectors.json');
 export const DEFAULT_MAX_BYTES = 48 * 1024 * 1024;
 /** A write waits this long for more vectors, so a slice of tools is one write. */
 const FLUSH_DELAY_MS = 500;
+/**
+ * A write of the whole file waits at least this many times as long as the last one took (at most
+ * a minute): while a big registry is embedded, writing takes a bounded share of the time.
+ */
+const FLUSH_SPACING = 10;
+const FLUSH_MAX_DELAY_MS = 60_000;
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
@@ -44,6 +50,8 @@ export class VectorCache {
   private bytes = 0;
   private dirty = false;
   private timer: NodeJS.Timeout | undefined;
+  /** How long the last write of the file took (spaces the next one). */
+  private lastWriteMs = 0;
   private writing: Promise<void> = Promise.resolve();
   readonly file: string;
   private readonly maxBytes: number;
@@ -103,7 +111,7 @@ export class VectorCache {
     this.timer ??= setTimeout(() => {
       this.timer = undefined;
       void this.flush();
-    }, FLUSH_DELAY_MS);
+    }, Math.min(FLUSH_MAX_DELAY_MS, Math.max(FLUSH_DELAY_MS, this.lastWriteMs * FLUSH_SPACING)));
     this.timer.unref?.();
   }
 
@@ -116,10 +124,12 @@ export class VectorCache {
     this.writing = this.writing.then(async () => {
       if (!this.dirty) return;
       this.dirty = false;
+      const started = performance.now();
       const entries = [...this.map].map(([k, v]) => ({ k, v: Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('base64') }));
       try {
         await fsp.mkdir(path.dirname(this.file), { recursive: true });
         await replaceFile(nodeFs, this.file, JSON.stringify({ format: 'toolsmith-tool-vectors', version: 1, entries }), () => undefined);
+        this.lastWriteMs = performance.now() - started;
       } catch (e) {
         this.dirty = true;
         this.opts.problem?.(`tool vectors could not be saved: ${(e as Error).message}; they are kept in memory`, this.file);
