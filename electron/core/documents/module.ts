@@ -15,7 +15,7 @@ import { DocumentSummarizer } from './summarizer';
 export const documentsModule = defineModule({
   name: 'documents',
   functions: (functions, api: () => DocumentStore) => registerDocumentTool(functions, () => api()),
-  start: ({ dataDir, workspaceDir, now, problems, events, settings, hooks, config, use }) => {
+  start: ({ dataDir, workspaceDir, now, problems, events, settings, hooks, config, use, ifStartFails }) => {
     const { clients } = use(providersModule);
     const toolOutputs = use(toolOutputModule);
     const documents: DocumentStore = DocumentStore.open({
@@ -26,6 +26,7 @@ export const documentsModule = defineModule({
       onChange: (paths) => events.emit('documents.changed', { paths }),
       onTextVersion: (v) => summaries.schedule(v),
     });
+    ifStartFails(() => documents.close());
     const summaries: DocumentSummarizer = new DocumentSummarizer({
       store: documents,
       model: () => {

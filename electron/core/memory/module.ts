@@ -51,7 +51,7 @@ export const memoryModule = defineModule({
       functions.register(FILE_FUNCTION_ID, Object.assign((ctx: Parameters<LocalFunction>[0], args: Record<string, unknown>, signal: AbortSignal) => api().tools.file(ctx, args, signal), { timeoutMs: MEMORY_CALL_TIMEOUT_MS }));
     }
   },
-  start: async ({ dataDir, now, problems, events, conversations, functions, registry, config, turnContributions, use }) => {
+  start: async ({ dataDir, now, problems, events, conversations, functions, registry, config, turnContributions, use, ifStartFails }) => {
     const agentProfiles = use(agentProfilesModule);
     const changed = (owner: string, label?: string) => events.emit('memory.changed', { owner, ...(label !== undefined ? { label } : {}) });
     // Partner and Human blocks ask the user with a consent card on the call's card in the chat.
@@ -67,6 +67,7 @@ export const memoryModule = defineModule({
       append: (cid, row) => void conversations.addMessages(cid, [{ role: 'tool', text: row.text, tool: row.card, ...(row.turnId ? { turnId: row.turnId } : {}) }]),
     });
     const memory = MemoryService.open({ file: path.join(dataDir, 'memory.sqlite'), now, problems: (p) => problems.report(p), onChange: changed, consent: () => consent });
+    ifStartFails(() => memory.close());
     const actorOf = (ownerId: string) =>
       actorFor(ownerId, {
         agentOf: (cid) => {
@@ -95,6 +96,7 @@ export const memoryModule = defineModule({
     });
     memory.sources = sources;
     const fileToolBefore = functions.has(FILE_FUNCTION_ID);
+    ifStartFails(() => sources.close());
     await sources.open();
     // The registry indexed its tools before the sources opened: when they changed whether the
     // `file` tool exists (a listed FileSource did not start), the index learns it now.

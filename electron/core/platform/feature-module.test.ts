@@ -98,6 +98,35 @@ describe('feature modules', () => {
     expect(log).toEqual(['stop b', 'stop a', 'close b', 'close a']);
   });
 
+  it('let go of what a module opened when its own start throws partway, in reverse, and tell the start’s error', async () => {
+    const log: string[] = [];
+    const halfway = defineModule({
+      name: 'halfway',
+      start: async ({ ifStartFails }): Promise<{ api: number }> => {
+        log.push('open store');
+        ifStartFails(() => void log.push('close store'));
+        log.push('start watcher');
+        ifStartFails(() => {
+          log.push('stop watcher');
+          throw new Error('already gone');
+        });
+        await Promise.resolve();
+        throw new Error('the index is corrupt');
+      },
+    });
+    const host = new ModuleHost([halfway]);
+    await expect(host.start(fakePlatform().platform)).rejects.toThrow('the index is corrupt');
+    expect(log).toEqual(['open store', 'start watcher', 'stop watcher', 'close store']);
+    // A module that started is closed by close(), not by what it registered for a failed start.
+    log.length = 0;
+    const fine = defineModule({ name: 'fine', start: ({ ifStartFails }) => (ifStartFails(() => void log.push('let go')), { api: 1, close: () => void log.push('close') }) });
+    const host2 = new ModuleHost([fine]);
+    const running = await host2.start(fakePlatform().platform);
+    await running.stop();
+    await running.close();
+    expect(log).toEqual(['close']);
+  });
+
   it('register functions before any module starts; a function reaches its module only once started', async () => {
     const functions = new LocalFunctionRegistry();
     const mod = defineModule({

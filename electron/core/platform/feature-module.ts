@@ -16,6 +16,11 @@ import type { Platform } from './platform';
 export interface ModuleContext extends Platform {
   /** The service of a module listed before this one; throws when it is not (yet) started. */
   use<A>(module: ModuleRef<A>): A;
+  /**
+   * What to let go of should this module's start throw after opening it (a store, a watcher):
+   * run in reverse order before the error goes on. Once started, close() does that job.
+   */
+  ifStartFails(letGo: () => unknown): void;
 }
 
 /** Any module, seen only as the service it gives (what `use()` and the module list take). */
@@ -118,7 +123,9 @@ export class ModuleHost {
     this.platform = platform;
     const handlers: Partial<Record<OpName, Handler<OpName>>> = {};
     for (const e of this.order) {
+      const letGo: (() => unknown)[] = [];
       const ctx: ModuleContext = Object.assign(Object.create(platform) as Platform, {
+        ifStartFails: (f: () => unknown) => void letGo.push(f),
         use: <A>(m: ModuleRef<A>): A => {
           const dep = this.entries.get(m as unknown as FeatureModule<unknown, OpName>);
           if (!dep) throw new Error(`module '${e.module.name}' uses '${m.name}', which is not in the module list`);
@@ -126,7 +133,19 @@ export class ModuleHost {
           return dep.api as A;
         },
       });
-      const started = await e.module.start(ctx);
+      let started: StartedModule<unknown, OpName>;
+      try {
+        started = await e.module.start(ctx);
+      } catch (err) {
+        for (const f of letGo.reverse()) {
+          try {
+            await f();
+          } catch {
+            // The start's own error is the one to tell; what could not be let go is lost with the core.
+          }
+        }
+        throw err;
+      }
       e.api = started.api;
       e.started = started;
       for (const [name, h] of Object.entries(started.handlers ?? {}) as [OpName, Handler<OpName>][]) {
