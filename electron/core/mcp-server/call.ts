@@ -193,8 +193,25 @@ class Watch {
 
 const cancelWatch = new CancelWatch();
 
-/** A result that fits: its text, and the value itself as structured content when it is an object. */
+/**
+ * An HTTP tool's binary answer (`{ contentType, sizeBytes, base64 }`, responseMode binary) that
+ * MCP has a content type for: an image or a sound goes to the client as one, not as JSON text.
+ */
+export function mediaContent(value: unknown): { type: 'image' | 'audio'; data: string; mimeType: string; sizeBytes: number } | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const v = value as { contentType?: unknown; sizeBytes?: unknown; base64?: unknown };
+  if (typeof v.contentType !== 'string' || typeof v.base64 !== 'string' || typeof v.sizeBytes !== 'number' || Object.keys(v).length !== 3) return undefined;
+  const mimeType = v.contentType.split(';')[0]!.trim().toLowerCase();
+  const kind = /^image\/[\w.+-]+$/.test(mimeType) ? 'image' : /^audio\/[\w.+-]+$/.test(mimeType) ? 'audio' : undefined;
+  return kind ? { type: kind, data: v.base64, mimeType, sizeBytes: v.sizeBytes } : undefined;
+}
+
+/** A result that fits: its text, and the value itself as structured content when it is an object; an image or a sound as such. */
 function whole(value: unknown, content: string): CallToolResult {
+  const media = mediaContent(value);
+  if (media) {
+    return { content: [{ type: media.type, data: media.data, mimeType: media.mimeType }, { type: 'text', text: `${media.type === 'image' ? 'An image' : 'A sound'} (${media.mimeType}, ${media.sizeBytes} bytes).` }] };
+  }
   const structured = typeof value === 'object' && value !== null && !Array.isArray(value);
   return structured ? { content: [{ type: 'text', text: content }], structuredContent: value as Record<string, unknown> } : textResult(content);
 }

@@ -15,7 +15,7 @@ import { createCore, type Core } from '../app';
 import { RESOURCES_DIR, useTempDirs } from '../testing/temp-dir';
 import { needsApprovalNoWindow, deniedInApp } from './call';
 import { serverOff } from './service';
-import { BIG_LINES, SECRET_VALUE, seedServedBundle, startEchoServer, type EchoServer, type ServedFixture } from '../testing/mcp-serve-kit';
+import { BIG_LINES, MEDIA_BYTES, SECRET_VALUE, seedServedBundle, startEchoServer, type EchoServer, type ServedFixture } from '../testing/mcp-serve-kit';
 
 const tempDir = useTempDirs();
 let core: Core;
@@ -96,6 +96,26 @@ describe('tools/call', () => {
       const log = await core.call('invocations.list', { toolId: fx.ids.count! });
       expect(log.ok && log.value.length).toBe(1);
     });
+  });
+
+  it('serves an HTTP tool’s image or sound as image or audio content, not as JSON text', async () => {
+    for (const [slug, file, type, mimeType] of [['picture', 'pixel.png', 'image', 'image/png'], ['sound', 'beep.wav', 'audio', 'audio/wav']] as const) {
+      await core.registry.store.putTool(fx.bundleId, slug, '1', {
+        displayName: slug,
+        description: `Fetches ${file}`,
+        tags: [],
+        isEnabled: true,
+        type: 'http',
+        argSchema: { type: 'object', properties: {} },
+        outputSchema: {},
+        http: { method: 'GET', urlTemplate: `http://127.0.0.1:${echo.port}/${file}`, responseMode: 'binary' },
+      } as never);
+      const { client } = await connect();
+      const r = (await client.callTool({ name: slug, arguments: {} })) as CallToolResult;
+      expect(r.isError, JSON.stringify(r)).toBeFalsy();
+      expect(r.content[0]).toEqual({ type, data: MEDIA_BYTES.toString('base64'), mimeType });
+      expect(r.content[1]).toMatchObject({ type: 'text', text: expect.stringContaining(`${mimeType}, ${MEDIA_BYTES.length} bytes`) as unknown });
+    }
   });
 
   it('refuses arguments that do not match the schema with a message naming the field', async () => {

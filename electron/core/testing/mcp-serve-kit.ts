@@ -24,6 +24,9 @@ export interface EchoServer {
 }
 
 /** Answers `{"path": ..., "key": <X-Key header>}`: the secret comes back, so redaction must catch it; `q=hang` is never answered. */
+/** What the echo server answers for an image or a sound. */
+export const MEDIA_BYTES = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
 export async function startEchoServer(): Promise<EchoServer> {
   const seenKeys: string[] = [];
   const server = http.createServer((req, res) => {
@@ -31,6 +34,12 @@ export async function startEchoServer(): Promise<EchoServer> {
     seenKeys.push(key);
     // A query of `hang` is never answered (the tests cancel it).
     if (req.url?.includes('q=hang')) return;
+    // `/pixel.png` and `/beep.wav`: a few bytes of an image and a sound.
+    if (req.url?.startsWith('/pixel.png') || req.url?.startsWith('/beep.wav')) {
+      res.writeHead(200, { 'content-type': req.url.startsWith('/pixel.png') ? 'image/png' : 'audio/wav; codec=1' });
+      res.end(MEDIA_BYTES);
+      return;
+    }
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ path: req.url, key }));
   });
