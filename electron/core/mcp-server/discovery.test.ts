@@ -17,7 +17,8 @@ import { createCore, type Core } from '../app';
 import { seedServedBundle, startEchoServer, type EchoServer, type ServedFixture } from '../testing/mcp-serve-kit';
 import { RESOURCES_DIR, useTempDirs } from '../testing/temp-dir';
 import { realTools } from '../tool-search/testing/real-registry';
-import { MAX_LISTED_TOOLS, TOOL_SEARCH_NAME, type ToolSearchAnswer } from './discovery';
+import { MAX_LISTED_TOOLS, ServedSearch, TOOL_SEARCH_NAME, type ToolSearchAnswer } from './discovery';
+import type { ServedTool } from './served-tools';
 import { SEARCH_INSTRUCTIONS, McpServeService, type McpServeOptions } from './service';
 
 const tempDir = useTempDirs();
@@ -288,5 +289,18 @@ describe('progressive discovery on the realistic registry (500 tools of eight se
     expect(svc.listTools(conn.session)).toHaveLength(MAX_LISTED_TOOLS);
     expect(notes).toBeGreaterThan(0);
     await conn.close();
+  });
+});
+
+describe('a client’s found tools', () => {
+  it('give their room back once they are no longer served', async () => {
+    const served = (name: string, description: string) =>
+      ({ name, tool: { id: name, slug: name, displayName: name, description, tags: [], argSchema: { type: 'object' }, modifiedAt: 't' }, bundleSlug: 'kit', bundleName: 'Kit', description, inputSchema: { type: 'object' }, approval: null }) as unknown as ServedTool;
+    const tools = [served('send-invoice', 'Send an invoice to a customer'), served('list-files', 'List the files of a folder')];
+    const search = new ServedSearch(tools, new Map(tools.map((t) => [t.name, t])), { pinned: [], results: 5 });
+    const found = new Set(['removed-tool', 'list-files']);
+    const { added } = await search.search({ query: 'send an invoice' }, found, (t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }) as never);
+    expect(added).toEqual(['send-invoice']);
+    expect([...found].sort()).toEqual(['list-files', 'send-invoice']);
   });
 });

@@ -123,6 +123,8 @@ export class ServedSearch {
     const read = readArgs(args, this.results);
     if (typeof read === 'string') return { result: { content: [{ type: 'text', text: `VALIDATION_FAILED: ${read}` }], isError: true }, added: [] };
     const hits = (await this.index()).rank(read.query, read.limit);
+    // Tools found earlier that are no longer served (removed, renamed, switched off) give their room back.
+    for (const name of found) if (!this.byName.has(name)) found.delete(name);
     const tools: FoundTool[] = [];
     const added: string[] = [];
     let full = 0;
