@@ -17,7 +17,8 @@ import { TOOL_SEARCH_NAME } from './deferred-tools';
 
 const reg = realRegistry();
 
-describe('tool search over 500 tools from real OpenAPI documents', () => {
+// Hundreds of searches over 500 tools: seconds alone, far longer beside a loaded suite (a hang guard, not a time bound).
+describe('tool search over 500 tools from real OpenAPI documents', { timeout: 120_000 }, () => {
   it('the registry holds 500 distinct tools from the eight documents, and every task names one of them', () => {
     expect(reg.tools).toHaveLength(500);
     expect(new Set(reg.tools.map((t) => t.key)).size).toBe(500);
