@@ -475,7 +475,7 @@ export const layers = {
 };
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'dist-electron/**', '.bench-dist/**', 'release/**', 'node_modules/**', '.test-results/**', 'e2e/artifacts/**', 'coverage/**'] },
+  { ignores: ['dist/**', 'dist-electron/**', '.bench-dist/**', 'release/**', 'node_modules/**', '.test-results/**', 'e2e/artifacts/**', 'coverage/**', '.conformance/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,0 +1,94 @@
+/**
+ * The client under test in the suite's client scenarios, which starts it once per scenario as
+ * `<command> <server-url>` with MCP_CONFORMANCE_SCENARIO (and, for some auth scenarios,
+ * MCP_CONFORMANCE_CONTEXT) set.
+ *
+ * It is Toolsmith's own MCP client, reached the way the app reaches it: a core on a temp data
+ * folder, `mcpServers.add` with the URL (connect, tools/list into tool files), then each tool
+ * brought in run through the dispatcher. Only the contract and the dispatcher are used, so what
+ * passes here is what the app does. OAuth: the sign-in page is "opened" by following its
+ * redirects to our loopback callback, as a browser that signs in at once would (the suite's
+ * authorization server approves without asking).
+ *
+ * Runs on the app's Node (the one `npm run conformance` runs on), not the suite's.
+ */
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { createCore } from '../../electron/core/app';
+
+const url = process.argv[2];
+const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
+const log = (...a: unknown[]) => console.log('[driver]', ...a);
+
+/** What a scenario passes in MCP_CONFORMANCE_CONTEXT; only what the driver reads. */
+interface ScenarioContext {
+  client_id?: string;
+  client_secret?: string;
+}
+
+function context(): ScenarioContext {
+  try {
+    return JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}') as ScenarioContext;
+  } catch {
+    return {};
+  }
+}
+
+async function openUrl(u: string): Promise<void> {
+  log('open', u);
+  let next = u;
+  for (let i = 0; i < 5; i++) {
+    const r = await fetch(next, { redirect: 'manual' });
+    const location = r.headers.get('location');
+    log('  ->', r.status, location ?? '');
+    if (!location) return;
+    next = new URL(location, next).toString();
+  }
+}
+
+/** Arguments for a tool the suite's servers offer; `{}` for the rest. */
+function argsFor(slug: string, schemas: Map<string, unknown>): Record<string, unknown> {
+  if (slug === 'add-numbers') return { a: 2, b: 3 };
+  // json-schema-2020-12-preservation: the echo tool takes back the schema we keep for the other tool.
+  if (slug === 'json-schema-echo') return { schema: schemas.get('json-schema-2020-12-tool') ?? {} };
+  return {};
+}
+
+async function main(): Promise<number> {
+  if (!url) {
+    console.error('usage: driver.ts <server-url>');
+    return 2;
+  }
+  const ctx = context();
+  if (ctx.client_id) log('context: a pre-registered client is offered; Toolsmith registers its own (dynamic registration) and has no setting for one');
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'toolsmith-conformance-'));
+  const core = await createCore({ resourcesDir: path.resolve(import.meta.dirname, '..', '..', 'resources'), watch: false, dataDir, host: 'headless', mcpClient: { openUrl } });
+  try {
+    const added = await core.call('mcpServers.add', { server: { name: 'conformance', connection: { transport: 'http', url, headers: {} } } });
+    if (!added.ok) throw new Error(`add: ${added.error.message}`);
+    const { bundleId, status } = added.value;
+    log('status', JSON.stringify(status));
+    const listed = await core.call('tools.list', { bundleIds: [bundleId] });
+    if (!listed.ok) throw new Error(`tools.list: ${listed.error.message}`);
+    const tools = listed.value.items;
+    log('tools', tools.map((t) => t.slug).join(', '));
+    const schemas = new Map<string, unknown>(tools.map((t) => [t.slug, t.argSchema]));
+    for (const t of tools) {
+      const out = await core.dispatcher.invoke({ bundleId, slug: t.slug, version: t.version, args: argsFor(t.slug, schemas), source: 'api' });
+      log('call', t.slug, JSON.stringify(out.ok ? out.value : out.error).slice(0, 300));
+    }
+    const servers = await core.call('mcpServers.list', {});
+    if (servers.ok) log('final', JSON.stringify(servers.value.map((s) => s.status)));
+    return 0;
+  } catch (e) {
+    log('error', e instanceof Error ? e.message : String(e));
+    return 1;
+  } finally {
+    await core.close();
+    await fs.rm(dataDir, { recursive: true, force: true });
+    log('scenario', scenario, 'done');
+  }
+}
+
+process.exit(await main());
