@@ -11,14 +11,14 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import { auth, extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/client/auth.js';
 import { CallToolResultSchema, ErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { AppError } from '../../../shared/errors';
 import { parseTemplate } from '../../../shared/model/http-spec';
 import type { McpServerConfig, McpServerStatus } from '../../../shared/model/mcp-client';
 import type { SecretResolver } from '../secrets/types';
-import { isHttpDropped, limitedFetch, requestIds } from './http-limits';
+import { isHttpDropped, limitedFetch, requestIds, type FetchLike } from './http-limits';
 import { LogRing } from './log-ring';
 import { SecretOAuthProvider, SIGN_IN_TIMEOUT_MS, type OAuthSecrets } from './oauth';
 import type { McpCallResult } from './results';
@@ -57,6 +57,20 @@ const ListToolsPageSchema = z.object({ tools: z.array(z.unknown()), nextCursor: 
 
 /** Pages of tools/list read at most. */
 const MAX_LIST_PAGES = 50;
+
+/** What an HTTP server said with its last 401 or 403 (WWW-Authenticate, RFC 6750 §3). */
+interface Challenge {
+  status: number;
+  scope?: string;
+  error?: string;
+  resourceMetadataUrl?: URL;
+}
+
+/**
+ * Sign-ins one request may ask for: one for a missing (or dead) token, one for more scope. A
+ * server that refuses again after that would refuse forever: the request fails, no loop.
+ */
+const MAX_SIGN_INS = 2;
 
 /** A stderr line that names an error: `Error: …`, `TypeError: …`, Python's `ModuleNotFoundError: …`, `error: …`. */
 const ERROR_LINE = /(^|\b)([A-Z]\w*(Error|Exception)\b|error:|fatal:|panic:)/i;
@@ -163,11 +177,14 @@ export class McpServerConnection {
   private lastRequestId: string | number = -1;
   /** The process of a stdio server still starting (this.pid is set once it is connected). */
   private rawPid: number | undefined;
-  private lastHttp: StreamableHTTPClientTransport | undefined;
   /** Clients whose session the server forgot, replaced by a new session. */
   private readonly renewed = new WeakSet<Client>();
-  /** Set once the server asked for OAuth: later connections carry its tokens. */
+  /** An HTTP server's OAuth sign-in: its saved tokens go with every request. */
   private oauth: SecretOAuthProvider | undefined;
+  /** The last 401/403 challenge of the HTTP server: what a sign-in asks for. */
+  private challenge: Challenge | undefined;
+  /** The sign-in under way, which every request refused meanwhile waits for. */
+  private authorizing: Promise<void> | undefined;
 
   constructor(private readonly opts: ConnectionOptions) {
     this.log = new LogRing(opts.now);
@@ -286,17 +303,10 @@ export class McpServerConnection {
     const { config } = this.opts;
     let client: Client;
     try {
-      // A server that asked for OAuth before: its tokens (or a new sign-in) from the start.
-      client = this.oauth ? await this.signIn(gen) : await this.connect(gen, false);
+      // Saved tokens go with the first request; a server that asks for OAuth gets a sign-in (in the browser) and a new connection.
+      client = await this.withSignIn('initialize', () => undefined, () => this.connect(gen), () => gen === this.generation);
     } catch (e) {
-      if (this.oauth || !needsSignIn(e) || config.connection.transport !== 'http' || gen !== this.generation) throw this.startFailed(gen, e);
-      // The server asks for OAuth: sign in (in the browser) and connect again.
-      try {
-        client = await this.signIn(gen);
-      } catch (e2) {
-        const words = e2 instanceof AppError ? e2 : new AppError('UNAUTHORIZED', `it asks for authorization (HTTP 401) and an OAuth sign-in could not start: ${(e2 as Error).message || (e2 as Error).name}`);
-        throw this.startFailed(gen, words);
-      }
+      throw this.startFailed(gen, e);
     }
     if (gen !== this.generation) {
       await this.transport?.close().catch(() => undefined);
@@ -319,11 +329,11 @@ export class McpServerConnection {
   }
 
   /** One attempt: a transport and a client, connected (initialize answered); on failure both are closed. */
-  private async connect(gen: number, withAuth: boolean): Promise<Client> {
+  private async connect(gen: number): Promise<Client> {
     this.transportError = undefined;
     const pending = new Set<string | number>();
     this.pending = pending;
-    const raw = this.makeTransport(gen, withAuth, pending);
+    const raw = this.makeTransport(gen, pending);
     const client = new Client({ name: 'Toolsmith', version: this.opts.clientVersion }, { capabilities: {} });
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       if (gen === this.generation) this.opts.onToolsChanged();
@@ -349,7 +359,6 @@ export class McpServerConnection {
     }
     const transport = observed(raw, pending, (id) => (this.lastRequestId = id));
     this.transport = transport;
-    this.lastHttp = raw instanceof StreamableHTTPClientTransport ? raw : undefined;
     try {
       await client.connect(transport, { timeout: this.opts.config.timeouts.startMs });
       return client;
@@ -361,8 +370,8 @@ export class McpServerConnection {
     }
   }
 
-  /** OAuth: the SDK discovers, registers a client, and sends the person to sign in; the code comes back to a loopback listener. */
-  private async signIn(gen: number): Promise<Client> {
+  /** The HTTP server's sign-in (made once; nothing is read or started until it is used). */
+  private provider(): SecretOAuthProvider {
     const c = this.opts.config.connection;
     if (c.transport !== 'http') throw new AppError('UNAUTHORIZED', 'only HTTP servers sign in');
     this.oauth ??= new SecretOAuthProvider({
@@ -376,21 +385,88 @@ export class McpServerConnection {
         this.opts.onStatus();
       },
     });
-    const callback = await this.oauth.listen();
-    callback.reset();
-    this.log.event('the server asks for OAuth sign-in');
-    try {
-      return await this.connect(gen, true);
-    } catch (e) {
-      if (!(e instanceof UnauthorizedError) || !this.lastHttp) throw e;
-    }
-    const code = await callback.nextCode(this.opts.signInTimeoutMs ?? SIGN_IN_TIMEOUT_MS);
-    await this.lastHttp.finishAuth(code);
-    this.log.event('signed in');
-    return this.connect(gen, true);
+    return this.oauth;
   }
 
-  private makeTransport(gen: number, withAuth: boolean, pending: ReadonlySet<string | number>): Transport {
+  /** The challenge of an HTTP server's refusal that a sign-in may answer: 401, or 403 insufficient_scope (RFC 6750 §3.1). */
+  private challengeOf(e: unknown): Challenge | undefined {
+    if (this.opts.config.connection.transport !== 'http' || !(e instanceof StreamableHTTPError)) return undefined;
+    const last = this.challenge?.status === e.code ? this.challenge : undefined;
+    if (e.code === 401) return last ?? { status: 401 };
+    if (e.code === 403 && last?.error === 'insufficient_scope') return last;
+    return undefined;
+  }
+
+  /**
+   * Runs `run`; when the HTTP server refuses it for want of a token (401) or of scope (403
+   * insufficient_scope), whether at initialize or at a later request, signs in and runs it
+   * again, at most MAX_SIGN_INS times.
+   */
+  private async withSignIn<T>(what: string, signal: () => AbortSignal | undefined, run: () => Promise<T>, current: () => boolean = () => true): Promise<T> {
+    for (let signIns = 0; ; signIns++) {
+      try {
+        return await run();
+      } catch (e) {
+        const challenge = this.challengeOf(e);
+        if (!challenge || this.stopped || !current()) throw e;
+        if (signIns >= MAX_SIGN_INS) {
+          throw new AppError('UNAUTHORIZED', `the MCP server '${this.opts.config.name}' refused ${what} with HTTP ${challenge.status}${challengeWords(challenge)} after ${signIns} sign-ins; it wants what the sign-in does not grant (see its log)`);
+        }
+        await this.authorize(challenge, signal());
+      }
+    }
+  }
+
+  /** One sign-in at a time: requests refused meanwhile wait for it and are sent again. */
+  private authorize(challenge: Challenge, signal?: AbortSignal): Promise<void> {
+    if (!this.authorizing) {
+      const p = this.signIn(challenge, signal);
+      this.authorizing = p;
+      const clear = () => {
+        if (this.authorizing === p) this.authorizing = undefined;
+      };
+      p.then(clear, clear);
+    }
+    return this.authorizing;
+  }
+
+  /**
+   * OAuth: the SDK discovers, registers a client, and sends the person to sign in (or refreshes
+   * the tokens, when that can give what is asked for); the code comes back to a loopback listener.
+   */
+  private async signIn(challenge: Challenge, signal?: AbortSignal): Promise<void> {
+    const c = this.opts.config.connection;
+    const provider = this.provider();
+    const moreScope = challenge.error === 'insufficient_scope';
+    this.log.event(moreScope ? `the server asks for more scope (${challenge.scope ?? 'unnamed'}): OAuth sign-in` : `the server asks for OAuth sign-in${challenge.scope ? ` (scope ${challenge.scope})` : ''}`);
+    const serverUrl = c.transport === 'http' ? c.url : '';
+    const step = (more: object) => provider.run(moreScope, () => auth(provider, { serverUrl, resourceMetadataUrl: challenge.resourceMetadataUrl, ...more }));
+    let stage = 'could not start';
+    try {
+      const callback = await provider.listen();
+      callback.reset();
+      if ((await step({ scope: challenge.scope })) === 'AUTHORIZED') {
+        this.log.event('the sign-in was renewed');
+        return;
+      }
+      const code = await callback.nextCode(this.opts.signInTimeoutMs ?? SIGN_IN_TIMEOUT_MS, signal);
+      stage = 'failed';
+      await step({ authorizationCode: code });
+      this.log.event('signed in');
+    } catch (e) {
+      await provider.signInFailed(e).catch(() => undefined);
+      if (e instanceof AppError || signal?.aborted) throw e;
+      throw new AppError('UNAUTHORIZED', `it asks for authorization (HTTP ${challenge.status}) and an OAuth sign-in ${stage}: ${(e as Error).message || (e as Error).name}`);
+    } finally {
+      // A connected server waited for a sign-in (a request asked for it): it no longer does.
+      if (this.state === 'connected' && this.reason?.startsWith('waiting for you to sign in')) {
+        this.reason = undefined;
+        this.opts.onStatus();
+      }
+    }
+  }
+
+  private makeTransport(gen: number, pending: ReadonlySet<string | number>): Transport {
     const c = this.opts.config.connection;
     if (c.transport === 'stdio' && process.platform !== 'win32') {
       this.stderrMark = this.log.mark();
@@ -438,10 +514,25 @@ export class McpServerConnection {
         onDropped: () => {
           if (gen === this.generation) this.log.event(`an answer over the ${mb(this.opts.maxMessageBytes)} limit to a request no call waits for any more (it timed out or was cancelled) was dropped; the connection stays up`);
         },
-      }),
+      }, this.authorizedFetch()),
       reconnectionOptions: { maxRetries: 2, initialReconnectionDelay: 1_000, maxReconnectionDelay: 10_000, reconnectionDelayGrowFactor: 2 },
-      ...(withAuth && this.oauth ? { authProvider: this.oauth } : {}),
     });
+  }
+
+  /**
+   * fetch to the HTTP server with the saved access token, noting its 401/403 challenges. The
+   * sign-in is ours, not the transport's (it gets no authProvider): a refusal at any request, not
+   * only at initialize, starts it, with the scope the server named plus those granted.
+   */
+  private authorizedFetch(): FetchLike {
+    return async (url, init) => {
+      const token = this.provider().tokens()?.access_token;
+      const headers = new Headers(init?.headers);
+      if (token) headers.set('authorization', `Bearer ${token}`);
+      const res = await fetch(url, { ...init, headers });
+      if (res.status === 401 || res.status === 403) this.challenge = { status: res.status, ...extractWWWAuthenticateParams(res) };
+      return res;
+    };
   }
 
   private resolveSecrets(value: string, host: string, header: string): string {
@@ -532,22 +623,27 @@ export class McpServerConnection {
 
   /**
    * Lists every page of tools/list; the entries are checked one by one by the caller. A list
-   * that does not come (too large, no answer in time) fails the connection, so the server shows
-   * why rather than "connected" with no tools.
+   * that fails (too large, no answer in time, an error, a sign-in that fails) fails the
+   * connection, so the server shows why rather than "connected" with no tools.
    */
   async listTools(signal?: AbortSignal): Promise<unknown[]> {
     let client = await this.ready(signal);
+    // A server that offers no tools is not asked for them (it would answer "method not found").
+    if (!client.getServerCapabilities()?.tools) {
+      this.log.event('the server offers no tools (no tools capability)');
+      return [];
+    }
     try {
-      // A session the server forgot: listed again from the first page on a new one.
-      return await this.onSession(client, 'tools/list', () => signal, (c) => {
-        client = c;
-        return this.listPages(c, signal);
-      });
+      // Refused for want of a token or scope: signed in, and listed again. A session the server forgot: listed again from the first page on a new one.
+      return await this.withSignIn('tools/list', () => signal, () =>
+        this.onSession(client, 'tools/list', () => signal, (c) => {
+          client = c;
+          return this.listPages(c, signal);
+        }),
+      );
     } catch (e) {
       const err = this.callError(e, 'tools/list', signal);
-      if (!signal?.aborted && err instanceof AppError && (err.code === 'TIMEOUT' || err.code === 'PAYLOAD_TOO_LARGE') && client === this.client) {
-        this.dropConnection(`tools/list failed: ${err.message}`);
-      }
+      if (!signal?.aborted && client === this.client) this.dropConnection(`tools/list failed: ${(err as Error).message}`);
       throw err;
     }
   }
@@ -572,7 +668,7 @@ export class McpServerConnection {
     const client = this.client && this.state === 'connected' ? this.client : await this.ready(cancel.signal);
     const what = `tools/call ${name}`;
     try {
-      return await this.onSession(client, what, () => cancel.signal, (c) => this.sendCall(c, name, args, cancel));
+      return await this.withSignIn(what, () => cancel.signal, () => this.onSession(client, what, () => cancel.signal, (c) => this.sendCall(c, name, args, cancel)));
     } catch (e) {
       throw this.callError(e, what, cancel.signal);
     }
@@ -712,8 +808,10 @@ function sessionLost(e: unknown): e is StreamableHTTPError {
   return e instanceof StreamableHTTPError && (e.code === 404 || (e.code === 400 && /session/i.test(e.message)));
 }
 
-function needsSignIn(e: unknown): boolean {
-  return e instanceof UnauthorizedError || (e instanceof StreamableHTTPError && e.code === 401);
+/** A challenge's error and scope, for an error message: ` (insufficient_scope, scope "a b")`. */
+function challengeWords(c: Challenge): string {
+  const parts = [c.error, c.scope !== undefined ? `scope "${c.scope}"` : undefined].filter((p): p is string => p !== undefined);
+  return parts.length > 0 ? ` (${parts.join(', ')})` : '';
 }
 
 /** How long a call runs before its cancel is watched for (a listener on a fresh AbortSignal costs more than a quick call). */

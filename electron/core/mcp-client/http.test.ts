@@ -50,6 +50,15 @@ describe('an MCP server over Streamable HTTP as a bundle', () => {
     expect(v.status.reason).toMatch(/^it asks for authorization \(HTTP 401\) and an OAuth sign-in could not start: /);
   });
 
+  it('a server that offers no tools is connected with none, and is not asked for its tools', async () => {
+    const { server, core } = await setup({ mode: 'no-tools' });
+    const v = await addServer(core, { name: 'Prompts only', connection: { transport: 'http', url: server.url } });
+    expect(v.status).toMatchObject({ state: 'connected' });
+    expect(slugs(core, v.bundleId)).toEqual([]);
+    expect(server.rpc).toContain('initialize');
+    expect(server.rpc).not.toContain('tools/list');
+  });
+
   it('refreshes tools on notifications/tools/list_changed', async () => {
     const { core } = await setup();
     const v = await addServer(core, { name: 'Remote', connection: { transport: 'http', url: (servers[0] as HttpTestServer).url } });

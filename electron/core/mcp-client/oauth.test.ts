@@ -12,7 +12,7 @@ import { LoopbackCallback, oauthSecretNames } from './oauth';
 import { useTempDirs } from '../testing/temp-dir';
 import { startHttpTestServer, type HttpTestServer } from './testing/http-test-server';
 import { oauthTestServer } from './testing/oauth-server';
-import { addServer, call, openCore, serverView } from './testing/harness';
+import { addServer, call, openCore, serverView, slugs } from './testing/harness';
 
 const tempDir = useTempDirs();
 const cores: Core[] = [];
@@ -73,6 +73,8 @@ describe('OAuth sign-in to an MCP server', () => {
     const v = await addServer(core, { name: 'Signed', connection: { transport: 'http', url: server.url } });
     expect(v.status.state).toBe('connected');
     expect(oauth.registered).toHaveLength(1);
+    // A native app's registration (SEP-837): its redirect is a loopback URL.
+    expect(oauth.registrations[0]).toMatchObject({ application_type: 'native', redirect_uris: [expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/oauth\/callback$/)] });
     expect(oauth.tokensIssued).toBe(1);
     expect(opened).toHaveLength(1);
     expect(new URL(opened[0]!).searchParams.get('code_challenge_method')).toBe('S256');
@@ -92,6 +94,8 @@ describe('OAuth sign-in to an MCP server', () => {
     expect(await call(again, v.bundleId, 'echo', { text: 'still signed in' })).toMatchObject({ ok: true, value: 'still signed in' });
     expect(opened).toHaveLength(1);
     expect(oauth.registered).toHaveLength(1);
+    // The saved access token went with the first request: not even a refresh.
+    expect(oauth.tokensIssued).toBe(1);
   });
 
   it('a refused sign-in fails the server with the reason; a restart signs in again', async () => {
@@ -221,5 +225,100 @@ describe('OAuth sign-in to an MCP server', () => {
     } finally {
       cb.close();
     }
+  });
+
+  it('a server that lets initialize through and answers tools/list with 401: signs in with the scope it names, then lists; a 403 for more scope signs in again with both', async () => {
+    const oauth = oauthTestServer();
+    const server = await startHttpTestServer({ oauth, scopes: { list: 'mcp:basic', call: 'mcp:write' } });
+    servers.push(server);
+    const core = await openCore(await tempDir(), { backoffMs: 5, openUrl: browser });
+    cores.push(core);
+    opened.length = 0;
+    const v = await addServer(core, { name: 'Step-up', connection: { transport: 'http', url: server.url } });
+    // Signed in at tools/list (initialize needed no token), with the scope of its WWW-Authenticate; the tools are there.
+    expect(v.status.state).toBe('connected');
+    expect(oauth.authorizations).toEqual(['mcp:basic']);
+    expect(opened).toHaveLength(1);
+    expect(slugs(core, v.bundleId)).toContain('echo');
+    expect(server.rpc.filter((m) => m === 'initialize')).toHaveLength(1);
+
+    // tools/call wants mcp:write (403 insufficient_scope): a new sign-in (not a refresh, which cannot add a scope), asking for what was granted too.
+    expect(await call(core, v.bundleId, 'echo', { text: 'written' })).toMatchObject({ ok: true, value: 'written' });
+    expect(oauth.authorizations).toEqual(['mcp:basic', 'mcp:basic mcp:write']);
+    expect(opened).toHaveLength(2);
+    expect(oauth.tokensIssued).toBe(2);
+    // Both scopes held now: tools/call, and tools/list after a restart, need no more sign-in.
+    expect(await call(core, v.bundleId, 'echo', { text: 'again' })).toMatchObject({ ok: true, value: 'again' });
+    expect(await core.call('mcpServers.restart', { bundleId: v.bundleId })).toMatchObject({ ok: true, value: { status: { state: 'connected' } } });
+    expect(oauth.authorizations).toHaveLength(2);
+    expect(slugs(core, v.bundleId)).toContain('echo');
+  });
+
+  it('a server that keeps refusing (403 insufficient_scope after each sign-in) fails the server after two sign-ins, never connected with no tools', async () => {
+    // The authorization server never grants the scope the MCP server wants.
+    const oauth = oauthTestServer({ grant: () => [] });
+    const server = await startHttpTestServer({ oauth, scopes: { list: 'mcp:admin', call: 'mcp:admin' } });
+    servers.push(server);
+    const core = await openCore(await tempDir(), { backoffMs: 5, openUrl: browser });
+    cores.push(core);
+    const v = await addServer(core, { name: 'Never enough', connection: { transport: 'http', url: server.url } });
+    expect(v.status.state).toBe('failed');
+    expect(v.status.reason).toMatch(/^tools\/list failed: .*refused tools\/list with HTTP 403 \(insufficient_scope, scope "mcp:admin"\) after 2 sign-ins/);
+    expect(oauth.authorizations).toEqual(['mcp:admin', 'mcp:admin']);
+    expect(slugs(core, v.bundleId)).toEqual([]);
+  });
+
+  it.each([
+    ['advertised and right', { issSupported: true, iss: 'correct' }, null],
+    ['neither advertised nor sent', { iss: 'omit' }, null],
+    ['advertised but missing', { issSupported: true, iss: 'omit' }, /carries no 'iss' .*'http:\/\/127\.0\.0\.1:\d+' says it sends one/],
+    ['advertised and another issuer', { issSupported: true, iss: 'wrong' }, /names the issuer 'https:\/\/evil\.example\.com' \(its iss\), not 'http:\/\/127\.0\.0\.1:\d+'/],
+    ['not advertised, sent and another issuer', { iss: 'wrong' }, /names the issuer 'https:\/\/evil\.example\.com' \(its iss\), not 'http:\/\/127\.0\.0\.1:\d+'/],
+    ['the issuer with a trailing slash (no normalizing)', { issSupported: true, iss: 'trailing-slash' }, /names the issuer 'http:\/\/127\.0\.0\.1:\d+\/' \(its iss\), not 'http:\/\/127\.0\.0\.1:\d+'/],
+  ] as const)('the iss of the authorization response (RFC 9207), %s', async (_, opts, refused) => {
+    const oauth = oauthTestServer(opts);
+    const server = await startHttpTestServer({ oauth });
+    servers.push(server);
+    const core = await openCore(await tempDir(), { backoffMs: 5, openUrl: browser });
+    cores.push(core);
+    const v = await addServer(core, { name: 'Issuer', connection: { transport: 'http', url: server.url } });
+    if (!refused) {
+      expect(v.status.state).toBe('connected');
+      expect(oauth.tokensIssued).toBe(1);
+      return;
+    }
+    expect(v.status.state).toBe('failed');
+    expect(v.status.reason).toMatch(refused);
+    expect(v.status.reason).toMatch(/its code was not used/);
+    // The code never went to the token endpoint; nothing of the sign-in is kept.
+    expect(oauth.tokensIssued).toBe(0);
+    expect(core.secrets.list().filter((s) => s.name.startsWith('mcp-oauth.'))).toEqual([]);
+  });
+
+  it('authorization-server metadata whose issuer is not the URL it was fetched for (RFC 8414 §3.3) is not used: the sign-in fails naming both, nothing registered or kept', async () => {
+    const oauth = oauthTestServer({ metadataIssuer: () => 'https://attacker.example.com' });
+    const server = await startHttpTestServer({ oauth });
+    servers.push(server);
+    const core = await openCore(await tempDir(), { backoffMs: 5, openUrl: browser });
+    cores.push(core);
+    opened.length = 0;
+    const v = await addServer(core, { name: 'Poisoned', connection: { transport: 'http', url: server.url } });
+    expect(v.status.state).toBe('failed');
+    expect(v.status.reason).toMatch(/metadata names the issuer 'https:\/\/attacker\.example\.com', but it was fetched for 'http:\/\/127\.0\.0\.1:\d+'/);
+    expect(oauth.registrations).toEqual([]);
+    expect(oauth.authorizations).toEqual([]);
+    expect(opened).toEqual([]);
+    expect(core.secrets.list().filter((s) => s.name.startsWith('mcp-oauth.'))).toEqual([]);
+  });
+
+  it('a server without protected-resource metadata (MCP 2025-03-26: its origin stands in for the authorization server) is signed in to, whatever issuer its metadata names', async () => {
+    const oauth = oauthTestServer({ noResourceMetadata: true, metadataIssuer: (base) => `${base}/oauth` });
+    const server = await startHttpTestServer({ oauth });
+    servers.push(server);
+    const core = await openCore(await tempDir(), { backoffMs: 5, openUrl: browser });
+    cores.push(core);
+    const v = await addServer(core, { name: 'Legacy', connection: { transport: 'http', url: server.url } });
+    expect(v.status.state).toBe('connected');
+    expect(oauth.tokensIssued).toBe(1);
   });
 });

@@ -11,11 +11,20 @@
  * sign in to an account of its choosing). The listener also refuses a request whose Host is
  * not the address it listens on, or that comes with another site's Origin (DNS rebinding: a
  * site whose name resolves to 127.0.0.1 cannot talk to it).
+ *
+ * The authorization server is held to what it says it is: its metadata must name as `issuer`
+ * the URL it was fetched for (RFC 8414 §3.3), else it is not used at all (nothing registered);
+ * and an answer whose `iss` is not that issuer, or that lacks `iss` although the metadata says
+ * it is sent (RFC 9207), fails the sign-in with its code never exchanged (a mix-up: the code
+ * came from another authorization server). `iss` is compared as a plain string.
+ *
+ * Scopes: the sign-in asks for the scope the server named (WWW-Authenticate) together with the
+ * scopes already granted, so a step-up for one more scope does not lose the others.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { AppError } from '../../../shared/errors';
 
@@ -44,8 +53,39 @@ export interface OAuthDeps {
 /** How long a sign-in may take before the call that asked for it gives up. */
 export const SIGN_IN_TIMEOUT_MS = 5 * 60_000;
 
+/** The issuer the answer to a sign-in must name (`iss`), and whether it must name one at all. */
+export interface IssuerCheck {
+  issuer: string;
+  required: boolean;
+}
+
+/** The sign-in failed because the authorization server is not the one it claims to be (details of its AppError). */
+export const ISSUER_MISMATCH = 'issuer-mismatch';
+
+/**
+ * RFC 8414 §3.3: the metadata's issuer is the URL its well-known address was made from. A root
+ * URL with or without its "/" makes the same address (the SDK writes the legacy fallback with it).
+ */
+function sameIssuer(issuer: string, fetchedFor: string): boolean {
+  if (issuer === fetchedFor) return true;
+  const root = (u: string) => (/^https?:\/\/[^/?#]+\/$/i.test(u) ? u.slice(0, -1) : u);
+  return root(issuer) === root(fetchedFor);
+}
+
+function scopeList(scope: string | null | undefined): string[] {
+  return (scope ?? '').split(' ').filter(Boolean);
+}
+
 export class SecretOAuthProvider implements OAuthClientProvider {
   private verifier = '';
+  /** What the answer of the sign-in under way must carry as `iss`, learnt from the authorization server's metadata. */
+  private issuerCheck: IssuerCheck | undefined;
+  /** The scope the sign-in under way asked for: what its tokens hold when their answer names none (RFC 6749 §5.1). */
+  private askedScope: string | undefined;
+  /** A client registered during the sign-in under way (forgotten when the authorization server proves untrustworthy). */
+  private registeredNow = false;
+  /** Off while a sign-in is for more scope: a refresh gives the scopes the token had, never more. */
+  private refreshAllowed = true;
   private callback: LoopbackCallback | undefined;
   private readonly names: { client: string; tokens: string };
   private readonly hosts = new Set<string>();
@@ -81,7 +121,9 @@ export class SecretOAuthProvider implements OAuthClientProvider {
       grant_types: ['authorization_code', 'refresh_token'],
       response_types: ['code'],
       token_endpoint_auth_method: 'none',
-    };
+      // SEP-837: a native app (its redirect is a loopback URL), not a web app.
+      application_type: 'native',
+    } as OAuthClientMetadata;
   }
 
   clientInformation(): OAuthClientInformationMixed | undefined {
@@ -90,26 +132,83 @@ export class SecretOAuthProvider implements OAuthClientProvider {
 
   async saveClientInformation(info: OAuthClientInformationMixed): Promise<void> {
     await this.write(this.names.client, info);
+    this.registeredNow = true;
   }
 
   tokens(): OAuthTokens | undefined {
-    return this.read<OAuthTokens>(this.names.tokens);
+    const t = this.read<OAuthTokens>(this.names.tokens);
+    if (!t || this.refreshAllowed) return t;
+    const { refresh_token: _, ...rest } = t;
+    return rest;
   }
 
   async saveTokens(tokens: OAuthTokens): Promise<void> {
-    await this.write(this.names.tokens, tokens);
+    // A token answer without `scope` grants what was asked for (a refresh: what the token had).
+    const scope = tokens.scope ?? this.askedScope ?? this.read<OAuthTokens>(this.names.tokens)?.scope;
+    await this.write(this.names.tokens, scope === undefined ? tokens : { ...tokens, scope });
+    this.askedScope = undefined;
+  }
+
+  /** The scopes the saved tokens hold. */
+  grantedScopes(): string[] {
+    return scopeList(this.read<OAuthTokens>(this.names.tokens)?.scope);
+  }
+
+  /** Runs one step of the SDK's auth; `moreScope`: a sign-in for more scope, which no refresh can give. */
+  async run<T>(moreScope: boolean, step: () => Promise<T>): Promise<T> {
+    this.registeredNow = false;
+    this.refreshAllowed = !moreScope;
+    try {
+      return await step();
+    } finally {
+      this.refreshAllowed = true;
+    }
+  }
+
+  /**
+   * The authorization server's metadata, as discovered (before any registration or sign-in):
+   * refused when it names another issuer than the one the protected resource's metadata named
+   * (RFC 9728) and it was fetched for. A server without that metadata (MCP 2025-03-26, whose own
+   * origin stands in for an authorization server) named no issuer, so there is none to hold it to.
+   */
+  saveDiscoveryState(state: OAuthDiscoveryState): void {
+    const meta = state.authorizationServerMetadata;
+    this.issuerCheck = undefined;
+    if (!meta) return;
+    const named = state.resourceMetadata?.authorization_servers?.includes(state.authorizationServerUrl) === true;
+    if (named && !sameIssuer(meta.issuer, state.authorizationServerUrl)) {
+      throw new AppError(
+        'UNAUTHORIZED',
+        `the authorization server's metadata names the issuer '${meta.issuer}', but it was fetched for '${state.authorizationServerUrl}' (RFC 8414 §3.3): it is not used, and the sign-in stops`,
+        { reason: ISSUER_MISMATCH },
+      );
+    }
+    const supported = (meta as { authorization_response_iss_parameter_supported?: unknown }).authorization_response_iss_parameter_supported === true;
+    this.issuerCheck = { issuer: meta.issuer, required: supported };
+  }
+
+  /** A sign-in failed: a client registered in it with an authorization server that proved untrustworthy is forgotten. */
+  async signInFailed(e: unknown): Promise<void> {
+    this.askedScope = undefined;
+    if (!this.registeredNow || !(e instanceof AppError) || (e.details as { reason?: unknown } | undefined)?.reason !== ISSUER_MISMATCH) return;
+    this.registeredNow = false;
+    await this.deps.secrets.delete?.(this.names.client);
   }
 
   async redirectToAuthorization(url: URL): Promise<void> {
+    // A step-up keeps what was granted: the scope asked for is the union (SEP-2350).
+    const scope = [...new Set([...this.grantedScopes(), ...scopeList(url.searchParams.get('scope'))])];
+    if (scope.length > 0) url.searchParams.set('scope', scope.join(' '));
+    this.askedScope = url.searchParams.get('scope') ?? undefined;
     // The authorization server gets the refresh token later: the secret may go there too.
     this.hosts.add(url.hostname.toLowerCase());
     this.deps.onSignIn(url.href);
     await this.deps.openUrl?.(url.href);
   }
 
-  /** A new random `state` for the authorization URL; the loopback listener takes only the answer that carries it. */
+  /** A new random `state` for the authorization URL; the loopback listener takes only the answer that carries it (and the right `iss`). */
   async state(): Promise<string> {
-    return (await this.listen()).newState();
+    return (await this.listen()).newState(this.issuerCheck);
   }
 
   saveCodeVerifier(v: string): void {
@@ -147,6 +246,8 @@ export class LoopbackCallback {
   private waiting: { resolve: (code: string) => void; reject: (e: Error) => void } | undefined;
   /** The `state` of the sign-in under way; an answer is taken only with it, once. */
   private expectedState: string | undefined;
+  /** The `iss` the answer of the sign-in under way must carry. */
+  private expectedIssuer: IssuerCheck | undefined;
   /** `127.0.0.1:PORT`: the only Host a request may name. */
   private readonly host: string;
 
@@ -172,9 +273,19 @@ export class LoopbackCallback {
   }
 
   /** A new random state for a sign-in about to start; an answer with an earlier one is refused from now on. */
-  newState(): string {
+  newState(issuer?: IssuerCheck): string {
     this.expectedState = randomBytes(32).toString('base64url');
+    this.expectedIssuer = issuer;
     return this.expectedState;
+  }
+
+  /** Why an answer's `iss` is not the one expected (RFC 9207: a plain string comparison); undefined when it is. */
+  private issuerProblem(iss: string | null): string | undefined {
+    const want = this.expectedIssuer;
+    if (!want) return undefined;
+    if (iss === null) return want.required ? `the sign-in answer carries no 'iss' although the authorization server '${want.issuer}' says it sends one (RFC 9207); its code was not used` : undefined;
+    if (iss === want.issuer) return undefined;
+    return `the sign-in answer names the issuer '${iss}' (its iss), not '${want.issuer}', the authorization server Toolsmith signed in with (RFC 9207: another server's answer); its code was not used`;
   }
 
   private stateMatches(got: string | null): boolean {
@@ -206,11 +317,18 @@ export class LoopbackCallback {
     // Only the answer to our own sign-in, once: another one's code is never exchanged, and the waiting sign-in goes on.
     if (!this.stateMatches(u.searchParams.get('state'))) return this.refuse(res, 400, 'state');
     this.expectedState = undefined;
-    const code = u.searchParams.get('code');
     const error = u.searchParams.get('error');
+    // The issuer is checked on an error answer too: another server's words are not shown as this one's.
+    const wrongIssuer = this.issuerProblem(u.searchParams.get('iss'));
+    this.expectedIssuer = undefined;
+    const code = wrongIssuer ? null : u.searchParams.get('code');
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' });
     res.end(code ? '<p>Signed in. You can close this window and go back to Toolsmith.</p>' : '<p>Sign-in failed. Go back to Toolsmith for the reason.</p>');
-    const answer: { code: string } | { error: AppError } = code ? { code } : { error: new AppError('UNAUTHORIZED', `the sign-in was refused: ${error ?? 'no code'} ${u.searchParams.get('error_description') ?? ''}`.trim()) };
+    const answer: { code: string } | { error: AppError } = code
+      ? { code }
+      : wrongIssuer
+        ? { error: new AppError('UNAUTHORIZED', wrongIssuer, { reason: ISSUER_MISMATCH }) }
+        : { error: new AppError('UNAUTHORIZED', `the sign-in was refused: ${error ?? 'no code'} ${u.searchParams.get('error_description') ?? ''}`.trim()) };
     // The browser may come back before anyone waits (the page opened and answered at once): kept for nextCode.
     if (!this.waiting) {
       this.early = answer;

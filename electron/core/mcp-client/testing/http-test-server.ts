@@ -32,10 +32,13 @@ export interface HttpTestServer {
  * `hugeEvent`: the first GET event stream sends one event of that many bytes (a hostile server),
  * written as the client takes it; the later ones are the SDK's own. `unknownSession`: the answer
  * to a request carrying a session id it does not know: 404 as MCP says (the default), or 400 "No
- * valid session ID provided" as servers built on the SDK's examples answer.
+ * valid session ID provided" as servers built on the SDK's examples answer. `scopes` (with `oauth`):
+ * initialize and notifications pass without a token, as some servers let them; every other
+ * request needs one (401 naming the scope `list`), tools/call a token holding `call` and the rest
+ * one holding `list` (403 insufficient_scope naming the scope wanted).
  */
 export async function startHttpTestServer(
-  opts: { mode?: string; port?: number; authorize?: (req: http.IncomingMessage) => boolean; oauth?: OAuthTestServer; hugeEvent?: number; unknownSession?: 404 | 400 } = {},
+  opts: { mode?: string; port?: number; authorize?: (req: http.IncomingMessage) => boolean; oauth?: OAuthTestServer; scopes?: { list: string; call: string }; hugeEvent?: number; unknownSession?: 404 | 400 } = {},
 ): Promise<HttpTestServer> {
   const sessions = new Map<string, StreamableHTTPServerTransport>();
   const requests: HttpTestServer['requests'] = [];
@@ -57,7 +60,24 @@ export async function startHttpTestServer(
     requests.push({ method: req.method ?? '', headers: req.headers });
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     if (opts.oauth && (await opts.oauth.handle(req, res, base))) return;
-    if (opts.oauth && !opts.oauth.authorized(req)) {
+    let early: unknown;
+    if (opts.oauth && opts.scopes) {
+      if (req.method === 'POST') early = JSON.parse(await readBody(req));
+      const method = (early as { method?: unknown } | undefined)?.method;
+      if (!(method === 'initialize' || (typeof method === 'string' && method.startsWith('notifications/')))) {
+        const held = opts.oauth.scopesOf(req);
+        const wanted = method === 'tools/call' ? opts.scopes.call : opts.scopes.list;
+        const prm = `resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"`;
+        if (!held) {
+          res.writeHead(401, { 'www-authenticate': `Bearer scope="${opts.scopes.list}", ${prm}` }).end('{"error":"invalid_token"}');
+          return;
+        }
+        if (!wanted.split(' ').every((s) => held.includes(s))) {
+          res.writeHead(403, { 'www-authenticate': `Bearer error="insufficient_scope", scope="${wanted}", ${prm}` }).end('{"error":"insufficient_scope"}');
+          return;
+        }
+      }
+    } else if (opts.oauth && !opts.oauth.authorized(req)) {
       res.writeHead(401, { 'www-authenticate': `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"` }).end();
       return;
     }
@@ -73,7 +93,7 @@ export async function startHttpTestServer(
     try {
       let body: unknown;
       if (req.method === 'POST') {
-        body = JSON.parse(await readBody(req));
+        body = early ?? JSON.parse(await readBody(req));
         const methods = (Array.isArray(body) ? body : [body]).flatMap((m: { method?: unknown }) => (typeof m?.method === 'string' ? [m.method] : []));
         rpc.push(...methods);
         if ((body as { params?: { name?: unknown } })?.params?.name === 'late_big') {

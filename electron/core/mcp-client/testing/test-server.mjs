@@ -75,6 +75,8 @@ const HEADER_TOOLS = [
 // writeLine(text) (writes a raw line to the client; stdio), idFirst (the raw answers of late_big put their id first, as
 // Python's SDK does, rather than last, as this SDK does), afterLate() (over HTTP: the next call answers once it resolves).
 export function makeServer(mode = 'normal', hooks = {}) {
+  // A server that offers no tools at all (only, say, prompts): no tools capability.
+  if (mode === 'no-tools') return new Server({ name: 'toolsmith-test-server', version: '1.0.0' }, { capabilities: {} });
   const extra = hooks.extra ?? [];
   /** A late_big call not answered yet: its id, size, and (over HTTP) how to answer it. */
   let late;
