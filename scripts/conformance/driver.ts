@@ -63,7 +63,17 @@ async function main(): Promise<number> {
   const ctx = context();
   if (ctx.client_id) log('context: a pre-registered client is offered; Toolsmith registers its own (dynamic registration) and has no setting for one');
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'toolsmith-conformance-'));
-  const core = await createCore({ resourcesDir: path.resolve(import.meta.dirname, '..', '..', 'resources'), watch: false, dataDir, host: 'headless', mcpClient: { openUrl } });
+  // The suite ends a scenario that runs too long with SIGTERM: the data folder goes all the same.
+  process.once('SIGTERM', () => {
+    fs.rm(dataDir, { recursive: true, force: true }).finally(() => process.exit(143));
+  });
+  let core: Awaited<ReturnType<typeof createCore>>;
+  try {
+    core = await createCore({ resourcesDir: path.resolve(import.meta.dirname, '..', '..', 'resources'), watch: false, dataDir, host: 'headless', mcpClient: { openUrl } });
+  } catch (e) {
+    await fs.rm(dataDir, { recursive: true, force: true });
+    throw e;
+  }
   try {
     const added = await core.call('mcpServers.add', { server: { name: 'conformance', connection: { transport: 'http', url, headers: {} } } });
     if (!added.ok) throw new Error(`add: ${added.error.message}`);

@@ -9,14 +9,19 @@ import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process'
 type Closer = () => Promise<void>;
 
 const groups = new Set<ChildProcess>();
+/** The process group of each child started (its pid): swept even after the leader has exited. */
+const pgids = new Set<number>();
 const closers: Closer[] = [];
 const finals: Closer[] = [];
 let cleaning: Promise<void> | undefined;
 
 function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
-  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  if (child.pid !== undefined) killPgid(child.pid, signal);
+}
+
+function killPgid(pgid: number, signal: NodeJS.Signals): void {
   try {
-    process.kill(-child.pid, signal);
+    process.kill(-pgid, signal);
   } catch {
     // The group is gone already.
   }
@@ -26,6 +31,7 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
 export function start(command: string, args: readonly string[], options: SpawnOptions = {}): ChildProcess {
   const child = spawn(command, args, { ...options, detached: true });
   groups.add(child);
+  if (child.pid !== undefined) pgids.add(child.pid);
   child.on('exit', () => groups.delete(child));
   return child;
 }
@@ -60,6 +66,8 @@ export function cleanup(): Promise<void> {
   cleaning ??= (async () => {
     for (const close of closers.reverse()) await close().catch(() => {});
     await Promise.all([...groups].map((c) => stop(c)));
+    // What exited leaders left in their groups (a shell's children) goes too.
+    for (const pgid of pgids) killPgid(pgid, 'SIGKILL');
     for (const fn of finals) await fn().catch(() => {});
   })();
   return cleaning;
@@ -70,10 +78,12 @@ export function installSignalHandlers(): void {
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     process.once(signal, () => {
       process.stderr.write(`\nconformance: ${signal}, stopping what the run started…\n`);
-      void cleanup().finally(() => process.exit(130));
+      // 128 + the signal's number, as shells report it.
+      void cleanup().finally(() => process.exit(128 + ({ SIGINT: 2, SIGTERM: 15, SIGHUP: 1 } as const)[signal]));
     });
   }
   process.on('exit', () => {
     for (const c of groups) killGroup(c, 'SIGKILL');
+    for (const pgid of pgids) killPgid(pgid, 'SIGKILL');
   });
 }

@@ -23,10 +23,10 @@ export interface EchoServer {
   close(): Promise<void>;
 }
 
-/** Answers `{"path": ..., "key": <X-Key header>}`: the secret comes back, so redaction must catch it; `q=hang` is never answered. */
 /** What the echo server answers for an image or a sound. */
 export const MEDIA_BYTES = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
+/** Answers `{"path": ..., "key": <X-Key header>}`: the secret comes back, so redaction must catch it; `q=hang` is never answered. */
 export async function startEchoServer(): Promise<EchoServer> {
   const seenKeys: string[] = [];
   const server = http.createServer((req, res) => {

@@ -19,9 +19,9 @@
  * best, most detailed information…"): they count at LIGHT_WEIGHT. Stems.
  */
 export const LIGHT_WORDS: ReadonlySet<string> = new Set(
-  ('help assist find best top latest new recent recommend suggest inform info provid give tell real time world great good ' +
-    'look interest specif detail comprehens variou sure possibl abl kindli current today todai quick quickli easi easili ' +
-    'know learn understand explor discov get make creat gener').split(' '),
+  ('help find best top latest new recent recommend suggest inform info provid give real world great good ' +
+    'look interest specif detail comprehens variou sure possibl abl kindli current todai quick quickli easi easili ' +
+    'learn understand explor discov get make creat gener').split(' '),
 );
 export const LIGHT_WEIGHT = 0.4;
 
