@@ -57,3 +57,16 @@ describe('tool search on the blind needs', { timeout: 120_000 }, () => {
     expect(top1 / set.needs.length, figures).toBeGreaterThanOrEqual(BLIND_FLOOR_TOP1);
   });
 });
+
+describe('the tuning needs', () => {
+  const tuning = JSON.parse(fs.readFileSync(path.join(import.meta.dirname, 'tuning-needs.json'), 'utf8')) as { needs: BlindNeed[] };
+
+  it('name tools of the realistic registry, once each need, and none of them is a blind need', () => {
+    const keys = new Set(readRealRegistry().bundles.flatMap((b) => b.tools.map((t) => `${b.slug}/${t.slug}`)));
+    expect(tuning.needs).toHaveLength(180);
+    expect(tuning.needs.flatMap((n) => [n.tool, ...(n.alsoAccept ?? [])]).filter((k) => !keys.has(k))).toEqual([]);
+    const blind = new Set(set.needs.map((n) => n.need.trim().toLowerCase()));
+    expect(tuning.needs.filter((n) => blind.has(n.need.trim().toLowerCase()))).toEqual([]);
+    expect(new Set(tuning.needs.map((n) => n.need.trim().toLowerCase())).size).toBe(tuning.needs.length);
+  });
+});
