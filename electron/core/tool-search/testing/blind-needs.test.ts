@@ -63,7 +63,7 @@ describe('the tuning needs', () => {
 
   it('name tools of the realistic registry, once each need, and none of them is a blind need', () => {
     const keys = new Set(readRealRegistry().bundles.flatMap((b) => b.tools.map((t) => `${b.slug}/${t.slug}`)));
-    expect(tuning.needs).toHaveLength(180);
+    expect(tuning.needs).toHaveLength(179);
     expect(tuning.needs.flatMap((n) => [n.tool, ...(n.alsoAccept ?? [])]).filter((k) => !keys.has(k))).toEqual([]);
     const blind = new Set(set.needs.map((n) => n.need.trim().toLowerCase()));
     expect(tuning.needs.filter((n) => blind.has(n.need.trim().toLowerCase()))).toEqual([]);
