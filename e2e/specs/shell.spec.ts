@@ -73,6 +73,8 @@ test.describe('the app shell', () => {
     await depth.fill('2');
     await appPage.getByTestId('settings-save').click();
     await expect(appPage.getByTestId('settings-delegation-depth-error')).toHaveCount(0);
+    // Saved before the reload (a reload while the save is on its way would show the old value).
+    await expect(appPage.getByTestId('settings-saved')).toBeVisible();
     await appPage.reload();
     await expect(appPage.getByTestId('settings-delegation-depth')).toHaveValue('2');
     await shell.open('chat');
