@@ -12,6 +12,25 @@ const EnvName = z.string().min(1).max(256).regex(/^[^=\0]+$/, { error: "an envir
 const HeaderName = z.string().min(1).max(256).regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, { error: "a header name may contain letters, digits and !#$%&'*+.^_`|~- only" });
 const NoNul = z.string().max(32 * 1024).regex(/^[^\0]*$/, { error: 'must not contain NUL characters' });
 
+/**
+ * An OAuth client registered beforehand with an MCP server's authorization server (GitHub and
+ * others have no dynamic registration): its id, its secret as `${secret:NAME}` (the value stays
+ * in the secret store, bound to the authorization server's host), and the loopback port of the
+ * redirect URL registered with it (`http://127.0.0.1:PORT/oauth/callback`; any port when none).
+ */
+export const McpOAuthClientSchema = z
+  .object({
+    clientId: z.string().trim().min(1).max(512).regex(/^[\x21-\x7e]+$/, { error: 'a client id is printable ASCII without spaces' }),
+    clientSecret: z
+      .string()
+      .trim()
+      .regex(/^\$\{secret:[A-Za-z][A-Za-z0-9_.-]{0,63}\}$/, { error: 'give the client secret as ${secret:NAME}: its value is kept in the secret store, never in this file' })
+      .optional(),
+    redirectPort: z.number().int().min(1024).max(65535).optional(),
+  })
+  .strict();
+export type McpOAuthClient = z.infer<typeof McpOAuthClientSchema>;
+
 export const McpStdioSchema = z
   .object({
     transport: z.literal('stdio'),
@@ -35,6 +54,8 @@ export const McpHttpSchema = z
       .refine((u) => URL.canParse(u) && /^https?:$/.test(new URL(u).protocol), { error: 'must be an http:// or https:// URL' }),
     /** Sent with every request; values may hold `${secret:NAME}`, sent only to a host the secret is bound to. */
     headers: keyedRecord(HeaderName, NoNul).default({}),
+    /** An OAuth client registered beforehand, for authorization servers without dynamic registration. */
+    oauthClient: McpOAuthClientSchema.optional(),
   })
   .strict();
 

@@ -374,10 +374,20 @@ export class McpServerConnection {
   private provider(): SecretOAuthProvider {
     const c = this.opts.config.connection;
     if (c.transport !== 'http') throw new AppError('UNAUTHORIZED', 'only HTTP servers sign in');
+    const pre = c.oauthClient;
     this.oauth ??= new SecretOAuthProvider({
       bundleId: this.opts.bundleId,
       host: new URL(c.url).hostname.toLowerCase(),
       secrets: this.opts.secrets,
+      ...(pre
+        ? {
+            preRegistered: {
+              clientId: pre.clientId,
+              ...(pre.clientSecret ? { secret: pre.clientSecret.slice('${secret:'.length, -1) } : {}),
+              ...(pre.redirectPort ? { redirectPort: pre.redirectPort } : {}),
+            },
+          }
+        : {}),
       openUrl: this.opts.openUrl,
       onSignIn: (url) => {
         this.reason = `waiting for you to sign in: ${url}`;

@@ -322,3 +322,44 @@ describe('OAuth sign-in to an MCP server', () => {
     expect(oauth.tokensIssued).toBe(1);
   });
 });
+
+describe('a client registered beforehand', () => {
+  it('signs in with its id and its secret from the secret store, at its redirect port, without dynamic registration', async () => {
+    // A free port for the redirect URL registered with the client.
+    const probe = http.createServer();
+    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', () => r()));
+    const port = (probe.address() as { port: number }).port;
+    await new Promise<void>((r) => probe.close(() => r()));
+    const secret = 'cs-pre-registered-0123456789';
+    const oauth = oauthTestServer({ preRegistered: { clientId: 'toolsmith-app', clientSecret: secret, redirectUri: `http://127.0.0.1:${port}/oauth/callback` } });
+    const server = await startHttpTestServer({ oauth });
+    servers.push(server);
+    const dataDir = await tempDir();
+    const core = await openCore(dataDir, { backoffMs: 5, openUrl: browser });
+    cores.push(core);
+    const set = await core.call('secrets.set', { name: 'APP_CLIENT_SECRET', value: secret, hosts: ['127.0.0.1'] });
+    expect(set.ok).toBe(true);
+    opened.length = 0;
+    const v = await addServer(core, {
+      name: 'Pre-registered',
+      connection: { transport: 'http', url: server.url, oauthClient: { clientId: 'toolsmith-app', clientSecret: '${secret:APP_CLIENT_SECRET}', redirectPort: port } },
+    });
+    expect(v.status.state).toBe('connected');
+    expect(oauth.registrations).toEqual([]);
+    expect(oauth.tokensIssued).toBe(1);
+    expect(new URL(opened[0]!).searchParams.get('client_id')).toBe('toolsmith-app');
+    expect(await call(core, v.bundleId, 'echo', { text: 'hi' })).toMatchObject({ ok: true, value: 'hi' });
+    // The secret's value is only in the secret store: not in the server's file, the log or a saved client.
+    expect((await filesHolding(path.join(dataDir, 'mcp-servers'), secret))).toEqual([]);
+    expect(JSON.stringify(await core.call('mcpServers.log', { bundleId: v.bundleId }))).not.toContain(secret);
+    expect(core.secrets.list().map((s) => s.name).filter((n) => n.endsWith('.client'))).toEqual([]);
+  });
+
+  it('a client secret written as a value is refused: only ${secret:NAME} is kept in the file', async () => {
+    const core = await openCore(await tempDir(), { backoffMs: 5 });
+    cores.push(core);
+    const r = await core.call('mcpServers.add', { server: { name: 'Bad', connection: { transport: 'http', url: 'https://example.com/mcp', oauthClient: { clientId: 'app', clientSecret: 'plain-secret' } } } });
+    expect(r.ok).toBe(false);
+    expect(!r.ok && r.error.message).toMatch(/clientSecret.*\$\{secret:NAME\}/);
+  });
+});

@@ -48,6 +48,11 @@ export interface OAuthDeps {
   /** Opens the sign-in page in the person's browser; absent: the status names the URL. */
   openUrl?: (url: string) => void | Promise<void>;
   onSignIn: (url: string) => void;
+  /**
+   * A client registered beforehand (the server's config): used instead of dynamic registration.
+   * `secret` names the secret holding the client secret, read for the authorization server's host.
+   */
+  preRegistered?: { clientId: string; secret?: string; redirectPort?: number };
 }
 
 /** How long a sign-in may take before the call that asked for it gives up. */
@@ -87,6 +92,8 @@ export class SecretOAuthProvider implements OAuthClientProvider {
   /** Off while a sign-in is for more scope: a refresh gives the scopes the token had, never more. */
   private refreshAllowed = true;
   private callback: LoopbackCallback | undefined;
+  /** The host of the authorization server of the sign-in under way (a pre-registered client's secret is read for it). */
+  private authorizationHost: string | undefined;
   private readonly names: { client: string; tokens: string };
   private readonly hosts = new Set<string>();
 
@@ -98,8 +105,8 @@ export class SecretOAuthProvider implements OAuthClientProvider {
   /** The loopback listener, started before the sign-in (its port is in the redirect URL). */
   async listen(): Promise<LoopbackCallback> {
     if (!this.callback) {
-      const saved = this.read<{ redirect_uris?: string[] }>(this.names.client);
-      const port = saved?.redirect_uris?.[0] ? Number(new URL(saved.redirect_uris[0]).port) : 0;
+      const saved = this.deps.preRegistered ? undefined : this.read<{ redirect_uris?: string[] }>(this.names.client);
+      const port = this.deps.preRegistered?.redirectPort ?? (saved?.redirect_uris?.[0] ? Number(new URL(saved.redirect_uris[0]).port) : 0);
       this.callback = await LoopbackCallback.start(port);
     }
     return this.callback;
@@ -127,10 +134,16 @@ export class SecretOAuthProvider implements OAuthClientProvider {
   }
 
   clientInformation(): OAuthClientInformationMixed | undefined {
-    return this.read<OAuthClientInformationMixed>(this.names.client);
+    const pre = this.deps.preRegistered;
+    if (!pre) return this.read<OAuthClientInformationMixed>(this.names.client);
+    // The secret is read for the authorization server it is sent to (its binding in the secret store says which).
+    const secret = pre.secret ? this.deps.secrets.resolve(pre.secret, this.authorizationHost ?? this.deps.host) : undefined;
+    return { client_id: pre.clientId, ...(secret ? { client_secret: secret } : {}) };
   }
 
   async saveClientInformation(info: OAuthClientInformationMixed): Promise<void> {
+    // A client registered beforehand lives in the server's config (its secret in the secret store): nothing to keep.
+    if (this.deps.preRegistered) return;
     await this.write(this.names.client, info);
     this.registeredNow = true;
   }
@@ -174,6 +187,7 @@ export class SecretOAuthProvider implements OAuthClientProvider {
   saveDiscoveryState(state: OAuthDiscoveryState): void {
     const meta = state.authorizationServerMetadata;
     this.issuerCheck = undefined;
+    this.authorizationHost = URL.canParse(state.authorizationServerUrl) ? new URL(state.authorizationServerUrl).hostname.toLowerCase() : undefined;
     if (!meta) return;
     const named = state.resourceMetadata?.authorization_servers?.includes(state.authorizationServerUrl) === true;
     if (named && !sameIssuer(meta.issuer, state.authorizationServerUrl)) {

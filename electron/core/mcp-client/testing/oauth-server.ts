@@ -38,10 +38,26 @@ export interface OAuthTestOptions {
   metadataIssuer?: (base: string) => string;
   /** No protected-resource metadata (RFC 9728): an MCP 2025-03-26 server, whose origin stands in for the authorization server. */
   noResourceMetadata?: boolean;
+  /**
+   * A client registered beforehand, and no dynamic registration: the token endpoint wants its
+   * secret (HTTP Basic or in the form), the authorization endpoint its exact redirect URL.
+   */
+  preRegistered?: { clientId: string; clientSecret: string; redirectUri: string };
 }
 
 export function oauthTestServer(opts: OAuthTestOptions = {}): OAuthTestServer {
   const clients = new Map<string, { redirect_uris: string[] }>();
+  const pre = opts.preRegistered;
+  if (pre) clients.set(pre.clientId, { redirect_uris: [pre.redirectUri] });
+  /** The client id a token request authenticated as with the pre-registered secret, or undefined. */
+  const secretOf = (req: http.IncomingMessage, form: URLSearchParams): string | undefined => {
+    const basic = /^Basic (.+)$/.exec(String(req.headers.authorization ?? ''))?.[1];
+    if (basic) {
+      const [id, secret] = Buffer.from(basic, 'base64').toString('utf8').split(':').map((x) => decodeURIComponent(x));
+      return pre && id === pre.clientId && secret === pre.clientSecret ? id : undefined;
+    }
+    return pre && form.get('client_id') === pre.clientId && form.get('client_secret') === pre.clientSecret ? pre.clientId : undefined;
+  };
   const codes = new Map<string, { clientId: string; challenge: string; redirectUri: string; scopes: string[] }>();
   /** Access tokens and refresh tokens, with the scopes they hold. */
   const access = new Map<string, string[]>();
@@ -68,14 +84,14 @@ export function oauthTestServer(opts: OAuthTestOptions = {}): OAuthTestServer {
           ...(opts.issSupported ? { authorization_response_iss_parameter_supported: true } : {}),
           authorization_endpoint: `${base}/authorize`,
           token_endpoint: `${base}/token`,
-          registration_endpoint: `${base}/register`,
+          ...(pre ? {} : { registration_endpoint: `${base}/register` }),
           response_types_supported: ['code'],
           grant_types_supported: ['authorization_code', 'refresh_token'],
           code_challenge_methods_supported: ['S256'],
-          token_endpoint_auth_methods_supported: ['none'],
+          token_endpoint_auth_methods_supported: pre ? ['client_secret_basic', 'client_secret_post'] : ['none'],
         });
       }
-      if (u.pathname === '/register' && req.method === 'POST') {
+      if (u.pathname === '/register' && req.method === 'POST' && !pre) {
         const meta = JSON.parse(await readBody(req)) as { redirect_uris?: string[] };
         self.registrations.push(meta);
         if (!meta.redirect_uris?.length) return json(400, { error: 'invalid_redirect_uri' });
@@ -109,6 +125,8 @@ export function oauthTestServer(opts: OAuthTestOptions = {}): OAuthTestServer {
       }
       if (u.pathname === '/token' && req.method === 'POST') {
         const f = new URLSearchParams(await readBody(req));
+        if (pre && !secretOf(req, f)) return json(401, { error: 'invalid_client' });
+        if (pre && !f.get('client_id')) f.set('client_id', pre.clientId);
         let scopes: string[];
         if (f.get('grant_type') === 'authorization_code') {
           const c = codes.get(f.get('code') ?? '');

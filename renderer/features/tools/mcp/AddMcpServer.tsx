@@ -124,6 +124,13 @@ export function AddMcpServer({ onDone }: { onDone?: (bundleId?: string) => void 
         <>
           {field('url', s.url, s.urlHelp, false, 'https://example.com/mcp')}
           {field('headers', s.headers, s.headersHelp, true, 'Authorization: Bearer ${secret:MY_TOKEN}')}
+          {field('oauthClientId', s.oauthClientId, s.oauthClientIdHelp)}
+          {form.oauthClientId.trim() && (
+            <>
+              {field('oauthClientSecret', s.oauthClientSecret, s.oauthClientSecretHelp, false, '${secret:MY_APP_CLIENT_SECRET}')}
+              {field('oauthRedirectPort', s.oauthRedirectPort, s.oauthRedirectPortHelp, false, '33418')}
+            </>
+          )}
         </>
       )}
       <BusyButton unavailable={busy} submit data-testid="mcp-add-submit" className="primary">

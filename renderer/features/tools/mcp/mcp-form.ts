@@ -11,9 +11,12 @@ export interface McpFormState {
   cwd: string;
   url: string;
   headers: string;
+  oauthClientId: string;
+  oauthClientSecret: string;
+  oauthRedirectPort: string;
 }
 
-export const EMPTY_FORM: McpFormState = { mode: 'stdio', name: '', command: '', args: '', env: '', cwd: '', url: '', headers: '' };
+export const EMPTY_FORM: McpFormState = { mode: 'stdio', name: '', command: '', args: '', env: '', cwd: '', url: '', headers: '', oauthClientId: '', oauthClientSecret: '', oauthRedirectPort: '' };
 
 const lines = (text: string) => text.split('\n').map((l) => l.trim()).filter(Boolean);
 
@@ -36,7 +39,17 @@ export function formToInput(f: McpFormState): { input: McpServerInput } | { erro
     if (colon <= 0) return { error: s.badHeader(l) };
     headers[l.slice(0, colon).trim()] = l.slice(colon + 1).trim();
   }
-  return { input: { name, connection: { transport: 'http', url: f.url.trim(), headers } } };
+  let oauthClient: { clientId: string; clientSecret?: string; redirectPort?: number } | undefined;
+  if (f.oauthClientId.trim()) {
+    const port = f.oauthRedirectPort.trim();
+    if (port && !(/^\d+$/.test(port) && Number(port) >= 1024 && Number(port) <= 65535)) return { error: s.badPort };
+    oauthClient = {
+      clientId: f.oauthClientId.trim(),
+      ...(f.oauthClientSecret.trim() ? { clientSecret: f.oauthClientSecret.trim() } : {}),
+      ...(port ? { redirectPort: Number(port) } : {}),
+    };
+  }
+  return { input: { name, connection: { transport: 'http', url: f.url.trim(), headers, ...(oauthClient ? { oauthClient } : {}) } } };
 }
 
 function hostOf(url: string): string {
