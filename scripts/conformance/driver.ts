@@ -61,7 +61,6 @@ async function main(): Promise<number> {
     return 2;
   }
   const ctx = context();
-  if (ctx.client_id) log('context: a pre-registered client is offered; Toolsmith registers its own (dynamic registration) and has no setting for one');
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'toolsmith-conformance-'));
   // The suite ends a scenario that runs too long with SIGTERM: the data folder goes all the same.
   process.once('SIGTERM', () => {
@@ -75,7 +74,17 @@ async function main(): Promise<number> {
     throw e;
   }
   try {
-    const added = await core.call('mcpServers.add', { server: { name: 'conformance', connection: { transport: 'http', url, headers: {} } } });
+    // A client registered beforehand (the scenario offers one): its secret goes into the secret store, bound to the suite's hosts.
+    let oauthClient: { clientId: string; clientSecret?: string } | undefined;
+    if (ctx.client_id) {
+      if (ctx.client_secret) {
+        const set = await core.call('secrets.set', { name: 'CONFORMANCE_CLIENT_SECRET', value: ctx.client_secret, hosts: ['127.0.0.1', 'localhost', new URL(url).hostname] });
+        if (!set.ok) throw new Error(`secrets.set: ${set.error.message}`);
+      }
+      oauthClient = { clientId: ctx.client_id, ...(ctx.client_secret ? { clientSecret: '${secret:CONFORMANCE_CLIENT_SECRET}' } : {}) };
+      log('context: a client registered beforehand is used');
+    }
+    const added = await core.call('mcpServers.add', { server: { name: 'conformance', connection: { transport: 'http', url, headers: {}, ...(oauthClient ? { oauthClient } : {}) } } });
     if (!added.ok) throw new Error(`add: ${added.error.message}`);
     const { bundleId, status } = added.value;
     log('status', JSON.stringify(status));
