@@ -55,6 +55,12 @@ export interface ConnectionOptions {
 
 const ListToolsPageSchema = z.object({ tools: z.array(z.unknown()), nextCursor: z.string().optional() }).passthrough();
 
+/** How long the SDK waits before resuming a POST event stream the server closed without its own `retry` (its first back-off). */
+const RESUME_DEFAULT_RETRY_MS = 1_000;
+/** A server's `retry` is waited for at most this long. */
+const RESUME_MAX_RETRY_MS = 30_000;
+/** What a resumed stream has to bring the answer, past its `retry`, before the request is given up. */
+const RESUME_GRACE_MS = 5_000;
 /** Pages of tools/list read at most. */
 const MAX_LIST_PAGES = 50;
 
@@ -519,7 +525,7 @@ export class McpServerConnection {
           this.transportError ??= words;
         },
         // This transport's own generation and requests: a session's late answers never judge the next one's (ids restart at 0).
-        onPostEnd: (body) => this.postEnded(body, gen, pending),
+        onPostEnd: (body, resume) => this.postEnded(body, gen, pending, resume),
         waited: (body) => requestIds(body).some((id) => pending.has(id)),
         onDropped: () => {
           if (gen === this.generation) this.log.event(`an answer over the ${mb(this.opts.maxMessageBytes)} limit to a request no call waits for any more (it timed out or was cancelled) was dropped; the connection stays up`);
@@ -621,14 +627,17 @@ export class McpServerConnection {
   /**
    * An HTTP answer stream ended (or broke). A request it carried that got no answer never will
    * (the server went away mid-call): the connection is dropped, which fails the request now
-   * rather than at its timeout.
+   * rather than at its timeout. A stream whose events carried ids is resumed by the SDK (a GET
+   * with Last-Event-ID after the server's `retry`): the answer is waited for that long and a
+   * little more before the request is given up.
    */
-  private postEnded(body: unknown, gen: number, pending: ReadonlySet<string | number>): void {
+  private postEnded(body: unknown, gen: number, pending: ReadonlySet<string | number>, resume?: { retryMs?: number }): void {
     const ids = requestIds(body);
     if (ids.length === 0 || gen !== this.generation) return;
+    const wait = resume ? Math.min(resume.retryMs ?? RESUME_DEFAULT_RETRY_MS, RESUME_MAX_RETRY_MS) + RESUME_GRACE_MS : 100;
     setTimeout(() => {
       if (gen === this.generation && ids.some((id) => pending.has(id))) this.dropConnection('the connection closed before the server answered');
-    }, 100).unref?.();
+    }, wait).unref?.();
   }
 
   /**

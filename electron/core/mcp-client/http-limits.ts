@@ -29,8 +29,12 @@ export type FetchLike = (url: string | URL, init?: RequestInit) => Promise<Respo
 export interface LimitHooks {
   /** A POST answer, a GET body or one event of the GET event stream passed the limit. */
   onTooLarge: (what: 'answer' | 'event') => void;
-  /** A POST answer's body ended or broke (its request body is passed). */
-  onPostEnd: (body: unknown) => void;
+  /**
+   * A POST answer's body ended or broke (its request body is passed). `resume`: the answer was an
+   * event stream whose events carried ids, so the SDK resumes it (GET with Last-Event-ID) after
+   * the server's `retry` (ms) when it set one.
+   */
+  onPostEnd: (body: unknown, resume?: { retryMs?: number }) => void;
   /**
    * Whether a call still waits for an answer to one of the requests of a POST (its body is
    * passed). Without it, every answer past the limit counts as onTooLarge.
@@ -69,7 +73,8 @@ export function limitedFetch(maxBytes: number, hooks: LimitHooks, base: FetchLik
         release,
       );
     }
-    const ended = method === 'POST' ? () => (release(), hooks.onPostEnd(init?.body)) : release;
+    const sniff = method === 'POST' && /text\/event-stream/i.test(res.headers.get('content-type') ?? '') ? new ResumeSniffer() : undefined;
+    const ended = method === 'POST' ? () => (release(), hooks.onPostEnd(init?.body, sniff?.resume())) : release;
     // Judged when the limit is passed: a call may have timed out since the request was sent.
     const tooLarge = (): string => {
       if (method === 'POST' && hooks.waited && !hooks.waited(init?.body)) {
@@ -85,7 +90,7 @@ export function limitedFetch(maxBytes: number, hooks: LimitHooks, base: FetchLik
       await res.body.cancel().catch(() => undefined);
       throw new Error(`${words} (${declared} bytes declared)`);
     }
-    return bounded(res, new TotalCounter(maxBytes), tooLarge, ended);
+    return bounded(res, sniff ? new Both(new TotalCounter(maxBytes), sniff) : new TotalCounter(maxBytes), tooLarge, ended);
   };
 }
 
@@ -128,6 +133,41 @@ class TotalCounter implements Counter {
   add(chunk: Uint8Array): boolean {
     this.n += chunk.byteLength;
     return this.n <= this.max;
+  }
+}
+
+/** Reads an event stream's `id:` and `retry:` fields as it passes: whether it can be resumed, and after how long. */
+export class ResumeSniffer implements Counter {
+  private carry = '';
+  private sawId = false;
+  private retryMs: number | undefined;
+  private readonly decoder = new TextDecoder();
+
+  add(chunk: Uint8Array): boolean {
+    const lines = (this.carry + this.decoder.decode(chunk, { stream: true })).split(/\r\n|\r|\n/);
+    // The last piece is a line not ended yet (kept short: only a field name and a number matter).
+    this.carry = lines.pop()!.slice(0, 256);
+    for (const line of lines) {
+      if (/^id: ?\S/.test(line)) this.sawId = true;
+      const retry = /^retry: ?(\d{1,9})$/.exec(line);
+      if (retry) this.retryMs = Number(retry[1]);
+    }
+    return true;
+  }
+
+  resume(): { retryMs?: number } | undefined {
+    return this.sawId ? (this.retryMs !== undefined ? { retryMs: this.retryMs } : {}) : undefined;
+  }
+}
+
+/** Two counters over the same chunks. */
+class Both implements Counter {
+  constructor(
+    private readonly a: Counter,
+    private readonly b: Counter,
+  ) {}
+  add(chunk: Uint8Array): boolean {
+    return this.b.add(chunk) && this.a.add(chunk);
   }
 }
 

@@ -59,6 +59,15 @@ describe('an MCP server over Streamable HTTP as a bundle', () => {
     expect(server.rpc).not.toContain('tools/list');
   });
 
+  it('a call whose answer stream the server closes is resumed (Last-Event-ID) and answered, the server left connected', async () => {
+    const { server, core } = await setup({ mode: 'resume' });
+    const v = await addServer(core, { name: 'Resumable', connection: { transport: 'http', url: server.url } });
+    expect(await call(core, v.bundleId, 'resume-echo', { text: 'after a break' })).toMatchObject({ ok: true, value: 'after a break' });
+    expect((await serverView(core, v.bundleId)).status.state).toBe('connected');
+    // The answer came on a GET that resumed the stream where it stopped.
+    expect(server.requests.some((r) => r.method === 'GET' && typeof r.headers['last-event-id'] === 'string')).toBe(true);
+  });
+
   it('refreshes tools on notifications/tools/list_changed', async () => {
     const { core } = await setup();
     const v = await addServer(core, { name: 'Remote', connection: { transport: 'http', url: (servers[0] as HttpTestServer).url } });

@@ -6,7 +6,7 @@ import { getEventListeners } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { EventCounter, limitedFetch } from './http-limits';
+import { EventCounter, ResumeSniffer, limitedFetch } from './http-limits';
 import { LineReader, MessageTooLargeError, oversizePolicy } from './line-reader';
 
 /** Feeds `text` to `feed` cut into pieces of `size` bytes. */
@@ -168,5 +168,25 @@ describe('limitedFetch and the caller’s signal', () => {
       server.closeAllConnections();
       await new Promise((r) => server.close(r));
     }
+  });
+});
+
+describe('ResumeSniffer: whether an answer stream can be resumed', () => {
+  const feed = (...chunks: string[]) => {
+    const s = new ResumeSniffer();
+    for (const c of chunks) expect(s.add(new TextEncoder().encode(c))).toBe(true);
+    return s.resume();
+  };
+
+  it('an event with an id makes it resumable, with the retry the server set; fields cut across chunks count', () => {
+    expect(feed('id: 1\nretry: 250\ndata: \n\n')).toEqual({ retryMs: 250 });
+    expect(feed('i', 'd:abc', '\r\n', 'ret', 'ry: 90\r\n\r\n')).toEqual({ retryMs: 90 });
+    expect(feed('id: 7\ndata: {}\n\n')).toEqual({});
+  });
+
+  it('without an id it is not: the request fails at once when the stream ends', () => {
+    expect(feed('retry: 100\ndata: {"jsonrpc":"2.0"}\n\n')).toBeUndefined();
+    expect(feed('id:\ndata: x\n\n')).toBeUndefined();
+    expect(feed('data: id: 3\n\n')).toBeUndefined();
   });
 });

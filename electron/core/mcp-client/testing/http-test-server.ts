@@ -6,6 +6,7 @@
 import http from 'node:http';
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
+import { InMemoryEventStore } from '@modelcontextprotocol/sdk/examples/shared/inMemoryEventStore.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { readBody, type OAuthTestServer } from './oauth-server';
 // @ts-expect-error plain JavaScript test server, shared with the stdio tests
@@ -121,7 +122,9 @@ export async function startHttpTestServer(
           else res.writeHead(404, { 'content-type': 'application/json' }).end('{"jsonrpc":"2.0","error":{"code":-32001,"message":"Session not found"},"id":null}');
           return;
         }
-        const t = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (id) => void sessions.set(id, t) });
+        // Mode `resume`: answer streams carry event ids and a 200 ms retry, so a closed one can be resumed.
+        const resumable = opts.mode === 'resume' ? { eventStore: new InMemoryEventStore(), retryInterval: 200 } : {};
+        const t = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (id) => void sessions.set(id, t), ...resumable });
         const mcp = makeServer(opts.mode ?? 'normal', { onCall: (name: string) => calls.push(name), onDie: () => server.closeAllConnections(), extra, afterLate: () => lateClosed });
         await mcp.connect(t);
         transport = t;

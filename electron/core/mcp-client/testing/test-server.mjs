@@ -62,6 +62,9 @@ const INVALID_TOOLS = [
 ];
 
 // MCP tasks (2025-11-25): a tool that runs only as a task, and one that may.
+/** Over HTTP with mode `resume`: closes the call's event stream before it answers (the client resumes it with Last-Event-ID). */
+const RESUME_TOOLS = [{ name: 'resume_echo', description: 'Echoes its text after closing the answer stream once.', inputSchema: { type: 'object', properties: { text: { type: 'string' } } } }];
+
 const TASK_TOOLS = [
   { name: 'task_only', description: 'Runs only as an MCP task.', inputSchema: { type: 'object', properties: {} }, execution: { taskSupport: 'required' } },
   { name: 'task_maybe', description: 'Runs as a task or as a plain call.', inputSchema: { type: 'object', properties: {} }, execution: { taskSupport: 'optional' } },
@@ -85,7 +88,7 @@ export function makeServer(mode = 'normal', hooks = {}) {
   if (mode === 'late' && !hooks.writeLine) server.setNotificationHandler(CancelledNotificationSchema, () => undefined);
   const huge = hooks.listMb ? [{ name: 'huge', description: 'd'.repeat(Math.round(hooks.listMb * 1024 * 1024)), inputSchema: { type: 'object', properties: {} } }] : [];
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: [...BASE_TOOLS, ...(mode === 'invalid' ? INVALID_TOOLS : []), ...(mode === 'headers' ? HEADER_TOOLS : []), ...(mode === 'tasks' ? TASK_TOOLS : []), ...(mode === 'late' ? LATE_TOOLS : []), ...extra, ...huge],
+    tools: [...BASE_TOOLS, ...(mode === 'invalid' ? INVALID_TOOLS : []), ...(mode === 'headers' ? HEADER_TOOLS : []), ...(mode === 'tasks' ? TASK_TOOLS : []), ...(mode === 'late' ? LATE_TOOLS : []), ...(mode === 'resume' ? RESUME_TOOLS : []), ...extra, ...huge],
   }));
   server.setRequestHandler(CallToolRequestSchema, async (req, ctx) => {
     const args = req.params.arguments ?? {};
@@ -102,6 +105,10 @@ export function makeServer(mode = 'normal', hooks = {}) {
       }
     }
     switch (req.params.name) {
+      case 'resume_echo':
+        ctx.closeSSEStream?.();
+        await new Promise((r) => setTimeout(r, 300));
+        return { content: [{ type: 'text', text: String(args.text) }] };
       case 'echo':
         return { content: [{ type: 'text', text: String(args.text) }] };
       case 'add_numbers': {
