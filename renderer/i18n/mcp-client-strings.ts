@@ -26,6 +26,7 @@ export const mcpClientStrings = {
   oauthRedirectPort: 'Redirect port',
   oauthRedirectPortHelp: 'The port of the redirect URL registered with the app (http://127.0.0.1:PORT/oauth/callback). Empty: any free port.',
   badPort: 'Redirect port: a whole number from 1024 to 65535',
+  badClientSecret: 'OAuth client secret: write ${secret:NAME} and keep the value in Settings → Secrets, bound to the authorization server’s host',
   json: 'mcpServers JSON',
   jsonHelp: 'The "mcpServers" block of Claude Desktop or Cursor, or the "servers" block of VS Code (.vscode/mcp.json). Each server becomes a bundle.',
   jsonFile: 'Or choose a file',

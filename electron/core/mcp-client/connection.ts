@@ -174,6 +174,8 @@ export class McpServerConnection {
   private failures = 0;
   /** Why the transport failed, when it said so before closing (a message too large, junk). */
   private transportError: string | undefined;
+  /** Resumed answer streams (Last-Event-ID) open now, on this generation's transport. */
+  private resumedOpen = 0;
   /** Where the log was when the current process started: its stderr is what follows. */
   private stderrMark = 0;
   private stopped = true;
@@ -304,6 +306,7 @@ export class McpServerConnection {
 
   private async start(): Promise<Client> {
     const gen = ++this.generation;
+    this.resumedOpen = 0;
     this.stopped = false;
     this.setState('starting');
     const { config } = this.opts;
@@ -526,6 +529,9 @@ export class McpServerConnection {
         },
         // This transport's own generation and requests: a session's late answers never judge the next one's (ids restart at 0).
         onPostEnd: (body, resume) => this.postEnded(body, gen, pending, resume),
+        onResumed: (open) => {
+          if (gen === this.generation) this.resumedOpen += open ? 1 : -1;
+        },
         waited: (body) => requestIds(body).some((id) => pending.has(id)),
         onDropped: () => {
           if (gen === this.generation) this.log.event(`an answer over the ${mb(this.opts.maxMessageBytes)} limit to a request no call waits for any more (it timed out or was cancelled) was dropped; the connection stays up`);
@@ -635,9 +641,15 @@ export class McpServerConnection {
     const ids = requestIds(body);
     if (ids.length === 0 || gen !== this.generation) return;
     const wait = resume ? Math.min(resume.retryMs ?? RESUME_DEFAULT_RETRY_MS, RESUME_MAX_RETRY_MS) + RESUME_GRACE_MS : 100;
-    setTimeout(() => {
+    const check = (): void => {
+      // A resumed stream is open: its calls are waited for (their own time limits still apply).
+      if (resume && gen === this.generation && this.resumedOpen > 0 && ids.some((id) => pending.has(id))) {
+        setTimeout(check, wait).unref?.();
+        return;
+      }
       if (gen === this.generation && ids.some((id) => pending.has(id))) this.dropConnection('the connection closed before the server answered');
-    }, wait).unref?.();
+    };
+    setTimeout(check, wait).unref?.();
   }
 
   /**

@@ -42,6 +42,8 @@ export interface LimitHooks {
   waited?: (body: unknown) => boolean;
   /** A POST answer past the limit that no call waited for was cut off and dropped (not onTooLarge). */
   onDropped?: () => void;
+  /** A stream resumed with Last-Event-ID is open (true) or has ended (false). */
+  onResumed?: (open: boolean) => void;
 }
 
 /** fetch with each answer's body cut off past `maxBytes`, and each event of an event stream too. */
@@ -61,6 +63,15 @@ export function limitedFetch(maxBytes: number, hooks: LimitHooks, base: FetchLik
     }
     const method = (init?.method ?? 'GET').toUpperCase();
     const declared = Number(res.headers.get('content-length') ?? NaN);
+    if (method === 'GET' && wantsEventStream(init) && new Headers(init?.headers).has('last-event-id')) {
+      // A resumed answer stream: the calls it answers are waited for while it is open.
+      hooks.onResumed?.(true);
+      const done = () => {
+        release();
+        hooks.onResumed?.(false);
+      };
+      return bounded(res, new EventCounter(maxBytes), () => (hooks.onTooLarge('event'), EVENT_TOO_LARGE), done);
+    }
     if (method === 'GET' && wantsEventStream(init)) {
       // The standalone event stream: long-lived, so each event is bounded, not the whole body.
       return bounded(

@@ -66,6 +66,9 @@ describe('an MCP server over Streamable HTTP as a bundle', () => {
     expect((await serverView(core, v.bundleId)).status.state).toBe('connected');
     // The answer came on a GET that resumed the stream where it stopped.
     expect(server.requests.some((r) => r.method === 'GET' && typeof r.headers['last-event-id'] === 'string')).toBe(true);
+    // An answer that takes longer than the wait for a resume: the resumed stream is open, so it is waited for.
+    expect(await call(core, v.bundleId, 'resume-echo', { text: 'much later', ms: 5_600 })).toMatchObject({ ok: true, value: 'much later' });
+    expect((await serverView(core, v.bundleId)).status.state).toBe('connected');
   });
 
   it('refreshes tools on notifications/tools/list_changed', async () => {

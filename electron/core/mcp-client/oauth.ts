@@ -160,6 +160,17 @@ export class SecretOAuthProvider implements OAuthClientProvider {
     const scope = tokens.scope ?? this.askedScope ?? this.read<OAuthTokens>(this.names.tokens)?.scope;
     await this.write(this.names.tokens, scope === undefined ? tokens : { ...tokens, scope });
     this.askedScope = undefined;
+    // A fixed redirect port is let go once the sign-in is done: another server may use the same app and port.
+    if (this.deps.preRegistered?.redirectPort) this.close();
+  }
+
+  /**
+   * What the authorization server refused is forgotten, so the next sign-in starts clean: tokens
+   * it no longer takes (a revoked refresh token, tokens of another client), or the client itself.
+   */
+  async invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): Promise<void> {
+    if (scope === 'tokens' || scope === 'all') await this.deps.secrets.delete?.(this.names.tokens);
+    if ((scope === 'client' || scope === 'all') && !this.deps.preRegistered) await this.deps.secrets.delete?.(this.names.client);
   }
 
   /** The scopes the saved tokens hold. */
@@ -204,6 +215,7 @@ export class SecretOAuthProvider implements OAuthClientProvider {
   /** A sign-in failed: a client registered in it with an authorization server that proved untrustworthy is forgotten. */
   async signInFailed(e: unknown): Promise<void> {
     this.askedScope = undefined;
+    if (this.deps.preRegistered?.redirectPort) this.close();
     if (!this.registeredNow || !(e instanceof AppError) || (e.details as { reason?: unknown } | undefined)?.reason !== ISSUER_MISMATCH) return;
     this.registeredNow = false;
     await this.deps.secrets.delete?.(this.names.client);

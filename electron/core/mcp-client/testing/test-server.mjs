@@ -63,7 +63,7 @@ const INVALID_TOOLS = [
 
 // MCP tasks (2025-11-25): a tool that runs only as a task, and one that may.
 /** Over HTTP with mode `resume`: closes the call's event stream before it answers (the client resumes it with Last-Event-ID). */
-const RESUME_TOOLS = [{ name: 'resume_echo', description: 'Echoes its text after closing the answer stream once.', inputSchema: { type: 'object', properties: { text: { type: 'string' } } } }];
+const RESUME_TOOLS = [{ name: 'resume_echo', description: 'Echoes its text after closing the answer stream once.', inputSchema: { type: 'object', properties: { text: { type: 'string' }, ms: { type: 'number' } } } }];
 
 const TASK_TOOLS = [
   { name: 'task_only', description: 'Runs only as an MCP task.', inputSchema: { type: 'object', properties: {} }, execution: { taskSupport: 'required' } },
@@ -107,7 +107,7 @@ export function makeServer(mode = 'normal', hooks = {}) {
     switch (req.params.name) {
       case 'resume_echo':
         ctx.closeSSEStream?.();
-        await new Promise((r) => setTimeout(r, 300));
+        await new Promise((r) => setTimeout(r, Number(args.ms ?? 300)));
         return { content: [{ type: 'text', text: String(args.text) }] };
       case 'echo':
         return { content: [{ type: 'text', text: String(args.text) }] };

@@ -20,4 +20,8 @@ describe('the Add MCP server form', () => {
     expect(formToInput({ ...http, oauthClientId: 'app', oauthRedirectPort: '80' })).toEqual({ error: 'Redirect port: a whole number from 1024 to 65535' });
     expect(formToInput({ ...http, oauthClientId: 'app', oauthRedirectPort: 'abc' })).toHaveProperty('error');
   });
+
+  it('a client secret typed as a value is stopped on the form: it never leaves the window', () => {
+    expect(formToInput({ ...http, oauthClientId: 'app', oauthClientSecret: 'gho_plainvalue' })).toEqual({ error: expect.stringMatching(/^OAuth client secret: write \$\{secret:NAME\}/) as unknown });
+  });
 });

@@ -43,6 +43,8 @@ export function formToInput(f: McpFormState): { input: McpServerInput } | { erro
   if (f.oauthClientId.trim()) {
     const port = f.oauthRedirectPort.trim();
     if (port && !(/^\d+$/.test(port) && Number(port) >= 1024 && Number(port) <= 65535)) return { error: s.badPort };
+    // A secret's value is never sent: only a reference to the secret store.
+    if (f.oauthClientSecret.trim() && !/^\$\{secret:[A-Za-z][A-Za-z0-9_.-]{0,63}\}$/.test(f.oauthClientSecret.trim())) return { error: s.badClientSecret };
     oauthClient = {
       clientId: f.oauthClientId.trim(),
       ...(f.oauthClientSecret.trim() ? { clientSecret: f.oauthClientSecret.trim() } : {}),
