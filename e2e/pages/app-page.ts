@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 
 /** The shell as a user sees it: the sidebar and the four screens. */
 export class AppShell {
@@ -90,6 +90,10 @@ export class AppShell {
     const value = await option.getAttribute('value');
     if (!value) throw new Error(`the model picker has no value for ${model} of ${provider}`);
     await picker.selectOption({ value });
+    // Chosen once the conversation has it (the picker shows the conversation's model, and is busy while it saves):
+    // a message sent before that would go to no model.
+    await expect(picker).toBeEnabled();
+    await expect(picker).toHaveValue(value);
   }
 
   /** Replaces the text of the focused input or textarea from the keyboard: select all, then type. */
