@@ -318,7 +318,13 @@ export const layers = {
   ],
   'electron/core/tool-output/module.ts': ['electron/core/platform', 'electron/core/tool-output'],
   'electron/core/tool-search': ['electron/core/lib', 'shared'],
-  'electron/core/tool-search/module.ts': ['electron/core/agent/providers/module.ts', 'electron/core/platform', 'electron/core/tool-search', 'shared'],
+  'electron/core/tool-search/module.ts': [
+    'electron/core/agent',
+    'electron/core/agent/providers/module.ts',
+    'electron/core/platform',
+    'electron/core/tool-search',
+    'shared',
+  ],
   'electron/core/transfer': [
     'electron/core/bundles',
     'electron/core/router.ts',

@@ -15,6 +15,7 @@ import { defineModule } from '../platform/feature-module';
 import { SemanticSearch, VectorCache, type SemanticDoc, type SemanticTarget } from './embeddings';
 import { findabilityReport, type RegistryTool } from './findability';
 import { AnalysisCache } from './ranker';
+import { usableTools } from '../agent/tools-for-model';
 
 /** A change of tools or settings is embedded after this quiet time (an import changes many tools at once). */
 const WARM_DELAY_MS = 2_000;
@@ -25,16 +26,7 @@ export const toolSearchModule = defineModule<{ semantic: SemanticSearch }, 'tool
     const { clients } = use(providersModule);
     const cache = new AnalysisCache();
     let last: { stamp: string; report: Promise<FindabilityReport> } | undefined;
-    const usable = (): RegistryTool[] => {
-      const store = registry.store;
-      return store
-        .allTools()
-        .filter((t) => store.isUsable(t.id))
-        .map((tool) => {
-          const bundle = store.bundleById(tool.bundleId);
-          return { tool, bundleSlug: bundle?.slug ?? '', bundleName: bundle?.displayName ?? '' };
-        });
-    };
+    const usable = (): RegistryTool[] => usableTools(registry.store);
 
     const targetOf = (s: Pick<SemanticSearchSettings, 'providerId' | 'model'>): SemanticTarget => {
       const c = clients.connection(s.providerId);

@@ -34,6 +34,7 @@ import { guardHop } from './carried-secrets';
 import { assertUrlAllowed, effectivePort, hostLabel, matchHost, parseAllowedHosts, type HostRule } from './hosts';
 import { assertLiteralAllowed, createGuardedLookup, resolveAndCheck, systemLookup, type LookupFunction } from './lookup';
 import { contentEncodings, countBytes, decoded, KNOWN_ENCODINGS, tooLarge } from './response-body';
+import { untilAborted } from '../../lib/abort';
 
 /** The largest request body the transport sends, whatever a tool's own limit says. */
 export const MAX_REQUEST_BODY_BYTES = 64 * 1024 * 1024;
@@ -346,24 +347,6 @@ function cancelled(): AppError {
   return new AppError('CANCELLED', 'the request was cancelled');
 }
 
-/** Rejects with the signal's reason as soon as it aborts. */
-function untilAborted<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason as Error);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason as Error);
-    signal.addEventListener('abort', onAbort, { once: true });
-    p.then(
-      (v) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(v);
-      },
-      (e: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(e as Error);
-      },
-    );
-  });
-}
 
 /** Network and undici errors as AppErrors that say what happened and what to do. */
 function toAppError(e: unknown, url: URL): AppError {

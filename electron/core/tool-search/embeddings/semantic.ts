@@ -17,6 +17,7 @@ import { EmbeddingsClient, type EmbeddingsConnection } from './client';
 import { SEMANTIC_CANDIDATES, nearest } from './fusion';
 import { embeddingText } from './tool-text';
 import { vectorKey, type VectorCache } from './vector-cache';
+import { untilAborted } from '../../lib/abort';
 
 /** Who embeds: a saved provider, its model, and how to reach it. */
 export interface SemanticTarget {
@@ -104,7 +105,7 @@ export class SemanticSearch {
       const filled = this.fill(target, docs, cache);
       // Unanswered when the deadline comes: the job goes on for the next search.
       filled.catch(() => undefined);
-      [q] = await Promise.all([this.embedQuery(target, query, signal, waitMs), raceSignal(filled, signal)]);
+      [q] = await Promise.all([this.embedQuery(target, query, signal, waitMs), untilAborted(filled, signal)]);
     } catch (e) {
       if (opts.signal?.aborted) throw new AppError('CANCELLED', 'the search was cancelled');
       if (deadline.aborted || (e as AppError).code === 'TIMEOUT') {
@@ -238,24 +239,6 @@ function targetId(t: SemanticTarget): string {
   return `${t.providerId}\u0000${t.model}\u0000${t.connection.baseUrl}`;
 }
 
-/** The promise, or a rejection when the signal aborts first. */
-function raceSignal<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason as Error);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason as Error);
-    signal.addEventListener('abort', onAbort, { once: true });
-    p.then(
-      (v) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(v);
-      },
-      (e: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(e as Error);
-      },
-    );
-  });
-}
 
 /** Semantic search that is always off: searches answer by words (a core without an embeddings endpoint, tests). */
 export const WORDS_ONLY: Pick<SemanticSearch, 'enabled' | 'nearest'> = {
