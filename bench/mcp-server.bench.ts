@@ -2,11 +2,11 @@
  * The registry served over MCP: a call of a local echo tool through our MCP server (the SDK
  * client over its in-memory transport, our server, the dispatcher with argument and output
  * validation, the log, usage metrics and the oversized-output gate) vs the SDK's own McpServer
- * with the same function, over the same transport. Goal: <= 1.2x.
+ * with the same function, over the same transport, both on the v2 SDK our server is built on
+ * (a 2025-11-25 connection: the in-memory transport has no 2026 era). Goal: <= 1.2x.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { Client } from '@modelcontextprotocol/client';
+import { InMemoryTransport, McpServer } from '@modelcontextprotocol/server';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -58,7 +58,7 @@ export async function run(): Promise<BenchResult[]> {
   if (check.isError || (check.structuredContent as { echo?: string })?.echo !== 'hello') throw new Error(`bench tool failed: ${JSON.stringify(check)}`);
 
   const sdkServer = new McpServer({ name: 'bench', version: '1.0.0' });
-  sdkServer.registerTool('echo', { inputSchema: { text: z.string() }, outputSchema: { echo: z.string() } }, async ({ text }) => {
+  sdkServer.registerTool('echo', { inputSchema: z.object({ text: z.string() }), outputSchema: z.object({ echo: z.string() }) }, async ({ text }) => {
     const out = await echoFn({ text });
     return { content: [{ type: 'text', text: JSON.stringify(out) }], structuredContent: out };
   });

@@ -7,7 +7,8 @@
  *   DNS-rebinding scenario's) passes unchanged, so the host's own check is what is measured.
  * - The **name map**: the suite calls fixed tool names with underscores (`test_simple_text`),
  *   and a slug holds letters, digits and `-` only. The proxy renames the fixture bundle's tools
- *   in JSON bodies, suite name → slug on the way in and back on the way out.
+ *   in JSON bodies (and in the `Mcp-Name` header), suite name → slug on the way in and back
+ *   on the way out.
  * - The **asset server**: the PNG and WAV the fixture's HTTP tools fetch.
  */
 import http from 'node:http';
@@ -45,6 +46,8 @@ export interface NameMap {
   toServer(text: string): string;
   /** Slugs → suite names, in a response body. */
   toSuite(text: string): string;
+  /** A suite name → its slug, as the 2026 `Mcp-Name` header carries it. */
+  nameToServer(name: string): string;
 }
 
 /**
@@ -62,6 +65,7 @@ export function nameMap(slugs: readonly string[]): NameMap {
   return {
     toServer: (text) => swap(text, (r) => r.suite, (r) => r.slug),
     toSuite: (text) => swap(text, (r) => r.slug, (r) => r.suite),
+    nameToServer: (name) => renames.find((r) => r.suite === name)?.slug ?? name,
   };
 }
 
@@ -116,6 +120,8 @@ export async function startProxy(o: ProxyOptions): Promise<Listening> {
     if (typeof headers.host === 'string') headers.host = rehost(headers.host);
     if (typeof headers.origin === 'string') headers.origin = rehost(headers.origin);
     if (o.token) headers.authorization = `Bearer ${o.token}`;
+    // At 2026-07-28 the tool's name is in a header too, which must agree with the body.
+    if (typeof headers['mcp-name'] === 'string') headers['mcp-name'] = o.names.nameToServer(headers['mcp-name']);
     const up = http.request({ host: '127.0.0.1', port: o.upstreamPort, method: req.method, path: req.url, headers }, (r) => {
       res.writeHead(r.statusCode ?? 502, r.headers);
       // Line by line, so a name split across two chunks of an event stream is still renamed.

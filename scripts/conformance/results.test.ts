@@ -132,5 +132,8 @@ describe('the fixture names between the suite and the server', () => {
     expect(served.length).toBe(request.length);
     expect(names.toSuite('{"tools":[{"name": "json-schema-2020-12-tool"},{"name":"other-tool"}]}')).toBe('{"tools":[{"name": "json_schema_2020_12_tool"},{"name":"other-tool"}]}');
     expect(names.toServer('{"name":"test_simple_text_2"}')).toBe('{"name":"test_simple_text_2"}');
+    // The 2026 Mcp-Name header: a fixture's suite name becomes its slug, any other name stays.
+    expect(names.nameToServer('test_simple_text')).toBe('test-simple-text');
+    expect(names.nameToServer('test_simple_text_2')).toBe('test_simple_text_2');
   });
 });

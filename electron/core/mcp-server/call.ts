@@ -5,7 +5,7 @@
  * Answers an MCP CallToolResult; a failure of the tool is a result with isError, so the
  * client's model can read it and correct itself.
  */
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { toErrorInfo, type ErrorInfo } from '../../../shared/errors';
 import type { ApprovalStore } from '../agent/approvals';
 import type { InvokeDispatcher, InvokeOutcome } from '../invoke/dispatcher';

@@ -24,7 +24,7 @@ import { SEARCH_INSTRUCTIONS, McpServeService, type McpServeOptions } from './se
 const tempDir = useTempDirs();
 const closers: (() => Promise<void>)[] = [];
 const text = (r: unknown) => ((r as CallToolResult).content[0] as { text: string }).text;
-const names = (tools: readonly Tool[]) => tools.map((t) => t.name).sort();
+const names = (tools: readonly Pick<Tool, 'name'>[]) => tools.map((t) => t.name).sort();
 
 describe('progressive discovery over the served bundle', () => {
   let core: Core;
@@ -248,7 +248,7 @@ describe('progressive discovery on the realistic registry (500 tools of eight se
     return new McpServeService(opts);
   }
 
-  const size = (list: Tool[]) => {
+  const size = (list: readonly object[]) => {
     const json = JSON.stringify({ tools: list });
     return { bytes: Buffer.byteLength(json), tokens: countTokens(json, { disallowedSpecial: new Set() }) };
   };

@@ -6,7 +6,7 @@
  * their input schemas, and adds them to that client's list. Every served tool can be called,
  * listed or not: a client that does not read the list again still calls what it found by name.
  */
-import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/server';
 import type { McpToolSearchSettings } from '../../../shared/model/mcp-serve';
 import { PROVIDER_MAX_TOOLS, type ToolSearchSettings } from '../../../shared/model/tool-search';
 import { TOOL_SEARCH_MAX_QUERY, TOOL_SEARCH_MAX_RESULTS, TOOL_SEARCH_NAME, TOOL_SEARCH_SCHEMA } from '../agent/deferred-tools';

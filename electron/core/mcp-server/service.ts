@@ -1,11 +1,14 @@
 /**
- * The registry as an MCP server: one SDK `Server` per client connection (stdio, Streamable
- * HTTP, or in memory), each answering tools/list with the served tools (or, with progressive
- * discovery, the tools that client has: ./discovery.ts) and tools/call through callServedTool.
+ * The registry as an MCP server, in both revisions of the protocol:
+ * - 2025-11-25 and older: one SDK `Server` per client connection (stdio, a Streamable HTTP
+ *   session, or in memory), with a session of its own;
+ * - 2026-07-28 (stateless): over HTTP one `Server` per request (`modernHandler`), all sharing
+ *   one session (see docs/design/mcp-2026.md, "What a session held"); over stdio one per connection.
+ * Each answers tools/list with the served tools (or, with progressive discovery, the tools
+ * that session has: ./discovery.ts) and tools/call through callServedTool.
  * Built once by mcp-server/module.ts; the transports (electron/host) connect servers to it.
  */
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type ServerNotification, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { CLIENT_INFO_META_KEY, createMcpHandler, ProtocolError, ProtocolErrorCode, Server, type CallToolResult, type McpHttpHandler, type ServerContext, type ServerNotification, type Tool } from '@modelcontextprotocol/server';
 import { v7 as uuidv7 } from 'uuid';
 import type { McpServerInfo, McpServerSettings } from '../../../shared/model/mcp-serve';
 import type { ToolSearchSettings } from '../../../shared/model/tool-search';
@@ -59,10 +62,29 @@ export interface ConnectedServer {
   close(): Promise<void>;
 }
 
+/** What a session holds, for a client that has none of its own yet. */
+export interface SessionState {
+  ownerId: string;
+  allowed: Set<string>;
+  found: Set<string>;
+}
+
+export function newSessionState(prefix = 'mcp'): SessionState {
+  return { ownerId: `${prefix}-${uuidv7()}`, allowed: new Set(), found: new Set() };
+}
+
+/** The client's own name for itself: from initialize (2025), else from the request's envelope (2026). */
+function clientOf(server: Server, ctx: ServerContext): string {
+  const c = server.getClientVersion() ?? (ctx.mcpReq.envelope as Record<string, { name?: unknown; version?: unknown } | undefined> | undefined)?.[CLIENT_INFO_META_KEY];
+  return c ? clientLabel(c.name, c.version) : '';
+}
+
 export class McpServeService {
   readonly queue: McpApprovalQueue;
   readonly served: ServedTools;
   private readonly servers = new Set<Server>();
+  /** The one session 2026-07-28 HTTP clients share (they send no session id), and its handler. */
+  private modern: { state: SessionState; handler: McpHttpHandler } | undefined;
   private endpoints: Omit<McpServerInfo, 'dataDir'> = { stdioCommand: ['toolsmith', 'mcp'], httpUrl: null, tokenFile: null };
   private readonly deps: CallDeps;
   private listChangedTimer: ReturnType<typeof setTimeout> | undefined;
@@ -78,10 +100,11 @@ export class McpServeService {
   /** The store or the settings changed: the list is rebuilt, and connected clients are told (once per burst). */
   changed(): void {
     this.served.invalidate();
-    if (this.listChangedTimer || this.servers.size === 0) return;
+    if (this.listChangedTimer || (this.servers.size === 0 && !this.modern)) return;
     this.listChangedTimer = setTimeout(() => {
       this.listChangedTimer = undefined;
       for (const s of this.servers) s.sendToolListChanged().catch(() => undefined);
+      this.modern?.handler.notify.toolsChanged();
     }, 50);
     this.listChangedTimer.unref?.();
   }
@@ -117,31 +140,21 @@ export class McpServeService {
     return out;
   }
 
-  /** A new server for one client connection; connect it to a transport. */
-  createServer(): ConnectedServer {
-    const server = new Server(
-      { name: 'toolsmith', title: 'Toolsmith', version: this.opts.version },
-      { capabilities: { tools: { listChanged: true } }, instructions: SERVER_INSTRUCTIONS + (this.served.list().search ? SEARCH_INSTRUCTIONS : '') },
-    );
-    const session: McpSession = {
-      ownerId: `mcp-${uuidv7()}`,
-      allowed: new Set(),
-      found: new Set(),
-      client: () => {
-        const c = server.getClientVersion();
-        return c ? clientLabel(c.name, c.version) : '';
-      },
-    };
-    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: this.listTools(session) }));
-    // A search that adds tools to the list says so on the request's own channel (extra.sendNotification):
-    // over HTTP that is the POST's stream, which every client reads (unlike the optional GET stream).
-    server.setRequestHandler(CallToolRequestSchema, (req, extra) => this.callTool(session, req.params.name, req.params.arguments, extra.signal, extra.sendNotification));
+  /**
+   * A new server for one client connection (either revision: the client's first message decides);
+   * connect it to a transport. `shared`: the session it serves, which its caller ends
+   * (`endSession`); by default a new one, ended with the server.
+   */
+  createServer(shared?: SessionState): ConnectedServer {
+    const state = shared ?? newSessionState();
+    const server = this.newServer(state);
+    const session: McpSession = { ...state, client: () => (server.getClientVersion() ? clientLabel(server.getClientVersion()!.name, server.getClientVersion()!.version) : '') };
     this.servers.add(server);
     let closed: Promise<void> | undefined;
     const close = () =>
       (closed ??= (async () => {
         this.servers.delete(server);
-        await this.opts.toolOutputs.endSession(session.ownerId).catch(() => undefined);
+        if (!shared) await this.endSession(state);
       })());
     const prev = server.onclose;
     server.onclose = () => {
@@ -159,20 +172,64 @@ export class McpServeService {
   }
 
   /**
+   * 2026-07-28 over HTTP: one server per request, built here, every request in the one shared
+   * session (stored outputs, "allow for this session" and found tools last until `closeModern`).
+   * List changes reach clients on their `subscriptions/listen` streams.
+   */
+  modernHandler(): McpHttpHandler {
+    if (this.modern) return this.modern.handler;
+    const state = newSessionState('mcp-2026');
+    const handler = createMcpHandler(() => this.newServer(state, true), { legacy: 'reject' });
+    this.modern = { state, handler };
+    return handler;
+  }
+
+  /** Ends a session: its stored outputs are removed. */
+  async endSession(state: SessionState): Promise<void> {
+    await this.opts.toolOutputs.endSession(state.ownerId).catch(() => undefined);
+  }
+
+  /** Ends the shared 2026 session: its stored outputs are removed. */
+  async closeModern(): Promise<void> {
+    const m = this.modern;
+    if (!m) return;
+    this.modern = undefined;
+    await m.handler.close().catch(() => undefined);
+    await this.endSession(m.state);
+  }
+
+  private newServer(state: SessionState, perRequest = false): Server {
+    const server = new Server(
+      { name: 'toolsmith', title: 'Toolsmith', version: this.opts.version },
+      { capabilities: { tools: { listChanged: true } }, instructions: SERVER_INSTRUCTIONS + (this.served.list().search ? SEARCH_INSTRUCTIONS : '') },
+    );
+    server.setRequestHandler('tools/list', () => ({ tools: this.listTools(state) }));
+    // A search that adds tools to the list says so on the request's own channel (ctx.mcpReq.notify):
+    // over HTTP that is the POST's stream, which every 2025 client reads (unlike the optional GET
+    // stream); a 2026 client hears it on its subscriptions/listen stream.
+    server.setRequestHandler('tools/call', (req, ctx) => {
+      const session: McpSession = { ...state, client: () => clientOf(server, ctx) };
+      const notify = perRequest ? async () => this.modern?.handler.notify.toolsChanged() : (n: ServerNotification) => ctx.mcpReq.notify(n);
+      return this.callTool(session, req.params.name, req.params.arguments, ctx.mcpReq.signal, notify);
+    });
+    return server;
+  }
+
+  /**
    * tools/call: an unknown tool is a protocol error; everything the tool itself does wrong is an
    * isError result. Any served tool runs, whether this client's list shows it or not.
    * `notify` sends the client a notification tied to this call (a search that added tools says the list changed).
    */
   callTool(session: McpSession, name: string, args: unknown, signal?: AbortSignal, notify?: (n: ServerNotification) => Promise<void>): Promise<CallToolResult> {
     try {
-      if (!this.served.enabled()) return Promise.reject(new McpError(ErrorCode.InvalidRequest, serverOff));
+      if (!this.served.enabled()) return Promise.reject(new ProtocolError(ProtocolErrorCode.InvalidRequest, serverOff));
       if (name === TOOL_OUTPUT_NAME) return callToolOutput(this.deps, session, args, signal);
       const { byName, tools, search } = this.served.list();
       if (search && name === TOOL_SEARCH_NAME) return this.search(search, session, args, notify);
       const served = byName.get(name);
       if (!served) {
         const why = search ? unknownWhileSearching(name) : unknownTool(name, [...tools.map((t) => t.name), TOOL_OUTPUT_NAME]);
-        return Promise.reject(new McpError(ErrorCode.InvalidParams, why));
+        return Promise.reject(new ProtocolError(ProtocolErrorCode.InvalidParams, why));
       }
       return callServedTool(this.deps, session, served, args, signal);
     } catch (e) {

@@ -3,6 +3,7 @@
  * same gate as every request (bearer token, Host, Origin), the served tools, and approvals
  * asked in a connected window.
  */
+import { Client as Client2026, StreamableHTTPClientTransport as Http2026, type CallToolResult as CallToolResult2026 } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -410,5 +411,104 @@ describe('/mcp on the headless host', () => {
     expect((await raw(s.host.port, { headers: { ...auth, 'Mcp-Session-Id': id }, body: list })).status).toBe(200);
     clock += 61_000;
     expect((await raw(s.host.port, { headers: { ...auth, 'Mcp-Session-Id': id }, body: list })).status).toBe(404);
+  });
+});
+
+/** A client of the v2 SDK that negotiates: 2026-07-28 against a server that offers it. */
+async function connect2026(s: Started, listChanged?: () => void) {
+  const client = new Client2026(
+    { name: 'modern-test', version: '3.1.0' },
+    { versionNegotiation: { mode: 'auto' }, ...(listChanged ? { listChanged: { tools: { onChanged: () => listChanged() } } } : {}) },
+  );
+  const transport = new Http2026(s.url, { requestInit: { headers: { Authorization: `Bearer ${s.token}` } } });
+  await client.connect(transport);
+  closers.push(() => client.close());
+  return Object.assign(client, { sessionId: () => transport.sessionId });
+}
+
+const text2026 = (r: unknown) => ((r as CallToolResult2026).content[0] as { text: string }).text;
+
+describe('/mcp for 2026-07-28 clients (stateless: no initialize, no session)', () => {
+  it('negotiates 2026-07-28 with the v2 client and serves it without a session, while a 2025 client keeps its session', async () => {
+    const s = await start();
+    const modern = await connect2026(s);
+    expect([modern.getProtocolEra(), modern.getNegotiatedProtocolVersion()]).toEqual(['modern', '2026-07-28']);
+    expect((await modern.listTools()).tools.map((t) => t.name).sort()).toEqual(['big', 'count', 'guarded', 'remote', 'tool_output']);
+    expect((await modern.callTool({ name: 'count', arguments: { text: 'a b c' } })).structuredContent).toMatchObject({ words: 3 });
+    const remote = await modern.callTool({ name: 'remote', arguments: { q: 'z' } });
+    expect(remote.structuredContent).toMatchObject({ path: '/search?q=z', key: '[redacted]' });
+
+    // A stored output's handle works in a later request: the 2026 clients' one session keeps it.
+    const big = await modern.callTool({ name: 'big', arguments: {} });
+    const handle = /handle = "([0-9a-f-]+)"/.exec(text2026(big))?.[1];
+    expect(handle, text2026(big).slice(0, 200)).toBeTruthy();
+    const out = await modern.callTool({ name: 'tool_output', arguments: { handle, extract: 'the first line', mode: 'truncate' } });
+    expect(text2026(out)).toContain('line 00001');
+
+    const bad = await modern.callTool({ name: 'count', arguments: {} });
+    expect([bad.isError, text2026(bad)]).toEqual([true, expect.stringMatching(/^VALIDATION_FAILED: .*text/)]);
+    const unknown = await modern.callTool({ name: 'nope', arguments: {} }).catch((e: unknown) => e as { code?: number; message: string });
+    expect(unknown).toMatchObject({ code: -32602, message: expect.stringContaining("unknown tool 'nope'") });
+
+    // No session was opened for it; a 2025 client beside it opens one, as before.
+    expect(modern.sessionId()).toBeUndefined();
+    const { client: legacy, transport } = await connect(s);
+    expect(((await legacy.callTool({ name: 'count', arguments: { text: 'x' } })) as CallToolResult).structuredContent).toMatchObject({ words: 1 });
+    expect(transport.sessionId).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('answers a bare 2026 request (the _meta envelope, no initialize) and keeps the gate in front of it', async () => {
+    const s = await start();
+    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {}, 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' } };
+    const list = JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/list', params: { _meta: meta } });
+    const headers = { ...mcpHeaders, 'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': 'tools/list' };
+    const ok = await rawWithHeaders(s.host.port, { headers: { ...headers, Authorization: `Bearer ${s.token}` }, body: list });
+    expect(ok.status).toBe(200);
+    expect(ok.headers['mcp-session-id']).toBeUndefined();
+    expect(JSON.parse(ok.body)).toMatchObject({ id: 7, result: { tools: expect.arrayContaining([expect.objectContaining({ name: 'count' })]) } });
+    const discover = JSON.stringify({ jsonrpc: '2.0', id: 8, method: 'server/discover', params: { _meta: meta } });
+    const found = await rawWithHeaders(s.host.port, { headers: { ...headers, 'Mcp-Method': 'server/discover', Authorization: `Bearer ${s.token}` }, body: discover });
+    expect(JSON.parse(found.body)).toMatchObject({ id: 8, result: { supportedVersions: expect.arrayContaining(['2026-07-28']), capabilities: { tools: { listChanged: true } } } });
+
+    // No token, a foreign Origin: refused before the request is read, as for every client.
+    expect((await raw(s.host.port, { headers, body: list })).status).toBe(403);
+    expect((await raw(s.host.port, { headers: { ...headers, Authorization: `Bearer ${s.token}`, Origin: 'http://evil.test' }, body: list })).status).toBe(403);
+    // Headers that disagree with the body: the SDK's own check answers.
+    const mismatch = await raw(s.host.port, { headers: { ...headers, 'Mcp-Method': 'tools/call', Authorization: `Bearer ${s.token}` }, body: list });
+    expect(mismatch.status).toBe(400);
+    // A body that is not JSON by its Content-Type.
+    expect((await raw(s.host.port, { headers: { ...headers, 'Content-Type': 'text/plain', Authorization: `Bearer ${s.token}` }, body: list })).status).toBe(415);
+  });
+
+  it('asks approval naming the client from its request envelope; "allow for this session" holds for later 2026 requests', async () => {
+    const s = await start();
+    const ws = new WebSocket(`ws://127.0.0.1:${s.host.port}/ws`, { headers: { Authorization: `Bearer ${s.token}` } });
+    await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+    closers.push(async () => ws.close());
+    const modern = await connect2026(s);
+    const call = modern.callTool({ name: 'guarded', arguments: { text: 'a b' } });
+    let id = '';
+    await vi.waitFor(async () => {
+      const p = await s.core.call('mcpServer.approvals', {});
+      expect(p.ok && p.value.map((a) => a.client)).toEqual(['modern-test 3.1.0']);
+      id = p.ok ? p.value[0]!.id : '';
+    });
+    await s.core.call('mcpServer.respond', { id, decision: 'allow-session' });
+    expect((await call).structuredContent).toMatchObject({ words: 2 });
+    expect((await modern.callTool({ name: 'guarded', arguments: { text: 'a b c' } })).structuredContent).toMatchObject({ words: 3 });
+    const pending = await s.core.call('mcpServer.approvals', {});
+    expect(pending.ok && pending.value).toEqual([]);
+  });
+
+  it('tells a listening 2026 client when the served list changes (subscriptions/listen)', async () => {
+    const s = await start();
+    let changes = 0;
+    const modern = await connect2026(s, () => void changes++);
+    const sub = await modern.listen({ toolsListChanged: true });
+    closers.push(() => sub.close());
+    await s.core.registry.store.putTool(s.bundleId, 'added', '1', { displayName: 'added', description: 'The added tool', tags: [], isEnabled: true, type: 'local', argSchema: { type: 'object', properties: {} }, outputSchema: {}, local: { functionId: 'text.count' } });
+    s.core.mcpServer.changed();
+    await vi.waitFor(() => expect(changes).toBeGreaterThan(0));
+    expect((await modern.listTools()).tools.map((t) => t.name)).toContain('added');
   });
 });

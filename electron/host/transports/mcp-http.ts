@@ -1,7 +1,11 @@
 /**
- * The served registry over Streamable HTTP at `/mcp` on the headless host. The host's gate
- * runs first (own Host and Origin, no secret in the URL, the bearer token); here each client
- * gets a session (the `Mcp-Session-Id` header) with its own SDK server over the core.
+ * The served registry over Streamable HTTP at `/mcp` on the headless host, in both revisions of
+ * MCP. The host's gate runs first (own Host and Origin, no secret in the URL, the bearer token).
+ * Then the SDK's own classification (`isLegacyRequest`) sends each request to its era:
+ * - 2026-07-28 requests (they carry the per-request `_meta` envelope) go to the core's stateless
+ *   handler (`McpServeService.modernHandler`): no session, a server per request;
+ * - 2025-11-25 and older: each client gets a session (the `Mcp-Session-Id` header) with its own
+ *   SDK server over the core.
  * Sessions end when the client sends DELETE, when the host closes, after some minutes unused with
  * no request running and no stream open (clients often quit without DELETE), or, when all
  * places are taken, for a new client: the session unused the longest among those idle. An ended
@@ -9,8 +13,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { NodeStreamableHTTPServerTransport as StreamableHTTPServerTransport, toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
+import { isInitializeRequest, isJsonContentType, isLegacyRequest } from '@modelcontextprotocol/server';
 import type { ConnectedServer, McpServeService } from '../../core/mcp-server/service';
 import { serverOff } from '../../core/mcp-server/service';
 import type { BodyResult } from './http';
@@ -83,6 +87,9 @@ export function createMcpHttpEndpoint(service: McpServeService, opts: McpHttpOpt
     return true;
   };
 
+  // 2026-07-28 requests: the stateless handler, written to the Node response (streamed when it streams).
+  const modern = toNodeHandler(service.modernHandler());
+
   // Idle sessions end on time even while no client arrives: their stored outputs are removed.
   const sweeper = setInterval(() => void sweep().catch(() => undefined), Math.min(idleMs, 60_000));
   sweeper.unref();
@@ -127,12 +134,14 @@ export function createMcpHttpEndpoint(service: McpServeService, opts: McpHttpOpt
       if (method === 'POST') {
         const b = await body();
         if (!b.ok) return rpcError(res, b.status, b.error.error.message);
+        if (!isJsonContentType(req.headers['content-type'] ?? null)) return rpcError(res, 415, 'the body must be JSON (Content-Type: application/json)');
         let message: unknown;
         try {
           message = JSON.parse(b.text);
         } catch {
           return rpcError(res, 400, 'the body is not JSON', -32700);
         }
+        if (!(await isLegacyRequest(await toWebRequest(req, message), message))) return modern(req, res, message);
         if (session) return session.transport.handleRequest(req, res, message);
         if (isInitializeRequest(message)) return open(req, res, message);
         return rpcError(res, 400, `no MCP session: send initialize first, then its Mcp-Session-Id header with every request`);
@@ -148,6 +157,7 @@ export function createMcpHttpEndpoint(service: McpServeService, opts: McpHttpOpt
     async close() {
       clearInterval(sweeper);
       for (const id of [...sessions.keys()]) await end(id);
+      await service.closeModern();
     },
   };
 }

@@ -6,8 +6,7 @@
  * process ends when stdin closes.
  */
 import type { Readable, Writable } from 'node:stream';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { parseJSONRPCMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/server';
 
 /** The longest line (one message) read: as the SDK's transport takes. */
 export const MAX_STDIO_LINE_BYTES = 10 * 1024 * 1024;
@@ -84,12 +83,14 @@ export class LineStdioServerTransport implements Transport {
       this.reply(PARSE_ERROR, `a line is not JSON (${(e as Error).message}): each message is one line of JSON-RPC`);
       return;
     }
-    const message = JSONRPCMessageSchema.safeParse(value);
-    if (!message.success) {
+    let message: JSONRPCMessage;
+    try {
+      message = parseJSONRPCMessage(value);
+    } catch {
       this.reply(INVALID_REQUEST, 'a line is JSON but not a JSON-RPC 2.0 message');
       return;
     }
-    this.onmessage?.(message.data);
+    this.onmessage?.(message);
   }
 
   /** An error answer to a message that could not be read. */

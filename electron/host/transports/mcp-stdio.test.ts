@@ -3,6 +3,8 @@
  * process over a temp data folder and driven by the MCP SDK's stdio client, and by the MCP
  * Inspector's CLI mode as a third-party client.
  */
+import { Client as Client2026 } from '@modelcontextprotocol/client';
+import { StdioClientTransport as Stdio2026 } from '@modelcontextprotocol/client/stdio';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -134,6 +136,25 @@ describe('toolsmith mcp (stdio)', () => {
       expect(log.ok && log.value.map((r) => r.source)).toContain('api');
     } finally {
       await core.close();
+    }
+  }, 60_000);
+
+  it('speaks 2026-07-28 to a client that negotiates it (server/discover, no initialize): list, calls, a stored output and tool_output', async () => {
+    const echo = await startEchoServer();
+    const dir = await dataFolder(echo);
+    const client = new Client2026({ name: 'stdio-2026', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
+    try {
+      await client.connect(new Stdio2026({ command: process.execPath, args: [ENTRY, 'mcp', '--data-dir', dir], stderr: 'pipe' }));
+      expect([client.getProtocolEra(), client.getNegotiatedProtocolVersion()]).toEqual(['modern', '2026-07-28']);
+      expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(['big', 'count', 'guarded', 'remote', 'tool_output']);
+      expect((await client.callTool({ name: 'count', arguments: { text: 'one two three' } })).structuredContent).toMatchObject({ words: 3 });
+      const big = await client.callTool({ name: 'big', arguments: {} });
+      const handle = /handle = "([0-9a-f-]+)"/.exec(textOf(big))?.[1];
+      expect(handle).toBeTruthy();
+      expect(textOf(await client.callTool({ name: 'tool_output', arguments: { handle, extract: 'the first line', mode: 'truncate' } }))).toContain('line 00001');
+    } finally {
+      await client.close();
+      await echo.close();
     }
   }, 60_000);
 

@@ -12,7 +12,9 @@ import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { createCore } from '../../core/app';
+import { newSessionState, type ConnectedServer } from '../../core/mcp-server/service';
 import { argValue, resolveDataDir } from '../../core/data-dir';
 import type { CliHost } from '../cli-host';
 import { watchDataFiles } from './data-file-watch';
@@ -57,7 +59,10 @@ export async function runMcpStdio(argv: readonly string[], env: NodeJS.ProcessEn
   });
   // This process has no window: approvals are asked in the app's, when one runs on this data folder.
   const stopAsking = askApprovalsInRunningHost(core);
-  const conn = core.mcpServer.createServer();
+  // Either revision: the client's first message pins the connection to its era (serveStdio asks
+  // the factory once for a server/discover probe too). All of them serve this connection's one session.
+  const state = newSessionState();
+  const made: ConnectedServer[] = [];
   const transport = new LineStdioServerTransport();
   let stopping = false;
   const stop = async (code: number) => {
@@ -65,12 +70,20 @@ export async function runMcpStdio(argv: readonly string[], env: NodeJS.ProcessEn
     stopping = true;
     approvalsWatch?.close();
     stopAsking();
-    await conn.close();
+    await handle.close().catch(() => undefined);
+    for (const conn of made) await conn.close();
+    await core.mcpServer.endSession(state);
     await core.close();
     process.exit(code);
   };
-  transport.onerror = (e) => console.error(`Toolsmith MCP server: ${e.message}`);
-  await conn.server.connect(transport);
+  const handle = serveStdio(
+    () => {
+      const conn = core.mcpServer.createServer(state);
+      made.push(conn);
+      return conn.server;
+    },
+    { transport, onerror: (e) => console.error(`Toolsmith MCP server: ${e.message}`) },
+  );
   // The client closed our stdin (it quit, or stopped the server): end cleanly.
   process.stdin.on('end', () => void stop(0));
   process.stdin.on('close', () => void stop(0));
