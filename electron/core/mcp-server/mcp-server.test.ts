@@ -74,6 +74,23 @@ describe('tools/list', () => {
     expect(tools.map((t) => t.name)).toContain('hidden');
   });
 
+  it('tells only the clients connected when the list changed: one that connects during the burst lists the new list and hears of no change', async () => {
+    // The 2026 handler exists on every HTTP host: it must not make the burst reach later clients.
+    core.mcpServer.modernHandler();
+    closers.push(() => core.mcpServer.closeModern());
+    const { client: before } = await connect('before');
+    let heardBefore = 0;
+    before.setNotificationHandler(ToolListChangedNotificationSchema, () => void heardBefore++);
+    core.mcpServer.changed();
+    const { client: after } = await connect('after');
+    let heardAfter = 0;
+    after.setNotificationHandler(ToolListChangedNotificationSchema, () => void heardAfter++);
+    await vi.waitFor(() => expect(heardBefore).toBe(1));
+    // Past the burst's timer: nothing more is coming.
+    await new Promise((r) => setTimeout(r, 100));
+    expect([heardBefore, heardAfter]).toEqual([1, 0]);
+  });
+
   it('serves nothing while switched off, and says where to switch it on', async () => {
     await core.call('settings.set', { mcpServer: { enabled: false, bundleIds: [fx.bundleId] } });
     const { client } = await connect();

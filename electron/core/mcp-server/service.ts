@@ -62,6 +62,17 @@ export interface ConnectedServer {
   close(): Promise<void>;
 }
 
+/** The session 2026 HTTP clients share, and what ends it. */
+interface ModernSession {
+  state: SessionState;
+  handler: McpHttpHandler;
+  /** When a 2026 request last came or a call of one ended (the endpoint's clock). */
+  lastSeen: number;
+  /** tools/call requests running. */
+  running: number;
+  now: () => number;
+}
+
 /** What a session holds, for a client that has none of its own yet. */
 export interface SessionState {
   ownerId: string;
@@ -84,7 +95,7 @@ export class McpServeService {
   readonly served: ServedTools;
   private readonly servers = new Set<Server>();
   /** The one session 2026-07-28 HTTP clients share (they send no session id), and its handler. */
-  private modern: { state: SessionState; handler: McpHttpHandler } | undefined;
+  private modern: ModernSession | undefined;
   private endpoints: Omit<McpServerInfo, 'dataDir'> = { stdioCommand: ['toolsmith', 'mcp'], httpUrl: null, tokenFile: null };
   private readonly deps: CallDeps;
   private listChangedTimer: ReturnType<typeof setTimeout> | undefined;
@@ -101,9 +112,11 @@ export class McpServeService {
   changed(): void {
     this.served.invalidate();
     if (this.listChangedTimer || (this.servers.size === 0 && !this.modern)) return;
+    // The clients connected when it changed: one that connects during the burst lists the new list anyway.
+    const told = new Set(this.servers);
     this.listChangedTimer = setTimeout(() => {
       this.listChangedTimer = undefined;
-      for (const s of this.servers) s.sendToolListChanged().catch(() => undefined);
+      for (const s of told) if (this.servers.has(s)) s.sendToolListChanged().catch(() => undefined);
       this.modern?.handler.notify.toolsChanged();
     }, 50);
     this.listChangedTimer.unref?.();
@@ -173,15 +186,35 @@ export class McpServeService {
 
   /**
    * 2026-07-28 over HTTP: one server per request, built here, every request in the one shared
-   * session (stored outputs, "allow for this session" and found tools last until `closeModern`).
-   * List changes reach clients on their `subscriptions/listen` streams.
+   * session (stored outputs, "allow for this session" and found tools), which ends as a 2025
+   * session does when left idle (`sweepModern`) and when the endpoint closes (`closeModern`).
+   * List changes reach clients on their `subscriptions/listen` streams. `now`: the endpoint's clock.
    */
-  modernHandler(): McpHttpHandler {
+  modernHandler(now: () => number = Date.now, maxSubscriptions = 64): McpHttpHandler {
     if (this.modern) return this.modern.handler;
-    const state = newSessionState('mcp-2026');
-    const handler = createMcpHandler(() => this.newServer(state, true), { legacy: 'reject' });
-    this.modern = { state, handler };
-    return handler;
+    const m: Omit<ModernSession, 'handler'> & { handler?: McpHttpHandler } = { state: newSessionState('mcp-2026'), lastSeen: now(), running: 0, now };
+    m.handler = createMcpHandler(
+      () => {
+        m.lastSeen = now();
+        return this.newServer(m.state, m as ModernSession);
+      },
+      { legacy: 'reject', maxSubscriptions },
+    );
+    this.modern = m as ModernSession;
+    return m.handler;
+  }
+
+  /**
+   * Ends the shared 2026 session when no 2026 request came for `idleMs` and none is running
+   * (its stored outputs are removed); the next request starts a new one. True when it ended.
+   */
+  async sweepModern(idleMs: number): Promise<boolean> {
+    const m = this.modern;
+    if (!m || m.running > 0 || m.now() - m.lastSeen < idleMs) return false;
+    const old = m.state;
+    m.state = newSessionState('mcp-2026');
+    await this.endSession(old);
+    return true;
   }
 
   /** Ends a session: its stored outputs are removed. */
@@ -198,7 +231,8 @@ export class McpServeService {
     await this.endSession(m.state);
   }
 
-  private newServer(state: SessionState, perRequest = false): Server {
+  /** `modern`: a server for one 2026 request of the shared session. */
+  private newServer(state: SessionState, modern?: ModernSession): Server {
     const server = new Server(
       { name: 'toolsmith', title: 'Toolsmith', version: this.opts.version },
       { capabilities: { tools: { listChanged: true } }, instructions: SERVER_INSTRUCTIONS + (this.served.list().search ? SEARCH_INSTRUCTIONS : '') },
@@ -209,8 +243,16 @@ export class McpServeService {
     // stream); a 2026 client hears it on its subscriptions/listen stream.
     server.setRequestHandler('tools/call', (req, ctx) => {
       const session: McpSession = { ...state, client: () => clientOf(server, ctx) };
-      const notify = perRequest ? async () => this.modern?.handler.notify.toolsChanged() : (n: ServerNotification) => ctx.mcpReq.notify(n);
-      return this.callTool(session, req.params.name, req.params.arguments, ctx.mcpReq.signal, notify);
+      if (!modern) return this.callTool(session, req.params.name, req.params.arguments, ctx.mcpReq.signal, (n: ServerNotification) => ctx.mcpReq.notify(n));
+      // A call still running keeps the shared session from ending; its end counts as use.
+      modern.running++;
+      const done = () => {
+        modern.running--;
+        modern.lastSeen = modern.now();
+      };
+      const call = this.callTool(session, req.params.name, req.params.arguments, ctx.mcpReq.signal, async () => modern.handler.notify.toolsChanged());
+      call.then(done, done);
+      return call;
     });
     return server;
   }

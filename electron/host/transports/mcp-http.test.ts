@@ -500,6 +500,48 @@ describe('/mcp for 2026-07-28 clients (stateless: no initialize, no session)', (
     expect(pending.ok && pending.value).toEqual([]);
   });
 
+  it('ends the shared 2026 session when left idle past the idle time, and when the host closes: its stored outputs are removed', async () => {
+    let clock = 1_000_000;
+    const s = await start({ idleMs: 60_000, now: () => clock });
+    const modern = await connect2026(s);
+    const stored = async () => {
+      const r = await s.core.call('toolOutputs.list', {});
+      return r.ok ? r.value.length : -1;
+    };
+    const big = await modern.callTool({ name: 'big', arguments: {} });
+    const handle = /handle = "([0-9a-f-]+)"/.exec(text2026(big))?.[1];
+    expect(await stored()).toBe(1);
+    clock += 59_000;
+    await modern.listTools();
+    expect(await stored()).toBe(1);
+    clock += 61_000;
+    await modern.listTools();
+    expect(await stored()).toBe(0);
+    // Its handle is gone with it.
+    const gone = await modern.callTool({ name: 'tool_output', arguments: { handle, extract: 'the first line', mode: 'truncate' } });
+    expect(gone.isError).toBe(true);
+
+    await modern.callTool({ name: 'big', arguments: {} });
+    expect(await stored()).toBe(1);
+    await s.host.close();
+    expect(await stored()).toBe(0);
+  });
+
+  it('with progressive discovery, a 2026 client searches: the found tool joins the list, listeners are told, and it runs', async () => {
+    const s = await start();
+    await s.core.call('settings.set', { mcpServer: { ...s.core.settings.get().mcpServer, toolSearch: { mode: 'always', maxTools: 50 } } });
+    let changes = 0;
+    const modern = await connect2026(s, () => void changes++);
+    expect((await modern.listTools()).tools.map((t) => t.name).sort()).toEqual(['tool_output', 'tool_search']);
+    const sub = await modern.listen({ toolsListChanged: true });
+    closers.push(() => sub.close());
+    const found = await modern.callTool({ name: 'tool_search', arguments: { query: 'count the words of a text', limit: 1 } });
+    expect(found.structuredContent).toMatchObject({ tools: [{ name: 'count', inputSchema: { required: ['text'] } }], added: ['count'] });
+    await vi.waitFor(() => expect(changes).toBeGreaterThan(0));
+    expect((await modern.listTools()).tools.map((t) => t.name).sort()).toEqual(['count', 'tool_output', 'tool_search']);
+    expect((await modern.callTool({ name: 'count', arguments: { text: 'a b' } })).structuredContent).toMatchObject({ words: 2 });
+  });
+
   it('tells a listening 2026 client when the served list changes (subscriptions/listen)', async () => {
     const s = await start();
     let changes = 0;

@@ -13,8 +13,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { NodeStreamableHTTPServerTransport as StreamableHTTPServerTransport, toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
-import { isInitializeRequest, isJsonContentType, isLegacyRequest } from '@modelcontextprotocol/server';
+import { NodeStreamableHTTPServerTransport as StreamableHTTPServerTransport, toNodeHandler } from '@modelcontextprotocol/node';
+import { isInitializeRequest, isLegacyRequest } from '@modelcontextprotocol/server';
 import type { ConnectedServer, McpServeService } from '../../core/mcp-server/service';
 import { serverOff } from '../../core/mcp-server/service';
 import type { BodyResult } from './http';
@@ -43,6 +43,19 @@ export interface McpHttpEndpoint {
   handle(req: IncomingMessage, res: ServerResponse, body: () => Promise<BodyResult>): Promise<void>;
   sessionCount(): number;
   close(): Promise<void>;
+}
+
+/**
+ * The request's method and headers, which is all the SDK's era check reads besides the body it
+ * is given already parsed (the body, read and checked by the host, is not copied again).
+ */
+function headersOnly(req: IncomingMessage): Request {
+  const headers = new Headers();
+  for (const [k, v] of Object.entries(req.headers)) {
+    if (typeof v === 'string') headers.set(k, v);
+    else if (Array.isArray(v)) for (const one of v) headers.append(k, one);
+  }
+  return new Request(`http://127.0.0.1${MCP_PATH}`, { method: req.method ?? 'POST', headers });
 }
 
 /** A JSON-RPC error answer, as MCP clients expect one outside a session. */
@@ -76,6 +89,7 @@ export function createMcpHttpEndpoint(service: McpServeService, opts: McpHttpOpt
   const sweep = async () => {
     const cutoff = now() - idleMs;
     for (const [id, s] of [...sessions]) if (s.open === 0 && s.lastSeen < cutoff) await end(id);
+    await service.sweepModern(idleMs);
   };
 
   /** Ends the idle session unused the longest; false when every session is busy. */
@@ -88,7 +102,7 @@ export function createMcpHttpEndpoint(service: McpServeService, opts: McpHttpOpt
   };
 
   // 2026-07-28 requests: the stateless handler, written to the Node response (streamed when it streams).
-  const modern = toNodeHandler(service.modernHandler());
+  const modern = toNodeHandler(service.modernHandler(now, maxSessions));
 
   // Idle sessions end on time even while no client arrives: their stored outputs are removed.
   const sweeper = setInterval(() => void sweep().catch(() => undefined), Math.min(idleMs, 60_000));
@@ -134,14 +148,17 @@ export function createMcpHttpEndpoint(service: McpServeService, opts: McpHttpOpt
       if (method === 'POST') {
         const b = await body();
         if (!b.ok) return rpcError(res, b.status, b.error.error.message);
-        if (!isJsonContentType(req.headers['content-type'] ?? null)) return rpcError(res, 415, 'the body must be JSON (Content-Type: application/json)');
         let message: unknown;
         try {
           message = JSON.parse(b.text);
         } catch {
           return rpcError(res, 400, 'the body is not JSON', -32700);
         }
-        if (!(await isLegacyRequest(await toWebRequest(req, message), message))) return modern(req, res, message);
+        if (!(await isLegacyRequest(headersOnly(req), message))) {
+          // The shared 2026 session left idle past its time ends before this request is served.
+          await service.sweepModern(idleMs);
+          return modern(req, res, message);
+        }
         if (session) return session.transport.handleRequest(req, res, message);
         if (isInitializeRequest(message)) return open(req, res, message);
         return rpcError(res, 400, `no MCP session: send initialize first, then its Mcp-Session-Id header with every request`);
