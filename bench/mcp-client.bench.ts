@@ -1,12 +1,11 @@
 /**
  * A call to an MCP server's tool through our bundle (the dispatcher: arguments validated, the
  * call logged and counted, the result mapped) vs the SDK's own client calling the same server
- * directly, over stdio (two processes of the same test server) and Streamable HTTP (one server
+ * directly (both on the v2 SDK), over stdio (two processes of the same test server) and Streamable HTTP (one server
  * on 127.0.0.1). Calls alternate between the two so both see the same machine load.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -32,7 +31,8 @@ async function ourCall(core: Core, connection: McpConnectionInput): Promise<() =
 }
 
 async function sdkCall(transport: StdioClientTransport | StreamableHTTPClientTransport): Promise<{ op: () => Promise<unknown>; client: Client }> {
-  const client = new Client({ name: 'bench-client', version: '1.0.0' });
+  // Negotiating as ours does (the test server speaks 2025-11-25: both fall back to initialize).
+  const client = new Client({ name: 'bench-client', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
   await client.connect(transport);
   await client.listTools();
   return { client, op: () => client.callTool({ name: 'echo', arguments: { text: 'hello' } }) };

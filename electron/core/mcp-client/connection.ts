@@ -7,12 +7,20 @@
  * a bounded log; its status (stopped, starting, connected, failed and why) is kept for the
  * Tools screen.
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { auth, extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/client/auth.js';
-import { CallToolResultSchema, ErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  auth,
+  Client,
+  extractWWWAuthenticateParams,
+  InsufficientScopeError,
+  ProtocolError,
+  ProtocolErrorCode,
+  SdkError,
+  SdkErrorCode,
+  SdkHttpError,
+  StreamableHTTPClientTransport,
+  type Transport,
+} from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { z } from 'zod';
 import { AppError } from '../../../shared/errors';
 import { parseTemplate } from '../../../shared/model/http-spec';
@@ -54,6 +62,8 @@ export interface ConnectionOptions {
 }
 
 const ListToolsPageSchema = z.object({ tools: z.array(z.unknown()), nextCursor: z.string().optional() }).passthrough();
+/** A tools/call answer: checked entry by entry later (./results.ts), so only its shape here. */
+const CallToolPageSchema = z.object({ content: z.array(z.unknown()).optional(), structuredContent: z.unknown().optional(), isError: z.boolean().optional() }).passthrough();
 
 /** How long the SDK waits before resuming a POST event stream the server closed without its own `retry` (its first back-off). */
 const RESUME_DEFAULT_RETRY_MS = 1_000;
@@ -193,6 +203,8 @@ export class McpServerConnection {
   private challenge: Challenge | undefined;
   /** The sign-in under way, which every request refused meanwhile waits for. */
   private authorizing: Promise<void> | undefined;
+  /** A stdio server that ended at the 2026 probe (server/discover): it is started with initialize only. */
+  private legacyOnly = false;
 
   constructor(private readonly opts: ConnectionOptions) {
     this.log = new LogRing(opts.now);
@@ -282,10 +294,10 @@ export class McpServerConnection {
   }
 
   /** A new session in place of the one the server forgot (once, however many calls found it gone). */
-  private async renewSession(old: Client, what: string, e: StreamableHTTPError, signal: () => AbortSignal | undefined): Promise<Client> {
+  private async renewSession(old: Client, what: string, e: SdkHttpError, signal: () => AbortSignal | undefined): Promise<Client> {
     if (this.client !== old || this.state !== 'connected') return this.ready(signal());
     this.renewed.add(old);
-    this.log.event(`the server no longer knows our session (HTTP ${e.code} to ${what}; it restarted?): a new session is started and ${what} sent again`);
+    this.log.event(`the server no longer knows our session (HTTP ${e.status} to ${what}; it restarted?): a new session is started and ${what} sent again`);
     const t = this.transport;
     this.client = undefined;
     this.transport = undefined;
@@ -313,7 +325,7 @@ export class McpServerConnection {
     let client: Client;
     try {
       // Saved tokens go with the first request; a server that asks for OAuth gets a sign-in (in the browser) and a new connection.
-      client = await this.withSignIn('initialize', () => undefined, () => this.connect(gen), () => gen === this.generation);
+      client = await this.withSignIn('initialize', () => undefined, () => this.connectEither(gen), () => gen === this.generation);
     } catch (e) {
       throw this.startFailed(gen, e);
     }
@@ -323,6 +335,7 @@ export class McpServerConnection {
     }
     this.client = client;
     this.pid = this.rawPid;
+    this.log.event(`MCP ${client.getNegotiatedProtocolVersion() ?? 'version unknown'} (${client.getProtocolEra() === 'modern' ? 'stateless' : 'with initialize'})`);
     const info = client.getServerVersion();
     this.serverInfo = info ? { name: String(info.name).slice(0, 200), version: String(info.version).slice(0, 100) } : undefined;
     this.connectedAt = Date.now();
@@ -337,17 +350,38 @@ export class McpServerConnection {
     return new AppError(e instanceof AppError ? e.code : /did not answer/.test(why) ? 'TIMEOUT' : 'UNAVAILABLE', `the MCP server '${this.opts.config.name}' could not be started: ${why}`);
   }
 
-  /** One attempt: a transport and a client, connected (initialize answered); on failure both are closed. */
-  private async connect(gen: number): Promise<Client> {
+  /**
+   * A connection in the revision the server speaks. Some 2025 servers end their process at a
+   * request they do not know, before initialize (the 2026 probe, server/discover): such a stdio
+   * server is started again with initialize alone, and kept so.
+   */
+  private async connectEither(gen: number): Promise<Client> {
+    try {
+      return await this.connect(gen, this.legacyOnly);
+    } catch (e) {
+      const stdio = this.opts.config.connection.transport === 'stdio';
+      if (!stdio || this.legacyOnly || gen !== this.generation || !(e instanceof SdkError) || e.code === SdkErrorCode.RequestTimeout) throw e;
+      this.legacyOnly = true;
+      this.log.event(`the server ended at server/discover (${firstLineOf(e.message)}): started again with initialize (MCP 2025-11-25)`);
+      return this.connect(gen, true);
+    }
+  }
+
+  /** One attempt: a transport and a client, connected (server/discover or initialize answered); on failure both are closed. */
+  private async connect(gen: number, legacyOnly: boolean): Promise<Client> {
     this.transportError = undefined;
     const pending = new Set<string | number>();
     this.pending = pending;
     const raw = this.makeTransport(gen, pending);
-    const client = new Client({ name: 'Toolsmith', version: this.opts.clientVersion }, { capabilities: {} });
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+    // Either revision: server/discover first (2026-07-28), initialize for a server that does not know it.
+    const client = new Client({ name: 'Toolsmith', version: this.opts.clientVersion }, { capabilities: {}, versionNegotiation: { mode: legacyOnly ? 'legacy' : 'auto' } });
+    client.setNotificationHandler('notifications/tools/list_changed', () => {
       if (gen === this.generation) this.opts.onToolsChanged();
     });
-    client.onerror = (e) => {
+    // What the transport reports is logged as it happens, also while the SDK negotiates the
+    // revision (when the client's own handler is not yet the one told); the client reports it again.
+    const fromTransport = new WeakSet<Error>();
+    const logError = (e: Error) => {
       // A request of ours that our own close aborted says nothing about the server.
       if (gen !== this.generation || e.name === 'AbortError') return;
       // A late answer dropped, a session the server forgot: their own lines are in the log.
@@ -358,6 +392,9 @@ export class McpServerConnection {
       const junk = this.opts.config.connection.transport === 'stdio' && /JSON|Unexpected token|is not valid|invalid_/i.test(msg);
       this.log.add('stdout', junk ? `not an MCP message on stdout: ${msg}` : msg);
     };
+    client.onerror = (e) => {
+      if (!fromTransport.has(e)) logError(e);
+    };
     client.onclose = () => this.closed(gen);
     this.rawPid = undefined;
     if (isStdio(raw)) {
@@ -366,7 +403,15 @@ export class McpServerConnection {
         if (gen === this.generation) this.rawPid = pid;
       };
     }
-    const transport = observed(raw, pending, (id) => (this.lastRequestId = id));
+    const transport = observed(
+      raw,
+      pending,
+      (id) => (this.lastRequestId = id),
+      (e) => {
+        fromTransport.add(e);
+        logError(e);
+      },
+    );
     this.transport = transport;
     try {
       await client.connect(transport, { timeout: this.opts.config.timeouts.startMs });
@@ -409,10 +454,14 @@ export class McpServerConnection {
 
   /** The challenge of an HTTP server's refusal that a sign-in may answer: 401, or 403 insufficient_scope (RFC 6750 §3.1). */
   private challengeOf(e: unknown): Challenge | undefined {
-    if (this.opts.config.connection.transport !== 'http' || !(e instanceof StreamableHTTPError)) return undefined;
-    const last = this.challenge?.status === e.code ? this.challenge : undefined;
-    if (e.code === 401) return last ?? { status: 401 };
-    if (e.code === 403 && last?.error === 'insufficient_scope') return last;
+    if (this.opts.config.connection.transport !== 'http') return undefined;
+    // The transport names a 403 insufficient_scope itself (it signs in for none: that is ours).
+    if (e instanceof InsufficientScopeError) return { status: 403, error: 'insufficient_scope', ...(e.requiredScope !== undefined ? { scope: e.requiredScope } : {}), ...(e.resourceMetadataUrl ? { resourceMetadataUrl: e.resourceMetadataUrl } : {}) };
+    const status = httpStatus(e);
+    if (status === undefined) return undefined;
+    const last = this.challenge?.status === status ? this.challenge : undefined;
+    if (status === 401) return last ?? { status: 401 };
+    if (status === 403 && last?.error === 'insufficient_scope') return last;
     return undefined;
   }
 
@@ -459,7 +508,10 @@ export class McpServerConnection {
     const moreScope = challenge.error === 'insufficient_scope';
     this.log.event(moreScope ? `the server asks for more scope (${challenge.scope ?? 'unnamed'}): OAuth sign-in` : `the server asks for OAuth sign-in${challenge.scope ? ` (scope ${challenge.scope})` : ''}`);
     const serverUrl = c.transport === 'http' ? c.url : '';
-    const step = (more: object) => provider.run(moreScope, () => auth(provider, { serverUrl, resourceMetadataUrl: challenge.resourceMetadataUrl, ...more }));
+    // The issuer checks are ours (oauth.ts: the metadata's issuer where a resource named its
+    // authorization server, and the answer's iss), with our words: the SDK's are switched off.
+    const step = (more: object) =>
+      provider.run(moreScope, () => auth(provider, { serverUrl, ...(challenge.resourceMetadataUrl ? { resourceMetadataUrl: challenge.resourceMetadataUrl } : {}), skipIssuerMetadataValidation: true, ...more }));
     let stage = 'could not start';
     try {
       const callback = await provider.listen();
@@ -468,9 +520,9 @@ export class McpServerConnection {
         this.log.event('the sign-in was renewed');
         return;
       }
-      const code = await callback.nextCode(this.opts.signInTimeoutMs ?? SIGN_IN_TIMEOUT_MS, signal);
+      const answer = await callback.nextCode(this.opts.signInTimeoutMs ?? SIGN_IN_TIMEOUT_MS, signal);
       stage = 'failed';
-      await step({ authorizationCode: code });
+      await step({ authorizationCode: answer.code, ...(answer.iss !== undefined ? { iss: answer.iss } : {}) });
       this.log.event('signed in');
     } catch (e) {
       await provider.signInFailed(e).catch(() => undefined);
@@ -575,12 +627,12 @@ export class McpServerConnection {
 
   private startError(e: unknown): string {
     const c = this.opts.config;
-    if (e instanceof McpError && e.code === ErrorCode.RequestTimeout) return `it did not answer initialize within ${c.timeouts.startMs} ms`;
+    if (e instanceof SdkError && e.code === SdkErrorCode.RequestTimeout) return `it did not answer initialize within ${c.timeouts.startMs} ms`;
     const code = (e as NodeJS.ErrnoException).code;
     if (c.connection.transport === 'stdio' && code === 'ENOENT') return `the command '${c.connection.command}' was not found (is it installed and on PATH?)`;
     if (c.connection.transport === 'stdio' && code === 'EACCES') return `the command '${c.connection.command}' cannot be run (permission denied)`;
-    if (e instanceof McpError && e.code === ErrorCode.ConnectionClosed) return this.transportError ?? `it exited before answering initialize${this.stderrTail()}`;
-    if (e instanceof StreamableHTTPError) return `the server answered HTTP ${e.code ?? '?'}: ${e.message.slice(0, 300)}`;
+    if (e instanceof SdkError && e.code === SdkErrorCode.ConnectionClosed) return this.transportError ?? `it exited before answering initialize${this.stderrTail()}`;
+    if (e instanceof SdkHttpError) return `the server answered HTTP ${e.status}: ${e.message.slice(0, 300)}`;
     return this.networkWords(e);
   }
 
@@ -683,7 +735,7 @@ export class McpServerConnection {
     const tools: unknown[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < MAX_LIST_PAGES; page++) {
-      const r = await client.request({ method: 'tools/list', params: cursor ? { cursor } : {} }, ListToolsPageSchema, { timeout: this.opts.config.timeouts.callMs, signal });
+      const r = await client.request({ method: 'tools/list', params: cursor ? { cursor } : {} }, ListToolsPageSchema, { timeout: this.opts.config.timeouts.callMs, ...(signal ? { signal } : {}) });
       tools.push(...r.tools);
       cursor = r.nextCursor;
       if (!cursor) break;
@@ -706,12 +758,18 @@ export class McpServerConnection {
   }
 
   private async sendCall(client: Client, name: string, args: Record<string, unknown>, cancel: { readonly signal: AbortSignal }): Promise<McpCallResult> {
-    const pending = client.request({ method: 'tools/call', params: { name, arguments: args } }, CallToolResultSchema, {
+    // At 2026-07-28 a cancel is the SDK's own (over HTTP it ends the request's stream, which is
+    // how the server hears of it); at 2025 it is our notifications/cancelled, sent without a
+    // signal on every call (a listener per call costs more than a quick call takes).
+    const abort = client.getProtocolEra() === 'modern' ? new AbortController() : undefined;
+    const pending = client.request({ method: 'tools/call', params: { name, arguments: args } }, CallToolPageSchema, {
       timeout: this.opts.config.timeouts.callMs,
+      ...(abort ? { signal: abort.signal } : {}),
     });
     // The request was sent inside request(): its id is the last one the transport saw.
     const stop = watchCancel(cancel, this.opts.cancelWatchAfterMs ?? CANCEL_WATCH_AFTER_MS, this.lastRequestId, (id, reason) => {
-      void client.notification({ method: 'notifications/cancelled', params: { requestId: id, reason: String((reason as Error)?.message ?? reason) } }).catch(() => undefined);
+      if (abort) abort.abort(reason);
+      else void client.notification({ method: 'notifications/cancelled', params: { requestId: id, reason: String((reason as Error)?.message ?? reason) } }).catch(() => undefined);
     });
     try {
       return (await pending) as McpCallResult;
@@ -723,19 +781,23 @@ export class McpServerConnection {
   private callError(e: unknown, what: string, signal?: AbortSignal): unknown {
     if (signal?.aborted) return signal.reason;
     const name = this.opts.config.name;
-    if (e instanceof McpError) {
+    if (e instanceof SdkError && !(e instanceof SdkHttpError) && (e.code === SdkErrorCode.RequestTimeout || e.code === SdkErrorCode.ConnectionClosed)) {
       switch (e.code) {
-        case ErrorCode.RequestTimeout:
+        case SdkErrorCode.RequestTimeout:
           return new AppError('TIMEOUT', `the MCP server '${name}' did not answer ${what} within ${this.opts.config.timeouts.callMs} ms`);
-        case ErrorCode.ConnectionClosed: {
+        case SdkErrorCode.ConnectionClosed: {
           const why = this.transportError;
           return why
             ? new AppError('PAYLOAD_TOO_LARGE', `the MCP server '${name}' failed during ${what}: ${why}; the connection was closed and restarts on the next call`)
             : new AppError('UNAVAILABLE', `the MCP server '${name}' ${this.opts.config.connection.transport === 'stdio' ? 'process ended' : 'connection closed'} during ${what}${this.stderrTail()}; it restarts on the next call`);
         }
-        case ErrorCode.InvalidParams:
+      }
+    }
+    if (e instanceof ProtocolError) {
+      switch (e.code) {
+        case ProtocolErrorCode.InvalidParams:
           return new AppError('VALIDATION_FAILED', `the MCP server '${name}' refused the arguments of ${what}: ${e.message}`);
-        case ErrorCode.MethodNotFound:
+        case ProtocolErrorCode.MethodNotFound:
           return new AppError('NOT_FOUND', `the MCP server '${name}' does not know ${what}: ${e.message}`);
         default:
           return new AppError('UNAVAILABLE', `the MCP server '${name}' answered ${what} with an error: ${e.message.slice(0, 1000)}`);
@@ -745,11 +807,11 @@ export class McpServerConnection {
     if (e instanceof z.ZodError || (e as Error).name === 'ZodError') {
       return new AppError('UNAVAILABLE', `the MCP server '${name}' sent an answer to ${what} that is not a valid MCP result: ${(e as Error).message.slice(0, 300)}`);
     }
-    if (e instanceof StreamableHTTPError && e.code === 401) return new AppError('UNAUTHORIZED', `the MCP server '${name}' asks for authorization (HTTP 401)`);
+    if (httpStatus(e) === 401) return new AppError('UNAUTHORIZED', `the MCP server '${name}' asks for authorization (HTTP 401)`);
     if (sessionLost(e)) {
       // Refused on a new session too (or the server keeps none): a new connection on the next call.
       this.dropConnection();
-      return new AppError('UNAVAILABLE', `the MCP server '${name}' refused ${what} with HTTP ${e.code} (it does not know the session), also on a new session; it reconnects on the next call`);
+      return new AppError('UNAVAILABLE', `the MCP server '${name}' refused ${what} with HTTP ${e.status} (it does not know the session), also on a new session; it reconnects on the next call`);
     }
     // The connection itself is broken (a network error): drop it so the next call reconnects.
     const words = this.transportError ?? this.networkWords(e);
@@ -835,8 +897,13 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
  * answers for a session it ended or forgot; or HTTP 400 naming the session, as servers built on
  * the SDK's examples answer ("No valid session ID provided").
  */
-function sessionLost(e: unknown): e is StreamableHTTPError {
-  return e instanceof StreamableHTTPError && (e.code === 404 || (e.code === 400 && /session/i.test(e.message)));
+function sessionLost(e: unknown): e is SdkHttpError {
+  return e instanceof SdkHttpError && (e.status === 404 || (e.status === 400 && /session/i.test(e.message)));
+}
+
+/** The HTTP status of a refusal the transport reports. */
+function httpStatus(e: unknown): number | undefined {
+  return e instanceof SdkHttpError ? e.status : undefined;
 }
 
 /** A challenge's error and scope, for an error message: ` (insufficient_scope, scope "a b")`. */

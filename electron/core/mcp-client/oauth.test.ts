@@ -71,7 +71,7 @@ describe('OAuth sign-in to an MCP server', () => {
     cores.push(core);
     opened.length = 0;
     const v = await addServer(core, { name: 'Signed', connection: { transport: 'http', url: server.url } });
-    expect(v.status.state).toBe('connected');
+    expect(v.status.state, v.status.reason).toBe('connected');
     expect(oauth.registered).toHaveLength(1);
     // A native app's registration (SEP-837): its redirect is a loopback URL.
     expect(oauth.registrations[0]).toMatchObject({ application_type: 'native', redirect_uris: [expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/oauth\/callback$/)] });
@@ -125,7 +125,7 @@ describe('OAuth sign-in to an MCP server', () => {
     const core = await openCore(dataDir, { backoffMs: 5, openUrl: browser });
     cores.push(core);
     const v = await addServer(core, { name: 'Echoing', connection: { transport: 'http', url: server.url } });
-    expect(v.status.state).toBe('connected');
+    expect(v.status.state, v.status.reason).toBe('connected');
     const saved = JSON.parse(core.secrets.resolve(oauthSecretNames(v.bundleId).tokens, '127.0.0.1')) as { access_token: string; refresh_token: string };
     const tokens = [saved.access_token, saved.refresh_token];
     expect(tokens.every((t) => /^[ar]t-[0-9a-f-]{36}$/.test(t))).toBe(true);
@@ -190,7 +190,7 @@ describe('OAuth sign-in to an MCP server', () => {
     expect(answers.host!.body).toMatch(/Refused: .*another address/);
     expect(answers.origin!.body).toMatch(/Refused: .*another web site/);
     // Only the real code was exchanged: a forged one taken would have failed the sign-in (invalid_grant).
-    expect(v.status.state).toBe('connected');
+    expect(v.status.state, v.status.reason).toBe('connected');
     expect(oauth.tokensIssued).toBe(1);
     expect(await call(core, v.bundleId, 'echo', { text: 'hi' })).toMatchObject({ ok: true, value: 'hi' });
   });
@@ -212,7 +212,7 @@ describe('OAuth sign-in to an MCP server', () => {
       expect(settled).toBe(false);
       url.searchParams.set('code', 'ours');
       expect((await get(url)).status).toBe(200);
-      expect(await code).toBe('ours');
+      expect(await code).toEqual({ code: 'ours' });
       // A new sign-in's state replaces the old one.
       const next = cb.newState();
       expect(next).not.toBe(state);
@@ -221,7 +221,7 @@ describe('OAuth sign-in to an MCP server', () => {
       url.searchParams.set('state', next);
       url.searchParams.set('code', 'second');
       expect((await get(url)).status).toBe(200);
-      expect(await later).toBe('second');
+      expect(await later).toEqual({ code: 'second' });
     } finally {
       cb.close();
     }
@@ -236,7 +236,7 @@ describe('OAuth sign-in to an MCP server', () => {
     opened.length = 0;
     const v = await addServer(core, { name: 'Step-up', connection: { transport: 'http', url: server.url } });
     // Signed in at tools/list (initialize needed no token), with the scope of its WWW-Authenticate; the tools are there.
-    expect(v.status.state).toBe('connected');
+    expect(v.status.state, v.status.reason).toBe('connected');
     expect(oauth.authorizations).toEqual(['mcp:basic']);
     expect(opened).toHaveLength(1);
     expect(slugs(core, v.bundleId)).toContain('echo');
@@ -283,7 +283,7 @@ describe('OAuth sign-in to an MCP server', () => {
     cores.push(core);
     const v = await addServer(core, { name: 'Issuer', connection: { transport: 'http', url: server.url } });
     if (!refused) {
-      expect(v.status.state).toBe('connected');
+      expect(v.status.state, v.status.reason).toBe('connected');
       expect(oauth.tokensIssued).toBe(1);
       return;
     }
@@ -318,7 +318,7 @@ describe('OAuth sign-in to an MCP server', () => {
     const core = await openCore(await tempDir(), { backoffMs: 5, openUrl: browser });
     cores.push(core);
     const v = await addServer(core, { name: 'Legacy', connection: { transport: 'http', url: server.url } });
-    expect(v.status.state).toBe('connected');
+    expect(v.status.state, v.status.reason).toBe('connected');
     expect(oauth.tokensIssued).toBe(1);
   });
 });
@@ -344,7 +344,7 @@ describe('a client registered beforehand', () => {
       name: 'Pre-registered',
       connection: { transport: 'http', url: server.url, oauthClient: { clientId: 'toolsmith-app', clientSecret: '${secret:APP_CLIENT_SECRET}', redirectPort: port } },
     });
-    expect(v.status.state).toBe('connected');
+    expect(v.status.state, v.status.reason).toBe('connected');
     expect(oauth.registrations).toEqual([]);
     expect(oauth.tokensIssued).toBe(1);
     expect(new URL(opened[0]!).searchParams.get('client_id')).toBe('toolsmith-app');

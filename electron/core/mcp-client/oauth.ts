@@ -24,8 +24,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthClientProvider, OAuthDiscoveryState, OAuthTokens } from '@modelcontextprotocol/client';
 import { AppError } from '../../../shared/errors';
 
 export interface OAuthSecrets {
@@ -59,6 +58,12 @@ export interface OAuthDeps {
 export const SIGN_IN_TIMEOUT_MS = 5 * 60_000;
 
 /** The issuer the answer to a sign-in must name (`iss`), and whether it must name one at all. */
+/** The sign-in's answer: its code, and the issuer it names (RFC 9207), already checked. */
+export interface SignInAnswer {
+  code: string;
+  iss?: string;
+}
+
 export interface IssuerCheck {
   issuer: string;
   required: boolean;
@@ -96,6 +101,8 @@ export class SecretOAuthProvider implements OAuthClientProvider {
   private authorizationHost: string | undefined;
   private readonly names: { client: string; tokens: string };
   private readonly hosts = new Set<string>();
+  /** What discovery found for the sign-in under way: the SDK reads it back on the code's leg. */
+  private discovery: OAuthDiscoveryState | undefined;
 
   constructor(private readonly deps: OAuthDeps) {
     this.names = oauthSecretNames(deps.bundleId);
@@ -171,6 +178,7 @@ export class SecretOAuthProvider implements OAuthClientProvider {
   async invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): Promise<void> {
     if (scope === 'tokens' || scope === 'all') await this.deps.secrets.delete?.(this.names.tokens);
     if ((scope === 'client' || scope === 'all') && !this.deps.preRegistered) await this.deps.secrets.delete?.(this.names.client);
+    if (scope === 'discovery' || scope === 'all') this.discovery = undefined;
   }
 
   /** The scopes the saved tokens hold. */
@@ -198,8 +206,12 @@ export class SecretOAuthProvider implements OAuthClientProvider {
   saveDiscoveryState(state: OAuthDiscoveryState): void {
     const meta = state.authorizationServerMetadata;
     this.issuerCheck = undefined;
+    this.discovery = undefined;
     this.authorizationHost = URL.canParse(state.authorizationServerUrl) ? new URL(state.authorizationServerUrl).hostname.toLowerCase() : undefined;
-    if (!meta) return;
+    if (!meta) {
+      this.discovery = state;
+      return;
+    }
     const named = state.resourceMetadata?.authorization_servers?.includes(state.authorizationServerUrl) === true;
     if (named && !sameIssuer(meta.issuer, state.authorizationServerUrl)) {
       throw new AppError(
@@ -210,6 +222,11 @@ export class SecretOAuthProvider implements OAuthClientProvider {
     }
     const supported = (meta as { authorization_response_iss_parameter_supported?: unknown }).authorization_response_iss_parameter_supported === true;
     this.issuerCheck = { issuer: meta.issuer, required: supported };
+    this.discovery = state;
+  }
+
+  discoveryState(): OAuthDiscoveryState | undefined {
+    return this.discovery;
   }
 
   /** A sign-in failed: a client registered in it with an authorization server that proved untrustworthy is forgotten. */
@@ -269,7 +286,7 @@ const REFUSED_PAGE = {
 
 /** A one-path listener on 127.0.0.1 for the authorization server's redirect. */
 export class LoopbackCallback {
-  private waiting: { resolve: (code: string) => void; reject: (e: Error) => void } | undefined;
+  private waiting: { resolve: (answer: SignInAnswer) => void; reject: (e: Error) => void } | undefined;
   /** The `state` of the sign-in under way; an answer is taken only with it, once. */
   private expectedState: string | undefined;
   /** The `iss` the answer of the sign-in under way must carry. */
@@ -350,8 +367,9 @@ export class LoopbackCallback {
     const code = wrongIssuer ? null : u.searchParams.get('code');
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' });
     res.end(code ? '<p>Signed in. You can close this window and go back to Toolsmith.</p>' : '<p>Sign-in failed. Go back to Toolsmith for the reason.</p>');
-    const answer: { code: string } | { error: AppError } = code
-      ? { code }
+    const iss = u.searchParams.get('iss');
+    const answer: SignInAnswer | { error: AppError } = code
+      ? { code, ...(iss !== null ? { iss } : {}) }
       : wrongIssuer
         ? { error: new AppError('UNAUTHORIZED', wrongIssuer, { reason: ISSUER_MISMATCH }) }
         : { error: new AppError('UNAUTHORIZED', `the sign-in was refused: ${error ?? 'no code'} ${u.searchParams.get('error_description') ?? ''}`.trim()) };
@@ -360,12 +378,12 @@ export class LoopbackCallback {
       this.early = answer;
       return;
     }
-    if ('code' in answer) this.waiting.resolve(answer.code);
+    if ('code' in answer) this.waiting.resolve(answer);
     else this.waiting.reject(answer.error);
     this.waiting = undefined;
   }
 
-  private early: { code: string } | { error: AppError } | undefined;
+  private early: SignInAnswer | { error: AppError } | undefined;
 
   /** Forgets an answer that came before a new sign-in started. */
   reset(): void {
@@ -373,12 +391,12 @@ export class LoopbackCallback {
   }
 
   /** The code of the next redirect, or an error when the person refuses or the time is up. */
-  nextCode(timeoutMs: number, signal?: AbortSignal): Promise<string> {
+  nextCode(timeoutMs: number, signal?: AbortSignal): Promise<SignInAnswer> {
     this.waiting?.reject(new AppError('CANCELLED', 'another sign-in started'));
     const early = this.early;
     this.early = undefined;
-    if (early) return 'code' in early ? Promise.resolve(early.code) : Promise.reject(early.error);
-    return new Promise<string>((resolve, reject) => {
+    if (early) return 'code' in early ? Promise.resolve(early) : Promise.reject(early.error);
+    return new Promise<SignInAnswer>((resolve, reject) => {
       const t = setTimeout(() => reject(new AppError('TIMEOUT', `the sign-in was not finished within ${Math.round(timeoutMs / 1000)} s`)), timeoutMs);
       const done = () => {
         clearTimeout(t);

@@ -2,7 +2,7 @@
  * An MCP client transport as a connection uses it: the requests sent and still waited for, closed
  * at once on a message over the size limit, and closed once idle when its session is over.
  */
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { Transport } from '@modelcontextprotocol/client';
 import { isHttpTooLarge } from './http-limits';
 import { MessageTooLargeError } from './line-reader';
 
@@ -23,7 +23,7 @@ export interface ObservedTransport extends Transport {
  * closed or when it reports a message over the size limit: the SDK's stdio transport only says it
  * closed once the process's pipes close, which a child of the server may hold open for ever.
  */
-export function observed(inner: Transport, pending: Set<string | number>, onRequest: (id: string | number) => void): ObservedTransport {
+export function observed(inner: Transport, pending: Set<string | number>, onRequest: (id: string | number) => void, onTransportError?: (e: Error) => void): ObservedTransport {
   let onclose: (() => void) | undefined;
   let onerror: ((e: Error) => void) | undefined;
   let closed = false;
@@ -72,7 +72,12 @@ export function observed(inner: Transport, pending: Set<string | number>, onRequ
     get sessionId() {
       return inner.sessionId;
     },
+    // Streamable HTTP: a 2026 request's cancel ends its own stream (the SDK asks the transport).
+    get hasPerRequestStream() {
+      return (inner as { hasPerRequestStream?: boolean }).hasPerRequestStream;
+    },
     setProtocolVersion: inner.setProtocolVersion ? (v: string) => inner.setProtocolVersion!(v) : undefined,
+    setSupportedProtocolVersions: inner.setSupportedProtocolVersions ? (v: string[]) => inner.setSupportedProtocolVersions!(v) : undefined,
     set onclose(fn) {
       onclose = fn;
     },
@@ -81,12 +86,12 @@ export function observed(inner: Transport, pending: Set<string | number>, onRequ
     },
     set onerror(fn) {
       onerror = fn;
-      inner.onerror = fn
-        ? (e) => {
-            fn(e);
-            if (isTooLarge(e)) void t.close().catch(() => undefined);
-          }
-        : undefined;
+      inner.onerror = (e) => {
+        // Told whoever listens now (the SDK's own, during the 2026 probe), and always the connection.
+        onTransportError?.(e);
+        fn?.(e);
+        if (isTooLarge(e)) void t.close().catch(() => undefined);
+      };
     },
     get onerror() {
       return onerror;
@@ -104,5 +109,11 @@ export function observed(inner: Transport, pending: Set<string | number>, onRequ
       return inner.onmessage;
     },
   };
+  // The SDK knows a stdio transport by its shape (`stderr` and `pid`): a 2026 probe that a stdio
+  // server does not answer means a 2025 server there, where over HTTP it means an outage.
+  if ('pid' in inner) {
+    Object.defineProperty(t, 'pid', { get: () => (inner as { pid?: unknown }).pid, enumerable: true });
+    Object.defineProperty(t, 'stderr', { get: () => (inner as { stderr?: unknown }).stderr ?? null, enumerable: true });
+  }
   return t;
 }

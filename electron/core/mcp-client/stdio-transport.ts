@@ -13,9 +13,8 @@
  * (quoted) through onerror and skipped.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { JSONRPCMessageSchema, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { parseJSONRPCMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
+import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import { LineReader, oversizePolicy } from './line-reader';
 
 export interface StdioTransportParams {
@@ -217,7 +216,7 @@ function parseLine(line: Buffer): JSONRPCMessage | Error | undefined {
   const text = line.toString('utf8').replace(/\r$/, '');
   if (text.trim() === '') return undefined;
   try {
-    return JSONRPCMessageSchema.parse(JSON.parse(text));
+    return parseJSONRPCMessage(JSON.parse(text));
   } catch (e) {
     // JSON.parse names what is wrong; the schema's error is a long list of union branches.
     const first = e instanceof SyntaxError ? e.message.slice(0, 300) : 'not a JSON-RPC message';

@@ -111,9 +111,9 @@ describe('an MCP server over stdio as a bundle', () => {
     expect(v.status.state).toBe('connected');
     expect(await call(c, v.bundleId, 'echo', { text: 'through the junk' })).toMatchObject({ ok: true, value: 'through the junk' });
     const log = await c.call('mcpServers.log', { bundleId: v.bundleId });
-    expect(log.ok && log.value.some((l) => l.stream === 'stdout' && /not an MCP message/.test(l.text))).toBe(true);
+    expect(log.ok && log.value.some((l) => l.stream === 'stdout' && /not an MCP message/.test(l.text)), JSON.stringify(log.ok && log.value)).toBe(true);
     // The line itself is quoted.
-    expect(log.ok && log.value.some((l) => l.stream === 'stdout' && l.text.includes('the line: "this is not JSON-RPC"'))).toBe(true);
+    expect(log.ok && log.value.some((l) => l.stream === 'stdout' && l.text.includes('the line: "this is not JSON-RPC"')), JSON.stringify(log.ok && log.value.map((l) => l.text))).toBe(true);
   });
 
   it('gives up on a server that never answers initialize, keeps its bundle and says why', async () => {
@@ -125,7 +125,7 @@ describe('an MCP server over stdio as a bundle', () => {
     // Its process is ended at once (not left to the SDK's close, which a closing app may not wait for).
     const text = (log.ok ? log.value : []).map((l) => l.text).join('\n');
     const pid = Number(/process (\d+) started/.exec(text)?.[1]);
-    expect(text).toContain(`process ${pid} ended (SIGKILL)`);
+    expect(text, text).toContain(`process ${pid} ended (SIGKILL)`);
     await until(() => !alive(pid), 'the hanging server ended');
   });
 

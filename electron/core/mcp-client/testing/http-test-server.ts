@@ -34,7 +34,8 @@ export interface HttpTestServer {
  * written as the client takes it; the later ones are the SDK's own. `unknownSession`: the answer
  * to a request carrying a session id it does not know: 404 as MCP says (the default), or 400 "No
  * valid session ID provided" as servers built on the SDK's examples answer. `scopes` (with `oauth`):
- * initialize and notifications pass without a token, as some servers let them; every other
+ * the handshake (initialize, or the server/discover probe) and notifications pass without a
+ * token, as some servers let them; every other
  * request needs one (401 naming the scope `list`), tools/call a token holding `call` and the rest
  * one holding `list` (403 insufficient_scope naming the scope wanted).
  */
@@ -65,7 +66,7 @@ export async function startHttpTestServer(
     if (opts.oauth && opts.scopes) {
       if (req.method === 'POST') early = JSON.parse(await readBody(req));
       const method = (early as { method?: unknown } | undefined)?.method;
-      if (!(method === 'initialize' || (typeof method === 'string' && method.startsWith('notifications/')))) {
+      if (!(method === 'initialize' || method === 'server/discover' || (typeof method === 'string' && method.startsWith('notifications/')))) {
         const held = opts.oauth.scopesOf(req);
         const wanted = method === 'tools/call' ? opts.scopes.call : opts.scopes.list;
         const prm = `resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"`;

@@ -1,0 +1,64 @@
+// MCP servers of each revision, for the client's tests: plain JavaScript so they run as a child
+// process over stdio (`node era-server.mjs <mode>`) and in-process over HTTP (makeModernServer).
+// Modes:
+// - modern: the v2 SDK's server, serving 2026-07-28 and 2025-11-25 (serveStdio picks the era the
+//   client opens with);
+// - strict-legacy: a 2025 server that ends its process at any request before initialize (as
+//   servers built on some SDKs do), so a 2026 probe (server/discover) kills it.
+// Both list `echo`, which says its text back (and, from the modern one, the era); the modern one
+// also `slow`, which runs until cancelled and then says so on stderr ("slow cancelled") and in
+// `cancelled` (in-process).
+import { McpServer } from '@modelcontextprotocol/server';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import readline from 'node:readline';
+import { pathToFileURL } from 'node:url';
+import { z } from 'zod';
+
+/** How many `slow` calls were cancelled in this process. */
+export const cancelled = { count: 0 };
+
+/** The v2 server with `echo` and `slow`; `era` is the one the SDK built it for. */
+export function makeModernServer(era = 'modern') {
+  const server = new McpServer({ name: 'era-test', version: '2.0.0' });
+  server.registerTool('echo', { description: 'Says the text back.', inputSchema: z.object({ text: z.string() }) }, async ({ text }) => ({
+    content: [{ type: 'text', text: `${text} (${era})` }],
+  }));
+  server.registerTool('slow', { description: 'Runs until cancelled.', inputSchema: z.object({}) }, async (_args, ctx) => {
+    await new Promise((resolve) => {
+      if (ctx.mcpReq.signal.aborted) resolve(undefined);
+      ctx.mcpReq.signal.addEventListener('abort', () => resolve(undefined), { once: true });
+    });
+    cancelled.count++;
+    process.stderr.write('slow cancelled\n');
+    return { content: [{ type: 'text', text: 'cancelled' }] };
+  });
+  return server;
+}
+
+function strictLegacy() {
+  const write = (m) => process.stdout.write(`${JSON.stringify(m)}\n`);
+  let initialized = false;
+  readline.createInterface({ input: process.stdin }).on('line', (line) => {
+    const m = JSON.parse(line);
+    if (!initialized && m.method !== 'initialize') {
+      process.stderr.write(`strict-legacy: '${m.method}' before initialize: exiting\n`);
+      process.exit(1);
+    }
+    if (m.method === 'initialize') {
+      initialized = true;
+      write({ jsonrpc: '2.0', id: m.id, result: { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'strict-legacy', version: '1.0.0' } } });
+    } else if (m.method === 'tools/list') {
+      write({ jsonrpc: '2.0', id: m.id, result: { tools: [{ name: 'echo', description: 'Says the text back.', inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } }] } });
+    } else if (m.method === 'tools/call') {
+      write({ jsonrpc: '2.0', id: m.id, result: { content: [{ type: 'text', text: `${m.params.arguments.text} (legacy)` }] } });
+    } else if (m.id !== undefined) {
+      write({ jsonrpc: '2.0', id: m.id, error: { code: -32601, message: 'Method not found' } });
+    }
+  });
+}
+
+if (/era-server\.mjs$/.test(process.argv[1] ?? '') && import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const mode = process.argv[2] ?? 'modern';
+  if (mode === 'strict-legacy') strictLegacy();
+  else serveStdio(({ era }) => makeModernServer(era));
+}
