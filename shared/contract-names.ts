@@ -114,6 +114,7 @@ export const OP_NAMES = [
   'toolOutputs.choose',
   'mcpServers.list',
   'mcpServers.add',
+  'mcpServers.update',
   'mcpServers.import',
   'mcpServers.log',
   'mcpServers.restart',

@@ -1,7 +1,8 @@
 /**
  * An MCP server brought in as a new user does it (docs/mcp.md): paste the `mcpServers` JSON
  * of Claude Desktop / Cursor on the Tools screen; the server becomes a bundle whose tools are
- * listed (title, read-only and destructive badges) with its status and log; one tool runs in
+ * listed (title, read-only and destructive badges) with its status and log, and its settings
+ * are changed with Edit; one tool runs in
  * the tester, one from the chat's `+` palette, and a model (the scripted model server) calls one.
  */
 import path from 'node:path';
@@ -54,6 +55,34 @@ test('a new user pastes mcpServers JSON, sees the tools, tests one, runs one fro
   await page.keyboard.press('Enter');
   await expect(row.getByTestId('mcp-log')).toContainText('test server starting in mode normal');
   await screenshot(page, 'mcp-1-imported');
+
+  // Its settings are changed by keyboard: Edit opens the Add form filled in (Escape closes it), a
+  // problem is said on its field, Save starts the server again with the new settings.
+  await row.getByTestId('mcp-edit').focus();
+  await page.keyboard.press('Enter');
+  const edit = row.getByTestId('mcp-edit-form');
+  await expect(edit.getByTestId('mcp-form-name')).toBeFocused();
+  await expect(edit.getByTestId('mcp-form-command')).toHaveValue(process.execPath);
+  await expect(edit.getByTestId('mcp-form-args')).toHaveValue(TEST_SERVER);
+  await page.keyboard.press('Escape');
+  await expect(edit).toBeHidden();
+  await expect(row.getByTestId('mcp-edit')).toBeFocused();
+  await page.keyboard.press('Enter');
+  await edit.getByTestId('mcp-form-command').fill('');
+  await edit.getByTestId('mcp-form-command').press('Enter');
+  await expect(edit.getByTestId('mcp-form-command-error')).toHaveText('Command: required');
+  await expect(edit.getByTestId('mcp-form-command')).toHaveAttribute('aria-invalid', 'true');
+  await edit.getByTestId('mcp-form-command').fill(process.execPath);
+  // The core's refusal lands on its field too: a hidden value under a name that has none saved.
+  await edit.getByTestId('mcp-form-env').fill('OTHER=••••••');
+  await edit.getByTestId('mcp-edit-save').click();
+  await expect(edit.getByTestId('mcp-form-env-error')).toContainText("this server has no variable 'OTHER' saved");
+  await edit.getByTestId('mcp-form-env').fill('MCP_TEST_VALUE=edited');
+  await screenshot(page, 'mcp-1b-edit');
+  await edit.getByTestId('mcp-edit-save').click();
+  await expect(row.getByTestId('mcp-edit-saved')).toHaveText('Saved e2e-mcp.');
+  await expect(row.locator('[data-testid^="mcp-state-"]')).toHaveText('connected');
+  await expect(row.getByTestId('mcp-log')).toContainText('its settings were changed');
 
   // 3. The tester runs a tool of the server.
   await page.getByTestId('open-tool-echo').click();

@@ -1,14 +1,23 @@
 /** MCP servers brought in as bundles: each server's tools are the tools of its bundle. */
 import { z } from 'zod';
-import { McpImportReportSchema, McpLogLineSchema, McpServerInputSchema, McpServerViewSchema } from '../model/mcp-client';
+import { McpImportReportSchema, McpLogLineSchema, McpServerEditSchema, McpServerInputSchema, McpServerViewSchema } from '../model/mcp-client';
 import { BundleRef, Empty, type EventTable, type OperationTable } from './common';
 
 export const mcpClientOperations = {
   'mcpServers.list': { input: Empty, output: z.array(McpServerViewSchema) },
   /** Adds a server (stdio or Streamable HTTP) as a new bundle, starts it and stores its tools. */
   'mcpServers.add': { input: z.object({ server: McpServerInputSchema, enabled: z.boolean().optional() }).strict(), output: McpServerViewSchema },
-  /** Adds every server of an `mcpServers` JSON (Claude Desktop, Cursor) or VS Code `servers` JSON. */
-  'mcpServers.import': { input: z.object({ text: z.string().min(1).max(1024 * 1024) }).strict(), output: McpImportReportSchema },
+  /**
+   * Changes a server's settings (the same input as add; timeouts, restarts and trust left out
+   * keep their values, and a value shown hidden given back unchanged keeps the saved one). The
+   * server's file is rewritten, its bundle renamed with it, and the server started again with them.
+   */
+  'mcpServers.update': { input: z.object({ ...BundleRef, server: McpServerEditSchema }).strict(), output: McpServerViewSchema },
+  /**
+   * Adds every server of an `mcpServers` JSON (Claude Desktop, Cursor) or VS Code `servers` JSON;
+   * with `skipExisting`, an entry whose name a server has (in any case) is left as it is and reported as existing.
+   */
+  'mcpServers.import': { input: z.object({ text: z.string().min(1).max(1024 * 1024), skipExisting: z.boolean().optional() }).strict(), output: McpImportReportSchema },
   /** The server's stderr and what happened to it (the last lines). */
   'mcpServers.log': { input: z.object(BundleRef).strict(), output: z.array(McpLogLineSchema) },
   /** Stops and starts it again (its restart count forgotten) and lists its tools again. */

@@ -95,6 +95,23 @@ export const McpServerInputSchema = z
 export type McpServerInput = z.input<typeof McpServerInputSchema>;
 export type McpServerConfig = z.output<typeof McpServerInputSchema>;
 
+/**
+ * What a person gives to change a server: the same as to add one, but the settings left out
+ * (timeouts, restarts, trust) keep their current values rather than going back to the defaults.
+ */
+export const McpServerEditSchema = McpServerInputSchema.extend({
+  timeouts: McpTimeoutsSchema.optional(),
+  maxRestarts: z.number().int().min(0).max(20).optional(),
+  trustUnannotatedTools: z.boolean().optional(),
+}).strict();
+export type McpServerEdit = z.input<typeof McpServerEditSchema>;
+
+/**
+ * How a literal environment or header value is shown (a value that only names secrets is shown
+ * as written). Given back unchanged in an edit, it keeps the value saved under that name.
+ */
+export const MCP_HIDDEN_VALUE = '••••••';
+
 export const McpServerFileSchema = z
   .object({
     version: z.literal(1),
@@ -122,6 +139,8 @@ export const McpServerStatusSchema = z
     skipped: z.array(z.object({ name: z.string(), reason: z.string() }).strict()),
     /** Stored tools the server no longer lists (kept on disk). */
     missing: z.array(z.string()),
+    /** Why the server brought in no tools at all, when it listed none (e.g. it offers no tools capability). */
+    noTools: z.string().optional(),
   })
   .strict();
 export type McpServerStatus = z.infer<typeof McpServerStatusSchema>;
@@ -148,6 +167,8 @@ export const McpImportReportSchema = z
     added: z.array(McpServerViewSchema),
     /** Entries that were not added, and why. */
     refused: z.array(z.object({ name: z.string(), message: z.string() }).strict()),
+    /** With `skipExisting`: entries left as they are because a server has their name. */
+    existing: z.array(z.object({ name: z.string(), bundleId: z.string() }).strict()).optional(),
   })
   .strict();
 export type McpImportReport = z.infer<typeof McpImportReportSchema>;

@@ -203,6 +203,8 @@ export class McpServerConnection {
   private challenge: Challenge | undefined;
   /** The sign-in under way, which every request refused meanwhile waits for. */
   private authorizing: Promise<void> | undefined;
+  /** The connected server declares no tools capability (its last list found out). */
+  offersNoTools = false;
   /** A stdio server that ended at the 2026 probe (server/discover): it is started with initialize only. */
   private legacyOnly = false;
 
@@ -712,7 +714,8 @@ export class McpServerConnection {
   async listTools(signal?: AbortSignal): Promise<unknown[]> {
     let client = await this.ready(signal);
     // A server that offers no tools is not asked for them (it would answer "method not found").
-    if (!client.getServerCapabilities()?.tools) {
+    this.offersNoTools = !client.getServerCapabilities()?.tools;
+    if (this.offersNoTools) {
       this.log.event('the server offers no tools (no tools capability)');
       return [];
     }

@@ -55,6 +55,8 @@ describe('an MCP server over Streamable HTTP as a bundle', () => {
     const v = await addServer(core, { name: 'Prompts only', connection: { transport: 'http', url: server.url } });
     expect(v.status).toMatchObject({ state: 'connected' });
     expect(slugs(core, v.bundleId)).toEqual([]);
+    // The server's row says why it has no tools.
+    expect(v.status.noTools).toMatch(/^the server offers no tools: it does not declare the tools capability/);
     expect(server.rpc).toContain('initialize');
     expect(server.rpc).not.toContain('tools/list');
   });

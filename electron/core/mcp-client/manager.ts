@@ -6,10 +6,12 @@
  */
 import { AppError } from '../../../shared/errors';
 import {
+  MCP_HIDDEN_VALUE,
   McpServerInputSchema,
   type McpConnection,
   type McpLogLine,
   type McpServerConfig,
+  type McpServerEdit,
   type McpServerFile,
   type McpServerInput,
   type McpServerView,
@@ -24,6 +26,7 @@ import type { ToolStore } from '../bundles/tool-store';
 import { McpServerConnection } from './connection';
 import { ImportError, parseMcpServersJson } from './import-json';
 import { resultValue } from './results';
+import { editedConfig } from './server-edit';
 import { ServerFiles } from './server-files';
 import { applyTrust, slugOf, syncTools, type SkippedTool } from './tool-sync';
 
@@ -59,6 +62,8 @@ interface Entry {
   conn: McpServerConnection;
   skipped: SkippedTool[];
   missing: string[];
+  /** Why the last list brought in no tools at all. */
+  noTools?: string;
   /** A tool-list refresh is queued behind the running one. */
   refreshQueued: boolean;
   /** A refresh is running (a connection it made need not ask for another). */
@@ -150,7 +155,7 @@ export class McpClientManager {
       timeouts: c.timeouts,
       maxRestarts: c.maxRestarts,
       trustUnannotatedTools: e.file.server.trustUnannotatedTools,
-      status: { ...e.conn.status(), skipped: e.skipped, missing: e.missing },
+      status: { ...e.conn.status(), skipped: e.skipped, missing: e.missing, ...(e.noTools ? { noTools: e.noTools } : {}) },
     };
   }
 
@@ -192,8 +197,11 @@ export class McpClientManager {
     return this.view(entry);
   }
 
-  /** Adds every server of an `mcpServers` (or VS Code `servers`) JSON; entries that cannot be are listed with why. */
-  async importJson(text: string): Promise<{ added: McpServerView[]; refused: { name: string; message: string }[] }> {
+  /**
+   * Adds every server of an `mcpServers` (or VS Code `servers`) JSON; entries that cannot be are
+   * listed with why. With `skipExisting`, an entry whose name a server has is left as it is.
+   */
+  async importJson(text: string, opts: { skipExisting?: boolean } = {}): Promise<{ added: McpServerView[]; refused: { name: string; message: string }[]; existing?: { name: string; bundleId: string }[] }> {
     let parsed;
     try {
       parsed = parseMcpServersJson(text);
@@ -203,9 +211,19 @@ export class McpClientManager {
     }
     const added: McpServerView[] = [];
     const refused = [...parsed.refused];
+    const existing: { name: string; bundleId: string }[] = [];
+    const nameKey = (n: string) => n.normalize('NFC').toLowerCase();
+    const taken = new Map([...this.entries.values()].map((e) => [nameKey(e.file.server.name), e.file.bundleId]));
+    const servers = opts.skipExisting
+      ? parsed.servers.filter((s) => {
+          const bundleId = taken.get(nameKey(s.input.name));
+          if (bundleId) existing.push({ name: s.name, bundleId });
+          return !bundleId;
+        })
+      : parsed.servers;
     // Added one after the other; their starts run together.
     const views = await Promise.all(
-      parsed.servers.map(async (s) => {
+      servers.map(async (s) => {
         try {
           return await this.add(s.input, { enabled: s.enabled });
         } catch (e) {
@@ -215,7 +233,7 @@ export class McpClientManager {
       }),
     );
     for (const v of views) if (v) added.push(v);
-    return { added, refused };
+    return { added, refused, ...(opts.skipExisting ? { existing } : {}) };
   }
 
   /**
@@ -251,6 +269,7 @@ export class McpClientManager {
     const report = await syncTools(this.opts.store, bundleId, listed, { trustUnannotatedTools: e.file.server.trustUnannotatedTools });
     e.skipped = report.skipped;
     e.missing = report.missing;
+    e.noTools = listed.length > 0 ? undefined : e.conn.offersNoTools ? NO_TOOLS_CAPABILITY : NO_TOOLS_LISTED;
     for (const s of report.skipped) e.conn.log.event(`tool '${s.name}' skipped: ${s.reason}`);
     for (const name of report.switchedOff) e.conn.log.event(`tool '${name}' switched off: the server now runs it only as an MCP task (switch it on again once it runs without one)`);
     if (report.added || report.changed) e.conn.log.event(`tools: ${report.added} added, ${report.changed} changed`);
@@ -269,6 +288,59 @@ export class McpClientManager {
     });
     this.opts.onChange?.(bundleId);
     return this.view(e);
+  }
+
+  /**
+   * Changes a server's settings (server-edit.ts: checked as add checks, left-out settings and
+   * hidden values kept). Its file is rewritten atomically (the truth), its bundle renamed with it,
+   * and the server stopped and, for a bundle switched on, started again with the new settings and
+   * its tools listed. An edit that is refused changes nothing; one that changes nothing restarts nothing.
+   */
+  async update(bundleId: string, edit: McpServerEdit): Promise<McpServerView> {
+    if (this.closed) throw new AppError('UNAVAILABLE', 'the app is closing');
+    checkUuidV7(bundleId, 'bundleId');
+    this.entry(bundleId);
+    const changed = await this.queue.run(bundleId, async () => {
+      const cur = this.entry(bundleId);
+      // The file, not the connection: the trust switch is saved there.
+      const current = McpServerInputSchema.parse(cur.file.server);
+      const config = editedConfig(current, edit);
+      if (JSON.stringify(config) === JSON.stringify(current)) return false;
+      const file: McpServerFile = { ...cur.file, server: config };
+      await this.files.write(file);
+      const store = this.opts.store;
+      try {
+        const b = store.bundleById(bundleId);
+        if (b && !b.softDeletedAt && (b.displayName !== config.name || b.description !== describe(config))) {
+          await store.putBundle(bundleId, { slug: b.slug, displayName: config.name, description: describe(config), isEnabled: b.isEnabled });
+        }
+      } catch (e) {
+        await this.files.write(cur.file).catch(() => undefined);
+        throw e;
+      }
+      // Removed meanwhile: its file goes with it.
+      if (this.entries.get(bundleId) !== cur) {
+        await this.files.remove(bundleId).catch(() => undefined);
+        throw new AppError('NOT_FOUND', `no MCP server for bundle ${bundleId}`);
+      }
+      const next = this.entryOf(file);
+      next.skipped = cur.skipped;
+      next.missing = cur.missing;
+      next.noTools = cur.noTools;
+      this.entries.set(bundleId, next);
+      await cur.conn.stop('its settings were changed');
+      next.conn.log.event('its settings were changed');
+      if (config.trustUnannotatedTools !== cur.file.server.trustUnannotatedTools) {
+        const r = await applyTrust(store, bundleId, { trustUnannotatedTools: config.trustUnannotatedTools });
+        for (const f of r.failed) next.conn.log.event(`tool '${f.name}' keeps its approval setting: ${f.reason}`);
+      }
+      return true;
+    });
+    if (changed) {
+      this.opts.onChange?.(bundleId);
+      await this.refresh(bundleId).catch(() => undefined);
+    }
+    return this.get(bundleId);
   }
 
   /** A person's restart: the restart count is forgotten, the server started again and its tools listed. */
@@ -323,6 +395,9 @@ export class McpClientManager {
   }
 }
 
+const NO_TOOLS_CAPABILITY = 'the server offers no tools: it does not declare the tools capability (it may offer only prompts or resources, which Toolsmith does not bring in)';
+const NO_TOOLS_LISTED = 'the server listed no tools';
+
 function describe(c: McpServerConfig): string {
   const where = c.connection.transport === 'stdio' ? [c.connection.command, ...c.connection.args].join(' ') : c.connection.url;
   return `MCP server (${c.connection.transport}): ${where}`.slice(0, 16_000);
@@ -330,7 +405,7 @@ function describe(c: McpServerConfig): string {
 
 /** Header and env values shown as written when they only name secrets; literal values hidden. */
 function masked(c: McpConnection): McpConnection {
-  const hide = (v: string) => (/^(\s*\$\{secret:[^}]+\}\s*|Bearer \$\{secret:[^}]+\})*$/.test(v) ? v : '••••••');
+  const hide = (v: string) => (/^(\s*\$\{secret:[^}]+\}\s*|Bearer \$\{secret:[^}]+\})*$/.test(v) ? v : MCP_HIDDEN_VALUE);
   if (c.transport === 'stdio') return { ...c, env: Object.fromEntries(Object.entries(c.env).map(([k, v]) => [k, hide(v)])) };
   return { ...c, headers: Object.fromEntries(Object.entries(c.headers).map(([k, v]) => [k, hide(v)])) };
 }

@@ -1,14 +1,15 @@
-/** MCP servers brought in as bundles: add, import, list with status, log, restart, remove. */
+/** MCP servers brought in as bundles: add, change, import, list with status, log, restart, remove. */
 import type { McpClientManager } from './manager';
 import type { Handler } from '../router';
 
-type McpClientOps = 'mcpServers.list' | 'mcpServers.add' | 'mcpServers.import' | 'mcpServers.log' | 'mcpServers.restart' | 'mcpServers.setTrust' | 'mcpServers.remove';
+type McpClientOps = 'mcpServers.list' | 'mcpServers.add' | 'mcpServers.update' | 'mcpServers.import' | 'mcpServers.log' | 'mcpServers.restart' | 'mcpServers.setTrust' | 'mcpServers.remove';
 
 export function mcpClientHandlers(mcp: McpClientManager): { [N in McpClientOps]: Handler<N> } {
   return {
     'mcpServers.list': () => mcp.list(),
     'mcpServers.add': ({ server, enabled }) => mcp.add(server, { enabled }),
-    'mcpServers.import': ({ text }) => mcp.importJson(text),
+    'mcpServers.update': ({ bundleId, server }) => mcp.update(bundleId, server),
+    'mcpServers.import': ({ text, skipExisting }) => mcp.importJson(text, { skipExisting }),
     'mcpServers.log': ({ bundleId }) => mcp.log(bundleId),
     'mcpServers.restart': ({ bundleId }) => mcp.restart(bundleId),
     'mcpServers.setTrust': ({ bundleId, trustUnannotatedTools }) => mcp.setTrust(bundleId, trustUnannotatedTools),

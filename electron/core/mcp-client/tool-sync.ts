@@ -163,7 +163,7 @@ export async function syncTools(store: ToolStore, bundleId: string, listed: unkn
             await store.patchTool(bundleId, prev.slug, prev.version, { isEnabled: false });
             report.switchedOff.push(r.name);
           } catch (e) {
-            report.skipped.push({ name: r.name, reason: `its stored version could not be switched off: ${(e as Error).message}` });
+            report.skipped.push({ name: r.name, reason: `its stored version could not be switched off: ${reasonOf(e)}` });
           }
         }
       }
@@ -187,12 +187,18 @@ export async function syncTools(store: ToolStore, bundleId: string, listed: unkn
         report.added++;
       }
     } catch (e) {
-      report.skipped.push({ name: r.name, reason: (e as Error).message });
+      report.skipped.push({ name: r.name, reason: `it could not be stored: ${reasonOf(e)}` });
     }
   }
   if (listed.length > MAX_SERVER_TOOLS) report.skipped.push({ name: `${listed.length - MAX_SERVER_TOOLS} more`, reason: `a server may bring in at most ${MAX_SERVER_TOOLS} tools` });
   for (const name of latest.keys()) if (!seen.has(name)) report.missing.push(name);
   return report;
+}
+
+/** Why a write failed, in words: every tool not brought in says why, whatever was thrown. */
+function reasonOf(e: unknown): string {
+  const message = e instanceof Error ? e.message : typeof e === 'string' ? e : '';
+  return message.trim() || 'the store gave no reason (see the app’s problems list)';
 }
 
 /** A changed definition: a new version (versions never change), enabled as the old one was; the old one switched off. */
@@ -227,7 +233,7 @@ export async function applyTrust(store: ToolStore, bundleId: string, opts: SyncO
       await putNextVersion(store, bundleId, prev, body);
       out.changed++;
     } catch (e) {
-      out.failed.push({ name, reason: (e as Error).message });
+      out.failed.push({ name, reason: reasonOf(e) });
     }
   }
   return out;

@@ -54,7 +54,7 @@ ${cases}
   esac
   COMPREPLY=($(compgen -W "$cands" -- "$cur"))
   case "$cmdpath" in
-    "bundles import"|"import openapi") [[ "$cur" != -* ]] && COMPREPLY+=($(compgen -f -- "$cur")) ;;
+    "bundles import"|"import openapi"|"mcp-servers import") [[ "$cur" != -* ]] && COMPREPLY+=($(compgen -f -- "$cur")) ;;
   esac
 }
 complete -o default -F _toolsmith toolsmith
@@ -73,7 +73,7 @@ ${cases}
   esac
   compadd -- \${=cands}
   case "$cmdpath" in
-    "bundles import"|"import openapi") _files ;;
+    "bundles import"|"import openapi"|"mcp-servers import") _files ;;
   esac
 }
 compdef _toolsmith toolsmith

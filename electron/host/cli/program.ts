@@ -8,6 +8,7 @@ import pkg from '../../../package.json';
 import { completionScript } from './completion';
 import { toolsDoctor } from './doctor-command';
 import { importCurl, importOpenApi } from './import-commands';
+import { mcpServersAdd, mcpServersImport, mcpServersList, mcpServersRemove } from './mcp-servers-commands';
 import { bundlesExport, bundlesImport, bundlesList, bundlesSwitch, toolsList, toolsSearch, toolsShow } from './registry-commands';
 import { invoke, test } from './run-commands';
 import type { CliHost } from '../cli-host';
@@ -119,6 +120,35 @@ export function buildProgram(setExit: (code: number) => void, host: CliHost = {}
     .option('--slug <slug>', 'the tool’s slug (default: from the URL)')
     .option('--no-secrets', 'do not save the credentials found in the command as secrets')
     .action(async (command: string, _o, cmd: Command) => importCurl(command, opts(cmd)));
+
+  // ---- mcp-servers
+  const mcpServers = program.command('mcp-servers').description('bring MCP servers in as bundles: list, add, remove, and import an mcpServers JSON');
+  common(mcpServers.command('list'))
+    .description('list the MCP servers brought in: how each is reached, its bundle and its tools')
+    .action(async (_o, cmd: Command) => mcpServersList(opts(cmd)));
+  common(mcpServers.command('add'))
+    .description('add an MCP server as a new bundle, start it and store its tools')
+    .argument('<name>', 'the server’s name (its bundle’s name)')
+    .option('--command <program>', 'stdio: the program to start (looked up on PATH), e.g. npx')
+    .option('--arg <arg>', 'stdio: an argument of the program (repeat for several, in order)', collect)
+    .option('--env <name=value>', 'stdio: an environment variable of the program (repeat for several)', collect)
+    .option('--cwd <dir>', 'stdio: the program’s working folder, where relative paths in its arguments are read from (default: the workspace folder)')
+    .option('--url <url>', 'Streamable HTTP: the endpoint, e.g. https://example.com/mcp')
+    .option('--header <name:value>', "Streamable HTTP: a header sent with every request (repeat for several); a token as 'Authorization: Bearer ${secret:NAME}'", collect)
+    .option('--oauth-client-id <id>', 'Streamable HTTP: the OAuth client registered beforehand for Toolsmith (servers without dynamic registration)')
+    .option('--oauth-client-secret <ref>', "its secret, as '${secret:NAME}' (the value stays in the secret store)")
+    .option('--oauth-redirect-port <port>', 'the port of the redirect URL registered with it (http://127.0.0.1:PORT/oauth/callback)')
+    .option('--trust', 'its tools that give no hints of their effects run without asking (default: a model’s call of one waits for approval)')
+    .option('--disabled', 'add it with its bundle switched off, without starting it')
+    .action(async (name: string, _o, cmd: Command) => mcpServersAdd(name, opts(cmd)));
+  common(mcpServers.command('remove'))
+    .description('stop an MCP server and delete its bundle and tools (the server’s program or site is not touched)')
+    .argument('<server>', 'the server’s name or id')
+    .action(async (name: string, _o, cmd: Command) => mcpServersRemove(name, opts(cmd)));
+  common(mcpServers.command('import'))
+    .description('add every server of an mcpServers JSON (Claude Desktop, Cursor, Windsurf) or a VS Code mcp.json; names already used are left as they are')
+    .argument('<file>', 'the JSON file, or - for standard input')
+    .action(async (file: string, _o, cmd: Command) => mcpServersImport(file, opts(cmd)));
 
   // ---- invoke, test
   common(program.command('invoke'), false)

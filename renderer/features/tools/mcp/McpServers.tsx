@@ -1,19 +1,21 @@
 /**
  * The MCP servers brought in as bundles: each with its status (connected, starting, failed and
- * why, stopped), the tools it could not bring in, whether its tools without hints run without
- * asking (off by default), its log (stderr and lifecycle), Restart and Remove; and "Add MCP server". Statuses are pushed (mcpServers.changed), not polled.
+ * why, stopped), the tools it could not bring in and why (or why it has none), whether its tools
+ * without hints run without asking (off by default), its log (stderr and lifecycle), Edit (the
+ * Add form, filled in), Restart and Remove; and "Add MCP server". Statuses are pushed
+ * (mcpServers.changed), not polled.
  *
  *   <McpServers />
  */
 import { useQueryClient } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import type { McpServerView } from '../../../../shared/model/mcp-client';
 import { useOp, useOpMutation } from '../../../api/hooks';
 import { QueryError } from '../../../components/QueryError';
 import { mcpClientStrings as s } from '../../../i18n/mcp-client-strings';
 import { useUi } from '../../../stores/ui';
 import { BusyButton } from '../BusyButton';
-import { AddMcpServer } from './AddMcpServer';
+import { McpServerForm } from './McpServerForm';
 import './mcp.css';
 
 export function McpServers() {
@@ -32,7 +34,7 @@ export function McpServers() {
       <p className="muted">{s.intro}</p>
       {adding && (
         <div id={`${id}-add`}>
-          <AddMcpServer onDone={(bundleId) => bundleId && selectBundle(bundleId)} />
+          <McpServerForm onDone={(bundleId) => bundleId && selectBundle(bundleId)} />
         </div>
       )}
       {servers.error && <QueryError error={servers.error} onRetry={() => void servers.refetch()} />}
@@ -59,6 +61,19 @@ function ServerRow({ server: v }: { server: McpServerView }) {
   const id = useId();
   const qc = useQueryClient();
   const [showLog, setShowLog] = useState(false);
+  const [editing, setEditing] = useState(false);
+  const [saved, setSaved] = useState<string | null>(null);
+  const editButton = useRef<HTMLButtonElement>(null);
+  /** The form closed (saved or cancelled): the focus goes back to Edit. */
+  const closeEdit = (savedName?: string) => {
+    setEditing(false);
+    setSaved(savedName ? s.saved(savedName) : null);
+    requestAnimationFrame(() => editButton.current?.focus());
+  };
+  const openEdit = () => {
+    setSaved(null);
+    setEditing(true);
+  };
   const log = useOp('mcpServers.log', { bundleId: v.bundleId }, { enabled: showLog });
   const restart = useOpMutation('mcpServers.restart');
   const remove = useOpMutation('mcpServers.remove');
@@ -88,14 +103,20 @@ function ServerRow({ server: v }: { server: McpServerView }) {
           <summary>
             {s.skipped} ({v.status.skipped.length})
           </summary>
-          <ul>
-            {v.status.skipped.map((t) => (
-              <li key={t.name}>
+          <ul data-testid="mcp-skipped">
+            {/* A name may come twice (listed twice, or refused for two reasons): each entry is its own row. */}
+            {v.status.skipped.map((t, i) => (
+              <li key={`${i}-${t.name}`}>
                 <code>{t.name}</code>: {t.reason}
               </li>
             ))}
           </ul>
         </details>
+      )}
+      {v.status.noTools && (
+        <p className="muted" data-testid="mcp-no-tools">
+          {s.noTools}: {v.status.noTools}
+        </p>
       )}
       {v.status.missing.length > 0 && (
         <p className="muted">
@@ -120,6 +141,9 @@ function ServerRow({ server: v }: { server: McpServerView }) {
         </p>
       </div>
       <div className="mcp-actions">
+        <button ref={editButton} type="button" aria-expanded={editing} aria-controls={`${id}-edit`} data-testid="mcp-edit" onClick={() => (editing ? closeEdit() : openEdit())}>
+          {s.edit}
+        </button>
         <button type="button" aria-expanded={showLog} aria-controls={`${id}-log`} data-testid="mcp-log-toggle" onClick={() => setShowLog((x) => !x)}>
           {showLog ? s.hideLog : s.log}
         </button>
@@ -134,6 +158,18 @@ function ServerRow({ server: v }: { server: McpServerView }) {
           {s.remove}
         </BusyButton>
       </div>
+      <div aria-live="polite">
+        {saved && (
+          <p className="ok" data-testid="mcp-edit-saved">
+            {saved}
+          </p>
+        )}
+      </div>
+      {editing && (
+        <div id={`${id}-edit`}>
+          <McpServerForm server={v} onDone={(_bundleId, name) => closeEdit(name ?? v.name)} onCancel={() => closeEdit()} />
+        </div>
+      )}
       {error && (
         <p className="field-error" role="alert">
           {error.message}
