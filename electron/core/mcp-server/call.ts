@@ -95,13 +95,25 @@ function run(deps: CallDeps, session: McpSession, served: ServedTool, args: unkn
   return outcome.then(
     (o) => {
       if (watch) cancelWatch.remove(watch);
-      return o.ok ? gateResult(deps, session, served, args, o.value, signal) : errorResult(o.error);
+      if (!o.ok) return errorResult(o.error);
+      const r = gateResult(deps, session, served, args, o.value, signal);
+      return served.outputSchema ? (r instanceof Promise ? r.then(conforming) : conforming(r)) : r;
     },
     (e: unknown) => {
       if (watch) cancelWatch.remove(watch);
       return errorResult(toErrorInfo(e, 'mcp'));
     },
   );
+}
+
+/**
+ * A tool that declares an output schema answers structured content that matches it (the
+ * dispatcher checked the value); a result that cannot carry it (stored behind a handle,
+ * dropped, sent to a buffer) is marked isError, so a client that checks results against the
+ * schema reads its text (what to do next) instead of refusing it.
+ */
+function conforming(r: CallToolResult): CallToolResult {
+  return r.isError || r.structuredContent !== undefined ? r : { ...r, isError: true };
 }
 
 /** A result that fits goes back whole (at once); an oversized one as the tool's choice says (a handle by default). */
@@ -135,7 +147,7 @@ async function gateOversized(deps: CallDeps, session: McpSession, served: Served
     const manifest = await deps.toolOutputs.routeToBuffer(session.ownerId, tool.slug, text, signal);
     return textResult(manifest?.text ?? droppedMessage(g.info));
   }
-  if (g.info.choice === 'inline') return textResult(text);
+  if (g.info.choice === 'inline') return whole(value, text);
   return textResult(tooLargeMessage(g.info, g.info.handle!));
 }
 

@@ -135,6 +135,47 @@ describe('tools/call', () => {
     }
   });
 
+  it('tells clients what it knows of each tool’s effects: read-only functions and GET, DELETE destructive, approval destructive', async () => {
+    const store = core.registry.store;
+    await store.putTool(fx.bundleId, 'drop', '1', {
+      displayName: 'drop',
+      description: 'Deletes a thing',
+      tags: [],
+      isEnabled: true,
+      type: 'http',
+      argSchema: { type: 'object', properties: {} },
+      outputSchema: {},
+      http: { method: 'DELETE', urlTemplate: `http://127.0.0.1:${echo.port}/thing`, headers: {} },
+    });
+    const { client } = await connect();
+    const byName = new Map((await client.listTools()).tools.map((t) => [t.name, t.annotations]));
+    expect(byName.get('count')).toEqual({ readOnlyHint: true, openWorldHint: false });
+    expect(byName.get('remote')).toEqual({ readOnlyHint: true, openWorldHint: true });
+    expect(byName.get('drop')).toEqual({ readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true });
+    expect(byName.get('guarded')).toEqual({ readOnlyHint: false, destructiveHint: true });
+  });
+
+  it('serves a tool’s output schema with structured results that match it; a result stored behind a handle is marked isError', async () => {
+    const outputSchema = { type: 'object', properties: { words: { type: 'number' }, text: { type: 'string' } }, required: ['words', 'text'] };
+    core.functions.register('test.words', (_ctx, args) => {
+      const t = (args as { text: string }).text;
+      return Promise.resolve({ words: t.split(/\s+/).filter(Boolean).length, text: t });
+    });
+    await core.registry.store.putTool(fx.bundleId, 'stats', '1', { displayName: 'stats', description: 'Counts words', tags: [], isEnabled: true, type: 'local', argSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] }, outputSchema, local: { functionId: 'test.words' } });
+    const { client } = await connect();
+    const listed = (await client.listTools()).tools;
+    expect(listed.find((t) => t.name === 'stats')!.outputSchema).toEqual(outputSchema);
+    expect(listed.find((t) => t.name === 'count')!.outputSchema).toBeUndefined();
+    // The SDK client checks structuredContent against the listed schema.
+    const r = (await client.callTool({ name: 'stats', arguments: { text: 'one two three' } })) as CallToolResult;
+    expect([r.isError, r.structuredContent]).toEqual([undefined, expect.objectContaining({ words: 3 })]);
+
+    await core.call('settings.set', { toolOutputs: { ...core.settings.get().toolOutputs, maxResultBytes: 1024 } });
+    const big = (await client.callTool({ name: 'stats', arguments: { text: 'word '.repeat(2000) } })) as CallToolResult;
+    expect(big.isError).toBe(true);
+    expect(text(big)).toContain('Call tool_output(handle = "');
+  });
+
   it('refuses arguments that do not match the schema with a message naming the field', async () => {
     const { client } = await connect();
     const r = (await client.callTool({ name: 'count', arguments: { text: 42 } })) as CallToolResult;

@@ -18,6 +18,7 @@ import { TOOL_OUTPUT_TOOL } from '../agent/tool-behavior';
 import { toolsForModel, usableTools } from '../agent/tools-for-model';
 import type { ToolStore } from '../bundles/tool-store';
 import { TOOL_OUTPUT_NAME } from '../tool-output/messages';
+import { servedOutputSchema } from './annotations';
 import { ServedSearch, searching } from './discovery';
 
 export interface ServedTool {
@@ -32,6 +33,8 @@ export interface ServedTool {
   inputSchema: { type: 'object'; [k: string]: unknown };
   /** Why a call waits for approval in the app (shared/model/tool-approval.ts), or null when it runs at once. */
   approval: ApprovalInfo | null;
+  /** The tool's output schema as served (./annotations.ts); its results then carry structuredContent. */
+  outputSchema?: { type: 'object'; [k: string]: unknown };
 }
 
 export interface ServedList {
@@ -77,7 +80,8 @@ export class ServedTools {
     for (const mt of set.tools) {
       if (!mt.tool || mt.modelOnly || mt.name === TOOL_OUTPUT_NAME) continue;
       const approval = approvalOf(mt.tool, approvals);
-      tools.push({ name: mt.name, tool: mt.tool, bundleSlug: mt.bundleSlug ?? '', bundleName: mt.bundleName ?? '', description: mt.spec.description, inputSchema: objectSchema(mt.spec.parameters), approval });
+      const outputSchema = servedOutputSchema(mt.tool.outputSchema);
+      tools.push({ name: mt.name, tool: mt.tool, bundleSlug: mt.bundleSlug ?? '', bundleName: mt.bundleName ?? '', description: mt.spec.description, inputSchema: objectSchema(mt.spec.parameters), approval, ...(outputSchema ? { outputSchema } : {}) });
     }
     const byName = new Map(tools.map((t) => [t.name, t]));
     this.cached = { tools, byName, ...(searching(s.toolSearch, tools.length) ? { search: new ServedSearch(tools, byName, this.toolSearch()) } : {}) };

@@ -21,6 +21,7 @@ import { DEFAULT_MAX_RESULT_BYTES } from '../tool-output/gate';
 import { shortDescription } from '../tool-search';
 import type { ToolOutputService } from '../tool-output/service';
 import type { ExtractionModel } from '../tool-output/types';
+import { servedAnnotations } from './annotations';
 import { McpApprovalQueue } from './approval-queue';
 import { callServedTool, callToolOutput, type CallDeps, type McpSession } from './call';
 import { clientLabel } from './client-name';
@@ -146,6 +147,7 @@ export class McpServeService {
       title: t.tool.displayName,
       description: t.description,
       inputSchema: t.inputSchema,
+      ...(t.outputSchema ? { outputSchema: t.outputSchema } : {}),
       ...annotationsOf(t),
     }));
     if (search) out.push(search.definition());
@@ -294,12 +296,8 @@ function foundTool(t: ServedTool): FoundTool {
   return { name: t.name, title: t.tool.displayName, description: shortDescription(t.description || t.tool.displayName), inputSchema: t.inputSchema, ...annotationsOf(t) };
 }
 
-/**
- * What a client is told of a tool's effects: one that asks here is possibly destructive to it
- * too; a tool of an MCP server that runs without asking passes on the hints its server gave.
- */
+/** What a client is told of a tool's effects (./annotations.ts). */
 function annotationsOf(t: ServedTool): Pick<Tool, 'annotations'> {
-  if (t.approval) return { annotations: { readOnlyHint: false, destructiveHint: true } };
-  const hints = t.tool.mcp?.annotations;
-  return hints && Object.keys(hints).length ? { annotations: { ...hints } } : {};
+  const annotations = servedAnnotations(t.tool, t.approval !== null);
+  return annotations ? { annotations } : {};
 }

@@ -1,0 +1,65 @@
+/**
+ * What an MCP client is told of a served tool: its effects (annotations), derived where
+ * Toolsmith knows them, and the shape of its result (outputSchema) where the tool declares one.
+ *
+ * - A tool that asks before it runs here is possibly destructive to the client too.
+ * - A tool of an MCP server that runs without asking passes on the hints its server gave.
+ * - An HTTP tool by its method: GET, HEAD and OPTIONS read only; PUT and DELETE idempotent
+ *   (DELETE destructive); all of them reach the open world.
+ * - A local tool by its function: the built-in functions that only read are read only
+ *   (web.fetch-url reaches the open world); any other function gets no hints (the MCP defaults:
+ *   possibly destructive).
+ * - A sequence gets no hints: its steps decide.
+ */
+import type { ToolAnnotations } from '@modelcontextprotocol/server';
+import type { ToolView } from '../../../shared/model/tool';
+
+/** Built-in functions that change nothing: they read the workspace, the memory, the clock or the web. */
+export const READ_ONLY_FUNCTIONS: ReadonlySet<string> = new Set([
+  'documents.query',
+  'files.grep',
+  'files.list',
+  'files.read',
+  'math.calc',
+  'memory.recall',
+  'text.count',
+  'text.diff',
+  'text.jsonpath',
+  'text.regex-extract',
+  'time.convert',
+  'time.date-math',
+  'time.now',
+  'web.fetch-url',
+]);
+
+const OPEN_WORLD_FUNCTIONS: ReadonlySet<string> = new Set(['web.fetch-url']);
+
+/** The annotations served for a tool; `asks`: it waits for approval in Toolsmith. */
+export function servedAnnotations(tool: Pick<ToolView, 'type' | 'http' | 'local' | 'mcp'>, asks: boolean): ToolAnnotations | undefined {
+  if (asks) return { readOnlyHint: false, destructiveHint: true };
+  if (tool.type === 'mcp') {
+    const hints = tool.mcp?.annotations;
+    return hints && Object.keys(hints).length ? { ...hints } : undefined;
+  }
+  if (tool.type === 'http' && tool.http) {
+    const method = tool.http.method.toUpperCase();
+    if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') return { readOnlyHint: true, openWorldHint: true };
+    if (method === 'DELETE') return { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true };
+    if (method === 'PUT') return { readOnlyHint: false, idempotentHint: true, openWorldHint: true };
+    return { readOnlyHint: false, openWorldHint: true };
+  }
+  if (tool.type === 'local' && tool.local && READ_ONLY_FUNCTIONS.has(tool.local.functionId)) {
+    return { readOnlyHint: true, ...(OPEN_WORLD_FUNCTIONS.has(tool.local.functionId) ? { openWorldHint: true } : { openWorldHint: false }) };
+  }
+  return undefined;
+}
+
+/**
+ * The tool's output schema as MCP serves one: an object schema with something in it (MCP wants
+ * `type: object` at the root); none for a tool that declares nothing (`{}`) or another root type.
+ */
+export function servedOutputSchema(schema: unknown): { type: 'object'; [k: string]: unknown } | undefined {
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return undefined;
+  const s = schema as Record<string, unknown>;
+  return s.type === 'object' ? (s as { type: 'object' }) : undefined;
+}
