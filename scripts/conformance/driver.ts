@@ -47,12 +47,36 @@ async function openUrl(u: string): Promise<void> {
   }
 }
 
-/** Arguments for a tool the suite's servers offer; `{}` for the rest. */
+/** Arguments for a tool the suite's servers offer; for the rest, a value of its type for each required property. */
 function argsFor(slug: string, schemas: Map<string, unknown>): Record<string, unknown> {
   if (slug === 'add-numbers') return { a: 2, b: 3 };
   // json-schema-2020-12-preservation: the echo tool takes back the schema we keep for the other tool.
   if (slug === 'json-schema-echo') return { schema: schemas.get('json-schema-2020-12-tool') ?? {} };
-  return {};
+  const schema = schemas.get(slug) as { properties?: Record<string, { type?: unknown; enum?: unknown[] }>; required?: string[] } | undefined;
+  const args: Record<string, unknown> = {};
+  for (const name of schema?.required ?? []) args[name] = sampleOf(schema?.properties?.[name]);
+  return args;
+}
+
+/** A value a property of this schema takes: its first enum value, else one of its type. */
+function sampleOf(p: { type?: unknown; enum?: unknown[] } | undefined): unknown {
+  if (p?.enum?.length) return p.enum[0];
+  const type = Array.isArray(p?.type) ? p.type.find((t) => t !== 'null') : p?.type;
+  switch (type) {
+    case 'number':
+    case 'integer':
+      return 1;
+    case 'boolean':
+      return true;
+    case 'array':
+      return [];
+    case 'object':
+      return {};
+    case 'null':
+      return null;
+    default:
+      return 'x';
+  }
 }
 
 async function main(): Promise<number> {
