@@ -123,6 +123,7 @@ export const layers = {
     'electron/core/builtin-functions',
     'electron/core/events.ts',
     'electron/core/invoke',
+    'electron/core/mcp-client/module.ts',
     'electron/core/mcp-server',
     'electron/core/mcp-server/module.ts',
     'electron/core/modules.ts',

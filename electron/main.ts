@@ -140,8 +140,8 @@ async function createWindow(): Promise<void> {
     win.show();
   });
   win.on('close', () => rememberWindow(win, stateFile));
-  // While it is open, the window answers approvals of tools served over MCP.
-  const detach = core?.mcpServer.queue.attachWindow();
+  // While it is open, the window answers approvals of tools served over MCP and MCP servers' questions.
+  const detach = core?.attachWindow();
   win.on('closed', () => {
     detach?.();
     if (mainWindow === win) mainWindow = undefined;

@@ -1,10 +1,12 @@
 import { useEffect } from 'react';
 import { useOp } from './api/hooks';
 import { ConnectionBanner } from './components/ConnectionBanner';
+import { useInvocationProgressFeed } from './components/InvocationProgress';
 import { Sidebar } from './components/Sidebar';
 import { ChatScreen } from './features/chat/ChatScreen';
 import { InspectScreen } from './features/inspect/InspectScreen';
 import { McpApprovalPrompt } from './features/mcp-server/McpApprovalPrompt';
+import { McpQuestionPrompt } from './features/mcp-server/McpQuestionPrompt';
 import { SettingsScreen } from './features/settings/SettingsScreen';
 import { ToolsScreen } from './features/tools/ToolsScreen';
 import { t } from './i18n/strings';
@@ -16,6 +18,8 @@ export function App() {
   const info = useOp('app.info', {});
   useTheme();
   useScreenShortcuts();
+  // Every running call's progress is followed from the start, so a card that appears late still has its latest report.
+  useInvocationProgressFeed();
 
   // Readiness marker for tests and automation: set once the core has answered.
   useEffect(() => {
@@ -31,6 +35,7 @@ export function App() {
       <main id="main" tabIndex={-1} className="main">
         <ConnectionBanner />
         <McpApprovalPrompt />
+        <McpQuestionPrompt />
         {screen === 'chat' && <ChatScreen />}
         {screen === 'tools' && <ToolsScreen />}
         {screen === 'inspect' && <InspectScreen />}

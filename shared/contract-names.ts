@@ -120,6 +120,8 @@ export const OP_NAMES = [
   'mcpServers.restart',
   'mcpServers.setTrust',
   'mcpServers.remove',
+  'mcpElicitations.list',
+  'mcpElicitations.respond',
   'mcpServer.info',
   'mcpServer.approvals',
   'mcpServer.respond',
@@ -138,6 +140,7 @@ export const EVENT_NAMES = [
   'app.problem',
   'store.changed',
   'invocation.event',
+  'invocation.progress',
   'secrets.changed',
   'testcases.suiteProgress',
   'testcases.suiteDone',
@@ -155,6 +158,7 @@ export const EVENT_NAMES = [
   'memory.sources.changed',
   'toolOutputs.changed',
   'mcpServers.changed',
+  'mcpElicitations.changed',
   'mcpServer.approvalsChanged',
 ] as const satisfies readonly EventName[];
 

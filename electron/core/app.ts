@@ -9,6 +9,7 @@ import type { EventBus } from './events';
 import type { InvokeDispatcher } from './invoke/dispatcher';
 import type { McpServeService } from './mcp-server/service';
 import { mcpServerModule } from './mcp-server/module';
+import { mcpClientModule } from './mcp-client/module';
 import { MODULES } from './modules';
 import type { CoreConfig } from './platform/config';
 import { ModuleHost, type OpsOf } from './platform/feature-module';
@@ -38,6 +39,12 @@ export interface Core {
   readonly functions: LocalFunctionRegistry;
   /** The registry served over MCP (the hosts connect transports to it). */
   readonly mcpServer: McpServeService;
+  /**
+   * A window (the Electron window, or a browser on the headless host) is open and can answer
+   * what waits for the user: served tools' approvals and MCP servers' questions. The answer
+   * detaches it.
+   */
+  attachWindow(): () => void;
   /** Saved test cases run as a suite over bundles (`toolsmith test`; testcases/run-suite.ts). */
   runTestSuite(options: SuiteOptions): Promise<SuiteResult>;
   workspaceDir(): string;
@@ -90,6 +97,14 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     dispatcher: platform.dispatcher,
     functions: platform.functions,
     mcpServer: use(mcpServerModule),
+    attachWindow: () => {
+      const approvals = use(mcpServerModule).queue.attachWindow();
+      const questions = use(mcpClientModule).elicitations.attachWindow();
+      return () => {
+        approvals();
+        questions();
+      };
+    },
     runTestSuite: (options) => use(testcasesModule).runTestSuite(options),
     workspaceDir: platform.workspaceDir,
     close() {

@@ -46,6 +46,8 @@ const HANDLERS: { [E in EventName]: Handler<E> } = {
   'app.problem': ops('app.problems'),
   'store.changed': ops('bundles.list', 'bundles.get', 'tools.list', 'tools.search', 'tools.find', 'tools.get', 'tools.approval', 'tools.findability'),
   'invocation.event': () => undefined,
+  // A running call's progress: kept outside the query cache (components/invocation-progress.ts).
+  'invocation.progress': () => undefined,
   // A suite's steps: the report that started it follows its own run id.
   'testcases.suiteProgress': () => undefined,
   // Its end: its calls are in the invocation log (written in batches of ~50 ms) and the usage figures.
@@ -77,6 +79,7 @@ const HANDLERS: { [E in EventName]: Handler<E> } = {
   'approvals.changed': ops('approvals.list'),
   'mcpServers.changed': ops('mcpServers.list', 'mcpServers.log'),
   'mcpServer.approvalsChanged': ops('mcpServer.approvals'),
+  'mcpElicitations.changed': ops('mcpElicitations.list'),
   'toolOutputs.changed': (qc, { conversationId }) => {
     invalidateWhere(qc, 'toolOutputs.list', (i) => i.conversationId === undefined || i.conversationId === conversationId);
     // A read names a handle, not its conversation.

@@ -156,6 +156,7 @@ export const chatStrings = {
   },
   card: {
     label: (name: string) => `Tool ${name}`,
+    progress: (name: string) => `Progress of ${name}`,
     args: 'Arguments',
     noArgs: 'no arguments',
     status: { running: 'running', 'awaiting-approval': 'waiting for approval', 'awaiting-answer': 'waiting for your answer', ok: 'ok', error: 'error', cancelled: 'cancelled', denied: 'denied' },
@@ -211,6 +212,7 @@ export const chatStrings = {
     writeModeHelp: 'How a routed result is written when the destination already exists.',
     run: 'Run',
     running: 'Running…',
+    progress: (name: string) => `Progress of ${name}`,
     cancel: 'Cancel',
     cancelling: 'Cancelling…',
     argsInvalid: 'Fix the arguments to run.',

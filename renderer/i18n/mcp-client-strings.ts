@@ -1,5 +1,20 @@
 /** Every user-visible string of the MCP servers panel (renderer/features/tools/mcp). */
 export const mcpClientStrings = {
+  /** An MCP server's question to the user mid-call (elicitation), on every screen. */
+  question: {
+    title: 'An MCP server asks you',
+    from: (server: string, tool?: string) => (tool ? `${server} (while running ${tool}) asks:` : `${server} asks:`),
+    urlIntro: 'It asks you to open this page in your browser (check the address before you go):',
+    open: 'Open the page',
+    done: 'Done',
+    submit: 'Send',
+    decline: 'Decline',
+    cancel: 'Cancel',
+    required: 'required',
+    more: (n: number) => `${n} more waiting`,
+    expires: (time: string) => `Waits until ${time}.`,
+    noneChosen: 'None',
+  },
   title: 'MCP servers',
   intro: 'Bring in the tools of any MCP server: each server becomes a bundle whose tools you test, enable and run like your own.',
   add: 'Add MCP server',

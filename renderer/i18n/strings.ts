@@ -174,6 +174,11 @@ export const en = {
     movedTo: 'set aside as',
   },
   shortcuts: { screens: 'Alt+1…4 or Ctrl+1…4 switch screens' },
+  progress: {
+    label: 'Progress',
+    ofTotal: (done: string, total: string, percent: number) => `${done} of ${total} (${percent}%)`,
+    soFar: (done: string) => `${done} so far`,
+  },
   errors: { loadFailed: 'Could not load', retry: 'Retry' },
 } as const;
 

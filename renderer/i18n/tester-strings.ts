@@ -45,6 +45,7 @@ export const testerStrings = {
     title: 'Result',
     none: 'Run the tool to see its result here.',
     running: 'Running…',
+    progress: 'Progress of the run',
     ok: 'OK',
     failed: 'Failed',
     value: 'Value',

@@ -1,6 +1,6 @@
 /** Calling tools: a saved tool, the editor's draft, an argument check, and the invocation log. */
 import { z } from 'zod';
-import { HttpExchangeSchema, InvocationRecordSchema } from '../model/invocation';
+import { HttpExchangeSchema, InvocationProgressSchema, InvocationRecordSchema } from '../model/invocation';
 import { Key, SchemaIssueSchema, ToolRef, type EventTable, type OperationTable } from './common';
 
 export const InvokeResultSchema = z
@@ -57,4 +57,9 @@ export const invokeOperations = {
 export const invokeEvents = {
   /** Streamed output of a running invocation (SSE events, progress). */
   'invocation.event': z.object({ invocationId: z.string(), kind: z.string(), data: z.unknown() }).strict(),
+  /**
+   * A running call's progress (an MCP server's notifications/progress), whoever started it: at
+   * most ten a second per call, the last one always sent, before the call's answer.
+   */
+  'invocation.progress': InvocationProgressSchema,
 } as const satisfies EventTable;

@@ -1,7 +1,9 @@
 /** MCP servers brought in as bundles: each server's tools are the tools of its bundle. */
 import { z } from 'zod';
+import { ElicitActionSchema, ElicitationRequestSchema, ElicitValueSchema } from '../model/elicitation';
 import { McpImportReportSchema, McpLogLineSchema, McpServerEditSchema, McpServerInputSchema, McpServerViewSchema } from '../model/mcp-client';
-import { BundleRef, Empty, type EventTable, type OperationTable } from './common';
+import { keyedRecord } from '../model/keyed-record';
+import { BundleRef, Empty, Key, type EventTable, type OperationTable } from './common';
 
 export const mcpClientOperations = {
   'mcpServers.list': { input: Empty, output: z.array(McpServerViewSchema) },
@@ -26,9 +28,22 @@ export const mcpClientOperations = {
   'mcpServers.setTrust': { input: z.object({ ...BundleRef, trustUnannotatedTools: z.boolean() }).strict(), output: McpServerViewSchema },
   /** Stops it and removes its config, its bundle and its tools. */
   'mcpServers.remove': { input: z.object(BundleRef).strict(), output: z.object({ removed: z.literal(true) }).strict() },
+  /** Questions MCP servers ask the user mid-call (elicitation), waiting for an answer in the app. */
+  'mcpElicitations.list': { input: Empty, output: z.array(ElicitationRequestSchema) },
+  /**
+   * The user's answer: accept (a form's values, checked against it: refused with why when they
+   * do not fit, and the question keeps waiting), decline or cancel. `accepted` is false when
+   * the question no longer waits.
+   */
+  'mcpElicitations.respond': {
+    input: z.object({ id: Key, action: ElicitActionSchema, content: keyedRecord(z.string().max(200), ElicitValueSchema).optional() }).strict(),
+    output: z.object({ accepted: z.boolean() }).strict(),
+  },
 } as const satisfies OperationTable;
 
 export const mcpClientEvents = {
   /** An MCP server's status or tools changed, or it was added or removed. */
   'mcpServers.changed': z.object({ bundleId: z.string() }).strict(),
+  /** A server's question started or stopped waiting for the user. */
+  'mcpElicitations.changed': z.object({}).strict(),
 } as const satisfies EventTable;

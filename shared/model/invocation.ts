@@ -41,3 +41,20 @@ export const InvocationRecordSchema = z
   })
   .strict();
 export type InvocationRecord = z.infer<typeof InvocationRecordSchema>;
+
+/** How long a progress message may be; a longer one is cut. */
+export const PROGRESS_MESSAGE_MAX_CHARS = 500;
+
+/**
+ * A running call's progress, as its back-end reports it (an MCP server's notifications/progress):
+ * how far it is, of how much when that is known, and what it is doing.
+ */
+export const InvocationProgressSchema = z
+  .object({
+    invocationId: z.string(),
+    progress: z.number().min(0),
+    total: z.number().positive().optional(),
+    message: z.string().max(PROGRESS_MESSAGE_MAX_CHARS).optional(),
+  })
+  .strict();
+export type InvocationProgress = z.infer<typeof InvocationProgressSchema>;

@@ -159,7 +159,24 @@ export const McpServerViewSchema = z
   .strict();
 export type McpServerView = z.infer<typeof McpServerViewSchema>;
 
-export const McpLogLineSchema = z.object({ at: z.string(), stream: z.enum(['stderr', 'stdout', 'event']), text: z.string() }).strict();
+/** MCP's log levels (RFC 5424's severities), least severe first. */
+export const McpLogLevelSchema = z.enum(['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency']);
+export type McpLogLevel = z.infer<typeof McpLogLevelSchema>;
+
+/**
+ * A line of a server's log: its stderr, a stdout line that is not an MCP message, what happened
+ * to it (`event`), or a log message it sent (`message`: notifications/message, with its level and
+ * the name of its logger when it gave one).
+ */
+export const McpLogLineSchema = z
+  .object({
+    at: z.string(),
+    stream: z.enum(['stderr', 'stdout', 'event', 'message']),
+    text: z.string(),
+    level: McpLogLevelSchema.optional(),
+    logger: z.string().optional(),
+  })
+  .strict();
 export type McpLogLine = z.infer<typeof McpLogLineSchema>;
 
 export const McpImportReportSchema = z

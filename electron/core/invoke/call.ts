@@ -7,6 +7,7 @@ import type { HttpExchange, InvocationRecord } from '../../../shared/model/invoc
 import type { ToolView } from '../../../shared/model/tool';
 import type { DeadlineEntry, Lane } from './deadlines';
 import type { InvokeOutcome, InvokeRequest } from './dispatcher';
+import { PROGRESS_TIMEOUT_FACTOR, type CallProgress } from './progress';
 import type { LocalToolContext } from './types';
 
 /** How a call ends itself when it is aborted (timeout, cancel, the caller's signal). */
@@ -30,6 +31,8 @@ export class Call implements DeadlineEntry {
   outcome: InvokeOutcome | undefined = undefined;
   resolve: (o: InvokeOutcome) => void = noop;
   reject: (e: unknown) => void = noop;
+  /** Made at its back-end's first progress report (progress.ts). */
+  progress: CallProgress | undefined = undefined;
   private controller: AbortController | undefined = undefined;
   // Its place among the dispatcher's deadlines (deadlines.ts), set here so every call has one shape.
   deadlineAt = 0;
@@ -76,7 +79,13 @@ export class Call implements DeadlineEntry {
 
   /** The deadline passed. */
   expire(): void {
-    this.abort(new AppError('TIMEOUT', `the tool did not finish within ${this.timeoutMs} ms`));
+    const p = this.progress;
+    const words = !p
+      ? `within ${this.timeoutMs} ms`
+      : p.capped
+        ? `within ${this.timeoutMs * PROGRESS_TIMEOUT_FACTOR} ms (its limit of ${this.timeoutMs} ms starts again at each progress report, up to ${PROGRESS_TIMEOUT_FACTOR} times that in all)`
+        : `within ${this.timeoutMs} ms of its last progress report`;
+    this.abort(new AppError('TIMEOUT', `the tool did not finish ${words}`));
   }
 
   /** The caller's signal fired (the call is registered as the listener itself). */

@@ -9,7 +9,7 @@
 import { resolveHandleArgs, type HandleResolver } from './handle-args';
 import { isStoredOutputRef } from './stored-ref';
 import { AppError, type ErrorInfo } from '../../../shared/errors';
-import type { HttpExchange, InvocationSource } from '../../../shared/model/invocation';
+import type { HttpExchange, InvocationProgress, InvocationSource } from '../../../shared/model/invocation';
 import { ToolPutBodySchema, type ToolView } from '../../../shared/model/tool';
 import { checkSchemaCompiles } from '../bundles/schema-check';
 import { redactDeep } from '../secrets/redact';
@@ -19,6 +19,7 @@ import type { ToolStore } from '../bundles/tool-store';
 import type { InvocationLog } from './invocation-log';
 import { Call, isThenable, localContext, type CallEnds } from './call';
 import { Deadlines } from './deadlines';
+import { CallProgress, cleanReport, PROGRESS_INTERVAL_MS, PROGRESS_TIMEOUT_FACTOR, type ProgressListener, type ProgressReport } from './progress';
 import { runSequence } from './sequence';
 import { SchemaCache, describeIssues, type SchemaIssue } from './schema-cache';
 import type { LocalFunction, LocalToolContext, Redact, WaitingLocalFunction } from './types';
@@ -68,6 +69,12 @@ export interface BackendCall {
   keepInMemory?: boolean;
   /** For composite tools: invoke another tool through this same dispatcher. */
   invoke: (req: InvokeRequest) => Promise<InvokeOutcome>;
+  /**
+   * Reports how far the call is (an MCP server's notifications/progress): passed on to the
+   * dispatcher's progress listeners (at most ten a second, the last one always), and each report
+   * starts the call's time limit again, up to PROGRESS_TIMEOUT_FACTOR times the limit in all.
+   */
+  progress?(report: ProgressReport): void;
 }
 
 /**
@@ -84,6 +91,7 @@ class CallForBackend implements BackendCall {
     readonly tool: ToolView,
     readonly args: Record<string, unknown>,
     readonly invoke: (req: InvokeRequest) => Promise<InvokeOutcome>,
+    private readonly onProgress: (call: Call, report: ProgressReport) => void,
   ) {
     const req = call.req;
     this.onEvent = req.onEvent;
@@ -94,6 +102,10 @@ class CallForBackend implements BackendCall {
 
   get signal(): AbortSignal {
     return this.call.signal;
+  }
+
+  progress(report: ProgressReport): void {
+    this.onProgress(this.call, report);
   }
 }
 
@@ -112,6 +124,8 @@ export interface DispatcherOptions {
   defaultTimeoutMs?: number;
   /** Pass by handle: resolves `{"$handle": "<uuid>"}` arguments to a stored output's text (./handle-args.ts). */
   resolveHandle?: HandleResolver;
+  /** At most one progress report per call this often (default PROGRESS_INTERVAL_MS, ten a second). */
+  progressIntervalMs?: number;
 }
 
 const DEFAULT_TIMEOUT_MS = 60_000;
@@ -124,6 +138,17 @@ export class InvokeDispatcher {
   private readonly ends: CallEnds = { abort: (call, reason) => this.fail(call, reason) };
   private readonly invokeNested = (r: InvokeRequest) => this.invoke(r);
   private readonly resolveSaved = (r: InvokeRequest) => this.usableTool(r);
+  private readonly progressListeners = new Set<ProgressListener>();
+  private readonly reportProgress = (call: Call, report: ProgressReport) => this.progressOf(call, report);
+  private readonly deliverProgress = (p: InvocationProgress) => {
+    for (const listener of this.progressListeners) {
+      try {
+        listener(p);
+      } catch (e) {
+        console.warn('a progress listener failed:', (e as Error).message);
+      }
+    }
+  };
 
   constructor(private readonly opts: DispatcherOptions) {}
 
@@ -137,6 +162,16 @@ export class InvokeDispatcher {
 
   runningIds(): string[] {
     return [...this.running.keys()];
+  }
+
+  /**
+   * Tells `listener` of every running call's progress, in order, at most one report per call per
+   * PROGRESS_INTERVAL_MS; the last report of a call always comes, before the call's answer.
+   * Returns the function that stops telling it.
+   */
+  onProgress(listener: ProgressListener): () => void {
+    this.progressListeners.add(listener);
+    return () => this.progressListeners.delete(listener);
   }
 
   invoke(req: InvokeRequest): Promise<InvokeOutcome> {
@@ -205,7 +240,7 @@ export class InvokeDispatcher {
     } else {
       const backend = tool.type === 'sequence' ? runSequence : this.opts.backends?.[tool.type];
       if (!backend) throw new AppError('NOT_IMPLEMENTED', `tools of type '${tool.type}' cannot run here`);
-      pending = backend(new CallForBackend(call, tool, args, this.invokeNested));
+      pending = backend(new CallForBackend(call, tool, args, this.invokeNested, this.reportProgress));
     }
     if (isThenable(pending)) pending.then((v) => this.succeed(call, v), (e: unknown) => this.fail(call, e));
     else this.succeed(call, pending);
@@ -272,6 +307,29 @@ export class InvokeDispatcher {
     this.deadlines.clear(call);
     call.req.signal?.removeEventListener('abort', call);
     this.running.delete(call.id);
+    // The report held back by the interval goes out before the answer.
+    call.progress?.end();
+  }
+
+  /**
+   * A back-end's progress report: the call's time limit starts again (up to its cap), and the
+   * report goes to the listeners, paced per call.
+   */
+  private progressOf(call: Call, report: ProgressReport): void {
+    if (call.done) return;
+    const p = cleanReport(call.id, report, this.opts.redact);
+    if (!p) return;
+    const now = performance.now();
+    const progress = (call.progress ??= new CallProgress(this.deliverProgress, this.opts.progressIntervalMs ?? PROGRESS_INTERVAL_MS));
+    if (!progress.capped && !call.aborted) {
+      const capAt = call.t0 + call.timeoutMs * PROGRESS_TIMEOUT_FACTOR;
+      if (now + call.timeoutMs <= capAt) this.deadlines.add(call, call.timeoutMs, now);
+      else {
+        progress.capped = true;
+        this.deadlines.add(call, Math.max(0, Math.ceil(capAt - now)), now);
+      }
+    }
+    if (this.progressListeners.size > 0) progress.report(p, now);
   }
 
   /**

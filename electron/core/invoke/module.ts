@@ -4,5 +4,9 @@ import { invokeHandlers } from './invoke-handlers';
 
 export const invokeModule = defineModule({
   name: 'invoke',
-  start: ({ dispatcher, log, events, redact }) => ({ api: undefined, handlers: invokeHandlers(dispatcher, log, events, redact) }),
+  start: ({ dispatcher, log, events, redact }) => {
+    // Every running call's progress, whoever started it (the tester, the palette, a model), reaches the windows.
+    const off = dispatcher.onProgress((p) => events.emit('invocation.progress', p));
+    return { api: undefined, handlers: invokeHandlers(dispatcher, log, events, redact), close: off };
+  },
 });

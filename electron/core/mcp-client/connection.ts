@@ -12,6 +12,7 @@ import {
   Client,
   extractWWWAuthenticateParams,
   InsufficientScopeError,
+  LOG_LEVEL_META_KEY,
   ProtocolError,
   ProtocolErrorCode,
   SdkError,
@@ -21,20 +22,28 @@ import {
   type Transport,
 } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { AppError } from '../../../shared/errors';
 import { parseTemplate } from '../../../shared/model/http-spec';
 import type { McpServerConfig, McpServerStatus } from '../../../shared/model/mcp-client';
+import { PROGRESS_TIMEOUT_FACTOR, type ProgressReport } from '../invoke/progress';
 import type { SecretResolver } from '../secrets/types';
 import { isHttpDropped, limitedFetch, requestIds, type FetchLike } from './http-limits';
 import { LogRing } from './log-ring';
 import { SecretOAuthProvider, SIGN_IN_TIMEOUT_MS, type OAuthSecrets } from './oauth';
 import type { McpCallResult } from './results';
 import { isTooLarge, observed, type ObservedTransport } from './observed-transport';
+import { OrderedClient } from './ordered-client';
 import { StdioTransport } from './stdio-transport';
 
 export interface ConnectionOptions {
   bundleId: string;
+  /**
+   * Asks the user a question of the server (elicitation: a form or a page to open) and answers
+   * with what they chose; none: the client does not offer elicitation.
+   */
+  elicit?: (params: unknown, signal: AbortSignal) => Promise<{ action: 'accept' | 'decline' | 'cancel'; content?: Record<string, string | number | boolean | string[]> }>;
   config: McpServerConfig;
   /** The working folder of a stdio server without its own. */
   defaultCwd: () => string;
@@ -314,6 +323,12 @@ export class McpServerConnection {
     return this.begin();
   }
 
+  /** The folder a stdio server runs in (its own, else the workspace); an HTTP server's roots are the workspace. */
+  private workingFolder(): string {
+    const c = this.opts.config.connection;
+    return (c.transport === 'stdio' && c.cwd) || this.opts.defaultCwd();
+  }
+
   private backoff(): number {
     return Math.min(this.opts.maxBackoffMs, this.opts.backoffMs * 2 ** Math.max(0, this.restarts));
   }
@@ -376,16 +391,40 @@ export class McpServerConnection {
     this.pending = pending;
     const raw = this.makeTransport(gen, pending);
     // Either revision: server/discover first (2026-07-28), initialize for a server that does not know it.
-    const client = new Client({ name: 'Toolsmith', version: this.opts.clientVersion }, { capabilities: {}, versionNegotiation: { mode: legacyOnly ? 'legacy' : 'auto' } });
+    // What the server sends is handled in its order: a progress report before the answer reaches the caller.
+    // It offers what it answers: the folder it works in (roots), and the user's answers to questions (elicitation).
+    const capabilities = { roots: { listChanged: false }, ...(this.opts.elicit ? { elicitation: { form: {}, url: {} } } : {}) };
+    const client = new OrderedClient({ name: 'Toolsmith', version: this.opts.clientVersion }, { capabilities, versionNegotiation: { mode: legacyOnly ? 'legacy' : 'auto' } });
+    client.setRequestHandler('roots/list', () => ({ roots: [{ uri: pathToFileURL(this.workingFolder()).href, name: 'Workspace' }] }));
+    const elicit = this.opts.elicit;
+    if (elicit) {
+      // At 2026-07-28 the same handler answers a question embedded in an input_required answer.
+      client.setRequestHandler('elicitation/create', async (req, ctx) => {
+        try {
+          return await elicit(req.params, ctx.mcpReq.signal);
+        } catch (e) {
+          // A form the window cannot show: the server is told why.
+          if (e instanceof AppError && e.code === 'VALIDATION_FAILED') throw new ProtocolError(ProtocolErrorCode.InvalidParams, e.message);
+          throw e;
+        }
+      });
+    }
     client.setNotificationHandler('notifications/tools/list_changed', () => {
       if (gen === this.generation) this.opts.onToolsChanged();
+    });
+    // The server's log messages go to its log, with their level and logger.
+    client.setNotificationHandler('notifications/message', (n) => {
+      if (gen === this.generation) this.log.message(n.params.level, n.params.logger, n.params.data);
     });
     // What the transport reports is logged as it happens, also while the SDK negotiates the
     // revision (when the client's own handler is not yet the one told); the client reports it again.
     const fromTransport = new WeakSet<Error>();
+    let negotiating = true;
     const logError = (e: Error) => {
       // A request of ours that our own close aborted says nothing about the server.
       if (gen !== this.generation || e.name === 'AbortError') return;
+      // A 2025 server refusing the 2026 probe (server/discover) over HTTP is expected: initialize follows.
+      if (negotiating && e instanceof SdkHttpError) return;
       // A late answer dropped, a session the server forgot: their own lines are in the log.
       if (isHttpDropped(e) || sessionLost(e)) return;
       const msg = e.message;
@@ -417,6 +456,13 @@ export class McpServerConnection {
     this.transport = transport;
     try {
       await client.connect(transport, { timeout: this.opts.config.timeouts.startMs });
+      negotiating = false;
+      // A 2025 server that offers logging is asked for info and above (2026-07-28 has no logging/setLevel: the server chooses).
+      if (client.getProtocolEra() !== 'modern' && client.getServerCapabilities()?.logging) {
+        void client.setLoggingLevel('info', { timeout: this.opts.config.timeouts.callMs }).catch((e: unknown) => {
+          if (gen === this.generation) this.log.event(`logging/setLevel info was refused: ${firstLineOf((e as Error).message ?? String(e))}`);
+        });
+      }
       return client;
     } catch (e) {
       // A close ends the process gently (up to 4 s); a server that failed to start is ended now.
@@ -749,8 +795,9 @@ export class McpServerConnection {
   /**
    * `cancel.signal` is read only when it is needed (the server is not connected yet, the call
    * runs past CANCEL_WATCH_AFTER_MS, or it fails): a caller may make the signal on first read.
+   * `cancel.progress` is told of each progress report of the server for this call.
    */
-  async callTool(name: string, args: Record<string, unknown>, cancel: { readonly signal: AbortSignal }): Promise<McpCallResult> {
+  async callTool(name: string, args: Record<string, unknown>, cancel: CallerSide): Promise<McpCallResult> {
     const client = this.client && this.state === 'connected' ? this.client : await this.ready(cancel.signal);
     const what = `tools/call ${name}`;
     try {
@@ -760,22 +807,38 @@ export class McpServerConnection {
     }
   }
 
-  private async sendCall(client: Client, name: string, args: Record<string, unknown>, cancel: { readonly signal: AbortSignal }): Promise<McpCallResult> {
+  private async sendCall(client: Client, name: string, args: Record<string, unknown>, cancel: CallerSide): Promise<McpCallResult> {
     // At 2026-07-28 a cancel is the SDK's own (over HTTP it ends the request's stream, which is
     // how the server hears of it); at 2025 it is our notifications/cancelled, sent without a
     // signal on every call (a listener per call costs more than a quick call takes).
     const abort = client.getProtocolEra() === 'modern' ? new AbortController() : undefined;
-    const pending = client.request({ method: 'tools/call', params: { name, arguments: args } }, CallToolPageSchema, {
-      timeout: this.opts.config.timeouts.callMs,
+    const limitMs = this.opts.config.timeouts.callMs;
+    const progress = cancel.progress ? (p: ProgressReport) => cancel.progress?.(p) : undefined;
+    // At 2026-07-28 a server that offers logging sends log messages for a request that names a level: info and above.
+    const logLevel = abort && client.getServerCapabilities()?.logging ? { _meta: { [LOG_LEVEL_META_KEY]: 'info' } } : undefined;
+    const pending = client.request({ method: 'tools/call', params: { name, arguments: args, ...logLevel } }, CallToolPageSchema, {
+      timeout: limitMs,
+      // Progress is asked for (a progressToken): each report goes to the caller and starts the
+      // call's limit again, up to PROGRESS_TIMEOUT_FACTOR times the limit in all.
+      ...(progress ? { onprogress: progress, resetTimeoutOnProgress: true, maxTotalTimeout: limitMs * PROGRESS_TIMEOUT_FACTOR } : {}),
       ...(abort ? { signal: abort.signal } : {}),
     });
     // The request was sent inside request(): its id is the last one the transport saw.
-    const stop = watchCancel(cancel, this.opts.cancelWatchAfterMs ?? CANCEL_WATCH_AFTER_MS, this.lastRequestId, (id, reason) => {
+    const requestId = this.lastRequestId;
+    const tellCancelled = (id: string | number, reason: unknown) =>
+      void client.notification({ method: 'notifications/cancelled', params: { requestId: id, reason: String((reason as Error)?.message ?? reason) } }).catch(() => undefined);
+    const stop = watchCancel(cancel, this.opts.cancelWatchAfterMs ?? CANCEL_WATCH_AFTER_MS, requestId, (id, reason) => {
       if (abort) abort.abort(reason);
-      else void client.notification({ method: 'notifications/cancelled', params: { requestId: id, reason: String((reason as Error)?.message ?? reason) } }).catch(() => undefined);
+      else tellCancelled(id, reason);
     });
     try {
       return (await pending) as McpCallResult;
+    } catch (e) {
+      // Past the cap the SDK gives the call up without telling the server: it is told, as of a cancel.
+      if (!(e instanceof SdkError && e.code === SdkErrorCode.RequestTimeout && (e.data as { maxTotalTimeout?: unknown } | undefined)?.maxTotalTimeout !== undefined)) throw e;
+      tellCancelled(requestId, e);
+      const capMs = limitMs * PROGRESS_TIMEOUT_FACTOR;
+      throw new AppError('TIMEOUT', `the MCP server '${this.opts.config.name}' did not finish tools/call ${name} within ${capMs} ms (its limit of ${limitMs} ms starts again at each progress report, up to ${PROGRESS_TIMEOUT_FACTOR} times that in all)`);
     } finally {
       stop();
     }
@@ -917,6 +980,12 @@ function challengeWords(c: Challenge): string {
 
 /** How long a call runs before its cancel is watched for (a listener on a fresh AbortSignal costs more than a quick call). */
 export const CANCEL_WATCH_AFTER_MS = 20;
+
+/** The caller of a tools/call: its cancel (a signal it may make on first read), and where the server's progress reports go. */
+interface CallerSide {
+  readonly signal: AbortSignal;
+  progress?(report: ProgressReport): void;
+}
 
 /**
  * Tells the server a call was cancelled (notifications/cancelled) when `from.signal` aborts.

@@ -24,6 +24,7 @@ import type { SecretResolver } from '../secrets/types';
 import { oauthSecretNames, type OAuthSecrets } from './oauth';
 import type { ToolStore } from '../bundles/tool-store';
 import { McpServerConnection } from './connection';
+import { ElicitationQueue } from './elicitation';
 import { ImportError, parseMcpServersJson } from './import-json';
 import { resultValue } from './results';
 import { editedConfig } from './server-edit';
@@ -53,6 +54,10 @@ export interface McpClientOptions {
   signInTimeoutMs?: number;
   /** How long a call runs before its cancel is watched for (default 20 ms; tests make it longer). */
   cancelWatchAfterMs?: number;
+  /** The servers' questions waiting for the user changed (for the window). */
+  onElicitationsChange?: () => void;
+  /** How long a server's question waits for an answer (default 10 minutes). */
+  elicitationTimeoutMs?: number;
 }
 
 export const MCP_MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
@@ -76,9 +81,17 @@ export class McpClientManager {
   private readonly queue = new KeyedQueue();
   private unsubscribe: (() => void) | undefined;
   private closed = false;
+  /** Questions the servers ask the user mid-call (./elicitation.ts). */
+  readonly elicitations: ElicitationQueue;
 
   constructor(private readonly opts: McpClientOptions) {
     this.files = new ServerFiles(opts.dataDir, opts.now);
+    this.elicitations = new ElicitationQueue({
+      now: opts.now,
+      ...(opts.elicitationTimeoutMs !== undefined ? { timeoutMs: opts.elicitationTimeoutMs } : {}),
+      onChange: () => opts.onElicitationsChange?.(),
+      onEvent: (bundleId, text) => this.entries.get(bundleId)?.conn.log.event(text),
+    });
   }
 
   /** Reads the configs; nothing is started until a call or a person asks. */
@@ -111,6 +124,7 @@ export class McpClientManager {
     const entry: Entry = { file, conn: undefined as unknown as McpServerConnection, skipped: [], missing: [], refreshQueued: false, refreshing: false };
     entry.conn = new McpServerConnection({
       bundleId: file.bundleId,
+      elicit: (params, signal) => this.elicitations.ask({ bundleId: file.bundleId, server: config.name, params }, signal),
       config,
       defaultCwd: this.opts.workspaceDir,
       secrets: this.opts.secrets,

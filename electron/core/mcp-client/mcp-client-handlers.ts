@@ -1,8 +1,18 @@
-/** MCP servers brought in as bundles: add, change, import, list with status, log, restart, remove. */
+/** MCP servers brought in as bundles: add, change, import, list with status, log, restart, remove; their questions to the user. */
 import type { McpClientManager } from './manager';
 import type { Handler } from '../router';
 
-type McpClientOps = 'mcpServers.list' | 'mcpServers.add' | 'mcpServers.update' | 'mcpServers.import' | 'mcpServers.log' | 'mcpServers.restart' | 'mcpServers.setTrust' | 'mcpServers.remove';
+type McpClientOps =
+  | 'mcpServers.list'
+  | 'mcpServers.add'
+  | 'mcpServers.update'
+  | 'mcpServers.import'
+  | 'mcpServers.log'
+  | 'mcpServers.restart'
+  | 'mcpServers.setTrust'
+  | 'mcpServers.remove'
+  | 'mcpElicitations.list'
+  | 'mcpElicitations.respond';
 
 export function mcpClientHandlers(mcp: McpClientManager): { [N in McpClientOps]: Handler<N> } {
   return {
@@ -17,5 +27,7 @@ export function mcpClientHandlers(mcp: McpClientManager): { [N in McpClientOps]:
       await mcp.remove(bundleId);
       return { removed: true as const };
     },
+    'mcpElicitations.list': () => mcp.elicitations.list(),
+    'mcpElicitations.respond': ({ id, action, content }) => ({ accepted: mcp.elicitations.respond(id, { action, ...(content ? { content } : {}) }) }),
   };
 }

@@ -16,6 +16,7 @@ export const mcpClientModule = defineModule({
       clientVersion: pkg.version,
       ...config.mcpClient,
       onChange: (bundleId) => events.emit('mcpServers.changed', { bundleId }),
+      onElicitationsChange: () => events.emit('mcpElicitations.changed', {}),
       onProblem: (p) => problems.report({ kind: 'io-error', path: p.path, message: p.message }),
     });
     await mcpClient.open();

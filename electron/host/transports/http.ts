@@ -159,8 +159,8 @@ export async function startHttpHost(opts: HttpHostOptions): Promise<HttpHost> {
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
       sockets.add(ws);
-      // A connected window can answer approvals of served tools.
-      const detach = core.mcpServer.queue.attachWindow();
+      // A connected window can answer approvals of served tools and MCP servers' questions.
+      const detach = core.attachWindow();
       ws.on('close', () => {
         sockets.delete(ws);
         detach();

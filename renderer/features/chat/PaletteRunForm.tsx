@@ -2,7 +2,8 @@
  * The picked tool in the palette: its description, its arguments (the tester's form, with
  * its JSON mode), where its result goes (Output, checked as typed; by default what the
  * composer's `@tools` lines say for it) and the write mode. Run ('chat.runTool') puts a
- * tool card in the conversation; Cancel ('invocations.cancel') stops a run.
+ * tool card in the conversation; while it runs, its progress shows once it reports some; Cancel
+ * ('invocations.cancel') stops a run.
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
@@ -13,6 +14,7 @@ import type { Message } from '../../../shared/model/conversation';
 import { WriteModeSchema, type WriteMode } from '../../../shared/model/routing';
 import type { ToolView } from '../../../shared/model/tool';
 import { useApi, useOp } from '../../api/hooks';
+import { InvocationProgress } from '../../components/InvocationProgress';
 import { chatStrings as s } from '../../i18n/chat-strings';
 import { v7 as uuidv7 } from 'uuid';
 import { ArgsForm } from '../tools/tester/ArgsForm';
@@ -34,7 +36,7 @@ export interface PaletteRunFormProps {
   initialArgs?: unknown;
 }
 
-type RunState = { status: 'idle' } | { status: 'running'; startedAt: number } | { status: 'failed'; error: ErrorInfo };
+type RunState = { status: 'idle' } | { status: 'running'; startedAt: number; invocationId: string } | { status: 'failed'; error: ErrorInfo };
 
 const newInvocationId = (): string => (typeof crypto.randomUUID === 'function' ? crypto.randomUUID() : uuidv7());
 
@@ -86,7 +88,7 @@ export function PaletteRunForm({ tool, composerTools, onRan, onClose, initialArg
     const invocationId = newInvocationId();
     inFlight.current = invocationId;
     setCancelling(false);
-    setRun({ status: 'running', startedAt: performance.now() });
+    setRun({ status: 'running', startedAt: performance.now(), invocationId });
     let conversationId = '';
     let r: Result<Message>;
     try {
@@ -209,7 +211,14 @@ export function PaletteRunForm({ tool, composerTools, onRan, onClose, initialArg
         {argsValid && outputError && <span className="field-error">{s.palette.outputInvalid}</span>}
         {argsValid && !outputError && tried && issues.length > 0 && <span className="field-error">{s.palette.argsInvalid}</span>}
       </div>
-      {running && <div className="progress-bar" role="progressbar" aria-label={s.palette.running} data-testid="palette-progress" />}
+      {run.status === 'running' && (
+        // The tool's own progress once it reports some; until then, a bar that only says it runs.
+        <InvocationProgress
+          invocationId={run.invocationId}
+          label={s.palette.progress(tool.displayName)}
+          fallback={<div className="progress-bar" role="progressbar" aria-label={s.palette.running} aria-busy="true" data-testid="palette-progress" />}
+        />
+      )}
       {run.status === 'failed' && (
         <div className="result-error" role="alert" data-testid="palette-error">
           <p>

@@ -1,6 +1,6 @@
 /**
  * A tool call in the conversation: the tool (display name and slug), its arguments
- * (folded), status and duration, then its value, the manifest of where the value was
+ * (folded), status and duration (while it runs, its progress once it reports some), then its value, the manifest of where the value was
  * routed, or its error. A model's call waiting for approval shows the approval form. An
  * oversized result shows what the gate did with it (StoredGate); a tool_output call, its
  * extraction. A memory call waiting for consent shows the consent card (ConsentForm), and
@@ -17,6 +17,7 @@ import { useOpMutation } from '../../api/hooks';
 import { chatStrings as s } from '../../i18n/chat-strings';
 import { outputStrings } from '../../i18n/output-strings';
 import { ApprovalWhy } from '../../components/ApprovalWhy';
+import { InvocationProgress } from '../../components/InvocationProgress';
 import { ApprovalForm } from './ApprovalForm';
 import { ConsentAnswered, ConsentForm } from './ConsentForm';
 import { ExtractionView } from './ExtractionView';
@@ -100,9 +101,12 @@ export function ToolCard({ card, conversationId, placement }: { card: ToolCardDa
       )}
       <CardActions card={card} rerun={card.source === 'user' && !!conversationId && card.status !== 'running' && !!card.bundleId} />
       {card.status === 'running' && (
-        <p className="muted" role="status">
-          <span className="spinner" aria-hidden="true" /> {s.card.running}
-        </p>
+        <>
+          <p className="muted" role="status">
+            <span className="spinner" aria-hidden="true" /> {s.card.running}
+          </p>
+          <InvocationProgress invocationId={card.invocationId} label={s.card.progress(card.displayName)} />
+        </>
       )}
       {card.task?.kind === 'agent' && placement === 'root' && <TaskApprovals card={card} />}
       {card.task?.kind === 'agent' && <TaskTimeline card={card} inChat={inChat} />}

@@ -7,8 +7,9 @@
 //   servers built on some SDKs do), so a 2026 probe (server/discover) kills it.
 // Both list `echo`, which says its text back (and, from the modern one, the era); the modern one
 // also `slow`, which runs until cancelled and then says so on stderr ("slow cancelled") and in
-// `cancelled` (in-process).
-import { McpServer } from '@modelcontextprotocol/server';
+// `cancelled` (in-process), and `progress_steps`, which reports `steps` steps of progress and sends
+// a log message (it declares logging).
+import { inputRequired, inputResponse, McpServer } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import readline from 'node:readline';
 import { pathToFileURL } from 'node:url';
@@ -19,10 +20,36 @@ export const cancelled = { count: 0 };
 
 /** The v2 server with `echo` and `slow`; `era` is the one the SDK built it for. */
 export function makeModernServer(era = 'modern') {
-  const server = new McpServer({ name: 'era-test', version: '2.0.0' });
+  const server = new McpServer({ name: 'era-test', version: '2.0.0' }, { capabilities: { logging: {} } });
   server.registerTool('echo', { description: 'Says the text back.', inputSchema: z.object({ text: z.string() }) }, async ({ text }) => ({
     content: [{ type: 'text', text: `${text} (${era})` }],
   }));
+  // Asks the user for a name and a size (elicitation, in either era: the SDK carries it), then says what came back.
+  server.registerTool('ask', { description: 'Asks the user for their name.', inputSchema: z.object({}) }, async (_args, ctx) => {
+    const answer = inputResponse(ctx.mcpReq.inputResponses, 'who');
+    if (answer.kind === 'missing') {
+      return inputRequired({
+        inputRequests: {
+          who: inputRequired.elicit({
+            message: 'Who is asking?',
+            requestedSchema: {
+              type: 'object',
+              properties: { name: { type: 'string', title: 'Name', minLength: 2 }, size: { type: 'string', enum: ['s', 'l'], default: 'l' } },
+              required: ['name'],
+            },
+          }),
+        },
+      });
+    }
+    const text = answer.kind === 'elicit' ? `${answer.action}${answer.content ? ` ${JSON.stringify(answer.content)}` : ''}` : answer.kind;
+    return { content: [{ type: 'text', text }] };
+  });
+  // Lists the client's roots (in either era).
+  server.registerTool('roots', { description: 'Lists the client roots.', inputSchema: z.object({}) }, async (_args, ctx) => {
+    const answer = inputResponse(ctx.mcpReq.inputResponses, 'roots');
+    if (answer.kind === 'missing') return inputRequired({ inputRequests: { roots: inputRequired.listRoots() } });
+    return { content: [{ type: 'text', text: answer.kind === 'roots' ? answer.roots.map((r) => r.uri).join(' ') : answer.kind }] };
+  });
   server.registerTool('slow', { description: 'Runs until cancelled.', inputSchema: z.object({}) }, async (_args, ctx) => {
     await new Promise((resolve) => {
       if (ctx.mcpReq.signal.aborted) resolve(undefined);
@@ -31,6 +58,14 @@ export function makeModernServer(era = 'modern') {
     cancelled.count++;
     process.stderr.write('slow cancelled\n');
     return { content: [{ type: 'text', text: 'cancelled' }] };
+  });
+  server.registerTool('progress_steps', { description: 'Reports `steps` steps of progress, then answers.', inputSchema: z.object({ steps: z.number() }) }, async ({ steps }, ctx) => {
+    const token = ctx.mcpReq._meta?.progressToken;
+    await ctx.mcpReq.log('info', { starting: steps }, 'steps');
+    for (let i = 1; i <= steps; i++) {
+      if (token !== undefined) await ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: token, progress: i, total: steps, message: `step ${i} of ${steps}` } });
+    }
+    return { content: [{ type: 'text', text: `done after ${steps} steps (${era})` }] };
   });
   return server;
 }

@@ -4,7 +4,8 @@
 // initialize), invalid (lists a tool with an invalid schema among good ones), tasks (lists a tool
 // that runs only as an MCP task and one that may), late (lists late_big, whose answer comes late
 // and big), headers (over HTTP: lists request_headers, which says back the Authorization header it
-// was called with).
+// was called with), elicit (lists ask and roots, which ask the client), progress (declares logging and lists progress_steps, which reports its progress
+// and sends log messages).
 // Over stdio, the environment adds: MCP_TEST_LIST_MB (tools/list carries that many megabytes of
 // description), MCP_TEST_ID_FIRST=1 (late_big's late answer has its id first, as Python's SDK
 // writes), MCP_TEST_CHILD=quiet|stdout (starts a sleeping child, as npx or uvx start the real
@@ -70,6 +71,21 @@ const TASK_TOOLS = [
   { name: 'task_maybe', description: 'Runs as a task or as a plain call.', inputSchema: { type: 'object', properties: {} }, execution: { taskSupport: 'optional' } },
 ];
 
+/** Mode `progress`: reports `steps` steps of progress, `ms` apart, and sends log messages (one of them debug, below the info the client asks for). */
+const PROGRESS_TOOLS = [
+  {
+    name: 'progress_steps',
+    description: 'Reports `steps` steps of progress `ms` apart (with a total unless `total` is false), sends log messages, then answers.',
+    inputSchema: { type: 'object', properties: { steps: { type: 'number' }, ms: { type: 'number' }, total: { type: 'boolean' } }, required: ['steps'] },
+  },
+];
+
+/** Mode `elicit`: asks the user (elicitation/create) and lists the client's roots (roots/list), as a 2025 server does. */
+const ELICIT_TOOLS = [
+  { name: 'ask', description: 'Asks the user for a name, then says what came back.', inputSchema: { type: 'object', properties: { url: { type: 'boolean' } } } },
+  { name: 'roots', description: 'Lists the client roots.', inputSchema: { type: 'object', properties: {} } },
+];
+
 const HEADER_TOOLS = [
   { name: 'request_headers', description: 'The Authorization header of the HTTP request that called it, and its token.', inputSchema: { type: 'object', properties: {} } },
 ];
@@ -83,12 +99,12 @@ export function makeServer(mode = 'normal', hooks = {}) {
   const extra = hooks.extra ?? [];
   /** A late_big call not answered yet: its id, size, and (over HTTP) how to answer it. */
   let late;
-  const server = new Server({ name: 'toolsmith-test-server', version: '1.0.0' }, { capabilities: { tools: { listChanged: true } } });
+  const server = new Server({ name: 'toolsmith-test-server', version: '1.0.0' }, { capabilities: { tools: { listChanged: true }, ...(mode === 'progress' ? { logging: {} } : {}) } });
   // Over HTTP, late_big is answered however late, as some servers do: a cancel does not end it.
   if (mode === 'late' && !hooks.writeLine) server.setNotificationHandler(CancelledNotificationSchema, () => undefined);
   const huge = hooks.listMb ? [{ name: 'huge', description: 'd'.repeat(Math.round(hooks.listMb * 1024 * 1024)), inputSchema: { type: 'object', properties: {} } }] : [];
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: [...BASE_TOOLS, ...(mode === 'invalid' ? INVALID_TOOLS : []), ...(mode === 'headers' ? HEADER_TOOLS : []), ...(mode === 'tasks' ? TASK_TOOLS : []), ...(mode === 'late' ? LATE_TOOLS : []), ...(mode === 'resume' ? RESUME_TOOLS : []), ...extra, ...huge],
+    tools: [...BASE_TOOLS, ...(mode === 'invalid' ? INVALID_TOOLS : []), ...(mode === 'headers' ? HEADER_TOOLS : []), ...(mode === 'tasks' ? TASK_TOOLS : []), ...(mode === 'late' ? LATE_TOOLS : []), ...(mode === 'resume' ? RESUME_TOOLS : []), ...(mode === 'progress' ? PROGRESS_TOOLS : []), ...(mode === 'elicit' ? ELICIT_TOOLS : []), ...extra, ...huge],
   }));
   server.setRequestHandler(CallToolRequestSchema, async (req, ctx) => {
     const args = req.params.arguments ?? {};
@@ -172,6 +188,36 @@ export function makeServer(mode = 'normal', hooks = {}) {
           // Over stdio the client's notifications/cancelled ends the handler (the SDK then sends nothing).
           ctx.signal.addEventListener('abort', () => resolve({ content: [] }));
         });
+      case 'progress_steps': {
+        const steps = Number(args.steps);
+        const token = req.params._meta?.progressToken;
+        const log = (level, data, logger) => server.sendLoggingMessage({ level, data, ...(logger ? { logger } : {}) }, ctx.sessionId);
+        await log('debug', 'below the level asked for', 'steps');
+        await log('info', { starting: steps }, 'steps');
+        for (let i = 1; i <= steps; i++) {
+          if (Number(args.ms ?? 0) > 0) await new Promise((r) => setTimeout(r, Number(args.ms)));
+          if (ctx.signal.aborted) {
+            process.stderr.write('progress_steps cancelled\n');
+            return { content: [] };
+          }
+          if (token !== undefined) {
+            await ctx.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: i, ...(args.total === false ? {} : { total: steps }), message: `step ${i} of ${steps}` } });
+          }
+        }
+        await log('warning', `done after ${steps} steps${token === undefined ? ' (no progress asked for)' : ''}`);
+        return { content: [{ type: 'text', text: `done after ${steps} steps` }] };
+      }
+      case 'ask': {
+        const params = args.url
+          ? { mode: 'url', message: 'Sign the form', url: 'https://example.com/form', elicitationId: 'e-1' }
+          : { message: 'Who is asking?', requestedSchema: { type: 'object', properties: { name: { type: 'string', title: 'Name', minLength: 2 } }, required: ['name'] } };
+        const r = await server.elicitInput(params, { signal: ctx.signal });
+        return { content: [{ type: 'text', text: `${r.action}${r.content ? ` ${JSON.stringify(r.content)}` : ''}` }] };
+      }
+      case 'roots': {
+        const r = await server.listRoots();
+        return { content: [{ type: 'text', text: r.roots.map((x) => x.uri).join(' ') }] };
+      }
       case 'whoami':
         return { content: [{ type: 'text', text: JSON.stringify({ pid: process.pid, env: process.env.MCP_TEST_VALUE ?? null, cwd: process.cwd() }) }] };
       default:

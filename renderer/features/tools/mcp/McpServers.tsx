@@ -1,9 +1,9 @@
 /**
  * The MCP servers brought in as bundles: each with its status (connected, starting, failed and
  * why, stopped), the tools it could not bring in and why (or why it has none), whether its tools
- * without hints run without asking (off by default), its log (stderr and lifecycle), Edit (the
- * Add form, filled in), Restart and Remove; and "Add MCP server". Statuses are pushed
- * (mcpServers.changed), not polled.
+ * without hints run without asking (off by default), its log (stderr, its log messages with their
+ * level and logger, and lifecycle), Edit (the Add form, filled in), Restart and Remove; and "Add
+ * MCP server". Statuses are pushed (mcpServers.changed), not polled.
  *
  *   <McpServers />
  */
@@ -16,6 +16,7 @@ import { mcpClientStrings as s } from '../../../i18n/mcp-client-strings';
 import { useUi } from '../../../stores/ui';
 import { BusyButton } from '../BusyButton';
 import { McpServerForm } from './McpServerForm';
+import { logLineText } from './mcp-log';
 import './mcp.css';
 
 export function McpServers() {
@@ -177,7 +178,7 @@ function ServerRow({ server: v }: { server: McpServerView }) {
       )}
       {showLog && (
         <pre id={`${id}-log`} className="mcp-log" data-testid="mcp-log" tabIndex={0} aria-label={`${s.log}: ${v.name}`}>
-          {log.data?.length ? log.data.map((l) => `${l.at.slice(11, 19)} ${l.stream === 'event' ? '•' : l.stream} ${l.text}`).join('\n') : s.logEmpty}
+          {log.data?.length ? log.data.map(logLineText).join('\n') : s.logEmpty}
         </pre>
       )}
     </li>

@@ -1,5 +1,5 @@
 /**
- * What a run produced: the value as a collapsible tree with a Copy button, or the error
+ * What a run produced (while it runs, its progress once it reports some): the value as a collapsible tree with a Copy button, or the error
  * with the args/output issues by path; duration and attempts; and for HTTP tools the
  * exchange (secrets are redacted by the core before anything reaches us).
  */
@@ -9,6 +9,7 @@ import type { InvokeResult } from '../../../../shared/contract';
 import type { ErrorInfo } from '../../../../shared/errors';
 import { HttpExchangeSchema, type HttpExchange } from '../../../../shared/model/invocation';
 import { testerStrings as s } from '../../../i18n/tester-strings';
+import { InvocationProgress } from '../../../components/InvocationProgress';
 
 export type RunState =
   | { status: 'idle' }
@@ -34,9 +35,12 @@ export function ResultView({ state }: { state: RunState }) {
       <h3 id={titleId}>{s.result.title}</h3>
       {state.status === 'idle' && <p className="muted">{s.result.none}</p>}
       {state.status === 'running' && (
-        <p className="muted" role="status">
-          {s.result.running}
-        </p>
+        <>
+          <p className="muted" role="status">
+            {s.result.running}
+          </p>
+          <InvocationProgress invocationId={state.invocationId} label={s.result.progress} />
+        </>
       )}
       {state.status === 'done' && <Success result={state.result} />}
       {state.status === 'failed' && <Failure error={state.error} />}

@@ -1,0 +1,175 @@
+/**
+ * Questions MCP servers ask the user mid-call (elicitation), waiting in the app for an answer.
+ * A form's schema is read first (shared/model/elicitation.ts): one outside what a form can ask
+ * is refused at once with why. A question waits until the user accepts (the answer checked
+ * against the form), declines or cancels; until its time is up; until its call is cancelled;
+ * or until the last window closes. With no window open it is cancelled at once (nobody can
+ * answer). A server that asks too often (a loop) has its further questions declined for a while,
+ * and only a few of its questions wait at once.
+ */
+import { v7 as uuidv7 } from 'uuid';
+import { AppError } from '../../../shared/errors';
+import { elicitationContentProblem, elicitationFields, ELICITATION_LIMITS, type ElicitAction, type ElicitationRequest, type ElicitField, type ElicitValue } from '../../../shared/model/elicitation';
+
+export const DEFAULT_ELICITATION_TIMEOUT_MS = 10 * 60_000;
+/** Questions of one server waiting at once. */
+export const MAX_WAITING_PER_SERVER = 3;
+/** More questions than this from one server within FLOOD_WINDOW_MS are declined without asking. */
+export const FLOOD_MAX = 10;
+export const FLOOD_WINDOW_MS = 60_000;
+
+export interface ElicitationAsk {
+  bundleId: string;
+  server: string;
+  tool?: string;
+  /** The request's params as the server sent them (form or URL). */
+  params: unknown;
+}
+
+export interface ElicitationAnswer {
+  action: ElicitAction;
+  content?: Record<string, ElicitValue>;
+}
+
+export interface ElicitationQueueOptions {
+  now: () => Date;
+  onChange?: () => void;
+  timeoutMs?: number;
+  /** Told what happened to a question (the server's log). */
+  onEvent?: (bundleId: string, text: string) => void;
+}
+
+interface Waiting {
+  request: ElicitationRequest;
+  fields?: ElicitField[];
+  settle: (a: ElicitationAnswer) => void;
+}
+
+export class ElicitationQueue {
+  private windows = 0;
+  private readonly waiting = new Map<string, Waiting>();
+  /** When each server last asked, for the flood check. */
+  private readonly asked = new Map<string, number[]>();
+
+  constructor(private readonly opts: ElicitationQueueOptions) {}
+
+  /** A window connected; the answer detaches it (once). The last one closing cancels every question. */
+  attachWindow(): () => void {
+    this.windows++;
+    let attached = true;
+    return () => {
+      if (!attached) return;
+      attached = false;
+      this.windows--;
+      if (this.windows === 0) for (const id of [...this.waiting.keys()]) this.settle(id, { action: 'cancel' }, "Toolsmith's window was closed before anyone answered");
+    };
+  }
+
+  list(): ElicitationRequest[] {
+    return [...this.waiting.values()].map((w) => w.request);
+  }
+
+  /**
+   * Asks the user. A form outside the subset is refused (an error the server gets as
+   * invalid params); otherwise it settles with the user's answer, or with cancel/decline and
+   * the reason in the server's log.
+   */
+  ask(ask: ElicitationAsk, signal?: AbortSignal): Promise<ElicitationAnswer> {
+    const p = (typeof ask.params === 'object' && ask.params !== null ? ask.params : {}) as Record<string, unknown>;
+    const mode = p.mode === 'url' ? 'url' : 'form';
+    let fields: ElicitField[] | undefined;
+    let url: string | undefined;
+    if (mode === 'form') {
+      const f = elicitationFields(p.requestedSchema);
+      if (typeof f === 'string') throw new AppError('VALIDATION_FAILED', `the server asked for a form Toolsmith cannot show: ${f}`);
+      fields = f;
+    } else {
+      if (typeof p.url !== 'string' || !URL.canParse(p.url) || !/^https?:$/.test(new URL(p.url).protocol)) throw new AppError('VALIDATION_FAILED', 'the server asked the user to open a URL that is not an http(s) address');
+      url = p.url;
+    }
+    const log = (text: string) => this.opts.onEvent?.(ask.bundleId, text);
+    if (this.windows === 0) {
+      log('it asked the user a question, and no Toolsmith window is open to answer it: cancelled');
+      return Promise.resolve({ action: 'cancel' });
+    }
+    const now = this.opts.now().getTime();
+    const recent = (this.asked.get(ask.bundleId) ?? []).filter((t) => t > now - FLOOD_WINDOW_MS);
+    recent.push(now);
+    this.asked.set(ask.bundleId, recent);
+    if (recent.length > FLOOD_MAX) {
+      log(`it asked more than ${FLOOD_MAX} questions within ${FLOOD_WINDOW_MS / 1000} s: declined without asking`);
+      return Promise.resolve({ action: 'decline' });
+    }
+    if ([...this.waiting.values()].filter((w) => w.request.bundleId === ask.bundleId).length >= MAX_WAITING_PER_SERVER) {
+      log(`it already has ${MAX_WAITING_PER_SERVER} questions waiting: declined without asking`);
+      return Promise.resolve({ action: 'decline' });
+    }
+    const id = uuidv7();
+    const timeoutMs = this.opts.timeoutMs ?? DEFAULT_ELICITATION_TIMEOUT_MS;
+    const message = typeof p.message === 'string' ? p.message.slice(0, ELICITATION_LIMITS.message) : '';
+    const request: ElicitationRequest = {
+      id,
+      bundleId: ask.bundleId,
+      server: ask.server,
+      ...(ask.tool ? { tool: ask.tool } : {}),
+      mode,
+      message,
+      ...(fields ? { fields } : {}),
+      ...(url ? { url } : {}),
+      requestedAt: new Date(now).toISOString(),
+      expiresAt: new Date(now + timeoutMs).toISOString(),
+    };
+    log(`it asks the user: ${message.slice(0, 200) || '(no message)'}`);
+    return new Promise<ElicitationAnswer>((resolve) => {
+      const timer = setTimeout(() => this.settle(id, { action: 'cancel' }, `nobody answered within ${Math.round(timeoutMs / 1000)} s`), timeoutMs);
+      timer.unref?.();
+      const onAbort = () => this.settle(id, { action: 'cancel' }, 'its call was cancelled');
+      this.waiting.set(id, {
+        request,
+        ...(fields ? { fields } : {}),
+        settle: (a) => {
+          clearTimeout(timer);
+          signal?.removeEventListener('abort', onAbort);
+          resolve(a);
+        },
+      });
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.opts.onChange?.();
+      if (signal?.aborted) onAbort();
+    });
+  }
+
+  /** The user's answer. An accepted form is checked against its fields; false when the question no longer waits. */
+  respond(id: string, answer: ElicitationAnswer): boolean {
+    const w = this.waiting.get(id);
+    if (!w) return false;
+    if (answer.action === 'accept' && w.fields) {
+      const content = withoutEmpty(w.fields, answer.content ?? {});
+      const problem = elicitationContentProblem(w.fields, content);
+      if (problem) throw new AppError('VALIDATION_FAILED', problem, { field: 'content' });
+      return this.settle(id, { action: 'accept', content }, 'the user answered');
+    }
+    return this.settle(id, answer.action === 'accept' ? { action: 'accept' } : { action: answer.action }, answer.action === 'accept' ? 'the user opened the page' : `the user chose ${answer.action}`);
+  }
+
+  private settle(id: string, answer: ElicitationAnswer, why: string): boolean {
+    const w = this.waiting.get(id);
+    if (!w) return false;
+    this.waiting.delete(id);
+    this.opts.onEvent?.(w.request.bundleId, `its question: ${why} (${answer.action})`);
+    w.settle(answer);
+    this.opts.onChange?.();
+    return true;
+  }
+}
+
+/** An optional field left empty is not sent. */
+function withoutEmpty(fields: readonly ElicitField[], content: Record<string, ElicitValue>): Record<string, ElicitValue> {
+  const out: Record<string, ElicitValue> = {};
+  for (const [k, v] of Object.entries(content)) {
+    const f = fields.find((x) => x.name === k);
+    if (f && !f.required && (v === '' || (Array.isArray(v) && v.length === 0 && f.kind === 'multi' && f.minItems === undefined))) continue;
+    out[k] = v;
+  }
+  return out;
+}

@@ -1,0 +1,196 @@
+/**
+ * A question an MCP server asks the user in the middle of a call (elicitation), shown on every
+ * screen while this window is open: the server (and its tool), its message, and either a form
+ * (fields from the restricted schema, defaults filled in) or a page to open in the browser.
+ * Send, Decline and Cancel answer it; an answer that does not fit its form is refused by the
+ * core with why, shown here, and the question keeps waiting.
+ */
+import { useEffect, useRef, useState } from 'react';
+import { elicitationDefaults, type ElicitationRequest, type ElicitField, type ElicitValue } from '../../../shared/model/elicitation';
+import { useOp, useOpMutation } from '../../api/hooks';
+import { mcpClientStrings } from '../../i18n/mcp-client-strings';
+import '../settings/mcp-server.css';
+
+const q = mcpClientStrings.question;
+
+export function McpQuestionPrompt() {
+  const waiting = useOp('mcpElicitations.list', {});
+  const first = waiting.data?.[0];
+  if (!first) return null;
+  const more = (waiting.data?.length ?? 1) - 1;
+  // Keyed by the question: a new one starts from its own defaults.
+  return <Question key={first.id} request={first} more={more} onAnswered={() => void waiting.refetch()} />;
+}
+
+function Question({ request, more, onAnswered }: { request: ElicitationRequest; more: number; onAnswered: () => void }) {
+  const respond = useOpMutation('mcpElicitations.respond');
+  const [values, setValues] = useState<Record<string, ElicitValue>>(() => elicitationDefaults(request.fields ?? []));
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
+  const answer = (action: 'accept' | 'decline' | 'cancel') =>
+    respond.mutate({ id: request.id, action, ...(action === 'accept' && request.mode === 'form' ? { content: values } : {}) }, { onSuccess: onAnswered });
+  const titleId = `mcp-question-title-${request.id}`;
+  const messageId = `mcp-question-message-${request.id}`;
+  return (
+    <section
+      className="mcp-approval"
+      role="alertdialog"
+      aria-labelledby={titleId}
+      aria-describedby={messageId}
+      data-testid="mcp-question"
+      onKeyDown={(e) => {
+        if (e.key === 'Escape') {
+          e.preventDefault();
+          answer('cancel');
+        }
+      }}
+    >
+      <h2 id={titleId} ref={heading} tabIndex={-1}>
+        {q.title}
+      </h2>
+      <p id={messageId}>
+        {/* The server's words are its own: React renders them as text. */}
+        {q.from(request.server, request.tool)} {request.message}
+      </p>
+      {request.mode === 'url' && request.url ? (
+        <p>
+          {q.urlIntro} <code className="mcp-question-url">{request.url}</code>{' '}
+          <a href={request.url} target="_blank" rel="noopener noreferrer" data-testid="mcp-question-open">
+            {q.open}
+          </a>
+        </p>
+      ) : (
+        <form
+          id={`mcp-question-form-${request.id}`}
+          className="mcp-question-form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            answer('accept');
+          }}
+        >
+          {(request.fields ?? []).map((f) => (
+            <Field key={f.name} field={f} value={values[f.name]} onChange={(v) => setValues((old) => ({ ...old, [f.name]: v }))} />
+          ))}
+        </form>
+      )}
+      {respond.error && (
+        <p className="field-error" role="alert" data-testid="mcp-question-error">
+          {respond.error.message}
+        </p>
+      )}
+      <p className="muted">{q.expires(new Date(request.expiresAt).toLocaleTimeString())}</p>
+      <div className="form-actions">
+        {request.mode === 'form' ? (
+          <button type="submit" form={`mcp-question-form-${request.id}`} className="primary" disabled={respond.isPending} data-testid="mcp-question-send">
+            {q.submit}
+          </button>
+        ) : (
+          <button type="button" className="primary" disabled={respond.isPending} data-testid="mcp-question-done" onClick={() => answer('accept')}>
+            {q.done}
+          </button>
+        )}
+        <button type="button" disabled={respond.isPending} data-testid="mcp-question-decline" onClick={() => answer('decline')}>
+          {q.decline}
+        </button>
+        <button type="button" disabled={respond.isPending} data-testid="mcp-question-cancel" onClick={() => answer('cancel')}>
+          {q.cancel}
+        </button>
+        {more > 0 && <span className="muted">{q.more(more)}</span>}
+      </div>
+    </section>
+  );
+}
+
+const INPUT_TYPE: Record<string, string> = { email: 'email', uri: 'url', date: 'date', 'date-time': 'datetime-local' };
+
+function Field({ field: f, value, onChange }: { field: ElicitField; value: ElicitValue | undefined; onChange: (v: ElicitValue) => void }) {
+  const id = `mcp-q-${f.name}`;
+  const help = f.description ? `${id}-help` : undefined;
+  const label = (
+    <>
+      {f.title ?? f.name}
+      {f.required && <span className="muted"> ({q.required})</span>}
+    </>
+  );
+  const description = f.description ? (
+    <small id={help} className="muted">
+      {f.description}
+    </small>
+  ) : null;
+  switch (f.kind) {
+    case 'boolean':
+      return (
+        <div className="field">
+          <label>
+            <input type="checkbox" checked={value === true} aria-describedby={help} onChange={(e) => onChange(e.target.checked)} /> {label}
+          </label>
+          {description}
+        </div>
+      );
+    case 'enum':
+      return (
+        <div className="field">
+          <label htmlFor={id}>{label}</label>
+          <select id={id} value={typeof value === 'string' ? value : ''} required={f.required} aria-describedby={help} onChange={(e) => onChange(e.target.value)}>
+            {!f.required && <option value="">{q.noneChosen}</option>}
+            {f.required && value === undefined && <option value="" disabled />}
+            {f.options.map((o) => (
+              <option key={o.value} value={o.value}>
+                {o.label}
+              </option>
+            ))}
+          </select>
+          {description}
+        </div>
+      );
+    case 'multi': {
+      const chosen = Array.isArray(value) ? value : [];
+      return (
+        <fieldset className="field" aria-describedby={help}>
+          <legend>{label}</legend>
+          {f.options.map((o) => (
+            <label key={o.value}>
+              <input type="checkbox" checked={chosen.includes(o.value)} onChange={(e) => onChange(e.target.checked ? [...chosen, o.value] : chosen.filter((c) => c !== o.value))} /> {o.label}
+            </label>
+          ))}
+          {description}
+        </fieldset>
+      );
+    }
+    case 'number':
+      return (
+        <div className="field">
+          <label htmlFor={id}>{label}</label>
+          <input
+            id={id}
+            type="number"
+            step={f.integer ? 1 : 'any'}
+            min={f.minimum}
+            max={f.maximum}
+            required={f.required}
+            aria-describedby={help}
+            value={typeof value === 'number' ? value : ''}
+            onChange={(e) => onChange(e.target.value === '' ? '' : Number(e.target.value))}
+          />
+          {description}
+        </div>
+      );
+    case 'string':
+      return (
+        <div className="field">
+          <label htmlFor={id}>{label}</label>
+          <input
+            id={id}
+            type={f.format ? INPUT_TYPE[f.format] : 'text'}
+            minLength={f.minLength}
+            maxLength={f.maxLength}
+            required={f.required}
+            aria-describedby={help}
+            value={typeof value === 'string' ? value : ''}
+            onChange={(e) => onChange(e.target.value)}
+          />
+          {description}
+        </div>
+      );
+  }
+}
