@@ -16,6 +16,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { createCore } from '../../electron/core/app';
+import { elicitationDefaults } from '../../shared/model/elicitation';
 
 const url = process.argv[2];
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
@@ -97,6 +98,16 @@ async function main(): Promise<number> {
     await fs.rm(dataDir, { recursive: true, force: true });
     throw e;
   }
+  // A window that answers the servers' questions as a person who sends each form as shown (its defaults) would.
+  core.attachWindow();
+  core.events.on('mcpElicitations.changed', () => {
+    void core.call('mcpElicitations.list', {}).then(async (r) => {
+      for (const q of r.ok ? r.value : []) {
+        log('question', q.mode, q.message.slice(0, 100));
+        await core.call('mcpElicitations.respond', { id: q.id, action: 'accept', ...(q.fields ? { content: elicitationDefaults(q.fields) } : {}) });
+      }
+    });
+  });
   try {
     // A client registered beforehand (the scenario offers one): its secret goes into the secret store, bound to the suite's hosts.
     let oauthClient: { clientId: string; clientSecret?: string } | undefined;
