@@ -146,6 +146,8 @@ export const McpSpecSchema = z
     serverTool: z.string().min(1).max(256),
     title: z.string().max(256).optional(),
     annotations: McpToolAnnotationsSchema.optional(),
+    /** The server runs it only as an MCP task (execution.taskSupport: required): it is called as one. */
+    task: z.literal('required').optional(),
   })
   .strict();
 export type McpSpec = z.infer<typeof McpSpecSchema>;

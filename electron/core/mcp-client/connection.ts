@@ -71,6 +71,12 @@ export interface ConnectionOptions {
 }
 
 const ListToolsPageSchema = z.object({ tools: z.array(z.unknown()), nextCursor: z.string().optional() }).passthrough();
+/** A task as the server reports it (MCP 2025-11-25 tasks). */
+const TaskSchema = z.object({ taskId: z.string().min(1).max(512), status: z.string(), statusMessage: z.string().optional(), pollInterval: z.number().optional() }).passthrough();
+const CreateTaskSchema = z.object({ task: TaskSchema }).passthrough();
+const EmptyResultSchema = z.object({}).passthrough();
+/** How often a task is asked after: its server's pollInterval, within these bounds. */
+const TASK_POLL_MS = { min: 100, default: 1_000, max: 5_000 };
 /** A tools/call answer: checked entry by entry later (./results.ts), so only its shape here. */
 const CallToolPageSchema = z.object({ content: z.array(z.unknown()).optional(), structuredContent: z.unknown().optional(), isError: z.boolean().optional() }).passthrough();
 
@@ -214,6 +220,8 @@ export class McpServerConnection {
   private authorizing: Promise<void> | undefined;
   /** The connected server declares no tools capability (its last list found out). */
   offersNoTools = false;
+  /** The connected server runs tools/call as tasks (capabilities.tasks.requests.tools.call; its last list found out). */
+  offersTasks = false;
   /** A stdio server that ended at the 2026 probe (server/discover): it is started with initialize only. */
   private legacyOnly = false;
 
@@ -761,6 +769,8 @@ export class McpServerConnection {
     let client = await this.ready(signal);
     // A server that offers no tools is not asked for them (it would answer "method not found").
     this.offersNoTools = !client.getServerCapabilities()?.tools;
+    const tasks = (client.getServerCapabilities() as { tasks?: { requests?: { tools?: { call?: unknown } } } } | undefined)?.tasks;
+    this.offersTasks = client.getProtocolEra() !== 'modern' && tasks?.requests?.tools?.call !== undefined;
     if (this.offersNoTools) {
       this.log.event('the server offers no tools (no tools capability)');
       return [];
@@ -804,6 +814,57 @@ export class McpServerConnection {
       return await this.withSignIn(what, () => cancel.signal, () => this.onSession(client, what, () => cancel.signal, (c) => this.sendCall(c, name, args, cancel)));
     } catch (e) {
       throw this.callError(e, what, cancel.signal);
+    }
+  }
+
+  /**
+   * A tool its server runs only as a task (MCP 2025-11-25): the call creates the task, which is
+   * asked after at the server's pace (each status a progress report to the caller, which keeps
+   * the call's limit from running out, up to PROGRESS_TIMEOUT_FACTOR times the limit), and its
+   * result is fetched once it is done (tasks/result, which also carries the server's questions
+   * of a task that needs input). A cancel cancels the task on the server (tasks/cancel).
+   */
+  async callToolAsTask(name: string, args: Record<string, unknown>, cancel: CallerSide): Promise<McpCallResult> {
+    const client = this.client && this.state === 'connected' ? this.client : await this.ready(cancel.signal);
+    const what = `tools/call ${name} (as a task)`;
+    try {
+      return await this.withSignIn(what, () => cancel.signal, () => this.onSession(client, what, () => cancel.signal, (c) => this.runTask(c, name, args, cancel)));
+    } catch (e) {
+      throw this.callError(e, what, cancel.signal);
+    }
+  }
+
+  private async runTask(client: Client, name: string, args: Record<string, unknown>, cancel: CallerSide): Promise<McpCallResult> {
+    const server = this.opts.config.name;
+    if (client.getProtocolEra() === 'modern') {
+      throw new AppError('UNAVAILABLE', `the MCP server '${server}' runs '${name}' only as a task; Toolsmith runs tasks over MCP 2025-11-25, and this server speaks 2026-07-28, where tasks are an extension Toolsmith does not speak yet`);
+    }
+    const limitMs = this.opts.config.timeouts.callMs;
+    const capMs = limitMs * PROGRESS_TIMEOUT_FACTOR;
+    const created = await client.request({ method: 'tools/call', params: { name, arguments: args, task: { ttl: capMs } } }, CreateTaskSchema, { timeout: limitMs });
+    const taskId = created.task.taskId;
+    this.log.event(`task ${taskId} of '${name}' created (${created.task.status})`);
+    const ended = Date.now() + capMs;
+    let task = created.task;
+    let polls = 0;
+    try {
+      while (task.status === 'working') {
+        cancel.progress?.({ progress: ++polls, message: task.statusMessage ?? `the task is ${task.status}` });
+        const wait = Math.min(TASK_POLL_MS.max, Math.max(TASK_POLL_MS.min, task.pollInterval ?? TASK_POLL_MS.default));
+        await sleep(wait, cancel.signal);
+        if (Date.now() > ended) throw new AppError('TIMEOUT', `the MCP server '${server}' did not finish the task of '${name}' within ${capMs} ms`);
+        task = await client.request({ method: 'tasks/get', params: { taskId } }, TaskSchema, { timeout: limitMs, signal: cancel.signal });
+      }
+      this.log.event(`task ${taskId} of '${name}': ${task.status}${task.statusMessage ? ` (${task.statusMessage.slice(0, 200)})` : ''}`);
+      if (task.status === 'cancelled') throw new AppError('CANCELLED', `the MCP server '${server}' cancelled the task of '${name}'${task.statusMessage ? `: ${task.statusMessage.slice(0, 500)}` : ''}`);
+      // completed, failed, or input_required: the result comes (after the server's questions) from tasks/result.
+      return (await client.request({ method: 'tasks/result', params: { taskId } }, CallToolPageSchema, { timeout: Math.max(1, ended - Date.now()), signal: cancel.signal })) as McpCallResult;
+    } catch (e) {
+      if (cancel.signal.aborted || (e instanceof AppError && e.code === 'TIMEOUT')) {
+        void client.request({ method: 'tasks/cancel', params: { taskId } }, EmptyResultSchema, { timeout: limitMs }).catch(() => undefined);
+        this.log.event(`task ${taskId} of '${name}' cancelled`);
+      }
+      throw e;
     }
   }
 

@@ -280,7 +280,7 @@ export class McpClientManager {
       e.conn.log.event(`tools/list failed: ${(err as Error).message}`);
       throw err;
     }
-    const report = await syncTools(this.opts.store, bundleId, listed, { trustUnannotatedTools: e.file.server.trustUnannotatedTools });
+    const report = await syncTools(this.opts.store, bundleId, listed, { trustUnannotatedTools: e.file.server.trustUnannotatedTools, tasks: e.conn.offersTasks });
     e.skipped = report.skipped;
     e.missing = report.missing;
     e.noTools = listed.length > 0 ? undefined : e.conn.offersNoTools ? NO_TOOLS_CAPABILITY : NO_TOOLS_LISTED;
@@ -392,7 +392,7 @@ export class McpClientManager {
       const e = this.entries.get(tool.bundleId);
       if (!e) throw new AppError('UNAVAILABLE', `'${tool.slug}' cannot run: the MCP server of its bundle is not configured (no ${this.files.fileOf(tool.bundleId)})`);
       const name = tool.mcp?.serverTool ?? tool.slug;
-      const r = await e.conn.callTool(name, call.args, call);
+      const r = tool.mcp?.task === 'required' ? await e.conn.callToolAsTask(name, call.args, call) : await e.conn.callTool(name, call.args, call);
       return { value: resultValue(r, name) };
     };
   }

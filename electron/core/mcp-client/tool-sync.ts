@@ -30,6 +30,8 @@ export interface SyncReport {
 export interface SyncOptions {
   /** Tools that give no hints of their effects run without asking (the server's trust switch). */
   trustUnannotatedTools?: boolean;
+  /** The server runs tools/call as MCP tasks (capabilities.tasks.requests.tools.call). */
+  tasks?: boolean;
 }
 
 /**
@@ -49,8 +51,8 @@ export const MAX_SERVER_TOOLS = 1_000;
 
 const JSON_SCHEMA_2020 = 'https://json-schema.org/draft/2020-12/schema';
 
-/** Why a tool that runs only as an MCP task is not brought in. */
-export const TASK_REQUIRED = 'it can only run as an MCP task (execution.taskSupport: required), which Toolsmith does not support yet';
+/** Why a tool that runs only as an MCP task is not brought in: its server does not say it runs calls as tasks. */
+export const TASK_REQUIRED = 'it can only run as an MCP task (execution.taskSupport: required), and its server does not offer tasks for tools/call (capabilities.tasks.requests.tools.call)';
 
 /** A listed tool as a tool body, or the reason it cannot be one. */
 export function toolBodyOf(raw: unknown, opts: SyncOptions = {}): { name: string; body: ToolPutBody } | SkippedTool {
@@ -59,7 +61,8 @@ export function toolBodyOf(raw: unknown, opts: SyncOptions = {}): { name: string
   const name = typeof t.name === 'string' ? t.name : '';
   if (!name || name.length > 256) return { name: name.slice(0, 80) || '(unnamed)', reason: 'its name must be a string of 1 to 256 characters' };
   // MCP tasks (2025-11-25): a tool that runs only as a task fails every plain tools/call.
-  if (isObj(t.execution) && t.execution.taskSupport === 'required') return { name, reason: TASK_REQUIRED };
+  const taskOnly = isObj(t.execution) && t.execution.taskSupport === 'required';
+  if (taskOnly && !opts.tasks) return { name, reason: TASK_REQUIRED };
   const argSchema = plainSchema(t.inputSchema);
   const argProblem = argSchema === undefined ? 'inputSchema is missing or not an object' : (argSchemaViolation(argSchema, 'inputSchema') ?? schemaCompileViolation(argSchema, 'inputSchema'))?.message;
   if (argProblem) return { name, reason: argProblem };
@@ -75,6 +78,7 @@ export function toolBodyOf(raw: unknown, opts: SyncOptions = {}): { name: string
   const mcp: McpSpec = { serverTool: name };
   if (title?.trim()) mcp.title = title.trim().slice(0, 256);
   if (annotations.success && Object.keys(annotations.data).length) mcp.annotations = annotations.data;
+  if (taskOnly) mcp.task = 'required';
   const body: ToolPutBody = {
     displayName: clean(title?.trim() || name, 128),
     description: clean(typeof t.description === 'string' ? t.description : '', 16_384),

@@ -5,6 +5,9 @@
 //   client opens with);
 // - strict-legacy: a 2025 server that ends its process at any request before initialize (as
 //   servers built on some SDKs do), so a 2026 probe (server/discover) kills it.
+// - tasks-legacy: a 2025 server that runs its tools only as MCP tasks (2025-11-25 tasks, written
+//   by hand): `research` finishes after three polls, `endless` never does (a cancel ends it and is
+//   said on stderr: "task <id> cancelled").
 // Both list `echo`, which says its text back (and, from the modern one, the era); the modern one
 // also `slow`, which runs until cancelled and then says so on stderr ("slow cancelled") and in
 // `cancelled` (in-process), and `progress_steps`, which reports `steps` steps of progress and sends
@@ -92,8 +95,54 @@ function strictLegacy() {
   });
 }
 
+function tasksLegacy() {
+  const write = (m) => process.stdout.write(`${JSON.stringify(m)}\n`);
+  const tasks = new Map();
+  const taskView = (t) => ({ taskId: t.id, status: t.status, ttl: 60_000, createdAt: t.createdAt, lastUpdatedAt: new Date().toISOString(), pollInterval: 50, ...(t.message ? { statusMessage: t.message } : {}) });
+  const tool = (name) => ({ name, description: `Runs as a task (${name}).`, inputSchema: { type: 'object', properties: { topic: { type: 'string' } }, required: ['topic'] }, execution: { taskSupport: 'required' } });
+  readline.createInterface({ input: process.stdin }).on('line', (line) => {
+    const m = JSON.parse(line);
+    const ok = (result) => write({ jsonrpc: '2.0', id: m.id, result });
+    const fail = (code, message) => write({ jsonrpc: '2.0', id: m.id, error: { code, message } });
+    switch (m.method) {
+      case 'initialize':
+        return ok({ protocolVersion: '2025-11-25', capabilities: { tools: {}, tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } }, serverInfo: { name: 'tasks-legacy', version: '1.0.0' } });
+      case 'tools/list':
+        return ok({ tools: [tool('research'), tool('endless')] });
+      case 'tools/call': {
+        if (!m.params.task) return fail(-32600, `Tool "${m.params.name}" requires task-based execution`);
+        const t = { id: `task-${tasks.size + 1}`, tool: m.params.name, topic: m.params.arguments.topic, status: 'working', polls: 0, createdAt: new Date().toISOString(), message: 'started' };
+        tasks.set(t.id, t);
+        return ok({ task: taskView(t) });
+      }
+      case 'tasks/get': {
+        const t = tasks.get(m.params.taskId);
+        if (!t) return fail(-32602, 'no such task');
+        if (t.status === 'working' && t.tool === 'research' && ++t.polls >= 3) t.status = 'completed';
+        t.message = t.status === 'completed' ? 'done' : `step ${t.polls}`;
+        return ok(taskView(t));
+      }
+      case 'tasks/result': {
+        const t = tasks.get(m.params.taskId);
+        if (!t || t.status !== 'completed') return fail(-32602, 'the task is not done');
+        return ok({ content: [{ type: 'text', text: `report on ${t.topic}` }] });
+      }
+      case 'tasks/cancel': {
+        const t = tasks.get(m.params.taskId);
+        if (!t) return fail(-32602, 'no such task');
+        t.status = 'cancelled';
+        process.stderr.write(`task ${t.id} cancelled\n`);
+        return ok(taskView(t));
+      }
+      default:
+        if (m.id !== undefined) fail(-32601, 'Method not found');
+    }
+  });
+}
+
 if (/era-server\.mjs$/.test(process.argv[1] ?? '') && import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const mode = process.argv[2] ?? 'modern';
   if (mode === 'strict-legacy') strictLegacy();
+  else if (mode === 'tasks-legacy') tasksLegacy();
   else serveStdio(({ era }) => makeModernServer(era));
 }
