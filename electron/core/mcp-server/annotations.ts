@@ -63,3 +63,17 @@ export function servedOutputSchema(schema: unknown): { type: 'object'; [k: strin
   const s = schema as Record<string, unknown>;
   return s.type === 'object' ? (s as { type: 'object' }) : undefined;
 }
+
+/** HTTP tools allowed longer than this run as tasks for clients that want them. */
+export const SLOW_HTTP_MS = 30_000;
+
+/**
+ * Whether a client may run the tool as an MCP task (2025-11-25, `execution.taskSupport:
+ * optional`): the slow ones, a sequence, an HTTP tool allowed more than SLOW_HTTP_MS, and an MCP
+ * server's tool that its server runs only as a task.
+ */
+export function servedTaskSupport(tool: Pick<ToolView, 'type' | 'http' | 'mcp'>): boolean {
+  if (tool.type === 'sequence') return true;
+  if (tool.type === 'http') return (tool.http?.timeoutMs ?? 0) > SLOW_HTTP_MS;
+  return tool.type === 'mcp' && tool.mcp?.task === 'required';
+}

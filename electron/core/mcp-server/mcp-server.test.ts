@@ -5,7 +5,7 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { ErrorCode, McpError, ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, CreateTaskResultSchema, ErrorCode, GetTaskResultSchema, ListTasksResultSchema, McpError, ToolListChangedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { strToU8, zipSync } from 'fflate';
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -174,6 +174,34 @@ describe('tools/call', () => {
     const big = (await client.callTool({ name: 'stats', arguments: { text: 'word '.repeat(2000) } })) as CallToolResult;
     expect(big.isError).toBe(true);
     expect(text(big)).toContain('Call tool_output(handle = "');
+  });
+
+  it('runs a slow tool as a task for a client that asks: created at once, asked after, its result fetched; a cancel ends the call; a quick tool does not run as one', async () => {
+    const slow = { type: 'http', argSchema: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] }, outputSchema: {}, http: { method: 'GET', urlTemplate: `http://127.0.0.1:${echo.port}/search?q=\${q}`, headers: {}, timeoutMs: 120_000 } };
+    await core.registry.store.putTool(fx.bundleId, 'slow', '1', { displayName: 'slow', description: 'A slow search', tags: [], isEnabled: true, ...slow });
+    const { client } = await connect();
+    const listed = (await client.listTools()).tools;
+    expect(listed.find((t) => t.name === 'slow')!.execution).toEqual({ taskSupport: 'optional' });
+    expect(listed.find((t) => t.name === 'count')!.execution).toBeUndefined();
+    expect(client.getServerCapabilities()?.tasks).toMatchObject({ requests: { tools: { call: {} } } });
+
+    const created = await client.request({ method: 'tools/call', params: { name: 'slow', arguments: { q: 'tides' }, task: { ttl: 60_000 } } }, CreateTaskResultSchema);
+    expect(created.task).toMatchObject({ status: 'working', pollInterval: 500 });
+    const result = await client.request({ method: 'tasks/result', params: { taskId: created.task.taskId } }, CallToolResultSchema);
+    expect(result.structuredContent).toMatchObject({ path: '/search?q=tides' });
+    expect(await client.request({ method: 'tasks/get', params: { taskId: created.task.taskId } }, GetTaskResultSchema)).toMatchObject({ status: 'completed' });
+
+    const hanging = await client.request({ method: 'tools/call', params: { name: 'slow', arguments: { q: 'hang' }, task: { ttl: 60_000 } } }, CreateTaskResultSchema);
+    expect((await client.request({ method: 'tasks/list', params: {} }, ListTasksResultSchema)).tasks.map((t) => t.status)).toEqual(['completed', 'working']);
+    expect(await client.request({ method: 'tasks/cancel', params: { taskId: hanging.task.taskId } }, GetTaskResultSchema)).toMatchObject({ status: 'cancelled' });
+    await vi.waitFor(async () => {
+      const log = await core.call('invocations.list', {});
+      expect(log.ok && log.value.some((r) => r.slug === 'slow' && r.error?.code === 'CANCELLED')).toBe(true);
+    });
+
+    const refused = await client.request({ method: 'tools/call', params: { name: 'count', arguments: { text: 'a' }, task: { ttl: 60_000 } } }, CreateTaskResultSchema).catch((e: unknown) => e as McpError);
+    expect((refused as McpError).message).toMatch(/'count' does not run as a task here/);
+    await expect(client.request({ method: 'tasks/get', params: { taskId: 'nope' } }, GetTaskResultSchema)).rejects.toThrow(/no task nope in this session/);
   });
 
   it('refuses arguments that do not match the schema with a message naming the field', async () => {

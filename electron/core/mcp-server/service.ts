@@ -10,6 +10,7 @@
  */
 import { CLIENT_INFO_META_KEY, createMcpHandler, ProtocolError, ProtocolErrorCode, Server, type CallToolResult, type McpHttpHandler, type ServerContext, type ServerNotification, type Tool } from '@modelcontextprotocol/server';
 import { v7 as uuidv7 } from 'uuid';
+import { z } from 'zod';
 import type { McpServerInfo, McpServerSettings } from '../../../shared/model/mcp-serve';
 import type { ToolSearchSettings } from '../../../shared/model/tool-search';
 import type { ApprovalStore } from '../agent/approvals';
@@ -21,12 +22,13 @@ import { DEFAULT_MAX_RESULT_BYTES } from '../tool-output/gate';
 import { shortDescription } from '../tool-search';
 import type { ToolOutputService } from '../tool-output/service';
 import type { ExtractionModel } from '../tool-output/types';
-import { servedAnnotations } from './annotations';
+import { servedAnnotations, servedTaskSupport } from './annotations';
 import { McpApprovalQueue } from './approval-queue';
 import { callServedTool, callToolOutput, type CallDeps, type McpSession } from './call';
 import { clientLabel } from './client-name';
 import { TOOL_SEARCH_NAME, unknownWhileSearching, type FoundTool, type ServedSearch } from './discovery';
 import { ServedTools, type ServedTool } from './served-tools';
+import { ServedTasks } from './tasks';
 
 export interface McpServeOptions {
   store: Pick<ToolStore, 'allTools' | 'isUsable' | 'bundleById'>;
@@ -63,6 +65,21 @@ export interface ConnectedServer {
   close(): Promise<void>;
 }
 
+/**
+ * The SDK's server, for a 2025 connection that runs calls as tasks: the SDK holds every
+ * tools/call answer to the call result's shape, and a call that asked for a task answers the
+ * task (`{task}`, MCP 2025-11-25 tasks) instead. Such a call's request is still checked.
+ */
+class TaskingServer extends Server {
+  protected override _wrapHandler(method: string, handler: Parameters<Server['_wrapHandler']>[1]): ReturnType<Server['_wrapHandler']> {
+    const wrapped = super._wrapHandler(method, handler);
+    if (method !== 'tools/call') return wrapped;
+    return (request, ctx) => (isObject((request.params as { task?: unknown } | undefined)?.task) ? handler(request, ctx) : wrapped(request, ctx));
+  }
+}
+
+const isObject = (v: unknown): boolean => typeof v === 'object' && v !== null && !Array.isArray(v);
+
 /** The session 2026 HTTP clients share, and what ends it. */
 interface ModernSession {
   state: SessionState;
@@ -94,6 +111,8 @@ function clientOf(server: Server, ctx: ServerContext): string {
 export class McpServeService {
   readonly queue: McpApprovalQueue;
   readonly served: ServedTools;
+  /** Calls that 2025 clients run as tasks (./tasks.ts). */
+  readonly tasks: ServedTasks;
   private readonly servers = new Set<Server>();
   /** The one session 2026-07-28 HTTP clients share (they send no session id), and its handler. */
   private modern: ModernSession | undefined;
@@ -104,6 +123,7 @@ export class McpServeService {
   constructor(private readonly opts: McpServeOptions) {
     this.queue = new McpApprovalQueue({ now: opts.now, onChange: () => opts.events?.emit('mcpServer.approvalsChanged', {}), ...(opts.approvalTimeoutMs ? { timeoutMs: opts.approvalTimeoutMs } : {}) });
     this.served = new ServedTools(opts.store, opts.settings, opts.toolSearch);
+    this.tasks = new ServedTasks(opts.now);
     this.deps = { dispatcher: opts.dispatcher, toolOutputs: opts.toolOutputs, approvals: opts.approvals, queue: this.queue, extractionModel: opts.extractionModel ?? (() => undefined), maxResultBytes: opts.maxResultBytes ?? (() => DEFAULT_MAX_RESULT_BYTES) };
     opts.events?.on('store.changed', () => this.changed());
     opts.events?.on('settings.changed', () => this.changed());
@@ -137,8 +157,11 @@ export class McpServeService {
     return { dataDir: this.opts.dataDir, ...this.endpoints };
   }
 
-  /** The tools/list answer: every served tool, or, while clients search, the tools this session has. */
-  listTools(session?: Pick<McpSession, 'found'>): Tool[] {
+  /**
+   * The tools/list answer: every served tool, or, while clients search, the tools this session
+   * has. `tasks`: the client speaks 2025-11-25, where the slow tools may run as tasks.
+   */
+  listTools(session?: Pick<McpSession, 'found'>, tasks = false): Tool[] {
     const { tools, search } = this.served.list();
     if (!this.served.enabled()) return [];
     const found = session?.found ?? new Set<string>();
@@ -149,6 +172,7 @@ export class McpServeService {
       inputSchema: t.inputSchema,
       ...(t.outputSchema ? { outputSchema: t.outputSchema } : {}),
       ...annotationsOf(t),
+      ...(tasks && servedTaskSupport(t.tool) ? { execution: { taskSupport: 'optional' as const } } : {}),
     }));
     if (search) out.push(search.definition());
     out.push({ name: TOOL_OUTPUT_NAME, title: 'Tool output', description: TOOL_OUTPUT_DESCRIPTION, inputSchema: TOOL_OUTPUT_SCHEMA as unknown as Tool['inputSchema'], annotations: { readOnlyHint: true } });
@@ -160,9 +184,9 @@ export class McpServeService {
    * connect it to a transport. `shared`: the session it serves, which its caller ends
    * (`endSession`); by default a new one, ended with the server.
    */
-  createServer(shared?: SessionState): ConnectedServer {
+  createServer(shared?: SessionState, era: 'legacy' | 'modern' = 'legacy'): ConnectedServer {
     const state = shared ?? newSessionState();
-    const server = this.newServer(state);
+    const server = this.newServer(state, undefined, era === 'legacy');
     const session: McpSession = { ...state, client: () => (server.getClientVersion() ? clientLabel(server.getClientVersion()!.name, server.getClientVersion()!.version) : '') };
     this.servers.add(server);
     let closed: Promise<void> | undefined;
@@ -170,6 +194,7 @@ export class McpServeService {
       (closed ??= (async () => {
         this.servers.delete(server);
         if (!shared) await this.endSession(state);
+        else this.tasks.endSession(state.ownerId);
       })());
     const prev = server.onclose;
     server.onclose = () => {
@@ -221,6 +246,7 @@ export class McpServeService {
 
   /** Ends a session: its stored outputs are removed. */
   async endSession(state: SessionState): Promise<void> {
+    this.tasks.endSession(state.ownerId);
     await this.opts.toolOutputs.endSession(state.ownerId).catch(() => undefined);
   }
 
@@ -233,18 +259,24 @@ export class McpServeService {
     await this.endSession(m.state);
   }
 
-  /** `modern`: a server for one 2026 request of the shared session. */
-  private newServer(state: SessionState, modern?: ModernSession): Server {
-    const server = new Server(
+  /** `modern`: a server for one 2026 request of the shared session; `tasks`: a 2025 connection, where the slow tools may run as tasks. */
+  private newServer(state: SessionState, modern?: ModernSession, tasks = false): Server {
+    const server = new (tasks ? TaskingServer : Server)(
       { name: 'toolsmith', title: 'Toolsmith', version: this.opts.version },
-      { capabilities: { tools: { listChanged: true } }, instructions: SERVER_INSTRUCTIONS + (this.served.list().search ? SEARCH_INSTRUCTIONS : '') },
+      {
+        capabilities: { tools: { listChanged: true }, ...(tasks ? { tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } } : {}) },
+        instructions: SERVER_INSTRUCTIONS + (this.served.list().search ? SEARCH_INSTRUCTIONS : ''),
+      },
     );
-    server.setRequestHandler('tools/list', () => ({ tools: this.listTools(state) }));
+    server.setRequestHandler('tools/list', () => ({ tools: this.listTools(state, tasks) }));
+    if (tasks) this.serveTasks(server, state);
     // A search that adds tools to the list says so on the request's own channel (ctx.mcpReq.notify):
     // over HTTP that is the POST's stream, which every 2025 client reads (unlike the optional GET
     // stream); a 2026 client hears it on its subscriptions/listen stream.
     server.setRequestHandler('tools/call', (req, ctx) => {
       const session: McpSession = { ...state, client: () => clientOf(server, ctx) };
+      const task = (req.params as { task?: { ttl?: unknown } }).task;
+      if (tasks && task) return this.startTask(session, req.params.name, req.params.arguments, task.ttl) as unknown as Promise<CallToolResult>;
       if (!modern) return this.callTool(session, req.params.name, req.params.arguments, ctx.mcpReq.signal, (n: ServerNotification) => ctx.mcpReq.notify(n));
       // A call still running keeps the shared session from ending; its end counts as use.
       modern.running++;
@@ -280,6 +312,26 @@ export class McpServeService {
       // Always an answer as a promise, as an async function gives.
       return Promise.reject(e instanceof Error ? e : new Error(String(e)));
     }
+  }
+
+  /** tasks/get, tasks/list, tasks/result and tasks/cancel over the session's tasks. */
+  private serveTasks(server: Server, state: SessionState): void {
+    const owner = state.ownerId;
+    // The task methods of 2025-11-25, which the SDK's types no longer name: registered with their params' schema.
+    const byId = { params: z.object({ taskId: z.string() }).passthrough() };
+    server.setRequestHandler('tasks/get', byId, (p) => ({ ...this.tasks.get(owner, p.taskId) }));
+    server.setRequestHandler('tasks/list', { params: z.object({}).passthrough() }, () => ({ tasks: this.tasks.list(owner) }));
+    server.setRequestHandler('tasks/cancel', byId, (p) => ({ ...this.tasks.cancel(owner, p.taskId) }));
+    server.setRequestHandler('tasks/result', byId, async (p) => ({ ...(await this.tasks.result(owner, p.taskId)) }));
+  }
+
+  /** A call run as a task: the tool must be one that may (a slow one); the task runs as a call would. */
+  private async startTask(session: McpSession, name: string, args: unknown, ttl: unknown): Promise<{ task: unknown }> {
+    const served = this.served.enabled() ? this.served.list().byName.get(name) : undefined;
+    if (!served || !servedTaskSupport(served.tool)) {
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `'${String(name).slice(0, 100)}' does not run as a task here (only tools listed with execution.taskSupport do): call it without task`);
+    }
+    return { task: this.tasks.create(session.ownerId, ttl, (signal) => callServedTool(this.deps, session, served, args, signal)) };
   }
 
   /** tool_search: the best tools for the query, added to the session's list; the client is told when it grew. */

@@ -77,8 +77,8 @@ export async function runMcpStdio(argv: readonly string[], env: NodeJS.ProcessEn
     process.exit(code);
   };
   const handle = serveStdio(
-    () => {
-      const conn = core.mcpServer.createServer(state);
+    ({ era }) => {
+      const conn = core.mcpServer.createServer(state, era);
       made.push(conn);
       return conn.server;
     },

@@ -1,0 +1,112 @@
+/**
+ * Served tools run as MCP tasks (MCP 2025-11-25): a client that asks (`tools/call` with `task`)
+ * gets a task at once, asks after it (`tasks/get`, `tasks/list`), fetches its result once it is
+ * done (`tasks/result` waits for it), and may cancel it (`tasks/cancel`). Offered for the slow
+ * tools (./annotations.ts `servedTaskSupport`); a task belongs to the session that created it.
+ * A finished task is kept for its time to live (what the client asked, within bounds), then
+ * forgotten; a session's tasks are cancelled and forgotten when it ends.
+ */
+import { ProtocolError, ProtocolErrorCode, type CallToolResult } from '@modelcontextprotocol/server';
+import { v7 as uuidv7 } from 'uuid';
+
+export type TaskStatus = 'working' | 'completed' | 'failed' | 'cancelled';
+
+export interface TaskView {
+  taskId: string;
+  status: TaskStatus;
+  ttl: number;
+  createdAt: string;
+  lastUpdatedAt: string;
+  pollInterval: number;
+  statusMessage?: string;
+}
+
+/** How often a client is told to ask (ms). */
+export const TASK_POLL_INTERVAL_MS = 500;
+/** How long a finished task is kept, at least and at most, whatever the client asks. */
+export const TASK_TTL_MS = { min: 10_000, default: 10 * 60_000, max: 60 * 60_000 };
+/** Tasks one session may have running at once. */
+export const MAX_RUNNING_TASKS = 16;
+
+interface Entry {
+  owner: string;
+  view: TaskView;
+  abort: AbortController;
+  done: Promise<CallToolResult>;
+  expiry?: ReturnType<typeof setTimeout>;
+}
+
+export class ServedTasks {
+  private readonly tasks = new Map<string, Entry>();
+
+  constructor(private readonly now: () => Date) {}
+
+  /** Starts `run` as a task of `owner`; answers its first view. */
+  create(owner: string, ttlAsked: unknown, run: (signal: AbortSignal) => Promise<CallToolResult>): TaskView {
+    const running = [...this.tasks.values()].filter((t) => t.owner === owner && t.view.status === 'working').length;
+    if (running >= MAX_RUNNING_TASKS) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, `this session already has ${MAX_RUNNING_TASKS} tasks running: wait for one to finish or cancel one (tasks/cancel)`);
+    const ttl = Math.min(TASK_TTL_MS.max, Math.max(TASK_TTL_MS.min, typeof ttlAsked === 'number' && Number.isFinite(ttlAsked) ? ttlAsked : TASK_TTL_MS.default));
+    const at = this.now().toISOString();
+    const abort = new AbortController();
+    const view: TaskView = { taskId: uuidv7(), status: 'working', ttl, createdAt: at, lastUpdatedAt: at, pollInterval: TASK_POLL_INTERVAL_MS };
+    const entry: Entry = { owner, view, abort, done: undefined as unknown as Promise<CallToolResult> };
+    entry.done = run(abort.signal).then(
+      (r) => {
+        this.finish(entry, abort.signal.aborted ? 'cancelled' : r.isError ? 'failed' : 'completed');
+        return r;
+      },
+      (e: unknown) => {
+        this.finish(entry, abort.signal.aborted ? 'cancelled' : 'failed', (e as Error)?.message);
+        return { content: [{ type: 'text', text: `the task failed: ${(e as Error)?.message ?? String(e)}` }], isError: true } satisfies CallToolResult;
+      },
+    );
+    this.tasks.set(view.taskId, entry);
+    return { ...view };
+  }
+
+  get(owner: string, taskId: unknown): TaskView {
+    return { ...this.entry(owner, taskId).view };
+  }
+
+  list(owner: string): TaskView[] {
+    return [...this.tasks.values()].filter((t) => t.owner === owner).map((t) => ({ ...t.view }));
+  }
+
+  /** The task's result, once it is done. */
+  result(owner: string, taskId: unknown): Promise<CallToolResult> {
+    return this.entry(owner, taskId).done;
+  }
+
+  cancel(owner: string, taskId: unknown): TaskView {
+    const e = this.entry(owner, taskId);
+    if (e.view.status !== 'working') throw new ProtocolError(ProtocolErrorCode.InvalidParams, `the task ${e.view.taskId} is already ${e.view.status}`);
+    e.abort.abort(new Error('the client cancelled the task'));
+    this.finish(e, 'cancelled', 'cancelled by the client');
+    return { ...e.view };
+  }
+
+  /** A session ended: its running tasks are cancelled and all of its tasks forgotten. */
+  endSession(owner: string): void {
+    for (const [id, e] of this.tasks) {
+      if (e.owner !== owner) continue;
+      e.abort.abort(new Error('the session ended'));
+      if (e.expiry) clearTimeout(e.expiry);
+      this.tasks.delete(id);
+    }
+  }
+
+  private entry(owner: string, taskId: unknown): Entry {
+    const e = typeof taskId === 'string' ? this.tasks.get(taskId) : undefined;
+    if (!e || e.owner !== owner) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `no task ${String(taskId).slice(0, 100)} in this session (finished tasks are kept for their time to live)`);
+    return e;
+  }
+
+  private finish(e: Entry, status: TaskStatus, message?: string): void {
+    if (e.view.status !== 'working') return;
+    e.view.status = status;
+    e.view.lastUpdatedAt = this.now().toISOString();
+    if (message) e.view.statusMessage = message.slice(0, 500);
+    e.expiry = setTimeout(() => this.tasks.delete(e.view.taskId), e.view.ttl);
+    e.expiry.unref?.();
+  }
+}
