@@ -79,17 +79,18 @@ function optionsOf(s: Record<string, unknown>, where: string): ElicitOption[] | 
   if (Array.isArray(s.enum)) {
     if (!s.enum.every((v) => typeof v === 'string')) return `${where}: a choice's values must be text`;
     const names = Array.isArray(s.enumNames) ? s.enumNames : [];
-    options = (s.enum as string[]).map((v, i) => ({ value: v, label: typeof names[i] === 'string' ? (names[i] as string).slice(0, ELICITATION_LIMITS.title) : v }));
+    options = (s.enum as string[]).map((v, i) => ({ value: v, label: (typeof names[i] === 'string' ? (names[i] as string) : v).slice(0, ELICITATION_LIMITS.title) }));
   } else {
     const list = Array.isArray(s.oneOf) ? s.oneOf : Array.isArray(s.anyOf) ? s.anyOf : undefined;
     if (!list) return `${where}: not a choice`;
     options = [];
     for (const o of list) {
       if (!isObj(o) || typeof o.const !== 'string') return `${where}: each option must be {const, title} with text as its const`;
-      options.push({ value: o.const, label: str(o.title, ELICITATION_LIMITS.title) ?? o.const });
+      options.push({ value: o.const, label: str(o.title, ELICITATION_LIMITS.title) ?? o.const.slice(0, ELICITATION_LIMITS.title) });
     }
   }
   if (options.length === 0) return `${where}: a choice needs at least one option`;
+  if (options.some((o) => o.value.length > ELICITATION_LIMITS.title)) return `${where}: an option's value is longer than ${ELICITATION_LIMITS.title} characters`;
   if (options.length > ELICITATION_LIMITS.options) return `${where}: at most ${ELICITATION_LIMITS.options} options`;
   if (new Set(options.map((o) => o.value)).size !== options.length) return `${where}: an option is listed twice`;
   return options;
@@ -149,6 +150,8 @@ export function elicitationFields(schema: unknown): ElicitField[] | string {
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** RFC 3339 date and time, with seconds and a zone (what servers' format checks take). */
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 function valueProblem(f: ElicitField, v: unknown): string | undefined {
@@ -162,7 +165,7 @@ function valueProblem(f: ElicitField, v: unknown): string | undefined {
       if (f.format === 'email' && !EMAIL.test(v)) return `${label}: an e-mail address is expected`;
       if (f.format === 'uri' && !URL.canParse(v)) return `${label}: a URL is expected`;
       if (f.format === 'date' && !(DATE.test(v) && !Number.isNaN(Date.parse(v)))) return `${label}: a date (YYYY-MM-DD) is expected`;
-      if (f.format === 'date-time' && Number.isNaN(Date.parse(v))) return `${label}: a date and time is expected`;
+      if (f.format === 'date-time' && !(DATE_TIME.test(v) && !Number.isNaN(Date.parse(v)))) return `${label}: a date and time is expected`;
       return undefined;
     }
     case 'number':

@@ -71,10 +71,15 @@ export interface ConnectionOptions {
 }
 
 const ListToolsPageSchema = z.object({ tools: z.array(z.unknown()), nextCursor: z.string().optional() }).passthrough();
+/** How long a stdio server has to answer the 2026 probe before it is taken for a 2025 server (which then gets initialize). */
+const STDIO_PROBE_MS = 5_000;
+
 /** A task as the server reports it (MCP 2025-11-25 tasks). */
 const TaskSchema = z.object({ taskId: z.string().min(1).max(512), status: z.string(), statusMessage: z.string().optional(), pollInterval: z.number().optional() }).passthrough();
 const CreateTaskSchema = z.object({ task: TaskSchema }).passthrough();
 const EmptyResultSchema = z.object({}).passthrough();
+/** Statuses after which a task is not asked after again (input_required: its result carries the server's questions). */
+const TASK_SETTLED = new Set(['completed', 'failed', 'cancelled', 'input_required']);
 /** How often a task is asked after: its server's pollInterval, within these bounds. */
 const TASK_POLL_MS = { min: 100, default: 1_000, max: 5_000 };
 /** A tools/call answer: checked entry by entry later (./results.ts), so only its shape here. */
@@ -218,6 +223,9 @@ export class McpServerConnection {
   private challenge: Challenge | undefined;
   /** The sign-in under way, which every request refused meanwhile waits for. */
   private authorizing: Promise<void> | undefined;
+  /** Calls of this connection running now; the server's questions waiting in the app. */
+  private runningCalls = 0;
+  private readonly questions = new Set<AbortController>();
   /** The connected server declares no tools capability (its last list found out). */
   offersNoTools = false;
   /** The connected server runs tools/call as tasks (capabilities.tasks.requests.tools.call; its last list found out). */
@@ -331,7 +339,15 @@ export class McpServerConnection {
     return this.begin();
   }
 
-  /** The folder a stdio server runs in (its own, else the workspace); an HTTP server's roots are the workspace. */
+  /** A server on this machine: over stdio, or at a loopback address. */
+  private isLocal(): boolean {
+    const c = this.opts.config.connection;
+    if (c.transport === 'stdio') return true;
+    const host = new URL(c.url).hostname.replace(/^\[|\]$/g, '');
+    return host === 'localhost' || host === '::1' || /^127\./.test(host);
+  }
+
+  /** The folder a stdio server runs in (its own, else the workspace); a local HTTP server's roots are the workspace. */
   private workingFolder(): string {
     const c = this.opts.config.connection;
     return (c.transport === 'stdio' && c.cwd) || this.opts.defaultCwd();
@@ -381,14 +397,19 @@ export class McpServerConnection {
    * server is started again with initialize alone, and kept so.
    */
   private async connectEither(gen: number): Promise<Client> {
+    const stdio = this.opts.config.connection.transport === 'stdio';
     try {
-      return await this.connect(gen, this.legacyOnly);
+      const client = await this.connect(gen, this.legacyOnly);
+      // A stdio server that spoke 2025 is not asked server/discover again (a silent one would cost a probe's wait each start).
+      if (stdio && client.getProtocolEra() !== 'modern') this.legacyOnly = true;
+      return client;
     } catch (e) {
-      const stdio = this.opts.config.connection.transport === 'stdio';
-      if (!stdio || this.legacyOnly || gen !== this.generation || !(e instanceof SdkError) || e.code === SdkErrorCode.RequestTimeout) throw e;
+      // Only a server that closed during the probe itself is tried again the 2025 way.
+      if (!stdio || this.legacyOnly || gen !== this.generation || !(e instanceof SdkError) || e.code !== SdkErrorCode.EraNegotiationFailed) throw e;
+      this.log.event(`the server closed during server/discover (${firstLineOf(e.message)}): starting it again with initialize (MCP 2025-11-25)`);
+      const client = await this.connect(gen, true);
       this.legacyOnly = true;
-      this.log.event(`the server ended at server/discover (${firstLineOf(e.message)}): started again with initialize (MCP 2025-11-25)`);
-      return this.connect(gen, true);
+      return client;
     }
   }
 
@@ -402,18 +423,28 @@ export class McpServerConnection {
     // What the server sends is handled in its order: a progress report before the answer reaches the caller.
     // It offers what it answers: the folder it works in (roots), and the user's answers to questions (elicitation).
     const capabilities = { roots: { listChanged: false }, ...(this.opts.elicit ? { elicitation: { form: {}, url: {} } } : {}) };
-    const client = new OrderedClient({ name: 'Toolsmith', version: this.opts.clientVersion }, { capabilities, versionNegotiation: { mode: legacyOnly ? 'legacy' : 'auto' } });
-    client.setRequestHandler('roots/list', () => ({ roots: [{ uri: pathToFileURL(this.workingFolder()).href, name: 'Workspace' }] }));
+    const stdioProbe = this.opts.config.connection.transport === 'stdio' ? { probe: { timeoutMs: Math.min(this.opts.config.timeouts.startMs, STDIO_PROBE_MS) } } : {};
+    const client = new OrderedClient({ name: 'Toolsmith', version: this.opts.clientVersion }, { capabilities, versionNegotiation: { mode: legacyOnly ? 'legacy' : 'auto', ...stdioProbe } });
+    // A remote server gets no path of this machine: the folder means nothing there.
+    client.setRequestHandler('roots/list', () => ({ roots: this.isLocal() ? [{ uri: pathToFileURL(this.workingFolder()).href, name: 'Workspace' }] : [] }));
     const elicit = this.opts.elicit;
     if (elicit) {
       // At 2026-07-28 the same handler answers a question embedded in an input_required answer.
       client.setRequestHandler('elicitation/create', async (req, ctx) => {
+        // A 2025 question is tied to the server's request only: it also ends once no call of this connection runs.
+        const ask = new AbortController();
+        const onAbort = () => ask.abort(ctx.mcpReq.signal.reason);
+        ctx.mcpReq.signal.addEventListener('abort', onAbort, { once: true });
+        this.questions.add(ask);
         try {
-          return await elicit(req.params, ctx.mcpReq.signal);
+          return await elicit(req.params, ask.signal);
         } catch (e) {
           // A form the window cannot show: the server is told why.
           if (e instanceof AppError && e.code === 'VALIDATION_FAILED') throw new ProtocolError(ProtocolErrorCode.InvalidParams, e.message);
           throw e;
+        } finally {
+          ctx.mcpReq.signal.removeEventListener('abort', onAbort);
+          this.questions.delete(ask);
         }
       });
     }
@@ -585,6 +616,8 @@ export class McpServerConnection {
       if (e instanceof AppError || signal?.aborted) throw e;
       throw new AppError('UNAUTHORIZED', `it asks for authorization (HTTP ${challenge.status}) and an OAuth sign-in ${stage}: ${(e as Error).message || (e as Error).name}`);
     } finally {
+      // What discovery found served this sign-in only: the next one discovers again (the server may name another authorization server).
+      await provider.invalidateCredentials('discovery');
       // A connected server waited for a sign-in (a request asked for it): it no longer does.
       if (this.state === 'connected' && this.reason?.startsWith('waiting for you to sign in')) {
         this.reason = undefined;
@@ -810,11 +843,24 @@ export class McpServerConnection {
   async callTool(name: string, args: Record<string, unknown>, cancel: CallerSide): Promise<McpCallResult> {
     const client = this.client && this.state === 'connected' ? this.client : await this.ready(cancel.signal);
     const what = `tools/call ${name}`;
+    this.runningCalls++;
     try {
       return await this.withSignIn(what, () => cancel.signal, () => this.onSession(client, what, () => cancel.signal, (c) => this.sendCall(c, name, args, cancel)));
     } catch (e) {
       throw this.callError(e, what, cancel.signal);
+    } finally {
+      this.callEnded();
     }
+  }
+
+  /** A call ended: with none left running, the server's questions waiting in the app end too (their call is gone). */
+  private callEnded(): void {
+    if (--this.runningCalls > 0) return;
+    this.endQuestions();
+  }
+
+  private endQuestions(): void {
+    for (const q of this.questions) q.abort(new Error('no call of the server is running any more'));
   }
 
   /**
@@ -827,42 +873,81 @@ export class McpServerConnection {
   async callToolAsTask(name: string, args: Record<string, unknown>, cancel: CallerSide): Promise<McpCallResult> {
     const client = this.client && this.state === 'connected' ? this.client : await this.ready(cancel.signal);
     const what = `tools/call ${name} (as a task)`;
+    this.runningCalls++;
     try {
-      return await this.withSignIn(what, () => cancel.signal, () => this.onSession(client, what, () => cancel.signal, (c) => this.runTask(c, name, args, cancel)));
+      return await this.runTaskCall(client, name, args, cancel, what);
+    } finally {
+      this.callEnded();
+    }
+  }
+
+  private async runTaskCall(first: Client, name: string, args: Record<string, unknown>, cancel: CallerSide, what: string): Promise<McpCallResult> {
+    let client = first;
+    let task: z.infer<typeof TaskSchema>;
+    try {
+      // Only the task's creation is sent again after a sign-in or on a new session: a created task is never created twice.
+      task = await this.withSignIn(what, () => cancel.signal, () =>
+        this.onSession(client, what, () => cancel.signal, (c) => {
+          client = c;
+          return this.createTask(c, name, args);
+        }),
+      );
+    } catch (e) {
+      throw this.callError(e, what, cancel.signal);
+    }
+    try {
+      return await this.followTask(client, name, task, cancel);
     } catch (e) {
       throw this.callError(e, what, cancel.signal);
     }
   }
 
-  private async runTask(client: Client, name: string, args: Record<string, unknown>, cancel: CallerSide): Promise<McpCallResult> {
-    const server = this.opts.config.name;
+  private async createTask(client: Client, name: string, args: Record<string, unknown>): Promise<z.infer<typeof TaskSchema>> {
     if (client.getProtocolEra() === 'modern') {
-      throw new AppError('UNAVAILABLE', `the MCP server '${server}' runs '${name}' only as a task; Toolsmith runs tasks over MCP 2025-11-25, and this server speaks 2026-07-28, where tasks are an extension Toolsmith does not speak yet`);
+      throw new AppError('UNAVAILABLE', `the MCP server '${this.opts.config.name}' runs '${name}' only as a task; Toolsmith runs tasks over MCP 2025-11-25, and this server speaks 2026-07-28, where tasks are an extension Toolsmith does not speak yet`);
     }
     const limitMs = this.opts.config.timeouts.callMs;
+    const created = await client.request({ method: 'tools/call', params: { name, arguments: args, task: { ttl: limitMs * PROGRESS_TIMEOUT_FACTOR } } }, CreateTaskSchema, { timeout: limitMs });
+    this.log.event(`task ${created.task.taskId} of '${name}' created (${created.task.status})`);
+    return created.task;
+  }
+
+  /**
+   * Asks after a created task until it is done, then fetches its result. Whatever ends it early
+   * (a cancel, the time cap, an error) cancels the task on the server, unless it already ended.
+   */
+  private async followTask(client: Client, name: string, created: z.infer<typeof TaskSchema>, cancel: CallerSide): Promise<McpCallResult> {
+    const server = this.opts.config.name;
+    const limitMs = this.opts.config.timeouts.callMs;
     const capMs = limitMs * PROGRESS_TIMEOUT_FACTOR;
-    const created = await client.request({ method: 'tools/call', params: { name, arguments: args, task: { ttl: capMs } } }, CreateTaskSchema, { timeout: limitMs });
-    const taskId = created.task.taskId;
-    this.log.event(`task ${taskId} of '${name}' created (${created.task.status})`);
+    const taskId = created.taskId;
     const ended = Date.now() + capMs;
-    let task = created.task;
+    const timedOut = () => new AppError('TIMEOUT', `the MCP server '${server}' did not finish the task of '${name}' within ${capMs} ms (${PROGRESS_TIMEOUT_FACTOR} times its limit of ${limitMs} ms)`);
+    let task = created;
     let polls = 0;
     try {
-      while (task.status === 'working') {
+      // working, or a status this client does not know: asked after again.
+      while (!TASK_SETTLED.has(task.status)) {
         cancel.progress?.({ progress: ++polls, message: task.statusMessage ?? `the task is ${task.status}` });
         const wait = Math.min(TASK_POLL_MS.max, Math.max(TASK_POLL_MS.min, task.pollInterval ?? TASK_POLL_MS.default));
         await sleep(wait, cancel.signal);
-        if (Date.now() > ended) throw new AppError('TIMEOUT', `the MCP server '${server}' did not finish the task of '${name}' within ${capMs} ms`);
+        if (Date.now() > ended) throw timedOut();
         task = await client.request({ method: 'tasks/get', params: { taskId } }, TaskSchema, { timeout: limitMs, signal: cancel.signal });
       }
       this.log.event(`task ${taskId} of '${name}': ${task.status}${task.statusMessage ? ` (${task.statusMessage.slice(0, 200)})` : ''}`);
       if (task.status === 'cancelled') throw new AppError('CANCELLED', `the MCP server '${server}' cancelled the task of '${name}'${task.statusMessage ? `: ${task.statusMessage.slice(0, 500)}` : ''}`);
       // completed, failed, or input_required: the result comes (after the server's questions) from tasks/result.
-      return (await client.request({ method: 'tasks/result', params: { taskId } }, CallToolPageSchema, { timeout: Math.max(1, ended - Date.now()), signal: cancel.signal })) as McpCallResult;
+      try {
+        const result = (await client.request({ method: 'tasks/result', params: { taskId } }, CallToolPageSchema, { timeout: Math.max(1, ended - Date.now()), signal: cancel.signal })) as McpCallResult;
+        task = { ...task, status: 'completed' };
+        return result;
+      } catch (e) {
+        throw e instanceof SdkError && e.code === SdkErrorCode.RequestTimeout ? timedOut() : e;
+      }
     } catch (e) {
-      if (cancel.signal.aborted || (e instanceof AppError && e.code === 'TIMEOUT')) {
+      if (task.status !== 'completed' && task.status !== 'failed' && task.status !== 'cancelled') {
         void client.request({ method: 'tasks/cancel', params: { taskId } }, EmptyResultSchema, { timeout: limitMs }).catch(() => undefined);
-        this.log.event(`task ${taskId} of '${name}' cancelled`);
+        this.log.event(`task ${taskId} of '${name}' cancelled (${firstLineOf((e as Error)?.message ?? String(e))})`);
       }
       throw e;
     }
@@ -891,6 +976,8 @@ export class McpServerConnection {
     const stop = watchCancel(cancel, this.opts.cancelWatchAfterMs ?? CANCEL_WATCH_AFTER_MS, requestId, (id, reason) => {
       if (abort) abort.abort(reason);
       else tellCancelled(id, reason);
+      // A 2025 server's questions are tied to no call: the only call running was cancelled, so they end with it.
+      if (this.runningCalls <= 1) this.endQuestions();
     });
     try {
       return (await pending) as McpCallResult;
@@ -908,6 +995,11 @@ export class McpServerConnection {
   private callError(e: unknown, what: string, signal?: AbortSignal): unknown {
     if (signal?.aborted) return signal.reason;
     const name = this.opts.config.name;
+    // The server's answer did not fit (a malformed result, input asked for too many rounds): the connection stays.
+    if (e instanceof SdkError && !(e instanceof SdkHttpError) && e.code !== SdkErrorCode.RequestTimeout && e.code !== SdkErrorCode.ConnectionClosed && e.code !== SdkErrorCode.SendFailed && e.code !== SdkErrorCode.NotConnected) {
+      const words = e.code === SdkErrorCode.InvalidResult ? `sent an answer to ${what} that is not a valid MCP result` : `answered ${what} in a way Toolsmith cannot use`;
+      return new AppError('UNAVAILABLE', `the MCP server '${name}' ${words}: ${firstLineOf(e.message)}`);
+    }
     if (e instanceof SdkError && !(e instanceof SdkHttpError) && (e.code === SdkErrorCode.RequestTimeout || e.code === SdkErrorCode.ConnectionClosed)) {
       switch (e.code) {
         case SdkErrorCode.RequestTimeout:

@@ -48,8 +48,9 @@ interface Waiting {
 export class ElicitationQueue {
   private windows = 0;
   private readonly waiting = new Map<string, Waiting>();
-  /** When each server last asked, for the flood check. */
+  /** When each server last asked, for the flood check; the servers declined for asking too often. */
   private readonly asked = new Map<string, number[]>();
+  private readonly flooding = new Set<string>();
 
   constructor(private readonly opts: ElicitationQueueOptions) {}
 
@@ -84,8 +85,7 @@ export class ElicitationQueue {
       if (typeof f === 'string') throw new AppError('VALIDATION_FAILED', `the server asked for a form Toolsmith cannot show: ${f}`);
       fields = f;
     } else {
-      if (typeof p.url !== 'string' || !URL.canParse(p.url) || !/^https?:$/.test(new URL(p.url).protocol)) throw new AppError('VALIDATION_FAILED', 'the server asked the user to open a URL that is not an http(s) address');
-      url = p.url;
+      url = questionUrl(p.url);
     }
     const log = (text: string) => this.opts.onEvent?.(ask.bundleId, text);
     if (this.windows === 0) {
@@ -93,13 +93,17 @@ export class ElicitationQueue {
       return Promise.resolve({ action: 'cancel' });
     }
     const now = this.opts.now().getTime();
-    const recent = (this.asked.get(ask.bundleId) ?? []).filter((t) => t > now - FLOOD_WINDOW_MS);
+    // Only the last FLOOD_MAX + 1 times are kept: a server asking in a loop costs the same each time.
+    const recent = (this.asked.get(ask.bundleId) ?? []).filter((t) => t > now - FLOOD_WINDOW_MS).slice(-FLOOD_MAX);
     recent.push(now);
     this.asked.set(ask.bundleId, recent);
     if (recent.length > FLOOD_MAX) {
-      log(`it asked more than ${FLOOD_MAX} questions within ${FLOOD_WINDOW_MS / 1000} s: declined without asking`);
+      // Said once per burst: the log keeps room for the rest.
+      if (!this.flooding.has(ask.bundleId)) log(`it asked more than ${FLOOD_MAX} questions within ${FLOOD_WINDOW_MS / 1000} s: further ones are declined without asking`);
+      this.flooding.add(ask.bundleId);
       return Promise.resolve({ action: 'decline' });
     }
+    this.flooding.delete(ask.bundleId);
     if ([...this.waiting.values()].filter((w) => w.request.bundleId === ask.bundleId).length >= MAX_WAITING_PER_SERVER) {
       log(`it already has ${MAX_WAITING_PER_SERVER} questions waiting: declined without asking`);
       return Promise.resolve({ action: 'decline' });
@@ -161,6 +165,24 @@ export class ElicitationQueue {
     this.opts.onChange?.();
     return true;
   }
+}
+
+/** The longest page address a question may show. */
+export const MAX_QUESTION_URL = 2_000;
+
+/**
+ * The page a server asks the user to open, as it will be shown and opened: an http(s) address
+ * without a user name or password (which could make one host look like another), at most
+ * MAX_QUESTION_URL characters, in its parsed form (what is shown is what opens).
+ */
+function questionUrl(raw: unknown): string {
+  const refuse = (why: string) => new AppError('VALIDATION_FAILED', `the server asked the user to open a page ${why}`);
+  if (typeof raw !== 'string' || raw.length > MAX_QUESTION_URL) throw refuse(`whose address is missing or longer than ${MAX_QUESTION_URL} characters`);
+  if (!URL.canParse(raw)) throw refuse('whose address is not a URL');
+  const u = new URL(raw);
+  if (u.protocol !== 'https:' && u.protocol !== 'http:') throw refuse('that is not an http(s) address');
+  if (u.username || u.password) throw refuse('whose address carries a user name or password');
+  return u.href;
 }
 
 /** An optional field left empty is not sent. */

@@ -101,17 +101,58 @@ describe('MCP servers of either revision', () => {
     expect(server.rpc.slice(0, 2)).toEqual(['server/discover', 'initialize']);
   });
 
+  it('a malformed answer fails that call only: the server stays connected and its other tools run', async () => {
+    const c = await core();
+    const v = await addServer(c, { name: 'Strict', connection: { transport: 'stdio', command: process.execPath, args: [ERA_SERVER, 'strict-legacy'] } });
+    expect(await call(c, v.bundleId, 'bad')).toMatchObject({ ok: false, error: { code: 'UNAVAILABLE', message: expect.stringContaining('not a valid MCP result') } });
+    const after = await c.call('mcpServers.list', {});
+    expect(after.ok && after.value.find((s) => s.bundleId === v.bundleId)!.status).toMatchObject({ state: 'connected', restarts: 0 });
+    expect(await call(c, v.bundleId, 'echo', { text: 'still' })).toMatchObject({ ok: true, value: 'still (legacy)' });
+  });
+
+  it('a server that fails at start is started once per attempt, and fails with its own words', async () => {
+    const c = await core();
+    const v = await addServer(c, { name: 'Broken', connection: { transport: 'stdio', command: process.execPath, args: ['-e', "console.error('Error: Cannot find module x'); process.exit(1)"] } });
+    expect(v.status).toMatchObject({ state: 'failed', reason: expect.stringContaining('Cannot find module x') });
+    // It ended during the 2026 probe, as a 2025 server that refuses the probe does: it is tried once more the 2025 way, no more.
+    const log = await logOf(c, v.bundleId);
+    expect(log.match(/process \d+ started/g)!.length).toBeLessThanOrEqual(2);
+    // Edited to a command that works, it starts, in the revision the server speaks.
+    const fixed = await c.call('mcpServers.update', { bundleId: v.bundleId, server: { name: 'Broken', connection: { transport: 'stdio', command: process.execPath, args: [ERA_SERVER, 'modern'] } } });
+    expect(fixed).toMatchObject({ ok: true, value: { status: { state: 'connected' } } });
+    expect(await logOf(c, v.bundleId)).toContain('MCP 2026-07-28 (stateless)');
+  });
+
+  it('a question a 2025 server never withdraws ends when its call is cancelled', async () => {
+    const c = await core();
+    const detach = c.attachWindow();
+    closers.push(async () => detach());
+    const v = await addServer(c, { name: 'Strict', connection: { transport: 'stdio', command: process.execPath, args: [ERA_SERVER, 'strict-legacy'] } });
+    const invocationId = `ask-${Date.now()}`;
+    const running = c.dispatcher.invoke({ bundleId: v.bundleId, slug: 'ask', version: '1', args: {}, source: 'api', invocationId });
+    await until(async () => {
+      const r = await c.call('mcpElicitations.list', {});
+      return r.ok && r.value.length === 1;
+    }, 'the question waiting');
+    expect(c.dispatcher.cancel(invocationId)).toBe(true);
+    expect(await running).toMatchObject({ ok: false, error: { code: 'CANCELLED' } });
+    await until(async () => {
+      const r = await c.call('mcpElicitations.list', {});
+      return r.ok && r.value.length === 0;
+    }, 'the question gone with its call');
+  });
+
   it('starts a 2025 server that ends at the 2026 probe again with initialize, and keeps doing so after a restart', async () => {
     const c = await core();
     const v = await addServer(c, { name: 'Strict', connection: { transport: 'stdio', command: process.execPath, args: [ERA_SERVER, 'strict-legacy'] } });
     expect(v.status.state, v.status.reason).toBe('connected');
     const log = await logOf(c, v.bundleId);
-    expect(log).toContain('the server ended at server/discover');
+    expect(log).toContain('the server closed during server/discover');
     expect(log).toContain('MCP 2025-11-25 (with initialize)');
     expect(await call(c, v.bundleId, 'echo', { text: 'hi' })).toMatchObject({ ok: true, value: 'hi (legacy)' });
     expect(await c.call('mcpServers.restart', { bundleId: v.bundleId })).toMatchObject({ ok: true, value: { status: { state: 'connected' } } });
     const again = await logOf(c, v.bundleId);
-    expect(again.match(/the server ended at server\/discover/g)).toHaveLength(1);
+    expect(again.match(/the server closed during server\/discover/g)).toHaveLength(1);
     expect(again.match(/strict-legacy: 'server\/discover' before initialize/g)).toHaveLength(1);
   });
 });

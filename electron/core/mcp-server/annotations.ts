@@ -14,14 +14,12 @@
 import type { ToolAnnotations } from '@modelcontextprotocol/server';
 import type { ToolView } from '../../../shared/model/tool';
 
-/** Built-in functions that change nothing: they read the workspace, the memory, the clock or the web. */
+/** Built-in functions that change nothing: they read the workspace, the clock or the web. */
 export const READ_ONLY_FUNCTIONS: ReadonlySet<string> = new Set([
-  'documents.query',
   'files.grep',
   'files.list',
   'files.read',
   'math.calc',
-  'memory.recall',
   'text.count',
   'text.diff',
   'text.jsonpath',
@@ -33,6 +31,9 @@ export const READ_ONLY_FUNCTIONS: ReadonlySet<string> = new Set([
 ]);
 
 const OPEN_WORLD_FUNCTIONS: ReadonlySet<string> = new Set(['web.fetch-url']);
+
+/** Built-in functions that add but never change or remove (memory recall's insert adds an entry). */
+const ADDITIVE_FUNCTIONS: ReadonlySet<string> = new Set(['memory.recall']);
 
 /** The annotations served for a tool; `asks`: it waits for approval in Toolsmith. */
 export function servedAnnotations(tool: Pick<ToolView, 'type' | 'http' | 'local' | 'mcp'>, asks: boolean): ToolAnnotations | undefined {
@@ -51,6 +52,7 @@ export function servedAnnotations(tool: Pick<ToolView, 'type' | 'http' | 'local'
   if (tool.type === 'local' && tool.local && READ_ONLY_FUNCTIONS.has(tool.local.functionId)) {
     return { readOnlyHint: true, ...(OPEN_WORLD_FUNCTIONS.has(tool.local.functionId) ? { openWorldHint: true } : { openWorldHint: false }) };
   }
+  if (tool.type === 'local' && tool.local && ADDITIVE_FUNCTIONS.has(tool.local.functionId)) return { readOnlyHint: false, destructiveHint: false, openWorldHint: false };
   return undefined;
 }
 
@@ -58,7 +60,9 @@ export function servedAnnotations(tool: Pick<ToolView, 'type' | 'http' | 'local'
  * The tool's output schema as MCP serves one: an object schema with something in it (MCP wants
  * `type: object` at the root); none for a tool that declares nothing (`{}`) or another root type.
  */
-export function servedOutputSchema(schema: unknown): { type: 'object'; [k: string]: unknown } | undefined {
+export function servedOutputSchema(schema: unknown, tool?: Pick<ToolView, 'http'>): { type: 'object'; [k: string]: unknown } | undefined {
+  // A binary answer that is an image or a sound is served as that content, which carries no structured value.
+  if (tool?.http?.responseMode === 'binary') return undefined;
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return undefined;
   const s = schema as Record<string, unknown>;
   return s.type === 'object' ? (s as { type: 'object' }) : undefined;

@@ -113,7 +113,10 @@ function run(deps: CallDeps, session: McpSession, served: ServedTool, args: unkn
  * schema reads its text (what to do next) instead of refusing it.
  */
 function conforming(r: CallToolResult): CallToolResult {
-  return r.isError || r.structuredContent !== undefined ? r : { ...r, isError: true };
+  if (r.isError || r.structuredContent !== undefined) return r;
+  // An image or a sound is content of its own kind, not a result left without its value.
+  if (r.content.some((c) => c.type === 'image' || c.type === 'audio')) return r;
+  return { ...r, isError: true };
 }
 
 /** A result that fits goes back whole (at once); an oversized one as the tool's choice says (a handle by default). */

@@ -91,6 +91,37 @@ describe('tools/list', () => {
     expect([heardBefore, heardAfter]).toEqual([1, 0]);
   });
 
+  it('tells a client that connected between two changes of one burst', async () => {
+    core.mcpServer.modernHandler();
+    closers.push(() => core.mcpServer.closeModern());
+    const { client: first } = await connect('first');
+    let heard = 0;
+    first.setNotificationHandler(ToolListChangedNotificationSchema, () => void heard++);
+    core.mcpServer.changed();
+    const { client: between } = await connect('between');
+    let heardBetween = 0;
+    between.setNotificationHandler(ToolListChangedNotificationSchema, () => void heardBetween++);
+    core.mcpServer.changed();
+    await vi.waitFor(() => expect([heard, heardBetween]).toEqual([1, 1]));
+  });
+
+  it('serves an image of a binary HTTP tool as an image, not as an error, though the tool declares an output schema', async () => {
+    await core.registry.store.putTool(fx.bundleId, 'pixel', '1', {
+      displayName: 'pixel',
+      description: 'A picture',
+      tags: [],
+      isEnabled: true,
+      type: 'http',
+      argSchema: { type: 'object', properties: {} },
+      outputSchema: { type: 'object', properties: { contentType: { type: 'string' }, sizeBytes: { type: 'number' }, base64: { type: 'string' } } },
+      http: { method: 'GET', urlTemplate: `http://127.0.0.1:${echo.port}/pixel.png`, headers: {}, responseMode: 'binary' },
+    });
+    const { client } = await connect();
+    expect((await client.listTools()).tools.find((t) => t.name === 'pixel')!.outputSchema).toBeUndefined();
+    const r = (await client.callTool({ name: 'pixel', arguments: {} })) as CallToolResult;
+    expect([r.isError, r.content[0]]).toEqual([undefined, expect.objectContaining({ type: 'image', mimeType: 'image/png' })]);
+  });
+
   it('serves nothing while switched off, and says where to switch it on', async () => {
     await core.call('settings.set', { mcpServer: { enabled: false, bundleIds: [fx.bundleId] } });
     const { client } = await connect();
@@ -153,6 +184,14 @@ describe('tools/call', () => {
     expect(byName.get('remote')).toEqual({ readOnlyHint: true, openWorldHint: true });
     expect(byName.get('drop')).toEqual({ readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true });
     expect(byName.get('guarded')).toEqual({ readOnlyHint: false, destructiveHint: true });
+    // Built-ins that write are never read-only: recall's insert adds, a document query's describe rewrites.
+    const builtins = await core.call('bundles.list', {});
+    const ids = builtins.ok ? builtins.value.items.filter((b) => ['memory', 'documents'].includes(b.slug)).map((b) => b.id) : [];
+    await core.call('settings.set', { mcpServer: { ...core.settings.get().mcpServer, bundleIds: [fx.bundleId, ...ids] } });
+    const served = new Map((await client.listTools()).tools.map((t) => [t.name, t.annotations]));
+    const recall = [...served].find(([n]) => n.includes('recall'));
+    expect(recall?.[1]).toEqual({ readOnlyHint: false, destructiveHint: false, openWorldHint: false });
+    for (const [name, hints] of served) if (/document|recall|memory/.test(name)) expect(hints?.readOnlyHint, name).not.toBe(true);
   });
 
   it('serves a tool’s output schema with structured results that match it; a result stored behind a handle is marked isError', async () => {
@@ -194,13 +233,24 @@ describe('tools/call', () => {
     const hanging = await client.request({ method: 'tools/call', params: { name: 'slow', arguments: { q: 'hang' }, task: { ttl: 60_000 } } }, CreateTaskResultSchema);
     expect((await client.request({ method: 'tasks/list', params: {} }, ListTasksResultSchema)).tasks.map((t) => t.status)).toEqual(['completed', 'working']);
     expect(await client.request({ method: 'tasks/cancel', params: { taskId: hanging.task.taskId } }, GetTaskResultSchema)).toMatchObject({ status: 'cancelled' });
-    await vi.waitFor(async () => {
-      const log = await core.call('invocations.list', {});
-      expect(log.ok && log.value.some((r) => r.slug === 'slow' && r.error?.code === 'CANCELLED')).toBe(true);
-    });
+    await vi.waitFor(
+      async () => {
+        const log = await core.call('invocations.list', {});
+        expect(log.ok && log.value.some((r) => r.slug === 'slow' && r.error?.code === 'CANCELLED')).toBe(true);
+      },
+      { timeout: 10_000 },
+    );
 
     const refused = await client.request({ method: 'tools/call', params: { name: 'count', arguments: { text: 'a' }, task: { ttl: 60_000 } } }, CreateTaskResultSchema).catch((e: unknown) => e as McpError);
-    expect((refused as McpError).message).toMatch(/'count' does not run as a task here/);
+    expect([(refused as McpError).code, (refused as McpError).message]).toEqual([ErrorCode.MethodNotFound, expect.stringMatching(/'count' does not run as a task here/)]);
+    // Another session sees none of these tasks.
+    const { client: other } = await connect('other');
+    await expect(other.request({ method: 'tasks/get', params: { taskId: created.task.taskId } }, GetTaskResultSchema)).rejects.toThrow(/no task/);
+    expect((await other.request({ method: 'tasks/list', params: {} }, ListTasksResultSchema)).tasks).toEqual([]);
+    // Serving switched off: the running tasks stop, and no new one starts.
+    const again = await client.request({ method: 'tools/call', params: { name: 'slow', arguments: { q: 'hang' }, task: { ttl: 60_000 } } }, CreateTaskResultSchema);
+    await core.call('settings.set', { mcpServer: { ...core.settings.get().mcpServer, enabled: false } });
+    await expect(client.request({ method: 'tasks/get', params: { taskId: again.task.taskId } }, GetTaskResultSchema)).rejects.toThrow(/no task/);
     await expect(client.request({ method: 'tasks/get', params: { taskId: 'nope' } }, GetTaskResultSchema)).rejects.toThrow(/no task nope in this session/);
   });
 

@@ -80,7 +80,7 @@ export class ServedTools {
     for (const mt of set.tools) {
       if (!mt.tool || mt.modelOnly || mt.name === TOOL_OUTPUT_NAME) continue;
       const approval = approvalOf(mt.tool, approvals);
-      const outputSchema = servedOutputSchema(mt.tool.outputSchema);
+      const outputSchema = servedOutputSchema(mt.tool.outputSchema, mt.tool);
       tools.push({ name: mt.name, tool: mt.tool, bundleSlug: mt.bundleSlug ?? '', bundleName: mt.bundleName ?? '', description: mt.spec.description, inputSchema: objectSchema(mt.spec.parameters), approval, ...(outputSchema ? { outputSchema } : {}) });
     }
     const byName = new Map(tools.map((t) => [t.name, t]));

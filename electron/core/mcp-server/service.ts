@@ -119,6 +119,8 @@ export class McpServeService {
   private endpoints: Omit<McpServerInfo, 'dataDir'> = { stdioCommand: ['toolsmith', 'mcp'], httpUrl: null, tokenFile: null };
   private readonly deps: CallDeps;
   private listChangedTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The clients to tell at the end of the current burst of changes. */
+  private readonly toTell = new Set<Server>();
 
   constructor(private readonly opts: McpServeOptions) {
     this.queue = new McpApprovalQueue({ now: opts.now, onChange: () => opts.events?.emit('mcpServer.approvalsChanged', {}), ...(opts.approvalTimeoutMs ? { timeoutMs: opts.approvalTimeoutMs } : {}) });
@@ -132,11 +134,15 @@ export class McpServeService {
   /** The store or the settings changed: the list is rebuilt, and connected clients are told (once per burst). */
   changed(): void {
     this.served.invalidate();
+    // Switched off: the tasks running for clients stop.
+    if (!this.served.enabled()) this.tasks.endSession();
+    // Every client connected at one of the burst's changes is told (one that connects after them lists the new list anyway).
+    for (const s of this.servers) this.toTell.add(s);
     if (this.listChangedTimer || (this.servers.size === 0 && !this.modern)) return;
-    // The clients connected when it changed: one that connects during the burst lists the new list anyway.
-    const told = new Set(this.servers);
     this.listChangedTimer = setTimeout(() => {
       this.listChangedTimer = undefined;
+      const told = [...this.toTell];
+      this.toTell.clear();
       for (const s of told) if (this.servers.has(s)) s.sendToolListChanged().catch(() => undefined);
       this.modern?.handler.notify.toolsChanged();
     }, 50);
@@ -193,6 +199,7 @@ export class McpServeService {
     const close = () =>
       (closed ??= (async () => {
         this.servers.delete(server);
+        this.toTell.delete(server);
         if (!shared) await this.endSession(state);
         else this.tasks.endSession(state.ownerId);
       })());
@@ -322,14 +329,18 @@ export class McpServeService {
     server.setRequestHandler('tasks/get', byId, (p) => ({ ...this.tasks.get(owner, p.taskId) }));
     server.setRequestHandler('tasks/list', { params: z.object({}).passthrough() }, () => ({ tasks: this.tasks.list(owner) }));
     server.setRequestHandler('tasks/cancel', byId, (p) => ({ ...this.tasks.cancel(owner, p.taskId) }));
-    server.setRequestHandler('tasks/result', byId, async (p) => ({ ...(await this.tasks.result(owner, p.taskId)) }));
+    server.setRequestHandler('tasks/result', byId, async (p) => {
+      const r = await this.tasks.result(owner, p.taskId);
+      return { ...r, _meta: { ...r._meta, 'io.modelcontextprotocol/related-task': { taskId: p.taskId } } };
+    });
   }
 
   /** A call run as a task: the tool must be one that may (a slow one); the task runs as a call would. */
   private async startTask(session: McpSession, name: string, args: unknown, ttl: unknown): Promise<{ task: unknown }> {
-    const served = this.served.enabled() ? this.served.list().byName.get(name) : undefined;
+    if (!this.served.enabled()) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, serverOff);
+    const served = this.served.list().byName.get(name);
     if (!served || !servedTaskSupport(served.tool)) {
-      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `'${String(name).slice(0, 100)}' does not run as a task here (only tools listed with execution.taskSupport do): call it without task`);
+      throw new ProtocolError(ProtocolErrorCode.MethodNotFound, `'${String(name).slice(0, 100)}' does not run as a task here (only tools listed with execution.taskSupport do): call it without task`);
     }
     return { task: this.tasks.create(session.ownerId, ttl, (signal) => callServedTool(this.deps, session, served, args, signal)) };
   }

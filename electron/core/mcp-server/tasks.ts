@@ -25,8 +25,9 @@ export interface TaskView {
 export const TASK_POLL_INTERVAL_MS = 500;
 /** How long a finished task is kept, at least and at most, whatever the client asks. */
 export const TASK_TTL_MS = { min: 10_000, default: 10 * 60_000, max: 60 * 60_000 };
-/** Tasks one session may have running at once. */
+/** Tasks one session may have running at once, and kept in all (the oldest finished ones go first). */
 export const MAX_RUNNING_TASKS = 16;
+export const MAX_KEPT_TASKS = 100;
 
 interface Entry {
   owner: string;
@@ -43,8 +44,12 @@ export class ServedTasks {
 
   /** Starts `run` as a task of `owner`; answers its first view. */
   create(owner: string, ttlAsked: unknown, run: (signal: AbortSignal) => Promise<CallToolResult>): TaskView {
-    const running = [...this.tasks.values()].filter((t) => t.owner === owner && t.view.status === 'working').length;
-    if (running >= MAX_RUNNING_TASKS) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, `this session already has ${MAX_RUNNING_TASKS} tasks running: wait for one to finish or cancel one (tasks/cancel)`);
+    const mine = [...this.tasks.values()].filter((t) => t.owner === owner);
+    if (mine.filter((t) => t.view.status === 'working').length >= MAX_RUNNING_TASKS) {
+      throw new ProtocolError(ProtocolErrorCode.InvalidRequest, `this session already has ${MAX_RUNNING_TASKS} tasks running: wait for one to finish or cancel one (tasks/cancel)`);
+    }
+    // Finished tasks beyond what a session keeps are forgotten, oldest first (their results with them).
+    for (const old of mine.filter((t) => t.view.status !== 'working').slice(0, Math.max(0, mine.length + 1 - MAX_KEPT_TASKS))) this.forget(old);
     const ttl = Math.min(TASK_TTL_MS.max, Math.max(TASK_TTL_MS.min, typeof ttlAsked === 'number' && Number.isFinite(ttlAsked) ? ttlAsked : TASK_TTL_MS.default));
     const at = this.now().toISOString();
     const abort = new AbortController();
@@ -85,14 +90,18 @@ export class ServedTasks {
     return { ...e.view };
   }
 
-  /** A session ended: its running tasks are cancelled and all of its tasks forgotten. */
-  endSession(owner: string): void {
-    for (const [id, e] of this.tasks) {
-      if (e.owner !== owner) continue;
-      e.abort.abort(new Error('the session ended'));
-      if (e.expiry) clearTimeout(e.expiry);
-      this.tasks.delete(id);
+  /** A session ended (or, with no owner, serving was switched off): its running tasks are cancelled and all of its tasks forgotten. */
+  endSession(owner?: string): void {
+    for (const e of [...this.tasks.values()]) {
+      if (owner !== undefined && e.owner !== owner) continue;
+      e.abort.abort(new Error(owner === undefined ? 'serving was switched off' : 'the session ended'));
+      this.forget(e);
     }
+  }
+
+  private forget(e: Entry): void {
+    if (e.expiry) clearTimeout(e.expiry);
+    this.tasks.delete(e.view.taskId);
   }
 
   private entry(owner: string, taskId: unknown): Entry {
@@ -106,7 +115,9 @@ export class ServedTasks {
     e.view.status = status;
     e.view.lastUpdatedAt = this.now().toISOString();
     if (message) e.view.statusMessage = message.slice(0, 500);
-    e.expiry = setTimeout(() => this.tasks.delete(e.view.taskId), e.view.ttl);
+    // Its time to live counts from its creation.
+    const left = Date.parse(e.view.createdAt) + e.view.ttl - this.now().getTime();
+    e.expiry = setTimeout(() => this.tasks.delete(e.view.taskId), Math.max(0, left));
     e.expiry.unref?.();
   }
 }

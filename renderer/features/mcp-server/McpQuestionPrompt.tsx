@@ -54,7 +54,7 @@ function Question({ request, more, onAnswered }: { request: ElicitationRequest; 
       </p>
       {request.mode === 'url' && request.url ? (
         <p>
-          {q.urlIntro} <code className="mcp-question-url">{request.url}</code>{' '}
+          {q.urlIntro} <strong data-testid="mcp-question-host">{new URL(request.url).host}</strong> <code className="mcp-question-url">{request.url}</code>{' '}
           <a href={request.url} target="_blank" rel="noopener noreferrer" data-testid="mcp-question-open">
             {q.open}
           </a>
@@ -186,11 +186,20 @@ function Field({ field: f, value, onChange }: { field: ElicitField; value: Elici
             maxLength={f.maxLength}
             required={f.required}
             aria-describedby={help}
-            value={typeof value === 'string' ? value : ''}
-            onChange={(e) => onChange(e.target.value)}
+            value={typeof value === 'string' ? (f.format === 'date-time' ? localInput(value) : value) : ''}
+            // A date and time goes to the server in RFC 3339 (with its zone), as servers check it.
+            onChange={(e) => onChange(f.format === 'date-time' && e.target.value ? new Date(e.target.value).toISOString() : e.target.value)}
           />
           {description}
         </div>
       );
   }
+}
+
+/** An RFC 3339 time as a datetime-local input shows it (this machine's time). */
+function localInput(iso: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return '';
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
 }

@@ -4,7 +4,8 @@
 // - modern: the v2 SDK's server, serving 2026-07-28 and 2025-11-25 (serveStdio picks the era the
 //   client opens with);
 // - strict-legacy: a 2025 server that ends its process at any request before initialize (as
-//   servers built on some SDKs do), so a 2026 probe (server/discover) kills it.
+//   servers built on some SDKs do), so a 2026 probe (server/discover) kills it; its `bad` answers
+//   a malformed result, and its `ask` asks the user and never withdraws the question.
 // - tasks-legacy: a 2025 server that runs its tools only as MCP tasks (2025-11-25 tasks, written
 //   by hand): `research` finishes after three polls, `endless` never does (a cancel ends it and is
 //   said on stderr: "task <id> cancelled").
@@ -76,6 +77,7 @@ export function makeModernServer(era = 'modern') {
 function strictLegacy() {
   const write = (m) => process.stdout.write(`${JSON.stringify(m)}\n`);
   let initialized = false;
+  let asking;
   readline.createInterface({ input: process.stdin }).on('line', (line) => {
     const m = JSON.parse(line);
     if (!initialized && m.method !== 'initialize') {
@@ -86,7 +88,27 @@ function strictLegacy() {
       initialized = true;
       write({ jsonrpc: '2.0', id: m.id, result: { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'strict-legacy', version: '1.0.0' } } });
     } else if (m.method === 'tools/list') {
-      write({ jsonrpc: '2.0', id: m.id, result: { tools: [{ name: 'echo', description: 'Says the text back.', inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } }] } });
+      const none = { type: 'object', properties: {} };
+      write({
+        jsonrpc: '2.0',
+        id: m.id,
+        result: {
+          tools: [
+            { name: 'echo', description: 'Says the text back.', inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } },
+            { name: 'bad', description: 'Answers a malformed result.', inputSchema: none },
+            { name: 'ask', description: 'Asks the user, and never withdraws the question.', inputSchema: none },
+          ],
+        },
+      });
+    } else if (m.method === 'tools/call' && m.params.name === 'bad') {
+      write({ jsonrpc: '2.0', id: m.id, result: { content: 'not an array' } });
+    } else if (m.method === 'tools/call' && m.params.name === 'ask') {
+      // Asks, and never withdraws the question (a cancel of the call is not acted on).
+      asking = m.id;
+      write({ jsonrpc: '2.0', id: 'q1', method: 'elicitation/create', params: { message: 'Still there?', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } } } });
+    } else if (m.id === 'q1' && asking !== undefined) {
+      write({ jsonrpc: '2.0', id: asking, result: { content: [{ type: 'text', text: JSON.stringify(m.result ?? m.error) }] } });
+      asking = undefined;
     } else if (m.method === 'tools/call') {
       write({ jsonrpc: '2.0', id: m.id, result: { content: [{ type: 'text', text: `${m.params.arguments.text} (legacy)` }] } });
     } else if (m.id !== undefined) {
