@@ -2,8 +2,8 @@
  * An MCP server brought in as a new user does it (docs/mcp.md): paste the `mcpServers` JSON
  * of Claude Desktop / Cursor on the Tools screen; the server becomes a bundle whose tools are
  * listed (title, read-only and destructive badges) with its status and log, and its settings
- * are changed with Edit; one tool runs in
- * the tester, one from the chat's `+` palette, and a model (the scripted model server) calls one.
+ * are changed with Edit; tools run in the tester and from the chat's `+` palette (one answers
+ * with an image, shown as one in both), and a model (the scripted model server) calls one.
  */
 import path from 'node:path';
 import { startScriptedModelServer, type ScriptedModelServer } from '../../electron/core/testing/scripted-model-server';
@@ -95,6 +95,16 @@ test('a new user pastes mcpServers JSON, sees the tools, tests one, runs one fro
   await page.getByTestId('tester-run').click();
   await expect(page.getByTestId('tester-result')).toContainText('hello from the tester');
   await screenshot(page, 'mcp-2-tester');
+  // A result with an image shows the image (from its data: URL), the JSON a toggle away.
+  await page.getByTestId('open-tool-picture').click();
+  await page.getByTestId('tester-run').click();
+  const pixel = page.getByTestId('tester-value').getByRole('img', { name: 'Image from picture (image/png)' });
+  await expect(pixel).toBeVisible();
+  await expect(pixel).toHaveAttribute('src', /^data:image\/png;base64,iVBOR/);
+  await expect(page.getByTestId('tester-value')).toContainText('pixel.png');
+  await screenshot(page, 'mcp-2b-tester-image');
+  await page.getByTestId('tester-value').getByTestId('result-raw-toggle').click();
+  await expect(page.getByTestId('tester-value-raw')).toContainText('content: [ 3 items ]');
 
   // 4. The `+` palette runs another in the chat.
   await shell.open('chat');
@@ -110,6 +120,13 @@ test('a new user pastes mcpServers JSON, sees the tools, tests one, runs one fro
   await palette.getByTestId('palette-run').click();
   await expect(page.getByTestId('tool-card').last()).toContainText('42');
   await screenshot(page, 'mcp-3-palette');
+  // Its card shows an image as an image.
+  await composer.click();
+  await composer.pressSequentially('+pictur');
+  await expect(palette.getByTestId('palette-item-picture')).toBeVisible();
+  await page.keyboard.press('Enter');
+  await palette.getByTestId('palette-run').click();
+  await expect(page.getByTestId('tool-card').last().getByRole('img', { name: 'Image from picture (image/png)' })).toBeVisible();
 
   // 5. A model calls the server's echo through our dispatcher.
   const provider = await shell.addProvider({ name: 'MCP e2e models', url: models.url });

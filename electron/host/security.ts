@@ -36,6 +36,8 @@ export function contentSecurityPolicy(): string {
     // Monaco and React inject style attributes; no remote styles.
     "style-src 'self' 'unsafe-inline'",
     "img-src 'self' data: blob:",
+    // A tool's sound is played from the data: URL its value carries; nothing remote.
+    "media-src data:",
     "font-src 'self' data:",
     // 'self' covers the host's own ws:// origin in the headless host.
     "connect-src 'self'",

@@ -76,7 +76,5 @@ export const mcpClientStrings = {
   trust: 'Trust this server’s tools: don’t ask for tools without hints',
   trustHelp:
     'Off (the default): a model’s call of a tool that says nothing of its effects waits for your approval, as MCP treats such a tool as possibly destructive. On: such tools run without asking. Tools the server marks destructive always ask; read-only ones never do.',
-  readOnly: 'read-only',
-  destructive: 'destructive',
   serverStatus: (state: string) => `MCP server ${state}`,
 };

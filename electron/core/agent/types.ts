@@ -14,7 +14,7 @@
 import type { ErrorInfo } from '../../../shared/errors';
 import type { ModelRef } from '../../../shared/model/provider';
 
-export type { ModelClient, ModelClientFactory, ModelMessage, ModelRequest, ModelStepResult, ModelToolCall, ModelToolSpec } from '../llm/types';
+export type { ModelClient, ModelClientFactory, ModelImage, ModelMessage, ModelRequest, ModelStepResult, ModelToolCall, ModelToolSpec } from '../llm/types';
 
 export interface TurnRequest {
   conversationId: string;

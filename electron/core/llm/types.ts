@@ -9,9 +9,23 @@ import type { Usage } from '../../../shared/model/provider';
 /** What a model is given: the conversation rendered from the timeline. */
 export type ModelMessage =
   | { role: 'system'; text: string }
-  | { role: 'user'; text: string }
+  | { role: 'user'; text: string; images?: ModelImage[] }
   | { role: 'assistant'; text: string; toolCalls?: ModelToolCall[] }
-  | { role: 'tool'; callId: string; name: string; text: string; isError?: boolean };
+  | { role: 'tool'; callId: string; name: string; text: string; isError?: boolean; images?: ModelImage[] };
+
+/**
+ * An image a tool returned (./result-content.ts), beside the text that stands in for it
+ * (`[image 1: image/png, 70 bytes]`). A client sends it as an image only to a model known to take
+ * images (agent/providers/image-input.ts); otherwise the model gets the text alone.
+ */
+export interface ModelImage {
+  /** As the text names it: `image 1`. */
+  label: string;
+  mimeType: string;
+  /** Decoded size. */
+  bytes: number;
+  base64: string;
+}
 
 export interface ModelToolCall {
   /** The id the model gave the call. */

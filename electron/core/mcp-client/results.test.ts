@@ -34,6 +34,28 @@ describe('MCP results as values', () => {
     });
   });
 
+  it('keeps each part’s annotations (audience, priority) when the server gives them', () => {
+    const v = resultValue(
+      {
+        content: [
+          { type: 'text', text: 'for you', annotations: { audience: ['user'], priority: 0.9 } },
+          { type: 'image', mimeType: 'image/png', data: 'AAAA', annotations: { audience: ['assistant', 'user'] } },
+          { type: 'resource', resource: { uri: 'memo://a', text: 'hi' }, annotations: { priority: 0.2, unknown: true } },
+          { type: 'resource_link', uri: 'file:///x', annotations: { audience: 'nobody', priority: 3 } },
+        ],
+      },
+      't',
+    );
+    expect(v).toEqual({
+      content: [
+        { type: 'text', text: 'for you', annotations: { audience: ['user'], priority: 0.9 } },
+        { type: 'image', mimeType: 'image/png', bytes: 3, dataUrl: 'data:image/png;base64,AAAA', annotations: { audience: ['assistant', 'user'] } },
+        { type: 'resource', uri: 'memo://a', text: 'hi', annotations: { priority: 0.2 } },
+        { type: 'resource_link', uri: 'file:///x' },
+      ],
+    });
+  });
+
   it("isError is an error with the tool's own words", () => {
     let err: unknown;
     try {

@@ -7,6 +7,7 @@
  * `isError: true` becomes an error whose message is the tool's own text.
  */
 import { AppError } from '../../../shared/errors';
+import { partAnnotations } from '../../../shared/model/result-content';
 
 export interface McpCallResult {
   content?: unknown[];
@@ -57,16 +58,19 @@ function base64Bytes(b64: string): number {
   return Math.max(0, Math.floor((b64.length * 3) / 4) - pad);
 }
 
+/** One part as the value carries it; the server's annotations (audience, priority) are kept when well formed. */
 function describePart(p: unknown): unknown {
   if (!isObj(p)) return p;
+  const annotations = partAnnotations(p.annotations);
+  const noted = (out: Record<string, unknown>) => (annotations ? { ...out, annotations } : out);
   switch (p.type) {
     case 'text':
-      return { type: 'text', text: p.text };
+      return noted({ type: 'text', text: p.text });
     case 'image':
     case 'audio': {
       const data = typeof p.data === 'string' ? p.data : '';
       const mimeType = typeof p.mimeType === 'string' ? p.mimeType : 'application/octet-stream';
-      return { type: p.type, mimeType, bytes: base64Bytes(data), dataUrl: `data:${mimeType};base64,${data}` };
+      return noted({ type: p.type, mimeType, bytes: base64Bytes(data), dataUrl: `data:${mimeType};base64,${data}` });
     }
     case 'resource': {
       const res = isObj(p.resource) ? p.resource : {};
@@ -77,12 +81,12 @@ function describePart(p: unknown): unknown {
         out.bytes = base64Bytes(res.blob);
         out.dataUrl = `data:${typeof res.mimeType === 'string' ? res.mimeType : 'application/octet-stream'};base64,${res.blob}`;
       }
-      return out;
+      return noted(out);
     }
     case 'resource_link': {
       const out: Record<string, unknown> = { type: 'resource_link', uri: p.uri };
       for (const k of ['name', 'title', 'description', 'mimeType', 'size'] as const) if (p[k] !== undefined) out[k] = p[k];
-      return out;
+      return noted(out);
     }
     default:
       return p;

@@ -6,13 +6,16 @@
  * - an assistant row: its text and the tool calls it made; right after it, one tool message
  *   per call: the latest row of that call (its value, manifest or error; a call that never
  *   finished is told as such);
+ * - a value that is content (an MCP result's parts, an HTTP tool's image) is text that says what
+ *   each part is, with its images beside it (llm/result-content.ts): never base64 as text;
  * - notices are the app's, never the model's.
  * Everything rendered passes through the redactor: no secret value reaches the model.
  */
 import type { ToolCard } from '../../../shared/model/conversation';
 import type { TimelineRow } from './conversation-store';
 import { droppedMessage, expiredMessage, tooLargeMessage } from '../tool-output/messages';
-import type { ModelMessage } from '../llm/types';
+import type { ModelImage, ModelMessage } from '../llm/types';
+import { modelContent } from '../llm/result-content';
 
 export type Redact = (text: string) => string;
 
@@ -53,10 +56,12 @@ export function renderForModel({ rows, system, redact, storedText, batch }: Rend
     if (r.role === 'tool' && r.tool && r.tool.source !== 'model') lastUserRow.set(r.tool.invocationId, i);
   });
 
-  const pushUser = (text: string) => {
+  const pushUser = (text: string, images?: ModelImage[]) => {
     const last = out.at(-1);
-    if (last?.role === 'user') last.text = `${last.text}\n\n${text}`;
-    else out.push({ role: 'user', text });
+    if (last?.role === 'user') {
+      last.text = `${last.text}\n\n${text}`;
+      if (images?.length) last.images = [...(last.images ?? []), ...images];
+    } else out.push({ role: 'user', text, ...(images?.length ? { images } : {}) });
   };
 
   for (const [i, r] of rows.entries()) {
@@ -66,7 +71,7 @@ export function renderForModel({ rows, system, redact, storedText, batch }: Rend
     } else if (r.role === 'tool' && r.tool && r.tool.source !== 'model') {
       if (lastUserRow.get(r.tool.invocationId) !== i) continue;
       const note = userToolNote(r.tool, storedText);
-      if (note) pushUser(redact(note));
+      if (note) pushUser(redact(note.text), note.images);
     } else if (r.role === 'assistant') {
       const calls = r.toolCalls ?? [];
       if (!r.text && calls.length === 0) continue;
@@ -78,8 +83,8 @@ export function renderForModel({ rows, system, redact, storedText, batch }: Rend
       for (const c of calls) {
         const card = latest.get(callKeyOf(r.turnId, c.callId));
         const earlier = card && batch && r.turnId !== batch.turnId ? batch.earlier(card) : undefined;
-        const { text, isError } = earlier !== undefined ? { text: earlier, isError: false } : card ? resultText(card, storedText) : { text: UNFINISHED_TEXT, isError: true };
-        out.push({ role: 'tool', callId: c.callId, name: c.name, text: redact(text), ...(isError ? { isError: true } : {}) });
+        const { text, isError, images } = earlier !== undefined ? { text: earlier, isError: false } : card ? resultText(card, storedText) : { text: UNFINISHED_TEXT, isError: true };
+        out.push({ role: 'tool', callId: c.callId, name: c.name, text: redact(text), ...(isError ? { isError: true } : {}), ...(images?.length ? { images } : {}) });
       }
     }
   }
@@ -88,13 +93,16 @@ export function renderForModel({ rows, system, redact, storedText, batch }: Rend
 
 const callKeyOf = (turnId: string | undefined, callId: string): string => `${turnId ?? ''}\u0000${callId}`;
 
-/** What a call's latest row tells the model. */
-export function resultText(card: ToolCard, storedText?: StoredText): { text: string; isError: boolean } {
+/** What a call's latest row tells the model: its text, and the images its value holds (content only). */
+export function resultText(card: ToolCard, storedText?: StoredText): { text: string; isError: boolean; images?: ModelImage[] } {
   switch (card.status) {
-    case 'ok':
+    case 'ok': {
       if (card.manifest) return { text: card.manifest.text, isError: false };
       if (card.stored) return { text: oversizedText(card.stored, storedText), isError: false };
+      const content = card.valueTruncated ? undefined : modelContent(card.value);
+      if (content) return { text: content.text || 'ok', isError: false, ...(content.images.length ? { images: content.images } : {}) };
       return { text: valueText(card), isError: false };
+    }
     case 'error':
       return { text: card.error?.message ?? 'the call failed', isError: true };
     case 'denied':
@@ -120,9 +128,9 @@ function valueText(card: ToolCard): string {
 }
 
 /** A tool the user ran themselves, as the model is told of it (a running one is not). */
-function userToolNote(card: ToolCard, storedText?: StoredText): string | null {
+function userToolNote(card: ToolCard, storedText?: StoredText): { text: string; images?: ModelImage[] } | null {
   if (card.status === 'running' || card.status === 'awaiting-approval' || card.status === 'awaiting-answer') return null;
   const args = JSON.stringify(card.args ?? {});
-  const { text } = resultText(card, storedText);
-  return `[the user ran the tool ${card.slug} with ${args}]\n${text}`;
+  const { text, images } = resultText(card, storedText);
+  return { text: `[the user ran the tool ${card.slug} with ${args}]\n${text}`, ...(images ? { images } : {}) };
 }

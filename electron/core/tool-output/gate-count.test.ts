@@ -45,6 +45,18 @@ describe('the gate and token counting', () => {
     expect(counted).toHaveLength(1);
   });
 
+  it('sizes an image result by the text a model is given for it, not by its base64', async () => {
+    const { svc, counted } = await service({ maxResultBytes: 1024, defaultWindow: { contextTokens: 1000, maxOutputTokens: 100 } });
+    const base64 = 'A'.repeat(4000);
+    const value = { content: [{ type: 'text', text: 'a picture' }, { type: 'image', mimeType: 'image/png', bytes: 3000, dataUrl: `data:image/png;base64,${base64}` }] };
+    const card = { invocationId: 'i1', bundleId: 'b', slug: 'picture', version: '1', displayName: 'Picture', args: {}, status: 'ok' as const, source: 'model' as const };
+    const gated = await svc.gateCard(card, { conversationId: 'c1', tool: { id: 't1', slug: 'picture', outputSchema: {} }, args: {}, value, usedTokens: 100 });
+    // Kept whole on its card (the window sees 40 bytes of text, not 4 KB of base64).
+    expect(gated.stored).toBeUndefined();
+    expect(gated.value).toEqual(value);
+    expect(counted.join('')).not.toContain(base64);
+  });
+
   it('never passes uncounted what the byte limit refuses', () => {
     const w = { contextTokens: 10_000, maxOutputTokens: 1_000 };
     expect(fitsUncounted(100, 99, w)).toBe(false);

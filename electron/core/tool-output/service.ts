@@ -25,6 +25,7 @@ import type { Manifest } from '../../../shared/model/routing';
 import { gate } from './gate';
 import { ToolOutputStore } from './store';
 import { gptCounter, isOpenAiFamily, knownCount, type TokenCounter } from '../llm/tokens';
+import { modelContent } from '../llm/result-content';
 import { ToolOutputRunner, type ToolOutputAnswer } from './tool-output-tool';
 import { DEFAULT_POLICY, type ExtractionModel, type ExtractionPolicy } from './types';
 
@@ -159,8 +160,9 @@ export class ToolOutputService {
   ): Promise<ToolCard> {
     // Written to the store as it arrived (an HTTP body too large for memory): already a handle.
     if (isStoredOutputRef(req.value)) return this.refCard(card, req.value.$storedOutput, req.tool.id, req.model);
-    // Stored as routing would write it: a string as is, a text property (readfile's content), else indented JSON.
-    const text = routedText(req.value, req.tool);
+    // Stored as routing would write it: a string as is, a text property (readfile's content), else indented JSON;
+    // content (an MCP result's parts, an HTTP tool's image) as the model is given it: its images are not text to count.
+    const text = modelContent(req.value)?.text ?? routedText(req.value, req.tool);
     const g = await this.gate(
       { conversationId: req.conversationId, toolId: req.tool.id, toolName: req.tool.slug, args: req.args, text, ...(req.model ? { model: req.model } : {}), ...(req.usedTokens !== undefined ? { usedTokens: req.usedTokens } : {}) },
       signal,

@@ -70,6 +70,13 @@ describe('security rules', () => {
     expect(csp).toContain("object-src 'none'");
     expect(csp).toContain("frame-ancestors 'none'");
   });
+
+  it('let a tool’s images and sounds show from data: URLs, and nothing remote', () => {
+    const csp = contentSecurityPolicy();
+    expect(csp).toMatch(/(^|; )img-src [^;]*\bdata:/);
+    expect(csp).toMatch(/(^|; )media-src data:(;|$)/);
+    expect(csp).not.toMatch(/(img|media)-src[^;]*(https?:|\*)/);
+  });
 });
 
 /** A stand-in for Electron's ipcMain/ipcRenderer pair, wired back to back. */

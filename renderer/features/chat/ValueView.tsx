@@ -1,17 +1,27 @@
 /**
  * A tool's value, pretty-printed: a string as it is; an object key by key, its text fields
  * with their line breaks and anything else as indented JSON. A long value is shown folded
- * (its first lines) with a button to unfold it.
+ * (its first lines) with a button to unfold it. A value that is content (an MCP result's parts,
+ * an HTTP tool's image) is shown part by part (ResultParts), the JSON a toggle away.
  */
-import { useId, useState } from 'react';
+import { useId, useMemo, useState } from 'react';
+import { resultParts } from '../../../shared/model/result-content';
+import { ResultParts } from '../../components/ResultParts';
 import { chatStrings as s } from '../../i18n/chat-strings';
+import { resultStrings } from '../../i18n/result-strings';
 import { isLongText, valueText } from './format';
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-export function ValueView({ value, truncated }: { value: unknown; truncated?: boolean }) {
+export function ValueView({ value, truncated, toolName }: { value: unknown; truncated?: boolean; toolName?: string }) {
+  const parts = useMemo(() => resultParts(value), [value]);
+  if (parts) return <ResultParts parts={parts} toolName={toolName ?? resultStrings.theTool} testId="tool-value" raw={() => <PlainValue value={value} truncated={truncated} testId="tool-value-raw" />} />;
+  return <PlainValue value={value} truncated={truncated} testId="tool-value" />;
+}
+
+function PlainValue({ value, truncated, testId }: { value: unknown; truncated?: boolean | undefined; testId: string }) {
   const id = useId();
   const [open, setOpen] = useState(false);
   const total = valueText(value);
@@ -19,7 +29,7 @@ export function ValueView({ value, truncated }: { value: unknown; truncated?: bo
   const folded = long && !open;
   return (
     <div className="value-view">
-      <div id={id} className={folded ? 'value-body folded' : 'value-body'} data-testid="tool-value">
+      <div id={id} className={folded ? 'value-body folded' : 'value-body'} data-testid={testId}>
         {value === undefined ? <p className="muted">{s.card.noValue}</p> : isRecord(value) ? <Fields value={value} /> : <pre>{total}</pre>}
       </div>
       {long && (

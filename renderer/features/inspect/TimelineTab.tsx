@@ -1,11 +1,15 @@
 /**
  * The Timeline tab: every event of the open conversation as the core recorded it (the
  * messages table is the timeline: user messages, model text, tool calls and results,
- * approvals, errors), in order, with the stored row shown for the one picked.
+ * approvals, errors), in order, with the stored row shown for the one picked (a result that is
+ * content, part by part, the row's JSON a toggle away).
  */
 import { useMemo, useState } from 'react';
+import type { Message } from '../../../shared/model/conversation';
+import { resultParts } from '../../../shared/model/result-content';
 import { useOp } from '../../api/hooks';
 import { EmptyState } from '../../components/EmptyState';
+import { ResultParts } from '../../components/ResultParts';
 import { QueryError } from '../../components/QueryError';
 import { inspectStrings as s } from '../../i18n/inspect-strings';
 import { useUi } from '../../stores/ui';
@@ -75,9 +79,18 @@ function ConversationTimeline({ conversationId }: { conversationId: string }) {
       </table>
       {chosen && (
         <section aria-label={s.timeline.detailsLabel} className="timeline-details" data-testid="timeline-details">
-          <pre>{JSON.stringify(chosen.message, null, 2)}</pre>
+          <RowDetails message={chosen.message} />
         </section>
       )}
     </div>
   );
+}
+
+/** The stored row; a tool result that is content shows its parts first, the row's JSON behind "Raw JSON". */
+function RowDetails({ message }: { message: Message }) {
+  const tool = message.role === 'tool' ? message.tool : undefined;
+  const parts = useMemo(() => (tool ? resultParts(tool.value) : undefined), [tool]);
+  const json = () => <pre>{JSON.stringify(message, null, 2)}</pre>;
+  if (!parts || !tool) return json();
+  return <ResultParts parts={parts} toolName={tool.displayName} testId="timeline-details-value" raw={json} />;
 }

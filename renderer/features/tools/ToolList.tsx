@@ -2,12 +2,12 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import type { ToolView } from '../../../shared/model/tool';
 import { useOpMutation, usePagedOp } from '../../api/hooks';
+import { McpHintBadges } from '../../components/McpHints';
 import { QueryError } from '../../components/QueryError';
 import { Switch } from '../../components/Switch';
 import { t } from '../../i18n/strings';
 import { useUi } from '../../stores/ui';
 import { useDebounced } from '../../hooks/use-debounced';
-import { mcpClientStrings as mcpStrings } from '../../i18n/mcp-client-strings';
 import { ToolUsageCell } from './usage/ToolUsageCell';
 import { useUsageSummaries } from './usage/use-usage';
 
@@ -103,8 +103,7 @@ export function ToolList({ onOpen, openToolId }: ToolListProps = {}) {
                 </code>
                 <span className="badge">{tool.type}</span>
                 {tool.isBuiltIn && <span className="badge">{t.tools.builtIn}</span>}
-                {tool.mcp?.annotations?.readOnlyHint && <span className="badge">{mcpStrings.readOnly}</span>}
-                {tool.mcp?.annotations?.destructiveHint && <span className="badge danger">{mcpStrings.destructive}</span>}
+                <McpHintBadges mcp={tool.mcp} testId={`tool-hints-${tool.slug}`} />
                 {tool.unavailableReason && (
                   <span className="badge danger" title={tool.unavailableReason}>
                     {t.tools.unavailable}

@@ -3,11 +3,13 @@
  * tools (tool_use blocks whose input arrives as input_json_delta pieces), usage from
  * message_start and message_delta. System messages become the `system` parameter; tool
  * results become tool_result blocks in a user message; consecutive messages of one role
- * are merged, as the API wants turns to alternate.
+ * are merged, as the API wants turns to alternate. A tool's images go to a model known to take
+ * them (./image-input.ts) as image blocks of its tool_result (a user message's, of that message).
  */
 import Anthropic from '@anthropic-ai/sdk';
-import type { MessageCreateParamsStreaming, MessageParam, RawMessageStreamEvent, Tool } from '@anthropic-ai/sdk/resources/messages/messages';
-import type { ModelClient, ModelMessage, ModelRequest, ModelStepResult, ModelToolCall, ModelToolSpec } from '../types';
+import type { ImageBlockParam, MessageCreateParamsStreaming, MessageParam, RawMessageStreamEvent, Tool } from '@anthropic-ai/sdk/resources/messages/messages';
+import type { ModelClient, ModelImage, ModelMessage, ModelRequest, ModelStepResult, ModelToolCall, ModelToolSpec } from '../types';
+import { acceptsImages, planImages, withNote } from './image-input';
 import { cancelled, providerError, streamEndedEarly, streamInvalid } from './errors';
 import { STREAM_IDLE_TIMEOUT_MS } from './idle-timer';
 import { readStream } from './read-stream';
@@ -55,7 +57,7 @@ export class AnthropicModelClient implements ModelClient {
     const baseUrl = this.conn.baseUrl;
     const ctx = { baseUrl, signal, redact: this.conn.redact };
     if (signal.aborted) throw cancelled();
-    const { system, messages } = toAnthropicMessages(req.messages);
+    const { system, messages } = toAnthropicMessages(req.messages, { images: acceptsImages('anthropic', req.model) });
     const params: MessageCreateParamsStreaming = {
       model: req.model,
       max_tokens: req.maxOutputTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS,
@@ -157,7 +159,9 @@ function inputOf(argsText: string): Record<string, unknown> {
 
 type Block = Exclude<MessageParam['content'], string>[number];
 
-export function toAnthropicMessages(messages: ModelMessage[]): { system: string; messages: MessageParam[] } {
+/** With `images` (the model takes them), a tool's or a user's images as image blocks; without, or for one not sent, the text says it is not shown. */
+export function toAnthropicMessages(messages: ModelMessage[], opts: { images?: boolean } = {}): { system: string; messages: MessageParam[] } {
+  const plan = planImages(messages, opts.images === true);
   const system: string[] = [];
   const out: { role: 'user' | 'assistant'; content: Block[] }[] = [];
   const push = (role: 'user' | 'assistant', blocks: Block[]) => {
@@ -166,14 +170,17 @@ export function toAnthropicMessages(messages: ModelMessage[]): { system: string;
     if (last && last.role === role) last.content.push(...blocks);
     else out.push({ role, content: blocks });
   };
-  for (const m of messages) {
+  messages.forEach((m, i) => {
+    const images = plan.get(i);
     switch (m.role) {
       case 'system':
         if (m.text) system.push(m.text);
         break;
-      case 'user':
-        push('user', m.text ? [{ type: 'text', text: m.text }] : []);
+      case 'user': {
+        const text = withNote(m.text, images?.note ?? '');
+        push('user', [...(text ? [{ type: 'text' as const, text }] : []), ...(images?.send ?? []).map(imageBlock)]);
         break;
+      }
       case 'assistant': {
         const blocks: Block[] = [];
         if (m.text) blocks.push({ type: 'text', text: m.text });
@@ -181,14 +188,22 @@ export function toAnthropicMessages(messages: ModelMessage[]): { system: string;
         push('assistant', blocks);
         break;
       }
-      case 'tool':
-        push('user', [{ type: 'tool_result', tool_use_id: m.callId, content: m.text, ...(m.isError ? { is_error: true } : {}) }]);
+      case 'tool': {
+        const text = withNote(m.text, images?.note ?? '');
+        const content = images?.send.length ? [...(text ? [{ type: 'text' as const, text }] : []), ...images.send.map(imageBlock)] : text;
+        push('user', [{ type: 'tool_result', tool_use_id: m.callId, content, ...(m.isError ? { is_error: true } : {}) }]);
         break;
+      }
     }
-  }
+  });
   // Tool results first in a user turn: the API wants them right after the tool_use turn.
   for (const turn of out) {
     if (turn.role === 'user') turn.content.sort((a, b) => Number(b.type === 'tool_result') - Number(a.type === 'tool_result'));
   }
   return { system: system.join('\n\n'), messages: out };
+}
+
+function imageBlock(img: ModelImage): ImageBlockParam {
+  // planImages lets only PNG, JPEG, GIF and WebP through.
+  return { type: 'image', source: { type: 'base64', media_type: img.mimeType.toLowerCase() as 'image/png', data: img.base64 } };
 }

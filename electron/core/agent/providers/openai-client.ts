@@ -3,13 +3,22 @@
  * vLLM, OpenRouter, OpenAI) through the `openai` library: chat completions, streamed, with
  * tools; tool-call deltas are gathered by index; usage comes in the last chunk
  * (stream_options.include_usage). No retries: a failure goes to the user as it is.
+ * A tool's images go to a model known to take them (./image-input.ts): a tool message carries
+ * text only, so they follow the turn's tool messages in a user message of image_url parts.
  */
 import OpenAI from 'openai';
-import type { ChatCompletionChunk, ChatCompletionCreateParamsStreaming, ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
+import type {
+  ChatCompletionChunk,
+  ChatCompletionContentPart,
+  ChatCompletionCreateParamsStreaming,
+  ChatCompletionMessageParam,
+  ChatCompletionTool,
+} from 'openai/resources/chat/completions';
 import { AppError } from '../../../../shared/errors';
-import type { ModelClient, ModelMessage, ModelRequest, ModelStepResult, ModelToolCall, ModelToolSpec } from '../types';
+import type { ModelClient, ModelImage, ModelMessage, ModelRequest, ModelStepResult, ModelToolCall, ModelToolSpec } from '../types';
 import { cancelled, providerError, streamEndedEarly, streamInvalid } from './errors';
 import { STREAM_IDLE_TIMEOUT_MS } from './idle-timer';
+import { acceptsImages, planImages, withNote } from './image-input';
 import { readStream } from './read-stream';
 
 export interface ClientConnection {
@@ -65,7 +74,7 @@ export class OpenAIModelClient implements ModelClient {
     if (signal.aborted) throw cancelled();
     const params: ChatCompletionCreateParamsStreaming = {
       model: req.model,
-      messages: toOpenAIMessages(req.messages),
+      messages: toOpenAIMessages(req.messages, { images: acceptsImages('openai-compatible', req.model) }),
       stream: true,
       stream_options: { include_usage: true },
     };
@@ -143,25 +152,60 @@ export function toOpenAITools(tools: ModelToolSpec[]): ChatCompletionTool[] {
   }));
 }
 
-export function toOpenAIMessages(messages: ModelMessage[]): ChatCompletionMessageParam[] {
-  return messages.map((m): ChatCompletionMessageParam => {
+/**
+ * The messages as chat completions wants them. With `images` (the model takes them), a user
+ * message's images are image_url parts of it, and a tool result's images follow the tool
+ * messages of their turn in a user message (each after a line naming the call and the image; the
+ * next user message, when one comes right after, is that message);
+ * without, or for an image not sent, the text says it is not shown.
+ */
+export function toOpenAIMessages(messages: ModelMessage[], opts: { images?: boolean } = {}): ChatCompletionMessageParam[] {
+  const plan = planImages(messages, opts.images === true);
+  const out: ChatCompletionMessageParam[] = [];
+  /** A finished turn's tool images, waiting for the end of its tool messages. */
+  let pending: ChatCompletionContentPart[] = [];
+  const flush = () => {
+    if (pending.length > 0) out.push({ role: 'user', content: pending });
+    pending = [];
+  };
+  messages.forEach((m, i) => {
+    const images = plan.get(i);
+    // A user message right after takes the tool images in (one user turn, not two in a row).
+    if (m.role !== 'tool' && m.role !== 'user') flush();
     switch (m.role) {
       case 'system':
-        return { role: 'system', content: m.text };
-      case 'user':
-        return { role: 'user', content: m.text };
+        out.push({ role: 'system', content: m.text });
+        break;
+      case 'user': {
+        const text = withNote(m.text, images?.note ?? '');
+        const parts: ChatCompletionContentPart[] = [...pending, { type: 'text', text }, ...(images?.send ?? []).map(imagePart)];
+        pending = [];
+        out.push(parts.length > 1 ? { role: 'user', content: parts } : { role: 'user', content: text });
+        break;
+      }
       case 'assistant':
-        return m.toolCalls && m.toolCalls.length > 0
-          ? {
-              role: 'assistant',
-              content: m.text || null,
-              tool_calls: m.toolCalls.map((c) => ({ id: c.callId, type: 'function' as const, function: { name: c.name, arguments: c.argsText } })),
-            }
-          : { role: 'assistant', content: m.text };
+        out.push(
+          m.toolCalls && m.toolCalls.length > 0
+            ? {
+                role: 'assistant',
+                content: m.text || null,
+                tool_calls: m.toolCalls.map((c) => ({ id: c.callId, type: 'function' as const, function: { name: c.name, arguments: c.argsText } })),
+              }
+            : { role: 'assistant', content: m.text },
+        );
+        break;
       case 'tool':
-        return { role: 'tool', tool_call_id: m.callId, content: m.text };
+        out.push({ role: 'tool', tool_call_id: m.callId, content: withNote(m.text, images?.note ?? '') });
+        for (const img of images?.send ?? []) pending.push({ type: 'text', text: `${img.label} of the result of ${m.name} (call ${m.callId}):` }, imagePart(img));
+        break;
       default:
         throw new AppError('INTERNAL', `unknown message role ${(m as { role: string }).role}`);
     }
   });
+  flush();
+  return out;
+}
+
+function imagePart(img: ModelImage): ChatCompletionContentPart {
+  return { type: 'image_url', image_url: { url: `data:${img.mimeType};base64,${img.base64}` } };
 }

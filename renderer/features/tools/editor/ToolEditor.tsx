@@ -5,6 +5,7 @@ import { HTTP_METHODS } from '../../../../shared/model/http-spec';
 import type { ToolView } from '../../../../shared/model/tool';
 import { useOp, useOpMutation } from '../../../api/hooks';
 import { approvalWhy } from '../../../components/approval-why';
+import { McpToolFacts } from '../../../components/McpHints';
 import { approvalStrings } from '../../../i18n/approval-strings';
 import { JsonEditor, type EditorProblem } from '../../../editor/JsonEditor';
 import type { JsonSchemaKind } from '../../../editor/json-schemas';
@@ -398,7 +399,7 @@ export function ToolEditor({ mode, newVersionBlocked, notice, onSaved, onNewVers
         {draft.type === 'sequence' && json('sequence', readOnly ? undefined : s.help.sequence)}
         {draft.type === 'mcp' && mode.kind === 'view' && mode.tool.mcp && (
           <p className="help" data-testid="tool-form-mcp">
-            {s.mcpBackend(mode.tool.mcp.serverTool)}
+            {s.mcpBackend(mode.tool.mcp.serverTool)} <McpToolFacts mcp={mode.tool.mcp} />
           </p>
         )}
       </fieldset>

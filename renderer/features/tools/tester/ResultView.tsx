@@ -1,13 +1,16 @@
 /**
- * What a run produced (while it runs, its progress once it reports some): the value as a collapsible tree with a Copy button, or the error
+ * What a run produced (while it runs, its progress once it reports some): the value as a collapsible tree with a Copy button
+ * (a value that is content, part by part: images, sounds, resources, links; the tree a toggle away), or the error
  * with the args/output issues by path; duration and attempts; and for HTTP tools the
  * exchange (secrets are redacted by the core before anything reaches us).
  */
-import { useId, useState } from 'react';
+import { useId, useMemo, useState } from 'react';
 import { z } from 'zod';
 import type { InvokeResult } from '../../../../shared/contract';
 import type { ErrorInfo } from '../../../../shared/errors';
 import { HttpExchangeSchema, type HttpExchange } from '../../../../shared/model/invocation';
+import { resultParts } from '../../../../shared/model/result-content';
+import { ResultParts } from '../../../components/ResultParts';
 import { testerStrings as s } from '../../../i18n/tester-strings';
 import { InvocationProgress } from '../../../components/InvocationProgress';
 
@@ -28,7 +31,8 @@ const FailureDetailsSchema = z
   })
   .passthrough();
 
-export function ResultView({ state }: { state: RunState }) {
+/** `toolName` names the images and sounds of a result that is content. */
+export function ResultView({ state, toolName }: { state: RunState; toolName: string }) {
   const titleId = useId();
   return (
     <section className="tester-result" data-testid="tester-result" aria-labelledby={titleId} aria-busy={state.status === 'running'}>
@@ -42,7 +46,7 @@ export function ResultView({ state }: { state: RunState }) {
           <InvocationProgress invocationId={state.invocationId} label={s.result.progress} />
         </>
       )}
-      {state.status === 'done' && <Success result={state.result} />}
+      {state.status === 'done' && <Success result={state.result} toolName={toolName} />}
       {state.status === 'failed' && <Failure error={state.error} />}
     </section>
   );
@@ -66,7 +70,13 @@ function Timing({ durationMs, attempts, ok }: { durationMs?: number; attempts?: 
   );
 }
 
-function Success({ result }: { result: InvokeResult }) {
+function Success({ result, toolName }: { result: InvokeResult; toolName: string }) {
+  const parts = useMemo(() => resultParts(result.value), [result.value]);
+  const tree = (testId: string) => (
+    <div className="json-tree" data-testid={testId}>
+      <JsonNode value={result.value} depth={0} />
+    </div>
+  );
   return (
     <>
       <p className="visually-hidden" role="status">
@@ -77,9 +87,7 @@ function Success({ result }: { result: InvokeResult }) {
         <h4>{s.result.value}</h4>
         <CopyButton value={result.value} />
       </div>
-      <div className="json-tree" data-testid="tester-value">
-        <JsonNode value={result.value} depth={0} />
-      </div>
+      {parts ? <ResultParts parts={parts} toolName={toolName} testId="tester-value" raw={() => tree('tester-value-raw')} /> : tree('tester-value')}
       {result.http && <HttpView http={result.http} />}
     </>
   );

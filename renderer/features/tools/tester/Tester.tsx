@@ -178,7 +178,7 @@ function TesterPanel({ bundleId, slug, version, toolId, argSchema, draft }: Test
           </span>
         )}
       </div>
-      <ResultView state={run} />
+      <ResultView state={run} toolName={slug} />
       {replaying && <ReplayCompare source={replaying} run={run} ranWith={ranWith} bundleId={bundleId} slug={slug} onDismiss={() => useReplay.getState().dismiss()} />}
       <TestCases bundleId={bundleId} slug={slug} version={version} draft={draft} args={args} argsValid={argsValid} onLoadArgs={loadArgs} />
       <RunHistory bundleId={bundleId} slug={slug} toolId={toolId} includeDrafts={draft !== undefined || !toolId} onLoad={loadArgs} />

@@ -1,0 +1,115 @@
+/**
+ * Which models are given a tool's images as images, and which images go.
+ *
+ * A provider does not say whether a model reads images, and an image sent to one that does not
+ * fails the whole request: so an image goes only to a model this table knows to take images, and
+ * every other model gets the text that stands in for it (llm/result-content.ts) with a line saying
+ * it is not shown. Known (by the model's name, any `vendor/` prefix and `:tag` aside):
+ * - Anthropic: Claude 3 and later (not claude-instant, Claude 1 or 2);
+ * - OpenAI-compatible: gpt-4o, chatgpt-4o, gpt-4.1, gpt-4.5, gpt-5, gpt-4-turbo (the 2024
+ *   release, not the previews), gpt-4-vision, o1 and o3 (not their minis), o4-mini; Claude 3+ and
+ *   Gemini 1.5+ through a router (OpenRouter names them `anthropic/…`, `google/…`); and open
+ *   vision models by their family: llava, bakllava, llama3.2-vision, llama4, qwen-vl, qwen2-vl,
+ *   qwen2.5-vl (qwen2.5vl), qwen3-vl, minicpm-v, moondream, pixtral, granite3.2-vision, or any
+ *   name with `vision` or a `-vl` part; never an audio, realtime, search, speech or embedding variant.
+ * Types: PNG, JPEG, GIF and WebP (what both APIs take); each at most 5 MiB of base64 (Anthropic's
+ * limit), and at most 20 images in one request (the latest ones: a long conversation's older
+ * images are told, not sent).
+ */
+import type { ProviderKind } from '../../../../shared/model/provider';
+import type { ModelImage, ModelMessage } from '../../llm/types';
+
+export const MODEL_IMAGE_TYPES: readonly string[] = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'];
+export const MODEL_IMAGE_MAX_BASE64_CHARS = 5 * 1024 * 1024;
+export const MODEL_IMAGES_PER_REQUEST = 20;
+
+const OPENAI_VISION: RegExp[] = [
+  /^(gpt-4o|chatgpt-4o|gpt-4\.1|gpt-4\.5|gpt-5)(\b|[-.:])/,
+  /^gpt-4-turbo(-2024-04-09)?$/,
+  /^gpt-4-vision/,
+  /^o1(-20\d\d-\d\d-\d\d)?$/,
+  /^o1-pro/,
+  /^o3(-20\d\d-\d\d-\d\d|-pro.*)?$/,
+  /^o4-mini/,
+  /^claude-/,
+  /^gemini-(1\.5|[2-9])/,
+  /^(llava|bakllava|llama3\.2-vision|llama-?4|qwen-vl|qwen2-vl|qwen2\.5-?vl|qwen3-vl|minicpm-v|moondream|pixtral|granite3\.2-vision)/,
+  /vision/,
+  /(^|[-_.])vl([-_.]|$)/,
+];
+
+/** Variants of those families that take sound, search or embed rather than images. */
+const NOT_CHAT_IMAGES = /(audio|realtime|search|transcribe|tts|embed)/;
+
+/** The model's own name: lower case, without a router's `vendor/` prefix or Ollama's `:tag`. */
+function baseName(model: string): string {
+  const lower = model.trim().toLowerCase();
+  const name = lower.slice(lower.lastIndexOf('/') + 1);
+  const colon = name.indexOf(':');
+  return colon < 0 ? name : name.slice(0, colon);
+}
+
+function isClaude3Plus(name: string): boolean {
+  return /^claude-/.test(name) && !/^claude-(instant|1|2)(\b|[-.])/.test(name);
+}
+
+/** Whether the model is known to take images (see the file's comment); false when unknown. */
+export function acceptsImages(kind: ProviderKind, model: string): boolean {
+  const name = baseName(model);
+  if (!name) return false;
+  if (kind === 'anthropic') return isClaude3Plus(name);
+  if (/^claude-/.test(name)) return isClaude3Plus(name);
+  if (NOT_CHAT_IMAGES.test(name)) return false;
+  return OPENAI_VISION.some((re) => re.test(name));
+}
+
+/** For one message: the images that go as images, and the line that tells of those that do not (empty when all go). */
+export interface ImagesOfMessage {
+  send: ModelImage[];
+  note: string;
+}
+
+/**
+ * Which images of a request go as images: by message index, for each message that has images.
+ * Counted from the end, so the latest images are the ones sent when there are too many.
+ */
+export function planImages(messages: readonly ModelMessage[], accepts: boolean): Map<number, ImagesOfMessage> {
+  const plan = new Map<number, ImagesOfMessage>();
+  let left = MODEL_IMAGES_PER_REQUEST;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i]!;
+    const images = m.role === 'user' || m.role === 'tool' ? (m.images ?? []) : [];
+    if (images.length === 0) continue;
+    const send: ModelImage[] = [];
+    const notes: string[] = [];
+    // Within a message, its first images first.
+    const take = images.map((img) => {
+      const why = !accepts
+        ? 'this model is not known to take images'
+        : !MODEL_IMAGE_TYPES.includes(img.mimeType.toLowerCase())
+          ? `${img.mimeType} is not a type models take (PNG, JPEG, GIF, WebP)`
+          : img.base64.length > MODEL_IMAGE_MAX_BASE64_CHARS
+            ? 'it is larger than a model takes (5 MiB)'
+            : undefined;
+      return { img, why };
+    });
+    const fitting = take.filter((t) => !t.why).length;
+    let allowed = Math.min(fitting, left);
+    left -= allowed;
+    for (const t of take) {
+      if (t.why) notes.push(`[${t.img.label} is not shown to you: ${t.why}]`);
+      else if (allowed > 0) {
+        send.push(t.img);
+        allowed--;
+      } else notes.push(`[${t.img.label} is not shown to you: only the latest ${MODEL_IMAGES_PER_REQUEST} images of the conversation are]`);
+    }
+    plan.set(i, { send, note: notes.join('\n') });
+  }
+  return plan;
+}
+
+/** The text with the plan's line after it. */
+export function withNote(text: string, note: string): string {
+  if (!note) return text;
+  return text ? `${text}\n${note}` : note;
+}

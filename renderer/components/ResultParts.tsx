@@ -1,0 +1,148 @@
+/**
+ * A tool's result that is content (shared/model/result-content.ts), part by part: text as text,
+ * an image as an image (click for its full size), a sound as a player, an embedded text resource
+ * folded under its URI, a blob as its URI, size and a download, a link as its URI, name and
+ * description; each part's annotations in small print. "Raw JSON" shows the value as it is
+ * (`raw`, drawn only while it is on). Used by the chat's tool card, the tester and Inspect.
+ */
+import { useId, useMemo, useState, type ReactNode } from 'react';
+import type { ResultPart } from '../../shared/model/result-content';
+import { resultStrings as s } from '../i18n/result-strings';
+import { dataUrlToBytes, dataUrlType, partViews, type Download, type PartView } from './result-parts';
+import './result-parts.css';
+
+export interface ResultPartsProps {
+  parts: readonly ResultPart[];
+  /** Names the images and sounds (their alt text and labels) and the files they download as. */
+  toolName: string;
+  /** The value as raw JSON, drawn when the user asks for it. */
+  raw: () => ReactNode;
+  testId?: string;
+}
+
+export function ResultParts({ parts, toolName, raw, testId }: ResultPartsProps) {
+  const [showRaw, setShowRaw] = useState(false);
+  const views = useMemo(() => partViews(parts, toolName), [parts, toolName]);
+  const bodyId = useId();
+  return (
+    <div className="result-parts" data-testid={testId} aria-label={s.label(toolName)} role="group">
+      <div className="result-parts-bar">
+        <button type="button" className="link-button" aria-pressed={showRaw} aria-controls={bodyId} aria-label={s.rawLabel(toolName)} data-testid="result-raw-toggle" onClick={() => setShowRaw((r) => !r)}>
+          {s.raw}
+        </button>
+      </div>
+      <div id={bodyId}>
+        {showRaw ? (
+          raw()
+        ) : (
+          <ul className="result-part-list">
+            {views.map((v, i) => (
+              <li key={i} className={`result-part part-${v.kind}`} data-testid="result-part" data-kind={v.kind}>
+                <Part view={v} />
+                {v.notes && <p className="part-notes">{v.notes}</p>}
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+    </div>
+  );
+}
+
+function Part({ view: v }: { view: PartView }) {
+  switch (v.kind) {
+    case 'text':
+      return <p className="part-text">{v.text}</p>;
+    case 'image':
+      return (
+        <>
+          {v.src ? <ZoomableImage src={v.src} alt={v.alt} /> : <p className="muted">{v.tooLarge}</p>}
+          <Caption text={v.caption} download={v.download} />
+        </>
+      );
+    case 'audio':
+      return (
+        <>
+          {v.src ? <audio controls preload="metadata" src={v.src} aria-label={v.label} data-testid="result-audio" /> : <p className="muted">{v.tooLarge}</p>}
+          <Caption text={v.caption} download={v.download} />
+        </>
+      );
+    case 'resource-text':
+      return (
+        <details className="part-resource">
+          <summary>
+            {s.resource} <code className="break">{v.uri}</code>
+            {v.mimeType && <span className="muted"> ({v.mimeType})</span>}
+          </summary>
+          <pre>{v.text}</pre>
+        </details>
+      );
+    case 'resource-blob':
+      return (
+        <p className="part-resource">
+          {s.resource} <code className="break">{v.uri}</code> <Caption text={v.caption} download={v.download} inline />
+        </p>
+      );
+    case 'link':
+      return (
+        <p className="part-link">
+          {s.link} <code className="break">{v.uri}</code>
+          {v.name && <strong> {v.name}</strong>}
+          {v.caption && <span className="muted"> ({v.caption})</span>}
+          {v.description && <span className="part-link-description"> — {v.description}</span>}
+        </p>
+      );
+    default:
+      return (
+        <>
+          <p className="muted">{s.other}</p>
+          <pre>{v.json}</pre>
+        </>
+      );
+  }
+}
+
+function ZoomableImage({ src, alt }: { src: string; alt: string }) {
+  const [full, setFull] = useState(false);
+  return (
+    <button type="button" className="part-image-button" aria-pressed={full} title={full ? s.fitSize : s.fullSize} onClick={() => setFull((f) => !f)}>
+      <img className={full ? 'part-image full' : 'part-image'} src={src} alt={alt} data-testid="result-image" />
+    </button>
+  );
+}
+
+function Caption({ text, download, inline }: { text: string; download: Download; inline?: boolean }) {
+  const [failed, setFailed] = useState(false);
+  const Tag = inline ? 'span' : 'p';
+  return (
+    <Tag className="part-caption">
+      <span className="muted">{text}</span>{' '}
+      <button type="button" className="link-button" aria-label={s.downloadLabel(download.fileName)} onClick={() => setFailed(!save(download))}>
+        {s.download}
+      </button>
+      {failed && (
+        <span className="field-error" role="alert">
+          {' '}
+          {s.downloadFailed}
+        </span>
+      )}
+    </Tag>
+  );
+}
+
+/** Saves the part as a file: its bytes decoded only now, handed over as a blob: URL. */
+function save(d: Download): boolean {
+  const bytes = dataUrlToBytes(d.dataUrl);
+  if (!bytes) return false;
+  const url = URL.createObjectURL(new Blob([bytes], { type: dataUrlType(d.dataUrl) }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = d.fileName;
+  a.style.display = 'none';
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  // Revoked a little later: some browsers start the download after the click returns.
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  return true;
+}

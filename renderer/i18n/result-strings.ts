@@ -1,0 +1,27 @@
+/** Every user-visible string of a tool's result shown as content (renderer/components/ResultParts.tsx) and of an MCP tool's hints. */
+export const resultStrings = {
+  label: (toolName: string) => `What ${toolName} returned`,
+  theTool: 'the tool',
+  raw: 'Raw JSON',
+  rawLabel: (toolName: string) => `Show what ${toolName} returned as raw JSON`,
+  imageAlt: (toolName: string, mimeType: string) => `Image from ${toolName} (${mimeType})`,
+  audioLabel: (toolName: string, mimeType: string) => `Sound from ${toolName} (${mimeType})`,
+  fullSize: 'Show at full size',
+  fitSize: 'Fit to the card',
+  tooLarge: (size: string) => `Too large to show here (${size}): download it to see it.`,
+  download: 'Download',
+  downloadLabel: (fileName: string) => `Download ${fileName}`,
+  downloadFailed: 'It could not be downloaded: its data is not valid base64.',
+  resource: 'Resource',
+  link: 'Link',
+  sizeOf: (what: string, size: string) => `${what}, ${size}`,
+  audience: { user: 'for you', assistant: 'for the model', both: 'for you and the model' },
+  priority: (p: number) => `priority ${p}`,
+  other: 'Other content',
+  hints: {
+    label: 'What the MCP server says of this tool',
+    title: (title: string) => `Title given by the server: ${title}`,
+    serverName: (name: string) => `its name on the server: ${name}`,
+    badge: (words: string) => `The MCP server says: ${words}`,
+  },
+} as const;
