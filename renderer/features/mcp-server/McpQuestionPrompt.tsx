@@ -63,6 +63,8 @@ function Question({ request, more, onAnswered }: { request: ElicitationRequest; 
         <form
           id={`mcp-question-form-${request.id}`}
           className="mcp-question-form"
+          // The core checks the answer and says what does not fit, here, in the app's words.
+          noValidate
           onSubmit={(e) => {
             e.preventDefault();
             answer('accept');

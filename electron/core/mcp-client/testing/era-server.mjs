@@ -140,7 +140,8 @@ function tasksLegacy() {
       case 'tasks/get': {
         const t = tasks.get(m.params.taskId);
         if (!t) return fail(-32602, 'no such task');
-        if (t.status === 'working' && t.tool === 'research' && ++t.polls >= 3) t.status = 'completed';
+        if (t.status === 'working') t.polls++;
+        if (t.status === 'working' && t.tool === 'research' && t.polls >= 3) t.status = 'completed';
         t.message = t.status === 'completed' ? 'done' : `step ${t.polls}`;
         return ok(taskView(t));
       }

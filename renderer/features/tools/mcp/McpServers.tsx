@@ -3,7 +3,8 @@
  * why, stopped), the tools it could not bring in and why (or why it has none), whether its tools
  * without hints run without asking (off by default), its log (stderr, its log messages with their
  * level and logger, and lifecycle), Edit (the Add form, filled in), Restart and Remove; and "Add
- * MCP server". Statuses are pushed (mcpServers.changed), not polled.
+ * MCP server". Statuses are pushed (mcpServers.changed), not polled; a log shown is read when it
+ * opens and again every LOG_REFRESH_MS while it stays open (its new lines are not pushed).
  *
  *   <McpServers />
  */
@@ -18,6 +19,9 @@ import { BusyButton } from '../BusyButton';
 import { McpServerForm } from './McpServerForm';
 import { logLineText } from './mcp-log';
 import './mcp.css';
+
+/** How often a log that is shown is read again, for the lines the server wrote since. */
+const LOG_REFRESH_MS = 1_000;
 
 export function McpServers() {
   const id = useId();
@@ -75,7 +79,7 @@ function ServerRow({ server: v }: { server: McpServerView }) {
     setSaved(null);
     setEditing(true);
   };
-  const log = useOp('mcpServers.log', { bundleId: v.bundleId }, { enabled: showLog });
+  const log = useOp('mcpServers.log', { bundleId: v.bundleId }, { enabled: showLog, staleTime: 0, refetchInterval: showLog ? LOG_REFRESH_MS : false });
   const restart = useOpMutation('mcpServers.restart');
   const remove = useOpMutation('mcpServers.remove');
   const trust = useOpMutation('mcpServers.setTrust');
