@@ -27,6 +27,14 @@ export interface CallDeps {
   extractionModel: () => ExtractionModel | undefined;
   /** Settings' bytes cap for a result (Settings → Tool outputs). */
   maxResultBytes: () => number;
+  /** Where each running call's progress goes, by invocation (a client that asked for progress). */
+  progressTo?: Map<string, (report: ServedProgress) => void>;
+}
+
+export interface ServedProgress {
+  progress: number;
+  total?: number;
+  message?: string;
 }
 
 /** One client's connection: its stored outputs and its "allow for this session" answers are its own. */
@@ -39,6 +47,8 @@ export interface McpSession {
   readonly allowed: Set<string>;
   /** Tools tool_search found and added to this client's list (./discovery.ts), by served name. */
   readonly found: Set<string>;
+  /** This call's client asked for progress (a progressToken): each report of the call goes to it. */
+  progress?: (report: ServedProgress) => void;
 }
 
 export const needsApprovalNoWindow = (tool: string) =>
@@ -85,22 +95,27 @@ function run(deps: CallDeps, session: McpSession, served: ServedTool, args: unkn
   const { tool } = served;
   const invocationId = fastUuidv7();
   const watch = signal ? cancelWatch.add(signal, deps.dispatcher, invocationId) : undefined;
+  const progressTo = session.progress ? deps.progressTo : undefined;
+  progressTo?.set(invocationId, session.progress!);
   let outcome: Promise<InvokeOutcome>;
   try {
     outcome = deps.dispatcher.invoke({ bundleId: tool.bundleId, slug: tool.slug, version: tool.version, args: args ?? {}, source: 'api', ownerId: session.ownerId, invocationId });
   } catch (e) {
     if (watch) cancelWatch.remove(watch);
+    progressTo?.delete(invocationId);
     return Promise.resolve(errorResult(toErrorInfo(e, 'mcp')));
   }
   return outcome.then(
     (o) => {
       if (watch) cancelWatch.remove(watch);
+      progressTo?.delete(invocationId);
       if (!o.ok) return errorResult(o.error);
       const r = gateResult(deps, session, served, args, o.value, signal);
       return served.outputSchema ? (r instanceof Promise ? r.then(conforming) : conforming(r)) : r;
     },
     (e: unknown) => {
       if (watch) cancelWatch.remove(watch);
+      progressTo?.delete(invocationId);
       return errorResult(toErrorInfo(e, 'mcp'));
     },
   );

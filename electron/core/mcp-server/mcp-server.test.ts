@@ -15,6 +15,7 @@ import { createCore, type Core } from '../app';
 import { RESOURCES_DIR, useTempDirs } from '../testing/temp-dir';
 import { needsApprovalNoWindow, deniedInApp } from './call';
 import { serverOff } from './service';
+import { stdioServer } from '../mcp-client/testing/harness';
 import { BIG_LINES, MEDIA_BYTES, SECRET_VALUE, seedServedBundle, startEchoServer, type EchoServer, type ServedFixture } from '../testing/mcp-serve-kit';
 
 const tempDir = useTempDirs();
@@ -252,6 +253,20 @@ describe('tools/call', () => {
     await core.call('settings.set', { mcpServer: { ...core.settings.get().mcpServer, enabled: false } });
     await expect(client.request({ method: 'tasks/get', params: { taskId: again.task.taskId } }, GetTaskResultSchema)).rejects.toThrow(/no task/);
     await expect(client.request({ method: 'tasks/get', params: { taskId: 'nope' } }, GetTaskResultSchema)).rejects.toThrow(/no task nope in this session/);
+  });
+
+  it('passes a call’s progress on to the client that asked for it (an MCP server’s tool served on)', async () => {
+    const added = await core.call('mcpServers.add', { server: { ...stdioServer('progress'), trustUnannotatedTools: true } });
+    if (!added.ok) throw new Error(added.error.message);
+    await core.call('settings.set', { mcpServer: { ...core.settings.get().mcpServer, bundleIds: [fx.bundleId, added.value.bundleId] } });
+    const { client } = await connect();
+    const reports: { progress: number; total?: number; message?: string }[] = [];
+    const r = (await client.callTool({ name: 'progress-steps', arguments: { steps: 3 } }, undefined, { onprogress: (p) => void reports.push(p) })) as CallToolResult;
+    expect(text(r)).toBe('done after 3 steps');
+    expect(reports.length).toBeGreaterThan(0);
+    expect(reports.at(-1)).toMatchObject({ progress: 3, total: 3, message: 'step 3 of 3' });
+    // A client that does not ask gets none (and the call is the same).
+    expect(text(await client.callTool({ name: 'progress-steps', arguments: { steps: 2 } }))).toBe('done after 2 steps');
   });
 
   it('refuses arguments that do not match the schema with a message naming the field', async () => {

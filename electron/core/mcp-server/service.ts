@@ -24,7 +24,7 @@ import type { ToolOutputService } from '../tool-output/service';
 import type { ExtractionModel } from '../tool-output/types';
 import { servedAnnotations, servedTaskSupport } from './annotations';
 import { McpApprovalQueue } from './approval-queue';
-import { callServedTool, callToolOutput, type CallDeps, type McpSession } from './call';
+import { callServedTool, callToolOutput, type CallDeps, type McpSession, type ServedProgress } from './call';
 import { clientLabel } from './client-name';
 import { TOOL_SEARCH_NAME, unknownWhileSearching, type FoundTool, type ServedSearch } from './discovery';
 import { ServedTools, type ServedTool } from './served-tools';
@@ -32,7 +32,7 @@ import { ServedTasks } from './tasks';
 
 export interface McpServeOptions {
   store: Pick<ToolStore, 'allTools' | 'isUsable' | 'bundleById'>;
-  dispatcher: Pick<InvokeDispatcher, 'invoke' | 'cancel'>;
+  dispatcher: Pick<InvokeDispatcher, 'invoke' | 'cancel'> & Partial<Pick<InvokeDispatcher, 'onProgress'>>;
   toolOutputs: ToolOutputService;
   approvals: Pick<ApprovalStore, 'allows' | 'add'> & Partial<Pick<ApprovalStore, 'reload'>>;
   settings: () => McpServerSettings;
@@ -126,7 +126,10 @@ export class McpServeService {
     this.queue = new McpApprovalQueue({ now: opts.now, onChange: () => opts.events?.emit('mcpServer.approvalsChanged', {}), ...(opts.approvalTimeoutMs ? { timeoutMs: opts.approvalTimeoutMs } : {}) });
     this.served = new ServedTools(opts.store, opts.settings, opts.toolSearch);
     this.tasks = new ServedTasks(opts.now);
-    this.deps = { dispatcher: opts.dispatcher, toolOutputs: opts.toolOutputs, approvals: opts.approvals, queue: this.queue, extractionModel: opts.extractionModel ?? (() => undefined), maxResultBytes: opts.maxResultBytes ?? (() => DEFAULT_MAX_RESULT_BYTES) };
+    const progressTo = new Map<string, (report: ServedProgress) => void>();
+    this.deps = { dispatcher: opts.dispatcher, toolOutputs: opts.toolOutputs, approvals: opts.approvals, queue: this.queue, extractionModel: opts.extractionModel ?? (() => undefined), maxResultBytes: opts.maxResultBytes ?? (() => DEFAULT_MAX_RESULT_BYTES), progressTo };
+    // A served call's progress (an MCP tool's own, a task's status) goes on to the client that asked for it.
+    opts.dispatcher.onProgress?.((p) => progressTo.get(p.invocationId)?.(p));
     opts.events?.on('store.changed', () => this.changed());
     opts.events?.on('settings.changed', () => this.changed());
   }
@@ -281,7 +284,15 @@ export class McpServeService {
     // over HTTP that is the POST's stream, which every 2025 client reads (unlike the optional GET
     // stream); a 2026 client hears it on its subscriptions/listen stream.
     server.setRequestHandler('tools/call', (req, ctx) => {
-      const session: McpSession = { ...state, client: () => clientOf(server, ctx) };
+      const token = req.params._meta?.progressToken;
+      const progress =
+        token === undefined
+          ? undefined
+          : (p: ServedProgress) =>
+              void ctx.mcpReq
+                .notify({ method: 'notifications/progress', params: { progressToken: token, progress: p.progress, ...(p.total !== undefined ? { total: p.total } : {}), ...(p.message ? { message: p.message } : {}) } })
+                .catch(() => undefined);
+      const session: McpSession = { ...state, client: () => clientOf(server, ctx), ...(progress ? { progress } : {}) };
       const task = (req.params as { task?: { ttl?: unknown } }).task;
       if (tasks && task) return this.startTask(session, req.params.name, req.params.arguments, task.ttl) as unknown as Promise<CallToolResult>;
       if (!modern) return this.callTool(session, req.params.name, req.params.arguments, ctx.mcpReq.signal, (n: ServerNotification) => ctx.mcpReq.notify(n));
