@@ -11,7 +11,7 @@ import type { Page } from '@playwright/test';
 import path from 'node:path';
 import { AppShell } from '../pages/app-page';
 import { expect, screenshot, test } from '../fixtures';
-import { rpc } from '../fixtures/host';
+import { addStdioServer, removeServers } from '../pages/mcp-servers';
 
 const TESTING = path.resolve(import.meta.dirname, '..', '..', 'electron', 'core', 'mcp-client', 'testing');
 const TEST_SERVER = path.join(TESTING, 'test-server.mjs');
@@ -23,28 +23,9 @@ const MODERN = 'e2e-ask-modern';
 // The servers go at the end: the specs of a worker share its data folder, and these list tools
 // that other specs look for by name (echo, add_numbers).
 test.afterAll(async ({ host }) => {
-  if (!host) return;
-  for (const s of await rpc<{ name: string; bundleId: string }[]>(host, 'mcpServers.list', {})) {
-    if (s.name === ELICIT || s.name === MODERN) await rpc(host, 'mcpServers.remove', { bundleId: s.bundleId });
-  }
+  if (host) await removeServers(host, [ELICIT, MODERN]);
 });
 
-/** Tools → MCP servers → Add, as a program started over stdio; answers the server's row once it is connected. */
-async function addStdioServer(page: Page, shell: AppShell, name: string, args: string[]) {
-  await shell.open('tools');
-  const panel = page.getByTestId('mcp-servers');
-  await panel.getByTestId('mcp-add-open').click();
-  const form = panel.getByTestId('mcp-add-form');
-  await form.getByTestId('mcp-mode-stdio').check();
-  await form.getByTestId('mcp-form-name').fill(name);
-  await form.getByTestId('mcp-form-command').fill(process.execPath);
-  await form.getByTestId('mcp-form-args').fill(args.join('\n'));
-  await form.getByTestId('mcp-add-submit').click();
-  await expect(form.getByTestId('mcp-add-message')).toContainText(name);
-  const row = panel.getByTestId(`mcp-server-${name}`);
-  await expect(row.locator('[data-testid^="mcp-state-"]')).toHaveText('connected');
-  return row;
-}
 
 /** Opens a tool of a server's bundle in the tester. */
 async function openTool(page: Page, bundleSlug: string, slug: string) {
@@ -58,7 +39,7 @@ test.describe('MCP servers ask the user', () => {
     test.skip(!host, 'the MCP server is a program started next to the headless host');
     test.setTimeout(120_000);
     const shell = new AppShell(page);
-    await addStdioServer(page, shell, ELICIT, [TEST_SERVER, 'elicit']);
+    await addStdioServer(page, shell, host!, ELICIT, [TEST_SERVER, 'elicit']);
     const tester = await openTool(page, ELICIT, 'ask');
     const result = tester.getByTestId('tester-result');
 
@@ -115,7 +96,7 @@ test.describe('MCP servers ask the user', () => {
     test.skip(!host, 'the MCP servers are programs started next to the headless host');
     test.setTimeout(120_000);
     const shell = new AppShell(page);
-    await addStdioServer(page, shell, MODERN, [ERA_SERVER, 'modern']);
+    await addStdioServer(page, shell, host!, MODERN, [ERA_SERVER, 'modern']);
 
     await shell.open('chat');
     await page.getByTestId('conversation-new').click();

@@ -6,12 +6,11 @@
  * never-ending one is also run from the chat's `+` palette and called by a model (the scripted
  * model server), each cancelled while its progress shows.
  */
-import type { Page } from '@playwright/test';
 import path from 'node:path';
 import { startScriptedModelServer, type ScriptedModelServer } from '../../electron/core/testing/scripted-model-server';
 import { AppShell } from '../pages/app-page';
 import { expect, screenshot, test } from '../fixtures';
-import { rpc } from '../fixtures/host';
+import { addStdioServer, removeServers } from '../pages/mcp-servers';
 import { callTool } from '../fixtures/model-steps';
 
 const MODEL = 'mcp-tasks-e2e-model';
@@ -25,31 +24,13 @@ test.beforeAll(async () => {
   models = await startScriptedModelServer();
   models.setModels([MODEL]);
 });
+
 // The server goes at the end: the specs of a worker share its data folder.
 test.afterAll(async ({ host }) => {
   await models.close();
-  if (!host) return;
-  for (const s of await rpc<{ name: string; bundleId: string }[]>(host, 'mcpServers.list', {})) {
-    if (s.name === SERVER) await rpc(host, 'mcpServers.remove', { bundleId: s.bundleId });
-  }
+  if (host) await removeServers(host, [SERVER]);
 });
 
-/** Tools → MCP servers → Add, as a program started over stdio; answers the server's row once it is connected. */
-async function addStdioServer(page: Page, shell: AppShell, name: string, args: string[]) {
-  await shell.open('tools');
-  const panel = page.getByTestId('mcp-servers');
-  await panel.getByTestId('mcp-add-open').click();
-  const form = panel.getByTestId('mcp-add-form');
-  await form.getByTestId('mcp-mode-stdio').check();
-  await form.getByTestId('mcp-form-name').fill(name);
-  await form.getByTestId('mcp-form-command').fill(process.execPath);
-  await form.getByTestId('mcp-form-args').fill(args.join('\n'));
-  await form.getByTestId('mcp-add-submit').click();
-  await expect(form.getByTestId('mcp-add-message')).toContainText(name);
-  const row = panel.getByTestId(`mcp-server-${name}`);
-  await expect(row.locator('[data-testid^="mcp-state-"]')).toHaveText('connected');
-  return row;
-}
 
 test.describe('MCP task tools', () => {
   test.describe.configure({ mode: 'serial' });
@@ -58,7 +39,7 @@ test.describe('MCP task tools', () => {
     test.skip(!host, 'the MCP server is a program started next to the headless host');
     test.setTimeout(120_000);
     const shell = new AppShell(page);
-    const row = await addStdioServer(page, shell, SERVER, [ERA_SERVER, 'tasks-legacy']);
+    const row = await addStdioServer(page, shell, host!, SERVER, [ERA_SERVER, 'tasks-legacy']);
 
     // Both task tools are brought in (none skipped for running only as a task).
     await expect(row.getByTestId('mcp-skipped')).toHaveCount(0);
@@ -121,7 +102,7 @@ test.describe('MCP task tools', () => {
     // The server of the first test (the same data folder); added here when this test runs alone.
     await shell.open('tools');
     const panel = page.getByTestId('mcp-servers');
-    if ((await panel.getByTestId(`mcp-server-${SERVER}`).count()) === 0) await addStdioServer(page, shell, SERVER, [ERA_SERVER, 'tasks-legacy']);
+    if ((await panel.getByTestId(`mcp-server-${SERVER}`).count()) === 0) await addStdioServer(page, shell, host!, SERVER, [ERA_SERVER, 'tasks-legacy']);
 
     // 1. The `+` palette: its form shows the task's progress; Escape cancels the run.
     await shell.open('chat');
