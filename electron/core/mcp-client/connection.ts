@@ -43,7 +43,7 @@ export interface ConnectionOptions {
    * Asks the user a question of the server (elicitation: a form or a page to open) and answers
    * with what they chose; none: the client does not offer elicitation.
    */
-  elicit?: (params: unknown, signal: AbortSignal) => Promise<{ action: 'accept' | 'decline' | 'cancel'; content?: Record<string, string | number | boolean | string[]> }>;
+  elicit?: (params: unknown, signal: AbortSignal, tool?: string) => Promise<{ action: 'accept' | 'decline' | 'cancel'; content?: Record<string, string | number | boolean | string[]> }>;
   config: McpServerConfig;
   /** The working folder of a stdio server without its own. */
   defaultCwd: () => string;
@@ -225,6 +225,8 @@ export class McpServerConnection {
   private authorizing: Promise<void> | undefined;
   /** Calls of this connection running now; the server's questions waiting in the app. */
   private runningCalls = 0;
+  /** The tools of the calls running, by name and how many of each. */
+  private readonly running = new Map<string, number>();
   private readonly questions = new Set<AbortController>();
   /** The connected server declares no tools capability (its last list found out). */
   offersNoTools = false;
@@ -437,7 +439,9 @@ export class McpServerConnection {
         ctx.mcpReq.signal.addEventListener('abort', onAbort, { once: true });
         this.questions.add(ask);
         try {
-          return await elicit(req.params, ask.signal);
+          // The call it belongs to, when only one is running (a 2025 question names none).
+          const only = this.running.size === 1 && [...this.running.values()][0] === 1 ? [...this.running.keys()][0] : undefined;
+          return await elicit(req.params, ask.signal, only);
         } catch (e) {
           // A form the window cannot show: the server is told why.
           if (e instanceof AppError && e.code === 'VALIDATION_FAILED') throw new ProtocolError(ProtocolErrorCode.InvalidParams, e.message);
@@ -844,17 +848,21 @@ export class McpServerConnection {
     const client = this.client && this.state === 'connected' ? this.client : await this.ready(cancel.signal);
     const what = `tools/call ${name}`;
     this.runningCalls++;
+    this.running.set(name, (this.running.get(name) ?? 0) + 1);
     try {
       return await this.withSignIn(what, () => cancel.signal, () => this.onSession(client, what, () => cancel.signal, (c) => this.sendCall(c, name, args, cancel)));
     } catch (e) {
       throw this.callError(e, what, cancel.signal);
     } finally {
-      this.callEnded();
+      this.callEnded(name);
     }
   }
 
   /** A call ended: with none left running, the server's questions waiting in the app end too (their call is gone). */
-  private callEnded(): void {
+  private callEnded(name: string): void {
+    const n = (this.running.get(name) ?? 1) - 1;
+    if (n > 0) this.running.set(name, n);
+    else this.running.delete(name);
     if (--this.runningCalls > 0) return;
     this.endQuestions();
   }
@@ -874,10 +882,11 @@ export class McpServerConnection {
     const client = this.client && this.state === 'connected' ? this.client : await this.ready(cancel.signal);
     const what = `tools/call ${name} (as a task)`;
     this.runningCalls++;
+    this.running.set(name, (this.running.get(name) ?? 0) + 1);
     try {
       return await this.runTaskCall(client, name, args, cancel, what);
     } finally {
-      this.callEnded();
+      this.callEnded(name);
     }
   }
 

@@ -52,7 +52,7 @@ describe.each(servers)('a server that asks the user, %s', (_era, server) => {
       return r.ok && r.value.length === 1;
     }, 'the question waiting');
     const listed = await c.call('mcpElicitations.list', {});
-    expect(listed.ok && listed.value[0]).toMatchObject({ bundleId: v.bundleId, mode: 'form', message: 'Who is asking?', fields: expect.arrayContaining([expect.objectContaining({ name: 'name', kind: 'string', required: true })]) });
+    expect(listed.ok && listed.value[0]).toMatchObject({ bundleId: v.bundleId, tool: 'ask', mode: 'form', message: 'Who is asking?', fields: expect.arrayContaining([expect.objectContaining({ name: 'name', kind: 'string', required: true })]) });
     expect(await answer(c, 'accept', { name: 'A' })).toMatchObject({ ok: false, error: { code: 'VALIDATION_FAILED', message: 'Name: at least 2 characters' } });
     expect(await answer(c, 'accept', { name: 'Ada' })).toMatchObject({ ok: true, value: { accepted: true } });
     expect(await running).toMatchObject({ ok: true, value: expect.stringContaining('accept {"name":"Ada"') });

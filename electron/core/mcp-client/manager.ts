@@ -124,7 +124,7 @@ export class McpClientManager {
     const entry: Entry = { file, conn: undefined as unknown as McpServerConnection, skipped: [], missing: [], refreshQueued: false, refreshing: false };
     entry.conn = new McpServerConnection({
       bundleId: file.bundleId,
-      elicit: (params, signal) => this.elicitations.ask({ bundleId: file.bundleId, server: config.name, params }, signal),
+      elicit: (params, signal, tool) => this.elicitations.ask({ bundleId: file.bundleId, server: config.name, params, ...(tool ? { tool } : {}) }, signal),
       config,
       defaultCwd: this.opts.workspaceDir,
       secrets: this.opts.secrets,
