@@ -61,6 +61,16 @@ describe('MCP tools and tasks', () => {
     }, 'the server told to cancel the task');
   });
 
+  it('gives up on a task that outlasts its time cap, and cancels it on the server', async () => {
+    const c = await core();
+    const v = await addServer(c, { ...taskServer, timeouts: { startMs: 5_000, callMs: 200 } });
+    expect(await call(c, v.bundleId, 'endless', { topic: 'x' })).toMatchObject({ ok: false, error: { code: 'TIMEOUT' } });
+    await until(async () => {
+      const log = await c.call('mcpServers.log', { bundleId: v.bundleId });
+      return log.ok && log.value.some((l) => l.stream === 'stderr' && /^task task-\d+ cancelled$/.test(l.text));
+    }, 'the server told to cancel the task');
+  });
+
   it('a tool that runs only as a task, on a server that offers no tasks, is not brought in, with why; one that may run as a task runs as a plain call', async () => {
     const c = await core();
     const v = await addServer(c, stdioServer('tasks'));
