@@ -46,7 +46,7 @@ describe('the gate and token counting', () => {
   });
 
   it('sizes an image result by the text a model is given for it, not by its base64', async () => {
-    const { svc, counted } = await service({ maxResultBytes: 1024, defaultWindow: { contextTokens: 1000, maxOutputTokens: 100 } });
+    const { svc, counted } = await service({ maxResultBytes: 8 * 1024, defaultWindow: { contextTokens: 1000, maxOutputTokens: 100 } });
     const base64 = 'A'.repeat(4000);
     const value = { content: [{ type: 'text', text: 'a picture' }, { type: 'image', mimeType: 'image/png', bytes: 3000, dataUrl: `data:image/png;base64,${base64}` }] };
     const card = { invocationId: 'i1', bundleId: 'b', slug: 'picture', version: '1', displayName: 'Picture', args: {}, status: 'ok' as const, source: 'model' as const };
@@ -55,6 +55,16 @@ describe('the gate and token counting', () => {
     expect(gated.stored).toBeUndefined();
     expect(gated.value).toEqual(value);
     expect(counted.join('')).not.toContain(base64);
+  });
+
+  it('stores an image result past the bytes cap as any result that large (the card keeps no megabytes of base64)', async () => {
+    const { svc } = await service({ maxResultBytes: 1024, defaultWindow: { contextTokens: 100_000, maxOutputTokens: 100 } });
+    const value = { content: [{ type: 'image', mimeType: 'image/png', bytes: 3000, dataUrl: `data:image/png;base64,${'A'.repeat(4000)}` }] };
+    const card = { invocationId: 'i2', bundleId: 'b', slug: 'picture', version: '1', displayName: 'Picture', args: {}, status: 'ok' as const, source: 'model' as const };
+    const gated = await svc.gateCard(card, { conversationId: 'c1', tool: { id: 't1', slug: 'picture', outputSchema: {} }, args: {}, value, usedTokens: 100 });
+    expect(gated.stored).toBeDefined();
+    // A preview stays, not the image.
+    expect(JSON.stringify(gated.value ?? '')).not.toContain('A'.repeat(4000));
   });
 
   it('never passes uncounted what the byte limit refuses', () => {

@@ -162,7 +162,10 @@ export class ToolOutputService {
     if (isStoredOutputRef(req.value)) return this.refCard(card, req.value.$storedOutput, req.tool.id, req.model);
     // Stored as routing would write it: a string as is, a text property (readfile's content), else indented JSON;
     // content (an MCP result's parts, an HTTP tool's image) as the model is given it: its images are not text to count.
-    const text = modelContent(req.value)?.text ?? routedText(req.value, req.tool);
+    // Media past the bytes cap (Settings → Tool outputs) is stored like any result that large: the card keeps no megabytes of base64.
+    const content = modelContent(req.value);
+    const withinCap = content !== undefined && (JSON.stringify(req.value)?.length ?? 0) <= this.opts.settings().maxResultBytes;
+    const text = withinCap ? content.text : routedText(req.value, req.tool);
     const g = await this.gate(
       { conversationId: req.conversationId, toolId: req.tool.id, toolName: req.tool.slug, args: req.args, text, ...(req.model ? { model: req.model } : {}), ...(req.usedTokens !== undefined ? { usedTokens: req.usedTokens } : {}) },
       signal,

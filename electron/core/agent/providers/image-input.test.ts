@@ -219,13 +219,25 @@ describe('which images go', () => {
 
   it('only the types models take, and none past the size a model takes: the others are told', () => {
     const plan = planImages(
-      [{ role: 'tool', callId: 'c', name: 't', text: '', images: [img('image 1', { mimeType: 'image/svg+xml' }), img('image 2', { base64: 'A'.repeat(MODEL_IMAGE_MAX_BASE64_CHARS + 4) }), img('image 3', { mimeType: 'IMAGE/JPEG' })] }],
+      [{ role: 'tool', callId: 'c', name: 't', text: '', images: [img('image 1', { mimeType: 'image/svg+xml' }), img('image 2', { base64: 'A'.repeat(MODEL_IMAGE_MAX_BASE64_CHARS + 4) }), img('image 3', { mimeType: 'IMAGE/PNG' })] }],
       true,
     );
     expect(plan.get(0)!.send.map((i) => i.label)).toEqual(['image 3']);
     expect(plan.get(0)!.note).toBe(
       '[image 1 is not shown to you: image/svg+xml is not a type models take (PNG, JPEG, GIF, WebP)]\n[image 2 is not shown to you: it is larger than a model takes (5 MiB)]',
     );
+  });
+
+  it('only an image whose bytes are what it says, and at most 20 MiB of them in a request, the latest first', () => {
+    const mislabelled = planImages([{ role: 'tool', callId: 'c', name: 't', text: '', images: [img('image 1', { mimeType: 'image/jpeg' }), img('image 2', { base64: 'bm90IGFuIGltYWdlIGF0IGFsbA==' })] }], true);
+    expect(mislabelled.get(0)!.send).toEqual([]);
+    expect(mislabelled.get(0)!.note).toBe('[image 1 is not shown to you: its bytes are not a image/jpeg image]\n[image 2 is not shown to you: its bytes are not a image/png image]');
+    // Five images of 4.5 MiB each: the latest four fit in 20 MiB, the oldest is told.
+    const big = PNG + 'A'.repeat(4.5 * 1024 * 1024 - PNG.length);
+    const many: ModelMessage[] = Array.from({ length: 5 }, (_, i) => ({ role: 'tool', callId: `c${i}`, name: 't', text: '', images: [img('image 1', { base64: big })] }));
+    const plan = planImages(many, true);
+    expect([0, 1, 2, 3, 4].map((i) => plan.get(i)!.send.length)).toEqual([0, 1, 1, 1, 1]);
+    expect(plan.get(0)!.note).toContain('20 MiB of images at most');
   });
 
   it(`at most ${MODEL_IMAGES_PER_REQUEST} in a request: the latest`, () => {

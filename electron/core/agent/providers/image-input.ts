@@ -10,11 +10,13 @@
  *   release, not the previews), gpt-4-vision, o1 and o3 (not their minis), o4-mini; Claude 3+ and
  *   Gemini 1.5+ through a router (OpenRouter names them `anthropic/…`, `google/…`); and open
  *   vision models by their family: llava, bakllava, llama3.2-vision, llama4, qwen-vl, qwen2-vl,
- *   qwen2.5-vl (qwen2.5vl), qwen3-vl, minicpm-v, moondream, pixtral, granite3.2-vision, or any
+ *   qwen2.5-vl (qwen2.5vl), qwen3-vl, minicpm-v, moondream, granite3.2-vision, or any
  *   name with `vision` or a `-vl` part; never an audio, realtime, search, speech or embedding variant.
  * Types: PNG, JPEG, GIF and WebP (what both APIs take); each at most 5 MiB of base64 (Anthropic's
- * limit), and at most 20 images in one request (the latest ones: a long conversation's older
- * images are told, not sent).
+ * limit), at most 20 images and 20 MiB of them in one request (the latest ones: a long
+ * conversation's older images are told, not sent), and only an image whose bytes are what it says
+ * (a PNG's signature for image/png, and so on: a provider refuses one that is not).
+ * Pixtral is left out: Mistral's API refuses a user message right after tool messages.
  */
 import type { ProviderKind } from '../../../../shared/model/provider';
 import type { ModelImage, ModelMessage } from '../../llm/types';
@@ -22,6 +24,19 @@ import type { ModelImage, ModelMessage } from '../../llm/types';
 export const MODEL_IMAGE_TYPES: readonly string[] = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'];
 export const MODEL_IMAGE_MAX_BASE64_CHARS = 5 * 1024 * 1024;
 export const MODEL_IMAGES_PER_REQUEST = 20;
+/** Base64 characters of images in one request at most (requests have a total size limit). */
+export const MODEL_IMAGES_MAX_BASE64_PER_REQUEST = 20 * 1024 * 1024;
+
+/** The image type its first bytes show, from its base64; undefined when none of the four or not base64. */
+export function imageTypeOf(base64: string): string | undefined {
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(base64.slice(0, 64)) || base64.length < 16) return undefined;
+  const head = Buffer.from(base64.slice(0, 24), 'base64');
+  if (head[0] === 0x89 && head.toString('latin1', 1, 4) === 'PNG') return 'image/png';
+  if (head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return 'image/jpeg';
+  if (head.toString('latin1', 0, 4) === 'GIF8') return 'image/gif';
+  if (head.toString('latin1', 0, 4) === 'RIFF' && head.toString('latin1', 8, 12) === 'WEBP') return 'image/webp';
+  return undefined;
+}
 
 const OPENAI_VISION: RegExp[] = [
   /^(gpt-4o|chatgpt-4o|gpt-4\.1|gpt-4\.5|gpt-5)(\b|[-.:])/,
@@ -33,13 +48,13 @@ const OPENAI_VISION: RegExp[] = [
   /^o4-mini/,
   /^claude-/,
   /^gemini-(1\.5|[2-9])/,
-  /^(llava|bakllava|llama3\.2-vision|llama-?4|qwen-vl|qwen2-vl|qwen2\.5-?vl|qwen3-vl|minicpm-v|moondream|pixtral|granite3\.2-vision)/,
+  /^(llava|bakllava|llama3\.2-vision|llama-?4|qwen-vl|qwen2-vl|qwen2\.5-?vl|qwen3-vl|minicpm-v|moondream|granite3\.2-vision)/,
   /vision/,
   /(^|[-_.])vl([-_.]|$)/,
 ];
 
-/** Variants of those families that take sound, search or embed rather than images. */
-const NOT_CHAT_IMAGES = /(audio|realtime|search|transcribe|tts|embed)/;
+/** Variants of those families that take sound, search or embed rather than images; Mistral's models (see the file's comment). */
+const NOT_CHAT_IMAGES = /(audio|realtime|search|transcribe|tts|embed|pixtral|mistral)/;
 
 /** The model's own name: lower case, without a router's `vendor/` prefix or Ollama's `:tag`. */
 function baseName(model: string): string {
@@ -76,6 +91,7 @@ export interface ImagesOfMessage {
 export function planImages(messages: readonly ModelMessage[], accepts: boolean): Map<number, ImagesOfMessage> {
   const plan = new Map<number, ImagesOfMessage>();
   let left = MODEL_IMAGES_PER_REQUEST;
+  let budget = MODEL_IMAGES_MAX_BASE64_PER_REQUEST;
   for (let i = messages.length - 1; i >= 0; i--) {
     const m = messages[i]!;
     const images = m.role === 'user' || m.role === 'tool' ? (m.images ?? []) : [];
@@ -90,7 +106,9 @@ export function planImages(messages: readonly ModelMessage[], accepts: boolean):
           ? `${img.mimeType} is not a type models take (PNG, JPEG, GIF, WebP)`
           : img.base64.length > MODEL_IMAGE_MAX_BASE64_CHARS
             ? 'it is larger than a model takes (5 MiB)'
-            : undefined;
+            : imageTypeOf(img.base64) !== img.mimeType.toLowerCase()
+              ? `its bytes are not a ${img.mimeType} image`
+              : undefined;
       return { img, why };
     });
     const fitting = take.filter((t) => !t.why).length;
@@ -98,10 +116,12 @@ export function planImages(messages: readonly ModelMessage[], accepts: boolean):
     left -= allowed;
     for (const t of take) {
       if (t.why) notes.push(`[${t.img.label} is not shown to you: ${t.why}]`);
-      else if (allowed > 0) {
+      else if (allowed > 0 && t.img.base64.length <= budget) {
         send.push(t.img);
         allowed--;
-      } else notes.push(`[${t.img.label} is not shown to you: only the latest ${MODEL_IMAGES_PER_REQUEST} images of the conversation are]`);
+        budget -= t.img.base64.length;
+      } else if (allowed > 0) notes.push(`[${t.img.label} is not shown to you: the request carries 20 MiB of images at most, the latest first]`);
+      else notes.push(`[${t.img.label} is not shown to you: only the latest ${MODEL_IMAGES_PER_REQUEST} images of the conversation are]`);
     }
     plan.set(i, { send, note: notes.join('\n') });
   }
