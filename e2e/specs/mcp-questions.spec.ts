@@ -53,7 +53,7 @@ test.describe('MCP servers ask the user', () => {
     // Named and described for a screen reader: an alert dialog with the server's words.
     await expect(question).toHaveRole('alertdialog');
     await expect(question).toHaveAccessibleName('An MCP server asks you');
-    await expect(question).toHaveAccessibleDescription(`${ELICIT} asks: Who is asking?`);
+    await expect(question).toHaveAccessibleDescription(`${ELICIT} (while running ask) asks: Who is asking?`);
     await expect(tester.getByTestId('tester-run')).toHaveText(/Running/);
 
     // 2. A name of one character is refused with why; the prompt stays with what was typed.

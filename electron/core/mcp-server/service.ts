@@ -129,7 +129,7 @@ export class McpServeService {
     const progressTo = new Map<string, (report: ServedProgress) => void>();
     this.deps = { dispatcher: opts.dispatcher, toolOutputs: opts.toolOutputs, approvals: opts.approvals, queue: this.queue, extractionModel: opts.extractionModel ?? (() => undefined), maxResultBytes: opts.maxResultBytes ?? (() => DEFAULT_MAX_RESULT_BYTES), progressTo };
     // A served call's progress (an MCP tool's own, a task's status) goes on to the client that asked for it.
-    opts.dispatcher.onProgress?.((p) => progressTo.get(p.invocationId)?.(p));
+    opts.dispatcher?.onProgress?.((p) => progressTo.get(p.invocationId)?.(p));
     opts.events?.on('store.changed', () => this.changed());
     opts.events?.on('settings.changed', () => this.changed());
   }
