@@ -28,7 +28,8 @@ export function pinnedContext(blocks: Pick<BlockStore, 'list' | 'view'>, owner: 
   const pinned = blocks
     .list(owner)
     .filter((b) => b.pinned)
-    .sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : 0));
+    // Oldest first; blocks made in the same millisecond in the order they were made (their ids are time-ordered).
+    .sort((a, b) => (a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   if (pinned.length === 0) return undefined;
   const parts: string[] = [];
   const out: { label: string; size: number }[] = [];
