@@ -39,3 +39,13 @@ describe('content as a model is given it', () => {
     expect(modelContent({ a: 1 })).toBeUndefined();
   });
 });
+
+describe('an image that is not base64 data', () => {
+  it('stays in the list, so what is sent says it is not shown and why', async () => {
+    const { planImages } = await import('../agent/providers/image-input');
+    const c = modelContent({ content: [{ type: 'image', mimeType: 'image/png', bytes: 3, dataUrl: 'data:image/png,abc' }] });
+    expect(c?.images).toEqual([{ label: 'image 1', mimeType: 'image/png', bytes: 3, base64: '' }]);
+    const plan = planImages([{ role: 'tool', callId: 'c', name: 't', text: c!.text, images: c!.images }], true);
+    expect(plan.get(0)).toEqual({ send: [], note: '[image 1 is not shown to you: its bytes are not a image/png image]' });
+  });
+});

@@ -33,7 +33,8 @@ export function modelContent(value: unknown): ModelContent | undefined {
     return `[${label}: ${mimeType}, ${formatSize(bytes)}${where ? `, ${where}` : ''}]`;
   };
   const texts = parts.map((p) => partText(p, image));
-  return { text: texts.join('\n\n'), images: images.filter((i) => i.base64 !== '') };
+  // An image that is not base64 data stays in the list: what is sent then says it is not shown, and why.
+  return { text: texts.join('\n\n'), images };
 }
 
 function partText(p: ResultPart, image: (mimeType: string, bytes: number, dataUrl: string, where?: string) => string): string {

@@ -9,7 +9,7 @@ import type { TimelineRow } from '../../timeline/conversation-store';
 import { renderForModel } from '../../timeline/render';
 import type { ModelImage, ModelMessage } from '../types';
 import { AnthropicModelClient, toAnthropicMessages } from './anthropic-client';
-import { MODEL_IMAGES_PER_REQUEST, MODEL_IMAGE_MAX_BASE64_CHARS, acceptsImages, planImages } from './image-input';
+import { imageSizeOf, MODEL_IMAGES_PER_REQUEST, MODEL_IMAGE_MAX_BASE64_CHARS, acceptsImages, planImages } from './image-input';
 import { OpenAIModelClient, toOpenAIMessages } from './openai-client';
 
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
@@ -238,6 +238,24 @@ describe('which images go', () => {
     const plan = planImages(many, true);
     expect([0, 1, 2, 3, 4].map((i) => plan.get(i)!.send.length)).toEqual([0, 1, 1, 1, 1]);
     expect(plan.get(0)!.note).toContain('20 MiB of images at most');
+  });
+
+  it('reads the size from the header, and tells an image over 8000 pixels on a side instead of sending it', () => {
+    expect(imageSizeOf(PNG)).toEqual({ width: 1, height: 1 });
+    const png = (w: number, h: number) => {
+      const b = Buffer.from(PNG, 'base64');
+      b.writeUInt32BE(w, 16);
+      b.writeUInt32BE(h, 20);
+      return b.toString('base64');
+    };
+    const gif = Buffer.concat([Buffer.from('GIF89a', 'latin1'), Buffer.from([0x40, 0x1f, 0x10, 0x00]), Buffer.alloc(20)]).toString('base64');
+    expect(imageSizeOf(gif)).toEqual({ width: 8000, height: 16 });
+    // A JPEG: SOI, an APP0 segment, then a baseline start of frame of 9001 × 20.
+    const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x04, 0x00, 0x00, 0xff, 0xc0, 0x00, 0x11, 0x08, 0x00, 0x14, 0x23, 0x29, 0x03, ...Array(20).fill(0)]).toString('base64');
+    expect(imageSizeOf(jpeg)).toEqual({ width: 9001, height: 20 });
+    const plan = planImages([{ role: 'tool', callId: 'c', name: 't', text: '', images: [img('image 1', { base64: png(8001, 10) }), img('image 2', { base64: png(8000, 8000) }), img('image 3', { mimeType: 'image/jpeg', base64: jpeg })] }], true);
+    expect(plan.get(0)!.send.map((i) => i.label)).toEqual(['image 2']);
+    expect(plan.get(0)!.note).toBe('[image 1 is not shown to you: it is larger than 8000 pixels on a side]\n[image 3 is not shown to you: it is larger than 8000 pixels on a side]');
   });
 
   it(`at most ${MODEL_IMAGES_PER_REQUEST} in a request: the latest`, () => {

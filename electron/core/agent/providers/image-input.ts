@@ -15,7 +15,8 @@
  * Types: PNG, JPEG, GIF and WebP (what both APIs take); each at most 5 MiB of base64 (Anthropic's
  * limit), at most 20 images and 20 MiB of them in one request (the latest ones: a long
  * conversation's older images are told, not sent), and only an image whose bytes are what it says
- * (a PNG's signature for image/png, and so on: a provider refuses one that is not).
+ * (a PNG's signature for image/png, and so on: a provider refuses one that is not), and at most
+ * 8000 pixels on a side, as its header says.
  * Pixtral is left out: Mistral's API refuses a user message right after tool messages.
  */
 import type { ProviderKind } from '../../../../shared/model/provider';
@@ -26,6 +27,40 @@ export const MODEL_IMAGE_MAX_BASE64_CHARS = 5 * 1024 * 1024;
 export const MODEL_IMAGES_PER_REQUEST = 20;
 /** Base64 characters of images in one request at most (requests have a total size limit). */
 export const MODEL_IMAGES_MAX_BASE64_PER_REQUEST = 20 * 1024 * 1024;
+
+/** The longest side, in pixels, an image sent to a model may have (Anthropic refuses larger ones). */
+export const MODEL_IMAGE_MAX_SIDE = 8000;
+
+/**
+ * An image's width and height read from its header (PNG, GIF, WebP, JPEG), from its base64;
+ * undefined when the header cannot be read from the first bytes.
+ */
+export function imageSizeOf(base64: string): { width: number; height: number } | undefined {
+  const b = Buffer.from(base64.slice(0, 64 * 1024).replace(/=+$/, '').slice(0, Math.floor(Math.min(base64.length, 64 * 1024) / 4) * 4), 'base64');
+  const type = imageTypeOf(base64);
+  if (type === 'image/png' && b.length >= 24) return { width: b.readUInt32BE(16), height: b.readUInt32BE(20) };
+  if (type === 'image/gif' && b.length >= 10) return { width: b.readUInt16LE(6), height: b.readUInt16LE(8) };
+  if (type === 'image/webp' && b.length >= 30) {
+    const chunk = b.toString('latin1', 12, 16);
+    if (chunk === 'VP8X') return { width: 1 + b.readUIntLE(24, 3), height: 1 + b.readUIntLE(27, 3) };
+    if (chunk === 'VP8 ') return { width: b.readUInt16LE(26) & 0x3fff, height: b.readUInt16LE(28) & 0x3fff };
+    if (chunk === 'VP8L') {
+      const bits = b.readUInt32LE(21);
+      return { width: 1 + (bits & 0x3fff), height: 1 + ((bits >> 14) & 0x3fff) };
+    }
+    return undefined;
+  }
+  if (type === 'image/jpeg') {
+    // The first start-of-frame marker carries the size (not DHT, JPG or DAC, which share its range).
+    for (let i = 2; i + 9 < b.length; ) {
+      if (b[i] !== 0xff) return undefined;
+      const marker = b[i + 1]!;
+      if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) return { width: b.readUInt16BE(i + 7), height: b.readUInt16BE(i + 5) };
+      i += 2 + b.readUInt16BE(i + 2);
+    }
+  }
+  return undefined;
+}
 
 /** The image type its first bytes show, from its base64; undefined when none of the four or not base64. */
 export function imageTypeOf(base64: string): string | undefined {
@@ -78,6 +113,11 @@ export function acceptsImages(kind: ProviderKind, model: string): boolean {
   return OPENAI_VISION.some((re) => re.test(name));
 }
 
+function tooLarge(base64: string): boolean {
+  const size = imageSizeOf(base64);
+  return size !== undefined && (size.width > MODEL_IMAGE_MAX_SIDE || size.height > MODEL_IMAGE_MAX_SIDE);
+}
+
 /** For one message: the images that go as images, and the line that tells of those that do not (empty when all go). */
 export interface ImagesOfMessage {
   send: ModelImage[];
@@ -108,7 +148,9 @@ export function planImages(messages: readonly ModelMessage[], accepts: boolean):
             ? 'it is larger than a model takes (5 MiB)'
             : imageTypeOf(img.base64) !== img.mimeType.toLowerCase()
               ? `its bytes are not a ${img.mimeType} image`
-              : undefined;
+              : tooLarge(img.base64)
+                ? `it is larger than ${MODEL_IMAGE_MAX_SIDE} pixels on a side`
+                : undefined;
       return { img, why };
     });
     const fitting = take.filter((t) => !t.why).length;
