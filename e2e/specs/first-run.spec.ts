@@ -50,6 +50,8 @@ test('a new user signs in, follows the first-run checklist, and is told how to f
   await hosts.fill('api.github.com');
   await page.getByTestId('settings-save').click();
   await expect(page.getByTestId('settings-hosts-error')).toHaveCount(0);
+  // Saved before the reload (the error goes as soon as the field changes, before the save answers).
+  await expect(page.getByTestId('settings-saved')).toBeVisible();
   await page.reload();
   await expect(page.getByTestId('settings-allowed-hosts')).toHaveValue('api.github.com');
 
