@@ -9,6 +9,7 @@
  */
 import { v7 as uuidv7 } from 'uuid';
 import { AppError } from '../../../shared/errors';
+import { OpenWindows } from '../lib/open-windows';
 import { elicitationContentProblem, elicitationFields, ELICITATION_LIMITS, type ElicitAction, type ElicitationRequest, type ElicitField, type ElicitValue } from '../../../shared/model/elicitation';
 
 export const DEFAULT_ELICITATION_TIMEOUT_MS = 10 * 60_000;
@@ -46,7 +47,10 @@ interface Waiting {
 }
 
 export class ElicitationQueue {
-  private windows = 0;
+  /** The last window closing cancels every question. */
+  private readonly windows = new OpenWindows(() => {
+    for (const id of [...this.waiting.keys()]) this.settle(id, { action: 'cancel' }, "Toolsmith's window was closed before anyone answered");
+  });
   private readonly waiting = new Map<string, Waiting>();
   /** When each server last asked, for the flood check; the servers declined for asking too often. */
   private readonly asked = new Map<string, number[]>();
@@ -56,14 +60,7 @@ export class ElicitationQueue {
 
   /** A window connected; the answer detaches it (once). The last one closing cancels every question. */
   attachWindow(): () => void {
-    this.windows++;
-    let attached = true;
-    return () => {
-      if (!attached) return;
-      attached = false;
-      this.windows--;
-      if (this.windows === 0) for (const id of [...this.waiting.keys()]) this.settle(id, { action: 'cancel' }, "Toolsmith's window was closed before anyone answered");
-    };
+    return this.windows.attach();
   }
 
   list(): ElicitationRequest[] {
@@ -88,7 +85,7 @@ export class ElicitationQueue {
       url = questionUrl(p.url);
     }
     const log = (text: string) => this.opts.onEvent?.(ask.bundleId, text);
-    if (this.windows === 0) {
+    if (!this.windows.any()) {
       log('it asked the user a question, and no Toolsmith window is open to answer it: cancelled');
       return Promise.resolve({ action: 'cancel' });
     }

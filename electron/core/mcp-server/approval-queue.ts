@@ -6,6 +6,7 @@
  */
 import { v7 as uuidv7 } from 'uuid';
 import type { McpApprovalDecision, McpApprovalRequest } from '../../../shared/model/mcp-serve';
+import { OpenWindows } from '../lib/open-windows';
 import { cleanClientText } from './client-name';
 
 export type ApprovalOutcome = { decision: McpApprovalDecision } | { refused: string };
@@ -30,25 +31,21 @@ export const noAnswerInTime = (tool: string, ms: number) =>
 export const windowClosed = (tool: string) => `'${tool}' requires approval, and Toolsmith's window was closed before anyone answered; the call was not run`;
 
 export class McpApprovalQueue {
-  private windows = 0;
+  /** The last window closing refuses every waiting request. */
+  private readonly windows = new OpenWindows(() => {
+    for (const p of [...this.pending.values()]) this.settle(p.request.id, { refused: windowClosed(p.request.toolName) });
+  });
   private readonly pending = new Map<string, Pending>();
 
   constructor(private readonly opts: ApprovalQueueOptions) {}
 
   /** A window connected; the answer detaches it (once). */
   attachWindow(): () => void {
-    this.windows++;
-    let attached = true;
-    return () => {
-      if (!attached) return;
-      attached = false;
-      this.windows--;
-      if (this.windows === 0) for (const p of [...this.pending.values()]) this.settle(p.request.id, { refused: windowClosed(p.request.toolName) });
-    };
+    return this.windows.attach();
   }
 
   windowOpen(): boolean {
-    return this.windows > 0;
+    return this.windows.any();
   }
 
   list(): McpApprovalRequest[] {
