@@ -17,7 +17,8 @@ import { appProtocolHandler } from './host/shell/app-protocol';
 import { startApprovalLink, type ApprovalLink } from './host/shell/approval-link';
 import { registerIpcHost } from './host/shell/ipc';
 import { closeBeforeQuit } from './host/shell/quit';
-import { APP_HOST, APP_SCHEME, isAppUrl, isSafeExternalUrl } from './host/security';
+import { APP_HOST, APP_ORIGIN, APP_SCHEME, FRAME_ORIGIN, FRAME_SCHEME, isAppUrl, isSafeExternalUrl } from './host/security';
+import { frameProtocolHandler, isFrameUrl } from './host/shell/frame-protocol';
 import { focusFirstWindow, profileDirFor } from './host/shell/single-instance';
 import { buildWindowOptions } from './host/shell/window-options';
 import { captureWindowState, loadWindowState, placeWindow, saveWindowState, windowStatePath } from './host/shell/window-state';
@@ -85,6 +86,10 @@ async function start(): Promise<void> {
   session.defaultSession.setPermissionCheckHandler(() => false);
 
   protocol.handle(APP_SCHEME, appProtocolHandler({ rendererDir }));
+  // MCP Apps' pages, each served once from its own scheme (host/shell/frame-protocol.ts).
+  const frameCore = core;
+  protocol.handle(FRAME_SCHEME, frameProtocolHandler((id, req) => frameCore.mcpApps.frameDocument(id, req)));
+  core.mcpApps.setFrameHost({ origin: FRAME_ORIGIN, ancestors: [APP_ORIGIN] });
 
   registerIpcHost(ipcMain, core, () => BrowserWindow.getAllWindows().map((w) => w.webContents));
   // `toolsmith mcp` (its own process) asks this window to approve served tools (host/approval-link.ts).
@@ -160,6 +165,8 @@ function rememberWindow(win: BrowserWindow, stateFile = windowStatePath(dataDir)
 function startDesktop(): void {
   protocol.registerSchemesAsPrivileged([
     { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
+    // No fetch, no CORS: it serves frame documents and nothing else.
+    { scheme: FRAME_SCHEME, privileges: { standard: true, secure: true } },
   ]);
   app.enableSandbox();
   if (!app.requestSingleInstanceLock()) {
@@ -170,6 +177,10 @@ function startDesktop(): void {
   app.on('web-contents-created', (_event, contents) => {
     contents.on('will-navigate', (event, url) => {
       if (!isAppUrl(url)) event.preventDefault();
+    });
+    // A frame (an MCP App) stays on its one-time page: it may not navigate anywhere else.
+    contents.on('will-frame-navigate', (event) => {
+      if (!event.isMainFrame && !isFrameUrl(event.url)) event.preventDefault();
     });
     contents.on('will-attach-webview', (event) => event.preventDefault());
     contents.setWindowOpenHandler(({ url }) => {

@@ -122,6 +122,11 @@ export const OP_NAMES = [
   'mcpServers.remove',
   'mcpElicitations.list',
   'mcpElicitations.respond',
+  'mcpApps.open',
+  'mcpApps.callTool',
+  'mcpApps.log',
+  'mcpApps.close',
+  'mcpApps.setTrust',
   'mcpServer.info',
   'mcpServer.approvals',
   'mcpServer.respond',
@@ -159,6 +164,7 @@ export const EVENT_NAMES = [
   'toolOutputs.changed',
   'mcpServers.changed',
   'mcpElicitations.changed',
+  'mcpApps.closed',
   'mcpServer.approvalsChanged',
 ] as const satisfies readonly EventName[];
 

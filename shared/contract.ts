@@ -6,6 +6,7 @@ import { chatEvents, chatOperations } from './contract/chat';
 import type { EventTable, OperationTable } from './contract/common';
 import { documentsEvents, documentsOperations } from './contract/documents';
 import { invokeEvents, invokeOperations } from './contract/invoke';
+import { mcpAppsEvents, mcpAppsOperations } from './contract/mcp-apps';
 import { mcpClientEvents, mcpClientOperations } from './contract/mcp-client';
 import { mcpServerEvents, mcpServerOperations } from './contract/mcp-server';
 import { memoryEvents, memoryOperations } from './contract/memory';
@@ -53,6 +54,7 @@ export const operations = {
   ...memoryOperations,
   ...toolOutputsOperations,
   ...mcpClientOperations,
+  ...mcpAppsOperations,
   ...mcpServerOperations,
   ...usageOperations,
   ...toolSearchOperations,
@@ -77,6 +79,7 @@ export const events = {
   ...memoryEvents,
   ...toolOutputsEvents,
   ...mcpClientEvents,
+  ...mcpAppsEvents,
   ...mcpServerEvents,
   ...usageEvents,
   ...toolSearchEvents,

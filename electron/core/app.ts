@@ -7,6 +7,8 @@ import type { Result } from '../../shared/errors';
 import type { LocalFunctionRegistry } from './builtin-functions/registry';
 import type { EventBus } from './events';
 import type { InvokeDispatcher } from './invoke/dispatcher';
+import type { McpAppsService } from './mcp-apps/service';
+import { mcpAppsModule } from './mcp-apps/module';
 import type { McpServeService } from './mcp-server/service';
 import { mcpServerModule } from './mcp-server/module';
 import { mcpClientModule } from './mcp-client/module';
@@ -39,6 +41,8 @@ export interface Core {
   readonly functions: LocalFunctionRegistry;
   /** The registry served over MCP (the hosts connect transports to it). */
   readonly mcpServer: McpServeService;
+  /** MCP Apps brought in: the hosts serve their frame documents (setFrameHost, frameDocument). */
+  readonly mcpApps: McpAppsService;
   /**
    * A window (the Electron window, or a browser on the headless host) is open and can answer
    * what waits for the user: served tools' approvals and MCP servers' questions. The answer
@@ -97,6 +101,7 @@ export async function createCore(config: CoreConfig): Promise<Core> {
     dispatcher: platform.dispatcher,
     functions: platform.functions,
     mcpServer: use(mcpServerModule),
+    mcpApps: use(mcpAppsModule),
     attachWindow: () => {
       const approvals = use(mcpServerModule).queue.attachWindow();
       const questions = use(mcpClientModule).elicitations.attachWindow();

@@ -10,6 +10,7 @@ import { agentProfilesModule } from './agent-profiles/module';
 import { chatModule } from './chat/module';
 import { documentsModule } from './documents/module';
 import { invokeModule } from './invoke/module';
+import { mcpAppsModule } from './mcp-apps/module';
 import { mcpClientModule } from './mcp-client/module';
 import { mcpServerModule } from './mcp-server/module';
 import { memoryModule } from './memory/module';
@@ -41,6 +42,7 @@ export const MODULES = [
   workflowsModule,
   chatModule,
   mcpServerModule,
+  mcpAppsModule,
   testcasesModule,
   transferModule,
   usageModule,

@@ -28,8 +28,12 @@ export function isSafeExternalUrl(url: string): boolean {
   }
 }
 
-/** The renderer's Content-Security-Policy: nothing inline, nothing remote. */
-export function contentSecurityPolicy(): string {
+/**
+ * The renderer's Content-Security-Policy: nothing inline, nothing remote. `frameSrc` is the
+ * origin that serves MCP Apps' frame documents (a second loopback port, or the Electron shell's
+ * frame scheme): the only thing a frame in the renderer may load.
+ */
+export function contentSecurityPolicy(opts: { frameSrc?: string } = {}): string {
   return [
     "default-src 'none'",
     "script-src 'self'",
@@ -47,13 +51,14 @@ export function contentSecurityPolicy(): string {
     "form-action 'none'",
     "frame-ancestors 'none'",
     "object-src 'none'",
+    `frame-src ${opts.frameSrc ?? "'none'"}`,
   ].join('; ');
 }
 
 /** Headers every response of the renderer carries, in both hosts. */
-export function securityHeaders(): Record<string, string> {
+export function securityHeaders(opts: { frameSrc?: string } = {}): Record<string, string> {
   return {
-    'Content-Security-Policy': contentSecurityPolicy(),
+    'Content-Security-Policy': contentSecurityPolicy(opts),
     'X-Content-Type-Options': 'nosniff',
     'Referrer-Policy': 'no-referrer',
     'Cross-Origin-Opener-Policy': 'same-origin',
@@ -61,3 +66,7 @@ export function securityHeaders(): Record<string, string> {
     'X-Frame-Options': 'DENY',
   };
 }
+
+/** The Electron shell's scheme for MCP Apps' frame documents (one-time ids: toolsmith-frame://view/<id>). */
+export const FRAME_SCHEME = 'toolsmith-frame';
+export const FRAME_ORIGIN = `${FRAME_SCHEME}://view`;

@@ -24,9 +24,10 @@ export function contentTypeFor(file: string): string {
 
 /**
  * Serves the built renderer. Paths are confined to `root`; a path without an extension
- * gets index.html so the app can be reloaded anywhere.
+ * gets index.html so the app can be reloaded anywhere. `headers` replace the common ones (the
+ * headless host's page names its app-frame origin in its CSP).
  */
-export async function serveStatic(root: string, pathname: string, res: ServerResponse): Promise<void> {
+export async function serveStatic(root: string, pathname: string, res: ServerResponse, headers: Record<string, string> = {}): Promise<void> {
   let rel: string;
   try {
     rel = decodeURIComponent(pathname);
@@ -47,7 +48,7 @@ export async function serveStatic(root: string, pathname: string, res: ServerRes
     return send(res, 404, 'text/plain; charset=utf-8', 'not found');
   }
   const cache = file.includes(`${path.sep}assets${path.sep}`) ? 'private, max-age=31536000, immutable' : 'no-store';
-  res.writeHead(200, { ...securityHeaders(), 'Content-Type': contentTypeFor(file), 'Cache-Control': cache });
+  res.writeHead(200, { ...securityHeaders(), 'Content-Type': contentTypeFor(file), 'Cache-Control': cache, ...headers });
   res.end(body);
 }
 

@@ -80,6 +80,8 @@ const HANDLERS: { [E in EventName]: Handler<E> } = {
   'mcpServers.changed': ops('mcpServers.list', 'mcpServers.log'),
   'mcpServer.approvalsChanged': ops('mcpServer.approvals'),
   'mcpElicitations.changed': ops('mcpElicitations.list'),
+  // An app the core closed: its frame finds out at its next request ("this app was closed").
+  'mcpApps.closed': () => undefined,
   'toolOutputs.changed': (qc, { conversationId }) => {
     invalidateWhere(qc, 'toolOutputs.list', (i) => i.conversationId === undefined || i.conversationId === conversationId);
     // A read names a handle, not its conversation.

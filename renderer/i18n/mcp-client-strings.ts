@@ -74,6 +74,13 @@ export const mcpClientStrings = {
   badLine: (field: string, line: string) => `${field}: '${line}' is not NAME=value`,
   badHeader: (line: string) => `Headers: '${line}' is not Name: value`,
   trust: 'Trust this server’s tools: don’t ask for tools without hints',
+  apps: {
+    label: 'Apps',
+    ask: 'Ask before showing one',
+    always: 'Always show',
+    never: 'Never show',
+    help: 'A tool of this server may have its own page (an MCP App), shown in its card apart from Toolsmith.',
+  },
   trustHelp:
     'Off (the default): a model’s call of a tool that says nothing of its effects waits for your approval, as MCP treats such a tool as possibly destructive. On: such tools run without asking. Tools the server marks destructive always ask; read-only ones never do.',
   serverStatus: (state: string) => `MCP server ${state}`,

@@ -43,6 +43,8 @@ export const mcpServerStrings = {
     title: 'An app asks to run a tool',
     asks: (client: string) => `A client calling itself “${client}” asks to run`,
     asksUnnamed: 'An MCP client that gave no name asks to run',
+    appAsks: (server: string) => `The app of ${server} (its page in a card) asks to run`,
+    allowApp: 'Allow for this app',
     args: 'Arguments',
     allowOnce: 'Allow once',
     allowSession: 'Allow for this session',

@@ -12,6 +12,7 @@ import * as app from './app';
 import * as chat from './chat';
 import * as documents from './documents';
 import * as invoke from './invoke';
+import * as mcpApps from './mcp-apps';
 import * as mcpClient from './mcp-client';
 import * as mcpServer from './mcp-server';
 import * as memory from './memory';
@@ -36,6 +37,7 @@ const SLICES: Record<string, Record<string, unknown>> = {
   chat,
   documents,
   invoke,
+  mcpApps,
   mcpClient,
   mcpServer,
   memory,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ErrorInfoSchema } from '../errors';
 
-export const InvocationSourceSchema = z.enum(['user', 'tester', 'model', 'api', 'step']);
+export const InvocationSourceSchema = z.enum(['user', 'tester', 'model', 'api', 'step', 'app']);
 export type InvocationSource = z.infer<typeof InvocationSourceSchema>;
 
 /** What an HTTP tool sent and got, with secrets redacted: shown in the tester. */

@@ -77,6 +77,9 @@ export const McpTimeoutsSchema = z
   .strict();
 
 /** What a person gives to add a server. */
+export const McpAppTrustSchema = z.enum(['ask', 'always', 'never']);
+export type McpAppTrust = z.infer<typeof McpAppTrustSchema>;
+
 export const McpServerInputSchema = z
   .object({
     name: DisplayNameSchema,
@@ -90,6 +93,11 @@ export const McpServerInputSchema = z
      * waits for approval. A tool the server marks destructive always asks.
      */
     trustUnannotatedTools: z.boolean().default(false),
+    /**
+     * The server's MCP Apps (a tool's own page, shown in its card): asked before the first one
+     * is shown (ask), shown at once (always), or never shown (never).
+     */
+    apps: McpAppTrustSchema.default('ask'),
   })
   .strict();
 export type McpServerInput = z.input<typeof McpServerInputSchema>;
@@ -103,6 +111,7 @@ export const McpServerEditSchema = McpServerInputSchema.extend({
   timeouts: McpTimeoutsSchema.optional(),
   maxRestarts: z.number().int().min(0).max(20).optional(),
   trustUnannotatedTools: z.boolean().optional(),
+  apps: McpAppTrustSchema.optional(),
 }).strict();
 export type McpServerEdit = z.input<typeof McpServerEditSchema>;
 
@@ -154,6 +163,7 @@ export const McpServerViewSchema = z
     timeouts: McpTimeoutsSchema,
     maxRestarts: z.number().int(),
     trustUnannotatedTools: z.boolean(),
+    apps: McpAppTrustSchema,
     status: McpServerStatusSchema,
   })
   .strict();

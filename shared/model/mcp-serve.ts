@@ -75,6 +75,8 @@ export const McpApprovalRequestSchema = z
      * most MCP_CLIENT_NAME_MAX characters); empty when it gave none.
      */
     client: z.string().max(64 * 1024),
+    /** Set when the call comes from the MCP App of this server (a tool's own page in a card), not from a client. */
+    appOf: z.string().max(256).optional(),
     /** Why the tool asks, and an MCP server's hints for it. */
     approval: ApprovalInfoSchema.optional(),
     requestedAt: z.string(),

@@ -148,9 +148,33 @@ export const McpSpecSchema = z
     annotations: McpToolAnnotationsSchema.optional(),
     /** The server runs it only as an MCP task (execution.taskSupport: required): it is called as one. */
     task: z.literal('required').optional(),
+    /**
+     * The tool's MCP App (extension io.modelcontextprotocol/ui): the `ui://` page its server shows
+     * for it, and who may call it. Without `visibility` both may; a tool without 'model' is never
+     * offered to a model, and one without 'app' is refused to apps.
+     */
+    ui: z
+      .object({
+        resourceUri: z.string().max(2048).regex(/^ui:\/\//, 'a ui:// address'),
+        visibility: z.array(z.enum(['model', 'app'])).max(2).optional(),
+      })
+      .strict()
+      .optional(),
   })
   .strict();
 export type McpSpec = z.infer<typeof McpSpecSchema>;
+
+/** A model may be offered the tool: not an MCP tool its server shows to its app only. */
+export function isModelVisible(tool: { mcp?: McpSpec | undefined }): boolean {
+  const v = tool.mcp?.ui?.visibility;
+  return !v || v.includes('model');
+}
+
+/** An MCP App of the tool's own server may call it. */
+export function isAppVisible(tool: { mcp?: McpSpec | undefined }): boolean {
+  const v = tool.mcp?.ui?.visibility;
+  return !v || v.includes('app');
+}
 
 /** Everything a client sends for a tool; slug and version come from the path. */
 const toolBodyShape = {

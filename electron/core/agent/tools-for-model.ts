@@ -15,7 +15,7 @@
  */
 import type { ToolSelection } from '../../../shared/model/provider';
 import type { Destination, WriteMode } from '../../../shared/model/routing';
-import type { ToolView } from '../../../shared/model/tool';
+import { isModelVisible, type ToolView } from '../../../shared/model/tool';
 import type { ToolCandidate } from '../routing/directive-runner';
 import type { ToolStore } from '../bundles/tool-store';
 import type { ToolSearchSettings } from '../../../shared/model/tool-search';
@@ -80,11 +80,14 @@ export function windowOf(s: Pick<ToolOutputSettings, 'models' | 'defaultWindow'>
   return s.models[`${model.providerId}/${model.model}`] ?? s.models[model.model] ?? s.defaultWindow;
 }
 
-/** The usable tools (tool, function and bundle enabled), as a directive finds them. */
+/**
+ * The usable tools (tool, function and bundle enabled) a model may be offered, as a directive
+ * finds them: an MCP tool its server shows to its own app only is left out.
+ */
 export function usableTools(store: Pick<ToolStore, 'allTools' | 'isUsable' | 'bundleById'>): ToolCandidate[] {
   return store
     .allTools()
-    .filter((t) => store.isUsable(t.id))
+    .filter((t) => store.isUsable(t.id) && isModelVisible(t))
     .map((tool) => {
       const bundle = store.bundleById(tool.bundleId);
       return { tool, bundleSlug: bundle?.slug ?? '', bundleName: bundle?.displayName ?? '' };

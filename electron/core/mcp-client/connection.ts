@@ -84,6 +84,10 @@ const TASK_SETTLED = new Set(['completed', 'failed', 'cancelled', 'input_require
 const TASK_POLL_MS = { min: 100, default: 1_000, max: 5_000 };
 /** A tools/call answer: checked entry by entry later (./results.ts), so only its shape here. */
 const CallToolPageSchema = z.object({ content: z.array(z.unknown()).optional(), structuredContent: z.unknown().optional(), isError: z.boolean().optional() }).passthrough();
+/** A resources/read answer; its items are checked by whoever reads them (an app's page: mcp-apps/resource.ts). */
+const ReadResourcePageSchema = z.object({ contents: z.array(z.object({ uri: z.string() }).passthrough()) }).passthrough();
+/** The MCP Apps extension: the client shows a tool's `ui://` page (mcp-apps). */
+export const APPS_EXTENSION = 'io.modelcontextprotocol/ui';
 
 /** How long the SDK waits before resuming a POST event stream the server closed without its own `retry` (its first back-off). */
 const RESUME_DEFAULT_RETRY_MS = 1_000;
@@ -424,7 +428,12 @@ export class McpServerConnection {
     // Either revision: server/discover first (2026-07-28), initialize for a server that does not know it.
     // What the server sends is handled in its order: a progress report before the answer reaches the caller.
     // It offers what it answers: the folder it works in (roots), and the user's answers to questions (elicitation).
-    const capabilities = { roots: { listChanged: false }, ...(this.opts.elicit ? { elicitation: { form: {}, url: {} } } : {}) };
+    // And it shows a tool's own page (MCP Apps): servers that check for it list their app tools.
+    const capabilities = {
+      roots: { listChanged: false },
+      ...(this.opts.elicit ? { elicitation: { form: {}, url: {} } } : {}),
+      extensions: { [APPS_EXTENSION]: { mimeTypes: ['text/html;profile=mcp-app'] } },
+    };
     const stdioProbe = this.opts.config.connection.transport === 'stdio' ? { probe: { timeoutMs: Math.min(this.opts.config.timeouts.startMs, STDIO_PROBE_MS) } } : {};
     const client = new OrderedClient({ name: 'Toolsmith', version: this.opts.clientVersion }, { capabilities, versionNegotiation: { mode: legacyOnly ? 'legacy' : 'auto', ...stdioProbe } });
     // A remote server gets no path of this machine: the folder means nothing there.
@@ -855,6 +864,24 @@ export class McpServerConnection {
       throw this.callError(e, what, cancel.signal);
     } finally {
       this.callEnded(name);
+    }
+  }
+
+  /**
+   * Reads one resource of the server (resources/read), e.g. the page of a tool's app: with the
+   * call's limit, signing in and re-opening a session as a call does.
+   */
+  async readResource(uri: string, signal?: AbortSignal): Promise<z.infer<typeof ReadResourcePageSchema>> {
+    const client = this.client && this.state === 'connected' ? this.client : await this.ready(signal);
+    const what = `resources/read ${uri.slice(0, 200)}`;
+    try {
+      return await this.withSignIn(what, () => signal, () =>
+        this.onSession(client, what, () => signal, (c) =>
+          c.request({ method: 'resources/read', params: { uri } }, ReadResourcePageSchema, { timeout: this.opts.config.timeouts.callMs, ...(signal ? { signal } : {}) }),
+        ),
+      );
+    } catch (e) {
+      throw this.callError(e, what, signal);
     }
   }
 

@@ -8,6 +8,7 @@ import { AppError } from '../../../shared/errors';
 import {
   MCP_HIDDEN_VALUE,
   McpServerInputSchema,
+  type McpAppTrust,
   type McpConnection,
   type McpLogLine,
   type McpServerConfig,
@@ -169,6 +170,7 @@ export class McpClientManager {
       timeouts: c.timeouts,
       maxRestarts: c.maxRestarts,
       trustUnannotatedTools: e.file.server.trustUnannotatedTools,
+      apps: c.apps,
       status: { ...e.conn.status(), skipped: e.skipped, missing: e.missing, ...(e.noTools ? { noTools: e.noTools } : {}) },
     };
   }
@@ -302,6 +304,35 @@ export class McpClientManager {
     });
     this.opts.onChange?.(bundleId);
     return this.view(e);
+  }
+
+  /** Whether the server's apps are shown: asked first, always, or never. Saved in its file. */
+  async setAppTrust(bundleId: string, apps: McpAppTrust): Promise<McpServerView> {
+    const e = this.entry(bundleId);
+    await this.queue.run(bundleId, async () => {
+      const file: McpServerFile = { ...e.file, server: { ...e.file.server, apps } };
+      await this.files.write(file);
+      e.file = file;
+      e.conn.config.apps = apps;
+    });
+    this.opts.onChange?.(bundleId);
+    return this.view(e);
+  }
+
+  /** The server's name and its apps' trust, for a bundle that is an MCP server; undefined for any other bundle. */
+  serverOf(bundleId: string): { name: string; apps: McpAppTrust } | undefined {
+    const e = this.entries.get(bundleId);
+    return e && { name: e.conn.config.name, apps: e.conn.config.apps };
+  }
+
+  /** One resource of the bundle's server (resources/read), e.g. the page of a tool's app. */
+  readResource(bundleId: string, uri: string, signal?: AbortSignal): Promise<{ contents: { uri: string }[] }> {
+    return this.entry(bundleId).conn.readResource(uri, signal);
+  }
+
+  /** A line in the server's log (what its apps did). */
+  logEvent(bundleId: string, text: string): void {
+    this.entries.get(bundleId)?.conn.log.event(text);
   }
 
   /**

@@ -25,6 +25,7 @@ export function editedConfig(current: McpServerConfig, edit: McpServerEdit): Mcp
     timeouts: e.timeouts ?? current.timeouts,
     maxRestarts: e.maxRestarts ?? current.maxRestarts,
     trustUnannotatedTools: e.trustUnannotatedTools ?? current.trustUnannotatedTools,
+    apps: e.apps ?? current.apps,
   });
   if (!next.success) throw invalid(next.error.issues);
   return next.data;

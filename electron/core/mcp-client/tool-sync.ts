@@ -79,6 +79,8 @@ export function toolBodyOf(raw: unknown, opts: SyncOptions = {}): { name: string
   if (title?.trim()) mcp.title = title.trim().slice(0, 256);
   if (annotations.success && Object.keys(annotations.data).length) mcp.annotations = annotations.data;
   if (taskOnly) mcp.task = 'required';
+  const ui = appLink(t._meta);
+  if (ui) mcp.ui = ui;
   const body: ToolPutBody = {
     displayName: clean(title?.trim() || name, 128),
     description: clean(typeof t.description === 'string' ? t.description : '', 16_384),
@@ -91,6 +93,25 @@ export function toolBodyOf(raw: unknown, opts: SyncOptions = {}): { name: string
   };
   if (mcpToolAsks(mcp.annotations, opts)) body.requiresApproval = true;
   return { name, body };
+}
+
+/**
+ * The tool's MCP App, from `_meta.ui` (or the older flat key `_meta["ui/resourceUri"]`, which
+ * servers still send beside it). An address that is not `ui://`, or one too long, is no app:
+ * the tool is brought in without one. Unknown visibility words are left out.
+ */
+export function appLink(meta: unknown): McpSpec['ui'] | undefined {
+  if (!isObj(meta)) return undefined;
+  const ui = isObj(meta.ui) ? meta.ui : {};
+  const uri = typeof ui.resourceUri === 'string' ? ui.resourceUri : typeof meta['ui/resourceUri'] === 'string' ? meta['ui/resourceUri'] : undefined;
+  if (!uri || !uri.startsWith('ui://') || uri.length > 2048) return undefined;
+  const out: NonNullable<McpSpec['ui']> = { resourceUri: uri };
+  if (Array.isArray(ui.visibility)) {
+    const seen = [...new Set(ui.visibility.filter((v): v is 'model' | 'app' => v === 'model' || v === 'app'))];
+    // An empty list after filtering would hide the tool from everyone: no visibility then means both.
+    if (seen.length) out.visibility = seen;
+  }
+  return out;
 }
 
 function isObj(v: unknown): v is Record<string, unknown> {

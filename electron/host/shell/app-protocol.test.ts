@@ -75,7 +75,9 @@ describe('appProtocolHandler', () => {
     const page = await handle({ url: 'app://toolsmith/settings' });
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
-    expect(page.headers.get('content-security-policy')).toBe(contentSecurityPolicy());
+    // The page may frame MCP Apps' documents from their own scheme, and nothing else.
+    expect(page.headers.get('content-security-policy')).toBe(contentSecurityPolicy({ frameSrc: 'toolsmith-frame://view' }));
+    expect(page.headers.get('content-security-policy')).toContain('frame-src toolsmith-frame://view');
     expect(page.headers.get('x-content-type-options')).toBe('nosniff');
     expect(await page.text()).toContain('<title>Toolsmith</title>');
 

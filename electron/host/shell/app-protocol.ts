@@ -6,7 +6,7 @@
  */
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { APP_HOST, APP_SCHEME, securityHeaders } from '../security';
+import { APP_HOST, APP_SCHEME, FRAME_ORIGIN, securityHeaders } from '../security';
 import { contentTypeFor } from '../static-files';
 
 export type AppFile = { ok: true; file: string } | { ok: false; status: 400 | 404 };
@@ -54,7 +54,8 @@ export function appProtocolHandler(deps: AppProtocolDeps): (request: { url: stri
     if (!r.ok) return new Response(r.status === 400 ? 'bad request' : 'not found', { status: r.status, headers: securityHeaders() });
     try {
       const body = await readFile(r.file);
-      return new Response(body as unknown as ConstructorParameters<typeof Response>[0], { status: 200, headers: { ...securityHeaders(), 'Content-Type': contentTypeFor(r.file) } });
+      // The page may frame MCP Apps' documents, from their own scheme only.
+      return new Response(body as unknown as ConstructorParameters<typeof Response>[0], { status: 200, headers: { ...securityHeaders({ frameSrc: FRAME_ORIGIN }), 'Content-Type': contentTypeFor(r.file) } });
     } catch {
       return new Response('not found', { status: 404, headers: securityHeaders() });
     }

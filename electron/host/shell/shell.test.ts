@@ -71,6 +71,14 @@ describe('security rules', () => {
     expect(csp).toContain("frame-ancestors 'none'");
   });
 
+  it('let no frame load but the MCP Apps frame origin the host names', () => {
+    expect(contentSecurityPolicy()).toMatch(/(^|; )frame-src 'none'(;|$)/);
+    const csp = contentSecurityPolicy({ frameSrc: 'http://127.0.0.1:4321' });
+    expect(csp).toMatch(/(^|; )frame-src http:\/\/127\.0\.0\.1:4321(;|$)/);
+    // The renderer itself is never framed, whatever it frames.
+    expect(csp).toContain("frame-ancestors 'none'");
+  });
+
   it('let a tool’s images and sounds show from data: URLs, and nothing remote', () => {
     const csp = contentSecurityPolicy();
     expect(csp).toMatch(/(^|; )img-src [^;]*\bdata:/);

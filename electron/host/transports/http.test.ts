@@ -254,3 +254,38 @@ describe('the headless host', () => {
     expect((await fs.stat(again.tokenFile)).mode & 0o777).toBe(0o600);
   });
 });
+
+describe("the headless host's frame listener (MCP Apps' pages)", () => {
+  it("serves a page once on its own port, for its own Host only, and the renderer's page may frame that origin alone", async () => {
+    const { host, core, token } = await start();
+    const id = core.mcpApps.frames.register('<p>app</p>', "default-src 'none'; frame-ancestors http://127.0.0.1:1");
+    // The origin the core hands to cards: another port than the app's.
+    const opened = core.mcpApps.frameHostNow()!;
+    const framePort = Number(new URL(opened.origin).port);
+    expect(framePort).not.toBe(host.port);
+    expect(opened.ancestors).toEqual([`http://127.0.0.1:${host.port}`, `http://localhost:${host.port}`]);
+
+    const page = await request(host.port, { path: '/', headers: { ...bearer(token), Accept: 'text/html' } });
+    expect(page.status).toBe(200);
+    expect(page.headers['content-security-policy']).toContain(`frame-src ${opened.origin}`);
+
+    const rebound = await request(framePort, { path: `/${id}`, headers: { Host: 'evil.example:80', 'Sec-Fetch-Dest': 'iframe' } });
+    expect(rebound.status).toBe(403);
+    const onTop = await request(framePort, { path: `/${id}`, headers: { 'Sec-Fetch-Dest': 'document' } });
+    expect(onTop.status).toBe(403);
+    const first = await request(framePort, { path: `/${id}`, headers: { 'Sec-Fetch-Dest': 'iframe', Cookie: 'toolsmith_session=x' } });
+    expect(first.status).toBe(200);
+    expect(first.body).toBe('<p>app</p>');
+    expect(first.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors http://127.0.0.1:1");
+    expect(first.headers['set-cookie']).toBeUndefined();
+    const again = await request(framePort, { path: `/${id}`, headers: { 'Sec-Fetch-Dest': 'iframe' } });
+    expect(again.status).toBe(404);
+    // The app's API is not on the frame port.
+    const api = await request(framePort, { method: 'POST', path: '/rpc/app.info', headers: { ...bearer(token), ...json }, body: '{}' });
+    expect(api.status).toBe(405);
+
+    await host.close();
+    hosts.splice(hosts.indexOf(host), 1);
+    expect(core.mcpApps.frameHostNow()).toBeUndefined();
+  });
+});

@@ -18,6 +18,7 @@ import { MCP_PATH, createMcpHttpEndpoint, rpcError, type McpHttpOptions } from '
 import { followApprovalsFile } from './data-file-watch';
 import { announceRunningHost } from './running-host';
 import { send, serveStatic } from '../static-files';
+import { securityHeaders } from '../security';
 
 export interface HttpHostOptions {
   core: Core;
@@ -29,6 +30,8 @@ export interface HttpHostOptions {
   routes?: (req: IncomingMessage, res: ServerResponse, url: URL, body: () => Promise<BodyResult>) => Promise<boolean>;
   /** `/mcp`'s session limits (tests make them small). */
   mcp?: McpHttpOptions;
+  /** The port of the listener for MCP Apps' frames; 0 (default) picks a free one. */
+  framePort?: number;
 }
 
 export interface HttpHost {
@@ -57,6 +60,8 @@ export async function startHttpHost(opts: HttpHostOptions): Promise<HttpHost> {
   const mcp = createMcpHttpEndpoint(core.mcpServer, opts.mcp);
   const wss = new WebSocketServer({ noServer: true, maxPayload: LIMITS.maxInputBytes * 2 });
   const sockets = new Set<WebSocket>();
+  // The renderer's page names the frame listener's origin in its CSP once it listens.
+  let pageHeaders: Record<string, string> = {};
 
   const server = http.createServer((req, res) => {
     handle(req, res).catch((e) => {
@@ -110,7 +115,7 @@ export async function startHttpHost(opts: HttpHostOptions): Promise<HttpHost> {
       return json(res, 200, { ok: true, value: { url: loginUrl() } });
     }
     if (opts.routes && (await opts.routes(req, res, url, () => readBody(req)))) return;
-    if (method === 'GET' || method === 'HEAD') return serveStatic(opts.staticDir, url.pathname, res);
+    if (method === 'GET' || method === 'HEAD') return serveStatic(opts.staticDir, url.pathname, res, pageHeaders);
     return json(res, 405, fail('VALIDATION_FAILED', `${method} is not allowed on ${url.pathname}`));
   }
 
@@ -204,6 +209,11 @@ export async function startHttpHost(opts: HttpHostOptions): Promise<HttpHost> {
   });
   port = (server.address() as AddressInfo).port;
   const base = `http://${LOOPBACK}:${port}`;
+  // MCP Apps' pages load from a second loopback port: another origin than the app's, so a page
+  // in its sandboxed frame reaches neither the app's API nor its cookies (docs/design/mcp-apps.md).
+  const frames = await startFrameListener(core, opts.framePort ?? 0);
+  pageHeaders = securityHeaders({ frameSrc: frames.origin });
+  core.mcpApps.setFrameHost({ origin: frames.origin, ancestors: [base, `http://localhost:${port}`] });
   core.mcpServer.setEndpoints({ httpUrl: `${base}${MCP_PATH}`, tokenFile: mcpToken.file });
   // `toolsmith mcp` on this data folder finds this host here, to ask approvals in its window.
   const unannounce = await announceRunningHost(core.dataDir, `${base}/`);
@@ -225,9 +235,42 @@ export async function startHttpHost(opts: HttpHostOptions): Promise<HttpHost> {
       await unannounce();
       unfollow();
       core.mcpServer.setEndpoints({ httpUrl: null, tokenFile: null });
+      core.mcpApps.setFrameHost(undefined);
+      await frames.close();
       await mcp.close();
       for (const ws of sockets) ws.terminate();
       wss.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/**
+ * The listener of MCP Apps' frame documents: `GET /<one-time id>` and nothing else, for its own
+ * Host only (DNS rebinding), never reading cookies. The core says what each id serves, once.
+ */
+async function startFrameListener(core: Core, port: number): Promise<{ origin: string; close(): Promise<void> }> {
+  let own = '';
+  const server = http.createServer((req, res) => {
+    const host = req.headers.host ?? '';
+    if (host !== own && host !== own.replace(LOOPBACK, 'localhost')) {
+      res.writeHead(403, { 'Content-Type': 'text/plain; charset=utf-8' }).end('forbidden');
+      return;
+    }
+    const id = (req.url ?? '/').split('?')[0]!.slice(1);
+    const dest = req.headers['sec-fetch-dest'];
+    const r = core.mcpApps.frameDocument(id, { method: req.method ?? 'GET', ...(typeof dest === 'string' ? { secFetchDest: dest } : {}) });
+    res.writeHead(r.status, r.headers).end(r.body);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, LOOPBACK, () => resolve());
+  });
+  own = `${LOOPBACK}:${(server.address() as AddressInfo).port}`;
+  return {
+    origin: `http://${own}`,
+    close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

@@ -30,6 +30,7 @@ import { useRerun } from './rerun-store';
 import { canOpenInTester, replaySourceOf } from '../tools/tester/replay';
 import { useReplay } from '../tools/tester/replay-store';
 import { useUi } from '../../stores/ui';
+import { McpAppSlot } from '../mcp-apps/McpAppSlot';
 
 const STATUS_CLASS: Record<ToolCardData['status'], string> = {
   running: 'badge',
@@ -107,6 +108,20 @@ export function ToolCard({ card, conversationId, placement }: { card: ToolCardDa
           </p>
           <InvocationProgress invocationId={card.invocationId} label={s.card.progress(card.displayName)} />
         </>
+      )}
+      {card.bundleId && (card.status === 'ok' || card.status === 'running' || card.status === 'error') && (
+        <McpAppSlot
+          call={{
+            bundleId: card.bundleId,
+            slug: card.slug,
+            version: card.version,
+            args: card.args,
+            ended: card.status !== 'running',
+            ...(card.status === 'ok' ? { value: card.value } : {}),
+            ...(card.error ? { error: `${card.error.code}: ${card.error.message}` } : {}),
+          }}
+          {...(conversationId ? { conversationId } : {})}
+        />
       )}
       {card.task?.kind === 'agent' && placement === 'root' && <TaskApprovals card={card} />}
       {card.task?.kind === 'agent' && <TaskTimeline card={card} inChat={inChat} />}

@@ -29,7 +29,7 @@ export function McpApprovalPrompt() {
       <h2 id="mcp-approval-title">{p.title}</h2>
       <p id="mcp-approval-asks">
         {/* The client's name is its own claim, cleaned by the core; React renders it as text. */}
-        {first.client ? p.asks(first.client) : p.asksUnnamed}{' '}
+        {first.appOf ? p.appAsks(first.appOf) : first.client ? p.asks(first.client) : p.asksUnnamed}{' '}
         <code>{first.toolName}</code>
       </p>
       <ApprovalWhy info={first.approval} />
@@ -49,7 +49,7 @@ export function McpApprovalPrompt() {
             data-testid={`mcp-approval-${d.decision}`}
             onClick={() => respond.mutate({ id: first.id, decision: d.decision }, { onSettled: () => void pending.refetch() })}
           >
-            {d.label}
+            {d.decision === 'allow-session' && first.appOf ? p.allowApp : d.label}
           </button>
         ))}
         {more > 0 && <span className="muted">{p.more(more)}</span>}

@@ -10,7 +10,7 @@
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { useId, useRef, useState } from 'react';
-import type { McpServerView } from '../../../../shared/model/mcp-client';
+import type { McpAppTrust, McpServerView } from '../../../../shared/model/mcp-client';
 import { useOp, useOpMutation } from '../../../api/hooks';
 import { QueryError } from '../../../components/QueryError';
 import { mcpClientStrings as s } from '../../../i18n/mcp-client-strings';
@@ -83,8 +83,9 @@ function ServerRow({ server: v }: { server: McpServerView }) {
   const restart = useOpMutation('mcpServers.restart');
   const remove = useOpMutation('mcpServers.remove');
   const trust = useOpMutation('mcpServers.setTrust');
+  const appTrust = useOpMutation('mcpApps.setTrust');
   const where = v.connection.transport === 'stdio' ? [v.connection.command, ...v.connection.args].join(' ') : v.connection.url;
-  const error = restart.error ?? remove.error ?? trust.error;
+  const error = restart.error ?? remove.error ?? trust.error ?? appTrust.error;
   return (
     <li className="mcp-row" data-testid={`mcp-server-${v.name}`} aria-labelledby={`${id}-name`}>
       <div className="mcp-row-head">
@@ -143,6 +144,24 @@ function ServerRow({ server: v }: { server: McpServerView }) {
         </label>
         <p id={`${id}-trust-help`} className="help">
           {s.trustHelp}
+        </p>
+      </div>
+      <div className="field mcp-trust">
+        <label htmlFor={`${id}-apps`}>{s.apps.label}</label>{' '}
+        <select
+          id={`${id}-apps`}
+          data-testid="mcp-apps-trust"
+          value={appTrust.isPending && appTrust.variables ? appTrust.variables.apps : v.apps}
+          disabled={appTrust.isPending}
+          aria-describedby={`${id}-apps-help`}
+          onChange={(e) => appTrust.mutate({ bundleId: v.bundleId, apps: e.target.value as McpAppTrust }, { onSettled: () => void qc.invalidateQueries({ queryKey: ['mcpServers.list'] }) })}
+        >
+          <option value="ask">{s.apps.ask}</option>
+          <option value="always">{s.apps.always}</option>
+          <option value="never">{s.apps.never}</option>
+        </select>
+        <p id={`${id}-apps-help`} className="help">
+          {s.apps.help}
         </p>
       </div>
       <div className="mcp-actions">

@@ -27,7 +27,7 @@ describe('the Add MCP server form', () => {
 });
 
 const status: McpServerView['status'] = { state: 'connected', since: '2026-01-01T00:00:00.000Z', restarts: 0, skipped: [], missing: [] };
-const limits = { timeouts: { startMs: 30_000, callMs: 60_000 }, maxRestarts: 3, trustUnannotatedTools: false };
+const limits = { timeouts: { startMs: 30_000, callMs: 60_000 }, maxRestarts: 3, trustUnannotatedTools: false, apps: 'ask' as const };
 
 describe('the Edit form of an MCP server', () => {
   it('is filled in with a stdio server’s settings, one argument and variable a line; saved unchanged it gives back the same input', () => {

@@ -15,6 +15,7 @@ import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent } f
 import type { InvokeResult } from '../../../../shared/contract';
 import type { Result } from '../../../../shared/errors';
 import type { JsonSchemaObject } from '../../../../shared/model/tool';
+import { McpAppSlot } from '../../mcp-apps/McpAppSlot';
 import { useApi } from '../../../api/hooks';
 import { testerStrings as s } from '../../../i18n/tester-strings';
 import { BusyButton } from '../BusyButton';
@@ -179,6 +180,20 @@ function TesterPanel({ bundleId, slug, version, toolId, argSchema, draft }: Test
         )}
       </div>
       <ResultView state={run} toolName={slug} />
+      {toolId && draft === undefined && run.status !== 'idle' && (
+        <McpAppSlot
+          key={run.status === 'running' ? run.invocationId : run.status === 'done' ? run.result.invocationId : 'failed'}
+          call={{
+            bundleId,
+            slug,
+            version,
+            args: ranWith,
+            ended: run.status !== 'running',
+            ...(run.status === 'done' ? { value: run.result.value } : {}),
+            ...(run.status === 'failed' ? { error: `${run.error.code}: ${run.error.message}` } : {}),
+          }}
+        />
+      )}
       {replaying && <ReplayCompare source={replaying} run={run} ranWith={ranWith} bundleId={bundleId} slug={slug} onDismiss={() => useReplay.getState().dismiss()} />}
       <TestCases bundleId={bundleId} slug={slug} version={version} draft={draft} args={args} argsValid={argsValid} onLoadArgs={loadArgs} />
       <RunHistory bundleId={bundleId} slug={slug} toolId={toolId} includeDrafts={draft !== undefined || !toolId} onLoad={loadArgs} />
