@@ -48,6 +48,15 @@ test.describe('Settings → MCP server', () => {
     await expect(section.getByTestId('mcp-server-discovery-max-tools')).toHaveValue('50');
     await mode.selectOption('always');
     await expect(section.getByTestId('mcp-server-discovery-max-tools')).toBeDisabled();
+    // With no window open, a client's own user is asked to confirm: on by default; off and back on is saved.
+    const askClient = section.getByTestId('mcp-server-ask-client');
+    await expect(askClient).toBeChecked();
+    await askClient.uncheck();
+    await section.getByTestId('mcp-server-save').click();
+    await expect(section.getByTestId('mcp-server-save')).toBeDisabled();
+    const saved = (await (await appPage.request.post(`${host!.url}rpc/settings.get`, { headers: { Authorization: `Bearer ${host!.token}`, 'Content-Type': 'application/json' }, data: {} })).json()) as { value: { mcpServer: { askClient: boolean } } };
+    expect(saved.value.mcpServer.askClient).toBe(false);
+    await askClient.check();
     await section.getByTestId('mcp-server-save').click();
     await expect(section.getByTestId('mcp-server-save')).toBeDisabled();
 

@@ -9,6 +9,9 @@ export const mcpServerStrings = {
   bundlesHelp: 'Only switched-on tools of switched-on bundles are served.',
   noBundles: 'No bundles yet: add one in Tools.',
   disabledBundle: '(switched off)',
+  askClient: 'When no Toolsmith window is open, ask the app’s own user to confirm',
+  askClientHelp:
+    'A served tool that requires approval is then confirmed in the MCP client (Claude, VS Code, Cursor…) with a yes/no question, where the client can ask questions. Off: such a call is refused until Toolsmith is open.',
   discovery: 'Progressive discovery',
   discoveryHelp:
     'With many tools served, an app gets only the pinned tools (Settings → Tool search) and tool_search: its model searches for the tools it needs, and the ones found are added to that app’s list. Every served tool can still be called.',

@@ -40,11 +40,16 @@ export const McpServerSettingsSchema = z
     bundleIds: z.array(z.string().min(1).max(512)).max(1000),
     /** Progressive discovery; absent (a settings file written before it existed): the default. */
     toolSearch: McpToolSearchSettingsSchema.default(DEFAULT_MCP_TOOL_SEARCH),
+    /**
+     * A tool that requires approval, called when no Toolsmith window is open to ask: the client's
+     * own user is asked to confirm (MCP elicitation), where the client can ask. Off: it is refused.
+     */
+    askClient: z.boolean().default(true),
   })
   .strict();
 export type McpServerSettings = z.infer<typeof McpServerSettingsSchema>;
 
-export const DEFAULT_MCP_SERVER_SETTINGS: McpServerSettings = { enabled: false, bundleIds: [], toolSearch: DEFAULT_MCP_TOOL_SEARCH };
+export const DEFAULT_MCP_SERVER_SETTINGS: McpServerSettings = { enabled: false, bundleIds: [], toolSearch: DEFAULT_MCP_TOOL_SEARCH, askClient: true };
 
 /** Where clients reach the server, for the config snippets of Settings → MCP server. */
 export const McpServerInfoSchema = z

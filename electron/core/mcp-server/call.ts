@@ -49,6 +49,34 @@ export interface McpSession {
   readonly found: Set<string>;
   /** This call's client asked for progress (a progressToken): each report of the call goes to it. */
   progress?: (report: ServedProgress) => void;
+  /**
+   * Asks the client's user to confirm (MCP elicitation), for a client that offers it and when
+   * Settings → MCP server lets Toolsmith ask there: used when no Toolsmith window can answer an
+   * approval. True when the user accepted with "run" ticked.
+   */
+  confirm?: (question: ClientConfirmation) => Promise<boolean>;
+}
+
+/** What a served tool asks the client's user when no Toolsmith window is open to approve it. */
+export interface ClientConfirmation {
+  message: string;
+  requestedSchema: { type: 'object'; properties: { run: { type: 'boolean'; title: string; description: string; default: boolean } }; required: ['run'] };
+}
+
+export const deniedByClient = (tool: string) => `the user did not confirm '${tool}' when asked by the MCP client; the call was not run`;
+
+/** The question a client's user answers for a tool that requires approval. */
+export function clientConfirmation(toolName: string, args: unknown): ClientConfirmation {
+  let shown = JSON.stringify(args ?? {});
+  if (shown.length > 500) shown = `${shown.slice(0, 500)}…`;
+  return {
+    message: `Toolsmith: '${toolName}' requires approval before it runs, and no Toolsmith window is open to ask. Run it with ${shown}?`,
+    requestedSchema: {
+      type: 'object',
+      properties: { run: { type: 'boolean', title: `Run ${toolName}`, description: 'Tick to run the tool once with these arguments.', default: false } },
+      required: ['run'],
+    },
+  };
 }
 
 export const needsApprovalNoWindow = (tool: string) =>
@@ -81,8 +109,14 @@ export function callServedTool(deps: CallDeps, session: McpSession, served: Serv
 async function askThenRun(deps: CallDeps, session: McpSession, served: ServedTool, args: unknown, signal?: AbortSignal): Promise<CallToolResult> {
   const { tool } = served;
   const toolName = `${served.bundleSlug}/${tool.slug}`;
-  if (!deps.queue.windowOpen()) return textResult(needsApprovalNoWindow(toolName), true);
-  const answer = await deps.queue.ask({ toolId: tool.id, toolName, displayName: tool.displayName, args: args ?? {}, client: session.client(), ...(served.approval ? { approval: served.approval } : {}) }, signal);
+  const noWindow = needsApprovalNoWindow(toolName);
+  const answer = deps.queue.windowOpen()
+    ? await deps.queue.ask({ toolId: tool.id, toolName, displayName: tool.displayName, args: args ?? {}, client: session.client(), ...(served.approval ? { approval: served.approval } : {}) }, signal)
+    : { refused: noWindow };
+  // No window can answer: the client's own user is asked, where the client can ask (elicitation).
+  if ('refused' in answer && answer.refused === noWindow && session.confirm) {
+    return (await session.confirm(clientConfirmation(toolName, args))) ? run(deps, session, served, args, signal) : textResult(deniedByClient(toolName), true);
+  }
   if ('refused' in answer) return textResult(answer.refused, true);
   if (answer.decision === 'deny') return textResult(deniedInApp(toolName), true);
   if (answer.decision === 'allow-session') session.allowed.add(tool.id);

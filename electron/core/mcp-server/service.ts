@@ -26,6 +26,7 @@ import { servedAnnotations, servedTaskSupport } from './annotations';
 import { McpApprovalQueue } from './approval-queue';
 import { callServedTool, callToolOutput, type CallDeps, type McpSession, type ServedProgress } from './call';
 import { clientLabel } from './client-name';
+import { answeredOrAsk, clientConfirm } from './client-confirm';
 import { TOOL_SEARCH_NAME, unknownWhileSearching, type FoundTool, type ServedSearch } from './discovery';
 import { ServedTools, type ServedTool } from './served-tools';
 import { ServedTasks } from './tasks';
@@ -292,19 +293,22 @@ export class McpServeService {
               void ctx.mcpReq
                 .notify({ method: 'notifications/progress', params: { progressToken: token, progress: p.progress, ...(p.total !== undefined ? { total: p.total } : {}), ...(p.message ? { message: p.message } : {}) } })
                 .catch(() => undefined);
-      const session: McpSession = { ...state, client: () => clientOf(server, ctx), ...(progress ? { progress } : {}) };
+      // No window to approve in: the client's own user may be asked (Settings → MCP server).
+      const confirm = this.opts.settings().askClient ? clientConfirm(tasks, server.getClientCapabilities(), ctx) : undefined;
+      const session: McpSession = { ...state, client: () => clientOf(server, ctx), ...(progress ? { progress } : {}), ...(confirm ? { confirm } : {}) };
       const task = (req.params as { task?: { ttl?: unknown } }).task;
       if (tasks && task) return this.startTask(session, req.params.name, req.params.arguments, task.ttl) as unknown as Promise<CallToolResult>;
-      if (!modern) return this.callTool(session, req.params.name, req.params.arguments, ctx.mcpReq.signal, (n: ServerNotification) => ctx.mcpReq.notify(n));
+      if (!modern && tasks) return this.callTool(session, req.params.name, req.params.arguments, ctx.mcpReq.signal, (n: ServerNotification) => ctx.mcpReq.notify(n));
+      if (!modern) return answeredOrAsk(this.callTool(session, req.params.name, req.params.arguments, ctx.mcpReq.signal, (n: ServerNotification) => ctx.mcpReq.notify(n))) as Promise<CallToolResult>;
       // A call still running keeps the shared session from ending; its end counts as use.
       modern.running++;
       const done = () => {
         modern.running--;
         modern.lastSeen = modern.now();
       };
-      const call = this.callTool(session, req.params.name, req.params.arguments, ctx.mcpReq.signal, async () => modern.handler.notify.toolsChanged());
+      const call = answeredOrAsk(this.callTool(session, req.params.name, req.params.arguments, ctx.mcpReq.signal, async () => modern.handler.notify.toolsChanged()));
       call.then(done, done);
-      return call;
+      return call as Promise<CallToolResult>;
     });
     return server;
   }

@@ -82,6 +82,15 @@ export function McpServerSection() {
           />
         </label>
       </fieldset>
+      <div className="field">
+        <label className="inline-check">
+          <input type="checkbox" data-testid="mcp-server-ask-client" checked={draft.askClient} disabled={!draft.enabled} aria-describedby="mcp-server-ask-client-help" onChange={(e) => setDraft({ ...draft, askClient: e.target.checked })} />
+          {s.askClient}
+        </label>
+        <p id="mcp-server-ask-client-help" className="help">
+          {s.askClientHelp}
+        </p>
+      </div>
       <div className="form-actions">
         <button
           type="button"
