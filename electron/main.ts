@@ -178,9 +178,11 @@ function startDesktop(): void {
     contents.on('will-navigate', (event, url) => {
       if (!isAppUrl(url)) event.preventDefault();
     });
-    // A frame (an MCP App) stays on its one-time page: it may not navigate anywhere else.
+    // A frame of the window (an MCP App) stays on its one-time page: it may not navigate anywhere
+    // else. Frames inside an app's page are held by that page's own CSP (frame-src).
     contents.on('will-frame-navigate', (event) => {
-      if (!event.isMainFrame && !isFrameUrl(event.url)) event.preventDefault();
+      if (event.isMainFrame || event.frame?.parent?.parent !== null) return;
+      if (!isFrameUrl(event.url)) event.preventDefault();
     });
     contents.on('will-attach-webview', (event) => event.preventDefault());
     contents.setWindowOpenHandler(({ url }) => {

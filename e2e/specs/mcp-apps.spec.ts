@@ -96,9 +96,14 @@ test.describe('MCP Apps', () => {
     await expect(message).toBeFocused();
     await page.keyboard.press('Tab');
     await expect(message.getByRole('button', { name: 'Post' })).toBeFocused();
+    // It answers once it has been on screen a moment (a page cannot swap it under a click).
+    await expect(message.getByRole('button', { name: 'Post' })).toHaveAttribute('aria-disabled', 'false');
     await page.keyboard.press('Enter');
     await expect(message).toHaveCount(0);
-    await expect(page.getByTestId('message-list').getByText('This is message text.').first()).toBeVisible();
+    // In the chat as the app's words, quoted: no line of it could run as a directive.
+    const posted = page.getByTestId('message-list').getByText(`From the app of ${SERVER}:`);
+    await expect(posted).toBeVisible();
+    await expect(posted).toContainText('```text\nThis is message text.\n```');
 
     // 5. Open Link: the address is shown, with a real link to open and Cancel.
     await frame.locator('#open-link-btn').click();

@@ -93,3 +93,14 @@ export function callResultOf(value: unknown, isError = false): AppCallResult {
   if (isError) out.isError = true;
   return out;
 }
+
+/**
+ * What an app's message (`ui/message`) becomes in the chat, once the person posts it: said to
+ * come from the app, its text in a fenced block longer than any run of backticks in it, so no
+ * line of it runs as a directive (`@input`, `@tools`, `@model`) and it cannot close the fence.
+ */
+export function appMessageText(server: string, text: string): string {
+  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = '`'.repeat(Math.max(3, longest + 1));
+  return `From the app of ${server.replace(/[\r\n]+/g, ' ')}:\n${fence}text\n${text}\n${fence}`;
+}

@@ -98,6 +98,8 @@ export const McpServerInputSchema = z
      * is shown (ask), shown at once (always), or never shown (never).
      */
     apps: McpAppTrustSchema.default('ask'),
+    /** With apps 'always': the sites its apps were allowed to reach then; a page that reaches another asks again. */
+    appDomains: z.array(z.string().max(300)).max(256).default([]),
   })
   .strict();
 export type McpServerInput = z.input<typeof McpServerInputSchema>;

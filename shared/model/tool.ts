@@ -155,7 +155,8 @@ export const McpSpecSchema = z
      */
     ui: z
       .object({
-        resourceUri: z.string().max(2048).regex(/^ui:\/\//, 'a ui:// address'),
+        /** Absent for a tool that has no page of its own but is shown to apps only (visibility). */
+        resourceUri: z.string().max(2048).regex(/^ui:\/\//, 'a ui:// address').optional(),
         visibility: z.array(z.enum(['model', 'app'])).max(2).optional(),
       })
       .strict()

@@ -17,14 +17,15 @@ import type { InvokeDispatcher } from '../invoke/dispatcher';
 import type { McpApprovalQueue } from '../mcp-server/approval-queue';
 import { frameCsp } from './csp';
 import { FrameDocuments, frameResponse, type FrameRequest, type FrameResponse } from './frames';
-import { checkAppPage } from './resource';
+import { checkAppPage, type AppPage } from './resource';
 
 /** The servers' side the apps need (mcp-client/manager.ts). */
 export interface AppServers {
-  serverOf(bundleId: string): { name: string; apps: McpAppTrust } | undefined;
+  serverOf(bundleId: string): { name: string; apps: McpAppTrust; appDomains: string[] } | undefined;
   readResource(bundleId: string, uri: string, signal?: AbortSignal): Promise<{ contents: { uri: string }[] }>;
   logEvent(bundleId: string, text: string): void;
-  setAppTrust(bundleId: string, apps: McpAppTrust): Promise<McpServerView>;
+  /** `domains`: with 'always', the sites its apps were allowed to reach when the person said so. */
+  setAppTrust(bundleId: string, apps: McpAppTrust, domains?: string[]): Promise<McpServerView>;
 }
 
 /** "Always allow" answers for tools (agent/approvals.ts). */
@@ -62,18 +63,28 @@ interface View {
   calls: number;
 }
 
-/** At most this many apps are open at once; opening one more closes the least recently used. */
+/**
+ * At most this many apps are open at once; opening one more closes the least recently used
+ * (a card's app is closed when the card goes; this bounds what a window that vanished leaves).
+ */
 export const MAX_VIEWS = 64;
-/** An app that asks nothing for this long is closed. */
-export const VIEW_IDLE_MS = 30 * 60_000;
 /** Calls of one app running at once. */
 export const MAX_APP_CALLS = 4;
 
 export const appClosed = 'this app was closed: show it again from its card';
 
+/** How long a consent may follow its ask and still show the page the ask read. */
+const ASK_VALID_MS = 10 * 60_000;
+
+function allDomains(d: AppPage['csp']): string[] {
+  return [...new Set([...d.connectDomains, ...d.resourceDomains, ...d.frameDomains, ...d.baseUriDomains])].sort();
+}
+
 export class McpAppsService {
   readonly frames: FrameDocuments;
   private readonly views = new Map<string, View>();
+  /** The page each tool's last ask showed, by tool id: a consent shows exactly that page. */
+  private readonly asked = new Map<string, { page: AppPage; at: number }>();
   private frameHost: FrameHost | undefined;
   private readonly now: () => number;
 
@@ -114,14 +125,23 @@ export class McpAppsService {
     if (server.apps === 'never') {
       return { status: 'off', bundleId: tool.bundleId, server: server.name, message: `Apps of '${server.name}' are off (Tools → ${server.name} → Apps).` };
     }
+    // A switched-off bundle's server is not started to read a page (reading starts a stopped server).
+    if (!this.opts.store.isUsable(tool.id)) throw new AppError('FORBIDDEN', `the app of '${server.name}' is not shown: '${tool.slug}' or its bundle is switched off`);
     if (!this.frameHost) throw new AppError('UNAVAILABLE', `the app of '${server.name}' cannot be shown: this host serves no app frames`);
-    const read = await this.opts.servers.readResource(tool.bundleId, uri);
-    const page = checkAppPage(read, uri, server.name);
+    // The page the person consented to is the page shown: consent given for an ask uses the page read for it.
+    const asked = consent ? this.asked.get(tool.id) : undefined;
+    this.asked.delete(tool.id);
+    const page = asked && this.now() - asked.at < ASK_VALID_MS ? asked.page : checkAppPage(await this.opts.servers.readResource(tool.bundleId, uri), uri, server.name);
     const domains = page.csp;
-    if (server.apps === 'ask' && !consent) {
+    const reaches = allDomains(domains);
+    // "Always" covers the sites consented to then: a page that reaches a site not among them asks again.
+    const newSites = reaches.filter((d) => !server.appDomains.includes(d));
+    if (!consent && (server.apps === 'ask' || newSites.length > 0)) {
+      this.asked.set(tool.id, { page, at: this.now() });
+      if (this.asked.size > MAX_VIEWS) this.asked.delete(this.asked.keys().next().value!);
       return { status: 'ask', bundleId: tool.bundleId, server: server.name, pageBytes: page.bytes, domains, refused: page.refused };
     }
-    if (consent === 'always' && server.apps !== 'always') await this.opts.servers.setAppTrust(tool.bundleId, 'always');
+    if (consent === 'always') await this.opts.servers.setAppTrust(tool.bundleId, 'always', [...new Set([...server.appDomains, ...reaches])]);
     const frameId = this.frames.register(page.html, frameCsp(domains, this.frameHost.ancestors));
     const viewId = randomBytes(16).toString('hex');
     this.makeRoom();
@@ -201,10 +221,7 @@ export class McpAppsService {
 
   private view(viewId: string): View {
     const v = this.views.get(viewId);
-    if (!v || this.now() - v.lastUsed > VIEW_IDLE_MS) {
-      if (v) this.views.delete(viewId);
-      throw new AppError('NOT_FOUND', appClosed);
-    }
+    if (!v) throw new AppError('NOT_FOUND', appClosed);
     v.lastUsed = this.now();
     return v;
   }
@@ -214,8 +231,6 @@ export class McpAppsService {
   }
 
   private makeRoom(): void {
-    const now = this.now();
-    for (const v of [...this.views.values()]) if (now - v.lastUsed > VIEW_IDLE_MS) this.closeView(v.viewId, 'it was idle for 30 minutes');
     while (this.views.size >= MAX_VIEWS) {
       const oldest = [...this.views.values()].reduce((a, b) => (b.lastUsed < a.lastUsed ? b : a));
       this.closeView(oldest.viewId, `more than ${MAX_VIEWS} apps were open`);

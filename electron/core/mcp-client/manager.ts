@@ -307,22 +307,25 @@ export class McpClientManager {
   }
 
   /** Whether the server's apps are shown: asked first, always, or never. Saved in its file. */
-  async setAppTrust(bundleId: string, apps: McpAppTrust): Promise<McpServerView> {
+  async setAppTrust(bundleId: string, apps: McpAppTrust, domains?: string[]): Promise<McpServerView> {
     const e = this.entry(bundleId);
+    // The sites consented to go with 'always'; asking again (or never) forgets them.
+    const appDomains = apps === 'always' ? (domains ?? e.conn.config.appDomains) : [];
     await this.queue.run(bundleId, async () => {
-      const file: McpServerFile = { ...e.file, server: { ...e.file.server, apps } };
+      const file: McpServerFile = { ...e.file, server: { ...e.file.server, apps, appDomains } };
       await this.files.write(file);
       e.file = file;
       e.conn.config.apps = apps;
+      e.conn.config.appDomains = appDomains;
     });
     this.opts.onChange?.(bundleId);
     return this.view(e);
   }
 
   /** The server's name and its apps' trust, for a bundle that is an MCP server; undefined for any other bundle. */
-  serverOf(bundleId: string): { name: string; apps: McpAppTrust } | undefined {
+  serverOf(bundleId: string): { name: string; apps: McpAppTrust; appDomains: string[] } | undefined {
     const e = this.entries.get(bundleId);
-    return e && { name: e.conn.config.name, apps: e.conn.config.apps };
+    return e && { name: e.conn.config.name, apps: e.conn.config.apps, appDomains: e.conn.config.appDomains };
   }
 
   /** One resource of the bundle's server (resources/read), e.g. the page of a tool's app. */

@@ -26,6 +26,7 @@ export function editedConfig(current: McpServerConfig, edit: McpServerEdit): Mcp
     maxRestarts: e.maxRestarts ?? current.maxRestarts,
     trustUnannotatedTools: e.trustUnannotatedTools ?? current.trustUnannotatedTools,
     apps: e.apps ?? current.apps,
+    appDomains: current.appDomains,
   });
   if (!next.success) throw invalid(next.error.issues);
   return next.data;

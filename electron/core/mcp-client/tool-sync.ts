@@ -104,14 +104,15 @@ export function appLink(meta: unknown): McpSpec['ui'] | undefined {
   if (!isObj(meta)) return undefined;
   const ui = isObj(meta.ui) ? meta.ui : {};
   const uri = typeof ui.resourceUri === 'string' ? ui.resourceUri : typeof meta['ui/resourceUri'] === 'string' ? meta['ui/resourceUri'] : undefined;
-  if (!uri || !uri.startsWith('ui://') || uri.length > 2048) return undefined;
-  const out: NonNullable<McpSpec['ui']> = { resourceUri: uri };
+  const out: NonNullable<McpSpec['ui']> = {};
+  if (uri && uri.startsWith('ui://') && uri.length <= 2048) out.resourceUri = uri;
+  // Who may call it is read on its own: a tool the server shows to its app only may have no page.
   if (Array.isArray(ui.visibility)) {
     const seen = [...new Set(ui.visibility.filter((v): v is 'model' | 'app' => v === 'model' || v === 'app'))];
     // An empty list after filtering would hide the tool from everyone: no visibility then means both.
     if (seen.length) out.visibility = seen;
   }
-  return out;
+  return out.resourceUri || out.visibility ? out : undefined;
 }
 
 function isObj(v: unknown): v is Record<string, unknown> {

@@ -287,5 +287,10 @@ describe("the headless host's frame listener (MCP Apps' pages)", () => {
     await host.close();
     hosts.splice(hosts.indexOf(host), 1);
     expect(core.mcpApps.frameHostNow()).toBeUndefined();
+
+    // A pinned frame port (serve --frame-port) is the one used.
+    const pinned = await startHttpHost({ core, staticDir: path.join(core.dataDir, 'static'), framePort });
+    hosts.push(pinned);
+    expect(core.mcpApps.frameHostNow()?.origin).toBe(`http://127.0.0.1:${framePort}`);
   });
 });

@@ -21,6 +21,7 @@ export const SERVE_USAGE = [
   '',
   'Options:',
   '  --port N          the port (default: TOOLSMITH_PORT, else any free one)',
+  '  --frame-port N    the port MCP Apps\' pages are served from, 127.0.0.1 only (default: any free one)',
   '  --data-dir DIR    the data folder (default: TOOLSMITH_DATA_DIR, then the desktop app’s own)',
   '  --static DIR      the built UI to serve (default: dist/renderer)',
   '  --resources DIR   the app’s resources folder (the built-in bundles)',
@@ -39,13 +40,14 @@ export class ServeUsageError extends Error {
 
 export interface ServeOptions {
   port?: number;
+  framePort?: number;
   dataDir?: string;
   static?: string;
   resources?: string;
   help: boolean;
 }
 
-const VALUE_OPTIONS = { '--port': 'port', '--data-dir': 'dataDir', '--static': 'static', '--resources': 'resources' } as const;
+const VALUE_OPTIONS = { '--port': 'port', '--frame-port': 'framePort', '--data-dir': 'dataDir', '--static': 'static', '--resources': 'resources' } as const;
 type ValueOption = keyof typeof VALUE_OPTIONS;
 const isValueOption = (name: string): name is ValueOption => Object.hasOwn(VALUE_OPTIONS, name);
 
@@ -88,12 +90,13 @@ export function parseServeArgv(argv: readonly string[]): ServeOptions {
     let value: string | undefined;
     if (eq > 0) value = arg.slice(eq + 1);
     else if (argv[k + 1] !== undefined && !argv[k + 1]!.startsWith('-')) value = argv[++k];
-    const placeholder = name === '--port' ? 'N' : 'DIR';
+    const placeholder = name === '--port' || name === '--frame-port' ? 'N' : 'DIR';
     if (!value) throw new ServeUsageError(`option '${name}' needs a value: ${name} ${placeholder} (or ${name}=${placeholder})`);
     if (seen.has(name)) throw new ServeUsageError(`option '${name}' is given twice`);
     seen.add(name);
     const key = VALUE_OPTIONS[name];
     if (key === 'port') o.port = parsePort(value, '--port');
+    else if (key === 'framePort') o.framePort = parsePort(value, '--frame-port');
     else o[key] = value;
   }
   return o;
@@ -125,7 +128,7 @@ export async function serve(argv: readonly string[], env: NodeJS.ProcessEnv, hos
 
   const resourcesDir = path.resolve(o.resources ?? path.join(here, '..', 'resources'));
   const core = await createCore({ dataDir, resourcesDir, host: 'headless', openPath: headlessOpenPath(), ...(host.secretCipher ? { secretCipher: host.secretCipher } : {}) });
-  const http = await startHttpHost({ core, port, staticDir, routes: restRoutes(core) });
+  const http = await startHttpHost({ core, port, staticDir, routes: restRoutes(core), ...(o.framePort !== undefined ? { framePort: o.framePort } : {}) });
   // Settings → MCP server shows the command that serves this data folder over stdio.
   const cli = path.join(here, 'toolsmith.mjs');
   if (host.cliCommand) core.mcpServer.setEndpoints({ stdioCommand: [...host.cliCommand, 'mcp'] });

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error -- a plain .mjs build script without types
 import { electronBundles } from '../../../scripts/electron-bundles.mjs';
 import { useTempDirs } from '../../core/testing/temp-dir';
+import { parseServeArgv, SERVE_USAGE } from './serve-host';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..', '..');
 // Inside the repo, so the bundle's bare imports resolve from its node_modules as the app's do.
@@ -95,4 +96,14 @@ describe('serve.mjs (npm run serve): its command line', () => {
       expect(await fs.readdir(home)).toEqual([]);
     }
   }, SLOW);
+});
+
+describe('serve --frame-port', () => {
+  it('pins the port of MCP Apps’ pages, checked as --port is', () => {
+    expect(parseServeArgv(['--frame-port', '41999']).framePort).toBe(41999);
+    expect(parseServeArgv(['--frame-port=0']).framePort).toBe(0);
+    expect(() => parseServeArgv(['--frame-port', 'x'])).toThrow("--frame-port must be a number from 0 to 65535: got 'x'");
+    expect(() => parseServeArgv(['--frame-port'])).toThrow("option '--frame-port' needs a value: --frame-port N");
+    expect(SERVE_USAGE).toContain('--frame-port N');
+  });
 });

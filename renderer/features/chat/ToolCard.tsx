@@ -120,7 +120,8 @@ export function ToolCard({ card, conversationId, placement }: { card: ToolCardDa
             ...(card.status === 'ok' ? { value: card.value } : {}),
             ...(card.error ? { error: `${card.error.code}: ${card.error.message}` } : {}),
           }}
-          {...(conversationId ? { conversationId } : {})}
+          // Only a chat's own card may post into it (a task's card names the task's conversation).
+          {...(conversationId && placement === 'root' ? { conversationId } : {})}
         />
       )}
       {card.task?.kind === 'agent' && placement === 'root' && <TaskApprovals card={card} />}

@@ -4,11 +4,11 @@
  * extension's bridge (AppBridge without a client: every request is a handler here that goes
  * to the core as `mcpApps.*`, naming the view). The guarded transport bounds what the page
  * may send before the bridge sees it. A link or a message the page wants is confirmed in the
- * card, outside the frame.
+ * card, outside the frame, one at a time.
  */
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { AppBridge, type McpUiHostCapabilities } from '@modelcontextprotocol/ext-apps/app-bridge';
-import { callResultOf, type AppCallResult, type AppOpen } from '../../../shared/model/mcp-apps';
+import { appMessageText, callResultOf, type AppCallResult, type AppOpen } from '../../../shared/model/mcp-apps';
 import { useApi } from '../../api/hooks';
 import { mcpAppStrings as s } from '../../i18n/mcp-app-strings';
 import { clampAppHeight, GuardedTransport } from './guarded-transport';
@@ -17,10 +17,20 @@ import type { AppCall } from './McpAppSlot';
 const HOST_INFO = { name: 'Toolsmith', version: '1' };
 /** How long a link or a message waits for the person before the app is told no. */
 const CONFIRM_MS = 60_000;
+/** A question's buttons answer only once it has been on screen this long (a page cannot swap it under a click). */
+const CONFIRM_ARM_MS = 600;
+/** Log messages of one app passed on to its server's log, a second. */
+const LOGS_PER_SECOND = 20;
 
 type ConfirmAsk = { kind: 'link'; url: string } | { kind: 'message'; text: string };
-type Confirm = ConfirmAsk & { settle: (ok: boolean) => void };
+type Confirm = ConfirmAsk & { id: number; settle: (ok: boolean) => void };
 type CallToolAnswer = Awaited<ReturnType<NonNullable<AppBridge['oncalltool']>>>;
+
+/**
+ * Views whose close waits a moment: a frame mounted again at once (React's development
+ * double mount) keeps its view instead of finding it closed.
+ */
+const pendingClose = new Map<string, ReturnType<typeof setTimeout>>();
 
 export default function McpAppFrame({ app, call, conversationId, onStopped, onHide }: { app: AppOpen; call: AppCall; conversationId?: string; onStopped: (message: string) => void; onHide: () => void }) {
   const { client } = useApi();
@@ -28,24 +38,45 @@ export default function McpAppFrame({ app, call, conversationId, onStopped, onHi
   const bridgeRef = useRef<AppBridge | null>(null);
   const initialized = useRef(false);
   const resultSent = useRef(false);
+  // The latest call and handlers, read by the bridge's listeners (set up once per view).
+  const latest = useRef({ call, onStopped, onHide, conversationId });
+  latest.current = { call, onStopped, onHide, conversationId };
   const [height, setHeight] = useState(160);
   const [confirm, setConfirm] = useState<Confirm | null>(null);
 
-  useEffect(() => {
+  // The call's result reaches the page once, when both the page is ready and the call has ended.
+  const sendResult = () => {
+    const bridge = bridgeRef.current;
+    const c = latest.current.call;
+    if (!bridge || !initialized.current || resultSent.current || !c.ended) return;
+    resultSent.current = true;
+    void bridge.sendToolResult((c.error !== undefined ? callResultOf(c.error, true) : callResultOf(c.value)) as CallToolAnswer);
+  };
+  const sendResultRef = useRef(sendResult);
+  sendResultRef.current = sendResult;
+
+  // A layout effect: its cleanup runs while the frame is still in the page, so the page hears it goes.
+  useLayoutEffect(() => {
     const iframe = frame.current;
     const win = iframe?.contentWindow;
     if (!iframe || !win) return;
+    const waiting = pendingClose.get(app.viewId);
+    if (waiting) {
+      clearTimeout(waiting);
+      pendingClose.delete(app.viewId);
+    }
     let stopped = false;
     const stop = (message: string) => {
       if (stopped) return;
       stopped = true;
-      onStopped(message);
+      latest.current.onStopped(message);
     };
+    const inChat = latest.current.conversationId !== undefined;
     const caps: McpUiHostCapabilities = {
       serverTools: {},
       logging: {},
       openLinks: {},
-      ...(conversationId ? { message: { text: {} } } : {}),
+      ...(inChat ? { message: { text: {} } } : {}),
       sandbox: { permissions: {}, csp: { connectDomains: app.domains.connectDomains, resourceDomains: app.domains.resourceDomains, frameDomains: app.domains.frameDomains, baseUriDomains: app.domains.baseUriDomains } },
     };
     const bridge = new AppBridge(null, HOST_INFO, caps, {
@@ -61,15 +92,23 @@ export default function McpAppFrame({ app, call, conversationId, onStopped, onHi
       },
     });
     bridgeRef.current = bridge;
+
+    // One question at a time: a page that asks while one waits is told no at once.
+    let asking = false;
+    let nextId = 0;
     const ask = (c: ConfirmAsk) =>
       new Promise<boolean>((resolve) => {
-        const timer = setTimeout(() => done(false), CONFIRM_MS);
+        if (asking || stopped) return resolve(false);
+        asking = true;
+        const id = ++nextId;
         const done = (ok: boolean) => {
           clearTimeout(timer);
-          setConfirm(null);
+          asking = false;
+          setConfirm((cur) => (cur?.id === id ? null : cur));
           resolve(ok);
         };
-        setConfirm({ ...c, settle: done });
+        const timer = setTimeout(() => done(false), CONFIRM_MS);
+        setConfirm({ ...c, id, settle: done });
       });
 
     bridge.oncalltool = async (params) => {
@@ -87,9 +126,11 @@ export default function McpAppFrame({ app, call, conversationId, onStopped, onHi
         .map((c) => (c.type === 'text' ? c.text : ''))
         .join('\n')
         .trim();
-      if (!conversationId || !text) return { isError: true };
+      const conversation = latest.current.conversationId;
+      if (!conversation || !text) return { isError: true };
       if (!(await ask({ kind: 'message', text }))) return { isError: true };
-      const r = await client.call('chat.send', { conversationId, text });
+      // Posted as the app's words, fenced: no line of it runs as a directive.
+      const r = await client.call('chat.send', { conversationId: conversation, text: appMessageText(app.server, text) });
       return r.ok ? {} : { isError: true };
     };
     bridge.onrequestdisplaymode = async () => ({ mode: 'inline' });
@@ -97,12 +138,26 @@ export default function McpAppFrame({ app, call, conversationId, onStopped, onHi
       const clamped = clampAppHeight(h);
       if (clamped !== undefined) setHeight(clamped);
     });
-    bridge.addEventListener('loggingmessage', ({ level, data }) => void client.call('mcpApps.log', { viewId: app.viewId, level, data }));
-    bridge.addEventListener('requestteardown', () => onHide());
+    let logWindow = 0;
+    let logs = 0;
+    bridge.addEventListener('loggingmessage', ({ level, data }) => {
+      const now = Date.now();
+      if (now - logWindow >= 1000) {
+        logWindow = now;
+        logs = 0;
+      }
+      if (++logs > LOGS_PER_SECOND) return;
+      void client.call('mcpApps.log', { viewId: app.viewId, level, data });
+    });
+    bridge.addEventListener('requestteardown', () => latest.current.onHide());
     bridge.addEventListener('initialized', () => {
       initialized.current = true;
-      void bridge.sendToolInput({ arguments: (call.args ?? {}) as Record<string, unknown> });
-      sendResult();
+      void bridge.sendToolInput({ arguments: (latest.current.call.args ?? {}) as Record<string, unknown> });
+      sendResultRef.current();
+    });
+    // The core closed this app (its server switched off, apps turned off, too many open).
+    const offClosed = client.on('mcpApps.closed', (p) => {
+      if (p.viewId === app.viewId) stop(s.closed(p.reason));
     });
 
     const transport = new GuardedTransport({ target: win, source: win, onStopped: stop });
@@ -114,27 +169,27 @@ export default function McpAppFrame({ app, call, conversationId, onStopped, onHi
     };
     iframe.addEventListener('load', onLoad);
     return () => {
+      stopped = true;
+      offClosed();
       iframe.removeEventListener('load', onLoad);
       bridgeRef.current = null;
+      initialized.current = false;
+      resultSent.current = false;
       // The page is told it goes (at most a second), then its view is forgotten by the core.
       void Promise.race([bridge.teardownResource({}), new Promise((r) => setTimeout(r, 1000))])
         .catch(() => undefined)
-        .finally(() => {
-          void bridge.close().catch(() => undefined);
+        .finally(() => void bridge.close().catch(() => undefined));
+      pendingClose.set(
+        app.viewId,
+        setTimeout(() => {
+          pendingClose.delete(app.viewId);
           void client.call('mcpApps.close', { viewId: app.viewId });
-        });
+        }, 0),
+      );
     };
-    // The frame and its bridge live as long as this view: the call's later result is sent by the effect below.
-  }, [app.viewId]);
+  }, [app, client]);
 
-  // The call's result reaches the page once, when both the page is ready and the call has ended.
-  function sendResult() {
-    const bridge = bridgeRef.current;
-    if (!bridge || !initialized.current || resultSent.current || !call.ended) return;
-    resultSent.current = true;
-    void bridge.sendToolResult((call.error !== undefined ? callResultOf(call.error, true) : callResultOf(call.value)) as CallToolAnswer);
-  }
-  useEffect(sendResult, [call.ended, call.value, call.error]);
+  useEffect(() => sendResultRef.current(), [call.ended, call.value, call.error]);
 
   return (
     <section className={app.prefersBorder === false ? 'mcp-app' : 'mcp-app bordered'} aria-label={s.frameLabel(app.server)} data-testid="mcp-app">
@@ -145,7 +200,7 @@ export default function McpAppFrame({ app, call, conversationId, onStopped, onHi
         </button>
       </header>
       {/* Above the frame, in view: what the page asks waits for the person here. */}
-      {confirm && <ConfirmBox confirm={confirm} server={app.server} />}
+      {confirm && <ConfirmBox key={confirm.id} confirm={confirm} server={app.server} />}
       <iframe
         ref={frame}
         src={app.frameUrl}
@@ -162,10 +217,16 @@ export default function McpAppFrame({ app, call, conversationId, onStopped, onHi
 function ConfirmBox({ confirm, server }: { confirm: Confirm; server: string }) {
   // The focus moves to the question (out of the frame), so Tab reaches its buttons at once.
   const box = useRef<HTMLDivElement>(null);
+  const [armed, setArmed] = useState(false);
   useEffect(() => {
     box.current?.focus();
     box.current?.scrollIntoView?.({ block: 'nearest' });
-  }, [confirm]);
+    const t = setTimeout(() => setArmed(true), CONFIRM_ARM_MS);
+    return () => clearTimeout(t);
+  }, []);
+  const answer = (ok: boolean) => {
+    if (armed || !ok) confirm.settle(ok);
+  };
   if (confirm.kind === 'link')
     return (
       <div ref={box} tabIndex={-1} className="mcp-app-confirm" role="alertdialog" aria-label={s.link.title(server)} data-testid="mcp-app-link">
@@ -175,10 +236,20 @@ function ConfirmBox({ confirm, server }: { confirm: Confirm; server: string }) {
         </p>
         <div className="row">
           {/* A real link the person clicks: the browser (or the shell's window-open handler) opens it. */}
-          <a className="button primary" href={confirm.url} target="_blank" rel="noopener noreferrer" onClick={() => confirm.settle(true)}>
+          <a
+            className="button primary"
+            href={confirm.url}
+            target="_blank"
+            rel="noopener noreferrer"
+            aria-disabled={!armed}
+            onClick={(e) => {
+              if (!armed) e.preventDefault();
+              answer(true);
+            }}
+          >
             {s.link.open}
           </a>
-          <button type="button" onClick={() => confirm.settle(false)}>
+          <button type="button" onClick={() => answer(false)}>
             {s.link.cancel}
           </button>
         </div>
@@ -189,10 +260,10 @@ function ConfirmBox({ confirm, server }: { confirm: Confirm; server: string }) {
       <p>{s.message.title(server)}</p>
       <blockquote>{confirm.text}</blockquote>
       <div className="row">
-        <button type="button" className="primary" onClick={() => confirm.settle(true)}>
+        <button type="button" className="primary" aria-disabled={!armed} onClick={() => answer(true)}>
           {s.message.post}
         </button>
-        <button type="button" onClick={() => confirm.settle(false)}>
+        <button type="button" onClick={() => answer(false)}>
           {s.message.cancel}
         </button>
       </div>

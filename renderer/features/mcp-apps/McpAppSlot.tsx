@@ -49,34 +49,33 @@ function AppSlot({ toolId, call, conversationId }: { toolId: string; call: AppCa
   const [phase, setPhase] = useState<Phase>({ kind: 'idle' });
   const liveCount = useSyncExternalStore(subscribe, () => live.size);
   const [token] = useState(() => Symbol('app'));
+  // Counted from the moment it starts opening, so cards mounted together see each other.
+  const reserve = () => {
+    live.add(token);
+    notify();
+  };
+  const release = () => {
+    if (live.delete(token)) notify();
+  };
 
   const open = (consent?: 'once' | 'always') => {
+    reserve();
     setPhase({ kind: 'opening' });
     void client.call('mcpApps.open', { toolId, ...(consent ? { consent } : {}) }).then((r) => {
+      if (r.ok && r.value.status === 'open') return setPhase({ kind: 'open', app: r.value });
+      release();
       if (!r.ok) return setPhase({ kind: 'failed', message: s.failed(r.error.message) });
       if (r.value.status === 'ask') return setPhase({ kind: 'ask', ask: r.value });
-      if (r.value.status === 'off') return setPhase({ kind: 'hidden' });
-      setPhase({ kind: 'open', app: r.value });
+      setPhase({ kind: 'hidden' });
     });
   };
 
-  // An app starts on its own while few run; the rest wait for the person.
+  // An app starts on its own while few run; the rest wait for the person. Only on mount: a card
+  // that waited is started by its button. Its place is given back when the card goes.
   useEffect(() => {
-    if (phase.kind === 'idle' && live.size < MAX_LIVE_APPS) open();
-    // Only on mount: a card that waited is started by its button.
+    if (live.size < MAX_LIVE_APPS) open();
+    return release;
   }, []);
-
-  // Counted while its frame runs.
-  const running = phase.kind === 'open';
-  useEffect(() => {
-    if (!running) return;
-    live.add(token);
-    notify();
-    return () => {
-      live.delete(token);
-      notify();
-    };
-  }, [running, token]);
 
   if (phase.kind === 'hidden') return null;
   if (phase.kind === 'idle')
@@ -136,7 +135,19 @@ function AppSlot({ toolId, call, conversationId }: { toolId: string; call: AppCa
         </p>
       }
     >
-      <McpAppFrame app={phase.app} call={call} {...(conversationId ? { conversationId } : {})} onStopped={(message) => setPhase({ kind: 'failed', message })} onHide={() => setPhase({ kind: 'idle' })} />
+      <McpAppFrame
+        app={phase.app}
+        call={call}
+        {...(conversationId ? { conversationId } : {})}
+        onStopped={(message) => {
+          release();
+          setPhase({ kind: 'failed', message });
+        }}
+        onHide={() => {
+          release();
+          setPhase({ kind: 'idle' });
+        }}
+      />
     </Suspense>
   );
 }
