@@ -12,9 +12,11 @@ import path from 'node:path';
 import { AppShell } from '../pages/app-page';
 import { expect, screenshot, test } from '../fixtures';
 import { addStdioServer, removeServers } from '../pages/mcp-servers';
+import { rpc } from '../fixtures/host';
 
 const SERVER = 'time-app';
 const HOSTILE = 'hostile-apps';
+const SELF = 'toolsmith-self';
 const HOSTILE_ENTRY = path.resolve(import.meta.dirname, '..', '..', 'electron', 'core', 'mcp-apps', 'testing', 'hostile-apps-server.mjs');
 const ENTRY = path.resolve(import.meta.dirname, '..', '..', 'node_modules', '@modelcontextprotocol', 'server-basic-vanillajs', 'dist', 'index.js');
 /** What a frame's script sees of its window (the specs compile without the DOM's types). */
@@ -32,7 +34,11 @@ interface FrameGlobal {
 const TIME = /\d{4}-\d\d-\d\dT\d\d:\d\d/;
 
 test.afterAll(async ({ host }) => {
-  if (host) await removeServers(host, [SERVER, HOSTILE]);
+  if (host) {
+    await removeServers(host, [SERVER, HOSTILE, SELF]);
+    const settings = await rpc<{ mcpServer: Record<string, unknown> }>(host, 'settings.get', {});
+    await rpc(host, 'settings.set', { mcpServer: { ...settings.mcpServer, enabled: false, bundleIds: [] } });
+  }
 });
 
 test.describe('MCP Apps', () => {
@@ -251,5 +257,40 @@ test.describe('MCP Apps', () => {
     // The composer still works.
     await shell.open('chat');
     await expect(page.getByTestId('chat-composer')).toBeEditable();
+  });
+
+  test("Toolsmith's own served tool_usage, brought in over /mcp, shows its usage app in the tester", async ({ appPage: page, host }) => {
+    test.skip(!host, 'the MCP endpoint is the headless host’s');
+    test.setTimeout(120_000);
+    const shell = new AppShell(page);
+    await shell.open('tools');
+    const panel = page.getByTestId('mcp-servers');
+    if ((await panel.getByTestId(`mcp-server-${SERVER}`).count()) === 0) await addStdioServer(page, shell, host!, SERVER, [ENTRY, '--stdio']);
+    // Two calls of get-time to count, then the time-app bundle served over /mcp.
+    const servers = await rpc<{ name: string; bundleId: string }[]>(host!, 'mcpServers.list', {});
+    const bundleId = servers.find((x) => x.name === SERVER)!.bundleId;
+    for (let i = 0; i < 2; i++) await rpc(host!, 'tools.invoke', { bundleId, slug: 'get-time', version: '1', args: {}, source: 'api' });
+    const settings = await rpc<{ mcpServer: Record<string, unknown> }>(host!, 'settings.get', {});
+    await rpc(host!, 'settings.set', { mcpServer: { ...settings.mcpServer, enabled: true, bundleIds: [bundleId] } });
+    const { token } = await rpc<{ token: string }>(host!, 'mcpServer.token', {});
+    // This very Toolsmith, brought in as an MCP server (an app that renders apps: it sees tool_usage's page).
+    await removeServers(host!, [SELF]);
+    await rpc(host!, 'mcpServers.add', { server: { name: SELF, connection: { transport: 'http', url: `${host!.url}mcp`, headers: { Authorization: `Bearer ${token}` } }, apps: 'always' } });
+    await page.reload();
+    await shell.open('tools');
+    await expect(page.getByTestId('mcp-servers').getByTestId(`mcp-server-${SELF}`).locator('[data-testid^="mcp-state-"]')).toHaveText('connected');
+    await page.getByTestId('bundle-list').getByTestId(`bundle-${SELF}`).getByRole('button').first().click();
+    await page.getByTestId('open-tool-tool-usage').click();
+    const tester = page.getByTestId('tester');
+    await tester.getByTestId('arg-tool').fill('get-time');
+    await tester.getByTestId('tester-run').click();
+    const frame = tester.frameLocator('[data-testid=mcp-app-frame]');
+    await expect(frame.locator('h1')).toContainText('get-time');
+    // The same count as the Tools screen's usage panel (other tests of this worker call get-time too).
+    const stats = await rpc<{ calls: number }>(host!, 'tools.usageStats', { bundleId, slug: 'get-time', version: '1' });
+    expect(stats.calls).toBeGreaterThanOrEqual(2);
+    await expect(frame.locator('.figure').first()).toHaveText(`${stats.calls}calls`);
+    await tester.getByTestId('mcp-app').scrollIntoViewIfNeeded();
+    await screenshot(page, 'mcp-apps-7-served-usage');
   });
 });

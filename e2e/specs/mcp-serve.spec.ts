@@ -76,7 +76,7 @@ test.describe('Settings → MCP server', () => {
     const client = new Client({ name: 'Claude Desktop', version: '0.9.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${host!.url}mcp`), { requestInit: { headers: { Authorization: `Bearer ${mcpToken}` } } }));
     try {
-      expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(['tool_output', 'tool_search']);
+      expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(['tool_output', 'tool_search', 'tool_usage']);
       const found = (await client.callTool({ name: 'tool_search', arguments: { query: 'count the words' } })) as CallToolResult;
       expect(found.structuredContent).toMatchObject({ tools: [{ name: 'guarded-count' }], added: ['guarded-count'] });
       expect((await client.listTools()).tools.map((t) => t.name)).toContain('guarded-count');

@@ -71,14 +71,14 @@ describe('progressive discovery over the served bundle', () => {
   it('is on by default past 50 tools only: the four served tools are listed whole, as before', async () => {
     expect(core.settings.get().mcpServer.toolSearch).toEqual({ mode: 'auto', maxTools: 50 });
     const client = await connect();
-    expect(names((await client.listTools()).tools)).toEqual(['big', 'count', 'guarded', 'remote', 'tool_output']);
+    expect(names((await client.listTools()).tools)).toEqual(['big', 'count', 'guarded', 'remote', 'tool_output', 'tool_usage']);
     expect(client.getInstructions()).not.toContain(TOOL_SEARCH_NAME);
   });
 
   it('switched off, every tool is listed whatever the count, and tool_search is not served', async () => {
     await discovery({ mode: 'off', maxTools: 1 });
     const client = await connect();
-    expect(names((await client.listTools()).tools)).toEqual(['big', 'count', 'guarded', 'remote', 'tool_output']);
+    expect(names((await client.listTools()).tools)).toEqual(['big', 'count', 'guarded', 'remote', 'tool_output', 'tool_usage']);
     const e = await client.callTool({ name: TOOL_SEARCH_NAME, arguments: { query: 'count words' } }).catch((x: unknown) => x);
     expect((e as McpError).code).toBe(ErrorCode.InvalidParams);
   });
@@ -87,7 +87,7 @@ describe('progressive discovery over the served bundle', () => {
     await discovery({ mode: 'always', maxTools: 50 }, ['kit/count']);
     const client = await connect();
     const { tools } = await client.listTools();
-    expect(names(tools)).toEqual(['count', 'tool_output', TOOL_SEARCH_NAME]);
+    expect(names(tools)).toEqual(['count', 'tool_output', TOOL_SEARCH_NAME, 'tool_usage']);
     const ts = tools.find((t) => t.name === TOOL_SEARCH_NAME)!;
     expect(ts.description).toContain('3 more tools are served but not listed');
     expect(ts.inputSchema).toMatchObject({ type: 'object', required: ['query'], properties: { query: { type: 'string' }, limit: { type: 'integer', maximum: 20 } } });
@@ -95,16 +95,16 @@ describe('progressive discovery over the served bundle', () => {
     expect(client.getInstructions()).toContain(SEARCH_INSTRUCTIONS.trim());
 
     await discovery({ mode: 'auto', maxTools: 4 });
-    expect(names(core.mcpServer.listTools())).toEqual(['big', 'count', 'guarded', 'remote', 'tool_output']);
+    expect(names(core.mcpServer.listTools())).toEqual(['big', 'count', 'guarded', 'remote', 'tool_output', 'tool_usage']);
     await discovery({ mode: 'auto', maxTools: 3 });
-    expect(names(core.mcpServer.listTools())).toEqual(['tool_output', TOOL_SEARCH_NAME]);
+    expect(names(core.mcpServer.listTools())).toEqual(['tool_output', TOOL_SEARCH_NAME, 'tool_usage']);
   });
 
   it('a search answers the best tools with their input schemas, adds them to that client’s list, and says the list changed', async () => {
     await discovery({ mode: 'always', maxTools: 50 });
     const client = await connect();
     const other = await connect('other-client');
-    expect(names((await client.listTools()).tools)).toEqual(['tool_output', TOOL_SEARCH_NAME]);
+    expect(names((await client.listTools()).tools)).toEqual(['tool_output', TOOL_SEARCH_NAME, 'tool_usage']);
     let changed = 0;
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => void changed++);
 
@@ -124,11 +124,11 @@ describe('progressive discovery over the served bundle', () => {
     await vi.waitFor(() => expect(changed).toBe(1));
 
     const listed = (await client.listTools()).tools;
-    expect(names(listed)).toEqual([...answer.added, TOOL_SEARCH_NAME, 'tool_output'].sort());
+    expect(names(listed)).toEqual([...answer.added, TOOL_SEARCH_NAME, 'tool_output', 'tool_usage'].sort());
     // The whole definition now, as without discovery.
     expect(listed.find((t) => t.name === 'count')).toMatchObject({ description: 'The count tool', inputSchema: { required: ['text'] } });
     // Another client's list is its own.
-    expect(names((await other.listTools()).tools)).toEqual(['tool_output', TOOL_SEARCH_NAME]);
+    expect(names((await other.listTools()).tools)).toEqual(['tool_output', TOOL_SEARCH_NAME, 'tool_usage']);
 
     // The same search again adds nothing, and the list stays as it is.
     const again = (await search(client, { query: 'count the words in a text', limit: 2 })).structuredContent as unknown as ToolSearchAnswer;
@@ -187,7 +187,7 @@ describe('progressive discovery over the served bundle', () => {
     await discovery({ mode: 'auto', maxTools: 50 });
     const below = await connect();
     // Below the threshold every tool is listed, the user's under its other name.
-    expect(names((await below.listTools()).tools)).toEqual(['big', 'count', 'guarded', 'remote', 'tool_output', 'tool_search_2']);
+    expect(names((await below.listTools()).tools)).toEqual(['big', 'count', 'guarded', 'remote', 'tool_output', 'tool_search_2', 'tool_usage']);
 
     await discovery({ mode: 'always', maxTools: 50 });
     const client = await connect();
@@ -222,7 +222,7 @@ describe('progressive discovery over the served bundle', () => {
     expect(none.isError).toBeFalsy();
     expect(none.structuredContent).toEqual({ tools: [], added: [], note: 'no tool matches: try other words, or describe the task differently' });
     expect(text(none)).toBe('no tool matches: try other words, or describe the task differently');
-    expect(names((await client.listTools()).tools)).toEqual(['tool_output', TOOL_SEARCH_NAME]);
+    expect(names((await client.listTools()).tools)).toEqual(['tool_output', TOOL_SEARCH_NAME, 'tool_usage']);
   });
 });
 

@@ -1,7 +1,7 @@
 /**
  * Progressive discovery for MCP clients (docs/mcp.md, "Progressive discovery"): past Settings →
  * MCP server's threshold, tools/list gives the pinned tools (Settings → Tool search), the tools
- * this client found, `tool_search` and `tool_output` instead of every served tool. A search
+ * this client found, `tool_search`, `tool_output` and `tool_usage` instead of every served tool. A search
  * ranks the served tools (electron/core/tool-search, as a chat turn does), answers the best with
  * their input schemas, and adds them to that client's list. Every served tool can be called,
  * listed or not: a client that does not read the list again still calls what it found by name.
@@ -16,12 +16,10 @@ import type { ServedTool } from './served-tools';
 export { TOOL_SEARCH_NAME };
 
 /**
- * The most tools one client's list holds (tool_search and tool_output counted): clients hand
- * their list to a model, and OpenAI's models refuse more than this in one request.
+ * The most tools one client's list holds (tool_search, tool_output and tool_usage counted):
+ * clients hand their list to a model, and OpenAI's models refuse more than this in one request.
  */
 export const MAX_LISTED_TOOLS = PROVIDER_MAX_TOOLS;
-/** Beside tool_search and tool_output. */
-const ROOM = MAX_LISTED_TOOLS - 2;
 
 /** Analysed tools are kept across lists and clients, by id, version and name. */
 const analyses = new AnalysisCache();
@@ -60,6 +58,8 @@ export class ServedSearch {
   readonly pinned: ReadonlySet<string>;
   /** How many tools a search returns unless the client asks for another number. */
   readonly results: number;
+  /** Room for pinned and found tools: the list less tool_search and the served extras beside it. */
+  private readonly room: number;
   private ranker: ToolRanker | undefined;
   private building: Promise<ToolRanker> | undefined;
 
@@ -67,11 +67,14 @@ export class ServedSearch {
     private readonly tools: readonly ServedTool[],
     private readonly byName: ReadonlyMap<string, ServedTool>,
     toolSearch: Pick<ToolSearchSettings, 'pinned' | 'results'>,
+    /** The served tools always listed beside tool_search (tool_output, tool_usage). */
+    extras = 1,
   ) {
+    this.room = MAX_LISTED_TOOLS - 1 - extras;
     this.pinned = new Set(
       tools
         .filter((t) => isPinned(t, toolSearch.pinned))
-        .slice(0, ROOM)
+        .slice(0, this.room)
         .map((t) => t.name),
     );
     this.results = toolSearch.results;
@@ -133,7 +136,7 @@ export class ServedSearch {
       if (!t) continue;
       tools.push(describe(t));
       if (this.listed(t.name, found)) continue;
-      if (this.pinned.size + found.size >= ROOM) {
+      if (this.pinned.size + found.size >= this.room) {
         full++;
         continue;
       }

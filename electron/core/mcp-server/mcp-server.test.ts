@@ -56,10 +56,10 @@ async function connect(name = 'test-client') {
 const text = (r: unknown) => ((r as CallToolResult).content[0] as { text: string }).text;
 
 describe('tools/list', () => {
-  it('lists the served bundle’s enabled tools with their argument schemas, and tool_output', async () => {
+  it('lists the served bundle’s enabled tools with their argument schemas, tool_output and tool_usage', async () => {
     const { client } = await connect();
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['big', 'count', 'guarded', 'remote', 'tool_output']);
+    expect(tools.map((t) => t.name).sort()).toEqual(['big', 'count', 'guarded', 'remote', 'tool_output', 'tool_usage']);
     const count = tools.find((t) => t.name === 'count')!;
     expect(count.description).toBe('The count tool');
     expect(count.inputSchema).toMatchObject({ type: 'object', properties: { text: { type: 'string' } }, required: ['text'] });

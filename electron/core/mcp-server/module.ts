@@ -1,4 +1,8 @@
-/** The registry served over MCP (docs/mcp.md): the hosts connect transports to it; tool_output extracts with Settings' default model, if one is set. */
+/**
+ * The registry served over MCP (docs/mcp.md): the hosts connect transports to it; tool_output
+ * extracts with Settings' default model, if one is set; tool_usage reads the invocation log and
+ * its page from the resources folder.
+ */
 import pkg from '../../../package.json';
 import { mcpServerHandlers } from './mcp-server-handlers';
 import { defineModule } from '../platform/feature-module';
@@ -6,10 +10,11 @@ import { agentModule } from '../agent/module';
 import { providersModule } from '../agent/providers/module';
 import { toolOutputModule } from '../tool-output/module';
 import { McpServeService } from './service';
+import { usageFromLog } from './tool-usage';
 
 export const mcpServerModule = defineModule({
   name: 'mcp-server',
-  start: ({ registry, dispatcher, settings, events, now, dataDir, use }) => {
+  start: ({ registry, dispatcher, settings, events, now, dataDir, config, log, use }) => {
     const toolOutputs = use(toolOutputModule);
     const { approvals } = use(agentModule);
     const { clients } = use(providersModule);
@@ -25,6 +30,8 @@ export const mcpServerModule = defineModule({
       version: pkg.version,
       dataDir,
       maxResultBytes: () => settings.get().toolOutputs.maxResultBytes,
+      usageStats: usageFromLog(log, now),
+      resourcesDir: config.resourcesDir,
       extractionModel: () => {
         const model = settings.get().defaultModel;
         if (!model) return undefined;

@@ -2,7 +2,8 @@
  * The tools served over MCP: the usable tools (tool, function and bundle switched on) of the
  * bundles Settings → MCP server names, one version per bundle and slug (the highest), named
  * as a model in the chat would name them (the slug; `bundle__slug` where two share one).
- * `tool_output` is served beside them and its name is never given to a registry tool; nor is
+ * `tool_output` and `tool_usage` (./tool-usage.ts) are served beside them and their names are
+ * never given to a registry tool (a user's tool of either name is served as `…_2`); nor is
  * `tool_search` while progressive discovery may be on (./discovery.ts), so a user's tool of that
  * name is served as `tool_search_2` then, and under its own name when discovery is off.
  *
@@ -20,6 +21,7 @@ import type { ToolStore } from '../bundles/tool-store';
 import { TOOL_OUTPUT_NAME } from '../tool-output/messages';
 import { servedOutputSchema } from './annotations';
 import { ServedSearch, searching } from './discovery';
+import { TOOL_USAGE_NAME, TOOL_USAGE_TOOL } from './tool-usage';
 
 export interface ServedTool {
   /** The name MCP clients call it by. */
@@ -54,6 +56,8 @@ export class ServedTools {
     private readonly settings: () => McpServerSettings,
     /** Settings → Tool search: the pinned tools and how many tools a search returns. */
     private readonly toolSearch: () => Pick<ToolSearchSettings, 'pinned' | 'results'> = () => DEFAULT_TOOL_SEARCH_SETTINGS,
+    /** The served tools listed beside tool_search while clients search: tool_output, and tool_usage when served. */
+    private readonly extras = 1,
   ) {}
 
   /** Forget the list: the store or the settings changed. */
@@ -72,19 +76,19 @@ export class ServedTools {
     const bundles = new Set(s.bundleIds);
     const usable = usableTools(this.store).filter((c) => bundles.has(c.tool.bundleId));
     // tool_search's name is kept free whenever discovery may be on, so a tool's name does not change with the count.
-    const reserved = s.toolSearch.mode === 'off' ? [TOOL_OUTPUT_TOOL] : [TOOL_OUTPUT_TOOL, toolSearchTool(0, 0)];
+    const reserved = s.toolSearch.mode === 'off' ? [TOOL_OUTPUT_TOOL, TOOL_USAGE_TOOL] : [TOOL_OUTPUT_TOOL, TOOL_USAGE_TOOL, toolSearchTool(0, 0)];
     const set = toolsForModel({ usable, modelRouting: [], modelOnly: reserved });
     const tools: ServedTool[] = [];
     // Over every tool, served or not: a built-in tool declares which functions ask, a sequence's steps may be anywhere.
     const approvals = approvalContext(() => this.store.allTools());
     for (const mt of set.tools) {
-      if (!mt.tool || mt.modelOnly || mt.name === TOOL_OUTPUT_NAME) continue;
+      if (!mt.tool || mt.modelOnly || mt.name === TOOL_OUTPUT_NAME || mt.name === TOOL_USAGE_NAME) continue;
       const approval = approvalOf(mt.tool, approvals);
       const outputSchema = servedOutputSchema(mt.tool.outputSchema, mt.tool);
       tools.push({ name: mt.name, tool: mt.tool, bundleSlug: mt.bundleSlug ?? '', bundleName: mt.bundleName ?? '', description: mt.spec.description, inputSchema: objectSchema(mt.spec.parameters), approval, ...(outputSchema ? { outputSchema } : {}) });
     }
     const byName = new Map(tools.map((t) => [t.name, t]));
-    this.cached = { tools, byName, ...(searching(s.toolSearch, tools.length) ? { search: new ServedSearch(tools, byName, this.toolSearch()) } : {}) };
+    this.cached = { tools, byName, ...(searching(s.toolSearch, tools.length) ? { search: new ServedSearch(tools, byName, this.toolSearch(), this.extras) } : {}) };
     return this.cached;
   }
 }

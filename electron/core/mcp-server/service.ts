@@ -8,7 +8,7 @@
  * that session has: ./discovery.ts) and tools/call through callServedTool.
  * Built once by mcp-server/module.ts; the transports (electron/host) connect servers to it.
  */
-import { CLIENT_INFO_META_KEY, createMcpHandler, ProtocolError, ProtocolErrorCode, Server, type CallToolResult, type McpHttpHandler, type ServerContext, type ServerNotification, type Tool } from '@modelcontextprotocol/server';
+import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, createMcpHandler, ProtocolError, ProtocolErrorCode, ResourceNotFoundError, Server, type CallToolResult, type McpHttpHandler, type ClientCapabilities, type ServerContext, type ServerNotification, type Tool } from '@modelcontextprotocol/server';
 import { v7 as uuidv7 } from 'uuid';
 import { z } from 'zod';
 import type { McpServerInfo, McpServerSettings } from '../../../shared/model/mcp-serve';
@@ -30,6 +30,7 @@ import { answeredOrAsk, clientConfirm } from './client-confirm';
 import { TOOL_SEARCH_NAME, unknownWhileSearching, type FoundTool, type ServedSearch } from './discovery';
 import { ServedTools, type ServedTool } from './served-tools';
 import { ServedTasks } from './tasks';
+import { APP_RESOURCES, AppPages, callToolUsage, rendersApps, TOOL_USAGE_NAME, toolUsageDefinition, type UsageStatsOf } from './tool-usage';
 
 export interface McpServeOptions {
   store: Pick<ToolStore, 'allTools' | 'isUsable' | 'bundleById'>;
@@ -48,6 +49,10 @@ export interface McpServeOptions {
   maxResultBytes?: () => number;
   /** How long a call waits for an answer in the app (default 5 minutes). */
   approvalTimeoutMs?: number;
+  /** A tool's figures from the invocation log: given, `tool_usage` is served beside tool_output (./tool-usage.ts). */
+  usageStats?: UsageStatsOf;
+  /** The app's shipped files, where tool_usage's page is read (`mcp-apps/tool-usage.html`). */
+  resourcesDir?: string;
 }
 
 export const serverOff = 'the MCP server is switched off in Toolsmith: switch it on and pick the bundles to serve in Settings → MCP server';
@@ -103,6 +108,15 @@ export function newSessionState(prefix = 'mcp'): SessionState {
   return { ownerId: `${prefix}-${uuidv7()}`, allowed: new Set(), found: new Set() };
 }
 
+/**
+ * Whether the client renders MCP Apps: its capabilities from the request's envelope (2026-07-28,
+ * where each request carries them), else from initialize (2025).
+ */
+function appsOf(server: Server, ctx: ServerContext): boolean {
+  const envelope = ctx.mcpReq.envelope as Record<string, ClientCapabilities | undefined> | undefined;
+  return rendersApps(envelope?.[CLIENT_CAPABILITIES_META_KEY] ?? server.getClientCapabilities());
+}
+
 /** The client's own name for itself: from initialize (2025), else from the request's envelope (2026). */
 function clientOf(server: Server, ctx: ServerContext): string {
   const c = server.getClientVersion() ?? (ctx.mcpReq.envelope as Record<string, { name?: unknown; version?: unknown } | undefined> | undefined)?.[CLIENT_INFO_META_KEY];
@@ -122,10 +136,14 @@ export class McpServeService {
   private listChangedTimer: ReturnType<typeof setTimeout> | undefined;
   /** The clients to tell at the end of the current burst of changes. */
   private readonly toTell = new Set<Server>();
+  /** tool_usage's page, when tool_usage is served. */
+  private readonly pages: AppPages | undefined;
 
   constructor(private readonly opts: McpServeOptions) {
     this.queue = new McpApprovalQueue({ now: opts.now, onChange: () => opts.events?.emit('mcpServer.approvalsChanged', {}), ...(opts.approvalTimeoutMs ? { timeoutMs: opts.approvalTimeoutMs } : {}) });
-    this.served = new ServedTools(opts.store, opts.settings, opts.toolSearch);
+    // tool_output, and tool_usage when served, are listed beside tool_search while clients search.
+    this.served = new ServedTools(opts.store, opts.settings, opts.toolSearch, opts.usageStats ? 2 : 1);
+    this.pages = opts.usageStats ? new AppPages(opts.resourcesDir ?? '') : undefined;
     this.tasks = new ServedTasks(opts.now);
     const progressTo = new Map<string, (report: ServedProgress) => void>();
     this.deps = { dispatcher: opts.dispatcher, toolOutputs: opts.toolOutputs, approvals: opts.approvals, queue: this.queue, extractionModel: opts.extractionModel ?? (() => undefined), maxResultBytes: opts.maxResultBytes ?? (() => DEFAULT_MAX_RESULT_BYTES), progressTo };
@@ -169,9 +187,10 @@ export class McpServeService {
 
   /**
    * The tools/list answer: every served tool, or, while clients search, the tools this session
-   * has. `tasks`: the client speaks 2025-11-25, where the slow tools may run as tasks.
+   * has. `tasks`: the client speaks 2025-11-25, where the slow tools may run as tasks; `apps`:
+   * it renders MCP Apps, so tool_usage names its page.
    */
-  listTools(session?: Pick<McpSession, 'found'>, tasks = false): Tool[] {
+  listTools(session?: Pick<McpSession, 'found'>, tasks = false, apps = false): Tool[] {
     const { tools, search } = this.served.list();
     if (!this.served.enabled()) return [];
     const found = session?.found ?? new Set<string>();
@@ -186,6 +205,7 @@ export class McpServeService {
     }));
     if (search) out.push(search.definition());
     out.push({ name: TOOL_OUTPUT_NAME, title: 'Tool output', description: TOOL_OUTPUT_DESCRIPTION, inputSchema: TOOL_OUTPUT_SCHEMA as unknown as Tool['inputSchema'], annotations: { readOnlyHint: true } });
+    if (this.opts.usageStats) out.push(toolUsageDefinition(apps));
     return out;
   }
 
@@ -275,11 +295,12 @@ export class McpServeService {
     const server = new (tasks ? TaskingServer : Server)(
       { name: 'toolsmith', title: 'Toolsmith', version: this.opts.version },
       {
-        capabilities: { tools: { listChanged: true }, ...(tasks ? { tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } } : {}) },
+        capabilities: { tools: { listChanged: true }, ...(this.pages ? { resources: {} } : {}), ...(tasks ? { tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } } : {}) },
         instructions: SERVER_INSTRUCTIONS + (this.served.list().search ? SEARCH_INSTRUCTIONS : ''),
       },
     );
-    server.setRequestHandler('tools/list', () => ({ tools: this.listTools(state, tasks) }));
+    server.setRequestHandler('tools/list', (_req, ctx) => ({ tools: this.listTools(state, tasks, appsOf(server, ctx)) }));
+    if (this.pages) this.serveResources(server, this.pages);
     if (tasks) this.serveTasks(server, state);
     // A search that adds tools to the list says so on the request's own channel (ctx.mcpReq.notify):
     // over HTTP that is the POST's stream, which every 2025 client reads (unlike the optional GET
@@ -323,10 +344,12 @@ export class McpServeService {
       if (!this.served.enabled()) return Promise.reject(new ProtocolError(ProtocolErrorCode.InvalidRequest, serverOff));
       if (name === TOOL_OUTPUT_NAME) return callToolOutput(this.deps, session, args, signal);
       const { byName, tools, search } = this.served.list();
+      if (name === TOOL_USAGE_NAME && this.opts.usageStats) return Promise.resolve(callToolUsage(args, tools, byName, this.opts.usageStats));
       if (search && name === TOOL_SEARCH_NAME) return this.search(search, session, args, notify);
       const served = byName.get(name);
       if (!served) {
-        const why = search ? unknownWhileSearching(name) : unknownTool(name, [...tools.map((t) => t.name), TOOL_OUTPUT_NAME]);
+        const extras = this.opts.usageStats ? [TOOL_OUTPUT_NAME, TOOL_USAGE_NAME] : [TOOL_OUTPUT_NAME];
+        const why = search ? unknownWhileSearching(name) : unknownTool(name, [...tools.map((t) => t.name), ...extras]);
         return Promise.reject(new ProtocolError(ProtocolErrorCode.InvalidParams, why));
       }
       return callServedTool(this.deps, session, served, args, signal);
@@ -334,6 +357,20 @@ export class McpServeService {
       // Always an answer as a promise, as an async function gives.
       return Promise.reject(e instanceof Error ? e : new Error(String(e)));
     }
+  }
+
+  /**
+   * resources/list and resources/read: the pages of the served tools' apps (tool_usage's), for
+   * clients that render MCP Apps; a URI not served is the SDK's resource-not-found error.
+   */
+  private serveResources(server: Server, pages: AppPages): void {
+    server.setRequestHandler('resources/list', () => ({ resources: this.served.enabled() ? APP_RESOURCES : [] }));
+    server.setRequestHandler('resources/read', async (req) => {
+      if (!this.served.enabled()) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, serverOff);
+      const page = await pages.read(req.params.uri);
+      if (!page) throw new ResourceNotFoundError(req.params.uri, `'${String(req.params.uri).slice(0, 200)}' is not a resource this server serves: resources/list names them`);
+      return page;
+    });
   }
 
   /** tasks/get, tasks/list, tasks/result and tasks/cancel over the session's tasks. */

@@ -118,7 +118,7 @@ describe('/mcp on the headless host', () => {
   it('serves the chosen tools to the SDK client: a local tool, an HTTP tool, an oversized result and tool_output', async () => {
     const s = await start();
     const { client } = await connect(s);
-    expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(['big', 'count', 'guarded', 'remote', 'tool_output']);
+    expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(['big', 'count', 'guarded', 'remote', 'tool_output', 'tool_usage']);
 
     expect(((await client.callTool({ name: 'count', arguments: { text: 'a b' } })) as CallToolResult).structuredContent).toMatchObject({ words: 2 });
 
@@ -143,13 +143,13 @@ describe('/mcp on the headless host', () => {
     const s = await start();
     await s.core.call('settings.set', { mcpServer: { ...s.core.settings.get().mcpServer, toolSearch: { mode: 'always', maxTools: 50 } } });
     const { client } = await connect(s);
-    expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(['tool_output', 'tool_search']);
+    expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(['tool_output', 'tool_search', 'tool_usage']);
     let changed = 0;
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => void changed++);
     const found = (await client.callTool({ name: 'tool_search', arguments: { query: 'count the words of a text', limit: 1 } })) as CallToolResult;
     expect(found.structuredContent).toMatchObject({ tools: [{ name: 'count', inputSchema: { required: ['text'] } }], added: ['count'] });
     await vi.waitFor(() => expect(changed).toBe(1));
-    expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(['count', 'tool_output', 'tool_search']);
+    expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(['count', 'tool_output', 'tool_search', 'tool_usage']);
     expect(((await client.callTool({ name: 'count', arguments: { text: 'a b' } })) as CallToolResult).structuredContent).toMatchObject({ words: 2 });
 
     // Without the optional GET stream: the notice comes on the POST's own event stream, before the answer.
@@ -433,7 +433,7 @@ describe('/mcp for 2026-07-28 clients (stateless: no initialize, no session)', (
     const s = await start();
     const modern = await connect2026(s);
     expect([modern.getProtocolEra(), modern.getNegotiatedProtocolVersion()]).toEqual(['modern', '2026-07-28']);
-    expect((await modern.listTools()).tools.map((t) => t.name).sort()).toEqual(['big', 'count', 'guarded', 'remote', 'tool_output']);
+    expect((await modern.listTools()).tools.map((t) => t.name).sort()).toEqual(['big', 'count', 'guarded', 'remote', 'tool_output', 'tool_usage']);
     expect((await modern.callTool({ name: 'count', arguments: { text: 'a b c' } })).structuredContent).toMatchObject({ words: 3 });
     const remote = await modern.callTool({ name: 'remote', arguments: { q: 'z' } });
     expect(remote.structuredContent).toMatchObject({ path: '/search?q=z', key: '[redacted]' });
@@ -532,13 +532,13 @@ describe('/mcp for 2026-07-28 clients (stateless: no initialize, no session)', (
     await s.core.call('settings.set', { mcpServer: { ...s.core.settings.get().mcpServer, toolSearch: { mode: 'always', maxTools: 50 } } });
     let changes = 0;
     const modern = await connect2026(s, () => void changes++);
-    expect((await modern.listTools()).tools.map((t) => t.name).sort()).toEqual(['tool_output', 'tool_search']);
+    expect((await modern.listTools()).tools.map((t) => t.name).sort()).toEqual(['tool_output', 'tool_search', 'tool_usage']);
     const sub = await modern.listen({ toolsListChanged: true });
     closers.push(() => sub.close());
     const found = await modern.callTool({ name: 'tool_search', arguments: { query: 'count the words of a text', limit: 1 } });
     expect(found.structuredContent).toMatchObject({ tools: [{ name: 'count', inputSchema: { required: ['text'] } }], added: ['count'] });
     await vi.waitFor(() => expect(changes).toBeGreaterThan(0));
-    expect((await modern.listTools()).tools.map((t) => t.name).sort()).toEqual(['count', 'tool_output', 'tool_search']);
+    expect((await modern.listTools()).tools.map((t) => t.name).sort()).toEqual(['count', 'tool_output', 'tool_search', 'tool_usage']);
     expect((await modern.callTool({ name: 'count', arguments: { text: 'a b' } })).structuredContent).toMatchObject({ words: 2 });
   });
 

@@ -104,7 +104,7 @@ describe('toolsmith mcp (stdio)', () => {
     try {
       await client.connect(transport);
       const { tools } = await client.listTools();
-      expect(tools.map((t) => t.name).sort()).toEqual(['big', 'count', 'guarded', 'remote', 'tool_output']);
+      expect(tools.map((t) => t.name).sort()).toEqual(['big', 'count', 'guarded', 'remote', 'tool_output', 'tool_usage']);
 
       const count = (await client.callTool({ name: 'count', arguments: { text: 'one two three' } })) as CallToolResult;
       expect(count.structuredContent).toMatchObject({ words: 3 });
@@ -146,7 +146,7 @@ describe('toolsmith mcp (stdio)', () => {
     try {
       await client.connect(new Stdio2026({ command: process.execPath, args: [ENTRY, 'mcp', '--data-dir', dir], stderr: 'pipe' }));
       expect([client.getProtocolEra(), client.getNegotiatedProtocolVersion()]).toEqual(['modern', '2026-07-28']);
-      expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(['big', 'count', 'guarded', 'remote', 'tool_output']);
+      expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(['big', 'count', 'guarded', 'remote', 'tool_output', 'tool_usage']);
       expect((await client.callTool({ name: 'count', arguments: { text: 'one two three' } })).structuredContent).toMatchObject({ words: 3 });
       const big = await client.callTool({ name: 'big', arguments: {} });
       const handle = /handle = "([0-9a-f-]+)"/.exec(textOf(big))?.[1];
@@ -168,13 +168,13 @@ describe('toolsmith mcp (stdio)', () => {
     const client = new Client({ name: 'stdio-test', version: '1.0.0' });
     try {
       await client.connect(transport);
-      expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(['tool_output', 'tool_search']);
+      expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(['tool_output', 'tool_search', 'tool_usage']);
       let changed = 0;
       client.setNotificationHandler(ToolListChangedNotificationSchema, () => void changed++);
       const found = (await client.callTool({ name: 'tool_search', arguments: { query: 'count the words of a text', limit: 1 } })) as CallToolResult;
       expect(found.structuredContent).toMatchObject({ tools: [{ name: 'count' }], added: ['count'] });
       await vi.waitFor(() => expect(changed).toBe(1));
-      expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(['count', 'tool_output', 'tool_search']);
+      expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(['count', 'tool_output', 'tool_search', 'tool_usage']);
       expect(((await client.callTool({ name: 'count', arguments: { text: 'one two' } })) as CallToolResult).structuredContent).toMatchObject({ words: 2 });
     } finally {
       await client.close();
@@ -233,7 +233,7 @@ describe('toolsmith mcp (stdio)', () => {
     try {
       const dir = await dataFolder(echo);
       const list = (await inspector(dir, ['--method', 'tools/list'])) as { tools: { name: string; inputSchema: unknown }[] };
-      expect(list.tools.map((t) => t.name).sort()).toEqual(['big', 'count', 'guarded', 'remote', 'tool_output']);
+      expect(list.tools.map((t) => t.name).sort()).toEqual(['big', 'count', 'guarded', 'remote', 'tool_output', 'tool_usage']);
       expect(list.tools.find((t) => t.name === 'count')!.inputSchema).toMatchObject({ type: 'object', required: ['text'] });
 
       const count = (await inspector(dir, ['--method', 'tools/call', '--tool-name', 'count', '--tool-arg', 'text=one two'])) as CallToolResult;
