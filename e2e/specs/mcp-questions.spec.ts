@@ -43,10 +43,11 @@ test.describe('MCP servers ask the user', () => {
     const tester = await openTool(page, ELICIT, 'ask');
     const result = tester.getByTestId('tester-result');
 
-    // 1. Run: the server asks; the prompt shows its question, the focus on it.
+    // 1. Run: the server asks; the question shows in the tester, under the running call, the focus on it.
     await tester.getByTestId('tester-run').click();
     const question = page.getByTestId('mcp-question');
     await expect(question).toBeVisible();
+    await expect(tester.getByTestId('mcp-question')).toBeVisible();
     await expect(question).toContainText('Who is asking?');
     await expect(question).toContainText(ELICIT);
     await expect(question.getByRole('heading')).toBeFocused();
@@ -114,6 +115,8 @@ test.describe('MCP servers ask the user', () => {
 
     const question = page.getByTestId('mcp-question');
     await expect(question).toBeVisible();
+    // In the palette, under the run that asks.
+    await expect(page.getByTestId('palette-form').getByTestId('mcp-question')).toBeVisible();
     await expect(question).toContainText('Who is asking?');
     await expect(question).toContainText(MODERN);
     // The choice starts at the server's default.

@@ -57,6 +57,8 @@ export const ElicitationRequestSchema = z
     server: z.string(),
     /** The tool whose call asks, when known. */
     tool: z.string().optional(),
+    /** The call that asks, when known: its card shows the question in place. */
+    invocationId: z.string().optional(),
     mode: z.enum(['form', 'url']),
     /** The server's own words. */
     message: z.string(),

@@ -59,6 +59,8 @@ export interface BackendResult {
 }
 
 export interface BackendCall {
+  /** The call's invocation id (what the app names it by: its card, its log record). */
+  readonly invocationId?: string;
   tool: ToolView;
   args: Record<string, unknown>;
   signal: AbortSignal;
@@ -102,6 +104,10 @@ class CallForBackend implements BackendCall {
 
   get signal(): AbortSignal {
     return this.call.signal;
+  }
+
+  get invocationId(): string {
+    return this.call.id;
   }
 
   progress(report: ProgressReport): void {

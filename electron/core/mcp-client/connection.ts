@@ -43,7 +43,7 @@ export interface ConnectionOptions {
    * Asks the user a question of the server (elicitation: a form or a page to open) and answers
    * with what they chose; none: the client does not offer elicitation.
    */
-  elicit?: (params: unknown, signal: AbortSignal, tool?: string) => Promise<{ action: 'accept' | 'decline' | 'cancel'; content?: Record<string, string | number | boolean | string[]> }>;
+  elicit?: (params: unknown, signal: AbortSignal, tool?: string, invocationId?: string) => Promise<{ action: 'accept' | 'decline' | 'cancel'; content?: Record<string, string | number | boolean | string[]> }>;
   config: McpServerConfig;
   /** The working folder of a stdio server without its own. */
   defaultCwd: () => string;
@@ -231,6 +231,8 @@ export class McpServerConnection {
   private runningCalls = 0;
   /** The tools of the calls running, by name and how many of each. */
   private readonly running = new Map<string, number>();
+  /** The app's ids of the calls running (a question is shown with its call when only one runs). */
+  private readonly runningInvocations = new Set<string>();
   private readonly questions = new Set<AbortController>();
   /** The connected server declares no tools capability (its last list found out). */
   offersNoTools = false;
@@ -450,7 +452,8 @@ export class McpServerConnection {
         try {
           // The call it belongs to, when only one is running (a 2025 question names none).
           const only = this.running.size === 1 && [...this.running.values()][0] === 1 ? [...this.running.keys()][0] : undefined;
-          return await elicit(req.params, ask.signal, only);
+          const invocation = this.runningInvocations.size === 1 ? [...this.runningInvocations][0] : undefined;
+          return await elicit(req.params, ask.signal, only, only ? invocation : undefined);
         } catch (e) {
           // A form the window cannot show: the server is told why.
           if (e instanceof AppError && e.code === 'VALIDATION_FAILED') throw new ProtocolError(ProtocolErrorCode.InvalidParams, e.message);
@@ -858,11 +861,13 @@ export class McpServerConnection {
     const what = `tools/call ${name}`;
     this.runningCalls++;
     this.running.set(name, (this.running.get(name) ?? 0) + 1);
+    if (cancel.invocationId) this.runningInvocations.add(cancel.invocationId);
     try {
       return await this.withSignIn(what, () => cancel.signal, () => this.onSession(client, what, () => cancel.signal, (c) => this.sendCall(c, name, args, cancel)));
     } catch (e) {
       throw this.callError(e, what, cancel.signal);
     } finally {
+      if (cancel.invocationId) this.runningInvocations.delete(cancel.invocationId);
       this.callEnded(name);
     }
   }
@@ -910,9 +915,11 @@ export class McpServerConnection {
     const what = `tools/call ${name} (as a task)`;
     this.runningCalls++;
     this.running.set(name, (this.running.get(name) ?? 0) + 1);
+    if (cancel.invocationId) this.runningInvocations.add(cancel.invocationId);
     try {
       return await this.runTaskCall(client, name, args, cancel, what);
     } finally {
+      if (cancel.invocationId) this.runningInvocations.delete(cancel.invocationId);
       this.callEnded(name);
     }
   }
@@ -1172,6 +1179,8 @@ export const CANCEL_WATCH_AFTER_MS = 20;
 
 /** The caller of a tools/call: its cancel (a signal it may make on first read), and where the server's progress reports go. */
 interface CallerSide {
+  /** The app's id of the call (its card waits for the server's questions to it). */
+  readonly invocationId?: string;
   readonly signal: AbortSignal;
   progress?(report: ProgressReport): void;
 }

@@ -5,6 +5,7 @@
  */
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { v7 as uuidv7 } from 'uuid';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Core } from '../app';
 import { useTempDirs } from '../testing/temp-dir';
@@ -46,13 +47,15 @@ describe.each(servers)('a server that asks the user, %s', (_era, server) => {
     closers.push(async () => detach());
     const v = await addServer(c, server());
     expect(v.status.state, v.status.reason).toBe('connected');
-    const running = call(c, v.bundleId, 'ask');
+    const invocationId = uuidv7();
+    const running = c.dispatcher.invoke({ bundleId: v.bundleId, slug: 'ask', version: '1', args: {}, source: 'tester', invocationId });
     await until(async () => {
       const r = await c.call('mcpElicitations.list', {});
       return r.ok && r.value.length === 1;
     }, 'the question waiting');
     const listed = await c.call('mcpElicitations.list', {});
-    expect(listed.ok && listed.value[0]).toMatchObject({ bundleId: v.bundleId, tool: 'ask', mode: 'form', message: 'Who is asking?', fields: expect.arrayContaining([expect.objectContaining({ name: 'name', kind: 'string', required: true })]) });
+    // It names the call that asks: that call's card shows it in place.
+    expect(listed.ok && listed.value[0]).toMatchObject({ bundleId: v.bundleId, tool: 'ask', invocationId, mode: 'form', message: 'Who is asking?', fields: expect.arrayContaining([expect.objectContaining({ name: 'name', kind: 'string', required: true })]) });
     expect(await answer(c, 'accept', { name: 'A' })).toMatchObject({ ok: false, error: { code: 'VALIDATION_FAILED', message: 'Name: at least 2 characters' } });
     expect(await answer(c, 'accept', { name: 'Ada' })).toMatchObject({ ok: true, value: { accepted: true } });
     expect(await running).toMatchObject({ ok: true, value: expect.stringContaining('accept {"name":"Ada"') });

@@ -23,6 +23,8 @@ export interface ElicitationAsk {
   bundleId: string;
   server: string;
   tool?: string;
+  /** The app's id of the call that asks, when known: its card (chat, tester, palette) shows the question. */
+  invocationId?: string;
   /** The request's params as the server sent them (form or URL). */
   params: unknown;
 }
@@ -113,6 +115,7 @@ export class ElicitationQueue {
       bundleId: ask.bundleId,
       server: ask.server,
       ...(ask.tool ? { tool: ask.tool } : {}),
+      ...(ask.invocationId ? { invocationId: ask.invocationId } : {}),
       mode,
       message,
       ...(fields ? { fields } : {}),

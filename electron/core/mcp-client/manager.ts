@@ -125,7 +125,7 @@ export class McpClientManager {
     const entry: Entry = { file, conn: undefined as unknown as McpServerConnection, skipped: [], missing: [], refreshQueued: false, refreshing: false };
     entry.conn = new McpServerConnection({
       bundleId: file.bundleId,
-      elicit: (params, signal, tool) => this.elicitations.ask({ bundleId: file.bundleId, server: config.name, params, ...(tool ? { tool } : {}) }, signal),
+      elicit: (params, signal, tool, invocationId) => this.elicitations.ask({ bundleId: file.bundleId, server: config.name, params, ...(tool ? { tool } : {}), ...(invocationId ? { invocationId } : {}) }, signal),
       config,
       defaultCwd: this.opts.workspaceDir,
       secrets: this.opts.secrets,

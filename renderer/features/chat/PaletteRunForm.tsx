@@ -15,6 +15,7 @@ import { WriteModeSchema, type WriteMode } from '../../../shared/model/routing';
 import type { ToolView } from '../../../shared/model/tool';
 import { useApi, useOp } from '../../api/hooks';
 import { InvocationProgress } from '../../components/InvocationProgress';
+import { McpCallQuestion } from '../mcp-server/McpQuestionPrompt';
 import { chatStrings as s } from '../../i18n/chat-strings';
 import { v7 as uuidv7 } from 'uuid';
 import { ArgsForm } from '../tools/tester/ArgsForm';
@@ -219,6 +220,8 @@ export function PaletteRunForm({ tool, composerTools, onRan, onClose, initialArg
           fallback={<div className="progress-bar" role="progressbar" aria-label={s.palette.running} aria-busy="true" data-testid="palette-progress" />}
         />
       )}
+      {/* A question of the server whose tool runs: here, under its run. */}
+      {run.status === 'running' && <McpCallQuestion invocationId={run.invocationId} />}
       {run.status === 'failed' && (
         <div className="result-error" role="alert" data-testid="palette-error">
           <p>

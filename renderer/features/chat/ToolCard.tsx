@@ -31,6 +31,7 @@ import { canOpenInTester, replaySourceOf } from '../tools/tester/replay';
 import { useReplay } from '../tools/tester/replay-store';
 import { useUi } from '../../stores/ui';
 import { McpAppSlot } from '../mcp-apps/McpAppSlot';
+import { McpCallQuestion } from '../mcp-server/McpQuestionPrompt';
 
 const STATUS_CLASS: Record<ToolCardData['status'], string> = {
   running: 'badge',
@@ -107,6 +108,7 @@ export function ToolCard({ card, conversationId, placement }: { card: ToolCardDa
             <span className="spinner" aria-hidden="true" /> {s.card.running}
           </p>
           <InvocationProgress invocationId={card.invocationId} label={s.card.progress(card.displayName)} />
+          <McpCallQuestion invocationId={card.invocationId} />
         </>
       )}
       {card.bundleId && (card.status === 'ok' || card.status === 'running' || card.status === 'error') && (

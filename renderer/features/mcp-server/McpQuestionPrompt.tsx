@@ -1,11 +1,14 @@
 /**
- * A question an MCP server asks the user in the middle of a call (elicitation), shown on every
- * screen while this window is open: the server (and its tool), its message, and either a form
- * (fields from the restricted schema, defaults filled in) or a page to open in the browser.
- * Send, Decline and Cancel answer it; an answer that does not fit its form is refused by the
- * core with why, shown here, and the question keeps waiting.
+ * A question an MCP server asks the user in the middle of a call (elicitation): the server (and
+ * its tool), its message, and either a form (fields from the restricted schema, defaults filled
+ * in) or a page to open in the browser. Send, Decline and Cancel answer it; an answer that does
+ * not fit its form is refused by the core with why, shown here, and the question keeps waiting.
+ *
+ * Where it shows: in the card of the call that asks (the chat's tool card, the tester's result)
+ * while that card is on screen (McpCallQuestion), else in a prompt on every screen while this
+ * window is open (McpQuestionPrompt).
  */
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { elicitationDefaults, type ElicitationRequest, type ElicitField, type ElicitValue } from '../../../shared/model/elicitation';
 import { useOp, useOpMutation } from '../../api/hooks';
 import { mcpClientStrings } from '../../i18n/mcp-client-strings';
@@ -13,16 +16,53 @@ import '../settings/mcp-server.css';
 
 const q = mcpClientStrings.question;
 
-export function McpQuestionPrompt() {
-  const waiting = useOp('mcpElicitations.list', {});
-  const first = waiting.data?.[0];
-  if (!first) return null;
-  const more = (waiting.data?.length ?? 1) - 1;
-  // Keyed by the question: a new one starts from its own defaults.
-  return <Question key={first.id} request={first} more={more} onAnswered={() => void waiting.refetch()} />;
+/** The calls whose card is on screen (counted: a call may show in two places at once). */
+const shown = new Map<string, number>();
+const listeners = new Set<() => void>();
+let version = 0;
+const changed = () => {
+  version++;
+  listeners.forEach((l) => l());
+};
+const subscribe = (l: () => void) => {
+  listeners.add(l);
+  return () => void listeners.delete(l);
+};
+
+function inCard(request: ElicitationRequest): boolean {
+  return request.invocationId !== undefined && (shown.get(request.invocationId) ?? 0) > 0;
 }
 
-function Question({ request, more, onAnswered }: { request: ElicitationRequest; more: number; onAnswered: () => void }) {
+export function McpQuestionPrompt() {
+  const waiting = useOp('mcpElicitations.list', {});
+  useSyncExternalStore(subscribe, () => version);
+  const open = (waiting.data ?? []).filter((r) => !inCard(r));
+  const first = open[0];
+  if (!first) return null;
+  // Keyed by the question: a new one starts from its own defaults.
+  return <Question key={first.id} request={first} more={open.length - 1} onAnswered={() => void waiting.refetch()} />;
+}
+
+/** The question of one running call, in its card; while it is mounted, the prompt leaves that call's questions to it. */
+export function McpCallQuestion({ invocationId }: { invocationId: string }) {
+  useEffect(() => {
+    shown.set(invocationId, (shown.get(invocationId) ?? 0) + 1);
+    changed();
+    return () => {
+      const n = (shown.get(invocationId) ?? 1) - 1;
+      if (n > 0) shown.set(invocationId, n);
+      else shown.delete(invocationId);
+      changed();
+    };
+  }, [invocationId]);
+  const waiting = useOp('mcpElicitations.list', {});
+  const mine = (waiting.data ?? []).filter((r) => r.invocationId === invocationId);
+  const first = mine[0];
+  if (!first) return null;
+  return <Question key={first.id} request={first} more={mine.length - 1} inCard onAnswered={() => void waiting.refetch()} />;
+}
+
+function Question({ request, more, inCard: inOwnCard, onAnswered }: { request: ElicitationRequest; more: number; inCard?: boolean; onAnswered: () => void }) {
   const respond = useOpMutation('mcpElicitations.respond');
   const [values, setValues] = useState<Record<string, ElicitValue>>(() => elicitationDefaults(request.fields ?? []));
   const heading = useRef<HTMLHeadingElement>(null);
@@ -33,14 +73,16 @@ function Question({ request, more, onAnswered }: { request: ElicitationRequest; 
   const messageId = `mcp-question-message-${request.id}`;
   return (
     <section
-      className="mcp-approval"
+      className={inOwnCard ? 'mcp-approval mcp-question-in-card' : 'mcp-approval'}
       role="alertdialog"
       aria-labelledby={titleId}
       aria-describedby={messageId}
       data-testid="mcp-question"
       onKeyDown={(e) => {
         if (e.key === 'Escape') {
+          // The question's Escape only: not also the tester's or the palette's (which cancel the run).
           e.preventDefault();
+          e.stopPropagation();
           answer('cancel');
         }
       }}

@@ -16,6 +16,7 @@ import type { InvokeResult } from '../../../../shared/contract';
 import type { Result } from '../../../../shared/errors';
 import type { JsonSchemaObject } from '../../../../shared/model/tool';
 import { McpAppSlot } from '../../mcp-apps/McpAppSlot';
+import { McpCallQuestion } from '../../mcp-server/McpQuestionPrompt';
 import { useApi } from '../../../api/hooks';
 import { testerStrings as s } from '../../../i18n/tester-strings';
 import { BusyButton } from '../BusyButton';
@@ -180,6 +181,7 @@ function TesterPanel({ bundleId, slug, version, toolId, argSchema, draft }: Test
         )}
       </div>
       <ResultView state={run} toolName={slug} />
+      {run.status === 'running' && <McpCallQuestion invocationId={run.invocationId} />}
       {toolId && draft === undefined && run.status !== 'idle' && (
         <McpAppSlot
           key={run.status === 'running' ? run.invocationId : run.status === 'done' ? run.result.invocationId : 'failed'}
