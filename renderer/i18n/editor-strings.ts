@@ -10,6 +10,7 @@ export const editorStrings = {
     editBundle: 'Edit bundle',
     editorRegion: 'Editor',
     testerRegion: 'Tester',
+    jumpToTester: 'Go to the tester ↓',
     resize: 'Resize the editor and the tester',
     resizeValue: (share: number) => `Editor ${share}% of the width`,
     resizeHelp: 'Drag, or use the arrow keys, to share the width between the editor and the tester.',

@@ -62,7 +62,25 @@ export const importStrings = {
     selectAll: 'Select all',
     selectNone: 'Select none',
     select: (method: string, path: string) => `Import ${method} ${path}`,
-    warnings: 'Warnings',
+    warnings: 'Problems to look at',
+    notes: (n: number) => (n === 1 ? '1 note' : `${n} notes`),
+    warningsSummary: (problems: number, notes: number) =>
+      [
+        problems ? `${problems === 1 ? '1 problem' : `${problems} problems`} to look at (in red under their operations)` : '',
+        notes ? `${notes === 1 ? '1 note' : `${notes} notes`} on what the import adjusted (nothing to do; folded under their operations)` : '',
+      ]
+        .filter(Boolean)
+        .join('; ') + '.',
+    secretsTitle: 'Secrets these tools need',
+    secretsHelp: (hosts: string) =>
+      `The document says how the API authenticates. Paste the value here: it is saved in Settings → Secrets${hosts ? ` and sent only to ${hosts}` : ''}, never in the tools.`,
+    secretLabel: (name: string) => `Value of the secret ${name}`,
+    secretUsedBy: (n: number) => (n === 1 ? 'used by 1 tool' : `used by ${n} tools`),
+    secretSave: 'Save secret',
+    secretSaving: 'Saving…',
+    secretEmpty: 'Paste the value first.',
+    secretSaved: (name: string) => `${name} is saved: the tools can run.`,
+    secretSettings: 'To change it later: Settings → Secrets.',
     listHint: 'Up and Down arrows move through the operations; Space selects or clears one.',
     importSelected: (n: number) => (n === 1 ? 'Import 1 operation' : `Import ${n} operations`),
     progress: (done: number, total: number, slug?: string) => (slug ? `Creating ${done + 1} of ${total}: ${slug}…` : `${done} of ${total}`),

@@ -14,7 +14,7 @@
  *   stream; binary when it is only non-text media (images, octet-stream, ...); text
  *   otherwise. The documented response schema is not the outputSchema (real APIs often
  *   differ from their documents, and a tool's output is validated);
- * - description: the operation's description, else its summary; displayName: the summary,
+ * - description: the operation's description (HTML as text: html-text.ts), else its summary; displayName: the summary,
  *   else the operationId, else METHOD path;
  * - the argSchema is kept within the size budget (budget.ts).
  */
@@ -29,6 +29,7 @@ import { AJV_OPTIONS } from '../../bundles/schema-check';
 import { fitBudget } from './budget';
 import { buildBody } from './body';
 import { own, str, type Ctx, type Json } from './document';
+import { htmlToText } from './html-text';
 import { Args, paramSchema, paramsOf, queryEncodingOf } from './params';
 import { authOf } from './security';
 import { hostOf, serverUrls, type Servers } from './servers';
@@ -194,7 +195,7 @@ export function buildOperation(ctx: Ctx, o: OperationInput): OpenApiOperation {
   const summary = sanitiseLine(str(own(op, 'summary')) ?? '', 1000);
   const operationId = str(own(op, 'operationId'));
   const displayName = sanitiseLine(summary || operationId || `${METHOD} ${path}`, 128) || `${METHOD} ${path}`.slice(0, 128);
-  const description = (str(own(op, 'description'))?.trim() || summary || (operationId ? `${operationId}: ${METHOD} ${path}` : `${METHOD} ${path}`)).replace(CONTROL_BUT_LINES, ' ').slice(0, 16_384);
+  const description = (htmlToText(str(own(op, 'description')) ?? '').trim() || summary || (operationId ? `${operationId}: ${METHOD} ${path}` : `${METHOD} ${path}`)).replace(CONTROL_BUT_LINES, ' ').slice(0, 16_384);
   const tags = [...new Set((Array.isArray(own(op, 'tags')) ? (op.tags as unknown[]) : []).filter((t): t is string => typeof t === 'string').map((t) => slugify(t, '')).filter(Boolean))].slice(0, 32);
   const slug = uniqueSlug(slugify(operationId ?? '', '') || slugify(`${method} ${path}`, method), o.slugs);
 

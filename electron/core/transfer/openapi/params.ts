@@ -6,6 +6,7 @@ import type { FormEncoding } from '../../../../shared/model/http-spec';
 import type { JsonSchemaObject } from '../../../../shared/model/tool';
 import { isObject, own, str, type Ctx, type Json } from './document';
 import { convertSchema, type SchemaBudget } from './schema';
+import { htmlToText } from './html-text';
 
 /** The arguments of one tool, in order; each required or optional. */
 export class Args {
@@ -90,7 +91,7 @@ export function paramSchema(ctx: Ctx, p: Param, budget: SchemaBudget, warnings: 
     schema = { type: 'string' };
   }
   const description = str(own(p.raw, 'description'));
-  if (description) schema.description = description.slice(0, 4000);
+  if (description) schema.description = htmlToText(description).slice(0, 4000);
   if (own(p.raw, 'deprecated') === true) schema.deprecated = true;
   if (Object.hasOwn(p.raw, 'example') && !structured) schema.examples = [p.raw.example];
   return schema;

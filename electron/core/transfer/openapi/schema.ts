@@ -5,6 +5,7 @@
  */
 import type { JsonSchemaObject } from '../../../../shared/model/tool';
 import { isObject, MAX_REF_DEPTH, own, str, type Ctx } from './document';
+import { htmlToText } from './html-text';
 
 /** Schema nodes converted for one operation at most (the size budget then trims the result). */
 const SCHEMA_NODE_BUDGET = 20_000;
@@ -70,7 +71,7 @@ export function convertSchema(ctx: Ctx, schema: unknown, budget: SchemaBudget, r
   if (Object.hasOwn(schema, 'const')) out.const = schema.const;
   if (Object.hasOwn(schema, 'default')) out.default = schema.default;
   const description = str(own(schema, 'description'));
-  if (description) out.description = description.slice(0, 4000);
+  if (description) out.description = htmlToText(description).slice(0, 4000);
   for (const k of STRINGS) if (typeof own(schema, k) === 'string') out[k] = schema[k];
   for (const k of BOOLEANS) if (typeof own(schema, k) === 'boolean') out[k] = schema[k];
   for (const k of NUMBERS) if (typeof own(schema, k) === 'number') out[k] = schema[k];

@@ -82,6 +82,7 @@ export function ToolsWorkbench({ testerSlot }: ToolsWorkbenchProps) {
   }, [pane]);
   const [share, setShare] = useEditorShare();
   const detailRef = useRef<HTMLDivElement>(null);
+  const testerRef = useRef<HTMLElement>(null);
   const [dirty, setDirty] = useState(false);
   const [notice, setNotice] = useState<string | undefined>();
   const [draftSnapshot, setDraftSnapshot] = useState<ToolDraftSnapshot | null>(null);
@@ -318,12 +319,27 @@ export function ToolsWorkbench({ testerSlot }: ToolsWorkbenchProps) {
         className={tester ? 'workbench-detail with-tester' : 'workbench-detail'}
         style={tester ? ({ '--editor-share': `${share}fr`, '--tester-share': `${100 - share}fr` } as CSSProperties) : undefined}
       >
+        {tester && (
+          // Narrow windows stack the tester under the editor: one click takes the person there.
+          <button
+            type="button"
+            className="workbench-jump"
+            data-testid="workbench-jump-tester"
+            aria-controls="workbench-tester"
+            onClick={() => {
+              testerRef.current?.scrollIntoView?.({ block: 'start' });
+              testerRef.current?.focus({ preventScroll: true });
+            }}
+          >
+            {w.jumpToTester}
+          </button>
+        )}
         <section id="workbench-editor" className="workbench-editor" aria-label={w.editorRegion} data-testid="workbench-editor">
           {detail}
         </section>
         {tester && <SplitDivider share={share} onShare={setShare} container={detailRef} controls="workbench-editor" />}
         {tester && (
-          <section className="workbench-tester" aria-label={w.testerRegion} data-testid="workbench-tester">
+          <section ref={testerRef} id="workbench-tester" tabIndex={-1} className="workbench-tester" aria-label={w.testerRegion} data-testid="workbench-tester">
             {tester}
           </section>
         )}

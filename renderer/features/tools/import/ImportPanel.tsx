@@ -1,7 +1,9 @@
 /**
  * Import and export in one small tabbed panel: "From curl", "From OpenAPI" and "Bundle ZIP".
  * The curl and OpenAPI tabs add tools to `bundleId` and ask for a bundle when there is none.
- * Panels stay mounted (hidden) so switching tabs keeps what was typed.
+ * Panels stay mounted (hidden) so switching tabs keeps what was typed; the OpenAPI document's
+ * text is kept here, so choosing or making another bundle (which starts its panel afresh)
+ * keeps it too.
  *
  *   <ImportPanel bundleId={selectedBundleId} />
  */
@@ -21,6 +23,7 @@ type Tab = (typeof TABS)[number];
 
 export function ImportPanel({ bundleId }: ImportPanelProps) {
   const [tab, setTab] = useState<Tab>('curl');
+  const [openApiText, setOpenApiText] = useState('');
   const refs = useRef<(HTMLButtonElement | null)[]>([]);
   const id = useId();
 
@@ -67,7 +70,7 @@ export function ImportPanel({ bundleId }: ImportPanelProps) {
         {bundleId ? <CurlImport key={bundleId} bundleId={bundleId} /> : needsBundle}
       </div>
       <div role="tabpanel" id={`${id}-panel-openapi`} aria-labelledby={`${id}-tab-openapi`} hidden={tab !== 'openapi'} className="import-tabpanel">
-        {bundleId ? <OpenApiImport key={bundleId} bundleId={bundleId} /> : needsBundle}
+        {bundleId ? <OpenApiImport key={bundleId} bundleId={bundleId} text={openApiText} onTextChange={setOpenApiText} /> : needsBundle}
       </div>
       <div role="tabpanel" id={`${id}-panel-bundle`} aria-labelledby={`${id}-tab-bundle`} hidden={tab !== 'bundle'} className="import-tabpanel">
         <BundleTransfer bundleId={bundleId} />

@@ -13,8 +13,12 @@
  * but no tool can send (OPTIONS, ...) are listed with why. The document's public hosts are
  * added to Settings → Allowed hosts (a box, ticked); its private-network hosts are listed with
  * what they are, under a box of their own that starts unticked (see openapi-prepare.ts).
+ * After the import, the secrets the new tools refer to are asked for (ImportSecrets.tsx).
  *
- *   <OpenApiImport bundleId={bundleId} />
+ * The document's text is held by the caller (ImportPanel), so it outlives this panel: making
+ * a new bundle for the tools does not lose it.
+ *
+ *   <OpenApiImport bundleId={bundleId} text={text} onTextChange={setText} />
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useId, useMemo, useRef, useState, type ChangeEvent, type KeyboardEvent } from 'react';
@@ -25,6 +29,9 @@ import { useApi } from '../../../api/hooks';
 import { importStrings as s } from '../../../i18n/import-strings';
 import { BusyButton } from '../BusyButton';
 import { HostsProposal, useAddAllowedHosts } from './allowed-hosts';
+import { ImportSecrets } from './ImportSecrets';
+import { countWarnings } from './openapi-notes';
+import { secretsNeeded } from './openapi-secrets';
 import { createdCount, refusedStatus, runImport, type RunOutcome, type RunProgress } from './openapi-run';
 import { OpenApiOperations } from './OpenApiOperations';
 import { prepareImport, proposedHosts } from './openapi-prepare';
@@ -32,6 +39,9 @@ import { PrivateHostsProposal } from './private-hosts';
 
 export interface OpenApiImportProps {
   bundleId: string;
+  /** The document's text, kept by the caller. */
+  text: string;
+  onTextChange: (text: string) => void;
 }
 
 type ToolBody = OpInput<'tools.put'>['body'];
@@ -42,12 +52,11 @@ const VERSION = '1';
 
 const errorMessage = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
-export function OpenApiImport({ bundleId }: OpenApiImportProps) {
+export function OpenApiImport({ bundleId, text, onTextChange: setText }: OpenApiImportProps) {
   const { client } = useApi();
   const qc = useQueryClient();
   const addHosts = useAddAllowedHosts();
   const id = useId();
-  const [text, setText] = useState('');
   const [doc, setDoc] = useState<OpenApiDoc | null>(null);
   /** The text `doc` was read from: an import of a document since changed is refused. */
   const [readText, setReadText] = useState<string | null>(null);
@@ -62,6 +71,8 @@ export function OpenApiImport({ bundleId }: OpenApiImportProps) {
   const [parsing, setParsing] = useState(false);
   const [progress, setProgress] = useState<RunProgress | null>(null);
   const [results, setResults] = useState<RunOutcome[]>([]);
+  /** The tools the last import created, as saved: the secrets they need are asked for. */
+  const [createdTools, setCreatedTools] = useState<OpenApiOperation[]>([]);
   const [cancelling, setCancelling] = useState(false);
   /** Set when the last import or reading was cancelled: what to tell the person. */
   const [cancelNote, setCancelNote] = useState<string | null>(null);
@@ -83,6 +94,7 @@ export function OpenApiImport({ bundleId }: OpenApiImportProps) {
     setReadText(null);
     setSelected(new Set());
     setResults([]);
+    setCreatedTools([]);
   };
 
   const onFile = async (e: ChangeEvent<HTMLInputElement>) => {
@@ -129,6 +141,7 @@ export function OpenApiImport({ bundleId }: OpenApiImportProps) {
       setWantHosts(true);
       setWantPrivate(false);
       setResults([]);
+      setCreatedTools([]);
       setProgress(null);
     } catch (err) {
       if (!ctrl.signal.aborted) {
@@ -212,6 +225,7 @@ export function OpenApiImport({ bundleId }: OpenApiImportProps) {
     step.current = ctrl;
     setError(null);
     setResults([]);
+    setCreatedTools([]);
     setCancelNote(null);
     setParseNote(null);
     setCancelling(false);
@@ -221,6 +235,8 @@ export function OpenApiImport({ bundleId }: OpenApiImportProps) {
       if (hosts.length) await addHosts(hosts);
       const run = await runImport(chosen, putOne, ctrl.signal, setProgress);
       setResults(run.outcomes);
+      const made = new Set(run.outcomes.filter((o) => o.status === 'created').map((o) => o.key));
+      setCreatedTools(chosen.filter((op) => made.has(op.key)));
       if (run.cancelled) setCancelNote(s.openapi.cancelled(createdCount(run.outcomes), run.notStarted));
     } catch (err) {
       setError(errorMessage(err));
@@ -245,6 +261,8 @@ export function OpenApiImport({ bundleId }: OpenApiImportProps) {
 
   const hostsShown = useMemo(() => (doc ? proposedHosts(doc.hostsProposal, variables) : { public: [], private: [] }), [doc, variables]);
   const running = progress !== null;
+  const warningCounts = useMemo(() => (doc ? countWarnings(doc.operations) : { problems: 0, notes: 0 }), [doc]);
+  const needs = useMemo(() => secretsNeeded(createdTools), [createdTools]);
   const created = createdCount(results);
   /** Operations not imported because the bundle holds as many tools as Settings → Limits allow. */
   const limited = results.filter((r) => r.status === 'limit').length;
@@ -303,6 +321,11 @@ export function OpenApiImport({ bundleId }: OpenApiImportProps) {
           <h3 id={`${id}-doc`}>
             {s.openapi.heading(doc.title, doc.version)} <span className="muted">{s.openapi.operations(doc.operations.length)}</span>
           </h3>
+          {warningCounts.problems + warningCounts.notes > 0 && (
+            <p className="import-notes-summary" data-testid="openapi-notes-summary">
+              {s.openapi.warningsSummary(warningCounts.problems, warningCounts.notes)}
+            </p>
+          )}
           {doc.skipped.length > 0 && (
             <details className="import-skipped" data-testid="openapi-skipped">
               <summary>{s.openapi.skippedTitle(doc.skipped.length)}</summary>
@@ -391,6 +414,7 @@ export function OpenApiImport({ bundleId }: OpenApiImportProps) {
                   </ul>
                 </section>
               )}
+              {!running && <ImportSecrets needs={needs} />}
               <OpenApiOperations operations={doc.operations} selected={selected} dropped={dropped} locked={running} onToggle={toggle} onToggleArg={toggleArg} />
             </>
           )}

@@ -8,11 +8,14 @@
  *   rows each time would cost more than saving the tools.
  * - Each operation shows how many arguments it has for the document's inputs, and (folded)
  *   its optional arguments, each with a checkbox to keep it or leave it out.
+ * - The importer's warnings: problems to act on in red, notes (what was done that needs
+ *   nothing) folded under a count in a neutral style (openapi-notes.ts).
  */
 import { memo, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { argumentsOf } from '../../../../shared/model/openapi-proposal';
 import type { OpenApiOperation } from '../../../../shared/model/transfer';
 import { importStrings as s } from '../../../i18n/import-strings';
+import { sortWarnings } from './openapi-notes';
 
 export interface OpenApiOperationsProps {
   operations: readonly OpenApiOperation[];
@@ -37,7 +40,8 @@ export const OpenApiOperations = memo(function OpenApiOperations({ operations, s
     if (to === null) return;
     e.preventDefault();
     setActive(to);
-    listRef.current?.querySelectorAll<HTMLInputElement>('input[type="checkbox"]')[to]?.focus();
+    // Only the operations' own boxes: each row also holds its optional arguments' boxes.
+    listRef.current?.querySelectorAll<HTMLInputElement>('input[data-op-box]')[to]?.focus();
   };
 
   return (
@@ -51,6 +55,7 @@ export const OpenApiOperations = memo(function OpenApiOperations({ operations, s
             <label className="import-op">
               <input
                 type="checkbox"
+                data-op-box=""
                 checked={selected.has(op.key)}
                 disabled={locked}
                 tabIndex={i === current ? 0 : -1}
@@ -69,13 +74,7 @@ export const OpenApiOperations = memo(function OpenApiOperations({ operations, s
               </span>
             </label>
             <OptionalArgs op={op} dropped={dropped.get(op.key)} locked={locked} onToggleArg={onToggleArg} />
-            {op.warnings.length > 0 && (
-              <ul className="import-warnings" aria-label={s.openapi.warnings}>
-                {op.warnings.map((w, k) => (
-                  <li key={k}>{w}</li>
-                ))}
-              </ul>
-            )}
+            <Warnings op={op} />
           </li>
         ))}
       </ul>
@@ -101,5 +100,31 @@ function OptionalArgs({ op, dropped, locked, onToggleArg }: { op: OpenApiOperati
         ))}
       </ul>
     </details>
+  );
+}
+
+function Warnings({ op }: { op: OpenApiOperation }) {
+  if (op.warnings.length === 0) return null;
+  const { problems, notes } = sortWarnings(op.warnings);
+  return (
+    <>
+      {problems.length > 0 && (
+        <ul className="import-warnings" aria-label={s.openapi.warnings} data-testid={`openapi-problems-${op.slug}`}>
+          {problems.map((w, k) => (
+            <li key={k}>{w}</li>
+          ))}
+        </ul>
+      )}
+      {notes.length > 0 && (
+        <details className="import-op-notes" data-testid={`openapi-notes-${op.slug}`}>
+          <summary>{s.openapi.notes(notes.length)}</summary>
+          <ul>
+            {notes.map((w, k) => (
+              <li key={k}>{w}</li>
+            ))}
+          </ul>
+        </details>
+      )}
+    </>
   );
 }

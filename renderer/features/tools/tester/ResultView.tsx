@@ -13,6 +13,7 @@ import { resultParts } from '../../../../shared/model/result-content';
 import { ResultParts } from '../../../components/ResultParts';
 import { testerStrings as s } from '../../../i18n/tester-strings';
 import { InvocationProgress } from '../../../components/InvocationProgress';
+import { contentTypeOf, prettyBody } from './http-body';
 
 export type RunState =
   | { status: 'idle' }
@@ -212,7 +213,7 @@ const MAX_BODY_CHARS = 64 * 1024;
 
 function HttpView({ http }: { http: HttpExchange }) {
   const titleId = useId();
-  const body = http.bodyText ?? '';
+  const body = useMemo(() => prettyBody(http.bodyText ?? '', contentTypeOf(http.responseHeaders)), [http.bodyText, http.responseHeaders]);
   return (
     <section className="http-view" data-testid="tester-http" aria-labelledby={titleId}>
       <h4 id={titleId}>{s.http.title}</h4>

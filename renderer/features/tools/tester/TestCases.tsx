@@ -217,8 +217,16 @@ function AddCaseForm({
     if (!canSave) return;
     setSavedName(null);
     onSave({ name: name.trim(), args: args ?? {}, assertions: assertions() }, (saved) => {
+      // The next case starts afresh: the current arguments, no checks but "succeeds".
       setSavedName(saved);
       setName('');
+      setExpectation('ok');
+      setCode('');
+      setMatchesSchema(false);
+      setContains('');
+      setJsonPath('');
+      setJsonValue('');
+      setLatency('');
     });
   };
 
