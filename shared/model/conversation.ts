@@ -100,6 +100,8 @@ export const ToolCardSchema = z
     manifest: ManifestSchema.optional(),
     error: ErrorInfoSchema.optional(),
     source: z.enum(['user', 'model', 'step']),
+    /** The tool has an MCP App (a page of its own, shown in the card: docs/mcp.md, "Apps"). */
+    hasApp: z.literal(true).optional(),
     /** For a model's call: the id the model gave it (its result goes back under that id). */
     callId: z.string().optional(),
     /** How the user answered an approval request (the args may have been edited first). */

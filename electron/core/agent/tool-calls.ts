@@ -329,6 +329,7 @@ export class ToolCallRunner {
       args,
       source: 'model',
       callId: call.callId,
+      ...(t?.mcp?.ui?.resourceUri ? { hasApp: true as const } : {}),
       ...state,
     };
   }

@@ -130,8 +130,10 @@ describe('SettingsStore and fields added since a file was written', () => {
     await fs.writeFile(path.join(dir, 'settings.json'), JSON.stringify({ mcpServer: { enabled: true, bundleIds: ['b1'] } }));
     const { store } = open();
     await store.load();
-    expect(store.get().mcpServer).toEqual({ enabled: true, bundleIds: ['b1'], toolSearch: { mode: 'auto', maxTools: 50 } });
-    await store.set({ mcpServer: { ...store.get().mcpServer, toolSearch: { mode: 'off', maxTools: 50 } } });
+    // Fields added since (discovery, asking the client's user) read as their defaults.
+    expect(store.get().mcpServer).toEqual({ enabled: true, bundleIds: ['b1'], toolSearch: { mode: 'auto', maxTools: 50 }, askClient: true });
+    await store.set({ mcpServer: { ...store.get().mcpServer, toolSearch: { mode: 'off', maxTools: 50 }, askClient: false } });
     expect((await onDisk()).mcpServer.toolSearch).toEqual({ mode: 'off', maxTools: 50 });
+    expect((await onDisk()).mcpServer.askClient).toBe(false);
   });
 });

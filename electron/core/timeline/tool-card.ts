@@ -34,6 +34,7 @@ export function cardOf(tool: ToolView, args: unknown, outcome: InvokeOutcome, so
     args,
     durationMs: Math.round(outcome.durationMs * 1000) / 1000,
     source,
+    ...(tool.mcp?.ui?.resourceUri ? { hasApp: true as const } : {}),
   };
   return outcome.ok ? { ...base, status: 'ok', ...inlineValue(outcome.value) } : { ...base, status: statusOf(outcome.error), error: outcome.error };
 }

@@ -111,7 +111,7 @@ export function ToolCard({ card, conversationId, placement }: { card: ToolCardDa
           <McpCallQuestion invocationId={card.invocationId} />
         </>
       )}
-      {card.bundleId && (card.status === 'ok' || card.status === 'running' || card.status === 'error') && (
+      {card.hasApp && card.bundleId && (card.status === 'ok' || card.status === 'running' || card.status === 'error') && (
         <McpAppSlot
           call={{
             bundleId: card.bundleId,
