@@ -234,7 +234,7 @@ test.describe('recovering in the chat', () => {
     await composer.fill('Write x somewhere');
     await composer.press('Enter');
     const approval = page.locator('[data-testid="tool-card"][data-status="awaiting-approval"]');
-    await approval.getByTestId('approval-deny-reason').click();
+    await approval.getByTestId('approval-deny').click();
     await approval.getByTestId('approval-deny-reason-input').fill('write to notes/ instead');
     await screenshot(page, 'everyday-6-deny-reason');
     await approval.getByTestId('approval-deny-reason-send').click();

@@ -120,7 +120,38 @@ test.describe('MCP Apps', () => {
     await link.getByRole('button', { name: 'Cancel' }).click();
     await expect(link).toHaveCount(0);
 
-    // 6. The tester: the same app for its run, at once (the server's apps are trusted now).
+    // 6. A second run: a second app, shown at once (the server's apps are trusted now). Neither
+    //    app can reach the other's document or address: each is its own opaque origin.
+    await composer.click();
+    await composer.pressSequentially('+get-time');
+    await expect(palette.getByTestId('palette-item-get-time')).toBeVisible();
+    await page.keyboard.press('Enter');
+    await expect(page.getByTestId('palette-form')).toBeVisible();
+    await page.keyboard.press('ControlOrMeta+Enter');
+    const cards = page.getByTestId('message-list').getByTestId('tool-card').filter({ hasText: '+get-time' });
+    await expect(cards).toHaveCount(2);
+    await expect(cards.last().frameLocator('[data-testid=mcp-app-frame]').locator('#server-time')).toHaveText(TIME);
+    const appFrames = page.frames().filter((f) => f.parentFrame() === page.mainFrame() && f.url() !== page.url() && !f.url().startsWith('about:'));
+    expect(appFrames.length).toBe(2);
+    const reach = await appFrames[1]!.evaluate(() => {
+      const g = globalThis as unknown as { parent: { frames: { length: number; [i: number]: unknown } }; self: unknown };
+      const out: string[] = [];
+      for (let i = 0; i < g.parent.frames.length; i++) {
+        const other = g.parent.frames[i] as { document: { title: string }; location: { href: string } };
+        if (other === g.self) continue;
+        for (const read of [() => other.document.title, () => other.location.href]) {
+          try {
+            out.push(`reached ${String(read())}`);
+          } catch (e) {
+            out.push(`refused ${(e as Error).name}`);
+          }
+        }
+      }
+      return out;
+    });
+    expect(reach).toEqual(['refused SecurityError', 'refused SecurityError']);
+
+    // 7. The tester: the same app for its run, at once.
     await shell.open('tools');
     await page.getByTestId('bundle-list').getByTestId(`bundle-${SERVER}`).getByRole('button').first().click();
     await page.getByTestId('open-tool-get-time').click();

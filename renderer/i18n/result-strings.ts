@@ -1,4 +1,4 @@
-/** Every user-visible string of a tool's result shown as content (renderer/components/ResultParts.tsx) and of an MCP tool's hints. */
+/** Every user-visible string of a tool's result shown as content (renderer/components/ResultParts.tsx), of a failed run's fix (FixItAction.tsx) and of an MCP tool's hints. */
 export const resultStrings = {
   label: (toolName: string) => `What ${toolName} returned`,
   theTool: 'the tool',
@@ -18,6 +18,12 @@ export const resultStrings = {
   audience: { user: 'for you', assistant: 'for the model', both: 'for you and the model' },
   priority: (p: number) => `priority ${p}`,
   other: 'Other content',
+  fixIt: {
+    secret: (name: string) => `Set the secret ${name}`,
+    bind: (name: string, host: string) => `Send the secret ${name} to ${host}`,
+    host: (entry: string) => `Allow the host ${entry}`,
+    help: 'Opens Settings with it filled in; nothing is saved until you save there.',
+  },
   hints: {
     label: 'What the MCP server says of this tool',
     title: (title: string) => `Title given by the server: ${title}`,

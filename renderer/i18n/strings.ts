@@ -48,6 +48,7 @@ export const en = {
   },
   settings: {
     title: 'Settings',
+    sectionsLabel: 'Settings sections',
     appearance: 'Appearance',
     theme: 'Theme',
     themes: { system: 'Follow the system', light: 'Light', dark: 'Dark' },
@@ -138,6 +139,7 @@ export const en = {
       saving: 'Saving…',
       cancel: 'Cancel',
       saved: (name: string) => `Saved ${name}.`,
+      defaultChosen: (name: string, model: string) => `Saved ${name}. New conversations start with ${model} (change it under “Model for new conversations”).`,
       detected: 'Found on this computer',
       detectedHelp: 'Local model servers answering on their usual ports.',
       detecting: 'Looking for local servers…',

@@ -45,8 +45,12 @@ export const agentOperations = {
 } as const satisfies OperationTable;
 
 export const agentEvents = {
-  /** Text a model is streaming into an assistant row (appended chunks; the row is stored when the step ends). */
-  'chat.delta': z.object({ conversationId: z.string(), turnId: z.string(), messageId: z.string(), text: z.string() }).strict(),
+  /**
+   * Text a model is streaming into an assistant row (appended chunks; the row is stored when the step ends).
+   * `at`: where the chunk begins in the row's text, so a view that read the text so far (conversations.get's
+   * `streaming`) joins the chunks to it without a gap or a repeat.
+   */
+  'chat.delta': z.object({ conversationId: z.string(), turnId: z.string(), messageId: z.string(), text: z.string(), at: z.number().int().min(0) }).strict(),
   /** An agent turn started or ended. */
   'chat.turn': z.object({ conversationId: z.string(), turnId: z.string(), state: z.enum(['running', 'done', 'error', 'stopped']) }).strict(),
   'approvals.changed': z.object({}).strict(),

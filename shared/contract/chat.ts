@@ -18,6 +18,8 @@ export const chatOperations = {
         contextSections: z.array(ContextSectionSchema),
         /** The agent turn running in it now (after a reload, the UI shows Stop from this). */
         runningTurnId: z.string().optional(),
+        /** The text its model has streamed so far into a row not yet stored (a reload shows it from its beginning). */
+        streaming: z.object({ turnId: z.string(), messageId: z.string(), text: z.string() }).strict().optional(),
       })
       .strict(),
   },

@@ -31,6 +31,8 @@ export interface AgentLoopService extends AgentLoop {
   isRunning(conversationId: string): boolean;
   /** The id of the conversation's running turn, if one runs. */
   runningTurnId(conversationId: string): string | undefined;
+  /** The text the running turn's model has streamed so far into a row not stored yet. */
+  streaming(conversationId: string): { turnId: string; messageId: string; text: string } | undefined;
   /** Settles when the conversation's running turn has ended (at once when none runs). */
   settled(conversationId: string): Promise<void>;
   /** Settles when every running turn has ended, or after `timeoutMs`: true when they all ended. */
@@ -137,6 +139,7 @@ export function createAgentLoop(outer: AgentLoopDeps): AgentLoopService {
     },
     isRunning: (conversationId) => turns.has(conversationId) || reserved.has(conversationId),
     runningTurnId: (conversationId) => turns.get(conversationId)?.turn.id,
+    streaming: (conversationId) => turns.get(conversationId)?.turn.streaming(),
     settled: async (conversationId) => {
       await turns.get(conversationId)?.done;
     },

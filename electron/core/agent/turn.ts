@@ -39,6 +39,8 @@ export class Turn {
   private usedTokens: number | undefined;
   /** Whether tool_output is offered on the current step. */
   private toolOutputOffered = false;
+  /** The text the model has streamed so far into the current step's row, until the row is stored. */
+  private live: { messageId: string; text: string } | undefined;
 
   constructor(
     private readonly deps: AgentLoopDeps,
@@ -73,6 +75,11 @@ export class Turn {
 
   respond(invocationId: string, answer: ApprovalAnswer): boolean {
     return this.calls.respond(invocationId, answer);
+  }
+
+  /** The text streamed so far into a row not stored yet, if one streams. */
+  streaming(): { turnId: string; messageId: string; text: string } | undefined {
+    return this.live && this.live.text ? { turnId: this.id, ...this.live } : undefined;
   }
 
   checkEdited(invocationId: string, args: unknown): readonly { path: string; message: string }[] | null {
@@ -152,6 +159,7 @@ export class Turn {
       const specs = tools.specs().filter((t) => t.name !== TOOL_OUTPUT_NAME || offerToolOutput);
       const messageId = uuidv7();
       let streamed = '';
+      this.live = { messageId, text: '' };
       let result: ModelStepResult;
       // Its own signal per step: a client library's abort listeners go with the step, not
       // pile up on the turn's signal step after step.
@@ -161,8 +169,10 @@ export class Turn {
           { model: this.req.model.model, messages, tools: specs },
           (chunk) => {
             if (this.stopped || !chunk) return;
+            const at = streamed.length;
             streamed += chunk;
-            this.deps.events.emit('chat.delta', { conversationId: cid, turnId: this.id, messageId, text: chunk });
+            this.live = { messageId, text: streamed };
+            this.deps.events.emit('chat.delta', { conversationId: cid, turnId: this.id, messageId, text: chunk, at });
           },
           stepSignal.signal,
         );
@@ -175,6 +185,7 @@ export class Turn {
         return 'error';
       } finally {
         stepSignal.unlink();
+        this.live = undefined;
       }
       if (this.stopped) {
         const text = result.text || streamed;

@@ -35,7 +35,7 @@ export interface ChatHandlerDeps {
   /** Oversized tool outputs: the gate of `+` runs. */
   toolOutputs?: import('../tool-output/service').ToolOutputService;
   /** The agent loop: messages for a model start turns; a deleted conversation's turn stops. */
-  agent?: Pick<AgentLoopService, 'reserve' | 'stop' | 'runningTurnId'>;
+  agent?: Pick<AgentLoopService, 'reserve' | 'stop' | 'runningTurnId' | 'streaming'>;
 }
 
 /** The chat's operations over a ChatService the app built (built by chat/module.ts). */
@@ -63,11 +63,13 @@ export function chatHandlers(deps: ChatHandlerDeps & { chat: ChatService }): { [
     },
     'conversations.get': (input) => {
       const runningTurnId = deps.agent?.runningTurnId(input.id);
+      const streaming = runningTurnId ? deps.agent?.streaming(input.id) : undefined;
       return {
         conversation: conversations.get(input.id),
         messages: conversations.messages(input.id),
         contextSections: conversations.contextSections(input.id),
         ...(runningTurnId ? { runningTurnId } : {}),
+        ...(streaming ? { streaming } : {}),
       };
     },
     'conversations.setContext': (input) => conversations.setContext(input.id, input.sections),

@@ -242,7 +242,7 @@ export class ChatService {
       card = await routeOntoCard(card, outcome.value, tool, { router: routing.router, ownerId: req.conversationId, destination, writeMode: req.writeMode }, (e) => toErrorInfo(e, 'chat.runTool'));
       text = card.manifest?.text ?? card.error?.message ?? '';
     }
-    const [message] = await this.store(req.conversationId, [{ role: 'tool', text, tool: card }], toolRunTitle(tool.displayName, req.args));
+    const [message] = await this.store(req.conversationId, [{ role: 'tool', text, tool: card }], toolRunTitle(tool.displayName, req.args, tool.argSchema));
     return message!;
   }
 

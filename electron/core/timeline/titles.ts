@@ -24,10 +24,24 @@ export function directivesTitle(parsed: ParsedText): string {
   return parts.join(' · ');
 }
 
-/** The title of a conversation a palette run starts: the tool, and its first short argument. */
-export function toolRunTitle(displayName: string, args: unknown): string {
+/**
+ * The title of a conversation a palette run starts: the tool, and the first short argument
+ * the user gave. Its schema (`argSchema`) orders them: required arguments first, then the
+ * others, each in the schema's order; a value that is only the argument's default (the form
+ * fills those in) names the run last, not first.
+ */
+export function toolRunTitle(displayName: string, args: unknown, argSchema?: unknown): string {
   if (typeof args !== 'object' || args === null || Array.isArray(args)) return displayName;
-  for (const v of Object.values(args as Record<string, unknown>)) {
+  const values = args as Record<string, unknown>;
+  const schema = (typeof argSchema === 'object' && argSchema !== null ? argSchema : {}) as { properties?: unknown; required?: unknown };
+  const properties = (typeof schema.properties === 'object' && schema.properties !== null ? schema.properties : {}) as Record<string, { default?: unknown } | undefined>;
+  const required = new Set(Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === 'string') : []);
+  const named = Object.keys(properties);
+  const order = [...named.filter((k) => required.has(k)), ...named.filter((k) => !required.has(k)), ...Object.keys(values).filter((k) => !(k in properties))];
+  const isDefault = (k: string) => properties[k]?.default !== undefined && properties[k]?.default === values[k];
+  const keys = [...order.filter((k) => !isDefault(k)), ...order.filter(isDefault)];
+  for (const k of keys) {
+    const v = values[k];
     if ((typeof v === 'string' && v.trim() !== '') || typeof v === 'number' || typeof v === 'boolean') {
       const text = String(v).replace(/\s+/g, ' ').trim();
       return `${displayName}: ${text.length > MAX_ARG_CHARS ? `${text.slice(0, MAX_ARG_CHARS - 1)}…` : text}`;

@@ -2,9 +2,11 @@
  * A model's call waiting for the user: its arguments as editable JSON (checked as typed:
  * JSON first, then the tool's argSchema through 'approvals.check', each issue named by its
  * field) and the four answers. Edited arguments go with an allowing answer; Allow is off,
- * with the reason shown, while they do not match the schema.
+ * with the reason shown, while they do not match the schema. Deny opens a box for why (the
+ * model is told; empty denies without a reason): Enter sends, Shift+Enter starts a new line,
+ * Escape goes back to the answers.
  */
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import type { ApprovalDecision } from '../../../shared/model/provider';
 import { useApi } from '../../api/hooks';
 import { chatStrings as s } from '../../i18n/chat-strings';
@@ -27,6 +29,14 @@ export function ApprovalForm({ conversationId, invocationId, args }: { conversat
   const ids = useId();
   const [text, setText] = useState(() => argsText(args));
   const { busy, problem, answer: send } = usePendingAnswer<ApprovalDecision>();
+  const [denying, setDenying] = useState(false);
+  const [reason, setReason] = useState('');
+  const denyRef = useRef<HTMLButtonElement>(null);
+  const reasonBoxRef = useRef<HTMLDivElement>(null);
+  // The box opens at the card's foot: brought into the messages' view, its buttons too.
+  useEffect(() => {
+    if (denying) reasonBoxRef.current?.scrollIntoView({ block: 'nearest' });
+  }, [denying]);
   const edit = editedArgs(args, text);
   // The schema's verdict on the text as it is now (edited or the model's own).
   const [checked, setChecked] = useState<{ text: string; issues: readonly ArgIssue[] } | null>(null);
@@ -54,14 +64,31 @@ export function ApprovalForm({ conversationId, invocationId, args }: { conversat
 
   const answer = async (decision: ApprovalDecision) => {
     if (decision !== 'deny' && allowBlocked) return;
+    const why = decision === 'deny' ? reason.trim() : '';
     await send(decision, () =>
       client.call('approvals.respond', {
         conversationId,
         invocationId,
         decision,
         ...(decision !== 'deny' && edit.args ? { args: edit.args } : {}),
+        ...(why ? { reason: why } : {}),
       }),
     );
+  };
+  const closeDeny = () => {
+    setDenying(false);
+    requestAnimationFrame(() => denyRef.current?.focus());
+  };
+  const onReasonKey = (e: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (e.nativeEvent.isComposing) return;
+    if (e.key === 'Enter' && !e.shiftKey) {
+      e.preventDefault();
+      void answer('deny');
+    } else if (e.key === 'Escape') {
+      e.preventDefault();
+      e.stopPropagation();
+      closeDeny();
+    }
   };
 
   const argsId = `${ids}-args`;
@@ -108,21 +135,52 @@ export function ApprovalForm({ conversationId, invocationId, args }: { conversat
       ) : (
         edit.args && <p className="help">{s.approval.edited}</p>
       )}
-      <div className="form-actions approval-actions">
-        {ANSWERS.map((a) => (
-          <button
-            key={a.decision}
-            type="button"
-            className={a.primary ? 'primary' : a.decision === 'deny' ? 'danger-button' : undefined}
-            data-testid={a.testId}
-            disabled={busy !== null || (a.decision !== 'deny' && allowBlocked)}
-            aria-describedby={a.decision !== 'deny' && allowBlocked ? (edit.error ? errorId : `${ids}-issues`) : undefined}
-            onClick={() => void answer(a.decision)}
-          >
-            {busy === a.decision ? s.approval.sending : a.label}
-          </button>
-        ))}
-      </div>
+      {denying ? (
+        <div className="deny-reason" ref={reasonBoxRef} data-testid="approval-deny-box">
+          <label htmlFor={`${ids}-reason`}>{s.approval.denyReason}</label>
+          <textarea
+            id={`${ids}-reason`}
+            data-testid="approval-deny-reason-input"
+            rows={2}
+            maxLength={2000}
+            value={reason}
+            placeholder={s.approval.denyReasonPlaceholder}
+            aria-describedby={`${ids}-reason-help`}
+            autoFocus
+            onChange={(e) => setReason(e.target.value)}
+            onKeyDown={onReasonKey}
+          />
+          <p className="help" id={`${ids}-reason-help`}>
+            {s.approval.denyReasonHelp}
+          </p>
+          <div className="form-actions approval-actions">
+            <button type="button" className="danger-button" data-testid="approval-deny-reason-send" disabled={busy !== null} onClick={() => void answer('deny')}>
+              {busy === 'deny' ? s.approval.sending : s.approval.denySend}
+            </button>
+            <button type="button" data-testid="approval-deny-reason-cancel" disabled={busy !== null} onClick={closeDeny}>
+              {s.approval.denyCancel}
+            </button>
+          </div>
+        </div>
+      ) : (
+        <div className="form-actions approval-actions">
+          {ANSWERS.map((a) => (
+            <button
+              key={a.decision}
+              ref={a.decision === 'deny' ? denyRef : undefined}
+              type="button"
+              className={a.primary ? 'primary' : a.decision === 'deny' ? 'danger-button' : undefined}
+              data-testid={a.testId}
+              disabled={busy !== null || (a.decision !== 'deny' && allowBlocked)}
+              aria-describedby={a.decision !== 'deny' && allowBlocked ? (edit.error ? errorId : `${ids}-issues`) : undefined}
+              aria-expanded={a.decision === 'deny' ? false : undefined}
+              onClick={() => (a.decision === 'deny' ? setDenying(true) : void answer(a.decision))}
+            >
+              {busy === a.decision ? s.approval.sending : a.label}
+            </button>
+          ))}
+        </div>
+      )}
       {problem && (
         <p className="field-error" role="alert" data-testid="approval-problem">
           {problem === 'not-accepted' ? (

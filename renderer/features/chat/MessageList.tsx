@@ -40,15 +40,20 @@ export function MessageList({ conversationId, stream }: { conversationId: string
   const lastKey = last ? `${last.key}:${last.kind === 'tool' ? last.card.status : ''}` : '';
   const pendingChars = pending.reduce((n, p) => n + p.text.length, 0);
 
-  const { settle, resume } = stream;
+  const { settle, resume, seed } = stream;
   useEffect(() => {
     if (detail.dataUpdatedAt) settle(conversationId, storedIds, detail.dataUpdatedAt);
   }, [settle, conversationId, storedIds, detail.dataUpdatedAt]);
   // A turn that was already running when this view opened (a reload): show it, with Stop.
   const runningTurnId = detail.data?.runningTurnId;
+  const streaming = detail.data?.streaming;
   useEffect(() => {
     if (runningTurnId) resume(conversationId, runningTurnId);
   }, [resume, conversationId, runningTurnId]);
+  // ...and the text its model had streamed before this view opened.
+  useEffect(() => {
+    if (streaming && streaming.turnId === runningTurnId) seed(conversationId, streaming);
+  }, [seed, conversationId, runningTurnId, streaming]);
 
   useLayoutEffect(() => {
     stick.current = true;

@@ -11,12 +11,11 @@
  * inside a task's timeline in the chat ('in-task') points there instead of asking in place.
  * Elsewhere (Inspect) a waiting call is answered in place.
  */
-import { useId, useState } from 'react';
 import type { ToolCard as ToolCardData } from '../../../shared/model/conversation';
-import { useOpMutation } from '../../api/hooks';
 import { chatStrings as s } from '../../i18n/chat-strings';
 import { outputStrings } from '../../i18n/output-strings';
 import { ApprovalWhy } from '../../components/ApprovalWhy';
+import { FixItAction } from '../../components/FixItAction';
 import { InvocationProgress } from '../../components/InvocationProgress';
 import { ApprovalForm } from './ApprovalForm';
 import { ConsentAnswered, ConsentForm } from './ConsentForm';
@@ -84,7 +83,6 @@ export function ToolCard({ card, conversationId, placement }: { card: ToolCardDa
         <>
           <ApprovalWhy info={card.approval} />
           <ApprovalForm conversationId={conversationId} invocationId={card.invocationId} args={card.args} />
-          <DenyWithReason conversationId={conversationId} invocationId={card.invocationId} />
         </>
       ) : (
         <details className="tool-card-args">
@@ -141,6 +139,7 @@ export function ToolCard({ card, conversationId, placement }: { card: ToolCardDa
           <p>
             <code className="error-code">{card.error.code}</code> {card.error.message}
           </p>
+          <FixItAction error={card.error} />
         </div>
       )}
       {stored
@@ -192,54 +191,3 @@ function CardActions({ card, rerun: showRerun }: { card: ToolCardData; rerun: bo
   );
 }
 
-/** Deny with a reason: the words go to the model with the denial ('approvals.respond' reason). */
-function DenyWithReason({ conversationId, invocationId }: { conversationId: string; invocationId: string }) {
-  const [open, setOpen] = useState(false);
-  const [reason, setReason] = useState('');
-  const respond = useOpMutation('approvals.respond');
-  const inputId = useId();
-  if (!open) {
-    return (
-      <div className="tool-card-actions">
-        <button type="button" className="danger-button" data-testid="approval-deny-reason" onClick={() => setOpen(true)}>
-          {s.actions.denyReason}
-        </button>
-      </div>
-    );
-  }
-  const deny = () => respond.mutate({ conversationId, invocationId, decision: 'deny', ...(reason.trim() ? { reason: reason.trim() } : {}) });
-  return (
-    <div className="deny-reason">
-      <label htmlFor={inputId}>{s.actions.denyReasonInput}</label>
-      <textarea
-        id={inputId}
-        data-testid="approval-deny-reason-input"
-        rows={2}
-        maxLength={2000}
-        value={reason}
-        placeholder={s.actions.denyReasonPlaceholder}
-        autoFocus
-        onChange={(e) => setReason(e.target.value)}
-        onKeyDown={(e) => {
-          if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
-            e.preventDefault();
-            deny();
-          }
-        }}
-      />
-      {respond.error && (
-        <p className="field-error" role="alert">
-          {respond.error.message}
-        </p>
-      )}
-      <div className="tool-card-actions">
-        <button type="button" className="danger-button" data-testid="approval-deny-reason-send" disabled={respond.isPending} onClick={deny}>
-          {s.actions.denySend}
-        </button>
-        <button type="button" onClick={() => setOpen(false)}>
-          {s.actions.denyCancel}
-        </button>
-      </div>
-    </div>
-  );
-}

@@ -5,7 +5,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import type { ErrorInfo } from '../../../shared/errors';
 import { useApi } from '../../api/hooks';
-import { applyDelta, applyTurn, EMPTY_STREAM, settle, type StreamState } from './stream-state';
+import { applyDelta, applyTurn, EMPTY_STREAM, seed, settle, type StreamState } from './stream-state';
 
 export interface AgentStream {
   state: StreamState;
@@ -14,6 +14,8 @@ export interface AgentStream {
   stop(conversationId: string): Promise<ErrorInfo | null>;
   /** A turn the core reports running (read with the conversation) that no event announced here. */
   resume(conversationId: string, turnId: string): void;
+  /** The text a row streamed before this view heard of it, as the conversation was read. */
+  seed(conversationId: string, streaming: { turnId: string; messageId: string; text: string }): void;
 }
 
 export function useAgentStream(): AgentStream {
@@ -47,5 +49,8 @@ export function useAgentStream(): AgentStream {
   const resume = useCallback((conversationId: string, turnId: string) => {
     setState((s) => (s.running[conversationId] ? s : applyTurn(s, { conversationId, turnId, state: 'running' }, Date.now())));
   }, []);
-  return { state, settle: settleFor, stop, resume };
+  const seedFor = useCallback((conversationId: string, streaming: { turnId: string; messageId: string; text: string }) => {
+    setState((s) => seed(s, conversationId, streaming));
+  }, []);
+  return { state, settle: settleFor, stop, resume, seed: seedFor };
 }

@@ -1,6 +1,6 @@
 /**
- * The Buffers tab: the buffers of one owner (the inspector target's, else the open
- * conversation's) in a keyboard-navigable list, and the one picked: its viewer, go to line,
+ * The Buffers tab: the buffers of one owner (the inspector target's, else the conversation
+ * the bar shows) in a keyboard-navigable list, and the one picked: its viewer, go to line,
  * search, export and delete.
  */
 import { useRef, type KeyboardEvent } from 'react';
@@ -12,11 +12,10 @@ import { inspectStrings as s } from '../../i18n/inspect-strings';
 import { useUi } from '../../stores/ui';
 import { BufferDetails } from './BufferDetails';
 import { useInspect } from './inspect-store';
+import { useBufferOwner, useConversationTitle } from './ConversationBar';
 
 export function BuffersTab() {
-  const conversationId = useUi((st) => st.conversationId);
-  const target = useUi((st) => st.inspectTarget);
-  const ownerId = target?.kind === 'buffer' ? target.ownerId : conversationId;
+  const ownerId = useBufferOwner();
   if (!ownerId) {
     return (
       <EmptyState title={s.buffers.noOwnerTitle} testId="inspect-empty-buffers">
@@ -30,6 +29,7 @@ export function BuffersTab() {
 function OwnerBuffers({ ownerId }: { ownerId: string }) {
   const list = useOp('buffers.list', { ownerId });
   const conversationId = useUi((st) => st.conversationId);
+  const title = useConversationTitle(ownerId);
   const selected = useInspect((st) => st.buffer);
   const selectBuffer = useInspect((st) => st.selectBuffer);
   const name = selected?.ownerId === ownerId ? selected.name : null;
@@ -42,7 +42,7 @@ function OwnerBuffers({ ownerId }: { ownerId: string }) {
         <h2 id="buffers-list-title">{s.buffers.listTitle}</h2>
         {list.error && <QueryError error={list.error} onRetry={() => void list.refetch()} />}
         {list.isPending && <p className="muted">{s.buffers.loading}</p>}
-        {list.data && buffers.length === 0 && <p className="muted" data-testid="inspect-empty-buffers">{s.buffers.empty}</p>}
+        {list.data && buffers.length === 0 && <p className="muted" data-testid="inspect-empty-buffers">{s.buffers.emptyIn(title)}</p>}
         {buffers.length > 0 && <BufferList buffers={buffers} selected={name} onSelect={(n) => selectBuffer({ ownerId, name: n })} />}
         {conversationId !== ownerId && <p className="muted small">{s.buffers.owner(ownerId)}</p>}
       </section>

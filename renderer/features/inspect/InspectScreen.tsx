@@ -1,5 +1,6 @@
 /**
- * The Inspect screen: tabs for the buffers of the open conversation, the workspace files, its documents,
+ * The Inspect screen: tabs for the buffers of a conversation (the one open in Chat, or one picked in
+ * the conversation bar above the tabs that show one conversation's things), the workspace files, its documents,
  * stored outputs, memory and the timeline. A manifest's link (useUi().inspectTarget) picks
  * the tab and opens its buffer or file; a stored output's link on a tool card, its handle.
  */
@@ -14,8 +15,12 @@ import { MemoryTab } from './MemoryTab';
 import { OutputsTab } from './OutputsTab';
 import { TimelineTab } from './TimelineTab';
 import { TasksTab } from './TasksTab';
-import { INSPECT_TABS as TABS, useInspect } from './inspect-store';
+import { INSPECT_TABS as TABS, useInspect, type InspectTab } from './inspect-store';
+import { ConversationBar, useBufferOwner, useInspectedConversation } from './ConversationBar';
 import './inspect.css';
+
+/** The tabs that show one conversation's things (Files and Documents are the workspace's, shared by all). */
+const CONVERSATION_TABS: ReadonlySet<InspectTab> = new Set(['buffers', 'outputs', 'memory', 'tasks', 'timeline']);
 
 export function InspectScreen() {
   const tab = useInspect((s) => s.tab);
@@ -23,6 +28,8 @@ export function InspectScreen() {
   const handleTarget = useInspect((s) => s.handleTarget);
   const target = useUi((s) => s.inspectTarget);
   const refs = useRef<(HTMLButtonElement | null)[]>([]);
+  const inspected = useInspectedConversation();
+  const bufferOwner = useBufferOwner();
 
   // Before paint, so a link lands on its tab without showing the previous one first.
   useLayoutEffect(() => {
@@ -64,6 +71,7 @@ export function InspectScreen() {
           </button>
         ))}
       </div>
+      {CONVERSATION_TABS.has(tab) && <ConversationBar shown={tab === 'buffers' ? bufferOwner : inspected} />}
       <div role="tabpanel" id={`inspect-panel-${tab}`} aria-labelledby={`inspect-tab-${tab}`} className="tab-panel">
         {tab === 'buffers' ? (
           <BuffersTab />
@@ -74,7 +82,7 @@ export function InspectScreen() {
         ) : tab === 'outputs' ? (
           <OutputsTab />
         ) : tab === 'memory' ? (
-          <MemoryTab />
+          <MemoryTab key={inspected ?? ''} />
         ) : tab === 'tasks' ? (
           <TasksTab />
         ) : tab === 'timeline' ? (

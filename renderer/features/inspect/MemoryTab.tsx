@@ -20,12 +20,27 @@ import { NewBlockForm } from '../memory/NewBlockForm';
 import { diffCounts, textDiff } from '../../components/diff-lines';
 import { byText, canRedo, canUndo, compared, defaultCompare, ownersOf } from '../memory/memory-view';
 import '../memory/memory.css';
+import { useConversationTitles, useInspectedConversation } from './ConversationBar';
 
 const s = memoryStrings.tab;
 
 export function MemoryTab() {
   const ids = useId();
-  const conversationId = useUi((st) => st.conversationId);
+  const conversationId = useInspectedConversation();
+  const openInChat = useUi((st) => st.conversationId);
+  const titles = useConversationTitles();
+  const agents = useOp('agents.list', {});
+  /** A memory's name for a person: its conversation's title or its agent's name (the owner id stays in the tooltip). */
+  const nameOf = (o: string, markOpen = true): string => {
+    if (o.startsWith('conversation:')) {
+      const id = o.slice('conversation:'.length);
+      const title = titles.get(id);
+      return title ? s.conversationOwner(title, markOpen && id === openInChat) : id === conversationId ? s.thisConversation(id) : o;
+    }
+    const name = o.slice('agent:'.length);
+    const profile = agents.data?.find((a) => a.profile.name === name)?.profile;
+    return s.agentOwner(profile?.displayName ?? name);
+  };
   const all = useOp('memory.blocks.list', {});
   const owners = useMemo(() => ownersOf(all.data ?? [], conversationId), [all.data, conversationId]);
   const [chosenOwner, setOwner] = useState<string | null>(null);
@@ -52,6 +67,7 @@ export function MemoryTab() {
           id={`${ids}-owner`}
           data-testid="memory-owner"
           value={owner}
+          title={owner}
           aria-describedby={`${ids}-owner-help`}
           onChange={(e) => {
             setOwner(e.target.value);
@@ -59,8 +75,8 @@ export function MemoryTab() {
           }}
         >
           {owners.map((o) => (
-            <option key={o} value={o}>
-              {conversationId && o === `conversation:${conversationId}` ? s.thisConversation(conversationId) : o}
+            <option key={o} value={o} title={o}>
+              {nameOf(o)}
             </option>
           ))}
         </select>
@@ -73,7 +89,7 @@ export function MemoryTab() {
           <h2 id={`${ids}-blocks`}>{s.blocks}</h2>
           {blocks.length === 0 ? (
             <p className="muted" data-testid="memory-no-blocks">
-              {s.noBlocks}
+              {s.noBlocksIn(nameOf(owner, false))}
             </p>
           ) : (
             <BlockTable blocks={blocks} picked={picked?.label} onPick={setLabel} />

@@ -1,5 +1,5 @@
 /**
- * Inspect → Stored outputs: the handles of the open conversation (or of all), each with its
+ * Inspect → Stored outputs: the handles of the conversation the bar shows (or of all), each with its
  * tool, size, lines, tokens and when it was stored, in a keyboard-navigable list; the one
  * picked in the virtualised viewer (read by line ranges through toolOutputs.read), with an
  * extraction run by hand and delete. A 'toolOutputs.changed' event refreshes the list.
@@ -10,13 +10,14 @@ import { useOp } from '../../api/hooks';
 import { QueryError } from '../../components/QueryError';
 import { inspectStrings as is } from '../../i18n/inspect-strings';
 import { outputStrings as s } from '../../i18n/output-strings';
-import { useUi } from '../../stores/ui';
 import { formatBytes, formatTokens } from '../outputs/format';
 import { useInspect } from './inspect-store';
 import { OutputDetails } from './OutputDetails';
+import { useConversationTitles, useInspectedConversation } from './ConversationBar';
 
 export function OutputsTab() {
-  const conversationId = useUi((st) => st.conversationId);
+  const conversationId = useInspectedConversation();
+  const titles = useConversationTitles();
   const all = useInspect((st) => st.allOutputs) || !conversationId;
   const setAll = useInspect((st) => st.setAllOutputs);
   const selected = useInspect((st) => st.output);
@@ -49,7 +50,7 @@ export function OutputsTab() {
         {list.isPending && <p className="muted">{s.inspect.loading}</p>}
         {list.data && outputs.length === 0 && (
           <p className="muted" data-testid="inspect-empty-outputs">
-            {s.inspect.empty}
+            {all ? s.inspect.empty : is.conversation.outputsEmpty(titles.get(conversationId!) ?? conversationId!)}
           </p>
         )}
         {outputs.length > 0 && <OutputList outputs={outputs} selected={selected} onSelect={select} />}

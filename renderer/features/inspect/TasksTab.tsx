@@ -11,12 +11,12 @@ import { useOp } from '../../api/hooks';
 import { EmptyState } from '../../components/EmptyState';
 import { QueryError } from '../../components/QueryError';
 import { inspectStrings as s } from '../../i18n/inspect-strings';
-import { useUi } from '../../stores/ui';
+import { useInspectedConversation } from './ConversationBar';
 import { TaskRows } from '../chat/TaskViews';
 import { layoutTaskGraph, NODE_H, NODE_W } from './task-graph';
 
 export function TasksTab() {
-  const conversationId = useUi((st) => st.conversationId);
+  const conversationId = useInspectedConversation();
   if (!conversationId) {
     return (
       <EmptyState title={s.tasks.noConversationTitle} testId="inspect-empty-tasks">

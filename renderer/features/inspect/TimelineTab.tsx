@@ -1,5 +1,5 @@
 /**
- * The Timeline tab: every event of the open conversation as the core recorded it (the
+ * The Timeline tab: every event of the conversation the bar shows as the core recorded it (the
  * messages table is the timeline: user messages, model text, tool calls and results,
  * approvals, errors), in order, with the stored row shown for the one picked (a result that is
  * content, part by part, the row's JSON a toggle away).
@@ -12,11 +12,11 @@ import { EmptyState } from '../../components/EmptyState';
 import { ResultParts } from '../../components/ResultParts';
 import { QueryError } from '../../components/QueryError';
 import { inspectStrings as s } from '../../i18n/inspect-strings';
-import { useUi } from '../../stores/ui';
 import { timelineRows } from './timeline-rows';
+import { useInspectedConversation } from './ConversationBar';
 
 export function TimelineTab() {
-  const conversationId = useUi((st) => st.conversationId);
+  const conversationId = useInspectedConversation();
   if (!conversationId) {
     return (
       <EmptyState title={s.timeline.noConversationTitle} testId="inspect-empty-timeline">
@@ -36,7 +36,7 @@ function ConversationTimeline({ conversationId }: { conversationId: string }) {
   if (rows.length === 0) {
     return (
       <EmptyState title={s.timeline.emptyTitle} testId="inspect-empty-timeline">
-        {s.timeline.empty}
+        {s.timeline.emptyIn(detail.data.conversation.title)}
       </EmptyState>
     );
   }

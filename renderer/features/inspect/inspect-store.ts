@@ -41,9 +41,33 @@ interface InspectState {
   /** A buffer opened from a link waits for its viewer to take the focus (consumed by the viewer). */
   focusViewer: boolean;
   viewerFocused(): void;
+  /**
+   * The conversation picked here (Inspect's conversation bar): shown while the same conversation
+   * stays open in Chat and no newer link asks for another owner. Null: the one open in Chat.
+   */
+  picked: PickedConversation | null;
+  pickConversation(id: string, openInChat: string | null, target: InspectTarget | null): void;
   handledTarget: InspectTarget | null;
   /** Applies an inspector target once: switches the tab and opens the buffer or the file. */
   handleTarget(target: InspectTarget): void;
+}
+
+export interface PickedConversation {
+  id: string;
+  /** The conversation open in Chat, and the inspector target, when it was picked. */
+  openInChat: string | null;
+  target: InspectTarget | null;
+}
+
+/** The conversation the tabs show: the one picked here while Chat still has the same one open, else Chat's. */
+export function inspectedConversation(picked: PickedConversation | null, openInChat: string | null): string | null {
+  return picked && picked.openInChat === openInChat ? picked.id : openInChat;
+}
+
+/** Whose buffers the Buffers tab lists: a link's owner, unless a conversation was picked after it; else the inspected conversation. */
+export function bufferOwner(target: InspectTarget | null, picked: PickedConversation | null, openInChat: string | null): string | null {
+  if (target?.kind === 'buffer' && !(picked && picked.target === target && picked.openInChat === openInChat)) return target.ownerId;
+  return inspectedConversation(picked, openInChat);
 }
 
 export const useInspect = create<InspectState>((set, get) => ({
@@ -74,6 +98,8 @@ export const useInspect = create<InspectState>((set, get) => ({
   setAllOutputs: (allOutputs) => set({ allOutputs }),
   focusViewer: false,
   viewerFocused: () => set({ focusViewer: false }),
+  picked: null,
+  pickConversation: (id, openInChat, target) => set({ picked: { id, openInChat, target } }),
   handledTarget: null,
   handleTarget(target) {
     if (get().handledTarget === target) return;

@@ -1,10 +1,13 @@
 /**
  * Settings → Models: the providers (test, edit, delete), local servers found running,
  * the model new conversations start with, and the model that writes documents' summaries.
+ * A provider added while no model is chosen for new conversations gives them its first
+ * model, once its test lists its models.
  */
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import type { ConnectionVerdict, DetectedProvider, Provider } from '../../../shared/model/provider';
-import { useOp, useOpMutation } from '../../api/hooks';
+import { useApi, useOp, useOpMutation } from '../../api/hooks';
 import { QueryError } from '../../components/QueryError';
 import { t } from '../../i18n/strings';
 import { modelGroups, modelValue, parseModelValue } from '../chat/model-options';
@@ -19,6 +22,8 @@ const VERDICT_MODELS = 12;
 type Editing = { kind: 'new' } | { kind: 'edit'; provider: Provider } | null;
 
 export function ProvidersSection() {
+  const { client } = useApi();
+  const qc = useQueryClient();
   const providers = useOp('providers.list', {});
   const test = useOpMutation('providers.test');
   const remove = useOpMutation('providers.delete');
@@ -41,12 +46,31 @@ export function ProvidersSection() {
     });
   }, [settingsFocus]);
 
-  const runTest = (id: string) => {
+  /** New conversations start with the provider's first model when they have none yet. */
+  const adoptAsDefault = async (p: Provider, models: readonly string[]) => {
+    const model = models[0];
+    if (!model) return;
+    try {
+      const current = await client.call('settings.get', {});
+      if (!current.ok || current.value.defaultModel) return;
+      const set = await client.call('settings.set', { defaultModel: { providerId: p.id, model } });
+      if (!set.ok) return;
+      void qc.invalidateQueries({ queryKey: ['settings.get'] });
+      setNotice(m.defaultChosen(p.name, model));
+    } catch {
+      // Nothing chosen: the select below still offers its models.
+    }
+  };
+
+  const runTest = (id: string, added?: Provider) => {
     setTesting((s) => new Set(s).add(id));
     test.mutate(
       { id },
       {
-        onSuccess: (v) => setVerdicts((all) => ({ ...all, [id]: v })),
+        onSuccess: (v) => {
+          setVerdicts((all) => ({ ...all, [id]: v }));
+          if (added && v.ok && v.models?.length) void adoptAsDefault(added, v.models);
+        },
         onError: (e) => setVerdicts((all) => ({ ...all, [id]: { ok: false, message: `${e.info.code}: ${e.message}` } })),
         onSettled: () => {
           setTesting((s) => {
@@ -60,13 +84,14 @@ export function ProvidersSection() {
     );
   };
 
-  const onSaved = (p: Provider) => {
+  const onSaved = (p: Provider, added = false) => {
     setEditing(null);
     setNotice(m.saved(p.name));
     void providers.refetch();
     // Its models are listed by a test: run one at once so the pickers fill.
-    runTest(p.id);
+    runTest(p.id, added ? p : undefined);
   };
+  const onAdded = (p: Provider) => onSaved(p, true);
 
   const onDelete = (p: Provider) => {
     if (!window.confirm(m.confirmDelete(p.name))) return;
@@ -83,7 +108,7 @@ export function ProvidersSection() {
         {providers.data?.map((p) =>
           editing?.kind === 'edit' && editing.provider.id === p.id ? (
             <li key={p.id} className="provider-item editing">
-              <ProviderForm provider={p} onSaved={onSaved} onCancel={() => setEditing(null)} />
+              <ProviderForm provider={p} onSaved={(saved) => onSaved(saved)} onCancel={() => setEditing(null)} />
             </li>
           ) : (
             <li key={p.id} className="provider-item" data-testid="provider-item" data-provider-id={p.id}>
@@ -125,7 +150,7 @@ export function ProvidersSection() {
         </p>
       )}
       {editing?.kind === 'new' ? (
-        <ProviderForm provider={null} onSaved={onSaved} onCancel={() => setEditing(null)} />
+        <ProviderForm provider={null} onSaved={onAdded} onCancel={() => setEditing(null)} />
       ) : (
         <div className="form-actions">
           <button
@@ -141,7 +166,7 @@ export function ProvidersSection() {
           </button>
         </div>
       )}
-      <DetectedProviders onAdded={onSaved} />
+      <DetectedProviders onAdded={onAdded} />
       <ModelSetting providers={providers.data ?? []} field="defaultModel" id="default-model" label={m.defaultModel} help={m.defaultModelHelp} none={m.noDefault} />
       <ModelSetting
         providers={providers.data ?? []}

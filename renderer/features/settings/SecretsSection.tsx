@@ -1,7 +1,9 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useOp, useOpMutation } from '../../api/hooks';
 import { QueryError } from '../../components/QueryError';
+import { useSettingsRequest } from '../../components/fix-it';
 import { t } from '../../i18n/strings';
+import { keepInView } from './SettingsNav';
 
 const splitHosts = (text: string) =>
   text
@@ -18,6 +20,26 @@ export function SecretsSection() {
   const [value, setValue] = useState('');
   const [hosts, setHosts] = useState('');
   const [savedName, setSavedName] = useState<string | null>(null);
+  const valueRef = useRef<HTMLInputElement>(null);
+  const stopKeeping = useRef<(() => void) | null>(null);
+
+  // Sent here by a run that lacked this secret (or sent it to a host it is not bound to): its name and hosts filled in, the value to type.
+  const requested = useSettingsRequest((r) => r.request?.kind === 'secret');
+  useEffect(() => {
+    if (!requested) return;
+    const fix = useSettingsRequest.getState().take('secret');
+    if (!fix) return;
+    setName(fix.name);
+    setHosts(fix.hosts.join(', '));
+    setValue('');
+    setSavedName(null);
+    const field = valueRef.current;
+    if (!field) return;
+    field.focus({ preventScroll: true });
+    stopKeeping.current?.();
+    stopKeeping.current = keepInView(field);
+  }, [requested]);
+  useEffect(() => () => stopKeeping.current?.(), []);
 
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
@@ -62,7 +84,7 @@ export function SecretsSection() {
         <label htmlFor="secret-name">{t.settings.secretName}</label>
         <input id="secret-name" data-testid="secret-name" value={name} onChange={(e) => setName(e.target.value)} autoComplete="off" required />
         <label htmlFor="secret-value">{t.settings.secretValue}</label>
-        <input id="secret-value" data-testid="secret-value" type="password" value={value} onChange={(e) => setValue(e.target.value)} autoComplete="off" required />
+        <input ref={valueRef} id="secret-value" data-testid="secret-value" type="password" value={value} onChange={(e) => setValue(e.target.value)} autoComplete="off" required />
         <label htmlFor="secret-hosts">{t.settings.secretHosts}</label>
         <input id="secret-hosts" data-testid="secret-hosts" value={hosts} placeholder="api.example.com" onChange={(e) => setHosts(e.target.value)} required />
         <div className="form-actions">

@@ -7,6 +7,13 @@ import { QueryError } from '../../components/QueryError';
 import { t } from '../../i18n/strings';
 import { useUi } from '../../stores/ui';
 import { ProblemsList } from '../../components/ProblemsList';
+import { useSettingsRequest } from '../../components/fix-it';
+import { agentsStrings } from '../../i18n/agents-strings';
+import { mcpServerStrings } from '../../i18n/mcp-server-strings';
+import { memorySourcesStrings } from '../../i18n/memory-sources-strings';
+import { outputStrings } from '../../i18n/output-strings';
+import { toolSearchStrings } from '../../i18n/tool-search-strings';
+import { SettingsNav, type SettingsSectionLink } from './SettingsNav';
 import { ApprovalsSection } from './ApprovalsSection';
 import { McpServerSection } from './McpServerSection';
 import { MemorySourcesSection } from './MemorySourcesSection';
@@ -28,6 +35,25 @@ interface Draft {
   /** Tool versions, as typed. */
   toolsPerBundle: string;
 }
+
+/** The sections in page order, each by its heading's id (About only once the app's info is in). */
+const sectionLinks = (withAbout: boolean): SettingsSectionLink[] => [
+  { id: 'settings-appearance', label: t.settings.appearance },
+  { id: 'settings-workspace', label: t.settings.workspaceSection },
+  { id: 'settings-network', label: t.settings.networkSection },
+  { id: 'settings-routing', label: t.settings.routingSection },
+  { id: 'settings-limits', label: t.settings.limitsSection },
+  { id: 'tool-outputs-title', label: outputStrings.settings.title },
+  { id: 'tool-search-title', label: toolSearchStrings.title },
+  { id: 'models-title', label: t.settings.models.title },
+  { id: 'agents-title', label: agentsStrings.title },
+  { id: 'approvals-title', label: t.settings.approvals.title },
+  { id: 'memory-sources-title', label: memorySourcesStrings.title },
+  { id: 'mcp-server-title', label: mcpServerStrings.title },
+  ...(withAbout ? [{ id: 'about-title', label: t.settings.about }] : []),
+  { id: 'secrets-title', label: t.settings.secrets },
+  { id: 'problems-title', label: t.settings.problems },
+];
 
 const lines = (text: string) => text.split('\n').map((h) => h.trim()).filter(Boolean);
 const toDraft = (s: Settings): Draft => ({
@@ -65,7 +91,18 @@ export function SettingsScreen() {
     const field = document.getElementById('allowed-hosts');
     field?.scrollIntoView({ block: 'center' });
     field?.focus();
+    if (field instanceof HTMLTextAreaElement) field.setSelectionRange(field.value.length, field.value.length);
   }, [settingsFocus, formShown]);
+
+  // Sent here by a run refused for a host not allowed: the host added to the field (saved only by Save), the field focused.
+  const hostRequested = useSettingsRequest((r) => r.request?.kind === 'host');
+  useEffect(() => {
+    if (!hostRequested || !formShown) return;
+    const fix = useSettingsRequest.getState().take('host');
+    if (!fix) return;
+    setDraft((d) => (d && !lines(d.allowedHosts).includes(fix.entry) ? { ...d, allowedHosts: [...lines(d.allowedHosts), fix.entry].join('\n') } : d));
+    useUi.getState().openSettings('allowed-hosts');
+  }, [hostRequested, formShown]);
 
   if (settings.error) return <QueryError error={settings.error} onRetry={() => void settings.refetch()} />;
   if (!settings.data || !draft) return null;
@@ -100,13 +137,16 @@ export function SettingsScreen() {
   };
 
   return (
-    <section className="screen" aria-labelledby="settings-title" data-testid="screen-settings">
+    <section className="screen settings-screen" aria-labelledby="settings-title" data-testid="screen-settings">
       <header className="screen-header">
         <h1 id="settings-title">{t.settings.title}</h1>
       </header>
+      <div className="settings-layout">
+      <SettingsNav sections={sectionLinks(!!info.data)} />
+      <div className="settings-body">
       <form className="settings-form" onSubmit={onSubmit} aria-label={t.settings.title}>
         <fieldset>
-          <legend>{t.settings.appearance}</legend>
+          <legend id="settings-appearance">{t.settings.appearance}</legend>
           <label htmlFor="theme">{t.settings.theme}</label>
           <select
             id="theme"
@@ -122,7 +162,7 @@ export function SettingsScreen() {
           </select>
         </fieldset>
         <fieldset>
-          <legend>{t.settings.workspaceSection}</legend>
+          <legend id="settings-workspace">{t.settings.workspaceSection}</legend>
           <FormField id="workspace" label={t.settings.workspace} help={t.settings.workspaceHelp} error={fieldError('workspaceDir')} errorTestId="settings-workspace-error">
             {(control) => (
               <input
@@ -136,7 +176,7 @@ export function SettingsScreen() {
           </FormField>
         </fieldset>
         <fieldset>
-          <legend>{t.settings.networkSection}</legend>
+          <legend id="settings-network">{t.settings.networkSection}</legend>
           <FormField id="allowed-hosts" label={t.settings.allowedHosts} help={t.settings.allowedHostsHelp} error={hostsError} errorTestId="settings-hosts-error">
             {(control) => (
               <textarea
@@ -153,13 +193,13 @@ export function SettingsScreen() {
           </FormField>
         </fieldset>
         <fieldset>
-          <legend>{t.settings.routingSection}</legend>
+          <legend id="settings-routing">{t.settings.routingSection}</legend>
           <FormField id="model-routing" label={t.settings.modelRouting} help={t.settings.modelRoutingHelp} error={fieldError('modelRouting')} errorTestId="settings-routing-error">
             {(control) => <textarea {...control} data-testid="settings-model-routing" rows={3} value={draft.modelRouting} onChange={(e) => setDraft({ ...draft, modelRouting: e.target.value })} />}
           </FormField>
         </fieldset>
         <fieldset>
-          <legend>{t.settings.limitsSection}</legend>
+          <legend id="settings-limits">{t.settings.limitsSection}</legend>
           <NumberSetting
             id="regex-time-limit"
             label={t.settings.regexTimeLimit}
@@ -236,6 +276,8 @@ export function SettingsScreen() {
       )}
       <SecretsSection />
       <ProblemsList />
+      </div>
+      </div>
     </section>
   );
 }

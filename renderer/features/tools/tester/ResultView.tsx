@@ -1,7 +1,7 @@
 /**
  * What a run produced (while it runs, its progress once it reports some): the value as a collapsible tree with a Copy button
  * (a value that is content, part by part: images, sounds, resources, links; the tree a toggle away), or the error
- * with the args/output issues by path; duration and attempts; and for HTTP tools the
+ * with the args/output issues by path and, for a secret or host that is missing, the button that opens Settings to fix it; duration and attempts; and for HTTP tools the
  * exchange (secrets are redacted by the core before anything reaches us).
  */
 import { useId, useMemo, useState } from 'react';
@@ -13,6 +13,7 @@ import { resultParts } from '../../../../shared/model/result-content';
 import { ResultParts } from '../../../components/ResultParts';
 import { testerStrings as s } from '../../../i18n/tester-strings';
 import { InvocationProgress } from '../../../components/InvocationProgress';
+import { FixItAction } from '../../../components/FixItAction';
 import { contentTypeOf, prettyBody } from './http-body';
 
 export type RunState =
@@ -104,6 +105,7 @@ function Failure({ error }: { error: ErrorInfo }) {
         <p>
           <code className="error-code">{error.code}</code> {error.message}
         </p>
+        <FixItAction error={error} />
         {d.issues && d.issues.length > 0 && (
           <>
             <p>{heading}</p>
