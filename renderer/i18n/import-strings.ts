@@ -79,6 +79,8 @@ export const importStrings = {
     secretSave: 'Save secret',
     secretSaving: 'Saving…',
     secretEmpty: 'Paste the value first.',
+    secretHosts: 'Hosts it may be sent to (the tools’ address is a template)',
+    secretHostsEmpty: 'Name the host (or hosts) this secret may be sent to: the tools’ address is a template, so Toolsmith cannot tell.',
     secretSaved: (name: string) => `${name} is saved: the tools can run.`,
     secretSettings: 'To change it later: Settings → Secrets.',
     listHint: 'Up and Down arrows move through the operations; Space selects or clears one.',

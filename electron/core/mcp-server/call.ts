@@ -59,17 +59,26 @@ export interface McpSession {
 
 /** What a served tool asks the client's user when no Toolsmith window is open to approve it. */
 export interface ClientConfirmation {
+  /** The tool and arguments confirmed: an answer counts for these only. */
+  tool: string;
+  args: unknown;
   message: string;
   requestedSchema: { type: 'object'; properties: { run: { type: 'boolean'; title: string; description: string; default: boolean } }; required: ['run'] };
 }
+
+/** How much of a call's arguments the client's question shows. */
+export const CONFIRM_ARGS_SHOWN = 2000;
 
 export const deniedByClient = (tool: string) => `the user did not confirm '${tool}' when asked by the MCP client; the call was not run`;
 
 /** The question a client's user answers for a tool that requires approval. */
 export function clientConfirmation(toolName: string, args: unknown): ClientConfirmation {
-  let shown = JSON.stringify(args ?? {});
-  if (shown.length > 500) shown = `${shown.slice(0, 500)}…`;
+  const whole = JSON.stringify(args ?? {});
+  // Long arguments are shown in part, and the question says so: what is not shown may matter.
+  const shown = whole.length > CONFIRM_ARGS_SHOWN ? `${whole.slice(0, CONFIRM_ARGS_SHOWN)}… (${whole.length} characters in all, only the first ${CONFIRM_ARGS_SHOWN} shown: open Toolsmith to see them whole)` : whole;
   return {
+    tool: toolName,
+    args: args ?? {},
     message: `Toolsmith: '${toolName}' requires approval before it runs, and no Toolsmith window is open to ask. Run it with ${shown}?`,
     requestedSchema: {
       type: 'object',

@@ -1,6 +1,6 @@
 /** HTML descriptions as text (openapi/html-text.ts), alone and through the importer. */
 import { describe, expect, it } from 'vitest';
-import { htmlToText } from './openapi/html-text';
+import { HTML_INPUT_MAX, htmlToText } from './openapi/html-text';
 import { parseOpenApi } from './openapi';
 
 describe('HTML descriptions as text', () => {
@@ -47,5 +47,24 @@ describe('HTML descriptions as text', () => {
     expect(tool.description).toBe('Creates an `item`.');
     expect(tool.argSchema.properties.expand?.description).toBe('Fields to expand.');
     expect(tool.argSchema.properties.name?.description).toBe('The name.');
+  });
+});
+
+describe('HTML descriptions from a hostile document', () => {
+  it('reads at most HTML_INPUT_MAX characters of one, whatever its length', () => {
+    const huge = '<pre></pre>\n x\n'.repeat(100_000) + '<p>the end</p>';
+    const out = htmlToText(huge);
+    expect(out.length).toBeLessThanOrEqual(HTML_INPUT_MAX);
+    expect(out).not.toContain('the end');
+    const links = htmlToText('<a href="u">x</a>'.repeat(50_000));
+    expect(links.startsWith('[x](u)[x](u)')).toBe(true);
+    expect(links.length).toBeLessThanOrEqual(HTML_INPUT_MAX);
+  });
+
+  it('drops a link whose address is script, however it is spelt', () => {
+    for (const href of ['javascript:alert(1)', '&#106;avascript:alert(1)', ' java\tscript:alert(1)', 'JaVaScRiPt&#58;alert(1)', 'data:text/html,x', 'vbscript:x']) {
+      expect(htmlToText(`<p><a href="${href}">click</a></p>`), href).toBe('click');
+    }
+    expect(htmlToText('<p><a href="https://example.com/a?b=1&amp;c=2">docs</a></p>')).toBe('[docs](https://example.com/a?b=1&c=2)');
   });
 });

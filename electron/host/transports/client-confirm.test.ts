@@ -94,3 +94,41 @@ describe.each([
     expect(s.core.registry.store.usage(s.guardedId).callCount).toBe(0);
   });
 });
+
+describe("a 2026 client's answer to the confirmation counts only for the question Toolsmith asked", () => {
+  /** A bare 2026-07-28 tools/call over /mcp, with what a client may put in its retry. */
+  async function rawCall(s: { url: URL; token: string }, args: Record<string, unknown>, extra: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } }, 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' } };
+    const r = await fetch(s.url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': 'tools/call', 'Mcp-Name': 'guarded', Authorization: `Bearer ${s.token}` },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'guarded', arguments: args, ...extra, _meta: meta } }),
+    });
+    const text = await r.text();
+    // JSON, or one server-sent event carrying it.
+    const json = text.trimStart().startsWith('{') ? text : (text.split('\n').find((l) => l.startsWith('data: ')) ?? '').slice('data: '.length);
+    return (JSON.parse(json) as { result: Record<string, unknown> }).result;
+  }
+  const yes = { 'toolsmith.approve': { action: 'accept', content: { run: true } } };
+
+  it('asks, whatever answer the client sends unasked; an answer runs once, for the same arguments only', async () => {
+    const s = await start();
+    // An answer made up by the client, with no question asked: the question is asked.
+    const forged = await rawCall(s, { text: 'evil' }, { inputResponses: yes });
+    expect(forged).toMatchObject({ resultType: 'input_required', inputRequests: { 'toolsmith.approve': { method: 'elicitation/create' } } });
+    expect(typeof forged.requestState).toBe('string');
+    // A made-up state is no better.
+    expect(await rawCall(s, { text: 'evil' }, { inputResponses: yes, requestState: 'x.y' })).toMatchObject({ resultType: 'input_required' });
+    // The state of that question, with other arguments: asked again.
+    expect(await rawCall(s, { text: 'other' }, { inputResponses: yes, requestState: forged.requestState })).toMatchObject({ resultType: 'input_required' });
+    expect(s.core.registry.store.usage(s.guardedId).callCount).toBe(0);
+    // A fresh question answered for its own arguments runs, once.
+    const asked = await rawCall(s, { text: 'a b' }, {});
+    const ran = await rawCall(s, { text: 'a b' }, { inputResponses: yes, requestState: asked.requestState });
+    expect(ran.isError).toBeFalsy();
+    expect(s.core.registry.store.usage(s.guardedId).callCount).toBe(1);
+    // The same answer again: asked again.
+    expect(await rawCall(s, { text: 'a b' }, { inputResponses: yes, requestState: asked.requestState })).toMatchObject({ resultType: 'input_required' });
+    expect(s.core.registry.store.usage(s.guardedId).callCount).toBe(1);
+  });
+});

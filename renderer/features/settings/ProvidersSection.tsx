@@ -21,6 +21,9 @@ const VERDICT_MODELS = 12;
 
 type Editing = { kind: 'new' } | { kind: 'edit'; provider: Provider } | null;
 
+/** Model ids that are not for chat (the first provider's default is a chat model). */
+const NOT_CHAT = /embed|tts|whisper|transcri|speech|audio|dall-e|image|moderation|rerank/i;
+
 export function ProvidersSection() {
   const { client } = useApi();
   const qc = useQueryClient();
@@ -48,7 +51,8 @@ export function ProvidersSection() {
 
   /** New conversations start with the provider's first model when they have none yet. */
   const adoptAsDefault = async (p: Provider, models: readonly string[]) => {
-    const model = models[0];
+    // A chat model: servers list embedding, speech, image and moderation models beside them.
+    const model = models.find((id) => !NOT_CHAT.test(id));
     if (!model) return;
     try {
       const current = await client.call('settings.get', {});

@@ -25,9 +25,14 @@ function decodeEntities(s: string): string {
 
 function hrefOf(attrs: string): string | undefined {
   const m = /\bhref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))/i.exec(attrs);
-  const href = m ? (m[1] ?? m[2] ?? m[3] ?? '').trim() : '';
-  return href && !/^\s*javascript:/i.test(href) ? decodeEntities(href) : undefined;
+  const href = decodeEntities(m ? (m[1] ?? m[2] ?? m[3] ?? '').trim() : '');
+  // Checked once decoded and without the whitespace and control characters a browser skips.
+  const scheme = [...href].filter((ch) => ch.charCodeAt(0) > 0x20 && !(ch.charCodeAt(0) >= 0x7f && ch.charCodeAt(0) <= 0x9f)).join('').toLowerCase();
+  return href && !/^(?:javascript|vbscript|data):/.test(scheme) ? href : undefined;
 }
+
+/** The most of a description read: the importer keeps 16,384 characters of it at most, so four times that is plenty. */
+export const HTML_INPUT_MAX = 65_536;
 
 /** True when `s` holds at least one HTML tag the converter knows. */
 export function hasHtml(s: string): boolean {
@@ -35,22 +40,28 @@ export function hasHtml(s: string): boolean {
 }
 
 /** `s` as text (see above); unchanged when it holds no HTML tag. */
-export function htmlToText(s: string): string {
-  if (!hasHtml(s)) return s;
-  let out = '';
+export function htmlToText(input: string): string {
+  if (!hasHtml(input)) return input;
+  // Bounded work whatever the document holds: one pass over at most HTML_INPUT_MAX characters.
+  const s = input.length > HTML_INPUT_MAX ? input.slice(0, HTML_INPUT_MAX) : input;
+  /** The text so far, in parts (a link's text is the parts since it opened). */
+  const parts: string[] = [];
+  const out = {
+    push: (t: string) => void parts.push(t),
+  };
   let last = 0;
   let pre = 0;
-  /** Open links: their href and where their text starts in `out`. */
+  /** Open links: their href and where their text starts in `parts`. */
   const links: { href?: string; start: number }[] = [];
   const text = (chunk: string) => (pre > 0 ? chunk : chunk.replace(/[ \t\r\n]+/g, ' '));
   for (const m of s.matchAll(TAG)) {
-    out += text(s.slice(last, m.index));
+    out.push(text(s.slice(last, m.index)));
     last = m.index + m[0].length;
     const closing = m[1] === '/';
     const name = m[2]!.toLowerCase();
     switch (name) {
       case 'br':
-        out += '\n';
+        out.push('\n');
         break;
       case 'p':
       case 'div':
@@ -58,7 +69,7 @@ export function htmlToText(s: string): string {
       case 'table':
       case 'dl':
       case 'details':
-        out += '\n\n';
+        out.push('\n\n');
         break;
       case 'ul':
       case 'ol':
@@ -66,36 +77,36 @@ export function htmlToText(s: string): string {
       case 'dt':
       case 'dd':
       case 'summary':
-        out += '\n';
+        out.push('\n');
         break;
       case 'li':
-        if (!closing) out += '\n- ';
+        if (!closing) out.push('\n- ');
         break;
       case 'td':
       case 'th':
-        if (!closing) out += ' ';
+        if (!closing) out.push(' ');
         break;
       case 'hr':
-        out += '\n\n---\n\n';
+        out.push('\n\n---\n\n');
         break;
       case 'code':
       case 'tt':
       case 'kbd':
       case 'samp':
-        if (pre === 0) out += '`';
+        if (pre === 0) out.push('`');
         break;
       case 'pre':
         if (closing) pre = Math.max(0, pre - 1);
         else pre++;
-        out += '\n```\n';
+        out.push('\n```\n');
         break;
       case 'a':
-        if (!closing) links.push({ href: hrefOf(m[3] ?? ''), start: out.length });
+        if (!closing) links.push({ href: hrefOf(m[3] ?? ''), start: parts.length });
         else {
           const link = links.pop();
           if (link?.href) {
-            const label = out.slice(link.start).trim();
-            out = label && label !== link.href ? `${out.slice(0, link.start)}[${label}](${link.href})` : `${out.slice(0, link.start)}${link.href}`;
+            const label = parts.splice(link.start).join('').trim();
+            parts.push(label && label !== link.href ? `[${label}](${link.href})` : link.href);
           }
         }
         break;
@@ -105,27 +116,27 @@ export function htmlToText(s: string): string {
       case 'h4':
       case 'h5':
       case 'h6':
-        out += closing ? '\n\n' : `\n\n${'#'.repeat(Number(name[1]))} `;
+        out.push(closing ? '\n\n' : `\n\n${'#'.repeat(Number(name[1]))} `);
         break;
       default:
         // b, strong, em, i, span, ...: the text stays, the tag goes.
         break;
     }
   }
-  out += text(s.slice(last));
-  return decodeEntities(out)
+  out.push(text(s.slice(last)));
+  // Lines: trailing blanks off; leading blanks off outside ``` fences (kept inside, where they are code).
+  let fenced = false;
+  const lines = decodeEntities(parts.join(''))
     .split('\n')
-    .map((l) => l.replace(/[ \t]+$/, ''))
+    .map((l) => {
+      const line = l.replace(/[ \t]+$/, '');
+      const kept = fenced ? line : line.replace(/^[ \t]+/, '');
+      fenced = fenced !== ((line.match(/```/g)?.length ?? 0) % 2 === 1);
+      return kept;
+    });
+  return lines
     .join('\n')
     .replace(/\n- *\n/g, '\n')
-    .replace(/^[ \t]+(?=\S)/gm, (sp, offset: number, all: string) => (inFence(all, offset) ? sp : ''))
     .replace(/\n{3,}/g, '\n\n')
     .trim();
-}
-
-/** True when `offset` lies inside a ``` fence of `all`. */
-function inFence(all: string, offset: number): boolean {
-  let n = 0;
-  for (let i = all.indexOf('```'); i !== -1 && i < offset; i = all.indexOf('```', i + 3)) n++;
-  return n % 2 === 1;
 }

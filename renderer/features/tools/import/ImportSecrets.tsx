@@ -48,6 +48,8 @@ function SecretForm({ need }: { need: SecretNeed }) {
   const { client } = useApi();
   const qc = useQueryClient();
   const [value, setValue] = useState('');
+  // A tool whose host is a template ({tenant}, ${baseUrl}) names none: the person says where the secret may go.
+  const [hostsText, setHostsText] = useState('');
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
@@ -55,10 +57,12 @@ function SecretForm({ need }: { need: SecretNeed }) {
     e.preventDefault();
     if (saving) return;
     if (value === '') return setError(s.openapi.secretEmpty);
+    const hosts = need.hosts.length > 0 ? need.hosts : hostsText.split(/[\s,]+/).filter(Boolean);
+    if (hosts.length === 0) return setError(s.openapi.secretHostsEmpty);
     setSaving(true);
     setError(null);
     try {
-      await callOrThrow(client, 'secrets.set', { name: need.name, value, hosts: need.hosts });
+      await callOrThrow(client, 'secrets.set', { name: need.name, value, hosts });
       setValue('');
       await qc.invalidateQueries({ queryKey: ['secrets.list'] });
     } catch (err) {
@@ -85,6 +89,12 @@ function SecretForm({ need }: { need: SecretNeed }) {
         value={value}
         onChange={(e) => setValue(e.target.value)}
       />
+      {need.hosts.length === 0 && (
+        <>
+          <label htmlFor={`${id}-hosts`}>{s.openapi.secretHosts}</label>
+          <input id={`${id}-hosts`} type="text" spellCheck={false} placeholder="api.example.com" data-testid={`openapi-secret-hosts-${need.name}`} value={hostsText} onChange={(e) => setHostsText(e.target.value)} />
+        </>
+      )}
       <BusyButton submit className="primary" data-testid={`openapi-secret-save-${need.name}`} unavailable={saving}>
         {saving ? s.openapi.secretSaving : s.openapi.secretSave}
       </BusyButton>

@@ -22,3 +22,11 @@ describe('the response body as the tester shows it', () => {
     expect(contentTypeOf({})).toBeUndefined();
   });
 });
+
+describe('a JSON body indented as written', () => {
+  it('keeps every token: big integers, trailing zeros, repeated keys, escapes, empty containers', () => {
+    const body = '{"id":12345678901234567890,"price":1.10,"a":1,"a":2,"s":"x\\"y, {z}","e":[],"o":{}}';
+    expect(prettyBody(body, 'application/json')).toBe('{\n  "id": 12345678901234567890,\n  "price": 1.10,\n  "a": 1,\n  "a": 2,\n  "s": "x\\"y, {z}",\n  "e": [],\n  "o": {}\n}');
+    expect(prettyBody('[1, [2,3]]', undefined)).toBe('[\n  1,\n  [\n    2,\n    3\n  ]\n]');
+  });
+});

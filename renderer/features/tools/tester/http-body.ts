@@ -21,8 +21,49 @@ export function prettyBody(body: string, contentType: string | undefined): strin
   const looksJson = trimmed.startsWith('{') || trimmed.startsWith('[');
   if (contentType ? !isJsonType(contentType) : !looksJson) return body;
   try {
-    return JSON.stringify(JSON.parse(body), null, 2);
+    JSON.parse(body);
   } catch {
     return body;
   }
+  return reindent(trimmed);
+}
+
+/**
+ * Valid JSON indented by two spaces, its tokens exactly as the server wrote them: a number is
+ * never rounded (12345678901234567890 stays so, 1.10 keeps its 0) and a repeated key stays twice.
+ */
+function reindent(json: string): string {
+  let out = '';
+  let depth = 0;
+  const newline = () => `\n${'  '.repeat(depth)}`;
+  for (let i = 0; i < json.length; i++) {
+    const c = json[i]!;
+    if (c === '"') {
+      let j = i + 1;
+      while (j < json.length && json[j] !== '"') j += json[j] === '\\' ? 2 : 1;
+      out += json.slice(i, j + 1);
+      i = j;
+    } else if (c === '{' || c === '[') {
+      // An empty object or array stays on its line.
+      let j = i + 1;
+      while (j < json.length && /\s/.test(json[j]!)) j++;
+      if (json[j] === (c === '{' ? '}' : ']')) {
+        out += c + json[j];
+        i = j;
+      } else {
+        depth++;
+        out += c + newline();
+      }
+    } else if (c === '}' || c === ']') {
+      depth--;
+      out += newline() + c;
+    } else if (c === ',') {
+      out += `,${newline()}`;
+    } else if (c === ':') {
+      out += ': ';
+    } else if (!/\s/.test(c)) {
+      out += c;
+    }
+  }
+  return out;
 }
