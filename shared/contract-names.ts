@@ -80,6 +80,7 @@ export const OP_NAMES = [
   'conversations.setModel',
   'conversations.setTools',
   'conversations.setExtraction',
+  'conversations.setOptions',
   'chat.stop',
   'approvals.respond',
   'approvals.check',

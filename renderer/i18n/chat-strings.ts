@@ -277,3 +277,32 @@ export const chatStrings = {
     sectionLabel: (n: number) => `Section ${n}`,
   },
 } as const;
+
+/** The chat side panel's Conversation settings: its own system prompt and model parameters. */
+export const conversationOptionsStrings = {
+  title: 'Conversation settings',
+  help: 'Given to this conversation’s model on every turn. Empty fields keep the model’s defaults.',
+  noConversation: 'Select or start a conversation to change its settings.',
+  systemPrompt: 'System prompt',
+  systemPromptHelp: 'Added to the system message after the context sections.',
+  temperature: 'Temperature',
+  temperatureHelp: (max: number) => `0 to ${max}; lower is more predictable. Empty: the model’s default.`,
+  maxTokens: 'Max tokens',
+  maxTokensHelp: (max: string) => `The most tokens one reply may take, 1 to ${max}. Empty: the provider’s default.`,
+  reasoning: 'Reasoning',
+  reasoningDefault: 'Model default',
+  reasoningLevels: { off: 'Off', low: 'Low', medium: 'Medium', high: 'High' },
+  notANumber: (field: string) => `${field} must be a number: correct it or clear the field.`,
+  noModel: 'No model chosen: the settings are kept and apply once a model is picked.',
+  notTaken: {
+    temperature: (model: string) => `${model} does not take a temperature: it is left out of the request.`,
+    reasoning: (model: string) => `${model} has no reasoning setting: it is left out of the request.`,
+    reasoningOff: (model: string) => `${model} cannot turn reasoning off: its default is used.`,
+  },
+  save: 'Save settings',
+  saving: 'Saving…',
+  saved: 'Saved.',
+  discard: 'Discard changes',
+  failed: 'Not saved:',
+  fixFields: 'Not saved: correct the fields marked above.',
+} as const;

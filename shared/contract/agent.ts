@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { ConversationSchema } from '../model/conversation';
 import { ApprovalDecisionSchema, ApprovalRuleSchema, ModelRefSchema, ToolSelectionSchema } from '../model/provider';
 import { ExtractionOverridesSchema } from '../model/settings';
+import { ModelParamsSchema, SystemPromptSchema } from '../model/model-params';
 import { Empty, Key, SchemaIssueSchema, type EventTable, type OperationTable } from './common';
 
 export const agentOperations = {
@@ -13,6 +14,14 @@ export const agentOperations = {
   'conversations.setTools': { input: z.object({ id: Key, tools: ToolSelectionSchema.nullable() }).strict(), output: ConversationSchema },
   /** The extraction thresholds of its oversized outputs over Settings' (null or {}: Settings' again). */
   'conversations.setExtraction': { input: z.object({ id: Key, extraction: ExtractionOverridesSchema.nullable() }).strict(), output: ConversationSchema },
+  /**
+   * Its own system prompt and model parameters. A field given replaces the stored one (null, '' or {}:
+   * none again); one left out stays as it is. Values out of bounds are VALIDATION_FAILED, nothing saved.
+   */
+  'conversations.setOptions': {
+    input: z.object({ id: Key, systemPrompt: SystemPromptSchema.nullable().optional(), params: ModelParamsSchema.nullable().optional() }).strict(),
+    output: ConversationSchema,
+  },
   /** Stops the conversation's running turn: the model's stream and its running tools. */
   'chat.stop': { input: z.object({ conversationId: Key }).strict(), output: z.object({ stopped: z.boolean() }).strict() },
   /**

@@ -5,6 +5,7 @@ import { ApprovalDecisionSchema, ModelRefSchema, ToolSelectionSchema, UsageSchem
 import { ExtractionOverridesSchema, OversizedChoiceSchema } from './settings';
 import { ConsentInfoSchema } from './memory';
 import { ApprovalInfoSchema } from './tool-approval';
+import { ModelParamsSchema, SystemPromptSchema } from './model-params';
 
 export const ConversationSchema = z
   .object({
@@ -19,6 +20,10 @@ export const ConversationSchema = z
     tools: ToolSelectionSchema.optional(),
     /** Extraction thresholds for oversized outputs over Settings' (docs/design/tool-outputs.md); absent: Settings'. */
     extraction: ExtractionOverridesSchema.optional(),
+    /** Its own system prompt, given to its model after the app's system text and the context sections; absent: none. */
+    systemPrompt: SystemPromptSchema.optional(),
+    /** Temperature, max tokens, reasoning for its model (docs/chat.md, "Conversation settings"); absent: the model's defaults. */
+    params: ModelParamsSchema.optional(),
   })
   .strict();
 export type Conversation = z.infer<typeof ConversationSchema>;

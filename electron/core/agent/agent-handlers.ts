@@ -6,7 +6,7 @@ import type { ConversationStore } from '../timeline/conversation-store';
 import type { ApprovalStore } from './approvals';
 import type { AgentLoop } from './types';
 
-type AgentOps = 'conversations.setModel' | 'conversations.setTools' | 'conversations.setExtraction' | 'chat.stop' | 'approvals.respond' | 'approvals.check' | 'approvals.list' | 'approvals.revoke';
+type AgentOps = 'conversations.setModel' | 'conversations.setTools' | 'conversations.setExtraction' | 'conversations.setOptions' | 'chat.stop' | 'approvals.respond' | 'approvals.check' | 'approvals.list' | 'approvals.revoke';
 
 export interface AgentHandlerDeps {
   conversations: ConversationStore;
@@ -30,6 +30,11 @@ export function agentHandlers(deps: AgentHandlerDeps): { [N in AgentOps]: Handle
     },
     'conversations.setTools': (input) => conversations.setTools(input.id, input.tools),
     'conversations.setExtraction': (input) => conversations.setExtraction(input.id, input.extraction),
+    'conversations.setOptions': (input) =>
+      conversations.setOptions(input.id, {
+        ...(input.systemPrompt !== undefined ? { systemPrompt: input.systemPrompt } : {}),
+        ...(input.params !== undefined ? { params: input.params } : {}),
+      }),
     'chat.stop': (input) => {
       conversations.get(input.conversationId);
       return { stopped: loop.stop(input.conversationId) };

@@ -18,7 +18,8 @@ import { NON_FUNCTION_TOOLS, TOOL_OUTPUT_TOOL } from './tool-behavior';
 import { ToolCallRunner, type ApprovalAnswer } from './tool-calls';
 import { orchestrationTools, taskSystemText } from './task-calls';
 import { toolsForModel, usableTools, windowOf } from './tools-for-model';
-import type { ModelClient, ModelStepResult, ModelToolCall, TurnRequest } from './types';
+import type { ModelClient, ModelRequest, ModelStepResult, ModelToolCall, TurnRequest } from './types';
+import type { ModelParams } from '../../../shared/model/model-params';
 
 export const DEFAULT_MAX_STEPS = 12;
 /** The same call (tool and arguments) this many times in a row ends the turn. */
@@ -148,7 +149,8 @@ export class Turn {
       const earlier = contributions.filter((c) => c.earlierLoad);
       const messages = renderForModel({
         rows: conversations.timeline(cid),
-        system: added ? (system.trim() ? `${system}\n\n${added}` : added) : system,
+        // The conversation's own prompt comes after the app's text and its context sections.
+        system: joinSystem(system, added, conversation.systemPrompt),
         redact: this.redact,
         storedText: (h: string) => outputs.inlineText(h),
         ...(earlier.length ? { batch: { turnId: this.id, earlier: (card: ToolCard) => firstDefined(earlier, (c) => c.earlierLoad!(card)) } } : {}),
@@ -166,7 +168,7 @@ export class Turn {
       const stepSignal = linkedSignal(this.abort.signal);
       try {
         result = await client.step(
-          { model: this.req.model.model, messages, tools: specs },
+          { model: this.req.model.model, messages, tools: specs, ...requestParams(conversation.params) },
           (chunk) => {
             if (this.stopped || !chunk) return;
             const at = streamed.length;
@@ -274,6 +276,24 @@ export function linkedSignal(parent: AbortSignal): { signal: AbortSignal; unlink
   if (parent.aborted) child.abort(parent.reason);
   else parent.addEventListener('abort', onAbort, { once: true });
   return { signal: child.signal, unlink: () => parent.removeEventListener('abort', onAbort) };
+}
+
+/** The system message's parts that have text, in order, a blank line apart. */
+export function joinSystem(...parts: (string | undefined)[]): string {
+  return parts
+    .filter((p): p is string => !!p && p.trim() !== '')
+    .map((p, i) => (i === 0 ? p : p.trim()))
+    .join('\n\n');
+}
+
+/** The conversation's parameters as a step's request takes them; the unset ones are not there at all. */
+export function requestParams(params: ModelParams | undefined): Pick<ModelRequest, 'temperature' | 'maxOutputTokens' | 'reasoning'> {
+  if (!params) return {};
+  return {
+    ...(params.temperature !== undefined ? { temperature: params.temperature } : {}),
+    ...(params.maxTokens !== undefined ? { maxOutputTokens: params.maxTokens } : {}),
+    ...(params.reasoning !== undefined ? { reasoning: params.reasoning } : {}),
+  };
 }
 
 /** The first answer that is not undefined, asking in order. */

@@ -5,6 +5,7 @@
  * imports the other.
  */
 import type { Usage } from '../../../shared/model/provider';
+import type { Reasoning } from '../../../shared/model/model-params';
 
 /** What a model is given: the conversation rendered from the timeline. */
 export type ModelMessage =
@@ -49,6 +50,10 @@ export interface ModelRequest {
   messages: ModelMessage[];
   tools: ModelToolSpec[];
   maxOutputTokens?: number;
+  /** 0..2 (absent: the model's default); a client leaves it out for a model that does not take it (shared/model/model-params.ts). */
+  temperature?: number;
+  /** A reasoning model's effort (OpenAI) or thinking budget (Anthropic); left out for a model without one. */
+  reasoning?: Reasoning;
 }
 
 export interface ModelStepResult {

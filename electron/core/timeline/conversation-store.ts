@@ -14,6 +14,7 @@ import type { Problem } from '../../../shared/model/app-info';
 import { TITLE_MAX, type ContextSection, type Conversation, type Message, type ToolCard } from '../../../shared/model/conversation';
 import type { ModelRef, ToolSelection } from '../../../shared/model/provider';
 import { ExtractionOverridesSchema, type ExtractionOverrides } from '../../../shared/model/settings';
+import { ModelParamsSchema, SystemPromptSchema, type ModelParams } from '../../../shared/model/model-params';
 import { v7 as uuidv7 } from 'uuid';
 import { MIGRATIONS } from './migrations';
 import { openSqliteFile } from '../lib/sqlite-file';
@@ -98,6 +99,7 @@ interface ConversationRow {
   model: string | null;
   tools: string | null;
   extraction?: string | null;
+  options?: string | null;
 }
 
 interface MessageRow {
@@ -118,7 +120,7 @@ interface MessageRow {
 
 const MESSAGE_COLUMNS = 'id, conversation_id, role, created_at, text, tool, outcomes, turn_id, model, usage, error';
 
-const SELECT_CONVERSATION = `SELECT c.id, c.title, c.title_source, c.created_at, c.updated_at, c.model, c.tools, c.extraction,
+const SELECT_CONVERSATION = `SELECT c.id, c.title, c.title_source, c.created_at, c.updated_at, c.model, c.tools, c.extraction, c.options,
   (SELECT count(*) FROM messages m WHERE m.conversation_id = c.id) AS message_count FROM conversations c`;
 
 export class ConversationStore {
@@ -296,7 +298,29 @@ export class ConversationStore {
     return this.setColumn(id, 'extraction', empty ? null : extraction);
   }
 
-  private setColumn(id: string, column: 'model' | 'tools' | 'extraction', value: unknown): Conversation {
+  /**
+   * Its own system prompt and model parameters: a field given replaces the stored one (null, a
+   * blank prompt or no parameters: none), one left undefined stays. Checked again here, so no
+   * caller stores what the contract refuses (VALIDATION_FAILED, nothing written).
+   */
+  setOptions(id: string, patch: { systemPrompt?: string | null; params?: ModelParams | null }): Conversation {
+    const old = this.get(id);
+    const prompt = patch.systemPrompt === undefined ? old.systemPrompt : patch.systemPrompt;
+    const params = patch.params === undefined ? old.params : patch.params;
+    const checkedPrompt = SystemPromptSchema.nullish().safeParse(prompt);
+    const checkedParams = ModelParamsSchema.nullish().safeParse(params);
+    for (const [r, field] of [[checkedPrompt, 'systemPrompt'], [checkedParams, 'params']] as const) {
+      if (!r.success) throw new AppError('VALIDATION_FAILED', r.error.issues.map((i) => i.message).join('; '), { field });
+    }
+    const cleanParams = Object.fromEntries(Object.entries(checkedParams.data ?? {}).filter(([, v]) => v !== undefined)) as ModelParams;
+    const value = {
+      ...(checkedPrompt.data?.trim() ? { systemPrompt: checkedPrompt.data } : {}),
+      ...(Object.keys(cleanParams).length > 0 ? { params: cleanParams } : {}),
+    };
+    return this.setColumn(id, 'options', Object.keys(value).length > 0 ? value : null);
+  }
+
+  private setColumn(id: string, column: 'model' | 'tools' | 'extraction' | 'options', value: unknown): Conversation {
     const r = this.db.prepare(`UPDATE conversations SET ${column} = ?, updated_at = ? WHERE id = ?`).run(json(value ?? undefined), this.now().toISOString(), id);
     if (r.changes === 0) throw new AppError('NOT_FOUND', conversationNotFound(id), { id });
     this.changed(id, 'renamed');
@@ -524,6 +548,9 @@ function toConversation(r: ConversationRow): Conversation {
   const model = parseJson<Conversation['model']>(r.model);
   const tools = parseJson<Conversation['tools']>(r.tools);
   const extraction = ExtractionOverridesSchema.safeParse(parseJson<unknown>(r.extraction ?? null));
+  const options = parseJson<{ systemPrompt?: unknown; params?: unknown }>(r.options ?? null);
+  const systemPrompt = SystemPromptSchema.safeParse(options?.systemPrompt);
+  const params = ModelParamsSchema.safeParse(options?.params);
   return {
     id: r.id,
     title: r.title,
@@ -533,6 +560,8 @@ function toConversation(r: ConversationRow): Conversation {
     ...(model ? { model } : {}),
     ...(tools ? { tools } : {}),
     ...(extraction.success && extraction.data ? { extraction: extraction.data } : {}),
+    ...(systemPrompt.success && systemPrompt.data ? { systemPrompt: systemPrompt.data } : {}),
+    ...(params.success && options?.params ? { params: params.data } : {}),
   };
 }
 

@@ -90,6 +90,10 @@ export const MIGRATIONS: readonly Migration[] = [
         CREATE INDEX tasks_by_root ON tasks (root_id, number);
       `),
   },
+  {
+    name: "a conversation's own system prompt and model parameters",
+    up: (db) => db.exec(`ALTER TABLE conversations ADD COLUMN options TEXT;`),
+  },
 ];
 
 /** Brings the conversations database to the newest schema (or to the given list's last). */

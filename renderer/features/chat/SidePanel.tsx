@@ -1,10 +1,12 @@
 /**
- * The chat's right column: Workflows and Context, each folding away on its own; the whole
- * column folds to a narrow rail (remembered across reloads) so the messages get its width.
+ * The chat's right column: Workflows, Context and Conversation settings, each folding away on
+ * its own; the whole column folds to a narrow rail (remembered across reloads) so the messages
+ * get its width.
  */
 import { useId, useState, type ReactNode } from 'react';
-import { chatStrings as s } from '../../i18n/chat-strings';
+import { chatStrings as s, conversationOptionsStrings } from '../../i18n/chat-strings';
 import { ContextPanel } from './ContextPanel';
+import { ConversationOptions } from './ConversationOptions';
 import { ToolTokenUse } from './ToolTokenUse';
 import { usageStrings } from '../../i18n/usage-strings';
 import { WorkflowPanel } from './WorkflowPanel';
@@ -53,6 +55,9 @@ export function SidePanel({ collapsed, onCollapse }: { collapsed: boolean; onCol
       </Part>
       <Part title={s.context.title} testId="side-context">
         <ContextPanel />
+      </Part>
+      <Part title={conversationOptionsStrings.title} testId="side-conversation-options" lazy>
+        <ConversationOptions />
       </Part>
       <Part title={usageStrings.tokens.title} testId="side-tool-tokens" lazy>
         <ToolTokenUse />

@@ -8,6 +8,7 @@
  */
 import Anthropic from '@anthropic-ai/sdk';
 import type { ImageBlockParam, MessageCreateParamsStreaming, MessageParam, RawMessageStreamEvent, Tool } from '@anthropic-ai/sdk/resources/messages/messages';
+import { THINKING_BUDGET, paramSupport } from '../../../../shared/model/model-params';
 import type { ModelClient, ModelImage, ModelMessage, ModelRequest, ModelStepResult, ModelToolCall, ModelToolSpec } from '../types';
 import { acceptsImages, planImages, withNote } from './image-input';
 import { cancelled, providerError, streamEndedEarly, streamInvalid } from './errors';
@@ -58,13 +59,16 @@ export class AnthropicModelClient implements ModelClient {
     const ctx = { baseUrl, signal, redact: this.conn.redact };
     if (signal.aborted) throw cancelled();
     const { system, messages } = toAnthropicMessages(req.messages, { images: acceptsImages('anthropic', req.model) });
+    const thinking = thinkingBudget(req);
     const params: MessageCreateParamsStreaming = {
       model: req.model,
-      max_tokens: req.maxOutputTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS,
+      max_tokens: req.maxOutputTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS + (thinking ?? 0),
       messages,
       stream: true,
     };
     if (system) params.system = system;
+    // No temperature: the API version this library sends refuses one (shared/model/model-params.ts).
+    if (thinking !== undefined) params.thinking = { type: 'enabled', budget_tokens: thinking };
     if (req.tools.length > 0) params.tools = toAnthropicTools(req.tools);
 
     let text = '';
@@ -125,6 +129,19 @@ export class AnthropicModelClient implements ModelClient {
     const usage = inputTokens !== undefined || outputTokens !== undefined ? { ...(inputTokens !== undefined ? { inputTokens } : {}), ...(outputTokens !== undefined ? { outputTokens } : {}) } : undefined;
     return { text, toolCalls, ...(usage ? { usage } : {}), stopReason: stopReasonOf(stop, toolCalls.length) };
   }
+}
+
+/**
+ * The extended-thinking budget of this step, if it gets one: a model with thinking, reasoning on,
+ * and a step that starts the assistant's reply (its last message is the user's). A step after
+ * tool results goes without: the API wants the earlier thinking blocks back then, and the
+ * timeline does not keep them. The budget stays below max_tokens and at the API's least (1024).
+ */
+export function thinkingBudget(req: Pick<ModelRequest, 'model' | 'reasoning' | 'maxOutputTokens' | 'messages'>): number | undefined {
+  if (!req.reasoning || req.reasoning === 'off' || !paramSupport('anthropic', req.model).reasoning) return undefined;
+  if (req.messages.at(-1)?.role !== 'user') return undefined;
+  const budget = Math.min(THINKING_BUDGET[req.reasoning], (req.maxOutputTokens ?? Infinity) - 1);
+  return budget >= THINKING_BUDGET.low ? budget : undefined;
 }
 
 function count(n: unknown): number | undefined {

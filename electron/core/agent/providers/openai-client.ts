@@ -15,6 +15,7 @@ import type {
   ChatCompletionTool,
 } from 'openai/resources/chat/completions';
 import { AppError } from '../../../../shared/errors';
+import { isOpenAIReasoningModel, paramSupport } from '../../../../shared/model/model-params';
 import type { ModelClient, ModelImage, ModelMessage, ModelRequest, ModelStepResult, ModelToolCall, ModelToolSpec } from '../types';
 import { cancelled, providerError, streamEndedEarly, streamInvalid } from './errors';
 import { STREAM_IDLE_TIMEOUT_MS } from './idle-timer';
@@ -80,8 +81,16 @@ export class OpenAIModelClient implements ModelClient {
     };
     if (req.tools.length > 0) params.tools = toOpenAITools(req.tools);
     if (req.maxOutputTokens !== undefined) {
-      if (/(^|\.)openai\.com$/i.test(hostOf(baseUrl))) params.max_completion_tokens = req.maxOutputTokens;
+      // OpenAI's reasoning models refuse max_tokens, wherever they are served.
+      if (/(^|\.)openai\.com$/i.test(hostOf(baseUrl)) || isOpenAIReasoningModel(req.model)) params.max_completion_tokens = req.maxOutputTokens;
       else params.max_tokens = req.maxOutputTokens;
+    }
+    // Only what the model takes: the rest is left out (Conversation settings say so), never a refused request.
+    const support = paramSupport('openai-compatible', req.model);
+    if (req.temperature !== undefined && support.temperature) params.temperature = req.temperature;
+    if (req.reasoning !== undefined && support.reasoning) {
+      if (req.reasoning !== 'off') params.reasoning_effort = req.reasoning;
+      else if (support.reasoningOff) params.reasoning_effort = 'minimal';
     }
 
     let text = '';
