@@ -59,6 +59,8 @@ export const OP_NAMES = [
   'conversations.rename',
   'conversations.delete',
   'conversations.get',
+  'conversations.export',
+  'conversations.import',
   'conversations.setContext',
   'conversations.evaluateContext',
   'chat.send',

@@ -173,7 +173,11 @@ test.describe('MCP Apps', () => {
     const apps = panel.getByTestId(`mcp-server-${SERVER}`).getByTestId('mcp-apps-trust');
     await apps.selectOption('ask');
     await expect(apps).toHaveValue('ask');
-    await page.getByTestId('bundle-list').getByTestId(`bundle-${SERVER}`).getByRole('button').first().click();
+    // The server's tools may still be coming in (a busy machine): its bundle is opened until they show.
+    await expect(async () => {
+      await page.getByTestId('bundle-list').getByTestId(`bundle-${SERVER}`).getByRole('button').first().click();
+      await expect(page.getByTestId('open-tool-get-time')).toBeVisible({ timeout: 5_000 });
+    }).toPass({ timeout: 60_000 });
     await page.getByTestId('open-tool-get-time').click();
     const tester = page.getByTestId('tester');
     await tester.getByTestId('tester-run').click();

@@ -1,11 +1,12 @@
 /** Conversations and the chat (docs/design/routing.md): messages, the `+` palette's runs, directives. */
 import { z } from 'zod';
-import { ContextSectionSchema, ConversationSchema, DirectiveOutcomeSchema, MessageSchema, TitleSchema } from '../model/conversation';
+import { CONVERSATION_IMPORT_MAX_CHARS, ContextSectionSchema, ConversationListItemSchema, ConversationSchema, DirectiveOutcomeSchema, MessageSchema, TitleSchema } from '../model/conversation';
 import { WriteModeSchema } from '../model/routing';
 import { Key, ToolRef, type EventTable, type OperationTable } from './common';
 
 export const chatOperations = {
-  'conversations.list': { input: z.object({ q: z.string().max(200).optional(), limit: z.number().int().min(1).max(1000).optional() }).strict(), output: z.array(ConversationSchema) },
+  /** Newest first; `q` finds words in titles and in messages' text (each match says in which message). */
+  'conversations.list': { input: z.object({ q: z.string().max(200).optional(), limit: z.number().int().min(1).max(1000).optional() }).strict(), output: z.array(ConversationListItemSchema) },
   'conversations.create': { input: z.object({ title: TitleSchema.optional() }).strict(), output: ConversationSchema },
   'conversations.rename': { input: z.object({ id: Key, title: TitleSchema }).strict(), output: ConversationSchema },
   'conversations.delete': { input: z.object({ id: Key }).strict(), output: z.object({ deleted: z.literal(true) }).strict() },
@@ -22,6 +23,19 @@ export const chatOperations = {
         streaming: z.object({ turnId: z.string(), messageId: z.string(), text: z.string() }).strict().optional(),
       })
       .strict(),
+  },
+  /** A conversation as a file: Markdown to read, or JSON that `conversations.import` reads back. */
+  'conversations.export': {
+    input: z.object({ id: Key, format: z.enum(['markdown', 'json']) }).strict(),
+    output: z.object({ fileName: z.string(), mimeType: z.string(), text: z.string() }).strict(),
+  },
+  /**
+   * A conversation file (format json of `conversations.export`) as a new conversation with new ids;
+   * nothing in it runs. VALIDATION_FAILED names the first problem's place; nothing is created then.
+   */
+  'conversations.import': {
+    input: z.object({ text: z.string().min(1).max(CONVERSATION_IMPORT_MAX_CHARS) }).strict(),
+    output: z.object({ conversation: ConversationSchema, messages: z.number().int().min(0) }).strict(),
   },
   'conversations.setContext': {
     input: z.object({ id: Key, sections: z.array(ContextSectionSchema).max(50) }).strict(),

@@ -166,3 +166,54 @@ export type Message = z.infer<typeof MessageSchema>;
 
 /** A value larger than this (as JSON text) stays inline only cut, with valueTruncated. */
 export const INLINE_VALUE_MAX_CHARS = 256 * 1024;
+
+/** Where a search of `conversations.list` found its words in a conversation's messages (absent: in its title only). */
+export const ConversationMatchSchema = z
+  .object({
+    messageId: z.string(),
+    role: MessageSchema.shape.role,
+    /** The matched words with a little text around them, on one line (`…` where the text was cut). */
+    snippet: z.string(),
+  })
+  .strict();
+export type ConversationMatch = z.infer<typeof ConversationMatchSchema>;
+
+/** A conversation as the list shows it: with where a search found it. */
+export const ConversationListItemSchema = ConversationSchema.extend({ match: ConversationMatchSchema.optional() }).strict();
+export type ConversationListItem = z.infer<typeof ConversationListItemSchema>;
+
+/**
+ * A conversation as a file (`conversations.export` format json, read back by
+ * `conversations.import`): versioned, its messages as the chat shows them (what only a model is
+ * given, such as a message's prompt with its inlined inputs, is not in it).
+ */
+export const CONVERSATION_FILE_FORMAT = 'toolsmith-conversation';
+export const CONVERSATION_FILE_VERSION = 1;
+/** The largest conversation file read back, in characters. */
+export const CONVERSATION_IMPORT_MAX_CHARS = 32 * 1024 * 1024;
+/** The most messages a conversation file may hold. */
+export const CONVERSATION_IMPORT_MAX_MESSAGES = 20_000;
+
+export const ConversationFileMessageSchema = MessageSchema.omit({ conversationId: true }).extend({ conversationId: z.string().optional() }).strict();
+
+export const ConversationFileSchema = z
+  .object({
+    format: z.literal(CONVERSATION_FILE_FORMAT),
+    version: z.literal(CONVERSATION_FILE_VERSION),
+    exportedAt: z.string().optional(),
+    conversation: z
+      .object({
+        id: z.string().optional(),
+        title: TitleSchema,
+        createdAt: z.string().optional(),
+        updatedAt: z.string().optional(),
+        model: ModelRefSchema.optional(),
+        tools: ToolSelectionSchema.optional(),
+        extraction: ExtractionOverridesSchema.optional(),
+        contextSections: z.array(ContextSectionSchema).max(50).optional(),
+      })
+      .strict(),
+    messages: z.array(ConversationFileMessageSchema).max(CONVERSATION_IMPORT_MAX_MESSAGES),
+  })
+  .strict();
+export type ConversationFile = z.infer<typeof ConversationFileSchema>;

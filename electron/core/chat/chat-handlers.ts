@@ -1,5 +1,6 @@
 /** Conversations, the chat's messages, the `+` palette's runs, context sections. */
 import type { ChatService } from './chat-service';
+import { exportConversation, importConversation } from './conversation-file';
 import type { ConversationStore } from '../timeline/conversation-store';
 import type { EventBus } from '../events';
 import type { InvokeDispatcher } from '../invoke/dispatcher';
@@ -15,6 +16,8 @@ type ChatOps =
   | 'conversations.rename'
   | 'conversations.delete'
   | 'conversations.get'
+  | 'conversations.export'
+  | 'conversations.import'
   | 'conversations.setContext'
   | 'conversations.evaluateContext'
   | 'chat.send'
@@ -72,6 +75,8 @@ export function chatHandlers(deps: ChatHandlerDeps & { chat: ChatService }): { [
         ...(streaming ? { streaming } : {}),
       };
     },
+    'conversations.export': (input) => exportConversation(conversations, input.id, input.format, deps.now()),
+    'conversations.import': (input) => importConversation(conversations, input.text),
     'conversations.setContext': (input) => conversations.setContext(input.id, input.sections),
     'conversations.evaluateContext': (input) => chat.evaluateContext(input.id),
     'chat.send': (input) => chat.send(input.conversationId, input.text),

@@ -11,7 +11,7 @@
 import Database from 'better-sqlite3';
 import { AppError } from '../../../shared/errors';
 import type { Problem } from '../../../shared/model/app-info';
-import { TITLE_MAX, type ContextSection, type Conversation, type Message, type ToolCard } from '../../../shared/model/conversation';
+import { TITLE_MAX, type ContextSection, type Conversation, type ConversationListItem, type Message, type ToolCard } from '../../../shared/model/conversation';
 import type { ModelRef, ToolSelection } from '../../../shared/model/provider';
 import { ExtractionOverridesSchema, type ExtractionOverrides } from '../../../shared/model/settings';
 import { ModelParamsSchema, SystemPromptSchema, type ModelParams } from '../../../shared/model/model-params';
@@ -79,6 +79,16 @@ export interface ListQuery {
 export interface TimelineExtras {
   prompt?: string;
   toolCalls?: { callId: string; name: string; argsText: string }[];
+}
+
+/** A conversation to add whole (`importConversation`): the store gives it and its messages new ids. */
+export interface ImportedConversation {
+  title: string;
+  model?: ModelRef;
+  tools?: ToolSelection;
+  extraction?: ExtractionOverrides;
+  contextSections?: ContextSection[];
+  messages: Omit<Message, 'id' | 'conversationId'>[];
 }
 
 /** A row of the timeline: the message and its extras. */
@@ -236,18 +246,39 @@ export class ConversationStore {
     if (this.db.open) this.db.close();
   }
 
-  /** Newest activity first (ties: the later created first). */
-  list(query: ListQuery = {}): Conversation[] {
+  /**
+   * Newest activity first (ties: the later created first). With `q`: the conversations whose
+   * title or a message's text holds it, any case; each found by a message says which (its
+   * first such message, with a snippet).
+   */
+  list(query: ListQuery = {}): ConversationListItem[] {
     const limit = Math.min(Math.max(query.limit ?? DEFAULT_LIST_LIMIT, 1), 1000);
     const q = query.q?.trim();
-    const rows = (
-      q
-        ? this.db
-            .prepare(`${SELECT_CONVERSATION} WHERE ${NOT_A_TASK} AND fold(c.title) LIKE ? ESCAPE '\\' ORDER BY c.updated_at DESC, c.rowid DESC LIMIT ?`)
-            .all(`%${escapeLike(q.toLowerCase())}%`, limit)
-        : this.db.prepare(`${SELECT_CONVERSATION} WHERE ${NOT_A_TASK} ORDER BY c.updated_at DESC, c.rowid DESC LIMIT ?`).all(limit)
-    ) as ConversationRow[];
-    return rows.map(toConversation);
+    if (!q) {
+      const rows = this.db.prepare(`${SELECT_CONVERSATION} WHERE ${NOT_A_TASK} ORDER BY c.updated_at DESC, c.rowid DESC LIMIT ?`).all(limit) as ConversationRow[];
+      return rows.map(toConversation);
+    }
+    const folded = q.toLowerCase();
+    const pattern = `%${escapeLike(folded)}%`;
+    const rows = this.db
+      .prepare(
+        `${SELECT_CONVERSATION} WHERE ${NOT_A_TASK} AND (fold(c.title) LIKE @pattern ESCAPE '\\'
+           OR EXISTS (SELECT 1 FROM messages m WHERE m.conversation_id = c.id AND (fold(m.text) LIKE @pattern ESCAPE '\\' OR fold(${CARD_VALUE}) LIKE @pattern ESCAPE '\\')))
+         ORDER BY c.updated_at DESC, c.rowid DESC LIMIT @limit`,
+      )
+      .all({ pattern, limit }) as ConversationRow[];
+    const firstMatch = this.db.prepare(
+      `SELECT m.id, m.role, m.text, ${CARD_VALUE} AS value FROM messages m
+       WHERE m.conversation_id = @id AND (fold(m.text) LIKE @pattern ESCAPE '\\' OR fold(${CARD_VALUE}) LIKE @pattern ESCAPE '\\') ORDER BY m.seq LIMIT 1`,
+    );
+    return rows.map((r) => {
+      const c: ConversationListItem = toConversation(r);
+      if (r.title.toLowerCase().includes(folded)) return c;
+      const m = firstMatch.get({ id: r.id, pattern }) as { id: string; role: Message['role']; text: string; value: unknown } | undefined;
+      if (!m) return c;
+      const text = m.text.toLowerCase().includes(folded) ? m.text : String(m.value ?? '');
+      return { ...c, match: { messageId: m.id, role: m.role, snippet: snippetOf(text, folded) } };
+    });
   }
 
   /** NOT_FOUND for an unknown id. */
@@ -269,6 +300,31 @@ export class ConversationStore {
     this.db
       .prepare('INSERT INTO conversations (id, title, title_source, created_at, updated_at, model) VALUES (?, ?, ?, ?, ?, ?)')
       .run(id, given || DEFAULT_TITLE, given ? 'user' : 'default', at.toISOString(), at.toISOString(), json(model ?? undefined));
+    this.changed(id, 'created');
+    return this.get(id);
+  }
+
+  /**
+   * A whole conversation at once (a conversation file read back): it, its context sections and
+   * its messages in one transaction, so a refusal leaves nothing behind. New ids throughout;
+   * the title is the user's.
+   */
+  importConversation(c: ImportedConversation): Conversation {
+    const at = this.now();
+    const id = uuidv7({ msecs: at.getTime() });
+    const insertSection = this.db.prepare('INSERT INTO context_sections (conversation_id, position, id, title, text, enabled) VALUES (?, ?, ?, ?, ?, ?)');
+    const insertMessage = this.db.prepare(
+      `INSERT INTO messages (id, conversation_id, role, created_at, text, tool, outcomes, turn_id, model, usage, error) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.db.transaction(() => {
+      this.db
+        .prepare('INSERT INTO conversations (id, title, title_source, created_at, updated_at, model, tools, extraction) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+        .run(id, c.title.trim(), 'user', at.toISOString(), at.toISOString(), json(c.model), json(c.tools), json(c.extraction));
+      (c.contextSections ?? []).forEach((s, i) => insertSection.run(id, i, s.id, s.title, s.text, s.enabled ? 1 : 0));
+      for (const m of c.messages) {
+        insertMessage.run(uuidv7(), id, m.role, m.createdAt, m.text, json(m.tool), json(m.outcomes), m.turnId ?? null, json(m.model), json(m.usage), json(m.error));
+      }
+    })();
     this.changed(id, 'created');
     return this.get(id);
   }
@@ -472,6 +528,9 @@ export class ConversationStore {
   }
 }
 
+/** What a search reads of a tool card beside its row's text: its value (text, or its JSON). */
+const CARD_VALUE = `(CASE WHEN m.tool IS NOT NULL AND json_valid(m.tool) THEN json_extract(m.tool, '$.value') END)`;
+
 /** The conversations a person started (tasks' hidden conversations are not listed). */
 const NOT_A_TASK = 'c.id NOT IN (SELECT id FROM tasks)';
 
@@ -516,6 +575,19 @@ function toTask(r: TaskRow): Task {
     ...(r.ended_at !== null ? { endedAt: r.ended_at } : {}),
     ...(r.error !== null ? { error: r.error } : {}),
   };
+}
+
+/** Characters of context either side of a search match in a snippet. */
+const SNIPPET_CONTEXT = 60;
+
+/** The text around the first place `folded` (lower case) is in it, on one line, `…` where cut. */
+export function snippetOf(text: string, folded: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  const at = flat.toLowerCase().indexOf(folded);
+  if (at === -1) return flat.length <= SNIPPET_CONTEXT * 2 ? flat : `${flat.slice(0, SNIPPET_CONTEXT * 2).trimEnd()}…`;
+  const start = Math.max(0, at - SNIPPET_CONTEXT);
+  const end = Math.min(flat.length, at + folded.length + SNIPPET_CONTEXT);
+  return `${start > 0 ? '…' : ''}${flat.slice(start, end).trim()}${end < flat.length ? '…' : ''}`;
 }
 
 function escapeLike(s: string): string {
