@@ -10,6 +10,8 @@ import { expect, screenshot, test } from '../fixtures';
 test('a conversation exported as JSON imports back as a copy, and the search finds a word in a message body', async ({ appPage: page }) => {
   test.setTimeout(90_000);
   await page.getByTestId('nav-chat').click();
+  // Its own conversation: the specs of a worker share a data folder, and others leave theirs.
+  await page.getByTestId('conversation-new').click();
   const composer = page.getByTestId('chat-composer');
   await expect(composer).toBeVisible();
 
@@ -28,13 +30,16 @@ test('a conversation exported as JSON imports back as a copy, and the search fin
 
   const list = page.getByTestId('conversation-list');
   const items = list.getByTestId('conversation-item');
-  await expect(items).toHaveCount(1);
-  const title = (await items.first().locator('.conversation-title').textContent())!;
+  const current = list.locator('.conversation-item.current');
+  await expect(current).toHaveCount(1);
+  const before = await items.count();
+  const originalId = await current.getAttribute('data-conversation-id');
+  const title = (await current.locator('.conversation-title').textContent())!;
   expect(title).not.toContain('zanzibarine');
 
   // Export as JSON: a download of the conversation file with its card.
-  await items.first().hover();
-  await items.first().getByTestId('conversation-export').click();
+  await current.hover();
+  await current.getByTestId('conversation-export').click();
   await expect(list.getByTestId('conversation-export-markdown')).toBeFocused();
   await page.keyboard.press('ArrowDown');
   await expect(list.getByTestId('conversation-export-json')).toBeFocused();
@@ -50,15 +55,13 @@ test('a conversation exported as JSON imports back as a copy, and the search fin
   // A file that is not one is refused, naming why; nothing is added.
   await list.getByTestId('conversation-import-file').setInputFiles({ name: 'notes.json', mimeType: 'application/json', buffer: Buffer.from('{"hello": 1}') });
   await expect(list.getByTestId('conversation-import-error')).toContainText('not a Toolsmith conversation file');
-  await expect(items).toHaveCount(1);
+  await expect(items).toHaveCount(before);
 
   // Import it back: a second conversation, opened, with the card and the message.
   await list.getByTestId('conversation-import-file').setInputFiles(file);
   await expect(list.getByTestId('conversation-imported')).toContainText(`Imported “${title}”`);
-  await expect(items).toHaveCount(2);
-  const current = list.locator('.conversation-item.current');
+  await expect(items).toHaveCount(before + 1);
   await expect(current).toHaveCount(1);
-  const originalId = await items.nth(1).getAttribute('data-conversation-id');
   expect(await current.getAttribute('data-conversation-id')).not.toBe(originalId);
   await expect(page.getByTestId('tool-card')).toHaveCount(1);
   await expect(page.getByTestId('message-list').getByText('Keep the word zanzibarine for later')).toBeVisible();
@@ -66,7 +69,7 @@ test('a conversation exported as JSON imports back as a copy, and the search fin
 
   // A third conversation without the word; the search finds the two by their message body.
   await page.getByTestId('conversation-new').click();
-  await expect(items).toHaveCount(3);
+  await expect(items).toHaveCount(before + 2);
   await expect(list.getByTestId('conversation-imported')).toHaveCount(0);
   await list.getByTestId('conversation-search').fill('ZANZIBAR');
   await expect(items).toHaveCount(2);

@@ -322,3 +322,24 @@ export const conversationOptionsStrings = {
   failed: 'Not saved:',
   fixFields: 'Not saved: correct the fields marked above.',
 } as const;
+
+/** Files attached to a message: the composer's Attach button and tray, and a message's attachments. */
+export const attachmentStrings = {
+  attach: 'Attach',
+  attachLabel: 'Attach images or text files to the message',
+  trayLabel: 'Attached files',
+  remove: (name: string) => `Remove ${name}`,
+  shownLabel: 'Attachments',
+  imageAlt: (name: string) => `Attached image ${name}`,
+  size: (bytes: number) => (bytes < 1024 ? `${bytes} B` : bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KiB` : `${(bytes / (1024 * 1024)).toFixed(2)} MiB`),
+  tooMany: (max: number) => `A message takes at most ${max} attachments: remove one to add another.`,
+  imageTooBig: (name: string, max: string) => `${name} is larger than ${max}: an image may be at most that (what a model takes). Make it smaller.`,
+  textTooBig: (name: string, max: string) => `${name} is larger than ${max}: a text file may be at most that. Attach a part of it.`,
+  totalTooBig: (max: string) => `The attachments would come to more than ${max}: attach fewer or smaller files.`,
+  wrongType: (name: string) => `${name} cannot be attached: only PNG, JPEG, GIF and WebP images and UTF-8 text files (.txt, .md, .json, .csv, code) can.`,
+  notAnImage: (name: string, type: string) => `${name} is not a ${type} image: its bytes are not one. Convert it to PNG or JPEG.`,
+  notText: (name: string) => `${name} is not a UTF-8 text file: only text files and PNG, JPEG, GIF or WebP images can be attached.`,
+  empty: (name: string) => `${name} is empty: attach a file with something in it.`,
+  unreadable: (name: string) => `${name} could not be read: attach it again.`,
+  imagesNotTaken: 'This model is not known to take images: it is told an image is attached, not shown it.',
+} as const;

@@ -1,8 +1,14 @@
 /** Conversations and the chat (docs/design/routing.md): messages, the `+` palette's runs, directives. */
 import { z } from 'zod';
-import { CONVERSATION_IMPORT_MAX_CHARS, ContextSectionSchema, ConversationListItemSchema, ConversationSchema, DirectiveOutcomeSchema, MessageSchema, TitleSchema } from '../model/conversation';
+import { ATTACHMENTS_MAX, ATTACHMENT_NAME_MAX, CONVERSATION_IMPORT_MAX_CHARS, ContextSectionSchema, ConversationListItemSchema, ConversationSchema, DirectiveOutcomeSchema, MessageSchema, TitleSchema } from '../model/conversation';
 import { WriteModeSchema } from '../model/routing';
 import { Key, ToolRef, type EventTable, type OperationTable } from './common';
+
+/** A file attached to a message: its name, its type as the picker said, its bytes as base64 (the core checks them). */
+export const AttachmentInputSchema = z
+  .object({ name: z.string().min(1).max(ATTACHMENT_NAME_MAX), mimeType: z.string().max(100), dataBase64: z.string().max(8 * 1024 * 1024) })
+  .strict();
+export type AttachmentInput = z.infer<typeof AttachmentInputSchema>;
 
 export const chatOperations = {
   /** Newest first; `q` finds words in titles and in messages' text (each match says in which message). */
@@ -46,8 +52,20 @@ export const chatOperations = {
     input: z.object({ id: Key }).strict(),
     output: z.array(z.object({ sectionId: z.string(), title: z.string(), text: z.string(), modelNone: z.boolean(), outcomes: z.array(DirectiveOutcomeSchema) }).strict()),
   },
-  /** A message typed in the composer: its directives run (a directive error refuses it, nothing written); answers the messages added. */
-  'chat.send': { input: z.object({ conversationId: Key, text: z.string().min(1).max(1024 * 1024) }).strict(), output: z.array(MessageSchema) },
+  /**
+   * A message typed in the composer: its directives run (a directive error refuses it, nothing written); answers the messages added.
+   * `attachments`: images (PNG, JPEG, GIF, WebP) and UTF-8 text files, checked in the core (a bad one refuses the message, nothing written).
+   */
+  'chat.send': {
+    input: z
+      .object({
+        conversationId: Key,
+        text: z.string().min(1).max(1024 * 1024),
+        attachments: z.array(AttachmentInputSchema).max(ATTACHMENTS_MAX).optional(),
+      })
+      .strict(),
+    output: z.array(MessageSchema),
+  },
   /**
    * Edit and resend: the user message and every row after it are removed (the history is cut, not forked),
    * then `text` is sent as chat.send would. CONFLICT while a turn runs; nothing is removed when refused.

@@ -143,6 +143,33 @@ export const DirectiveOutcomeSchema = z
   .strict();
 export type DirectiveOutcome = z.infer<typeof DirectiveOutcomeSchema>;
 
+/**
+ * Files attached to a message typed in the composer (docs/chat.md, "Attachments"): images
+ * (PNG, JPEG, GIF, WebP, checked by their bytes) go to a model that takes images, text files
+ * (UTF-8) are given to the model as fenced blocks with their names.
+ */
+export const ATTACHMENTS_MAX = 20;
+export const ATTACHMENT_IMAGE_TYPES: readonly string[] = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'];
+/** An image's size at most, decoded (what a provider takes: 5 MiB of base64). */
+export const ATTACHMENT_IMAGE_MAX_BYTES = (5 * 1024 * 1024 * 3) / 4;
+/** A text file's size at most. */
+export const ATTACHMENT_TEXT_MAX_BYTES = 1024 * 1024;
+/** All of a message's attachments at most, decoded (a call carries 8 MiB at most, as base64). */
+export const ATTACHMENTS_MAX_TOTAL_BYTES = 5 * 1024 * 1024;
+export const ATTACHMENT_NAME_MAX = 255;
+
+/** An attachment as a message shows it: an image with its bytes (for its thumbnail), a text file by its name and size. */
+export const AttachmentSchema = z
+  .object({
+    name: z.string().max(ATTACHMENT_NAME_MAX),
+    mimeType: z.string().max(100),
+    bytes: z.number().int().min(0),
+    /** Images only. */
+    dataBase64: z.string().optional(),
+  })
+  .strict();
+export type Attachment = z.infer<typeof AttachmentSchema>;
+
 export const MessageSchema = z
   .object({
     id: z.string(),
@@ -160,6 +187,8 @@ export const MessageSchema = z
     usage: UsageSchema.optional(),
     /** On notice rows that report a failure (the provider was down, the step limit, ...). */
     error: ErrorInfoSchema.optional(),
+    /** On user rows: the files attached to it. */
+    attachments: z.array(AttachmentSchema).max(ATTACHMENTS_MAX).optional(),
   })
   .strict();
 export type Message = z.infer<typeof MessageSchema>;

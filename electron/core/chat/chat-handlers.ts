@@ -79,7 +79,7 @@ export function chatHandlers(deps: ChatHandlerDeps & { chat: ChatService }): { [
     'conversations.import': (input) => importConversation(conversations, input.text),
     'conversations.setContext': (input) => conversations.setContext(input.id, input.sections),
     'conversations.evaluateContext': (input) => chat.evaluateContext(input.id),
-    'chat.send': (input) => chat.send(input.conversationId, input.text),
+    'chat.send': (input) => chat.send(input.conversationId, input.text, input.attachments),
     'chat.runTool': (input) => chat.runTool(input),
     'chat.edit': (input) => chat.edit(input.conversationId, input.messageId, input.text),
     'chat.regenerate': (input) => chat.regenerate(input.conversationId, input.messageId),

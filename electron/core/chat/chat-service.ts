@@ -35,6 +35,9 @@ import { directiveTool, evaluateSections, type EvaluatedSection } from '../agent
 import type { AgentLoopService, TurnReservation } from '../agent/loop';
 import type { ModelRef } from '../../../shared/model/provider';
 import { cardOf, routeOntoCard } from '../timeline/tool-card';
+import type { AttachmentInput } from '../../../shared/contract/chat';
+import type { StoredAttachment } from '../timeline/attachments';
+import { checkAttachments } from './attachments';
 
 export interface ChatServiceDeps {
   conversations: ConversationStore;
@@ -76,10 +79,12 @@ export class ChatService {
    * directives did (and the prompt they made, for the model). Without `@model none`, the
    * conversation's model (or `@model NAME` of its provider) starts a turn in the background;
    * with no model, a notice says how to connect one. A message that is only directives
-   * (no text of its own, nothing inlined) asks no model: a notice says so.
+   * (no text of its own, nothing inlined, nothing attached) asks no model: a notice says so.
+   * Its attachments (./attachments.ts) are checked first: a bad one refuses it, nothing stored.
    */
-  async send(conversationId: string, text: string): Promise<Message[]> {
-    return this.sendReplacing(conversationId, text);
+  async send(conversationId: string, text: string, attachments?: readonly AttachmentInput[]): Promise<Message[]> {
+    const files = checkAttachments(attachments);
+    return this.sendReplacing(conversationId, text, undefined, files);
   }
 
   /**
@@ -134,7 +139,7 @@ export class ChatService {
   }
 
   /** send(), and with `replacing`: that message and the rows after it are removed once nothing can refuse the new one. */
-  private async sendReplacing(conversationId: string, text: string, replacing?: string): Promise<Message[]> {
+  private async sendReplacing(conversationId: string, text: string, replacing?: string, files: StoredAttachment[] = []): Promise<Message[]> {
     const { conversations, agent } = this.deps;
     const conversation = conversations.get(conversationId);
     const parsed = parseDirectives(text);
@@ -147,7 +152,7 @@ export class ChatService {
       if (replacing !== undefined && !reservation && agent?.isRunning?.(conversationId)) throw new AppError('CONFLICT', editWhileRunning(), { conversationId });
       // The old rows go once the new message's directives ran (a refusal leaves them), before it is stored.
       const cut = replacing === undefined ? undefined : () => void conversations.truncate(conversationId, replacing, { inclusive: true });
-      return await this.sendWith(conversationId, text, parsed, reservation, cut);
+      return await this.sendWith(conversationId, text, parsed, reservation, cut, files);
     } finally {
       reservation?.release();
     }
@@ -159,7 +164,14 @@ export class ChatService {
     return m;
   }
 
-  private async sendWith(conversationId: string, text: string, parsed: ParsedText, reservation: TurnReservation | undefined, beforeStore?: () => void): Promise<Message[]> {
+  private async sendWith(
+    conversationId: string,
+    text: string,
+    parsed: ParsedText,
+    reservation: TurnReservation | undefined,
+    beforeStore?: () => void,
+    files: StoredAttachment[] = [],
+  ): Promise<Message[]> {
     const { conversations, routing } = this.deps;
     const conversation = conversations.get(conversationId);
     const createdAt = this.deps.now().toISOString();
@@ -189,13 +201,13 @@ export class ChatService {
       first = undefined;
       return this.store(conversationId, rows, titleFrom);
     };
-    const user: NewMessage = { role: 'user', text, createdAt, prompt, ...(outcomes.length ? { outcomes } : {}) };
+    const user: NewMessage = { role: 'user', text, createdAt, prompt, ...(outcomes.length ? { outcomes } : {}), ...(files.length ? { attachmentFiles: files } : {}) };
     const titleFrom = parsed.prompt.trim() ? parsed.prompt : directivesTitle(parsed);
     const model = modelNone ? undefined : modelFor(conversation.model, parsed.model);
     if (modelNone) return store([user], titleFrom);
     if (!model || !reservation) return store([user, { role: 'notice', text: NO_MODEL_NOTICE }], titleFrom);
     // Only directives, with nothing inlined: there is nothing to ask the model.
-    const forModel = parsed.prompt.trim() !== '' || outcomes.some((o) => o.inlineText !== undefined);
+    const forModel = parsed.prompt.trim() !== '' || outcomes.some((o) => o.inlineText !== undefined) || files.length > 0;
     if (!forModel) return store([user, { role: 'notice', text: DIRECTIVES_ONLY_NOTICE }], titleFrom);
 
     const stored = await store([user], titleFrom);

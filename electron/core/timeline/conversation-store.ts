@@ -17,6 +17,7 @@ import { ExtractionOverridesSchema, type ExtractionOverrides } from '../../../sh
 import { ModelParamsSchema, SystemPromptSchema, type ModelParams } from '../../../shared/model/model-params';
 import { v7 as uuidv7 } from 'uuid';
 import { MIGRATIONS } from './migrations';
+import { shownAttachments, storedAttachmentsOf, type StoredAttachment } from './attachments';
 import { openSqliteFile } from '../lib/sqlite-file';
 import { APP_CLOSED_CALL, APP_CLOSED_TASK, AUTO_TITLE_MAX_CHARS, DEFAULT_TITLE, conversationNotFound, duplicateSectionId, messageNotFound, taskNotFound } from './strings';
 import type { Task } from '../../../shared/model/task';
@@ -78,6 +79,8 @@ export interface ListQuery {
  */
 export interface TimelineExtras {
   prompt?: string;
+  /** A user row's attached files with their bytes (the message shows them as `attachments`). */
+  attachmentFiles?: StoredAttachment[];
   toolCalls?: { callId: string; name: string; argsText: string }[];
 }
 
@@ -126,9 +129,10 @@ interface MessageRow {
   error: string | null;
   prompt?: string | null;
   tool_calls?: string | null;
+  attachments?: string | null;
 }
 
-const MESSAGE_COLUMNS = 'id, conversation_id, role, created_at, text, tool, outcomes, turn_id, model, usage, error';
+const MESSAGE_COLUMNS = 'id, conversation_id, role, created_at, text, tool, outcomes, turn_id, model, usage, error, attachments';
 
 const SELECT_CONVERSATION = `SELECT c.id, c.title, c.title_source, c.created_at, c.updated_at, c.model, c.tools, c.extraction, c.options,
   (SELECT count(*) FROM messages m WHERE m.conversation_id = c.id) AS message_count FROM conversations c`;
@@ -418,6 +422,8 @@ export class ConversationStore {
     return rows.map((r) => {
       const m: TimelineRow = toMessage(r);
       if (typeof r.prompt === 'string') m.prompt = r.prompt;
+      const files = storedAttachmentsOf(parseJson<unknown>(r.attachments ?? null));
+      if (files.length) m.attachmentFiles = files;
       const calls = parseJson<TimelineRow['toolCalls']>(r.tool_calls ?? null);
       if (Array.isArray(calls)) m.toolCalls = calls;
       return m;
@@ -431,14 +437,14 @@ export class ConversationStore {
   addMessages(conversationId: string, messages: NewMessage[], opts: { titleFrom?: string } = {}): Message[] {
     const at = this.now().toISOString();
     const insert = this.db.prepare(
-      `INSERT INTO messages (id, conversation_id, role, created_at, text, tool, outcomes, turn_id, model, usage, error, prompt, tool_calls)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO messages (id, conversation_id, role, created_at, text, tool, outcomes, turn_id, model, usage, error, prompt, tool_calls, attachments)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     let retitled = false;
     const stored = this.db.transaction(() => {
       if (!this.has(conversationId)) throw new AppError('NOT_FOUND', conversationNotFound(conversationId), { id: conversationId });
-      const out = messages.map(({ prompt, toolCalls, ...m }) => {
-        const msg: Message = { ...m, id: m.id ?? uuidv7(), conversationId, createdAt: m.createdAt ?? at };
+      const out = messages.map(({ prompt, toolCalls, attachmentFiles, attachments: _shown, ...m }) => {
+        const msg: Message = { ...m, id: m.id ?? uuidv7(), conversationId, createdAt: m.createdAt ?? at, ...(attachmentFiles?.length ? { attachments: shownAttachments(attachmentFiles) } : {}) };
         insert.run(
           msg.id,
           conversationId,
@@ -453,6 +459,7 @@ export class ConversationStore {
           json(msg.error),
           prompt ?? null,
           json(toolCalls),
+          attachmentFiles?.length ? JSON.stringify(attachmentFiles) : null,
         );
         return msg;
       });
@@ -643,6 +650,7 @@ function toMessage(r: MessageRow): Message {
   const model = parseJson<Message['model']>(r.model);
   const usage = parseJson<Message['usage']>(r.usage);
   const error = parseJson<Message['error']>(r.error);
+  const files = storedAttachmentsOf(parseJson<unknown>(r.attachments ?? null));
   return {
     id: r.id,
     conversationId: r.conversation_id,
@@ -655,5 +663,6 @@ function toMessage(r: MessageRow): Message {
     ...(model ? { model } : {}),
     ...(usage ? { usage } : {}),
     ...(error ? { error } : {}),
+    ...(files.length ? { attachments: shownAttachments(files) } : {}),
   };
 }

@@ -94,6 +94,10 @@ export const MIGRATIONS: readonly Migration[] = [
     name: "a conversation's own system prompt and model parameters",
     up: (db) => db.exec(`ALTER TABLE conversations ADD COLUMN options TEXT;`),
   },
+  {
+    name: "a user message's attached files (images and text files, JSON)",
+    up: (db) => db.exec(`ALTER TABLE messages ADD COLUMN attachments TEXT;`),
+  },
 ];
 
 /** Brings the conversations database to the newest schema (or to the given list's last). */

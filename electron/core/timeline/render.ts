@@ -1,7 +1,8 @@
 /**
  * What the model is given, rendered from the timeline (the conversation's messages, in
  * order): the context sections as the system message, then
- * - a user row: the prompt its directives produced (inlined inputs, manifests), or its text;
+ * - a user row: the prompt its directives produced (inlined inputs, manifests), or its text,
+ *   with its attached files (./attachments.ts: text files as fenced blocks, images beside it);
  * - a tool the user ran from the `+` palette: a user-side note with the call and its result;
  * - an assistant row: its text and the tool calls it made; right after it, one tool message
  *   per call: the latest row of that call (its value, manifest or error; a call that never
@@ -16,6 +17,7 @@ import type { TimelineRow } from './conversation-store';
 import { droppedMessage, expiredMessage, tooLargeMessage } from '../tool-output/messages';
 import type { ModelImage, ModelMessage } from '../llm/types';
 import { modelContent } from '../llm/result-content';
+import { withAttachments } from './attachments';
 
 export type Redact = (text: string) => string;
 
@@ -66,8 +68,8 @@ export function renderForModel({ rows, system, redact, storedText, batch }: Rend
 
   for (const [i, r] of rows.entries()) {
     if (r.role === 'user') {
-      const text = r.prompt ?? r.text;
-      if (text.trim()) pushUser(redact(text));
+      const { text, images } = withAttachments(r.prompt ?? r.text, r.attachmentFiles);
+      if (text.trim() || images.length) pushUser(redact(text), images);
     } else if (r.role === 'tool' && r.tool && r.tool.source !== 'model') {
       if (lastUserRow.get(r.tool.invocationId) !== i) continue;
       const note = userToolNote(r.tool, storedText);

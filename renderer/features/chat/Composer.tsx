@@ -4,7 +4,8 @@
  * is a new line. A `+` at the start or after a blank (or Ctrl/Cmd+K) opens the palette; it
  * stays open across blanks, so a need can be typed as a sentence (palette-trigger.ts), and
  * closes at a line break: ↑ ↓ Enter pick a tool, Esc closes; after a run the `+query` leaves
- * the text.
+ * the text. Attach (or a pasted or dropped file) adds images and text files to the message
+ * (./attachments.ts), shown in a tray under the field until it is sent.
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useId, useImperativeHandle, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type Ref } from 'react';
@@ -13,7 +14,7 @@ import type { DirectiveError } from '../../../shared/directives/types';
 import type { ErrorInfo } from '../../../shared/errors';
 import type { ToolView } from '../../../shared/model/tool';
 import { useApi } from '../../api/hooks';
-import { chatStrings as s } from '../../i18n/chat-strings';
+import { attachmentStrings, chatStrings as s } from '../../i18n/chat-strings';
 import { HighlightLayer } from './DirectiveHighlight';
 import { findPaletteTrigger, insertTrigger, locateTrigger, removeTrigger, type PaletteTrigger } from './palette-trigger';
 import { optionId, PaletteList } from './PaletteList';
@@ -22,6 +23,8 @@ import { useRerun } from './rerun-store';
 import { PaletteRunForm } from './PaletteRunForm';
 import { addMessages, useEnsureConversation } from './use-conversation';
 import { usePaletteSearch } from './use-palette-search';
+import { readFiles, type PendingAttachment } from './attachments';
+import { AttachmentTray } from './AttachmentViews';
 
 export interface ComposerHandle {
   focus(): void;
@@ -89,6 +92,17 @@ export function Composer({ ref, running = false, onStop }: ComposerProps) {
   };
   const [sendError, setSendError] = useState<ErrorInfo | null>(null);
   const canSend = text.trim() !== '' && parsed.errors.length === 0 && !sending;
+  const [attachments, setAttachments] = useState<PendingAttachment[]>([]);
+  const [attachErrors, setAttachErrors] = useState<string[]>([]);
+  const [dropping, setDropping] = useState(false);
+  const fileRef = useRef<HTMLInputElement>(null);
+  const attach = async (files: readonly File[]) => {
+    if (files.length === 0) return;
+    const { added, errors } = await readFiles(files, attachments);
+    setAttachments((old) => [...old, ...added]);
+    setAttachErrors(errors);
+    setSendError(null);
+  };
 
   useLayoutEffect(() => {
     const at = pendingCaret.current;
@@ -183,10 +197,13 @@ export function Composer({ ref, running = false, onStop }: ComposerProps) {
     setSendError(null);
     try {
       const conversationId = await ensureConversation();
-      const r = await client.call('chat.send', { conversationId, text });
+      const files = attachments.map(({ name, mimeType, dataBase64 }) => ({ name, mimeType, dataBase64 }));
+      const r = await client.call('chat.send', { conversationId, text, ...(files.length ? { attachments: files } : {}) });
       if (r.ok) {
         addMessages(qc, conversationId, r.value);
         replaceText('', 0);
+        setAttachments([]);
+        setAttachErrors([]);
       } else {
         setSendError(r.error);
       }
@@ -252,7 +269,22 @@ export function Composer({ ref, running = false, onStop }: ComposerProps) {
   const helpId = `${ids}-help`;
   const activeOption = listOpen && search.tools[active] ? optionId(listId, active) : undefined;
   return (
-    <div className="composer" data-testid="composer">
+    <div
+      className={dropping ? 'composer dropping' : 'composer'}
+      data-testid="composer"
+      onDragOver={(e) => {
+        if (!e.dataTransfer.types.includes('Files')) return;
+        e.preventDefault();
+        setDropping(true);
+      }}
+      onDragLeave={() => setDropping(false)}
+      onDrop={(e) => {
+        if (e.dataTransfer.files.length === 0) return;
+        e.preventDefault();
+        setDropping(false);
+        void attach([...e.dataTransfer.files]);
+      }}
+    >
       {(listOpen || picked) && (
         <div className="palette" data-testid="palette" role="group" aria-label={s.palette.label}>
           {picked ? (
@@ -303,9 +335,33 @@ export function Composer({ ref, running = false, onStop }: ComposerProps) {
             onSelect={(e) => setCaret(e.currentTarget.selectionStart)}
             onScroll={syncScroll}
             onKeyDown={onKeyDown}
+            onPaste={(e) => {
+              const files = [...e.clipboardData.files];
+              if (files.length === 0) return;
+              e.preventDefault();
+              void attach(files);
+            }}
           />
         </div>
         <div className="composer-buttons">
+          <input
+            ref={fileRef}
+            type="file"
+            multiple
+            className="composer-attach-input"
+            tabIndex={-1}
+            aria-hidden="true"
+            data-testid="composer-file-input"
+            accept="image/png,image/jpeg,image/gif,image/webp,text/*,.txt,.md,.markdown,.json,.csv,.tsv,.ts,.tsx,.js,.jsx,.py,.yaml,.yml,.toml,.xml,.html,.css,.sql,.sh,.log"
+            onChange={(e) => {
+              const files = [...(e.target.files ?? [])];
+              e.target.value = '';
+              void attach(files);
+            }}
+          />
+          <button type="button" className="composer-attach" data-testid="composer-attach" title={attachmentStrings.attachLabel} aria-label={attachmentStrings.attachLabel} onClick={() => fileRef.current?.click()}>
+            {attachmentStrings.attach}
+          </button>
           {running && (
             <button
               type="button"
@@ -324,6 +380,14 @@ export function Composer({ ref, running = false, onStop }: ComposerProps) {
           </button>
         </div>
       </div>
+      <AttachmentTray items={attachments} onRemove={(i) => setAttachments((old) => old.filter((_, j) => j !== i))} />
+      {attachErrors.length > 0 && (
+        <ul className="field-error composer-attach-errors" role="alert" data-testid="composer-attach-errors">
+          {attachErrors.map((m, i) => (
+            <li key={i}>{m}</li>
+          ))}
+        </ul>
+      )}
       {parsed.errors.length > 0 && (
         <div className="composer-errors" id={errorsId} data-testid="composer-errors">
           <p className="field-error">{s.composer.errorsTitle}</p>

@@ -20,6 +20,7 @@ import { awaitingApproval, foldTimeline, type TurnUsage } from './timeline';
 import { ToolCard } from './ToolCard';
 import type { AgentStream } from './use-agent-stream';
 import { useConversationDetail } from './use-conversation';
+import { MessageAttachments } from './AttachmentViews';
 
 /** Within this many pixels of the bottom, new messages keep the view at the bottom. */
 const STICK_PX = 80;
@@ -170,6 +171,7 @@ function MessageItem({ message: m, running }: { message: Message; running: boole
         )}
       </header>
       {editing ? <EditMessage message={m} onDone={() => setEditing(false)} /> : m.role === 'user' ? <HighlightedText text={m.text} /> : <Markdown text={m.text} />}
+      {m.role === 'user' && <MessageAttachments items={m.attachments} />}
       {m.outcomes && <DirectiveOutcomes outcomes={m.outcomes} />}
     </article>
   );
