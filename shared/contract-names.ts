@@ -66,6 +66,7 @@ export const OP_NAMES = [
   'chat.send',
   'chat.edit',
   'chat.regenerate',
+  'conversations.switchBranch',
   'chat.runTool',
   'workflows.list',
   'workflows.run',

@@ -342,4 +342,13 @@ export const attachmentStrings = {
   empty: (name: string) => `${name} is empty: attach a file with something in it.`,
   unreadable: (name: string) => `${name} could not be read: attach it again.`,
   imagesNotTaken: 'This model is not known to take images: it is told an image is attached, not shown it.',
+};
+
+/** The versions of a message edited and sent again (‹ i/n › beside it). */
+export const branchStrings = {
+  group: 'Versions of this message',
+  previous: 'Previous version',
+  next: 'Next version',
+  position: (i: number, n: number) => `${i}/${n}`,
+  announce: (i: number, n: number) => `Version ${i} of ${n}`,
 } as const;

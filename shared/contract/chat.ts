@@ -1,6 +1,6 @@
 /** Conversations and the chat (docs/design/routing.md): messages, the `+` palette's runs, directives. */
 import { z } from 'zod';
-import { ATTACHMENTS_MAX, ATTACHMENT_NAME_MAX, CONVERSATION_IMPORT_MAX_CHARS, ContextSectionSchema, ConversationListItemSchema, ConversationSchema, DirectiveOutcomeSchema, MessageSchema, TitleSchema } from '../model/conversation';
+import { ATTACHMENTS_MAX, ATTACHMENT_NAME_MAX, BranchPointSchema, CONVERSATION_IMPORT_MAX_CHARS, ContextSectionSchema, ConversationListItemSchema, ConversationSchema, DirectiveOutcomeSchema, MessageSchema, TitleSchema } from '../model/conversation';
 import { WriteModeSchema } from '../model/routing';
 import { Key, ToolRef, type EventTable, type OperationTable } from './common';
 
@@ -27,6 +27,8 @@ export const chatOperations = {
         runningTurnId: z.string().optional(),
         /** The text its model has streamed so far into a row not yet stored (a reload shows it from its beginning). */
         streaming: z.object({ turnId: z.string(), messageId: z.string(), text: z.string() }).strict().optional(),
+        /** Its edited messages among those shown: which version of each is shown, of how many (absent: none). */
+        branches: z.array(BranchPointSchema).optional(),
       })
       .strict(),
   },
@@ -67,8 +69,9 @@ export const chatOperations = {
     output: z.array(MessageSchema),
   },
   /**
-   * Edit and resend: the user message and every row after it are removed (the history is cut, not forked),
-   * then `text` is sent as chat.send would. CONFLICT while a turn runs; nothing is removed when refused.
+   * Edit and resend: the user message and every row after it are kept as a version of it (a branch), and
+   * `text` is sent as chat.send would, as the version shown. Answers the conversation's messages shown then.
+   * CONFLICT while a turn runs; nothing changes when refused.
    */
   'chat.edit': { input: z.object({ conversationId: Key, messageId: Key, text: z.string().min(1).max(1024 * 1024) }).strict(), output: z.array(MessageSchema) },
   /**
@@ -76,6 +79,15 @@ export const chatOperations = {
    * it) is removed and a turn starts from that message as stored. CONFLICT while a turn runs.
    */
   'chat.regenerate': { input: z.object({ conversationId: Key, messageId: Key }).strict(), output: z.object({ removed: z.number().int().min(0), turnId: z.string() }).strict() },
+  /**
+   * Shows another version of an edited message: `messageId` is the first row of the version shown now (a
+   * branch point of conversations.get), `branch` the one to show, from 0. The model is given the version
+   * shown only. Answers the conversation's messages shown then. CONFLICT while a turn runs.
+   */
+  'conversations.switchBranch': {
+    input: z.object({ id: Key, messageId: Key, branch: z.number().int().min(0).max(100_000) }).strict(),
+    output: z.array(MessageSchema),
+  },
   /** The `+` palette: runs a tool with no model involved; the result (or its manifest) becomes a tool card. */
   'chat.runTool': {
     input: z

@@ -193,6 +193,13 @@ export const MessageSchema = z
   .strict();
 export type Message = z.infer<typeof MessageSchema>;
 
+/**
+ * A message that was edited and sent again: its versions are branches kept side by side.
+ * `messageId` is the first row of the branch shown now; `index` (from 0) which of `count` it is.
+ */
+export const BranchPointSchema = z.object({ messageId: z.string(), index: z.number().int().min(0), count: z.number().int().min(2) }).strict();
+export type BranchPoint = z.infer<typeof BranchPointSchema>;
+
 /** A value larger than this (as JSON text) stays inline only cut, with valueTruncated. */
 export const INLINE_VALUE_MAX_CHARS = 256 * 1024;
 

@@ -23,7 +23,8 @@ type ChatOps =
   | 'chat.send'
   | 'chat.runTool'
   | 'chat.edit'
-  | 'chat.regenerate';
+  | 'chat.regenerate'
+  | 'conversations.switchBranch';
 
 export interface ChatHandlerDeps {
   /** Emits 'conversations.changed' itself (the timeline's onChange, platform/platform.ts). */
@@ -67,12 +68,14 @@ export function chatHandlers(deps: ChatHandlerDeps & { chat: ChatService }): { [
     'conversations.get': (input) => {
       const runningTurnId = deps.agent?.runningTurnId(input.id);
       const streaming = runningTurnId ? deps.agent?.streaming(input.id) : undefined;
+      const branches = conversations.branchPoints(input.id);
       return {
         conversation: conversations.get(input.id),
         messages: conversations.messages(input.id),
         contextSections: conversations.contextSections(input.id),
         ...(runningTurnId ? { runningTurnId } : {}),
         ...(streaming ? { streaming } : {}),
+        ...(branches.length > 0 ? { branches } : {}),
       };
     },
     'conversations.export': (input) => exportConversation(conversations, input.id, input.format, deps.now()),
@@ -83,5 +86,6 @@ export function chatHandlers(deps: ChatHandlerDeps & { chat: ChatService }): { [
     'chat.runTool': (input) => chat.runTool(input),
     'chat.edit': (input) => chat.edit(input.conversationId, input.messageId, input.text),
     'chat.regenerate': (input) => chat.regenerate(input.conversationId, input.messageId),
+    'conversations.switchBranch': (input) => chat.switchBranch(input.id, input.messageId, input.branch),
   };
 }

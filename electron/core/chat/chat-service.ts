@@ -28,6 +28,7 @@ import {
   editWhileRunning,
   messageNotFound,
   notAUserMessage,
+  switchWhileRunning,
   turnNotStarted,
 } from '../timeline/strings';
 import { directivesTitle, toolRunTitle } from '../timeline/titles';
@@ -88,15 +89,29 @@ export class ChatService {
   }
 
   /**
-   * Edit and resend: the user message `messageId` and everything after it are removed (the
-   * history is cut there, not forked), then `text` is sent as send() would. Refused, with
-   * nothing removed, when `text` has directive errors, when a turn runs in the conversation
-   * (CONFLICT), or when the message is not a user message of it.
+   * Edit and resend: the user message `messageId` and everything after it are kept as a branch
+   * (a version of the message), and `text` is sent as send() would, as the new version shown;
+   * the model is given the version shown only. Answers the conversation's messages shown then.
+   * Refused, with nothing changed, when `text` has directive errors, when a turn runs in the
+   * conversation (CONFLICT), or when the message is not a user message of it.
    */
   async edit(conversationId: string, messageId: string, text: string): Promise<Message[]> {
     const target = this.messageOf(conversationId, messageId);
     if (target.role !== 'user') throw new AppError('VALIDATION_FAILED', notAUserMessage(messageId), { field: 'messageId' });
-    return this.sendReplacing(conversationId, text, messageId);
+    await this.sendReplacing(conversationId, text, messageId);
+    return this.deps.conversations.messages(conversationId);
+  }
+
+  /**
+   * Shows another version of an edited message (`messageId`: the first row of the version shown
+   * now; `branch` from 0): what follows it and what the model is given change with it. CONFLICT
+   * while a turn runs. Answers the conversation's messages shown then.
+   */
+  switchBranch(conversationId: string, messageId: string, branch: number): Message[] {
+    const { conversations, agent } = this.deps;
+    conversations.get(conversationId);
+    if (agent?.isRunning?.(conversationId)) throw new AppError('CONFLICT', switchWhileRunning(), { conversationId });
+    return conversations.switchBranch(conversationId, messageId, branch);
   }
 
   /**
@@ -138,7 +153,7 @@ export class ChatService {
     }
   }
 
-  /** send(), and with `replacing`: that message and the rows after it are removed once nothing can refuse the new one. */
+  /** send(), and with `replacing`: that message and the rows after it become a branch kept aside once nothing can refuse the new one. */
   private async sendReplacing(conversationId: string, text: string, replacing?: string, files: StoredAttachment[] = []): Promise<Message[]> {
     const { conversations, agent } = this.deps;
     const conversation = conversations.get(conversationId);
@@ -148,11 +163,10 @@ export class ChatService {
     // a second one sent meanwhile is refused (CONFLICT) with nothing of it written.
     const reservation = !parsed.modelNone && conversation.model && agent ? agent.reserve(conversationId) : undefined;
     try {
-      // An edit never cuts under a running turn, whether or not the new text asks a model.
+      // An edit never forks under a running turn, whether or not the new text asks a model.
       if (replacing !== undefined && !reservation && agent?.isRunning?.(conversationId)) throw new AppError('CONFLICT', editWhileRunning(), { conversationId });
-      // The old rows go once the new message's directives ran (a refusal leaves them), before it is stored.
-      const cut = replacing === undefined ? undefined : () => void conversations.truncate(conversationId, replacing, { inclusive: true });
-      return await this.sendWith(conversationId, text, parsed, reservation, cut, files);
+      // The old rows move aside once the new message's directives ran (a refusal leaves them), as it is stored.
+      return await this.sendWith(conversationId, text, parsed, reservation, replacing, files);
     } finally {
       reservation?.release();
     }
@@ -169,7 +183,7 @@ export class ChatService {
     text: string,
     parsed: ParsedText,
     reservation: TurnReservation | undefined,
-    beforeStore?: () => void,
+    forkAt?: string,
     files: StoredAttachment[] = [],
   ): Promise<Message[]> {
     const { conversations, routing } = this.deps;
@@ -195,11 +209,11 @@ export class ChatService {
       outcomes = [{ directive: parsed.directives.map((d) => d.raw).join('\n'), error: { ...info, message: directivesFailed(info.message) } }];
     }
 
-    let first = beforeStore;
+    let fork = forkAt;
     const store = (rows: NewMessage[], titleFrom?: string) => {
-      first?.();
-      first = undefined;
-      return this.store(conversationId, rows, titleFrom);
+      const at = fork;
+      fork = undefined;
+      return this.store(conversationId, rows, titleFrom, at);
     };
     const user: NewMessage = { role: 'user', text, createdAt, prompt, ...(outcomes.length ? { outcomes } : {}), ...(files.length ? { attachmentFiles: files } : {}) };
     const titleFrom = parsed.prompt.trim() ? parsed.prompt : directivesTitle(parsed);
@@ -263,9 +277,9 @@ export class ChatService {
     return evaluateSections(this.deps, conversationId);
   }
 
-  private async store(conversationId: string, messages: NewMessage[], titleFrom?: string): Promise<Message[]> {
+  private async store(conversationId: string, messages: NewMessage[], titleFrom?: string, forkAt?: string): Promise<Message[]> {
     try {
-      return this.deps.conversations.addMessages(conversationId, messages, { titleFrom });
+      return this.deps.conversations.addMessages(conversationId, messages, { titleFrom, ...(forkAt !== undefined ? { forkAt } : {}) });
     } catch (e) {
       if (isAppError(e) && e.code === 'NOT_FOUND') throw new AppError('NOT_FOUND', conversationGone(conversationId), { id: conversationId });
       throw e;

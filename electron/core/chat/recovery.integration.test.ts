@@ -1,7 +1,7 @@
 /**
  * Recovering in the chat, through the whole core and the scripted model server: an answer
  * asked again (regenerate: the rows after the user message are cut and a turn runs from it),
- * a user message edited and sent again (it and what follows are cut, the new text is sent),
+ * a user message edited and sent again (it and what follows kept as a version, the new text sent),
  * a denial with a reason the model is given, and titles that never show raw directives.
  */
 import { describe, expect, it } from 'vitest';
@@ -73,7 +73,7 @@ describe('regenerate', () => {
 });
 
 describe('edit and resend', () => {
-  it('replaces the message and everything after it with the new text and its answer', async () => {
+  it('keeps the old message and what followed as a version, and gives the model the version shown only', async () => {
     const env = await start();
     const c = await env.call('conversations.create', {});
     await env.call('conversations.setModel', { id: c.id, model: env.model });
@@ -81,16 +81,45 @@ describe('edit and resend', () => {
       { kind: 'text', text: 'It is 5.' },
       { kind: 'text', text: 'Glad to help.' },
       { kind: 'text', text: 'It is 4.' },
+      { kind: 'text', text: 'It is 6.' },
+      { kind: 'text', text: 'It is 8.' },
     ]);
     const [first] = await env.send(c.id, 'What is 2+3?');
     await env.send(c.id, 'Thanks');
+    const ended = env.turns.filter((t) => t.state !== 'running').length;
     const edited = await env.call('chat.edit', { conversationId: c.id, messageId: first!.id, text: 'What is 2+2?' });
     expect(edited[0]).toMatchObject({ role: 'user', text: 'What is 2+2?' });
-    await until(async () => ((await env.messages(c.id)).some((m) => m.text === 'It is 4.') ? true : undefined));
-    const rows = await env.messages(c.id);
-    expect(rows.map((m) => m.text)).toEqual(['What is 2+2?', 'It is 4.']);
-    expect(rows.some((m) => m.id === first!.id)).toBe(false);
+    expect(edited.some((m) => m.text === 'It is 5.')).toBe(false);
+    await until(() => (env.turns.filter((t) => t.state !== 'running').length > ended ? true : undefined));
+    const got = await env.call('conversations.get', { id: c.id });
+    expect(got.messages.map((m) => m.text)).toEqual(['What is 2+2?', 'It is 4.']);
+    expect(got.branches).toEqual([{ messageId: got.messages[0]!.id, index: 1, count: 2 }]);
     expect(userTexts(env.server.requests.at(-1)!)).toEqual(['What is 2+2?']);
+
+    // Back to the first version: the old exchange, whole; the model is given it alone.
+    const back = await env.call('conversations.switchBranch', { id: c.id, messageId: got.messages[0]!.id, branch: 0 });
+    expect(back.map((m) => m.text)).toEqual(['What is 2+3?', 'It is 5.', 'Thanks', 'Glad to help.']);
+    expect(back[0]!.id).toBe(first!.id);
+    expect((await env.call('conversations.get', { id: c.id })).branches).toEqual([{ messageId: first!.id, index: 0, count: 2 }]);
+    await env.send(c.id, 'And 3+3?');
+    expect(userTexts(env.server.requests.at(-1)!)).toEqual(['What is 2+3?', 'Thanks', 'And 3+3?']);
+    expect(JSON.stringify(env.server.requests.at(-1)!.body)).not.toContain('2+2');
+
+    // A version of the new message, edited again: a third version of the same message.
+    await env.call('conversations.switchBranch', { id: c.id, messageId: first!.id, branch: 1 });
+    const [second] = (await env.messages(c.id)).filter((m) => m.role === 'user');
+    await env.call('chat.edit', { conversationId: c.id, messageId: second!.id, text: 'What is 4+4?' });
+    await until(async () => ((await env.messages(c.id)).some((m) => m.text === 'It is 8.') ? true : undefined));
+    const third = await env.call('conversations.get', { id: c.id });
+    expect(third.messages.map((m) => m.text)).toEqual(['What is 4+4?', 'It is 8.']);
+    expect(third.branches).toEqual([{ messageId: third.messages[0]!.id, index: 2, count: 3 }]);
+    expect(userTexts(env.server.requests.at(-1)!)).toEqual(['What is 4+4?']);
+
+    // Switching is refused while a turn runs.
+    env.server.script([{ kind: 'text', text: 'slow', chunks: 20, chunkDelayMs: 50 }]);
+    await env.call('chat.send', { conversationId: c.id, text: 'more' });
+    await expect(env.call('conversations.switchBranch', { id: c.id, messageId: third.messages[0]!.id, branch: 0 })).rejects.toMatchObject({ code: 'CONFLICT' });
+    await until(async () => ((await env.messages(c.id)).some((m) => m.text === 'slow') ? true : undefined));
   });
 
   it('refuses text with directive errors, and a message that is not the user’s, with nothing removed', async () => {

@@ -11,7 +11,7 @@
 import Database from 'better-sqlite3';
 import { AppError } from '../../../shared/errors';
 import type { Problem } from '../../../shared/model/app-info';
-import { TITLE_MAX, type ContextSection, type Conversation, type ConversationListItem, type Message, type ToolCard } from '../../../shared/model/conversation';
+import { TITLE_MAX, type BranchPoint, type ContextSection, type Conversation, type ConversationListItem, type Message, type ToolCard } from '../../../shared/model/conversation';
 import type { ModelRef, ToolSelection } from '../../../shared/model/provider';
 import { ExtractionOverridesSchema, type ExtractionOverrides } from '../../../shared/model/settings';
 import { ModelParamsSchema, SystemPromptSchema, type ModelParams } from '../../../shared/model/model-params';
@@ -19,7 +19,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { MIGRATIONS } from './migrations';
 import { shownAttachments, storedAttachmentsOf, type StoredAttachment } from './attachments';
 import { openSqliteFile } from '../lib/sqlite-file';
-import { APP_CLOSED_CALL, APP_CLOSED_TASK, AUTO_TITLE_MAX_CHARS, DEFAULT_TITLE, conversationNotFound, duplicateSectionId, messageNotFound, taskNotFound } from './strings';
+import { APP_CLOSED_CALL, APP_CLOSED_TASK, AUTO_TITLE_MAX_CHARS, DEFAULT_TITLE, conversationNotFound, duplicateSectionId, messageNotFound, noSuchBranch, notABranchPoint, taskNotFound } from './strings';
 import type { Task } from '../../../shared/model/task';
 
 /** With kind 'messages': the rows added and the conversation after them. */
@@ -135,7 +135,7 @@ interface MessageRow {
 const MESSAGE_COLUMNS = 'id, conversation_id, role, created_at, text, tool, outcomes, turn_id, model, usage, error, attachments';
 
 const SELECT_CONVERSATION = `SELECT c.id, c.title, c.title_source, c.created_at, c.updated_at, c.model, c.tools, c.extraction, c.options,
-  (SELECT count(*) FROM messages m WHERE m.conversation_id = c.id) AS message_count FROM conversations c`;
+  (SELECT count(*) FROM messages m WHERE m.conversation_id = c.id AND m.hidden = 0) AS message_count FROM conversations c`;
 
 export class ConversationStore {
   private constructor(
@@ -172,7 +172,7 @@ export class ConversationStore {
     const rows = this.db
       .prepare(
         `SELECT m.conversation_id, m.turn_id, m.tool FROM messages m
-         WHERE m.role = 'tool' AND json_valid(m.tool) AND json_extract(m.tool, '$.status') IN ('running', 'awaiting-approval', 'awaiting-answer')
+         WHERE m.role = 'tool' AND m.hidden = 0 AND json_valid(m.tool) AND json_extract(m.tool, '$.status') IN ('running', 'awaiting-approval', 'awaiting-answer')
            AND NOT EXISTS (SELECT 1 FROM messages n WHERE n.conversation_id = m.conversation_id AND n.seq > m.seq AND n.role = 'tool'
              AND json_valid(n.tool) AND json_extract(n.tool, '$.invocationId') = json_extract(m.tool, '$.invocationId'))
          ORDER BY m.seq`,
@@ -267,13 +267,13 @@ export class ConversationStore {
     const rows = this.db
       .prepare(
         `${SELECT_CONVERSATION} WHERE ${NOT_A_TASK} AND (fold(c.title) LIKE @pattern ESCAPE '\\'
-           OR EXISTS (SELECT 1 FROM messages m WHERE m.conversation_id = c.id AND (fold(m.text) LIKE @pattern ESCAPE '\\' OR fold(${CARD_VALUE}) LIKE @pattern ESCAPE '\\')))
+           OR EXISTS (SELECT 1 FROM messages m WHERE m.conversation_id = c.id AND m.hidden = 0 AND (fold(m.text) LIKE @pattern ESCAPE '\\' OR fold(${CARD_VALUE}) LIKE @pattern ESCAPE '\\')))
          ORDER BY c.updated_at DESC, c.rowid DESC LIMIT @limit`,
       )
       .all({ pattern, limit }) as ConversationRow[];
     const firstMatch = this.db.prepare(
       `SELECT m.id, m.role, m.text, ${CARD_VALUE} AS value FROM messages m
-       WHERE m.conversation_id = @id AND (fold(m.text) LIKE @pattern ESCAPE '\\' OR fold(${CARD_VALUE}) LIKE @pattern ESCAPE '\\') ORDER BY m.seq LIMIT 1`,
+       WHERE m.conversation_id = @id AND m.hidden = 0 AND (fold(m.text) LIKE @pattern ESCAPE '\\' OR fold(${CARD_VALUE}) LIKE @pattern ESCAPE '\\') ORDER BY m.seq LIMIT 1`,
     );
     return rows.map((r) => {
       const c: ConversationListItem = toConversation(r);
@@ -408,7 +408,7 @@ export class ConversationStore {
   messages(conversationId: string): Message[] {
     this.get(conversationId);
     const rows = this.db
-      .prepare(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE conversation_id = ? ORDER BY seq`)
+      .prepare(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE conversation_id = ? AND hidden = 0 ORDER BY seq`)
       .all(conversationId) as MessageRow[];
     return rows.map(toMessage);
   }
@@ -417,7 +417,7 @@ export class ConversationStore {
   timeline(conversationId: string): TimelineRow[] {
     this.get(conversationId);
     const rows = this.db
-      .prepare(`SELECT ${MESSAGE_COLUMNS}, prompt, tool_calls FROM messages WHERE conversation_id = ? ORDER BY seq`)
+      .prepare(`SELECT ${MESSAGE_COLUMNS}, prompt, tool_calls FROM messages WHERE conversation_id = ? AND hidden = 0 ORDER BY seq`)
       .all(conversationId) as MessageRow[];
     return rows.map((r) => {
       const m: TimelineRow = toMessage(r);
@@ -431,18 +431,23 @@ export class ConversationStore {
   }
 
   /**
-   * Adds messages in one transaction and answers them as stored. `titleFrom`: the text a
-   * conversation still named by default takes its title from.
+   * Adds messages in one transaction and answers them as stored, at the end of the branch
+   * shown. `titleFrom`: the text a conversation still named by default takes its title from.
+   * `forkAt`: a shown message of this conversation edited: it and the rows after it become a
+   * branch kept aside, and these messages start a new branch in their place, the one shown
+   * (told as a change of kind 'messages' without rows: whoever shows it reads it again).
    */
-  addMessages(conversationId: string, messages: NewMessage[], opts: { titleFrom?: string } = {}): Message[] {
+  addMessages(conversationId: string, messages: NewMessage[], opts: { titleFrom?: string; forkAt?: string } = {}): Message[] {
     const at = this.now().toISOString();
     const insert = this.db.prepare(
-      `INSERT INTO messages (id, conversation_id, role, created_at, text, tool, outcomes, turn_id, model, usage, error, prompt, tool_calls, attachments)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO messages (id, conversation_id, role, created_at, text, tool, outcomes, turn_id, model, usage, error, prompt, tool_calls, attachments, fork_id, branch)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     let retitled = false;
     const stored = this.db.transaction(() => {
       if (!this.has(conversationId)) throw new AppError('NOT_FOUND', conversationNotFound(conversationId), { id: conversationId });
+      if (opts.forkAt !== undefined) this.fork(conversationId, opts.forkAt);
+      const leaf = this.shownBranches(conversationId).at(-1)!;
       const out = messages.map(({ prompt, toolCalls, attachmentFiles, attachments: _shown, ...m }) => {
         const msg: Message = { ...m, id: m.id ?? uuidv7(), conversationId, createdAt: m.createdAt ?? at, ...(attachmentFiles?.length ? { attachments: shownAttachments(attachmentFiles) } : {}) };
         insert.run(
@@ -460,6 +465,8 @@ export class ConversationStore {
           prompt ?? null,
           json(toolCalls),
           attachmentFiles?.length ? JSON.stringify(attachmentFiles) : null,
+          leaf.fork,
+          leaf.branch,
         );
         return msg;
       });
@@ -474,22 +481,140 @@ export class ConversationStore {
       return out;
     })();
     if (retitled) this.changed(conversationId, 'renamed');
-    this.opts.onChange?.({ conversationId, kind: 'messages', messages: stored, conversation: this.get(conversationId) });
+    if (opts.forkAt !== undefined) this.changed(conversationId, 'messages');
+    else this.opts.onChange?.({ conversationId, kind: 'messages', messages: stored, conversation: this.get(conversationId) });
     return stored;
   }
 
   /**
-   * Removes a conversation's messages from `messageId` on (`inclusive`) or after it: how an
-   * answer is asked again and a message edited (the history is cut, not forked). A title
-   * made from the messages is made again by the next one when none are left. NOT_FOUND
-   * when the message is not this conversation's. Answers how many rows went.
+   * Which version of an edited message is shown (and given to the model): `messageId` is the
+   * first row of the branch shown now (a BranchPoint's), `branch` the one to show (from 0).
+   * NOT_FOUND for a message not shown; VALIDATION_FAILED when it has no versions or no such one.
+   */
+  switchBranch(conversationId: string, messageId: string, branch: number): Message[] {
+    this.db.transaction(() => {
+      if (!this.has(conversationId)) throw new AppError('NOT_FOUND', conversationNotFound(conversationId), { id: conversationId });
+      const row = this.shownRow(conversationId, messageId);
+      if (row.fork_id === null || !this.isFirstOfBranch(conversationId, row)) throw new AppError('VALIDATION_FAILED', notABranchPoint(messageId), { field: 'messageId' });
+      const fork = this.db.prepare('SELECT branches FROM message_forks WHERE id = ?').get(row.fork_id) as { branches: number };
+      if (!Number.isInteger(branch) || branch < 0 || branch >= fork.branches) throw new AppError('VALIDATION_FAILED', noSuchBranch(branch, fork.branches), { field: 'branch' });
+      this.db.prepare('UPDATE message_forks SET current = ? WHERE id = ?').run(branch, row.fork_id);
+      this.showBranches(conversationId);
+      this.db.prepare('UPDATE conversations SET updated_at = ? WHERE id = ?').run(this.now().toISOString(), conversationId);
+    })();
+    this.changed(conversationId, 'messages');
+    return this.messages(conversationId);
+  }
+
+  /** The edited messages of the branch shown: each the first row of its version, which version, of how many. */
+  branchPoints(conversationId: string): BranchPoint[] {
+    this.get(conversationId);
+    const first = this.db.prepare('SELECT id FROM messages WHERE conversation_id = ? AND fork_id = ? AND branch = ? ORDER BY seq LIMIT 1').pluck();
+    const out: BranchPoint[] = [];
+    for (const f of this.forkPath(conversationId)) {
+      const id = first.get(conversationId, f.id, f.current) as string | undefined;
+      if (id !== undefined) out.push({ messageId: id, index: f.current, count: f.branches });
+    }
+    return out;
+  }
+
+  /** A shown row of the conversation, with where it is (NOT_FOUND otherwise). */
+  private shownRow(conversationId: string, messageId: string): { seq: number; fork_id: string | null; branch: number | null } {
+    const row = this.db.prepare('SELECT seq, fork_id, branch FROM messages WHERE conversation_id = ? AND id = ? AND hidden = 0').get(conversationId, messageId) as
+      | { seq: number; fork_id: string | null; branch: number | null }
+      | undefined;
+    if (!row) throw new AppError('NOT_FOUND', messageNotFound(messageId), { id: messageId });
+    return row;
+  }
+
+  private isFirstOfBranch(conversationId: string, row: { seq: number; fork_id: string | null; branch: number | null }): boolean {
+    return this.db.prepare('SELECT 1 FROM messages WHERE conversation_id = ? AND fork_id IS ? AND branch IS ? AND seq < ?').get(conversationId, row.fork_id, row.branch, row.seq) === undefined;
+  }
+
+  /**
+   * Forks at a shown message: when it begins a branch already, its fork gets one more; otherwise
+   * it and the rest of its branch (with the fork below it, if any) become branch 0 of a new fork
+   * from that branch. Either way the new, empty branch is the one shown. Inside a transaction.
+   */
+  private fork(conversationId: string, messageId: string): void {
+    const row = this.shownRow(conversationId, messageId);
+    if (row.fork_id !== null && this.isFirstOfBranch(conversationId, row)) {
+      this.db.prepare('UPDATE message_forks SET current = branches, branches = branches + 1 WHERE id = ?').run(row.fork_id);
+    } else {
+      const id = uuidv7();
+      this.db.prepare('UPDATE message_forks SET parent_fork = ?, parent_branch = 0 WHERE conversation_id = ? AND parent_fork IS ? AND parent_branch IS ?').run(id, conversationId, row.fork_id, row.branch);
+      this.db
+        .prepare('INSERT INTO message_forks (id, conversation_id, parent_fork, parent_branch, branches, current) VALUES (?, ?, ?, ?, 2, 1)')
+        .run(id, conversationId, row.fork_id, row.branch);
+      this.db.prepare('UPDATE messages SET fork_id = ?, branch = 0 WHERE conversation_id = ? AND fork_id IS ? AND branch IS ? AND seq >= ?').run(id, conversationId, row.fork_id, row.branch, row.seq);
+    }
+    this.showBranches(conversationId);
+  }
+
+  private forks(conversationId: string): ForkRow[] {
+    return this.db.prepare('SELECT id, parent_fork, parent_branch, branches, current FROM message_forks WHERE conversation_id = ?').all(conversationId) as ForkRow[];
+  }
+
+  /** The forks on the way down the branches shown, from the trunk. */
+  private forkPath(conversationId: string): ForkRow[] {
+    const forks = this.forks(conversationId);
+    const path: ForkRow[] = [];
+    let at: { fork: string | null; branch: number | null } = { fork: null, branch: null };
+    for (;;) {
+      const next = forks.find((f) => f.parent_fork === at.fork && f.parent_branch === at.branch);
+      if (!next || path.includes(next)) return path;
+      path.push(next);
+      at = { fork: next.id, branch: next.current };
+    }
+  }
+
+  /** The branches shown, from the trunk to the one new rows go to (the last). */
+  private shownBranches(conversationId: string): { fork: string | null; branch: number | null }[] {
+    return [{ fork: null, branch: null }, ...this.forkPath(conversationId).map((f) => ({ fork: f.id, branch: f.current }))];
+  }
+
+  /** Marks the rows of the branches shown as shown, every other row as hidden. Inside a transaction. */
+  private showBranches(conversationId: string): void {
+    this.db.prepare('UPDATE messages SET hidden = 1 WHERE conversation_id = ?').run(conversationId);
+    const show = this.db.prepare('UPDATE messages SET hidden = 0 WHERE conversation_id = ? AND fork_id IS ? AND branch IS ?');
+    for (const b of this.shownBranches(conversationId)) show.run(conversationId, b.fork, b.branch);
+  }
+
+  /** The forks below a branch, at any depth (with their branches' rows, what a cut there removes). */
+  private forksBelow(conversationId: string, fork: string | null, branch: number | null): string[] {
+    const forks = this.forks(conversationId);
+    const out: string[] = [];
+    const walk = (f: string | null, b: number | null) => {
+      for (const c of forks) {
+        if (c.parent_fork !== f || c.parent_branch !== b || out.includes(c.id)) continue;
+        out.push(c.id);
+        for (let i = 0; i < c.branches; i++) walk(c.id, i);
+      }
+    };
+    walk(fork, branch);
+    return out;
+  }
+
+  /**
+   * Removes a conversation's shown messages from `messageId` on (`inclusive`) or after it, with
+   * every version of an edited message among them: how an answer is asked again (cut, not
+   * forked). A title made from the messages is made again by the next one when none are left.
+   * NOT_FOUND when the message is not a shown one of this conversation. Answers how many rows went.
    */
   truncate(conversationId: string, messageId: string, opts: { inclusive: boolean }): number {
     const removed = this.db.transaction(() => {
       if (!this.has(conversationId)) throw new AppError('NOT_FOUND', conversationNotFound(conversationId), { id: conversationId });
-      const row = this.db.prepare('SELECT seq FROM messages WHERE conversation_id = ? AND id = ?').get(conversationId, messageId) as { seq: number } | undefined;
-      if (!row) throw new AppError('NOT_FOUND', messageNotFound(messageId), { id: messageId });
-      const n = this.db.prepare(`DELETE FROM messages WHERE conversation_id = ? AND seq ${opts.inclusive ? '>=' : '>'} ?`).run(conversationId, row.seq).changes;
+      const row = this.shownRow(conversationId, messageId);
+      const below = this.forksBelow(conversationId, row.fork_id, row.branch);
+      let n = this.db
+        .prepare(`DELETE FROM messages WHERE conversation_id = ? AND fork_id IS ? AND branch IS ? AND seq ${opts.inclusive ? '>=' : '>'} ?`)
+        .run(conversationId, row.fork_id, row.branch, row.seq).changes;
+      const dropRows = this.db.prepare('DELETE FROM messages WHERE conversation_id = ? AND fork_id = ?');
+      const dropFork = this.db.prepare('DELETE FROM message_forks WHERE id = ?');
+      for (const f of below) {
+        n += dropRows.run(conversationId, f).changes;
+        dropFork.run(f);
+      }
       const left = (this.db.prepare('SELECT count(*) AS n FROM messages WHERE conversation_id = ?').get(conversationId) as { n: number }).n;
       if (left === 0) this.db.prepare(`UPDATE conversations SET title_source = 'default' WHERE id = ? AND title_source = 'auto'`).run(conversationId);
       this.db.prepare('UPDATE conversations SET updated_at = ? WHERE id = ?').run(this.now().toISOString(), conversationId);
@@ -540,6 +665,14 @@ const CARD_VALUE = `(CASE WHEN m.tool IS NOT NULL AND json_valid(m.tool) THEN js
 
 /** The conversations a person started (tasks' hidden conversations are not listed). */
 const NOT_A_TASK = 'c.id NOT IN (SELECT id FROM tasks)';
+
+interface ForkRow {
+  id: string;
+  parent_fork: string | null;
+  parent_branch: number | null;
+  branches: number;
+  current: number;
+}
 
 interface TaskRow {
   id: string;

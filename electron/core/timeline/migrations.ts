@@ -98,6 +98,28 @@ export const MIGRATIONS: readonly Migration[] = [
     name: "a user message's attached files (images and text files, JSON)",
     up: (db) => db.exec(`ALTER TABLE messages ADD COLUMN attachments TEXT;`),
   },
+  {
+    name: 'branches of an edited message: the old rows kept beside the new ones',
+    up: (db) =>
+      db.exec(`
+        -- the branch a row is on: a fork's id and which of its branches (both null: the trunk)
+        ALTER TABLE messages ADD COLUMN fork_id TEXT;
+        ALTER TABLE messages ADD COLUMN branch INTEGER;
+        -- 1 while its branch is not the one shown (and given to the model)
+        ALTER TABLE messages ADD COLUMN hidden INTEGER NOT NULL DEFAULT 0;
+        CREATE INDEX messages_by_branch ON messages (conversation_id, fork_id, branch, seq);
+        CREATE TABLE message_forks (
+          id TEXT PRIMARY KEY,
+          conversation_id TEXT NOT NULL REFERENCES conversations (id) ON DELETE CASCADE,
+          -- the branch it forks from (both null: the trunk)
+          parent_fork TEXT,
+          parent_branch INTEGER,
+          branches INTEGER NOT NULL,
+          current INTEGER NOT NULL
+        );
+        CREATE INDEX message_forks_by_conversation ON message_forks (conversation_id);
+      `),
+  },
 ];
 
 /** Brings the conversations database to the newest schema (or to the given list's last). */

@@ -26,3 +26,6 @@ export const directiveErrorAt = (line: number, column: number, message: string) 
 export const APP_CLOSED_CALL = 'the app closed before this call finished';
 export const APP_CLOSED_TASK = 'the app closed while this task ran';
 export const taskNotFound = (id: string) => `no task with id '${id}'`;
+export const notABranchPoint = (id: string) => `message '${id}' has no other versions: only a message that was edited and sent again can switch between them`;
+export const noSuchBranch = (branch: number, count: number) => `there is no version ${branch + 1} of this message: it has ${count} (0 to ${count - 1})`;
+export const switchWhileRunning = () => 'a model turn is running in this conversation: stop it (or wait for it) before switching to another version of a message';

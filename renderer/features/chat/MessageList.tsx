@@ -3,14 +3,15 @@
  * outcomes folded), the model's replies (Markdown; streaming text live until the row is
  * stored), the app's notices and errors, tool cards (a model's call and its result folded
  * into one), and what each turn cost. Stays scrolled to the newest row unless the user
- * has scrolled up.
+ * has scrolled up. A message edited and sent again keeps its versions: ‹ i/n › beside it
+ * shows another one (and what followed it), the one the model is given from then on.
  */
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import type { Message } from '../../../shared/model/conversation';
-import { useOp } from '../../api/hooks';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import type { BranchPoint, Message } from '../../../shared/model/conversation';
+import { useOp, useOpMutation } from '../../api/hooks';
 import { EmptyState } from '../../components/EmptyState';
 import { QueryError } from '../../components/QueryError';
-import { chatStrings as s } from '../../i18n/chat-strings';
+import { branchStrings, chatStrings as s } from '../../i18n/chat-strings';
 import { HighlightedText } from './DirectiveHighlight';
 import { DirectiveOutcomes } from './DirectiveOutcomes';
 import { Markdown } from './Markdown';
@@ -40,6 +41,28 @@ export function MessageList({ conversationId, stream }: { conversationId: string
   const last = items.at(-1);
   const lastKey = last ? `${last.key}:${last.kind === 'tool' ? last.card.status : ''}` : '';
   const pendingChars = pending.reduce((n, p) => n + p.text.length, 0);
+  const branches = detail.data?.branches;
+  const branchOf = useMemo(() => new Map((branches ?? []).map((b, ordinal) => [b.messageId, { ...b, ordinal }])), [branches]);
+  // After a switch the message shown is another row: the focus goes to the same control on it.
+  const [announce, setAnnounce] = useState('');
+  const refocus = useRef<{ ordinal: number; dir: 'previous' | 'next' } | null>(null);
+  const { refetch } = detail;
+  const onSwitched = useCallback(
+    (ordinal: number, dir: 'previous' | 'next', index: number, count: number) => {
+      refocus.current = { ordinal, dir };
+      setAnnounce(branchStrings.announce(index + 1, count));
+      void refetch();
+    },
+    [refetch],
+  );
+  useEffect(() => {
+    const want = refocus.current;
+    const group = want && boxRef.current?.querySelector(`[data-branch-ordinal="${want.ordinal}"]`);
+    if (!want || !group) return;
+    const button = group.querySelector<HTMLButtonElement>(`[data-testid="branch-${want.dir}"]:not(:disabled)`) ?? group.querySelector<HTMLButtonElement>('button:not(:disabled)');
+    button?.focus();
+    refocus.current = null;
+  }, [branches]);
 
   const { settle, resume, seed } = stream;
   useEffect(() => {
@@ -78,6 +101,9 @@ export function MessageList({ conversationId, stream }: { conversationId: string
         stick.current = b.scrollHeight - b.scrollTop - b.clientHeight < STICK_PX;
       }}
     >
+      <p className="visually-hidden" role="status" data-testid="branch-announce">
+        {announce}
+      </p>
       {detail.error && <QueryError error={detail.error} onRetry={() => void detail.refetch()} />}
       {detail.isPending && <p className="muted">{s.messages.loading}</p>}
       {messages && messages.length === 0 && pending.length === 0 && (
@@ -91,7 +117,7 @@ export function MessageList({ conversationId, stream }: { conversationId: string
         ) : it.kind === 'usage' ? (
           <UsageLine key={it.key} usage={it.usage} />
         ) : (
-          <MessageItem key={it.key} message={it.message} running={running} />
+          <MessageItem key={it.key} message={it.message} running={running} branch={branchOf.get(it.message.id)} onSwitched={onSwitched} />
         ),
       )}
       {pending.map((p) => (
@@ -125,7 +151,38 @@ function UsageLine({ usage }: { usage: TurnUsage }) {
   );
 }
 
-function MessageItem({ message: m, running }: { message: Message; running: boolean }) {
+type Switched = (ordinal: number, dir: 'previous' | 'next', index: number, count: number) => void;
+
+/** ‹ i/n ›: which version of an edited message is shown; the buttons show the one before or after. */
+function BranchSwitcher({ point, disabled, onSwitched, conversationId }: { point: BranchPoint & { ordinal: number }; disabled: boolean; onSwitched: Switched; conversationId: string }) {
+  const switchBranch = useOpMutation('conversations.switchBranch');
+  const go = (dir: 'previous' | 'next') => {
+    const branch = point.index + (dir === 'next' ? 1 : -1);
+    switchBranch.mutate({ id: conversationId, messageId: point.messageId, branch }, { onSuccess: () => onSwitched(point.ordinal, dir, branch, point.count) });
+  };
+  const busy = disabled || switchBranch.isPending;
+  return (
+    <span className="message-branches" role="group" aria-label={branchStrings.group} data-testid="message-branches" data-branch-ordinal={point.ordinal}>
+      <button type="button" className="message-action" data-testid="branch-previous" aria-label={branchStrings.previous} title={branchStrings.previous} disabled={busy || point.index === 0} onClick={() => go('previous')}>
+        ‹
+      </button>
+      <span className="muted" aria-hidden="true" data-testid="branch-position">
+        {branchStrings.position(point.index + 1, point.count)}
+      </span>
+      <span className="visually-hidden">{branchStrings.announce(point.index + 1, point.count)}</span>
+      <button type="button" className="message-action" data-testid="branch-next" aria-label={branchStrings.next} title={branchStrings.next} disabled={busy || point.index === point.count - 1} onClick={() => go('next')}>
+        ›
+      </button>
+      {switchBranch.error && (
+        <span className="field-error message-action-error" role="alert" data-testid="message-action-error">
+          {switchBranch.error.message}
+        </span>
+      )}
+    </span>
+  );
+}
+
+function MessageItem({ message: m, running, branch, onSwitched }: { message: Message; running: boolean; branch?: BranchPoint & { ordinal: number }; onSwitched: Switched }) {
   const [editing, setEditing] = useState(false);
   if (m.role === 'tool' && m.tool) return <ToolCard card={m.tool} />;
   if (m.role === 'notice') {
@@ -158,6 +215,7 @@ function MessageItem({ message: m, running }: { message: Message; running: boole
         <time className="muted" dateTime={m.createdAt}>
           {time(m.createdAt)}
         </time>
+        {branch && !editing && <BranchSwitcher point={branch} disabled={running} onSwitched={onSwitched} conversationId={m.conversationId} />}
         {!editing && (
           <span className="message-actions" role="group" aria-label={s.messages.actions}>
             <CopyButton text={m.text} />
