@@ -2,6 +2,7 @@
  * Every user-visible string of Settings → Agents (renderer/features/settings/AgentsSection.tsx
  * and AgentForm.tsx). Kept apart from strings.ts, to be merged into it as `en.settings.agents`.
  */
+import { isOne } from './plural';
 export const agentsStrings = {
   title: 'Agents',
   help: 'Agents a model may hand a task to (each one it may delegate to is a route_to_<name> tool). Built-in agents are read-only: duplicate one to change it, or switch it off.',
@@ -15,7 +16,7 @@ export const agentsStrings = {
   asksMaster: 'may ask its master',
   steps: (n: number) => `at most ${n} steps`,
   noTools: 'no registry tools',
-  toolsOf: (names: string[], tools: number) => [names.join(', '), tools > 0 ? `${tools} ${tools === 1 ? 'tool' : 'tools'}` : ''].filter(Boolean).join(' + ') || 'no registry tools',
+  toolsOf: (names: string[], tools: number) => [names.join(', '), tools > 0 ? `${tools} ${isOne(tools) ? 'tool' : 'tools'}` : ''].filter(Boolean).join(' + ') || 'no registry tools',
   runsOn: (model: string) => `runs on ${model}`,
   runsOnDelegating: 'runs on the delegating task’s model',
   delegatingModel: 'the delegating task’s model',
@@ -56,7 +57,7 @@ export const agentsStrings = {
     toolsHelp: 'The bundles and tools of the registry it may use. A ticked bundle gives every tool in it.',
     toolsNone: 'No registry tools',
     toolsChosen: 'These bundles and tools',
-    toolsSummary: (bundles: number, tools: number) => `${bundles} ${bundles === 1 ? 'bundle' : 'bundles'}, ${tools} ${tools === 1 ? 'tool' : 'tools'} ticked`,
+    toolsSummary: (bundles: number, tools: number) => `${bundles} ${isOne(bundles) ? 'bundle' : 'bundles'}, ${tools} ${isOne(tools) ? 'tool' : 'tools'} ticked`,
     toolsLoading: 'Loading tools…',
     toolsLoadMore: 'Load more tools',
     unknownTool: (id: string) => `unknown (${id})`,

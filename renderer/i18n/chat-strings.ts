@@ -3,7 +3,8 @@
  * messages and tool cards, the composer and its `+` palette, workflows and context
  * sections. Kept apart from strings.ts like the tester's and the editor's strings.
  */
-const plural = (n: number, one: string, many: string) => `${n.toLocaleString()} ${n === 1 ? one : many}`;
+import { isOne } from './plural';
+const plural = (n: number, one: string, many: string) => `${n.toLocaleString()} ${isOne(n) ? one : many}`;
 
 export const chatStrings = {
   title: 'Chat',
@@ -79,7 +80,7 @@ export const chatStrings = {
     openInTester: 'Open in tester',
     openInTesterLabel: (name: string, version: string) => `Open ${name} (version ${version}) in the Tools screen’s tester with these arguments, to run it again and compare`,
     deniedBecause: (reason: string) => `Denied: ${reason}`,
-    failedOutcomes: (n: number) => (n === 1 ? '1 failed' : `${n} failed`),
+    failedOutcomes: (n: number) => (isOne(n) ? '1 failed' : `${n} failed`),
   },
   markdown: {
     copy: 'Copy',
@@ -212,9 +213,9 @@ export const chatStrings = {
     matched: (words: readonly string[]) => `matches ${words.join(', ')}`,
     version: (v: string) => `v${v}`,
     versionMark: { newest: 'newest', older: 'older version' },
-    count: (n: number) => (n === 1 ? '1 matching tool' : `All ${n.toLocaleString()} matching tools`),
+    count: (n: number) => (isOne(n) ? '1 matching tool' : `All ${n.toLocaleString()} matching tools`),
     countMore: (n: number) => `${n.toLocaleString()} matching tools shown, more below`,
-    countRanked: (n: number) => (n === 1 ? '1 matching tool' : `The ${n.toLocaleString()} best matches, best first`),
+    countRanked: (n: number) => (isOne(n) ? '1 matching tool' : `The ${n.toLocaleString()} best matches, best first`),
     loadMore: 'Show more',
     loadingMore: 'Loading more…',
     formHelp: 'Enter (Ctrl+Enter in a text box) runs, Esc goes back to the message.',

@@ -2,12 +2,13 @@
  * Every user-visible string of Inspect → Documents (renderer/features/inspect/DocumentsTab.tsx
  * and DocumentDetails.tsx). Kept apart from strings.ts, to be merged into it as `en.inspect.documents`.
  */
+import { isOne } from './plural';
 const n = (v: number) => v.toLocaleString('en');
 
 export const documentsStrings = {
   listTitle: 'Documents',
   listLabel: 'Documents of the workspace',
-  count: (shown: number, more: boolean) => `${n(shown)}${more ? '+' : ''} ${shown === 1 ? 'document' : 'documents'}`,
+  count: (shown: number, more: boolean) => `${n(shown)}${more ? '+' : ''} ${isOne(shown) ? 'document' : 'documents'}`,
   more: (limit: number) => `Only the ${n(limit)} most recently changed are listed: narrow the filters to find the others.`,
   loading: 'Loading documents…',
   empty: 'No documents yet. Every file a tool or a route writes in the workspace becomes a document, with who made it and each version.',
@@ -30,7 +31,7 @@ export const documentsStrings = {
     wordsPlaceholder: 'In the path, description, summary or tags',
     clear: 'Clear filters',
     tagChips: 'Tags in use (click to filter)',
-    addTag: (tag: string, count: number) => `Filter by the tag ${tag} (${n(count)} ${count === 1 ? 'document' : 'documents'})`,
+    addTag: (tag: string, count: number) => `Filter by the tag ${tag} (${n(count)} ${isOne(count) ? 'document' : 'documents'})`,
   },
   who: { user: 'you', conversation: (title: string) => `chat “${title}”` },
   item: {
@@ -62,7 +63,7 @@ export const documentsStrings = {
     saved: 'Saved.',
     failed: 'Not saved:',
     versions: 'Versions',
-    versionCount: (v: number) => `${n(v)} ${v === 1 ? 'version' : 'versions'}`,
+    versionCount: (v: number) => `${n(v)} ${isOne(v) ? 'version' : 'versions'}`,
     columns: { seq: '#', at: 'Time', by: 'By', size: 'Size', hash: 'Hash' },
     hashTitle: (hash: string) => `SHA-256 ${hash}`,
     loading: 'Loading the document…',

@@ -3,6 +3,7 @@
  * JSON editor, unsaved-changes guard). Kept apart from `strings.ts` so the editor can grow
  * without touching the app's table; translated the same way.
  */
+import { isOne } from './plural';
 export const editorStrings = {
   workbench: {
     newBundle: 'New bundle',
@@ -113,7 +114,7 @@ export const editorStrings = {
     invalidJson: (message: string) => `not valid JSON: ${message}`,
     mustBeObject: 'must be a JSON object, e.g. {"totalTimeoutMs": 60000}',
     wholeMilliseconds: 'must be a whole number of milliseconds, e.g. 30000',
-    fixFirst: (n: number) => (n === 1 ? 'Fix the problem marked above before saving.' : `Fix the ${n} problems marked above before saving.`),
+    fixFirst: (n: number) => (isOne(n) ? 'Fix the problem marked above before saving.' : `Fix the ${n} problems marked above before saving.`),
   },
   json: {
     loading: 'Loading the editor…',

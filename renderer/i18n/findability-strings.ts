@@ -3,9 +3,10 @@
  * which of the user's tools a model's tool search will have trouble finding, and which pairs
  * it cannot tell apart.
  */
+import { isOne } from './plural';
 import type { FindingKind, FindingSeverity } from '../../shared/model/findability';
 
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+const plural = (n: number, one: string, many: string) => `${n} ${isOne(n) ? one : many}`;
 
 export const findabilityStrings = {
   open: 'Findability',

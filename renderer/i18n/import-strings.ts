@@ -2,6 +2,7 @@
  * Every user-visible string of the import panel (renderer/features/tools/import). Kept apart
  * from strings.ts while that file is being edited; to be merged into it as `en.import`.
  */
+import { isOne } from './plural';
 export const importStrings = {
   panel: {
     title: 'Import and export',
@@ -14,7 +15,7 @@ export const importStrings = {
     hostsAlready: 'These hosts are already allowed.',
     privateHostsNote:
       'The document also names hosts on this computer or a private network. They are not added unless you tick the box: the tools could then reach them. Tick it only if you trust the document.',
-    addPrivateHosts: (n: number) => (n === 1 ? 'Add this private-network host too' : `Add these ${n} private-network hosts too`),
+    addPrivateHosts: (n: number) => (isOne(n) ? 'Add this private-network host too' : `Add these ${n} private-network hosts too`),
     none: 'none',
   },
   curl: {
@@ -57,17 +58,17 @@ export const importStrings = {
     tooLarge: (mib: number) => `The document is larger than ${mib} MiB.`,
     readFailed: (message: string) => `Could not read the file: ${message}`,
     heading: (title: string, version: string) => `${title} ${version}`,
-    operations: (n: number) => (n === 1 ? '1 operation' : `${n} operations`),
+    operations: (n: number) => (isOne(n) ? '1 operation' : `${n} operations`),
     noOperations: 'The document has no operations.',
     selectAll: 'Select all',
     selectNone: 'Select none',
     select: (method: string, path: string) => `Import ${method} ${path}`,
     warnings: 'Problems to look at',
-    notes: (n: number) => (n === 1 ? '1 note' : `${n} notes`),
+    notes: (n: number) => (isOne(n) ? '1 note' : `${n} notes`),
     warningsSummary: (problems: number, notes: number) =>
       [
-        problems ? `${problems === 1 ? '1 problem' : `${problems} problems`} to look at (in red under their operations)` : '',
-        notes ? `${notes === 1 ? '1 note' : `${notes} notes`} on what the import adjusted (nothing to do; folded under their operations)` : '',
+        problems ? `${isOne(problems) ? '1 problem' : `${problems} problems`} to look at (in red under their operations)` : '',
+        notes ? `${isOne(notes) ? '1 note' : `${notes} notes`} on what the import adjusted (nothing to do; folded under their operations)` : '',
       ]
         .filter(Boolean)
         .join('; ') + '.',
@@ -75,7 +76,7 @@ export const importStrings = {
     secretsHelp: (hosts: string) =>
       `The document says how the API authenticates. Paste the value here: it is saved in Settings → Secrets${hosts ? ` and sent only to ${hosts}` : ''}, never in the tools.`,
     secretLabel: (name: string) => `Value of the secret ${name}`,
-    secretUsedBy: (n: number) => (n === 1 ? 'used by 1 tool' : `used by ${n} tools`),
+    secretUsedBy: (n: number) => (isOne(n) ? 'used by 1 tool' : `used by ${n} tools`),
     secretSave: 'Save secret',
     secretSaving: 'Saving…',
     secretEmpty: 'Paste the value first.',
@@ -84,7 +85,7 @@ export const importStrings = {
     secretSaved: (name: string) => `${name} is saved: the tools can run.`,
     secretSettings: 'To change it later: Settings → Secrets.',
     listHint: 'Up and Down arrows move through the operations; Space selects or clears one.',
-    importSelected: (n: number) => (n === 1 ? 'Import 1 operation' : `Import ${n} operations`),
+    importSelected: (n: number) => (isOne(n) ? 'Import 1 operation' : `Import ${n} operations`),
     progress: (done: number, total: number, slug?: string) => (slug ? `Creating ${done + 1} of ${total}: ${slug}…` : `${done} of ${total}`),
     progressLabel: 'Tools created so far',
     cancel: 'Cancel',
@@ -92,20 +93,20 @@ export const importStrings = {
     cancelHint: 'Esc cancels.',
     parseCancelled: 'Reading cancelled: nothing was imported.',
     cancelled: (created: number, notImported: number) =>
-      `Import cancelled. ${created === 1 ? '1 tool was' : `${created} tools were`} created before the cancel (listed below); ${notImported === 1 ? '1 operation was' : `${notImported} operations were`} not imported.`,
+      `Import cancelled. ${isOne(created) ? '1 tool was' : `${created} tools were`} created before the cancel (listed below); ${isOne(notImported) ? '1 operation was' : `${notImported} operations were`} not imported.`,
     results: 'Results',
     created: 'created',
     conflict: 'already exists',
     limit: 'bundle full',
     bundleFull: (created: number, notImported: number) =>
-      `The bundle is full. ${created === 1 ? '1 tool was' : `${created} tools were`} created; ${notImported === 1 ? '1 operation was' : `${notImported} operations were`} not imported (marked "bundle full" below). Delete tools from the bundle, import into another bundle, or raise Settings → Limits → Tools per bundle, then import them again.`,
+      `The bundle is full. ${isOne(created) ? '1 tool was' : `${created} tools were`} created; ${isOne(notImported) ? '1 operation was' : `${notImported} operations were`} not imported (marked "bundle full" below). Delete tools from the bundle, import into another bundle, or raise Settings → Limits → Tools per bundle, then import them again.`,
     error: 'error',
     summary: (created: number, total: number) => `${created} of ${total} created.`,
     variablesTitle: 'Server variables',
     variablesHelp: "The API's address holds these variables: fill them in (your own domain, site or region) before importing.",
     variableRequired: (name: string) => `Fill in {${name}} first.`,
-    skippedTitle: (n: number) => (n === 1 ? '1 operation not offered' : `${n} operations not offered`),
-    inputs: (args: number, inputs: number) => (args === inputs ? `${args} ${args === 1 ? 'argument' : 'arguments'}` : `${args} arguments for ${inputs} inputs`),
+    skippedTitle: (n: number) => (isOne(n) ? '1 operation not offered' : `${n} operations not offered`),
+    inputs: (args: number, inputs: number) => (args === inputs ? `${args} ${isOne(args) ? 'argument' : 'arguments'}` : `${args} arguments for ${inputs} inputs`),
     optionalArgs: (kept: number, total: number) => `Optional arguments (${kept} of ${total} kept)`,
     optionalHint: 'Clear an optional argument to leave it out of the tool.',
     keepArg: (name: string) => `Keep the optional argument ${name}`,
@@ -135,6 +136,6 @@ export const importStrings = {
     renamed: (fromSlug: string, fromName: string, toSlug: string, toName: string) =>
       `A bundle named ${fromSlug} ("${fromName}") is already here, so this one was imported as ${toSlug} ("${toName}").`,
     testCases: (n: number) => `Test cases (${n})`,
-    testCasesOf: (count: number) => (count === 1 ? '1 test case' : `${count} test cases`),
+    testCasesOf: (count: number) => (isOne(count) ? '1 test case' : `${count} test cases`),
   },
 } as const;

@@ -3,8 +3,9 @@
  * (renderer/features/inspect). Kept apart from strings.ts, to be merged into it as
  * `en.inspect`.
  */
+import { isOne } from './plural';
 const n = (v: number) => v.toLocaleString('en');
-const plural = (v: number, one: string, many: string) => `${n(v)} ${v === 1 ? one : many}`;
+const plural = (v: number, one: string, many: string) => `${n(v)} ${isOne(v) ? one : many}`;
 
 export const inspectStrings = {
   size: {
@@ -135,7 +136,7 @@ export const inspectStrings = {
       'running' | 'blocked' | 'waiting' | 'done' | 'failed' | 'cancelled',
       string
     >,
-    graphLabel: (n: number) => `Task graph: the conversation and ${n} task${n === 1 ? '' : 's'}`,
+    graphLabel: (n: number) => `Task graph: the conversation and ${n} task${isOne(n) ? '' : 's'}`,
     detailsLabel: 'Task details',
     listLabel: 'Tasks',
     pick: 'Pick a task in the graph or the list to see what it was asked, its result and its timeline.',

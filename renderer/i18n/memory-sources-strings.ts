@@ -2,6 +2,7 @@
  * Every user-visible string of Settings → Memory sources (docs/memory.md, "Sources"). Kept
  * apart from strings.ts like the other screens' strings.
  */
+import { isOne } from './plural';
 import type { SourceStatus } from '../../shared/model/memory-sources';
 
 export const memorySourcesStrings = {
@@ -29,8 +30,8 @@ export const memorySourcesStrings = {
   pause: 'Pause',
   resume: 'Resume',
   states: { active: 'active', watching: 'watching', paused: 'paused', error: 'error' } as Record<SourceStatus['state'], string>,
-  notifications: (n: number) => `${n} notification${n === 1 ? '' : 's'}`,
-  loaded: (n: number) => `${n} file${n === 1 ? '' : 's'} loaded`,
+  notifications: (n: number) => `${n} notification${isOne(n) ? '' : 's'}`,
+  loaded: (n: number) => `${n} file${isOne(n) ? '' : 's'} loaded`,
   badRule: (line: number, text: string) => `Rule on line ${line} (${text}): write a glob, a space, then one of ReadOnly, Partner, Human, Append, ReadWrite, Admin.`,
   noRules: 'Add at least one rule: without one, every file is refused.',
 };

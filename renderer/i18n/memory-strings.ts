@@ -3,6 +3,7 @@
  * (renderer/features/chat/ConsentForm.tsx) and Inspect → Memory
  * (renderer/features/inspect/MemoryTab.tsx).
  */
+import { isOne } from './plural';
 import type { ConsentAnswer } from '../../shared/model/memory';
 
 const n = (v: number) => v.toLocaleString('en');
@@ -67,7 +68,7 @@ export const memoryStrings = {
     compareFrom: (seq: number) => `Compare from version ${seq}`,
     compareTo: (seq: number) => `Compare to version ${seq}`,
     diffLabel: (a: number, b: number) => `Difference from version ${a} to version ${b}`,
-    diffCounts: (added: number, removed: number) => `${n(added)} line${added === 1 ? '' : 's'} added, ${n(removed)} removed`,
+    diffCounts: (added: number, removed: number) => `${n(added)} line${isOne(added) ? '' : 's'} added, ${n(removed)} removed`,
     same: 'These two versions have the same content.',
     recall: 'Archival entries (recall)',
     recallHelp: 'Entries models kept with recall insert; they never change. Search finds entries holding every word, best first.',

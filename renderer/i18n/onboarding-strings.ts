@@ -1,4 +1,5 @@
 /** The first-run checklist on an empty data folder (renderer/features/onboarding). */
+import { isOne } from './plural';
 export const onboardingStrings = {
   title: 'Get started',
   intro: 'Three steps to a working bench. Each takes one click to begin.',
@@ -11,7 +12,7 @@ export const onboardingStrings = {
     action: 'Add a model',
     alternative: 'Or run tools yourself with the + palette, no model needed',
     alternativeAction: 'Open the + palette',
-    doneBody: (n: number) => `${n} model provider${n === 1 ? '' : 's'} set up.`,
+    doneBody: (n: number) => `${n} model provider${isOne(n) ? '' : 's'} set up.`,
   },
   hosts: {
     title: 'Allow a host for HTTP tools',

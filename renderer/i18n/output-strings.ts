@@ -4,10 +4,11 @@
  * timeline's summaries and Settings → Tool outputs. Kept apart from strings.ts like the
  * chat's and the inspector's strings.
  */
+import { isOne } from './plural';
 import type { OversizedChoice } from '../../shared/model/settings';
 
 const n = (v: number) => v.toLocaleString('en');
-const plural = (v: number, one: string, many: string) => `${n(v)} ${v === 1 ? one : many}`;
+const plural = (v: number, one: string, many: string) => `${n(v)} ${isOne(v) ? one : many}`;
 
 export const outputStrings = {
   choices: {

@@ -3,6 +3,7 @@
  * for the shell and the screens, and one file each for the tool editor, the tester and the
  * import panel. Components read them; nothing else holds English text.
  */
+import { isOne } from './plural';
 export const en = {
   app: { name: 'Toolsmith', skipToContent: 'Skip to content', mainNav: 'Main' },
   nav: { chat: 'Chat', tools: 'Tools', inspect: 'Inspect', settings: 'Settings' },
@@ -31,7 +32,7 @@ export const en = {
     version: 'version',
     unavailable: 'unavailable',
     loadMore: 'Load more',
-    toolCount: (n: number) => (n === 1 ? '1 tool' : `${n} tools`),
+    toolCount: (n: number) => (isOne(n) ? '1 tool' : `${n} tools`),
     disabledBundle: 'bundle disabled',
   },
   inspect: {
@@ -111,12 +112,12 @@ export const en = {
       kinds: { 'openai-compatible': 'OpenAI-compatible', anthropic: 'Anthropic' },
       keyStored: 'key stored',
       noKey: 'no key',
-      modelCount: (n: number) => (n === 1 ? '1 model' : `${n.toLocaleString()} models`),
+      modelCount: (n: number) => (isOne(n) ? '1 model' : `${n.toLocaleString()} models`),
       modelsUnknown: 'models not listed yet: test the connection',
       verdictOk: 'Connected',
       verdictFailed: 'Not connected',
       latency: (ms: number) => `${Math.round(ms).toLocaleString()} ms`,
-      verdictModels: (n: number) => (n === 1 ? '1 model:' : `${n.toLocaleString()} models:`),
+      verdictModels: (n: number) => (isOne(n) ? '1 model:' : `${n.toLocaleString()} models:`),
       moreModels: (n: number) => `and ${n.toLocaleString()} more`,
       formAdd: 'Add a provider',
       formEdit: (name: string) => `Edit ${name}`,

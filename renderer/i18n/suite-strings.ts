@@ -2,7 +2,8 @@
  * Every user-visible string of the test report (renderer/features/tools/suite): the saved
  * test cases of a bundle, or of every bundle, run as one suite.
  */
-const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+import { isOne } from './plural';
+const plural = (n: number, one: string, many: string) => `${n} ${isOne(n) ? one : many}`;
 
 export const suiteStrings = {
   runBundle: 'Run test cases',

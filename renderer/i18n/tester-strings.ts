@@ -2,6 +2,7 @@
  * Every user-visible string of the live tester (renderer/features/tools/tester). Kept apart
  * from strings.ts while that file is being edited; to be merged into it as `en.tester`.
  */
+import { isOne } from './plural';
 export const testerStrings = {
   title: 'Test',
   shortcuts: 'Enter in a one-line field or Ctrl+Enter (⌘+Enter on a Mac) runs; Esc cancels a run.',
@@ -31,7 +32,7 @@ export const testerStrings = {
     notAllowed: (value: string) => `${value} (not allowed)`,
     notAllowedHelp: 'This value is not one of the choices: pick one.',
     fixed: 'Always this value.',
-    summary: (n: number) => (n === 1 ? 'One argument needs fixing:' : `${n} arguments need fixing:`),
+    summary: (n: number) => (isOne(n) ? 'One argument needs fixing:' : `${n} arguments need fixing:`),
   },
   run: {
     run: 'Run',
@@ -39,7 +40,7 @@ export const testerStrings = {
     cancel: 'Cancel',
     cancelling: 'Cancelling…',
     argsInvalid: 'Fix the arguments to run.',
-    argsIssues: (n: number) => (n === 1 ? 'One argument does not match the schema (see the field).' : `${n} arguments do not match the schema (see the fields).`),
+    argsIssues: (n: number) => (isOne(n) ? 'One argument does not match the schema (see the field).' : `${n} arguments do not match the schema (see the fields).`),
   },
   result: {
     title: 'Result',
@@ -63,8 +64,8 @@ export const testerStrings = {
       draft: 'The draft is not a valid tool:',
       other: 'Problems:',
     },
-    items: (n: number) => (n === 1 ? '1 item' : `${n} items`),
-    keys: (n: number) => (n === 1 ? '1 key' : `${n} keys`),
+    items: (n: number) => (isOne(n) ? '1 item' : `${n} items`),
+    keys: (n: number) => (isOne(n) ? '1 key' : `${n} keys`),
     showMore: (n: number) => `Show ${n} more`,
     moreChars: (n: number) => `… ${n.toLocaleString()} more characters (Copy takes all)`,
     undefinedValue: '(no value)',
@@ -141,7 +142,7 @@ export const testerStrings = {
     thisRun: 'This run',
     diffLabel: 'The chat’s result and this run’s, side by side: lines starting with - are only in the chat’s, + only in this run’s',
     same: 'Same result as in the chat.',
-    different: (added: number, removed: number) => `Different from the chat: ${removed} line${removed === 1 ? '' : 's'} only in the chat’s result, ${added} only in this run’s.`,
+    different: (added: number, removed: number) => `Different from the chat: ${removed} line${isOne(removed) ? '' : 's'} only in the chat’s result, ${added} only in this run’s.`,
     tooLarge: 'The results are too large or too different to compare line by line.',
     argsChanged: 'This run’s arguments are not the chat call’s: they were changed after loading.',
     notComparable: {

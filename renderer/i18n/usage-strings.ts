@@ -1,13 +1,14 @@
 /** Every user-visible string of usage at a glance (renderer/features/tools/usage, chat/ToolTokenUse). */
+import { isOne } from './plural';
 export const usageStrings = {
   days: (n: number) => `last ${n} days`,
-  calls: (n: number) => `${n.toLocaleString('en-US')} ${n === 1 ? 'call' : 'calls'}`,
+  calls: (n: number) => `${n.toLocaleString('en-US')} ${isOne(n) ? 'call' : 'calls'}`,
   errorRate: (rate: string) => `${rate} errors`,
   noCalls: 'not called',
   sparklineLabel: (calls: number, errors: number, days: number, busiest?: { date: string; calls: number }) =>
-    `Calls per day over the last ${days} days: ${calls} ${calls === 1 ? 'call' : 'calls'}, ${errors} ${errors === 1 ? 'error' : 'errors'}` +
+    `Calls per day over the last ${days} days: ${calls} ${isOne(calls) ? 'call' : 'calls'}, ${errors} ${isOne(errors) ? 'error' : 'errors'}` +
     (busiest && busiest.calls > 0 ? `; busiest day ${busiest.date} with ${busiest.calls}.` : '.'),
-  dayLine: (date: string, calls: number, errors: number) => `${date}: ${calls} ${calls === 1 ? 'call' : 'calls'}${errors ? `, ${errors} failed` : ''}`,
+  dayLine: (date: string, calls: number, errors: number) => `${date}: ${calls} ${isOne(calls) ? 'call' : 'calls'}${errors ? `, ${errors} failed` : ''}`,
   dashboard: {
     title: 'Usage',
     window: (days: number, timeZone: string) => `Last ${days} days, by day in ${timeZone}, from the invocation log.`,
