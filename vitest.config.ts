@@ -2,9 +2,11 @@ import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
  * Files that replace a module (vi.mock of a package or a product module) or otherwise change what
- * every later file in the worker would see: each runs in a fresh module graph of its own.
+ * every later file in the worker would see: each runs in a fresh module graph of its own. So do
+ * the renderer's component tests (*.test.tsx), which set a DOM environment at their top
+ * (`// @vitest-environment happy-dom`) and may replace modules such as Monaco's loader.
  */
-const ISOLATED = ['electron/core/llm/tokens-runs.test.ts'];
+const ISOLATED = ['electron/core/llm/tokens-runs.test.ts', 'renderer/**/*.test.tsx'];
 const ALL = ['electron/**/*.test.ts', 'shared/**/*.test.ts', 'scripts/**/*.test.ts', 'bench/**/*.test.ts', 'renderer/**/*.test.ts'];
 
 export default defineConfig({
