@@ -150,6 +150,7 @@ export const EVENT_NAMES = [
   'store.changed',
   'invocation.event',
   'invocation.progress',
+  'invocations.logged',
   'secrets.changed',
   'testcases.suiteProgress',
   'testcases.suiteDone',

@@ -144,6 +144,31 @@ describe('events applied to the cache', () => {
       'toolOutputs.list {}',
     ]);
   });
+  it('reads again the invocation history and usage figures of the tools a written batch called', async () => {
+    const s = screen();
+    close = s.close;
+    await s.show('invocations.list', { toolId: 't1', limit: 50 }, () => []);
+    await s.show('invocations.list', { toolId: 't2', limit: 50 }, () => []);
+    await s.show('invocations.list', { limit: 1 }, () => []);
+    await s.show('tools.usageSummaries', { toolIds: ['t0', 't1'] }, () => ({}));
+    await s.show('tools.usageSummaries', { toolIds: ['t2'] }, () => ({}));
+    await s.show('tools.usageStats', { bundleId: 'b', slug: 's', version: '1' }, () => ({}));
+    applyEvent(s.qc, 'invocations.logged', { toolIds: ['t1', 't3'] });
+    await s.settled();
+    expect(s.reads.sort()).toEqual([
+      'invocations.list {"limit":1}',
+      'invocations.list {"toolId":"t1","limit":50}',
+      'tools.usageStats {"bundleId":"b","slug":"s","version":"1"}',
+      'tools.usageSummaries {"toolIds":["t0","t1"]}',
+    ]);
+
+    // A batch of more tools than an event lists: every history and figure.
+    s.reads.length = 0;
+    applyEvent(s.qc, 'invocations.logged', {});
+    await s.settled();
+    expect(s.reads).toHaveLength(6);
+  });
+
   it('reads the approvals waiting in task trees again only when a row may change them', async () => {
     const s = screen();
     close = s.close;

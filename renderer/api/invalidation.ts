@@ -48,10 +48,17 @@ const HANDLERS: { [E in EventName]: Handler<E> } = {
   'invocation.event': () => undefined,
   // A running call's progress: kept outside the query cache (components/invocation-progress.ts).
   'invocation.progress': () => undefined,
+  'invocations.logged': (qc, { toolIds }) => {
+    if (!toolIds) return invalidateOps(qc, 'invocations.list', 'tools.usageSummaries', 'tools.usageStats');
+    invalidateWhere(qc, 'invocations.list', (i) => i.toolId === undefined || toolIds.includes(i.toolId));
+    invalidateWhere(qc, 'tools.usageSummaries', (i) => i.toolIds.some((id) => toolIds.includes(id)));
+    // Its input names the tool by bundle, slug and version, not by id: one is on screen at most.
+    invalidateOps(qc, 'tools.usageStats');
+  },
   // A suite's steps: the report that started it follows its own run id.
   'testcases.suiteProgress': () => undefined,
-  // Its end: its calls are in the invocation log (written in batches of ~50 ms) and the usage figures.
-  'testcases.suiteDone': (qc) => setTimeout(() => invalidateOps(qc, 'invocations.list', 'tools.usageSummaries', 'tools.usageStats'), 200),
+  // Its end: its calls reach the invocation log's readers with 'invocations.logged'.
+  'testcases.suiteDone': () => undefined,
   'secrets.changed': ops('secrets.list'),
   'conversations.changed': (qc, c) => {
     if (c.kind === 'messages') approvalsTouched(qc, c.messages);

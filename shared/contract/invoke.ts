@@ -54,6 +54,9 @@ export const invokeOperations = {
   },
 } as const satisfies OperationTable;
 
+/** The most tool ids an 'invocations.logged' event lists. */
+export const MAX_LOGGED_TOOL_IDS = 100;
+
 export const invokeEvents = {
   /** Streamed output of a running invocation (SSE events, progress). */
   'invocation.event': z.object({ invocationId: z.string(), kind: z.string(), data: z.unknown() }).strict(),
@@ -62,4 +65,11 @@ export const invokeEvents = {
    * most ten a second per call, the last one always sent, before the call's answer.
    */
   'invocation.progress': InvocationProgressSchema,
+  /**
+   * A batch of calls was written to the invocation log (one event a batch, some tens of
+   * milliseconds after the calls end): the tools they called, each once, at most
+   * MAX_LOGGED_TOOL_IDS; `toolIds` is absent when the batch called more, and then any tool's
+   * history and usage figures may have changed.
+   */
+  'invocations.logged': z.object({ toolIds: z.array(z.string()).max(MAX_LOGGED_TOOL_IDS).optional() }).strict(),
 } as const satisfies EventTable;

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { MAX_LOGGED_TOOL_IDS } from '../../../shared/contract/invoke';
 import type { InvocationRecord } from '../../../shared/model/invocation';
 import { InvocationLog } from './invocation-log';
 
@@ -70,6 +71,48 @@ describe('InvocationLog', () => {
     for (let i = 0; i < 1_000; i++) add();
     expect(built).toBe(1_500);
     expect(log.count()).toBe(1_500);
+  });
+
+  it('tells its listeners once a batch is written, once a batch, with each tool called in it once', async () => {
+    const log = open();
+    const told: { toolIds: string[] | undefined; count: number }[] = [];
+    const off = log.onWritten((toolIds) => told.push({ toolIds, count: log.count() }));
+    log.add(record({ toolId: 'tool-a' }));
+    log.add(record({ toolId: 'tool-b' }));
+    log.add(record({ toolId: 'tool-a' }));
+    expect(told).toEqual([]);
+    while (told.length === 0) await new Promise((r) => setTimeout(r, 10));
+    // Told after the batch is in the log, so a reader that asks at once finds its records.
+    expect(told).toEqual([{ toolIds: ['tool-a', 'tool-b'], count: 3 }]);
+    // A batch of records that could not be built is not news.
+    log.add(() => {
+      throw new Error('broken');
+    });
+    log.flush();
+    expect(told).toHaveLength(1);
+    // More tools than an event lists: none named (any tool's history may have changed).
+    for (let i = 0; i <= MAX_LOGGED_TOOL_IDS; i++) log.add(record({ toolId: `tool-${i}` }));
+    log.flush();
+    expect(told).toHaveLength(2);
+    expect(told[1]!.toolIds).toBeUndefined();
+    off();
+    log.add(record());
+    log.flush();
+    expect(told).toHaveLength(2);
+  });
+
+  it('keeps writing when a listener fails', () => {
+    const log = open();
+    const told: (string[] | undefined)[] = [];
+    log.onWritten(() => {
+      throw new Error('listener broke');
+    });
+    log.onWritten((ids) => told.push(ids));
+    const r = record({ toolId: 'tool-c' });
+    log.add(r);
+    log.flush();
+    expect(told).toEqual([['tool-c']]);
+    expect(log.get(r.id)).toEqual(r);
   });
 
   it('redacts each record’s JSON with its own redaction', () => {

@@ -5,6 +5,7 @@
  */
 import Database from 'better-sqlite3';
 import fs from 'node:fs';
+import { MAX_LOGGED_TOOL_IDS } from '../../../shared/contract/invoke';
 import type { InvocationRecord } from '../../../shared/model/invocation';
 import { isStoredOutputRef } from './stored-ref';
 
@@ -42,6 +43,7 @@ export class InvocationLog {
   private pruneScheduled = false;
   /** The edge of the prune pass under way, if one is. */
   private pruneEdge: string | undefined = undefined;
+  private readonly writtenListeners = new Set<(toolIds: string[] | undefined) => void>();
 
   private constructor(db: Database.Database) {
     this.db = db;
@@ -103,6 +105,7 @@ export class InvocationLog {
     const redactions = this.redactions;
     this.queue = [];
     this.redactions = [];
+    const toolIds = new Set<string>();
     this.db.transaction(() => {
       for (let i = 0; i < batch.length; i++) {
         let record: InvocationRecord;
@@ -120,11 +123,35 @@ export class InvocationLog {
         }
         const duration = Number.isFinite(record.durationMs) ? record.durationMs : null;
         this.insertStmt.run(record.id, record.toolId, record.startedAt, record.ok ? 1 : 0, text, duration, record.ok ? null : (record.error?.code ?? 'INTERNAL'), resultBytes);
+        toolIds.add(record.toolId);
       }
     })();
     const before = this.inserted;
     this.inserted += batch.length;
     if (Math.floor(before / PRUNE_EVERY) !== Math.floor(this.inserted / PRUNE_EVERY)) this.schedulePrune();
+    if (toolIds.size > 0) this.tellWritten(toolIds.size <= MAX_LOGGED_TOOL_IDS ? [...toolIds] : undefined);
+  }
+
+  /**
+   * Calls `listener` after each batch is written, once, with the tools whose records it held
+   * (each id once; undefined when there are more than MAX_LOGGED_TOOL_IDS), so a viewer of
+   * the log reads it again when there is something new rather than guess when the batch
+   * lands. Returns what removes the listener.
+   */
+  onWritten(listener: (toolIds: string[] | undefined) => void): () => void {
+    this.writtenListeners.add(listener);
+    return () => this.writtenListeners.delete(listener);
+  }
+
+  private tellWritten(toolIds: string[] | undefined): void {
+    for (const listener of this.writtenListeners) {
+      try {
+        listener(toolIds);
+      } catch (e) {
+        // The batch is written: a listener that fails does not undo it, nor stop the others.
+        console.warn('an invocation log listener failed:', (e as Error).message);
+      }
+    }
   }
 
   /**

@@ -6,7 +6,13 @@ export const invokeModule = defineModule({
   name: 'invoke',
   start: ({ dispatcher, log, events, redact }) => {
     // Every running call's progress, whoever started it (the tester, the palette, a model), reaches the windows.
-    const off = dispatcher.onProgress((p) => events.emit('invocation.progress', p));
-    return { api: undefined, handlers: invokeHandlers(dispatcher, log, events, redact), close: off };
+    const offProgress = dispatcher.onProgress((p) => events.emit('invocation.progress', p));
+    // Each batch the log writes: the windows read the history and usage figures of those tools again.
+    const offLogged = log.onWritten((toolIds) => events.emit('invocations.logged', toolIds ? { toolIds } : {}));
+    const close = () => {
+      offProgress();
+      offLogged();
+    };
+    return { api: undefined, handlers: invokeHandlers(dispatcher, log, events, redact), close };
   },
 });

@@ -1,4 +1,3 @@
-import { useQueryClient } from '@tanstack/react-query';
 import type { Bundle } from '../../../shared/model/bundle';
 import { useOp, useOpMutation, usePagedOp } from '../../api/hooks';
 import { QueryError } from '../../components/QueryError';
@@ -11,14 +10,13 @@ export function BundleList() {
   const bundles = usePagedOp('bundles.list', { includeDisabled: true, includeDeleted: true, pageSize: 100 });
   const { toolsBundleId, selectBundle } = useUi();
   const patch = useOpMutation('bundles.patch');
-  const qc = useQueryClient();
   const items: Bundle[] = bundles.data?.pages.flatMap((p) => p.items) ?? [];
   // MCP servers' bundles show their server's status.
   const mcp = new Map((useOp('mcpServers.list', {}).data ?? []).map((v) => [v.bundleId, v]));
 
   // Not disabled while a change is saved (a disabled switch would drop the keyboard focus): a press meanwhile is ignored.
   const toggle = (b: Bundle, isEnabled: boolean) =>
-    !patch.isPending && patch.mutate({ bundleId: b.id, isEnabled }, { onSettled: () => void qc.invalidateQueries() });
+    !patch.isPending && patch.mutate({ bundleId: b.id, isEnabled });
 
   return (
     <section className="bundle-list" aria-labelledby="bundles-title">

@@ -1,4 +1,3 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import type { ToolView } from '../../../shared/model/tool';
 import { useOpMutation, usePagedOp } from '../../api/hooks';
@@ -38,7 +37,6 @@ export function ToolList({ onOpen, openToolId }: ToolListProps = {}) {
     ? (found.data?.pages.flatMap((p) => p.items.map((h) => h.tool)) ?? []).filter((tool) => tags.every((tag) => tool.tags.includes(tag)))
     : (listed.data?.pages.flatMap((p) => p.items) ?? []);
   const patch = useOpMutation('tools.patch');
-  const qc = useQueryClient();
   // Every row's usage in one request.
   const usage = useUsageSummaries(tools.map((tool) => tool.id));
 
@@ -130,7 +128,7 @@ export function ToolList({ onOpen, openToolId }: ToolListProps = {}) {
               // Not disabled while a change is saved (that would drop the keyboard focus): a press meanwhile is ignored.
               onChange={(isEnabled) =>
                 !patch.isPending &&
-                patch.mutate({ bundleId: tool.bundleId, slug: tool.slug, version: tool.version, isEnabled }, { onSettled: () => void qc.invalidateQueries() })
+                patch.mutate({ bundleId: tool.bundleId, slug: tool.slug, version: tool.version, isEnabled })
               }
             />
           </li>

@@ -1,4 +1,3 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import type { ErrorInfo } from '../../../../shared/errors';
 import type { Bundle } from '../../../../shared/model/bundle';
@@ -78,7 +77,6 @@ export function BundleForm({ bundle, notice, onSaved, onClose, onDirtyChange }: 
   const [confirming, setConfirming] = useState(false);
   const put = useOpMutation('bundles.put');
   const del = useOpMutation('bundles.delete');
-  const qc = useQueryClient();
   const headingRef = useRef<HTMLHeadingElement>(null);
 
   const dirty = !readOnly && FIELDS.some((f) => draft[f] !== saved[f]);
@@ -129,7 +127,6 @@ export function BundleForm({ bundle, notice, onSaved, onClose, onDirtyChange }: 
           onSaved(b, how);
         },
         onError: (e) => setServer(serverErrors(e.info)),
-        onSettled: () => void qc.invalidateQueries(),
       },
     );
   };
@@ -159,7 +156,6 @@ export function BundleForm({ bundle, notice, onSaved, onClose, onDirtyChange }: 
           headingRef.current?.focus();
         },
         onError: (e) => setServer({ form: [e.message] }),
-        onSettled: () => void qc.invalidateQueries(),
       },
     );
   };

@@ -1,4 +1,3 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useDeferredValue, useEffect, useId, useMemo, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
 import type { OpInput } from '../../../../shared/contract';
 import { HTTP_METHODS } from '../../../../shared/model/http-spec';
@@ -96,7 +95,6 @@ export function ToolEditor({ mode, newVersionBlocked, notice, onSaved, onNewVers
   const viewed = mode.kind === 'view' ? mode.tool : undefined;
   const approval = useOp('tools.approval', { bundleId: viewed?.bundleId ?? '', slug: viewed?.slug ?? '', version: viewed?.version ?? '' }, { enabled: !!viewed });
   const inherited = approval.data && approval.data.reason.kind !== 'tool' ? approvalWhy(approval.data).reason : undefined;
-  const qc = useQueryClient();
   const headingRef = useRef<HTMLHeadingElement>(null);
 
   // Checking a 10k-line schema takes a few milliseconds: let keystrokes win.
@@ -193,10 +191,9 @@ export function ToolEditor({ mode, newVersionBlocked, notice, onSaved, onNewVers
           const first = (Object.keys(edited) as ToolField[]).find((f) => errs[f]?.length);
           if (first) focusField(first);
         },
-        onSettled: () => void qc.invalidateQueries(),
       },
     );
-  }, [readOnly, save, edited, bundleId, onDirtyChange, onSaved, qc]);
+  }, [readOnly, save, edited, bundleId, onDirtyChange, onSaved]);
 
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();

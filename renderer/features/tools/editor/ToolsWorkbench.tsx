@@ -1,4 +1,3 @@
-import { useQueryClient } from '@tanstack/react-query';
 import { memo, useCallback, useEffect, useMemo, useRef, useState, type CSSProperties, type ReactNode } from 'react';
 import type { Bundle } from '../../../../shared/model/bundle';
 import type { ToolView } from '../../../../shared/model/tool';
@@ -108,7 +107,6 @@ export function ToolsWorkbench({ testerSlot }: ToolsWorkbenchProps) {
   );
 
   const { client } = useApi();
-  const qc = useQueryClient();
   const suiteRunning = useSuiteRun((st) => st.run?.status === 'running');
   const hasSuite = useSuiteRun((st) => st.run !== null);
   const startSuite = useSuiteRun((st) => st.start);
@@ -117,11 +115,10 @@ export function ToolsWorkbench({ testerSlot }: ToolsWorkbenchProps) {
   const runSuite = useCallback(
     (scope: SuiteScope) => {
       if (!show({ kind: 'suite' })) return;
-      // The suite's calls are in the invocation log (written in batches of ~50 ms) and the usage figures.
-      const refresh = () => setTimeout(() => ['invocations.list', 'tools.usageSummaries', 'tools.usageStats'].forEach((op) => void qc.invalidateQueries({ queryKey: [op] })), 200);
-      if (!suiteRunning) startSuite(client, scope, refresh);
+      // The suite's calls reach the history and usage figures with 'invocations.logged' (api/invalidation.ts).
+      if (!suiteRunning) startSuite(client, scope);
     },
-    [show, suiteRunning, startSuite, client, qc],
+    [show, suiteRunning, startSuite, client],
   );
 
   // A suite running in the app that this window did not start (it was reloaded while one ran):

@@ -10,7 +10,6 @@
  *   <McpServerForm onDone={(bundleId) => …} />
  *   <McpServerForm server={view} onDone={…} onCancel={…} />
  */
-import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState, type ChangeEvent, type FormEvent, type KeyboardEvent } from 'react';
 import { MCP_HIDDEN_VALUE, type McpServerView } from '../../../../shared/model/mcp-client';
 import { callOrThrow, ContractError } from '../../../api/client';
@@ -32,7 +31,6 @@ export interface McpServerFormProps {
 
 export function McpServerForm({ server, onDone, onCancel }: McpServerFormProps) {
   const { client } = useApi();
-  const qc = useQueryClient();
   const id = useId();
   const editing = server !== undefined;
   const [mode, setMode] = useState<Mode>(server ? server.connection.transport : 'json');
@@ -98,7 +96,6 @@ export function McpServerForm({ server, onDone, onCancel }: McpServerFormProps) 
       else setError(err instanceof Error ? err.message : String(err));
     } finally {
       setBusy(false);
-      void qc.invalidateQueries();
     }
   };
 

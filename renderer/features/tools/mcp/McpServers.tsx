@@ -138,7 +138,7 @@ function ServerRow({ server: v }: { server: McpServerView }) {
             checked={trust.isPending && trust.variables ? trust.variables.trustUnannotatedTools : v.trustUnannotatedTools}
             disabled={trust.isPending}
             aria-describedby={`${id}-trust-help`}
-            onChange={(e) => trust.mutate({ bundleId: v.bundleId, trustUnannotatedTools: e.target.checked }, { onSettled: () => void qc.invalidateQueries() })}
+            onChange={(e) => trust.mutate({ bundleId: v.bundleId, trustUnannotatedTools: e.target.checked })}
           />
           {s.trust}
         </label>
@@ -171,13 +171,13 @@ function ServerRow({ server: v }: { server: McpServerView }) {
         <button type="button" aria-expanded={showLog} aria-controls={`${id}-log`} data-testid="mcp-log-toggle" onClick={() => setShowLog((x) => !x)}>
           {showLog ? s.hideLog : s.log}
         </button>
-        <BusyButton unavailable={restart.isPending} data-testid="mcp-restart" onClick={() => restart.mutate({ bundleId: v.bundleId }, { onSettled: () => void qc.invalidateQueries() })}>
+        <BusyButton unavailable={restart.isPending} data-testid="mcp-restart" onClick={() => restart.mutate({ bundleId: v.bundleId })}>
           {s.restart}
         </BusyButton>
         <BusyButton
           unavailable={remove.isPending}
           data-testid="mcp-remove"
-          onClick={() => window.confirm(s.confirmRemove(v.name)) && remove.mutate({ bundleId: v.bundleId }, { onSettled: () => void qc.invalidateQueries() })}
+          onClick={() => window.confirm(s.confirmRemove(v.name)) && remove.mutate({ bundleId: v.bundleId })}
         >
           {s.remove}
         </BusyButton>

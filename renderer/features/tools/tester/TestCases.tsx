@@ -37,12 +37,8 @@ export function TestCases({ bundleId, slug, version, draft, args, argsValid, onL
   const headingRef = useRef<HTMLHeadingElement>(null);
   const refresh = () => void qc.invalidateQueries({ queryKey: ['testcases.list'] });
 
-  const run = (only?: string[]) =>
-    runAll.mutate(
-      { bundleId, slug, version, ...(draft === undefined ? {} : { draft }), ...(only ? { ids: only } : {}) },
-      // The runs are in the invocation log too (written in batches of ~50 ms).
-      { onSettled: () => setTimeout(() => void qc.invalidateQueries({ queryKey: ['invocations.list'] }), 200) },
-    );
+  // The runs reach the invocation history with 'invocations.logged' (api/invalidation.ts).
+  const run = (only?: string[]) => runAll.mutate({ bundleId, slug, version, ...(draft === undefined ? {} : { draft }), ...(only ? { ids: only } : {}) });
   const del = (tc: TestCase) => {
     if (!window.confirm(s.cases.confirmDelete(tc.name))) return;
     remove.mutate(

@@ -10,7 +10,6 @@
  * and for an editor's draft body `body` (a ToolPutBody, possibly invalid):
  *   <Tester bundleId={bundleId} slug={slug} version={version} toolId={savedTool?.id} argSchema={body.argSchema} draft={body} />
  */
-import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import type { InvokeResult } from '../../../../shared/contract';
 import type { Result } from '../../../../shared/errors';
@@ -47,12 +46,8 @@ export function Tester(props: TesterProps) {
   return <TesterPanel key={`${props.bundleId}\u0000${props.slug}`} {...props} />;
 }
 
-/** The history is read from a log written in batches (~50 ms): refresh after the record lands. */
-const HISTORY_REFRESH_MS = 200;
-
 function TesterPanel({ bundleId, slug, version, toolId, argSchema, draft }: TesterProps) {
   const { client } = useApi();
-  const qc = useQueryClient();
   const titleId = useId();
   const schema = isPlainObject(argSchema) ? argSchema : {};
   const [args, setArgs] = useTesterArgs(bundleId, slug, () => initialValue(schema, schema) ?? {});
@@ -109,7 +104,7 @@ function TesterPanel({ bundleId, slug, version, toolId, argSchema, draft }: Test
     inFlight.current = null;
     setCancelling(false);
     setRun(r.ok ? { status: 'done', result: r.value } : { status: 'failed', error: r.error });
-    setTimeout(() => void qc.invalidateQueries({ queryKey: ['invocations.list'] }), HISTORY_REFRESH_MS);
+    // The history follows with 'invocations.logged' once the log has written the run (api/invalidation.ts).
   };
 
   const cancel = async () => {

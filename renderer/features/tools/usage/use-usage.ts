@@ -1,26 +1,13 @@
 /**
- * Usage figures from the core: read when a view mounts (no event announces a call), and again
- * when the tester's run history is read again after a run.
+ * Usage figures from the core: read when a view mounts, and again when the invocation log has
+ * written calls of the tool ('invocations.logged', api/invalidation.ts).
  */
-import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo } from 'react';
+import { useMemo } from 'react';
 import type { ToolUsageSummary } from '../../../../shared/model/usage';
 import { useOp } from '../../../api/hooks';
 import { userTimeZone } from './format';
 
 const FRESH_ON_MOUNT = { staleTime: 0, refetchOnMount: 'always' } as const;
-
-/** Calls `refetch` whenever the invocation log was read again (a run finished in the tester). */
-function useRefetchAfterRuns(refetch: () => unknown): void {
-  const qc = useQueryClient();
-  useEffect(
-    () =>
-      qc.getQueryCache().subscribe((e) => {
-        if (e.type === 'updated' && e.action.type === 'success' && e.query.queryKey[0] === 'invocations.list') void refetch();
-      }),
-    [qc, refetch],
-  );
-}
 
 /** One request for every tool shown: a summary per tool id. */
 export function useUsageSummaries(toolIds: readonly string[]): Map<string, ToolUsageSummary> {
@@ -29,13 +16,10 @@ export function useUsageSummaries(toolIds: readonly string[]): Map<string, ToolU
   const ids = useMemo(() => (joined ? [...new Set(joined.split('\u0000'))].slice(0, 500) : []), [joined]);
   const timeZone = useMemo(userTimeZone, []);
   const q = useOp('tools.usageSummaries', { toolIds: ids, timeZone }, { ...FRESH_ON_MOUNT, enabled: ids.length > 0 });
-  useRefetchAfterRuns(q.refetch);
   return useMemo(() => new Map((q.data?.items ?? []).map((i) => [i.toolId, i])), [q.data]);
 }
 
 export function useUsageStats(ref: { bundleId: string; slug: string; version: string }) {
   const timeZone = useMemo(userTimeZone, []);
-  const q = useOp('tools.usageStats', { ...ref, timeZone }, FRESH_ON_MOUNT);
-  useRefetchAfterRuns(q.refetch);
-  return q;
+  return useOp('tools.usageStats', { ...ref, timeZone }, FRESH_ON_MOUNT);
 }
