@@ -99,3 +99,11 @@ describe('attachments of a message', () => {
     expect(chatRequests(server)).toEqual([]);
   });
 });
+
+describe('attachment names and types', () => {
+  it('keeps a name to one line without a path, and a text file to a text type', async () => {
+    const { checkAttachments } = await import('./attachments');
+    const [file] = checkAttachments([{ name: '../../etc/pass\nwd.txt\u0007', mimeType: 'text/html; charset=x', dataBase64: Buffer.from('hi').toString('base64') }]);
+    expect(file).toMatchObject({ name: '.._.._etc_passwd.txt', mimeType: 'text/plain' });
+  });
+});

@@ -38,7 +38,13 @@ export function checkAttachments(inputs: readonly AttachmentInput[] | undefined)
   if (inputs.length > ATTACHMENTS_MAX) refuse(`a message takes at most ${ATTACHMENTS_MAX} attachments (this one has ${inputs.length}): send the others in another message`);
   let total = 0;
   return inputs.map((a) => {
-    const name = a.name.trim();
+    // A name is shown and given to the model inside its text: one line, no path, no control characters.
+    const name = [...a.name]
+      .filter((ch) => ch.charCodeAt(0) >= 0x20 && ch.charCodeAt(0) !== 0x7f && !(ch.charCodeAt(0) >= 0x80 && ch.charCodeAt(0) < 0xa0))
+      .join('')
+      .replace(/[\\/]+/g, '_')
+      .trim()
+      .slice(0, 255);
     if (!name) refuse('an attachment has no name: give each file a name');
     const bytes = decodedBytes(a.dataBase64);
     if (bytes === undefined) refuse(`${name}: its data is not base64; attach the file again`);
@@ -65,6 +71,8 @@ export function checkAttachments(inputs: readonly AttachmentInput[] | undefined)
       refuse(`${name} is not a UTF-8 text file: only text files and PNG, JPEG, GIF or WebP images can be attached`);
     }
     if (text.includes('\u0000')) refuse(`${name} is not a text file (it holds NUL bytes): only text files and PNG, JPEG, GIF or WebP images can be attached`);
-    return { name, mimeType: claimed || 'text/plain', bytes, dataBase64: a.dataBase64 };
+    // A text file keeps a plain text or data type it was given (text/markdown, application/json); anything else is text/plain.
+    const textType = /^(?:text\/[a-z0-9.+-]{1,60}|application\/(?:json|xml|yaml|x-yaml|toml|javascript|typescript))$/.test(claimed) ? claimed : 'text/plain';
+    return { name, mimeType: textType, bytes, dataBase64: a.dataBase64 };
   });
 }

@@ -224,3 +224,15 @@ describe('conversations.list with a search', () => {
     expect(hit!.match!.snippet).toMatch(/^….{50,70}needle.{50,70}…$/);
   });
 });
+
+describe('a message with files in the Markdown export', () => {
+  it('names each file with its type and size', async () => {
+    const { conversationMarkdown } = await import('./conversation-file');
+    const md = conversationMarkdown(
+      { id: 'c', title: 'T', createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z' } as never,
+      [{ id: 'm', conversationId: 'c', role: 'user', text: 'look', createdAt: '2026-01-01T00:00:00.000Z', attachments: [{ name: 'a.png', mimeType: 'image/png', bytes: 70 }, { name: 'n.md', mimeType: 'text/markdown', bytes: 3 }] }] as never,
+      new Date('2026-01-02T00:00:00.000Z'),
+    );
+    expect(md).toContain('**Attached**: a.png (image/png, 70 bytes), n.md (text/markdown, 3 bytes)');
+  });
+});

@@ -158,6 +158,7 @@ export function conversationMarkdown(conversation: Conversation, messages: reado
     const who = m.role === 'user' ? 'You' : m.role === 'assistant' ? `Model${m.model ? ` (${modelName(m.model)})` : ''}` : 'Toolsmith';
     out.push('', `## ${who} · ${m.createdAt}`, '');
     if (m.text.trim()) out.push(m.text.trimEnd());
+    if (m.attachments?.length) out.push('', `**Attached**: ${m.attachments.map((a) => `${oneLine(a.name)} (${a.mimeType}, ${a.bytes} bytes)`).join(', ')}`);
     if (m.error) out.push('', `**Error** (${m.error.code}): ${m.error.message}`);
     for (const o of m.outcomes ?? []) {
       out.push('', `- \`${oneLine(o.directive)}\`: ${o.error ? `error: ${o.error.message}` : o.manifest ? oneLine(o.manifest.text) : 'inlined'}`);
