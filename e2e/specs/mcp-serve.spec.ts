@@ -54,10 +54,13 @@ test.describe('Settings → MCP server', () => {
     await askClient.uncheck();
     await section.getByTestId('mcp-server-save').click();
     await expect(section.getByTestId('mcp-server-save')).toBeDisabled();
-    const saved = (await (await appPage.request.post(`${host!.url}rpc/settings.get`, { headers: { Authorization: `Bearer ${host!.token}`, 'Content-Type': 'application/json' }, data: {} })).json()) as { value: { mcpServer: { askClient: boolean } } };
-    expect(saved.value.mcpServer.askClient).toBe(false);
+    // Save is off while the save runs: the setting is read once it has landed.
+    const askClientSaved = async () =>
+      ((await (await appPage.request.post(`${host!.url}rpc/settings.get`, { headers: { Authorization: `Bearer ${host!.token}`, 'Content-Type': 'application/json' }, data: {} })).json()) as { value: { mcpServer: { askClient: boolean } } }).value.mcpServer.askClient;
+    await expect.poll(askClientSaved).toBe(false);
     await askClient.check();
     await section.getByTestId('mcp-server-save').click();
+    await expect.poll(askClientSaved).toBe(true);
     await expect(section.getByTestId('mcp-server-save')).toBeDisabled();
 
     // The stdio snippet starts toolsmith over this data folder; the HTTP one names /mcp and the MCP token, never the API token.
