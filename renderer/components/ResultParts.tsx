@@ -8,6 +8,7 @@
 import { useId, useMemo, useState, type ReactNode } from 'react';
 import type { ResultPart } from '../../shared/model/result-content';
 import { resultStrings as s } from '../i18n/result-strings';
+import { saveFile } from './save-file';
 import { dataUrlToBytes, dataUrlType, partViews, type Download, type PartView } from './result-parts';
 import './result-parts.css';
 
@@ -134,15 +135,6 @@ function Caption({ text, download, inline }: { text: string; download: Download;
 function save(d: Download): boolean {
   const bytes = dataUrlToBytes(d.dataUrl);
   if (!bytes) return false;
-  const url = URL.createObjectURL(new Blob([bytes], { type: dataUrlType(d.dataUrl) }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = d.fileName;
-  a.style.display = 'none';
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  // Revoked a little later: some browsers start the download after the click returns.
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  saveFile(new Blob([bytes], { type: dataUrlType(d.dataUrl) }), d.fileName);
   return true;
 }

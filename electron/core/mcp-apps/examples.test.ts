@@ -8,11 +8,10 @@
 import path from 'node:path';
 import { v7 as uuidv7 } from 'uuid';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Result } from '../../../shared/errors';
 import { usableTools } from '../agent/tools-for-model';
 import type { Core } from '../app';
 import { useTempDirs } from '../testing/temp-dir';
-import { addServer, openCore, until } from '../mcp-client/testing/harness';
+import { addServer, openCore, until, value } from '../mcp-client/testing/harness';
 import { FRAME_GONE_MESSAGE } from './frames';
 
 const ENTRY = path.resolve(import.meta.dirname, '..', '..', '..', 'node_modules', '@modelcontextprotocol', 'server-basic-vanillajs', 'dist', 'index.js');
@@ -22,13 +21,6 @@ const closers: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const c of closers.splice(0).reverse()) await c();
 });
-
-/** A contract call's value, or the test fails with its error. */
-async function value<T>(r: Promise<Result<T>>): Promise<T> {
-  const got = await r;
-  if (!got.ok) throw new Error(got.error.message);
-  return got.value;
-}
 
 const FRAMES = { origin: 'http://127.0.0.1:9', ancestors: ['http://127.0.0.1:8'] };
 

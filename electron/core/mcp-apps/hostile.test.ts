@@ -6,10 +6,9 @@
  */
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Result } from '../../../shared/errors';
 import { usableTools } from '../agent/tools-for-model';
 import type { Core } from '../app';
-import { addServer, openCore, until } from '../mcp-client/testing/harness';
+import { addServer, openCore, until, value } from '../mcp-client/testing/harness';
 import { useTempDirs } from '../testing/temp-dir';
 
 const SERVER = path.join(import.meta.dirname, 'testing', 'hostile-apps-server.mjs');
@@ -18,12 +17,6 @@ const closers: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const c of closers.splice(0).reverse()) await c();
 });
-
-async function value<T>(r: Promise<Result<T>>): Promise<T> {
-  const got = await r;
-  if (!got.ok) throw new Error(got.error.message);
-  return got.value;
-}
 
 async function hostile(): Promise<{ core: Core; bundleId: string; toolId: (name: string) => string }> {
   const core = await openCore(await tempDir());

@@ -8,6 +8,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { CONVERSATION_IMPORT_MAX_CHARS, type Conversation } from '../../../shared/model/conversation';
 import { callOrThrow } from '../../api/client';
+import { saveFile } from '../../components/save-file';
 import { useApi } from '../../api/hooks';
 import { chatStrings } from '../../i18n/chat-strings';
 import { useUi } from '../../stores/ui';
@@ -15,20 +16,6 @@ import { useUi } from '../../stores/ui';
 const s = chatStrings.conversations;
 const MAX_MIB = CONVERSATION_IMPORT_MAX_CHARS / (1024 * 1024);
 const errorMessage = (e: unknown) => (e instanceof Error ? e.message : String(e));
-
-/** Saves text as a file: handed over as a blob: URL, as the bundle export does. */
-export function saveTextFile(text: string, fileName: string, mimeType: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type: mimeType }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = fileName;
-  a.style.display = 'none';
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  // Revoked a little later: some browsers start the download after the click returns.
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
 
 const FORMATS = [
   { format: 'markdown', label: s.exportMarkdown, help: s.exportMarkdownHelp },
@@ -66,7 +53,7 @@ export function ExportMenu({ conversation: c, onError }: { conversation: Convers
     onError(null);
     try {
       const file = await callOrThrow(client, 'conversations.export', { id: c.id, format });
-      saveTextFile(file.text, file.fileName, file.mimeType);
+      saveFile(new Blob([file.text], { type: file.mimeType }), file.fileName);
     } catch (e) {
       onError(errorMessage(e));
     } finally {

@@ -4,6 +4,7 @@ import { expect } from 'vitest';
 import { createCore, type Core } from '../../app';
 import { RESOURCES_DIR } from '../../testing/temp-dir';
 import type { McpServerInput, McpServerView } from '../../../../shared/model/mcp-client';
+import type { Result } from '../../../../shared/errors';
 import type { InvokeOutcome } from '../../invoke/dispatcher';
 
 export const TEST_SERVER = path.join(import.meta.dirname, 'test-server.mjs');
@@ -57,4 +58,11 @@ export function alive(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/** A contract call's value, or the test fails with its error. */
+export async function value<T>(r: Promise<Result<T>>): Promise<T> {
+  const got = await r;
+  if (!got.ok) throw new Error(got.error.message);
+  return got.value;
 }

@@ -11,6 +11,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type ChangeEvent } from 'react';
 import { MAX_IMPORT_ZIP_BYTES, type ImportReport } from '../../../../shared/model/transfer';
 import { callOrThrow } from '../../../api/client';
+import { saveFile } from '../../../components/save-file';
 import { useApi } from '../../../api/hooks';
 import { importStrings as s } from '../../../i18n/import-strings';
 import { BusyButton } from '../BusyButton';
@@ -37,19 +38,6 @@ export function base64ToBytes(b64: string): Uint8Array<ArrayBuffer> {
   return out;
 }
 
-function download(bytes: Uint8Array<ArrayBuffer>, fileName: string): void {
-  const url = URL.createObjectURL(new Blob([bytes], { type: 'application/zip' }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = fileName;
-  a.style.display = 'none';
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  // Revoked a little later: some browsers start the download after the click returns.
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
-
 export function BundleTransfer({ bundleId }: BundleTransferProps) {
   const { client } = useApi();
   const qc = useQueryClient();
@@ -68,7 +56,7 @@ export function BundleTransfer({ bundleId }: BundleTransferProps) {
     setExported(null);
     try {
       const { fileName, base64 } = await callOrThrow(client, 'transfer.exportBundle', { bundleId });
-      download(base64ToBytes(base64), fileName);
+      saveFile(new Blob([base64ToBytes(base64)], { type: 'application/zip' }), fileName);
       setExported(fileName);
     } catch (e) {
       setExportError(errorMessage(e));
