@@ -98,6 +98,8 @@ test('a tool run several times shows its usage in the list, on its page, and its
     await expect(row.locator('.usage-bar-error')).toHaveCount(1);
     // Every row shown has its figures, asked for together: one request per list shown (the
     // whole list, then the search's hits), never one per row.
+    // Counted once the list is drawn (a refresh of its figures may redraw it).
+    await expect(page.getByTestId('tool-list').locator('li.tool-row').first()).toBeVisible();
     const rows = await page.getByTestId('tool-list').locator('li.tool-row').count();
     expect(rows).toBeGreaterThan(0);
     expect(calls.filter((c) => c === 'tools.usageSummaries').length).toBeLessThanOrEqual(2);
