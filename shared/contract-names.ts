@@ -61,6 +61,7 @@ export const OP_NAMES = [
   'conversations.get',
   'conversations.export',
   'conversations.import',
+  'conversations.attachment',
   'conversations.setContext',
   'conversations.evaluateContext',
   'chat.send',

@@ -73,4 +73,39 @@ test('a PNG and a Markdown file attached to a message reach the model and stay o
   await expect(again.getByRole('img', { name: 'Attached image pixel.png' })).toBeVisible();
   await expect(again).toContainText('notes.md');
   await screenshot(page, 'chat-attachments-3-reloaded');
+
+  // Edited and sent again: the new version keeps both files, and the model is given them again.
+  server.script([{ kind: 'text', text: 'Still a pixel and your notes.' }]);
+  const asked = server.requests.filter((r) => r.api === 'openai').length;
+  await page.getByTestId('message-user').first().getByTestId('message-edit').click();
+  const edit = page.getByTestId('message-edit-input');
+  await edit.fill('And now, what did I attach?');
+  await edit.press('Enter');
+  await expect(page.getByTestId('message-list')).toContainText('Still a pixel and your notes.');
+  await expect(page.getByTestId('branch-position')).toHaveText('2/2');
+  const edited = page.getByTestId('message-attachments');
+  await expect(edited.getByTestId('message-attachment')).toHaveCount(2);
+  await expect(edited.getByRole('img', { name: 'Attached image pixel.png' })).toBeVisible();
+  const resent = server.requests.filter((r) => r.api === 'openai');
+  expect(resent.length).toBeGreaterThan(asked);
+  expect(JSON.stringify(resent.at(-1)!.body)).toContain(`data:image/png;base64,${PNG.toString('base64')}`);
+
+  // Exported as JSON and imported back: the copy shows the image and the file.
+  const list = page.getByTestId('conversation-list');
+  const current = list.locator('.conversation-item.current');
+  await current.hover();
+  await current.getByTestId('conversation-export').click();
+  await page.keyboard.press('ArrowDown');
+  await expect(list.getByTestId('conversation-export-json')).toBeFocused();
+  const [download] = await Promise.all([page.waitForEvent('download'), page.keyboard.press('Enter')]);
+  const originalId = await current.getAttribute('data-conversation-id');
+  await list.getByTestId('conversation-import-file').setInputFiles((await download.path())!);
+  await expect(list.getByTestId('conversation-imported')).toContainText('Imported');
+  await expect(list.getByTestId('conversation-imported')).not.toContainText('not brought back');
+  await expect.poll(() => current.getAttribute('data-conversation-id')).not.toBe(originalId);
+  const copied = page.getByTestId('message-attachments');
+  await expect(copied.getByTestId('message-attachment')).toHaveCount(2);
+  await expect(copied.getByRole('img', { name: 'Attached image pixel.png' })).toBeVisible();
+  await expect(copied).toContainText('notes.md');
+  await screenshot(page, 'chat-attachments-4-imported');
 });

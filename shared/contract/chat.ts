@@ -43,7 +43,13 @@ export const chatOperations = {
    */
   'conversations.import': {
     input: z.object({ text: z.string().min(1).max(CONVERSATION_IMPORT_MAX_CHARS) }).strict(),
-    output: z.object({ conversation: ConversationSchema, messages: z.number().int().min(0) }).strict(),
+    /** `attachmentsLeftOut`: attached files the file named without their bytes (written by an older Toolsmith), not brought back. */
+    output: z.object({ conversation: ConversationSchema, messages: z.number().int().min(0), attachmentsLeftOut: z.number().int().min(1).optional() }).strict(),
+  },
+  /** One file attached to a message (`index` from 0, in the order the message lists them), with its bytes: an image's thumbnail is drawn from it. */
+  'conversations.attachment': {
+    input: z.object({ id: Key, messageId: Key, index: z.number().int().min(0).max(ATTACHMENTS_MAX - 1) }).strict(),
+    output: z.object({ name: z.string(), mimeType: z.string(), bytes: z.number().int().min(0), dataBase64: z.string() }).strict(),
   },
   'conversations.setContext': {
     input: z.object({ id: Key, sections: z.array(ContextSectionSchema).max(50) }).strict(),

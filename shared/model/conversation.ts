@@ -158,13 +158,16 @@ export const ATTACHMENT_TEXT_MAX_BYTES = 1024 * 1024;
 export const ATTACHMENTS_MAX_TOTAL_BYTES = 5 * 1024 * 1024;
 export const ATTACHMENT_NAME_MAX = 255;
 
-/** An attachment as a message shows it: an image with its bytes (for its thumbnail), a text file by its name and size. */
+/**
+ * An attachment as a message shows it: its name, type and size (an image's bytes are read when its
+ * thumbnail is drawn, `conversations.attachment`). In a conversation file, every file's bytes too.
+ */
 export const AttachmentSchema = z
   .object({
     name: z.string().max(ATTACHMENT_NAME_MAX),
     mimeType: z.string().max(100),
     bytes: z.number().int().min(0),
-    /** Images only. */
+    /** In a conversation file only: the file's bytes. */
     dataBase64: z.string().optional(),
   })
   .strict();
@@ -247,6 +250,8 @@ export const ConversationFileSchema = z
         tools: ToolSelectionSchema.optional(),
         extraction: ExtractionOverridesSchema.optional(),
         contextSections: z.array(ContextSectionSchema).max(50).optional(),
+        systemPrompt: SystemPromptSchema.optional(),
+        params: ModelParamsSchema.optional(),
       })
       .strict(),
     messages: z.array(ConversationFileMessageSchema).max(CONVERSATION_IMPORT_MAX_MESSAGES),

@@ -43,10 +43,16 @@ describe('attachments of a message', () => {
       { name: 'pixel.png', mimeType: 'image/png', dataBase64: PNG },
       { name: 'notes.md', mimeType: 'text/markdown', dataBase64: b64('# Notes\n\nuse ```fences``` here\n') },
     ]);
+    // The message names its files; their bytes are read one at a time (a thumbnail), never with the conversation.
     expect(added[0]!.attachments).toEqual([
-      { name: 'pixel.png', mimeType: 'image/png', bytes: 70, dataBase64: PNG },
+      { name: 'pixel.png', mimeType: 'image/png', bytes: 70 },
       { name: 'notes.md', mimeType: 'text/markdown', bytes: 31 },
     ]);
+    expect(await call('conversations.attachment', { id: c.id, messageId: added[0]!.id, index: 0 })).toEqual({ name: 'pixel.png', mimeType: 'image/png', bytes: 70, dataBase64: PNG });
+    expect((await call('conversations.attachment', { id: c.id, messageId: added[0]!.id, index: 1 })).dataBase64).toBe(b64('# Notes\n\nuse ```fences``` here\n'));
+    await expect(call('conversations.attachment', { id: c.id, messageId: added[0]!.id, index: 2 })).rejects.toMatchObject({ code: 'NOT_FOUND', message: expect.stringContaining('has no attachment 3') });
+    const other = await call('conversations.create', {});
+    await expect(call('conversations.attachment', { id: other.id, messageId: added[0]!.id, index: 0 })).rejects.toMatchObject({ code: 'NOT_FOUND' });
 
     const user = chatRequests(server).at(-1)!.body.messages.find((m: { role: string }) => m.role === 'user');
     const parts = user.content as Part[];
@@ -97,6 +103,60 @@ describe('attachments of a message', () => {
     await expect(call('chat.send', { conversationId: c.id, text: 'hi', attachments: tooMany })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
     expect(await messages(c.id)).toEqual([]);
     expect(chatRequests(server)).toEqual([]);
+  });
+});
+
+describe('attachments kept through an edit, an export and an import', () => {
+  it('an edited message keeps its files, and the model is given them with the new text', async () => {
+    const { server, c, sendWith, call } = await setUp('gpt-4o');
+    server.script([{ kind: 'text', text: 'first' }]);
+    const [user] = await sendWith('What is this?', [{ name: 'pixel.png', mimeType: 'image/png', dataBase64: PNG }]);
+    server.script([{ kind: 'text', text: 'second' }]);
+    const asked = chatRequests(server).length;
+    const shown = await call('chat.edit', { conversationId: c.id, messageId: user!.id, text: 'And now?' });
+    while (chatRequests(server).length === asked) await new Promise((r) => setTimeout(r, 10));
+    const edited = shown.find((m) => m.role === 'user')!;
+    expect(edited.id).not.toBe(user!.id);
+    expect(edited.attachments).toEqual([{ name: 'pixel.png', mimeType: 'image/png', bytes: 70 }]);
+    const parts = chatRequests(server).at(-1)!.body.messages.find((m: { role: string }) => m.role === 'user').content as Part[];
+    expect(parts.find((p) => p.type === 'text')!.text).toContain('And now?');
+    expect(parts.filter((p) => p.type === 'image_url')).toHaveLength(1);
+  });
+
+  it('a JSON export carries the files and the conversation\'s options; its import gives them back', async () => {
+    const { server, c, sendWith, call, messages } = await setUp('gpt-4o');
+    await call('conversations.setOptions', { id: c.id, systemPrompt: 'Answer in French.', params: { temperature: 0.3 } });
+    server.script([{ kind: 'text', text: 'ok' }]);
+    await sendWith('Look', [
+      { name: 'pixel.png', mimeType: 'image/png', dataBase64: PNG },
+      { name: 'notes.txt', mimeType: 'text/plain', dataBase64: b64('hello') },
+    ]);
+    const { text } = await call('conversations.export', { id: c.id, format: 'json' });
+    const file = JSON.parse(text);
+    expect(file.conversation).toMatchObject({ systemPrompt: 'Answer in French.', params: { temperature: 0.3 } });
+    expect(file.messages[0].attachments.map((a: { dataBase64?: string }) => a.dataBase64)).toEqual([PNG, b64('hello')]);
+
+    const imported = await call('conversations.import', { text });
+    expect(imported.attachmentsLeftOut).toBeUndefined();
+    expect(imported.conversation).toMatchObject({ systemPrompt: 'Answer in French.', params: { temperature: 0.3 } });
+    const copy = (await messages(imported.conversation.id)).find((m) => m.role === 'user')!;
+    expect(copy.attachments).toEqual([
+      { name: 'pixel.png', mimeType: 'image/png', bytes: 70 },
+      { name: 'notes.txt', mimeType: 'text/plain', bytes: 5 },
+    ]);
+    expect((await call('conversations.attachment', { id: imported.conversation.id, messageId: copy.id, index: 0 })).dataBase64).toBe(PNG);
+
+    // A file named without its bytes (an older export) comes back without it, and says so.
+    const old = { ...file, messages: file.messages.map((m: { attachments?: object[] }) => (m.attachments ? { ...m, attachments: m.attachments.map((a) => ({ ...a, dataBase64: undefined })) } : m)) };
+    const fromOld = await call('conversations.import', { text: JSON.stringify(old) });
+    expect(fromOld.attachmentsLeftOut).toBe(2);
+    expect((await messages(fromOld.conversation.id)).find((m) => m.role === 'user')!.attachments).toBeUndefined();
+
+    // A file whose bytes are not what its type says is refused, naming its place; nothing is created.
+    const before = (await call('conversations.list', {})).length;
+    const forged = { ...file, messages: file.messages.map((m: { attachments?: object[] }) => (m.attachments ? { ...m, attachments: [{ name: 'x.png', mimeType: 'image/png', bytes: 4, dataBase64: b64('nope') }] } : m)) };
+    await expect(call('conversations.import', { text: JSON.stringify(forged) })).rejects.toMatchObject({ code: 'VALIDATION_FAILED', message: expect.stringMatching(/messages\[0\]\.attachments: x\.png is not a PNG image/) });
+    expect((await call('conversations.list', {})).length).toBe(before);
   });
 });
 

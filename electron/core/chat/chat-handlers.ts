@@ -18,6 +18,7 @@ type ChatOps =
   | 'conversations.get'
   | 'conversations.export'
   | 'conversations.import'
+  | 'conversations.attachment'
   | 'conversations.setContext'
   | 'conversations.evaluateContext'
   | 'chat.send'
@@ -80,6 +81,7 @@ export function chatHandlers(deps: ChatHandlerDeps & { chat: ChatService }): { [
     },
     'conversations.export': (input) => exportConversation(conversations, input.id, input.format, deps.now()),
     'conversations.import': (input) => importConversation(conversations, input.text),
+    'conversations.attachment': (input) => conversations.attachmentFile(input.id, input.messageId, input.index),
     'conversations.setContext': (input) => conversations.setContext(input.id, input.sections),
     'conversations.evaluateContext': (input) => chat.evaluateContext(input.id),
     'chat.send': (input) => chat.send(input.conversationId, input.text, input.attachments),

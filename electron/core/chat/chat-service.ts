@@ -91,14 +91,16 @@ export class ChatService {
   /**
    * Edit and resend: the user message `messageId` and everything after it are kept as a branch
    * (a version of the message), and `text` is sent as send() would, as the new version shown;
-   * the model is given the version shown only. Answers the conversation's messages shown then.
-   * Refused, with nothing changed, when `text` has directive errors, when a turn runs in the
+   * the model is given the version shown only; the files attached to the message stay attached
+   * to the new version. Answers the conversation's messages shown then. Refused, with nothing changed, when `text` has directive errors, when a turn runs in the
    * conversation (CONFLICT), or when the message is not a user message of it.
    */
   async edit(conversationId: string, messageId: string, text: string): Promise<Message[]> {
-    const target = this.messageOf(conversationId, messageId);
+    const target = this.deps.conversations.timeline(conversationId).find((r) => r.id === messageId);
+    if (!target) throw new AppError('NOT_FOUND', messageNotFound(messageId), { id: messageId });
     if (target.role !== 'user') throw new AppError('VALIDATION_FAILED', notAUserMessage(messageId), { field: 'messageId' });
-    await this.sendReplacing(conversationId, text, messageId);
+    // The new version keeps the files attached to the one it replaces.
+    await this.sendReplacing(conversationId, text, messageId, target.attachmentFiles ?? []);
     return this.deps.conversations.messages(conversationId);
   }
 
@@ -170,12 +172,6 @@ export class ChatService {
     } finally {
       reservation?.release();
     }
-  }
-
-  private messageOf(conversationId: string, messageId: string): Message {
-    const m = this.deps.conversations.messages(conversationId).find((r) => r.id === messageId);
-    if (!m) throw new AppError('NOT_FOUND', messageNotFound(messageId), { id: messageId });
-    return m;
   }
 
   private async sendWith(

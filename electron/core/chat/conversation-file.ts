@@ -22,7 +22,8 @@ import {
   type Message,
   type ToolCard,
 } from '../../../shared/model/conversation';
-import type { ConversationStore } from '../timeline/conversation-store';
+import type { ConversationStore, ImportedConversation } from '../timeline/conversation-store';
+import { checkAttachments } from './attachments';
 import { resultText } from '../timeline/render';
 import { modelContent } from '../llm/result-content';
 
@@ -40,19 +41,22 @@ export const UNFINISHED_AT_EXPORT = 'this call had not finished when the convers
 const UNFINISHED: ReadonlySet<ToolCard['status']> = new Set(['running', 'awaiting-approval', 'awaiting-answer']);
 
 /** The conversation as a file to save. NOT_FOUND for an unknown id. */
-export function exportConversation(store: Pick<ConversationStore, 'get' | 'messages' | 'contextSections'>, id: string, format: ConversationFileFormat, now: Date): ExportedFile {
+export function exportConversation(store: Pick<ConversationStore, 'get' | 'messages' | 'timeline' | 'contextSections'>, id: string, format: ConversationFileFormat, now: Date): ExportedFile {
   const conversation = store.get(id);
-  const messages = store.messages(id);
   const contextSections = store.contextSections(id);
   const base = `${fileSlug(conversation.title)}-${now.toISOString().slice(0, 10)}`;
   if (format === 'json') {
+    // The JSON file carries each attached file's bytes, so an import gives them back.
+    const messages: Message[] = store.timeline(id).map(({ prompt: _prompt, toolCalls: _toolCalls, attachmentFiles, ...m }) =>
+      attachmentFiles?.length ? { ...m, attachments: attachmentFiles.map(({ name, mimeType, bytes, dataBase64 }) => ({ name, mimeType, bytes, dataBase64 })) } : m,
+    );
     return { fileName: `${base}.json`, mimeType: 'application/json', text: `${JSON.stringify(conversationFile(conversation, messages, contextSections, now), null, 2)}\n` };
   }
-  return { fileName: `${base}.md`, mimeType: 'text/markdown', text: conversationMarkdown(conversation, messages, now) };
+  return { fileName: `${base}.md`, mimeType: 'text/markdown', text: conversationMarkdown(conversation, store.messages(id), now) };
 }
 
 export function conversationFile(conversation: Conversation, messages: readonly Message[], contextSections: readonly ContextSection[], now: Date): ConversationFile {
-  const { id, title, createdAt, updatedAt, model, tools, extraction } = conversation;
+  const { id, title, createdAt, updatedAt, model, tools, extraction, systemPrompt, params } = conversation;
   return {
     format: CONVERSATION_FILE_FORMAT,
     version: CONVERSATION_FILE_VERSION,
@@ -66,6 +70,8 @@ export function conversationFile(conversation: Conversation, messages: readonly 
       ...(tools ? { tools } : {}),
       ...(extraction ? { extraction } : {}),
       ...(contextSections.length ? { contextSections: [...contextSections] } : {}),
+      ...(systemPrompt ? { systemPrompt } : {}),
+      ...(params && Object.keys(params).length > 0 ? { params } : {}),
     },
     messages: messages.map(({ conversationId: _conversationId, ...m }) => m),
   };
@@ -76,10 +82,10 @@ export function conversationFile(conversation: Conversation, messages: readonly 
  * text is too long, not JSON, not a conversation file, of another version, or does not match
  * the schema (the message names the place of the first problem, `messages[3].role`).
  */
-export function importConversation(store: Pick<ConversationStore, 'importConversation'>, text: string): { conversation: Conversation; messages: number } {
+export function importConversation(store: Pick<ConversationStore, 'importConversation'>, text: string): { conversation: Conversation; messages: number; attachmentsLeftOut?: number } {
   const file = readConversationFile(text);
-  const messages = freshRows(file.messages);
-  const { title, model, tools, extraction, contextSections } = file.conversation;
+  const { rows: messages, leftOut } = withAttachmentFiles(freshRows(file.messages));
+  const { title, model, tools, extraction, contextSections, systemPrompt, params } = file.conversation;
   const conversation = store.importConversation({
     title,
     messages,
@@ -87,8 +93,32 @@ export function importConversation(store: Pick<ConversationStore, 'importConvers
     ...(tools ? { tools } : {}),
     ...(extraction ? { extraction } : {}),
     ...(contextSections ? { contextSections } : {}),
+    ...(systemPrompt ? { systemPrompt } : {}),
+    ...(params ? { params } : {}),
   });
-  return { conversation, messages: messages.length };
+  return { conversation, messages: messages.length, ...(leftOut > 0 ? { attachmentsLeftOut: leftOut } : {}) };
+}
+
+/**
+ * The rows' attachments as files to store, checked as a message's attachments are when it is
+ * sent (a bad one refuses the import, naming its place). One without its bytes (a file written
+ * before they were kept) cannot come back: it is left out and counted.
+ */
+function withAttachmentFiles(rows: ReturnType<typeof freshRows>): { rows: ImportedConversation['messages']; leftOut: number } {
+  let leftOut = 0;
+  const out = rows.map((r, i) => {
+    if (!r.attachments?.length) return r;
+    const { attachments, ...row } = r;
+    const withBytes = attachments.filter((a) => a.dataBase64 !== undefined);
+    leftOut += attachments.length - withBytes.length;
+    if (withBytes.length === 0) return row;
+    try {
+      return { ...row, attachmentFiles: checkAttachments(withBytes.map((a) => ({ name: a.name, mimeType: a.mimeType, dataBase64: a.dataBase64! }))) };
+    } catch (e) {
+      throw refuse(`the conversation file is not valid at messages[${i}].attachments: ${(e as Error).message}`, `messages[${i}].attachments`);
+    }
+  });
+  return { rows: out, leftOut };
 }
 
 export function readConversationFile(text: string): ConversationFile {

@@ -20,9 +20,13 @@ export function isImageAttachment(a: { mimeType: string }): boolean {
   return ATTACHMENT_IMAGE_TYPES.includes(a.mimeType);
 }
 
-/** What a message shows of its attachments: images with their bytes (thumbnails), text files by name and size. */
+/**
+ * What a message shows of its attachments: each file's name, type and size. The bytes stay in the
+ * store: an image's thumbnail is read when it is drawn (`conversations.attachment`), so reading a
+ * conversation never carries its images.
+ */
 export function shownAttachments(stored: readonly StoredAttachment[]): Attachment[] {
-  return stored.map((a) => (isImageAttachment(a) ? { name: a.name, mimeType: a.mimeType, bytes: a.bytes, dataBase64: a.dataBase64 } : { name: a.name, mimeType: a.mimeType, bytes: a.bytes }));
+  return stored.map((a) => ({ name: a.name, mimeType: a.mimeType, bytes: a.bytes }));
 }
 
 /** A stored column read back: only well-formed entries (a damaged one is left out, never fails the conversation). */

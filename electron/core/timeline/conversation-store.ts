@@ -19,7 +19,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { MIGRATIONS } from './migrations';
 import { shownAttachments, storedAttachmentsOf, type StoredAttachment } from './attachments';
 import { openSqliteFile } from '../lib/sqlite-file';
-import { APP_CLOSED_CALL, APP_CLOSED_TASK, AUTO_TITLE_MAX_CHARS, DEFAULT_TITLE, conversationNotFound, duplicateSectionId, messageNotFound, noSuchBranch, notABranchPoint, taskNotFound } from './strings';
+import { APP_CLOSED_CALL, APP_CLOSED_TASK, AUTO_TITLE_MAX_CHARS, DEFAULT_TITLE, attachmentNotFound, conversationNotFound, duplicateSectionId, messageNotFound, noSuchBranch, notABranchPoint, taskNotFound } from './strings';
 import type { Task } from '../../../shared/model/task';
 
 /** With kind 'messages': the rows added and the conversation after them. */
@@ -91,7 +91,10 @@ export interface ImportedConversation {
   tools?: ToolSelection;
   extraction?: ExtractionOverrides;
   contextSections?: ContextSection[];
-  messages: Omit<Message, 'id' | 'conversationId'>[];
+  systemPrompt?: string;
+  params?: ModelParams;
+  /** Each row's attached files travel as `attachmentFiles` (checked by the caller). */
+  messages: (Omit<Message, 'id' | 'conversationId'> & Pick<TimelineExtras, 'attachmentFiles'>)[];
 }
 
 /** A row of the timeline: the message and its extras. */
@@ -318,15 +321,17 @@ export class ConversationStore {
     const id = uuidv7({ msecs: at.getTime() });
     const insertSection = this.db.prepare('INSERT INTO context_sections (conversation_id, position, id, title, text, enabled) VALUES (?, ?, ?, ?, ?, ?)');
     const insertMessage = this.db.prepare(
-      `INSERT INTO messages (id, conversation_id, role, created_at, text, tool, outcomes, turn_id, model, usage, error) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO messages (id, conversation_id, role, created_at, text, tool, outcomes, turn_id, model, usage, error, attachments) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
+    const options = { ...(c.systemPrompt?.trim() ? { systemPrompt: c.systemPrompt } : {}), ...(c.params && Object.keys(c.params).length > 0 ? { params: c.params } : {}) };
     this.db.transaction(() => {
       this.db
-        .prepare('INSERT INTO conversations (id, title, title_source, created_at, updated_at, model, tools, extraction) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
-        .run(id, c.title.trim(), 'user', at.toISOString(), at.toISOString(), json(c.model), json(c.tools), json(c.extraction));
+        .prepare('INSERT INTO conversations (id, title, title_source, created_at, updated_at, model, tools, extraction, options) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
+        .run(id, c.title.trim(), 'user', at.toISOString(), at.toISOString(), json(c.model), json(c.tools), json(c.extraction), Object.keys(options).length > 0 ? JSON.stringify(options) : null);
       (c.contextSections ?? []).forEach((s, i) => insertSection.run(id, i, s.id, s.title, s.text, s.enabled ? 1 : 0));
       for (const m of c.messages) {
-        insertMessage.run(uuidv7(), id, m.role, m.createdAt, m.text, json(m.tool), json(m.outcomes), m.turnId ?? null, json(m.model), json(m.usage), json(m.error));
+        const files = m.attachmentFiles?.length ? JSON.stringify(m.attachmentFiles) : null;
+        insertMessage.run(uuidv7(), id, m.role, m.createdAt, m.text, json(m.tool), json(m.outcomes), m.turnId ?? null, json(m.model), json(m.usage), json(m.error), files);
       }
     })();
     this.changed(id, 'created');
@@ -411,6 +416,15 @@ export class ConversationStore {
       .prepare(`SELECT ${MESSAGE_COLUMNS} FROM messages WHERE conversation_id = ? AND hidden = 0 ORDER BY seq`)
       .all(conversationId) as MessageRow[];
     return rows.map(toMessage);
+  }
+
+  /** One attached file of a message of the conversation, with its bytes (an image's thumbnail). NOT_FOUND when there is none. */
+  attachmentFile(conversationId: string, messageId: string, index: number): StoredAttachment {
+    this.get(conversationId);
+    const row = this.db.prepare('SELECT attachments FROM messages WHERE conversation_id = ? AND id = ?').get(conversationId, messageId) as { attachments: string | null } | undefined;
+    const file = row ? storedAttachmentsOf(parseJson<unknown>(row.attachments))[index] : undefined;
+    if (!file) throw new AppError('NOT_FOUND', attachmentNotFound(index + 1, messageId), { id: messageId });
+    return file;
   }
 
   /** The messages with what only the model is given (prompts, tool calls as made), in order. */

@@ -18,6 +18,7 @@ export const NOTHING_TO_REGENERATE = 'there is no message of yours before this o
 export const REGENERATE_MODEL_NONE = 'that message says @model none: no model answers it, so there is nothing to ask again';
 export const REGENERATE_NO_MODEL = 'no model is set for this conversation: pick one to ask again';
 export const messageNotFound = (id: string) => `no message with id '${id}' in this conversation`;
+export const attachmentNotFound = (n: number, messageId: string) => `message ${messageId} has no attachment ${n}: reload the conversation`;
 export const conversationGone = (id: string) => `conversation '${id}' was deleted while this ran`;
 export const duplicateSectionId = (id: string) => `two context sections have the id '${id}': each section needs its own`;
 export const routingFailed = (dest: string, why: string) => `the result could not be written to ${dest}: ${why}`;

@@ -229,7 +229,7 @@ function MessageItem({ message: m, running, branch, onSwitched }: { message: Mes
         )}
       </header>
       {editing ? <EditMessage message={m} onDone={() => setEditing(false)} /> : m.role === 'user' ? <HighlightedText text={m.text} /> : <Markdown text={m.text} />}
-      {m.role === 'user' && <MessageAttachments items={m.attachments} />}
+      {m.role === 'user' && <MessageAttachments conversationId={m.conversationId} messageId={m.id} items={m.attachments} />}
       {m.outcomes && <DirectiveOutcomes outcomes={m.outcomes} />}
     </article>
   );

@@ -154,10 +154,10 @@ export function useConversationImport() {
         setState({ busy: null, error: s.importTooLarge(file.name, MAX_MIB), done: null, conversationId: null });
         return;
       }
-      const { conversation, messages } = await callOrThrow(client, 'conversations.import', { text });
+      const { conversation, messages, attachmentsLeftOut } = await callOrThrow(client, 'conversations.import', { text });
       void qc.invalidateQueries({ queryKey: ['conversations.list'] }, { cancelRefetch: false });
       useUi.getState().selectConversation(conversation.id);
-      setState({ busy: null, error: null, done: s.imported(conversation.title, messages), conversationId: conversation.id });
+      setState({ busy: null, error: null, done: s.imported(conversation.title, messages, attachmentsLeftOut), conversationId: conversation.id });
     } catch (e) {
       setState({ busy: null, error: s.importFailed(errorMessage(e)), done: null, conversationId: null });
     }
