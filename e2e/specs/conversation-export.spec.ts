@@ -79,3 +79,30 @@ test('a conversation exported as JSON imports back as a copy, and the search fin
   await expect(items).toHaveCount(0);
   await expect(list).toContainText('No conversation has “no such word anywhere” in its title or messages.');
 });
+
+test('a conversation found by a word deep in it opens at that message', async ({ appPage: page }) => {
+  await page.getByTestId('nav-chat').click();
+  const list = page.getByTestId('conversation-list');
+  // A long conversation, imported: 80 messages, the word only in the 6th.
+  const at = (i: number) => new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString();
+  const messages = Array.from({ length: 80 }, (_, i) => ({
+    id: `m${i}`,
+    role: i % 2 === 0 ? 'user' : 'assistant',
+    createdAt: at(i),
+    text: i === 5 ? 'The answer hides the word quetzalcoatlite right here.' : `Line ${i} of a long talk about nothing in particular.\n\nWith a second paragraph to take some room.`,
+  }));
+  const file = { format: 'toolsmith-conversation', version: 1, conversation: { title: 'A long talk' }, messages };
+  await list.getByTestId('conversation-import-file').setInputFiles({ name: 'long.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(file)) });
+  await expect(list.getByTestId('conversation-imported')).toContainText('Imported “A long talk” (80 messages)');
+  await page.getByTestId('conversation-new').click();
+
+  await list.getByTestId('conversation-search').fill('quetzalcoatlite');
+  const found = list.getByTestId('conversation-item');
+  await expect(found).toHaveCount(1);
+  await found.first().click();
+  const target = page.getByTestId('message-list').getByText('The answer hides the word quetzalcoatlite right here.');
+  await expect(target).toBeInViewport();
+  // The newest message is out of view: the chat did not jump to the bottom.
+  await expect(page.getByTestId('message-list').getByText('Line 79 of a long talk')).not.toBeInViewport();
+  await screenshot(page, 'conversation-export-4-found-message');
+});

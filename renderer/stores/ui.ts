@@ -22,7 +22,11 @@ interface UiState {
   setIncludeDisabled(on: boolean): void;
   /** Chat screen: the open conversation (also whose buffers Inspect lists). */
   conversationId: string | null;
-  selectConversation(id: string | null): void;
+  /** Opens a conversation; with `messageId` (a search's match), the chat scrolls to that message. */
+  selectConversation(id: string | null, messageId?: string): void;
+  /** The message to bring into view once shown; cleared by the chat when it did. */
+  messageFocus: string | null;
+  clearMessageFocus(): void;
   /** Inspect screen: what to open; set by a manifest's link, then the screen switches. */
   inspectTarget: InspectTarget | null;
   openInspector(target: InspectTarget): void;
@@ -50,7 +54,9 @@ export const useUi = create<UiState>((set) => ({
   selectBundle: (toolsBundleId) => set({ toolsBundleId }),
   setIncludeDisabled: (toolsIncludeDisabled) => set({ toolsIncludeDisabled }),
   conversationId: null,
-  selectConversation: (conversationId) => set({ conversationId }),
+  selectConversation: (conversationId, messageId) => set({ conversationId, messageFocus: messageId ?? null }),
+  messageFocus: null,
+  clearMessageFocus: () => set({ messageFocus: null }),
   inspectTarget: null,
   openInspector(target) {
     set({ inspectTarget: target });

@@ -107,7 +107,7 @@ export function ConversationList({ onCreate, creating }: ConversationListProps) 
       {list.data && items.length === 0 && q !== '' && <p className="muted">{s.conversations.noMatches(q)}</p>}
       <ul ref={listRef} className="conversations" onKeyDown={onKeyDown}>
         {items.map((c) => (
-          <ConversationItem key={c.id} query={q} conversation={c} current={c.id === conversationId} onSelect={() => selectConversation(c.id)} next={items.find((o) => o.id !== c.id)?.id ?? null} />
+          <ConversationItem key={c.id} query={q} conversation={c} current={c.id === conversationId} onSelect={() => selectConversation(c.id, c.match?.messageId)} next={items.find((o) => o.id !== c.id)?.id ?? null} />
         ))}
       </ul>
     </nav>

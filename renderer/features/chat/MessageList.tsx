@@ -22,6 +22,7 @@ import { ToolCard } from './ToolCard';
 import type { AgentStream } from './use-agent-stream';
 import { useConversationDetail } from './use-conversation';
 import { MessageAttachments } from './AttachmentViews';
+import { useUi } from '../../stores/ui';
 
 /** Within this many pixels of the bottom, new messages keep the view at the bottom. */
 const STICK_PX = 80;
@@ -86,6 +87,25 @@ export function MessageList({ conversationId, stream }: { conversationId: string
     const box = boxRef.current;
     if (box && stick.current) box.scrollTop = box.scrollHeight;
   }, [items.length, lastKey, conversationId, pendingChars, running]);
+  // A search's match: once its row is drawn, it is brought into view and marked for a moment.
+  const messageFocus = useUi((u) => u.messageFocus);
+  const clearMessageFocus = useUi((u) => u.clearMessageFocus);
+  useLayoutEffect(() => {
+    const box = boxRef.current;
+    if (!messageFocus || !box || !messages) return;
+    const row = messages.find((m) => m.id === messageFocus);
+    const el = row?.tool
+      ? box.querySelector<HTMLElement>(`[data-invocation-id="${CSS.escape(row.tool.invocationId)}"]`)
+      : box.querySelector<HTMLElement>(`[data-message-id="${CSS.escape(messageFocus)}"]`);
+    // Shown but not drawn yet: the next render. Not shown (another version of an edited message): nothing to do.
+    if (row && !el) return;
+    clearMessageFocus();
+    if (!el) return;
+    stick.current = false;
+    el.scrollIntoView({ block: 'center' });
+    el.dataset.found = 'true';
+    el.animate?.([{ boxShadow: '0 0 0 3px var(--accent)' }, { boxShadow: '0 0 0 3px transparent' }], { duration: 2400, easing: 'ease-in' });
+  }, [messageFocus, messages, clearMessageFocus]);
 
   return (
     <div
