@@ -4,6 +4,7 @@
  * sections. Kept apart from strings.ts like the tester's and the editor's strings.
  */
 import { isOne } from './plural';
+import { formatBytes } from '../../shared/bytes';
 const plural = (n: number, one: string, many: string) => `${n.toLocaleString()} ${isOne(n) ? one : many}`;
 
 export const chatStrings = {
@@ -333,7 +334,7 @@ export const attachmentStrings = {
   remove: (name: string) => `Remove ${name}`,
   shownLabel: 'Attachments',
   imageAlt: (name: string) => `Attached image ${name}`,
-  size: (bytes: number) => (bytes < 1024 ? `${bytes} B` : bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KiB` : `${(bytes / (1024 * 1024)).toFixed(2)} MiB`),
+  size: (bytes: number) => formatBytes(bytes),
   tooMany: (max: number) => `A message takes at most ${max} attachments: remove one to add another.`,
   imageTooBig: (name: string, max: string) => `${name} is larger than ${max}: an image may be at most that (what a model takes). Make it smaller.`,
   textTooBig: (name: string, max: string) => `${name} is larger than ${max}: a text file may be at most that. Attach a part of it.`,

@@ -8,6 +8,7 @@
  *   sound: one part of that kind.
  * Anything else is not content (undefined): it is shown and given as it is.
  */
+import { formatBytes } from '../bytes';
 
 export type Audience = 'user' | 'assistant';
 
@@ -115,15 +116,5 @@ export function dataUrlBase64(dataUrl: string): string {
   return comma < 0 || !/;base64$/i.test(dataUrl.slice(0, comma)) ? '' : dataUrl.slice(comma + 1);
 }
 
-/** A size in words: `70 bytes`, `1 byte`, `12.3 KB`, `4.0 MB` (units of 1,024). */
-export function formatSize(bytes: number): string {
-  if (bytes < 1024) return bytes === 1 ? '1 byte' : `${bytes.toLocaleString('en')} bytes`;
-  const units = ['KB', 'MB', 'GB'];
-  let v = bytes / 1024;
-  let u = 0;
-  while (v >= 1024 && u < units.length - 1) {
-    v /= 1024;
-    u++;
-  }
-  return `${v.toFixed(1)} ${units[u]}`;
-}
+/** A size in words for a model's text: `70 bytes`, `1 byte`, `12.3 KB`, `4.0 MB`. */
+export const formatSize = (bytes: number): string => formatBytes(bytes, 'words');

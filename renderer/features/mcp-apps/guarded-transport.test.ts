@@ -5,7 +5,7 @@ import { GUARD_LIMITS, GuardedTransport, clampAppHeight, measureJson, type Guard
 
 const MiB = 1024 * 1024;
 const INIT_FIRST = 'initialize first: send ui/initialize and ui/notifications/initialized before other requests';
-const TOO_LARGE = 'message too large: at most 1 MiB';
+const TOO_LARGE = 'message too large: at most 1.0 MiB';
 const TOO_FAST = 'too many messages: at most 100 a second';
 const TOO_MANY_WAITING = 'too many requests at once: at most 8 wait for an answer';
 const STOPPED = 'The app sent more than 100 messages a second and was stopped. Show it again from its card.';

@@ -7,6 +7,7 @@
 // the bridge; a refused request is answered here with a JSON-RPC error so the app is not left
 // waiting.
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
+import { formatBytes } from '../../../shared/bytes';
 
 /** The bounds on what one app may send to the host. */
 export const GUARD_LIMITS = {
@@ -321,9 +322,4 @@ export function measureJson(value: unknown, limit: number): 'within' | 'over' | 
     if (size > limit) return 'over';
   }
   return 'within';
-}
-
-function formatBytes(n: number): string {
-  const mib = 1024 * 1024;
-  return n % mib === 0 ? `${n / mib} MiB` : `${n} bytes`;
 }

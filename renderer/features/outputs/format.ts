@@ -10,18 +10,7 @@ export const CHOICES: readonly OversizedChoice[] = ['handle', 'inline', 'buffer'
 
 const n = (v: number) => v.toLocaleString('en');
 
-/** Bytes in B, KiB, MiB or GiB (one decimal past bytes). */
-export function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${n(bytes)} B`;
-  const units = ['KiB', 'MiB', 'GiB'];
-  let v = bytes / 1024;
-  let u = 0;
-  while (v >= 1024 && u < units.length - 1) {
-    v /= 1024;
-    u++;
-  }
-  return `${v.toFixed(1)} ${units[u]}`;
-}
+export { formatBytes } from '../../../shared/bytes';
 
 /** Tokens, prefixed with ≈ when the figure is an estimate. */
 export function formatTokens(tokens: number, exact: boolean): string {
