@@ -118,6 +118,7 @@ export const OP_NAMES = [
   'toolOutputs.delete',
   'toolOutputs.choose',
   'mcpServers.list',
+  'mcpServers.readResource',
   'mcpServers.add',
   'mcpServers.update',
   'mcpServers.import',

@@ -126,7 +126,16 @@ test('a new user pastes mcpServers JSON, sees the tools, tests one, runs one fro
   await expect(palette.getByTestId('palette-item-picture')).toBeVisible();
   await page.keyboard.press('Enter');
   await palette.getByTestId('palette-run').click();
-  await expect(page.getByTestId('tool-card').last().getByRole('img', { name: 'Image from picture (image/png)' })).toBeVisible();
+  const card = page.getByTestId('tool-card').last();
+  await expect(card.getByRole('img', { name: 'Image from picture (image/png)' })).toBeVisible();
+  // Its link opens in place: the server's resource read and shown (here another picture).
+  const open = card.getByRole('button', { name: 'Read file:///tmp/pixel.png from its server' });
+  await open.click();
+  await expect(open).toHaveAttribute('aria-expanded', 'true');
+  await expect(card.getByTestId('result-link-body').getByRole('img', { name: 'Image from picture (image/png)' })).toBeVisible();
+  await screenshot(page, 'mcp-3b-linked-resource');
+  await open.click();
+  await expect(card.getByTestId('result-link-body').getByRole('img')).toHaveCount(0);
 
   // 5. A model calls the server's echo through our dispatcher.
   const provider = await shell.addProvider({ name: 'MCP e2e models', url: models.url });

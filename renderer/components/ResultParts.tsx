@@ -6,7 +6,9 @@
  * (`raw`, drawn only while it is on). Used by the chat's tool card, the tester and Inspect.
  */
 import { useId, useMemo, useState, type ReactNode } from 'react';
+import type { McpResourceContent } from '../../shared/model/mcp-client';
 import type { ResultPart } from '../../shared/model/result-content';
+import { useOp } from '../api/hooks';
 import { resultStrings as s } from '../i18n/result-strings';
 import { saveFile } from './save-file';
 import { dataUrlToBytes, dataUrlType, partViews, type Download, type PartView } from './result-parts';
@@ -14,6 +16,8 @@ import './result-parts.css';
 
 export interface ResultPartsProps {
   parts: readonly ResultPart[];
+  /** The MCP server's bundle that gave the result: its links can be opened (read from it) in place. */
+  bundleId?: string | undefined;
   /** Names the images and sounds (their alt text and labels) and the files they download as. */
   toolName: string;
   /** The value as raw JSON, drawn when the user asks for it. */
@@ -21,7 +25,7 @@ export interface ResultPartsProps {
   testId?: string;
 }
 
-export function ResultParts({ parts, toolName, raw, testId }: ResultPartsProps) {
+export function ResultParts({ parts, toolName, raw, testId, bundleId }: ResultPartsProps) {
   const [showRaw, setShowRaw] = useState(false);
   const views = useMemo(() => partViews(parts, toolName), [parts, toolName]);
   const bodyId = useId();
@@ -40,6 +44,7 @@ export function ResultParts({ parts, toolName, raw, testId }: ResultPartsProps) 
             {views.map((v, i) => (
               <li key={i} className={`result-part part-${v.kind}`} data-testid="result-part" data-kind={v.kind}>
                 <Part view={v} />
+                {v.kind === 'link' && bundleId && <LinkedResource bundleId={bundleId} uri={v.uri} toolName={toolName} />}
                 {v.notes && <p className="part-notes">{v.notes}</p>}
               </li>
             ))}
@@ -101,6 +106,45 @@ function Part({ view: v }: { view: PartView }) {
         </>
       );
   }
+}
+
+/** Opens a link of the result in place: read from its server (`mcpServers.readResource`) and shown as the result's own parts are. */
+function LinkedResource({ bundleId, uri, toolName }: { bundleId: string; uri: string; toolName: string }) {
+  const [open, setOpen] = useState(false);
+  const bodyId = useId();
+  const read = useOp('mcpServers.readResource', { bundleId, uri }, { enabled: open, staleTime: 60_000, retry: false });
+  const views = useMemo(() => (read.data ? partViews(read.data.contents.map(contentPart), toolName) : []), [read.data, toolName]);
+  return (
+    <div className="part-linked">
+      <button type="button" className="link-button" aria-expanded={open} aria-controls={bodyId} aria-label={s.openLabel(uri)} data-testid="result-link-open" onClick={() => setOpen((o) => !o)}>
+        {open ? s.close : s.open}
+      </button>
+      <div id={bodyId} data-testid="result-link-body">
+        {open && read.isPending && <p className="muted">{s.opening}</p>}
+        {open && read.error && (
+          <p className="field-error" role="alert">
+            {s.openFailed(read.error.message)}
+          </p>
+        )}
+        {open && read.data && views.length === 0 && <p className="muted">{s.emptyResource}</p>}
+        {open && views.length > 0 && (
+          <ul className="result-part-list">
+            {views.map((v, i) => (
+              <li key={i} className={`result-part part-${v.kind}`} data-kind={v.kind}>
+                <Part view={v} />
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+    </div>
+  );
+}
+
+/** An item read from a server as a part: an image or a sound as one, text or other bytes as a resource. */
+function contentPart(c: McpResourceContent): ResultPart {
+  if (c.dataUrl && c.mimeType && /^(image|audio)\//.test(c.mimeType)) return { type: c.mimeType.startsWith('image/') ? 'image' : 'audio', mimeType: c.mimeType, bytes: c.bytes ?? 0, dataUrl: c.dataUrl };
+  return { type: 'resource', uri: c.uri, ...(c.mimeType ? { mimeType: c.mimeType } : {}), ...(c.text !== undefined ? { text: c.text } : {}), ...(c.dataUrl ? { dataUrl: c.dataUrl, bytes: c.bytes ?? 0 } : {}) };
 }
 
 function ZoomableImage({ src, alt }: { src: string; alt: string }) {

@@ -1,12 +1,21 @@
 /** MCP servers brought in as bundles: each server's tools are the tools of its bundle. */
 import { z } from 'zod';
 import { ElicitActionSchema, ElicitationRequestSchema, ElicitValueSchema } from '../model/elicitation';
-import { McpImportReportSchema, McpLogLineSchema, McpServerEditSchema, McpServerInputSchema, McpServerViewSchema } from '../model/mcp-client';
+import { McpImportReportSchema, McpLogLineSchema, McpResourceContentSchema, McpServerEditSchema, McpServerInputSchema, McpServerViewSchema } from '../model/mcp-client';
 import { keyedRecord } from '../model/keyed-record';
 import { BundleRef, Empty, Key, type EventTable, type OperationTable } from './common';
 
 export const mcpClientOperations = {
   'mcpServers.list': { input: Empty, output: z.array(McpServerViewSchema) },
+  /**
+   * One resource of the bundle's server (resources/read), e.g. what a tool's result links to:
+   * each item's text, or its bytes as a `data:` URL with their size. NOT_FOUND for a bundle that
+   * is not a server's; PAYLOAD_TOO_LARGE over MCP_RESOURCE_MAX_BYTES in all.
+   */
+  'mcpServers.readResource': {
+    input: z.object({ ...BundleRef, uri: z.string().min(1).max(2048) }).strict(),
+    output: z.object({ contents: z.array(McpResourceContentSchema) }).strict(),
+  },
   /** Adds a server (stdio or Streamable HTTP) as a new bundle, starts it and stores its tools. */
   'mcpServers.add': { input: z.object({ server: McpServerInputSchema, enabled: z.boolean().optional() }).strict(), output: McpServerViewSchema },
   /**

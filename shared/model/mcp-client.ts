@@ -201,3 +201,12 @@ export const McpImportReportSchema = z
   })
   .strict();
 export type McpImportReport = z.infer<typeof McpImportReportSchema>;
+
+/** The most a resource read from a server may hold, text and bytes together. */
+export const MCP_RESOURCE_MAX_BYTES = 4 * 1024 * 1024;
+
+/** One item of a resources/read answer as shown: its text, or its bytes as a `data:` URL. */
+export const McpResourceContentSchema = z
+  .object({ uri: z.string(), mimeType: z.string().optional(), text: z.string().optional(), dataUrl: z.string().optional(), bytes: z.number().int().min(0).optional() })
+  .strict();
+export type McpResourceContent = z.infer<typeof McpResourceContentSchema>;

@@ -11,6 +11,7 @@ import {
   type McpAppTrust,
   type McpConnection,
   type McpLogLine,
+  type McpResourceContent,
   type McpServerConfig,
   type McpServerEdit,
   type McpServerFile,
@@ -31,6 +32,7 @@ import { resultValue } from './results';
 import { editedConfig } from './server-edit';
 import { ServerFiles } from './server-files';
 import { applyTrust, slugOf, syncTools, type SkippedTool } from './tool-sync';
+import { resourceContents } from './resources';
 
 export interface McpClientOptions {
   dataDir: string;
@@ -331,6 +333,14 @@ export class McpClientManager {
   /** One resource of the bundle's server (resources/read), e.g. the page of a tool's app. */
   readResource(bundleId: string, uri: string, signal?: AbortSignal): Promise<{ contents: { uri: string }[] }> {
     return this.entry(bundleId).conn.readResource(uri, signal);
+  }
+
+  /** A resource a tool's result links to, read for the window; refused while the bundle is switched off (reading starts a stopped server). */
+  async readLinkedResource(bundleId: string, uri: string): Promise<McpResourceContent[]> {
+    const e = this.entry(bundleId);
+    const bundle = this.opts.store.bundleById(bundleId);
+    if (!bundle || !bundle.isEnabled || bundle.softDeletedAt) throw new AppError('FORBIDDEN', `'${e.conn.config.name}' is switched off in Tools: switch it on to read its resources`);
+    return resourceContents((await e.conn.readResource(uri)).contents, uri);
   }
 
   /** A line in the server's log (what its apps did). */

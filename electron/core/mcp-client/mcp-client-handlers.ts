@@ -1,9 +1,10 @@
-/** MCP servers brought in as bundles: add, change, import, list with status, log, restart, remove; their questions to the user. */
+/** MCP servers brought in as bundles: add, change, import, list with status, log, restart, remove, read a resource; their questions to the user. */
 import type { McpClientManager } from './manager';
 import type { Handler } from '../router';
 
 type McpClientOps =
   | 'mcpServers.list'
+  | 'mcpServers.readResource'
   | 'mcpServers.add'
   | 'mcpServers.update'
   | 'mcpServers.import'
@@ -17,6 +18,7 @@ type McpClientOps =
 export function mcpClientHandlers(mcp: McpClientManager): { [N in McpClientOps]: Handler<N> } {
   return {
     'mcpServers.list': () => mcp.list(),
+    'mcpServers.readResource': async ({ bundleId, uri }) => ({ contents: await mcp.readLinkedResource(bundleId, uri) }),
     'mcpServers.add': ({ server, enabled }) => mcp.add(server, { enabled }),
     'mcpServers.update': ({ bundleId, server }) => mcp.update(bundleId, server),
     'mcpServers.import': ({ text, skipExisting }) => mcp.importJson(text, { skipExisting }),

@@ -150,7 +150,7 @@ export function ToolCard({ card, conversationId, placement }: { card: ToolCardDa
               <ValueView value={card.value} />
             </div>
           )
-        : !card.manifest && !card.error && card.status !== 'running' && card.status !== 'awaiting-answer' && !awaiting && card.status !== 'denied' && <ValueView value={card.value} truncated={card.valueTruncated} toolName={card.displayName} />}
+        : !card.manifest && !card.error && card.status !== 'running' && card.status !== 'awaiting-answer' && !awaiting && card.status !== 'denied' && <ValueView value={card.value} truncated={card.valueTruncated} toolName={card.displayName} bundleId={card.bundleId} />}
     </article>
   );
 }

@@ -15,9 +15,9 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-export function ValueView({ value, truncated, toolName }: { value: unknown; truncated?: boolean; toolName?: string }) {
+export function ValueView({ value, truncated, toolName, bundleId }: { value: unknown; truncated?: boolean; toolName?: string; bundleId?: string }) {
   const parts = useMemo(() => resultParts(value), [value]);
-  if (parts) return <ResultParts parts={parts} toolName={toolName ?? resultStrings.theTool} testId="tool-value" raw={() => <PlainValue value={value} truncated={truncated} testId="tool-value-raw" />} />;
+  if (parts) return <ResultParts parts={parts} toolName={toolName ?? resultStrings.theTool} bundleId={bundleId} testId="tool-value" raw={() => <PlainValue value={value} truncated={truncated} testId="tool-value-raw" />} />;
   return <PlainValue value={value} truncated={truncated} testId="tool-value" />;
 }
 

@@ -92,5 +92,5 @@ function RowDetails({ message }: { message: Message }) {
   const parts = useMemo(() => (tool ? resultParts(tool.value) : undefined), [tool]);
   const json = () => <pre>{JSON.stringify(message, null, 2)}</pre>;
   if (!parts || !tool) return json();
-  return <ResultParts parts={parts} toolName={tool.displayName} testId="timeline-details-value" raw={json} />;
+  return <ResultParts parts={parts} toolName={tool.displayName} bundleId={tool.bundleId} testId="timeline-details-value" raw={json} />;
 }

@@ -13,7 +13,7 @@
 // appended to the file MCP_TEST_PID_FILE.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { CallToolRequestSchema, CancelledNotificationSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, CancelledNotificationSchema, ListToolsRequestSchema, ReadResourceRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { spawn } from 'node:child_process';
 import { appendFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
@@ -99,13 +99,21 @@ export function makeServer(mode = 'normal', hooks = {}) {
   const extra = hooks.extra ?? [];
   /** A late_big call not answered yet: its id, size, and (over HTTP) how to answer it. */
   let late;
-  const server = new Server({ name: 'toolsmith-test-server', version: '1.0.0' }, { capabilities: { tools: { listChanged: true }, ...(mode === 'progress' ? { logging: {} } : {}) } });
+  const server = new Server({ name: 'toolsmith-test-server', version: '1.0.0' }, { capabilities: { tools: { listChanged: true }, resources: {}, ...(mode === 'progress' ? { logging: {} } : {}) } });
   // Over HTTP, late_big is answered however late, as some servers do: a cancel does not end it.
   if (mode === 'late' && !hooks.writeLine) server.setNotificationHandler(CancelledNotificationSchema, () => undefined);
   const huge = hooks.listMb ? [{ name: 'huge', description: 'd'.repeat(Math.round(hooks.listMb * 1024 * 1024)), inputSchema: { type: 'object', properties: {} } }] : [];
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: [...BASE_TOOLS, ...(mode === 'invalid' ? INVALID_TOOLS : []), ...(mode === 'headers' ? HEADER_TOOLS : []), ...(mode === 'tasks' ? TASK_TOOLS : []), ...(mode === 'late' ? LATE_TOOLS : []), ...(mode === 'resume' ? RESUME_TOOLS : []), ...(mode === 'progress' ? PROGRESS_TOOLS : []), ...(mode === 'elicit' ? ELICIT_TOOLS : []), ...extra, ...huge],
   }));
+  // What `picture` links to and `read_resource` embeds, and a resource too large to show.
+  server.setRequestHandler(ReadResourceRequestSchema, async (req) => {
+    const { uri } = req.params;
+    if (uri === 'file:///tmp/pixel.png') return { contents: [{ uri, mimeType: 'image/png', blob: PNG_1PX }] };
+    if (uri === 'memo://notes') return { contents: [{ uri, mimeType: 'text/plain', text: 'the notes' }] };
+    if (uri === 'memo://huge') return { contents: [{ uri, mimeType: 'text/plain', text: 'x'.repeat(5 * 1024 * 1024) }] };
+    throw new McpError(-32002, `Resource not found: ${uri}`);
+  });
   server.setRequestHandler(CallToolRequestSchema, async (req, ctx) => {
     const args = req.params.arguments ?? {};
     hooks.onCall?.(req.params.name, args);

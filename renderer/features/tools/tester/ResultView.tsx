@@ -34,7 +34,7 @@ const FailureDetailsSchema = z
   .passthrough();
 
 /** `toolName` names the images and sounds of a result that is content. */
-export function ResultView({ state, toolName }: { state: RunState; toolName: string }) {
+export function ResultView({ state, toolName, bundleId }: { state: RunState; toolName: string; bundleId?: string }) {
   const titleId = useId();
   return (
     <section className="tester-result" data-testid="tester-result" aria-labelledby={titleId} aria-busy={state.status === 'running'}>
@@ -48,7 +48,7 @@ export function ResultView({ state, toolName }: { state: RunState; toolName: str
           <InvocationProgress invocationId={state.invocationId} label={s.result.progress} />
         </>
       )}
-      {state.status === 'done' && <Success result={state.result} toolName={toolName} />}
+      {state.status === 'done' && <Success result={state.result} toolName={toolName} bundleId={bundleId} />}
       {state.status === 'failed' && <Failure error={state.error} />}
     </section>
   );
@@ -72,7 +72,7 @@ function Timing({ durationMs, attempts, ok }: { durationMs?: number; attempts?: 
   );
 }
 
-function Success({ result, toolName }: { result: InvokeResult; toolName: string }) {
+function Success({ result, toolName, bundleId }: { result: InvokeResult; toolName: string; bundleId?: string | undefined }) {
   const parts = useMemo(() => resultParts(result.value), [result.value]);
   const tree = (testId: string) => (
     <div className="json-tree" data-testid={testId}>
@@ -89,7 +89,7 @@ function Success({ result, toolName }: { result: InvokeResult; toolName: string 
         <h4>{s.result.value}</h4>
         <CopyButton value={result.value} />
       </div>
-      {parts ? <ResultParts parts={parts} toolName={toolName} testId="tester-value" raw={() => tree('tester-value-raw')} /> : tree('tester-value')}
+      {parts ? <ResultParts parts={parts} toolName={toolName} bundleId={bundleId} testId="tester-value" raw={() => tree('tester-value-raw')} /> : tree('tester-value')}
       {result.http && <HttpView http={result.http} />}
     </>
   );

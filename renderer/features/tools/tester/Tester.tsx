@@ -175,7 +175,7 @@ function TesterPanel({ bundleId, slug, version, toolId, argSchema, draft }: Test
           </span>
         )}
       </div>
-      <ResultView state={run} toolName={slug} />
+      <ResultView state={run} toolName={slug} bundleId={bundleId} />
       {run.status === 'running' && <McpCallQuestion invocationId={run.invocationId} />}
       {toolId && draft === undefined && run.status !== 'idle' && (
         <McpAppSlot
