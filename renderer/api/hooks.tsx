@@ -1,5 +1,5 @@
 import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient, type UseQueryOptions } from '@tanstack/react-query';
-import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useSyncExternalStore, type ReactNode } from 'react';
 import { eventNames, type OpInput, type OpName, type OpOutput } from '../../shared/contract';
 import { callOrThrow, ContractError, type Api } from './client';
 import { applyEvent } from './invalidation';
@@ -63,14 +63,9 @@ export function useOpMutation<N extends OpName>(name: N) {
 
 export function useConnectionState(): ConnectionState {
   const api = useApi();
-  const [state, setState] = useState<ConnectionState>(api.state());
-  useEffect(() => {
-    const off = api.onState(setState);
-    // The socket may have opened between the first render and this subscription.
-    setState(api.state());
-    return off;
-  }, [api]);
-  return state;
+  // Read again once subscribed (useSyncExternalStore does): the socket may have opened between the first render and the subscription.
+  const subscribe = useCallback((changed: () => void) => api.onState(changed), [api]);
+  return useSyncExternalStore(subscribe, () => api.state());
 }
 
 type PagedOp = 'bundles.list' | 'tools.list' | 'tools.search';

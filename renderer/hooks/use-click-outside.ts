@@ -1,4 +1,4 @@
-import { useEffect, type RefObject } from 'react';
+import { useEffect, useEffectEvent, type RefObject } from 'react';
 
 /** Whether `target` lies outside every one of `elements` (an element not rendered holds nothing). */
 export function isOutside(target: Node, elements: readonly (Pick<Node, 'contains'> | null | undefined)[]): boolean {
@@ -11,13 +11,14 @@ export function isOutside(target: Node, elements: readonly (Pick<Node, 'contains
  * click toggles it instead. Escape is left to each popover's key handling.
  */
 export function useClickOutside(open: boolean, refs: readonly RefObject<HTMLElement | null>[], close: () => void): void {
+  // The latest refs and close, without listening again on each render.
+  const onPress = useEffectEvent((target: Node) => {
+    if (isOutside(target, refs.map((r) => r.current))) close();
+  });
   useEffect(() => {
     if (!open) return;
-    const onDown = (e: MouseEvent) => {
-      if (isOutside(e.target as Node, refs.map((r) => r.current))) close();
-    };
+    const onDown = (e: MouseEvent) => onPress(e.target as Node);
     document.addEventListener('mousedown', onDown);
     return () => document.removeEventListener('mousedown', onDown);
-    // Only when it opens or closes: the refs are the same objects on every render, and `close` only closes.
   }, [open]);
 }

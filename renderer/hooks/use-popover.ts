@@ -5,9 +5,9 @@ import { useClickOutside } from './use-click-outside';
  * A button that opens a dialog beside it (the chat's tool selection and extraction thresholds):
  * the button toggles it, opening focuses the dialog's first input, a click outside both closes
  * it, and Escape inside it closes it and gives the focus back to the button, as does `close`
- * (its Close button).
+ * (its Close button). `onOpen` runs in the click that opens it (a form shows what is saved now).
  */
-export function usePopover<P extends HTMLElement>(panelId: string) {
+export function usePopover<P extends HTMLElement>(panelId: string, onOpen?: () => void) {
   const [open, setOpen] = useState(false);
   const buttonRef = useRef<HTMLButtonElement>(null);
   const panelRef = useRef<P>(null);
@@ -33,7 +33,10 @@ export function usePopover<P extends HTMLElement>(panelId: string) {
     'aria-expanded': open,
     'aria-controls': panelId,
     'aria-haspopup': 'dialog',
-    onClick: () => setOpen((o) => !o),
+    onClick: () => {
+      if (!open) onOpen?.();
+      setOpen((o) => !o);
+    },
   } as const;
   return { open, close, panelRef, onKeyDown, buttonProps };
 }

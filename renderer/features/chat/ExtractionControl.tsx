@@ -4,7 +4,7 @@
  * placeholders); "Use Settings' values" clears them all.
  */
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import type { ErrorInfo } from '../../../shared/errors';
 import type { Conversation } from '../../../shared/model/conversation';
 import type { ExtractionOverrides } from '../../../shared/model/settings';
@@ -28,22 +28,18 @@ export function ExtractionControl({ conversation }: { conversation: Conversation
   const ids = useId();
   const settings = useOp('settings.get', {});
   const panelId = `${ids}-panel`;
-  const { open, close, panelRef, onKeyDown, buttonProps } = usePopover<HTMLFormElement>(panelId);
   const saved = conversation?.extraction;
   const [draft, setDraft] = useState<ExtractionDraft>(() => toExtractionDraft(saved));
   const [errors, setErrors] = useState<Partial<Record<ExtractionField, string>>>({});
   const [failure, setFailure] = useState<ErrorInfo | null>(null);
   const [status, setStatus] = useState<'idle' | 'saving' | 'saved'>('idle');
-
-  // Opening shows what is saved now.
-  useEffect(() => {
-    if (!open) return;
+  // Opening shows what is saved now (a refetch of the conversation while it is open keeps what is typed).
+  const { open, close, panelRef, onKeyDown, buttonProps } = usePopover<HTMLFormElement>(panelId, () => {
     setDraft(toExtractionDraft(saved));
     setErrors({});
     setFailure(null);
     setStatus('idle');
-    // Only when it opens, not on every refetch of the conversation.
-  }, [open]);
+  });
 
   const send = async (value: ExtractionOverrides | null) => {
     setFailure(null);

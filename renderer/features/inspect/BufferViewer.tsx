@@ -140,9 +140,7 @@ export function BufferViewer({ source, label, totalLines: listedLines, totalChar
   const current = onScreen
     ? currentLongLine([moved?.line ?? null, highlight], onScreen.first, onScreen.last, (line) => (known(line)?.length ?? 0) > MAX_DRAWN_CHARS)
     : null;
-  useEffect(() => {
-    if (current !== null) setSeenLong(true);
-  }, [current]);
+  if (current !== null && !seenLong) setSeenLong(true);
 
   const move: LineMove = (line, length, from, to) => {
     const start = to === 'match' && mark ? windowStartFor(mark.column, mark.length, length) : moveWindow(from, to === 'match' ? 'start' : to, length);

@@ -6,7 +6,7 @@
  * may send before the bridge sees it. A link or a message the page wants is confirmed in the
  * card, outside the frame, one at a time.
  */
-import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useEffect, useEffectEvent, useLayoutEffect, useRef, useState } from 'react';
 import { AppBridge, type McpUiHostCapabilities } from '@modelcontextprotocol/ext-apps/app-bridge';
 import { appMessageText, callResultOf, type AppCallResult, type AppOpen } from '../../../shared/model/mcp-apps';
 import { useApi } from '../../api/hooks';
@@ -38,22 +38,23 @@ export default function McpAppFrame({ app, call, conversationId, onStopped, onHi
   const bridgeRef = useRef<AppBridge | null>(null);
   const initialized = useRef(false);
   const resultSent = useRef(false);
-  // The latest call and handlers, read by the bridge's listeners (set up once per view).
+  // The latest call and handlers, read by the bridge's listeners (set up once per view): kept
+  // after each commit, before the effects below read them.
   const latest = useRef({ call, onStopped, onHide, conversationId });
-  latest.current = { call, onStopped, onHide, conversationId };
+  useLayoutEffect(() => {
+    latest.current = { call, onStopped, onHide, conversationId };
+  });
   const [height, setHeight] = useState(160);
   const [confirm, setConfirm] = useState<Confirm | null>(null);
 
   // The call's result reaches the page once, when both the page is ready and the call has ended.
-  const sendResult = () => {
+  const sendResult = useEffectEvent(() => {
     const bridge = bridgeRef.current;
     const c = latest.current.call;
     if (!bridge || !initialized.current || resultSent.current || !c.ended) return;
     resultSent.current = true;
     void bridge.sendToolResult((c.error !== undefined ? callResultOf(c.error, true) : callResultOf(c.value)) as CallToolAnswer);
-  };
-  const sendResultRef = useRef(sendResult);
-  sendResultRef.current = sendResult;
+  });
 
   // A layout effect: its cleanup runs while the frame is still in the page, so the page hears it goes.
   useLayoutEffect(() => {
@@ -153,7 +154,7 @@ export default function McpAppFrame({ app, call, conversationId, onStopped, onHi
     bridge.addEventListener('initialized', () => {
       initialized.current = true;
       void bridge.sendToolInput({ arguments: (latest.current.call.args ?? {}) as Record<string, unknown> });
-      sendResultRef.current();
+      sendResult();
     });
     // The core closed this app (its server switched off, apps turned off, too many open).
     const offClosed = client.on('mcpApps.closed', (p) => {
@@ -189,7 +190,7 @@ export default function McpAppFrame({ app, call, conversationId, onStopped, onHi
     };
   }, [app, client]);
 
-  useEffect(() => sendResultRef.current(), [call.ended, call.value, call.error]);
+  useEffect(() => sendResult(), [call.ended, call.value, call.error]);
 
   return (
     <section className={app.prefersBorder === false ? 'mcp-app' : 'mcp-app bordered'} aria-label={s.frameLabel(app.server)} data-testid="mcp-app">

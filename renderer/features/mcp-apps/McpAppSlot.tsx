@@ -3,7 +3,7 @@
  * one: the person's consent for a server not trusted yet, then the app's frame above the value.
  * At most MAX_LIVE_APPS run at once in a window; past that a card offers "Show the app".
  */
-import { lazy, Suspense, useEffect, useState, useSyncExternalStore } from 'react';
+import { lazy, Suspense, useEffect, useEffectEvent, useState, useSyncExternalStore } from 'react';
 import type { AppOpen, AppOpenResult } from '../../../shared/model/mcp-apps';
 import { useApi, useOp } from '../../api/hooks';
 import { mcpAppStrings as s } from '../../i18n/mcp-app-strings';
@@ -72,10 +72,15 @@ function AppSlot({ toolId, call, conversationId }: { toolId: string; call: AppCa
 
   // An app starts on its own while few run; the rest wait for the person. Only on mount: a card
   // that waited is started by its button. Its place is given back when the card goes.
-  useEffect(() => {
+  const startIfRoom = useEffectEvent(() => {
     if (live.size < MAX_LIVE_APPS) open();
-    return release;
-  }, []);
+  });
+  useEffect(() => {
+    startIfRoom();
+    return () => {
+      if (live.delete(token)) notify();
+    };
+  }, [token]);
 
   if (phase.kind === 'hidden') return null;
   if (phase.kind === 'idle')

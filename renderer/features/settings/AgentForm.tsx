@@ -4,7 +4,7 @@
  * Duplicate). The core checks it; each wrong field shows the core's message beside it and
  * gets the focus; what is typed stays (in useAgentsUi) until saved or cancelled.
  */
-import { useEffect, useId, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useEffectEvent, useId, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { AGENT_MAX_STEPS_LIMIT, type AgentProfileView } from '../../../shared/model/agent-profile';
 import type { ToolSelection } from '../../../shared/model/provider';
 import { useOp, useOpMutation, usePagedOp } from '../../api/hooks';
@@ -40,12 +40,15 @@ export function AgentForm({ draft, editing, readOnly = false, views, onChange, o
   useEffect(() => {
     formRef.current?.querySelector<HTMLElement>(readOnly ? '[data-testid="agent-form-close"]' : 'input:not([readonly]), textarea')?.focus();
   }, [readOnly]);
-  // After a refusal: the first wrong field gets the focus (its message is read with it).
-  useEffect(() => {
-    if (focusFirst === 0) return;
+  // After a refusal: the first wrong field gets the focus (its message is read with it); a field
+  // typed into after it loses its error without the focus moving.
+  const focusFirstWrong = useEffectEvent(() => {
     const first = AGENT_FIELDS.find((k) => errors[k]);
     if (first) formRef.current?.querySelector<HTMLElement>(`[data-field="${first}"]`)?.focus();
     else formRef.current?.querySelector<HTMLElement>('[data-testid="agent-form-error"]')?.focus();
+  });
+  useEffect(() => {
+    if (focusFirst !== 0) focusFirstWrong();
   }, [focusFirst]);
 
   const set = (patch: Partial<AgentDraft>) => {

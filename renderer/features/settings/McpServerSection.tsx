@@ -1,5 +1,5 @@
 /** Settings → MCP server: whether the registry is served, which bundles, progressive discovery, and config snippets to copy. */
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { MCP_TOOL_SEARCH_MAX_TOOLS, type McpServerSettings } from '../../../shared/model/mcp-serve';
 import type { ToolSearchMode } from '../../../shared/model/tool-search';
 import { useOp, useOpMutation, usePagedOp } from '../../api/hooks';
@@ -21,9 +21,8 @@ export function McpServerSection() {
   const [draft, setDraft] = useState<McpServerSettings | null>(null);
   const saved = settings.data?.mcpServer;
 
-  useEffect(() => {
-    if (saved && draft === null) setDraft(saved);
-  }, [saved, draft]);
+  // The form starts from what is saved, once it is read.
+  if (saved && draft === null) setDraft(saved);
 
   if (settings.error) return <QueryError error={settings.error} onRetry={() => void settings.refetch()} />;
   if (!saved || !draft) return null;

@@ -78,9 +78,8 @@ export function SettingsScreen() {
   /** Allowed-host entries refused before saving, each said for a person (which line, what is wrong, the fix). */
   const [hostProblems, setHostProblems] = useState<string[]>([]);
 
-  useEffect(() => {
-    if (settings.data && draft === null) setDraft(toDraft(settings.data));
-  }, [settings.data, draft]);
+  // The form starts from what is saved, once it is read.
+  if (settings.data && draft === null) setDraft(toDraft(settings.data));
 
   // Sent here to allow a host (the first-run checklist): the field, in view, with the cursor in it.
   const settingsFocus = useUi((u) => u.settingsFocus);

@@ -4,7 +4,7 @@
  * tools always given, the budget of definitions a turn's searches load, and semantic search
  * (a provider's embeddings, with a Test). Saved as one `toolSearch` change.
  */
-import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { LOADED_TOKENS_MAX, LOADED_TOKENS_MIN, PROVIDER_MAX_TOOLS, type EmbeddingsTest, type ToolSearchMode } from '../../../shared/model/tool-search';
 import { useOp, useOpMutation } from '../../api/hooks';
 import { FormField } from '../../components/FormField';
@@ -22,9 +22,8 @@ export function ToolSearchSection() {
   const test = useOpMutation('tools.testEmbeddings');
   const [verdict, setVerdict] = useState<EmbeddingsTest | null>(null);
 
-  useEffect(() => {
-    if (saved && draft === null) setDraft(toToolSearchDraft(saved));
-  }, [saved, draft]);
+  // The form starts from what is saved, once it is read.
+  if (saved && draft === null) setDraft(toToolSearchDraft(saved));
 
   if (!saved || !draft) return null;
   const dirty = JSON.stringify(toToolSearchDraft(saved)) !== JSON.stringify(draft);

@@ -8,7 +8,7 @@
  * the caller passes (useArgIssues) are shown on their fields. Enter in a one-line field
  * calls onSubmit.
  */
-import { useCallback, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { testerStrings as s } from '../../../i18n/tester-strings';
 import {
   fieldKind,
@@ -60,7 +60,9 @@ export function ArgsForm({ schema, value, onChange, onValidityChange, issues = N
 
   // The latest value, so a field's change never writes into a stale copy.
   const latest = useRef(value);
-  latest.current = value;
+  useLayoutEffect(() => {
+    latest.current = value;
+  });
   const set = useCallback(
     (path: Path, v: unknown) => {
       const next = setIn(latest.current, path, v);

@@ -139,7 +139,7 @@ function TesterPanel({ bundleId, slug, version, toolId, argSchema, draft }: Test
   }, [replaying, setArgs, runStatus]);
 
   const onValidityChange = useCallback((valid: boolean) => setArgsValid(valid), []);
-  const loadArgs = useCallback((a: unknown) => setArgs(a), []);
+  const loadArgs = useCallback((a: unknown) => setArgs(a), [setArgs]);
 
   return (
     <section className="tester" aria-labelledby={titleId} onKeyDown={onKeyDown} data-testid="tester">

@@ -14,12 +14,12 @@ export function useUsageSummaries(toolIds: readonly string[]): Map<string, ToolU
   // The same ids in the same order are the same request, whatever array carries them.
   const joined = toolIds.join('\u0000');
   const ids = useMemo(() => (joined ? [...new Set(joined.split('\u0000'))].slice(0, 500) : []), [joined]);
-  const timeZone = useMemo(userTimeZone, []);
+  const timeZone = useMemo(() => userTimeZone(), []);
   const q = useOp('tools.usageSummaries', { toolIds: ids, timeZone }, { ...FRESH_ON_MOUNT, enabled: ids.length > 0 });
   return useMemo(() => new Map((q.data?.items ?? []).map((i) => [i.toolId, i])), [q.data]);
 }
 
 export function useUsageStats(ref: { bundleId: string; slug: string; version: string }) {
-  const timeZone = useMemo(userTimeZone, []);
+  const timeZone = useMemo(() => userTimeZone(), []);
   return useOp('tools.usageStats', { ...ref, timeZone }, FRESH_ON_MOUNT);
 }
