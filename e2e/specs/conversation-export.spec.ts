@@ -48,7 +48,7 @@ test('a conversation exported as JSON imports back as a copy, and the search fin
   expect(download.suggestedFilename()).toMatch(/\.json$/);
   const file = (await download.path())!;
   const doc = JSON.parse(await fs.readFile(file, 'utf8')) as { format: string; version: number; messages: { role: string; text: string; tool?: { slug: string } }[] };
-  expect(doc).toMatchObject({ format: 'toolsmith-conversation', version: 1 });
+  expect(doc).toMatchObject({ format: 'toolsmith-conversation', version: 2 });
   expect(doc.messages.some((m) => m.role === 'tool' && m.tool?.slug === 'now')).toBe(true);
   expect(doc.messages.some((m) => m.text.includes('zanzibarine'))).toBe(true);
 

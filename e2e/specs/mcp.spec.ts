@@ -129,9 +129,11 @@ test('a new user pastes mcpServers JSON, sees the tools, tests one, runs one fro
   const card = page.getByTestId('tool-card').last();
   await expect(card.getByRole('img', { name: 'Image from picture (image/png)' })).toBeVisible();
   // Its link opens in place: the server's resource read and shown (here another picture).
-  const open = card.getByRole('button', { name: 'Read file:///tmp/pixel.png from its server' });
+  const open = card.getByTestId('result-link-open');
+  await expect(open).toHaveAccessibleName('Open file:///tmp/pixel.png (read from its server)');
   await open.click();
   await expect(open).toHaveAttribute('aria-expanded', 'true');
+  await expect(open).toHaveAccessibleName('Close file:///tmp/pixel.png');
   await expect(card.getByTestId('result-link-body').getByRole('img', { name: 'Image from picture (image/png)' })).toBeVisible();
   await screenshot(page, 'mcp-3b-linked-resource');
   await open.click();

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { operations, isOpName, type OpName, type OpOutput, type OpParsedInput } from '../../shared/contract';
 import { fail, toErrorInfo, type Result } from '../../shared/errors';
-import { LIMITS } from '../../shared/limits';
+import { LIMITS, maxInputBytesOf } from '../../shared/limits';
 
 /** Who is calling: transports fill this in; handlers may use it for auditing. */
 export interface CallContext {
@@ -60,8 +60,9 @@ export function createRouter(handlers: HandlerTable): Router {
   }
 
   async function callJson(name: string, body: string, ctx?: CallContext): Promise<Result<unknown>> {
-    if (Buffer.byteLength(body, 'utf8') > LIMITS.maxInputBytes) {
-      return fail('PAYLOAD_TOO_LARGE', `input is larger than ${LIMITS.maxInputBytes} bytes`);
+    const max = maxInputBytesOf(name);
+    if (Buffer.byteLength(body, 'utf8') > max) {
+      return fail('PAYLOAD_TOO_LARGE', `input is larger than ${max} bytes`);
     }
     let input: unknown;
     try {

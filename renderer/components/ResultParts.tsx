@@ -110,13 +110,20 @@ function Part({ view: v }: { view: PartView }) {
 
 /** Opens a link of the result in place: read from its server (`mcpServers.readResource`) and shown as the result's own parts are. */
 function LinkedResource({ bundleId, uri, toolName }: { bundleId: string; uri: string; toolName: string }) {
+  // Only a server's result has links its server can be asked for (a card imported from elsewhere may name no server here).
+  const servers = useOp('mcpServers.list', {}, { staleTime: 30_000 });
+  const isServer = servers.data?.some((sv) => sv.bundleId === bundleId) ?? false;
+  return isServer ? <OpenLink bundleId={bundleId} uri={uri} toolName={toolName} /> : null;
+}
+
+function OpenLink({ bundleId, uri, toolName }: { bundleId: string; uri: string; toolName: string }) {
   const [open, setOpen] = useState(false);
   const bodyId = useId();
   const read = useOp('mcpServers.readResource', { bundleId, uri }, { enabled: open, staleTime: 60_000, retry: false });
   const views = useMemo(() => (read.data ? partViews(read.data.contents.map(contentPart), toolName) : []), [read.data, toolName]);
   return (
     <div className="part-linked">
-      <button type="button" className="link-button" aria-expanded={open} aria-controls={bodyId} aria-label={s.openLabel(uri)} data-testid="result-link-open" onClick={() => setOpen((o) => !o)}>
+      <button type="button" className="link-button" aria-expanded={open} aria-controls={bodyId} aria-label={open ? s.closeLabel(uri) : s.openLabel(uri)} data-testid="result-link-open" onClick={() => setOpen((o) => !o)}>
         {open ? s.close : s.open}
       </button>
       <div id={bodyId} data-testid="result-link-body">

@@ -43,8 +43,8 @@ export const chatStrings = {
     exported: (fileName: string) => `Saved as ${fileName}.`,
     importLabel: 'Import conversation… (a file written by Export as JSON; or drop it on this list)',
     importing: (name: string) => `Importing ${name}…`,
-    imported: (title: string, n: number, leftOut = 0) =>
-      `Imported “${title}” (${plural(n, 'message', 'messages')}). Nothing in it was run.${leftOut > 0 ? ` ${plural(leftOut, 'attached file was', 'attached files were')} not brought back: the file names ${isOne(leftOut) ? 'it' : 'them'} without ${isOne(leftOut) ? 'its' : 'their'} contents.` : ''}`,
+    imported: (title: string, n: number, leftOut = 0, ownSettings = false) =>
+      `Imported “${title}” (${plural(n, 'message', 'messages')}). Nothing in it was run.${ownSettings ? ' It brings its own system prompt or model settings: read them under Conversation settings before you send.' : ''}${leftOut > 0 ? ` ${plural(leftOut, 'attached file was', 'attached files were')} not brought back: the file names ${isOne(leftOut) ? 'it' : 'them'} without ${isOne(leftOut) ? 'its' : 'their'} contents.` : ''}`,
     importTooLarge: (name: string, mib: number) => `${name} is larger than ${mib} MiB, the most a conversation file may be: choose a smaller file.`,
     importReadFailed: (why: string) => `The file could not be read: ${why}`,
     importFailed: (why: string) => `The conversation was not imported: ${why}`,

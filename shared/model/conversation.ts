@@ -227,7 +227,9 @@ export type ConversationListItem = z.infer<typeof ConversationListItemSchema>;
  * given, such as a message's prompt with its inlined inputs, is not in it).
  */
 export const CONVERSATION_FILE_FORMAT = 'toolsmith-conversation';
-export const CONVERSATION_FILE_VERSION = 1;
+/** 2: the conversation's system prompt and model settings, and each attached file's bytes. A file of version 1 is read too. */
+export const CONVERSATION_FILE_VERSION = 2;
+export const CONVERSATION_FILE_VERSIONS_READ: readonly number[] = [1, 2];
 /** The largest conversation file read back, in characters. */
 export const CONVERSATION_IMPORT_MAX_CHARS = 32 * 1024 * 1024;
 /** The most messages a conversation file may hold. */
@@ -238,7 +240,7 @@ export const ConversationFileMessageSchema = MessageSchema.omit({ conversationId
 export const ConversationFileSchema = z
   .object({
     format: z.literal(CONVERSATION_FILE_FORMAT),
-    version: z.literal(CONVERSATION_FILE_VERSION),
+    version: z.union([z.literal(1), z.literal(CONVERSATION_FILE_VERSION)]),
     exportedAt: z.string().optional(),
     conversation: z
       .object({

@@ -115,7 +115,7 @@ describe('conversations.export', () => {
     const out = await h.call('conversations.export', { id: c.id, format: 'json' });
     expect(out).toMatchObject({ fileName: 'release-notes-2025-03-04.json', mimeType: 'application/json' });
     const file = ConversationFileSchema.parse(JSON.parse(out.text));
-    expect(file).toMatchObject({ format: 'toolsmith-conversation', version: 1, conversation: { id: c.id, title: 'Release notes', contextSections: [{ id: 's1' }] } });
+    expect(file).toMatchObject({ format: 'toolsmith-conversation', version: 2, conversation: { id: c.id, title: 'Release notes', contextSections: [{ id: 's1' }] } });
     expect(file.messages).toHaveLength(5);
 
     const imported = await h.call('conversations.import', { text: out.text });
@@ -150,7 +150,8 @@ describe('conversations.import', () => {
     const cases: [string, RegExp][] = [
       ['not json at all', /^the file is not JSON .*Export as JSON/],
       [JSON.stringify({ hello: 1 }), /not a Toolsmith conversation file/],
-      [JSON.stringify({ ...valid(), version: 2 }), /version 2; this Toolsmith reads version 1/],
+      [JSON.stringify({ ...valid(), version: 3 }), /version 3; this Toolsmith reads versions 1 and 2/],
+      [JSON.stringify(valid([{ id: 'a', role: 'assistant', createdAt: '2026-01-01T00:00:00.000Z', text: 'hi', attachments: [{ name: 'x.txt', mimeType: 'text/plain', bytes: 2, dataBase64: 'aGk=' }] }])), /messages\[0\]\.attachments: only your own messages carry attached files/],
       [JSON.stringify(valid([{ id: 'm1', role: 'user', createdAt: 'x', text: 'hi' }, { id: 'm2', role: 'robot', createdAt: 'x', text: 'hi' }])), /not valid at messages\[1\]\.role: /],
       [JSON.stringify(valid([{ id: 'm1', role: 'tool', createdAt: 'x', text: '', tool: { invocationId: 'i' } }])), /not valid at messages\[0\]\.tool\.bundleId: /],
       [JSON.stringify({ ...valid(), conversation: { title: '  ' } }), /not valid at conversation\.title: a title is required/],

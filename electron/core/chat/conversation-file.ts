@@ -14,6 +14,7 @@ import { AppError } from '../../../shared/errors';
 import {
   CONVERSATION_FILE_FORMAT,
   CONVERSATION_FILE_VERSION,
+  CONVERSATION_FILE_VERSIONS_READ,
   CONVERSATION_IMPORT_MAX_CHARS,
   ConversationFileSchema,
   type Conversation,
@@ -108,6 +109,7 @@ function withAttachmentFiles(rows: ReturnType<typeof freshRows>): { rows: Import
   let leftOut = 0;
   const out = rows.map((r, i) => {
     if (!r.attachments?.length) return r;
+    if (r.role !== 'user') throw refuse(`the conversation file is not valid at messages[${i}].attachments: only your own messages carry attached files`, `messages[${i}].attachments`);
     const { attachments, ...row } = r;
     const withBytes = attachments.filter((a) => a.dataBase64 !== undefined);
     leftOut += attachments.length - withBytes.length;
@@ -135,8 +137,8 @@ export function readConversationFile(text: string): ConversationFile {
   if (head.format !== CONVERSATION_FILE_FORMAT) {
     throw refuse(`this is not a Toolsmith conversation file (its "format" is not '${CONVERSATION_FILE_FORMAT}'): choose a file written by Export as JSON`, 'format');
   }
-  if (head.version !== CONVERSATION_FILE_VERSION) {
-    throw refuse(`this conversation file is version ${JSON.stringify(head.version)}; this Toolsmith reads version ${CONVERSATION_FILE_VERSION} (a newer Toolsmith may read it)`, 'version');
+  if (typeof head.version !== 'number' || !CONVERSATION_FILE_VERSIONS_READ.includes(head.version)) {
+    throw refuse(`this conversation file is version ${JSON.stringify(head.version)}; this Toolsmith reads versions ${CONVERSATION_FILE_VERSIONS_READ.join(' and ')} (a newer Toolsmith may read it)`, 'version');
   }
   const parsed = ConversationFileSchema.safeParse(data);
   if (!parsed.success) {

@@ -34,6 +34,9 @@ describe('mcpServers.readResource', () => {
     const link = ((picture as { value: { content: { type: string; uri?: string }[] } }).value.content).find((p) => p.type === 'resource_link')!;
     const image = await read(link.uri!);
     expect(image).toEqual({ ok: true, value: { contents: [{ uri: 'file:///tmp/pixel.png', mimeType: 'image/png', bytes: 70, dataUrl: `data:image/png;base64,${PNG_1PX}` }] } });
+    // A type that is not a media type is dropped (it would break the data: URL); base64 across lines is joined.
+    const odd = await read('memo://odd');
+    expect(odd).toEqual({ ok: true, value: { contents: [{ uri: 'memo://odd', bytes: 70, dataUrl: `data:application/octet-stream;base64,${PNG_1PX}` }] } });
     const text = await read('memo://notes');
     expect(text).toEqual({ ok: true, value: { contents: [{ uri: 'memo://notes', mimeType: 'text/plain', text: 'the notes' }] } });
   });

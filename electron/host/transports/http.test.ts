@@ -130,6 +130,10 @@ describe('the headless host', () => {
     expect([unknown.status, JSON.parse(unknown.body).error.code]).toEqual([400, 'VALIDATION_FAILED']);
     const huge = await request(host.port, { method: 'POST', path: '/rpc/app.ping', headers: h, body: JSON.stringify({ echo: 'x'.repeat(10 * 1024 * 1024) }) });
     expect([huge.status, JSON.parse(huge.body).error.code]).toEqual([413, 'PAYLOAD_TOO_LARGE']);
+    // A conversation file to import is a whole file: it may be larger than a usual call (its files' bytes).
+    const file = { format: 'toolsmith-conversation', version: 1, conversation: { title: 'Big' }, messages: [{ id: 'm', role: 'user', createdAt: '2026-01-01T00:00:00.000Z', text: 'y'.repeat(12 * 1024 * 1024) }] };
+    const imported = await request(host.port, { method: 'POST', path: '/rpc/conversations.import', headers: h, body: JSON.stringify({ text: JSON.stringify(file) }) });
+    expect([imported.status, JSON.parse(imported.body).value?.messages]).toEqual([200, 1]);
     const after = await request(host.port, { method: 'POST', path: '/rpc/app.ping', headers: h, body: '{}' });
     expect(after.status).toBe(200);
   });

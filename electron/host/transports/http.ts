@@ -10,7 +10,7 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { HTTP_STATUS, fail, type Result } from '../../../shared/errors';
-import { LIMITS } from '../../../shared/limits';
+import { LIMITS, maxInputBytesOf } from '../../../shared/limits';
 import type { Core } from '../../core/app';
 import { HostAuth, McpTokenFile, hasSecretInQuery, isOwnHost, isOwnOrigin, loadOrCreateToken, sessionCookieName } from './http-auth';
 import { LOGIN_SCRIPT, loginPageHtml } from './login-page';
@@ -58,7 +58,7 @@ export async function startHttpHost(opts: HttpHostOptions): Promise<HttpHost> {
   const auth = new HostAuth(token, () => sessionCookieName(port), mcpToken);
   // The served registry for MCP clients (Claude Desktop, Cursor, VS Code), behind the same gate.
   const mcp = createMcpHttpEndpoint(core.mcpServer, opts.mcp);
-  const wss = new WebSocketServer({ noServer: true, maxPayload: LIMITS.maxInputBytes * 2 });
+  const wss = new WebSocketServer({ noServer: true, maxPayload: LIMITS.maxFileInputBytes + 1024 * 1024 });
   const sockets = new Set<WebSocket>();
   // The renderer's page names the frame listener's origin in its CSP once it listens.
   let pageHeaders: Record<string, string> = {};
@@ -100,9 +100,14 @@ export async function startHttpHost(opts: HttpHostOptions): Promise<HttpHost> {
     }
 
     if (url.pathname.startsWith('/rpc/') && method === 'POST') {
-      const body = await readBody(req);
+      let name: string;
+      try {
+        name = decodeURIComponent(url.pathname.slice('/rpc/'.length));
+      } catch {
+        return json(res, 400, fail('VALIDATION_FAILED', 'the operation name is not valid percent-encoding'));
+      }
+      const body = await readBody(req, maxInputBytesOf(name));
       if (!body.ok) return json(res, body.status, body.error);
-      const name = decodeURIComponent(url.pathname.slice('/rpc/'.length));
       // A caller that hangs up cancels a call that waits (an approval asked by `toolsmith mcp`).
       const gone = new AbortController();
       res.once('close', () => {
@@ -181,7 +186,7 @@ export async function startHttpHost(opts: HttpHostOptions): Promise<HttpHost> {
     const id = idMatch ? Number(idMatch[1]) : null;
     let result: Result<unknown>;
     if (isBinary) result = fail('VALIDATION_FAILED', 'frames must be JSON text');
-    else if (data.length > LIMITS.maxInputBytes) result = fail('PAYLOAD_TOO_LARGE', `a call may carry at most ${LIMITS.maxInputBytes} bytes`);
+    else if (data.length > LIMITS.maxFileInputBytes) result = fail('PAYLOAD_TOO_LARGE', `a call may carry at most ${LIMITS.maxFileInputBytes} bytes`);
     else {
       let msg: { id?: unknown; name?: unknown; input?: unknown };
       try {
@@ -191,6 +196,9 @@ export async function startHttpHost(opts: HttpHostOptions): Promise<HttpHost> {
       }
       if (typeof msg !== 'object' || msg === null || typeof msg.id !== 'number' || typeof msg.name !== 'string') {
         result = fail('VALIDATION_FAILED', 'a call is {"id": number, "name": string, "input": object}');
+      } else if (data.length > maxInputBytesOf(msg.name)) {
+        // Only an operation that carries a whole file takes more than the usual call.
+        result = fail('PAYLOAD_TOO_LARGE', `a call of ${msg.name} may carry at most ${maxInputBytesOf(msg.name)} bytes`);
       } else {
         result = await core.router.call(msg.name, msg.input, { transport: 'websocket' });
       }
@@ -308,7 +316,7 @@ function json(res: ServerResponse, status: number, body: unknown): void {
 }
 
 /** JSON bodies only, and no larger than the contract allows. */
-export async function readBody(req: IncomingMessage): Promise<BodyResult> {
+export async function readBody(req: IncomingMessage, max: number = LIMITS.maxInputBytes): Promise<BodyResult> {
   const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
   if (type !== 'application/json') {
     await drain(req);
@@ -318,9 +326,9 @@ export async function readBody(req: IncomingMessage): Promise<BodyResult> {
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > LIMITS.maxInputBytes) {
+    if (size > max) {
       await drain(req);
-      return refusal(413, 'PAYLOAD_TOO_LARGE', `a request body may be at most ${LIMITS.maxInputBytes} bytes`);
+      return refusal(413, 'PAYLOAD_TOO_LARGE', `a request body may be at most ${max} bytes`);
     }
     chunks.push(chunk as Buffer);
   }

@@ -89,23 +89,26 @@ export function MessageList({ conversationId, stream }: { conversationId: string
   }, [items.length, lastKey, conversationId, pendingChars, running]);
   // A search's match: once its row is drawn, it is brought into view and marked for a moment.
   const messageFocus = useUi((u) => u.messageFocus);
+  const isFetching = detail.isFetching;
   const clearMessageFocus = useUi((u) => u.clearMessageFocus);
   useLayoutEffect(() => {
     const box = boxRef.current;
     if (!messageFocus || !box || !messages) return;
     const row = messages.find((m) => m.id === messageFocus);
-    const el = row?.tool
-      ? box.querySelector<HTMLElement>(`[data-invocation-id="${CSS.escape(row.tool.invocationId)}"]`)
-      : box.querySelector<HTMLElement>(`[data-message-id="${CSS.escape(messageFocus)}"]`);
-    // Shown but not drawn yet: the next render. Not shown (another version of an edited message): nothing to do.
-    if (row && !el) return;
+    // Not among the rows read yet: a newer read may bring it (the conversation changed while it was not shown).
+    if (!row && isFetching) return;
     clearMessageFocus();
+    // Not shown (another version of an edited message, or a row drawn as nothing): nothing to bring into view.
+    const el = !row
+      ? null
+      : row.tool
+        ? box.querySelector<HTMLElement>(`[data-invocation-id="${CSS.escape(row.tool.invocationId)}"]`)
+        : box.querySelector<HTMLElement>(`[data-message-id="${CSS.escape(messageFocus)}"]`);
     if (!el) return;
     stick.current = false;
     el.scrollIntoView({ block: 'center' });
-    el.dataset.found = 'true';
     el.animate?.([{ boxShadow: '0 0 0 3px var(--accent)' }, { boxShadow: '0 0 0 3px transparent' }], { duration: 2400, easing: 'ease-in' });
-  }, [messageFocus, messages, clearMessageFocus]);
+  }, [messageFocus, messages, isFetching, clearMessageFocus]);
 
   return (
     <div
@@ -208,7 +211,7 @@ function MessageItem({ message: m, running, branch, onSwitched }: { message: Mes
   if (m.role === 'notice') {
     if (m.error) {
       return (
-        <div className="message notice error" role="alert" data-testid="chat-error">
+        <div className="message notice error" role="alert" data-testid="chat-error" data-message-id={m.id}>
           <p className="message-text">
             <code className="error-code">{m.error.code}</code> {m.text.includes(m.error.message) ? m.text : m.error.message}
           </p>
@@ -218,7 +221,7 @@ function MessageItem({ message: m, running, branch, onSwitched }: { message: Mes
       );
     }
     return (
-      <div className="message notice" data-testid="message-notice">
+      <div className="message notice" data-testid="message-notice" data-message-id={m.id}>
         <p className="message-text">{m.text}</p>
         {m.outcomes && <DirectiveOutcomes outcomes={m.outcomes} />}
       </div>

@@ -157,7 +157,7 @@ export function useConversationImport() {
       const { conversation, messages, attachmentsLeftOut } = await callOrThrow(client, 'conversations.import', { text });
       void qc.invalidateQueries({ queryKey: ['conversations.list'] }, { cancelRefetch: false });
       useUi.getState().selectConversation(conversation.id);
-      setState({ busy: null, error: null, done: s.imported(conversation.title, messages, attachmentsLeftOut), conversationId: conversation.id });
+      setState({ busy: null, error: null, done: s.imported(conversation.title, messages, attachmentsLeftOut, Boolean(conversation.systemPrompt || conversation.params)), conversationId: conversation.id });
     } catch (e) {
       setState({ busy: null, error: s.importFailed(errorMessage(e)), done: null, conversationId: null });
     }

@@ -111,6 +111,7 @@ export function makeServer(mode = 'normal', hooks = {}) {
     const { uri } = req.params;
     if (uri === 'file:///tmp/pixel.png') return { contents: [{ uri, mimeType: 'image/png', blob: PNG_1PX }] };
     if (uri === 'memo://notes') return { contents: [{ uri, mimeType: 'text/plain', text: 'the notes' }] };
+    if (uri === 'memo://odd') return { contents: [{ uri, mimeType: 'image/png,"><script>', blob: PNG_1PX.replace(/(.{20})/g, '$1\n') }] };
     if (uri === 'memo://huge') return { contents: [{ uri, mimeType: 'text/plain', text: 'x'.repeat(5 * 1024 * 1024) }] };
     throw new McpError(-32002, `Resource not found: ${uri}`);
   });
