@@ -5,6 +5,7 @@ import { appEvents, appOperations } from './contract/app';
 import { chatEvents, chatOperations } from './contract/chat';
 import type { EventTable, OperationTable } from './contract/common';
 import { documentsEvents, documentsOperations } from './contract/documents';
+import { evalsEvents, evalsOperations } from './contract/evals';
 import { invokeEvents, invokeOperations } from './contract/invoke';
 import { mcpAppsEvents, mcpAppsOperations } from './contract/mcp-apps';
 import { mcpClientEvents, mcpClientOperations } from './contract/mcp-client';
@@ -42,6 +43,7 @@ export const operations = {
   ...invokeOperations,
   ...secretsOperations,
   ...testcasesOperations,
+  ...evalsOperations,
   ...transferOperations,
   ...routingOperations,
   ...chatOperations,
@@ -67,6 +69,7 @@ export const events = {
   ...invokeEvents,
   ...secretsEvents,
   ...testcasesEvents,
+  ...evalsEvents,
   ...transferEvents,
   ...routingEvents,
   ...chatEvents,

@@ -9,6 +9,7 @@ import { providersModule } from './agent/providers/module';
 import { agentProfilesModule } from './agent-profiles/module';
 import { chatModule } from './chat/module';
 import { documentsModule } from './documents/module';
+import { evalsModule } from './evals/module';
 import { invokeModule } from './invoke/module';
 import { mcpAppsModule } from './mcp-apps/module';
 import { mcpClientModule } from './mcp-client/module';
@@ -44,6 +45,8 @@ export const MODULES = [
   mcpServerModule,
   mcpAppsModule,
   testcasesModule,
+  // Before transfer: a bundle's ZIP carries its eval cases.
+  evalsModule,
   transferModule,
   usageModule,
   // Last: on close it stops first, so its consent questions are answered deny before any turn

@@ -59,6 +59,10 @@ const HANDLERS: { [E in EventName]: Handler<E> } = {
   'testcases.suiteProgress': () => undefined,
   // Its end: its calls reach the invocation log's readers with 'invocations.logged'.
   'testcases.suiteDone': () => undefined,
+  // An eval run's steps: the report that started it follows its own run id.
+  'evals.progress': () => undefined,
+  // Its end: a run was saved.
+  'evals.done': ops('evals.listRuns'),
   'secrets.changed': ops('secrets.list'),
   'conversations.changed': (qc, c) => {
     if (c.kind === 'messages') approvalsTouched(qc, c.messages);

@@ -11,6 +11,7 @@ import * as agentProfiles from './agent-profiles';
 import * as app from './app';
 import * as chat from './chat';
 import * as documents from './documents';
+import * as evals from './evals';
 import * as invoke from './invoke';
 import * as mcpApps from './mcp-apps';
 import * as mcpClient from './mcp-client';
@@ -36,6 +37,7 @@ const SLICES: Record<string, Record<string, unknown>> = {
   app,
   chat,
   documents,
+  evals,
   invoke,
   mcpApps,
   mcpClient,

@@ -28,6 +28,8 @@ export const ImportReportSchema = z
       .optional(),
     /** The saved test cases imported, per tool slug (the archive's `testcases/<slug>.json`). */
     testCases: z.array(z.object({ slug: z.string(), count: z.number().int() }).strict()).optional(),
+    /** How many of the archive's eval cases (its `evals.json`) were imported. */
+    evalCases: z.number().int().optional(),
     /** True when nothing was written (a refused archive, or every entry conflicted or was invalid). */
     nothingImported: z.boolean(),
   })

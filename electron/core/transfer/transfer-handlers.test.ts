@@ -6,6 +6,7 @@ import { curlToTool, parseCurl } from '../../../shared/model/curl';
 import type { CallContext } from '../router';
 import { bundleBody, localToolBody, newId, openStore } from '../bundles/testing/fixtures';
 import { TestCaseStore } from '../testcases/test-case-store';
+import { EvalCaseStore } from '../evals/eval-case-store';
 import { useTempDirs } from '../testing/temp-dir';
 import { decodeBase64, transferHandlers } from './transfer-handlers';
 
@@ -18,13 +19,13 @@ describe('transfer handlers', () => {
     const bundleId = newId();
     await a.store.putBundle(bundleId, bundleBody());
     await a.store.putTool(bundleId, 'echo', '1', localToolBody());
-    const ha = transferHandlers({ store: a.store, testCases: new TestCaseStore({ dataDir: a.dataDir }) });
+    const ha = transferHandlers({ store: a.store, testCases: new TestCaseStore({ dataDir: a.dataDir }), evalCases: new EvalCaseStore({ dataDir: a.dataDir }) });
     const out = operations['transfer.exportBundle'].output.parse(await ha['transfer.exportBundle']({ bundleId }, ctx));
     expect(out.fileName).toBe('demo.toolsmith-bundle.zip');
 
     const b = await openStore(path.join(await tempDir(), 'data'));
     const id = newId();
-    const hb = transferHandlers({ store: b.store, testCases: new TestCaseStore({ dataDir: b.dataDir }), newId: () => id });
+    const hb = transferHandlers({ store: b.store, testCases: new TestCaseStore({ dataDir: b.dataDir }), evalCases: new EvalCaseStore({ dataDir: b.dataDir }), newId: () => id });
     const input = operations['transfer.importBundle'].input.parse({ base64: out.base64 });
     const report = operations['transfer.importBundle'].output.parse(await hb['transfer.importBundle'](input, ctx));
     expect(report).toEqual({ bundleId: id, bundleSlug: 'demo', imported: ['echo@1'], conflicts: [], invalid: [], nothingImported: false });
@@ -32,7 +33,7 @@ describe('transfer handlers', () => {
 
   it('bad base64 is VALIDATION_FAILED; a not-a-zip is a report that imports nothing', async () => {
     const s = await openStore(path.join(await tempDir(), 'data'));
-    const h = transferHandlers({ store: s.store, testCases: new TestCaseStore({ dataDir: s.dataDir }) });
+    const h = transferHandlers({ store: s.store, testCases: new TestCaseStore({ dataDir: s.dataDir }), evalCases: new EvalCaseStore({ dataDir: s.dataDir }) });
     await expect(Promise.resolve().then(() => h['transfer.importBundle']({ base64: 'not base64!' }, ctx))).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
     const report = await h['transfer.importBundle']({ base64: Buffer.from('hello').toString('base64') }, ctx);
     expect(report).toEqual({ imported: [], conflicts: [], invalid: [{ entry: '(archive)', message: 'this is not a ZIP archive' }], nothingImported: true });
@@ -42,7 +43,7 @@ describe('transfer handlers', () => {
 
   it('parseOpenApi, and a curl proposal saved with tools.put semantics', async () => {
     const s = await openStore(path.join(await tempDir(), 'data'));
-    const h = transferHandlers({ store: s.store, testCases: new TestCaseStore({ dataDir: s.dataDir }) });
+    const h = transferHandlers({ store: s.store, testCases: new TestCaseStore({ dataDir: s.dataDir }), evalCases: new EvalCaseStore({ dataDir: s.dataDir }) });
     const doc = JSON.stringify({ openapi: '3.0.0', info: { title: 'T', version: '1' }, servers: [{ url: 'https://t.example.com' }], paths: { '/x': { get: { operationId: 'getX', responses: {} } } } });
     const r = operations['transfer.parseOpenApi'].output.parse(await h['transfer.parseOpenApi']({ text: doc }, ctx));
     expect(r.operations.map((o) => o.slug)).toEqual(['get-x']);

@@ -8,6 +8,7 @@ import { v7 as uuidv7 } from 'uuid';
 import type { Handler } from '../router';
 import type { ToolStore } from '../bundles/tool-store';
 import type { TestCaseStore } from '../testcases/test-case-store';
+import type { EvalCaseStore } from '../evals/eval-case-store';
 import { parseOpenApi } from './openapi';
 import { exportBundle, importBundle } from './zip';
 
@@ -17,6 +18,8 @@ export interface TransferDeps {
   store: ToolStore;
   /** The saved test cases that travel with a bundle's tools. */
   testCases: TestCaseStore;
+  /** The eval cases that travel with a bundle. */
+  evalCases: EvalCaseStore;
   /** Id of an imported bundle (a UUIDv7); tests pass their own. */
   newId?: () => string;
 }
@@ -37,10 +40,10 @@ export function transferHandlers(deps: TransferDeps): { [N in TransferOps]: Hand
   const newId = deps.newId ?? (() => uuidv7());
   return {
     'transfer.exportBundle': async ({ bundleId }) => {
-      const { fileName, bytes } = await exportBundle(deps.store, deps.testCases, bundleId);
+      const { fileName, bytes } = await exportBundle(deps.store, deps.testCases, bundleId, deps.evalCases);
       return { fileName, base64: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64') };
     },
-    'transfer.importBundle': ({ base64 }) => importBundle(deps.store, decodeBase64(base64), { newId, testCases: deps.testCases }),
+    'transfer.importBundle': ({ base64 }) => importBundle(deps.store, decodeBase64(base64), { newId, testCases: deps.testCases, evalCases: deps.evalCases }),
     'transfer.parseOpenApi': ({ text }) => parseOpenApi(text),
   };
 }

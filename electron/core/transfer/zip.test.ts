@@ -261,7 +261,7 @@ describe('refused archives change nothing', () => {
     ['missing', { 'tools/a@1.json': localToolBody() }, '(archive)', /toolsmith-bundle.json is missing/],
     ['not JSON', { [BUNDLE_MANIFEST]: strToU8('{nope') }, BUNDLE_MANIFEST, /not valid UTF-8 JSON/],
     ['another format', { [BUNDLE_MANIFEST]: manifest({ format: 'zip' }) }, BUNDLE_MANIFEST, /"format" must be "toolsmith-bundle"/],
-    ['a newer version', { [BUNDLE_MANIFEST]: manifest({ version: 3 }) }, BUNDLE_MANIFEST, /newer Toolsmith/],
+    ['a newer version', { [BUNDLE_MANIFEST]: manifest({ version: 4 }) }, BUNDLE_MANIFEST, /newer Toolsmith/],
     ['a bad slug', { [BUNDLE_MANIFEST]: manifest({ bundle: { slug: 'a b', displayName: 'x', description: '', isEnabled: true } }) }, BUNDLE_MANIFEST, /slug/],
   ])('a manifest that is %s', async (_what, files, entry, message) => {
     const s = await emptyStore();

@@ -1,15 +1,17 @@
 /**
  * A bundle as a ZIP file: export, and import with a validation report.
  *
- * Layout (format 'toolsmith-bundle', version 1, or 2 when it carries test cases):
- *   toolsmith-bundle.json          {"format":"toolsmith-bundle","version":1|2,"bundle":{slug,displayName,description,isEnabled}}
+ * Layout (format 'toolsmith-bundle', version 1; 2 when it carries test cases; 3 when it carries eval cases):
+ *   toolsmith-bundle.json          {"format":"toolsmith-bundle","version":1|2|3,"bundle":{slug,displayName,description,isEnabled}}
  *   tools/<slug>@<version>.json    the tool's put body: displayName, description, tags, type,
  *                                  argSchema, outputSchema, local|http|sequence|mcp, isEnabled,
  *                                  requiresApproval when set
  *   testcases/<slug>.json          the saved test cases of the tool slug (all its versions share
  *                                  them): {"cases":[{name,args,assertions}]} (zip-testcases.ts)
- * Version 2 only adds testcases/: an archive without test cases is written as version 1, so an
- * older Toolsmith still reads it (and says "update the app" for one that has them).
+ *   evals.json                     the bundle's eval cases: {"cases":[...]} (zip-evals.ts)
+ * Version 2 only adds testcases/, version 3 only evals.json: an archive is written with the
+ * lowest version that holds what it carries, so an older Toolsmith still reads it (and says
+ * "update the app" for one that has what it does not know).
  * No ids and no timestamps travel: an import always makes a NEW bundle (a new UUIDv7) whose
  * tools and test cases get new ids and times. Entries are stored in name order with a fixed
  * time (the bundle's modifiedAt), so exporting the same bundle twice gives the same bytes.
@@ -39,15 +41,18 @@
  *    UTF-8 JSON {"cases":[...]}, each case checked as 'testcases.save' checks one; the entry must
  *    name a tool slug imported from the same archive. A bad entry, or a bad case, is listed in
  *    `invalid` and skipped; a slug given twice (e.g. in NFC and NFD) is skipped, both copies.
+ *    The eval-case entry (zip-evals.ts): at most MAX_EVALS_ENTRY_BYTES declared, UTF-8 JSON
+ *    {"cases":[...]}, each case checked as 'evals.save' checks one, and refused when it names a
+ *    tool of its own bundle the archive does not bring; refused cases are listed in `invalid`.
  * 5. Decision: invalid and conflicting entries are reported and skipped; the valid ones are
  *    imported all or nothing. The bundle's slug and display name are made free first
  *    (bundle-name.ts: `weather` → `weather-2`, "Weather" → "Weather (2)" when a bundle has that
  *    slug or name; `renamed` in the report says so). Imports into one store run one at a time,
  *    so two at once cannot both take `weather-2`. The bundle is created (enabled: the store
- *    adds tools to enabled bundles only), the tools are put one by one, then the test cases,
- *    and a bundle the manifest says is disabled is disabled last. If a write fails, the test
- *    cases and tools written are deleted, then the bundle (a soft delete: the reaper removes
- *    the empty bundle folder two days later), and the report says nothing was imported and
+ *    adds tools to enabled bundles only), the tools are put one by one, then the test cases and
+ *    the eval cases, and a bundle the manifest says is disabled is disabled last. If a write
+ *    fails, the eval cases, test cases and tools written are deleted, then the bundle (a soft
+ *    delete: the reaper removes the empty bundle folder two days later), and the report says nothing was imported and
  *    why. While an import runs, other readers may see its tools appear; the end state is all
  *    or nothing. If the archive has tool entries but none is
  *    valid, no bundle is created. An archive with no tool entries makes an empty bundle.
@@ -64,6 +69,8 @@ import { labelViolation, nfc, toolKey } from '../../../shared/model/validation';
 import { AppError } from '../../../shared/errors';
 import { schemaCompileViolation } from '../bundles/schema-check';
 import type { ToolStore } from '../bundles/tool-store';
+import type { EvalCaseStore } from '../evals/eval-case-store';
+import type { EvalCaseBody } from '../../../shared/model/evals';
 import { allBundles } from '../testcases/all-bundles';
 import type { TestCaseInput, TestCaseStore } from '../testcases/test-case-store';
 import { freeBundleName, type BundleName } from './bundle-name';
@@ -76,11 +83,12 @@ import {
   testCaseEntryText,
   testCaseSlug,
 } from './zip-testcases';
+import { EVALS_ENTRY, MAX_EVALS_ENTRY_BYTES, checkEvalsDoc, evalsEntryText } from './zip-evals';
 
 export const BUNDLE_MANIFEST = 'toolsmith-bundle.json';
 export const BUNDLE_FORMAT = 'toolsmith-bundle';
-/** The newest format this app reads and writes: 2 adds testcases/ (written only when there are test cases). */
-export const BUNDLE_FORMAT_VERSION = 2;
+/** The newest format this app reads and writes: 2 adds testcases/, 3 adds evals.json (each written only when there is some). */
+export const BUNDLE_FORMAT_VERSION = 3;
 export const TOOLS_DIR = 'tools/';
 /** Largest uncompressed entry (declared or actual). */
 export const MAX_ENTRY_BYTES = 16 * 1024 * 1024;
@@ -95,7 +103,7 @@ const MAX_REASONS = 50;
 
 export interface BundleManifest {
   format: typeof BUNDLE_FORMAT;
-  version: 1 | 2;
+  version: 1 | 2 | 3;
   bundle: BundlePutBody;
 }
 
@@ -109,6 +117,8 @@ export interface ImportDeps {
   newId: () => string;
   /** Where the archive's test cases go. */
   testCases: TestCaseStore;
+  /** Where the archive's eval cases go (absent: an archive's evals.json is skipped, and said so). */
+  evalCases?: EvalCaseStore;
 }
 
 /** The body a tool was put with: no ids, no timestamps, no store-owned fields. */
@@ -136,17 +146,18 @@ function entryTime(iso: string): Date {
 }
 
 /**
- * The bundle, its tools and their saved test cases as a ZIP. Throws NOT_FOUND for an unknown
- * bundle, PAYLOAD_TOO_LARGE when it could not be imported again.
+ * The bundle, its tools, their saved test cases and the bundle's eval cases as a ZIP. Throws
+ * NOT_FOUND for an unknown bundle, PAYLOAD_TOO_LARGE when it could not be imported again.
  */
-export async function exportBundle(store: ToolStore, testCases: TestCaseStore, bundleId: string): Promise<ExportedBundle> {
+export async function exportBundle(store: ToolStore, testCases: TestCaseStore, bundleId: string, evalCases?: Pick<EvalCaseStore, 'list'>): Promise<ExportedBundle> {
   const bundle = store.getBundle(bundleId);
   const tools = store.toolsOf(bundle.id).sort((a, b) => (toolKey(a.slug, a.version) < toolKey(b.slug, b.version) ? -1 : 1));
   const toolSlugs = new Set(tools.map((t) => nfc(t.slug)));
   const cases = (await testCases.listBundle(bundle.id)).filter((c) => toolSlugs.has(nfc(c.slug)));
+  const evals = evalCases ? await evalCases.list(bundle.id) : [];
   const manifest: BundleManifest = {
     format: BUNDLE_FORMAT,
-    version: cases.length > 0 ? 2 : 1,
+    version: evals.length > 0 ? 3 : cases.length > 0 ? 2 : 1,
     bundle: { slug: bundle.slug, displayName: bundle.displayName, description: bundle.description, isEnabled: bundle.isEnabled },
   };
   const files: Record<string, Uint8Array> = { [BUNDLE_MANIFEST]: encoder.encode(`${JSON.stringify(manifest, null, 2)}\n`) };
@@ -161,6 +172,17 @@ export async function exportBundle(store: ToolStore, testCases: TestCaseStore, b
       );
     }
     files[testCaseEntryName(c.slug)] = entry;
+  }
+  if (evals.length > 0) {
+    const entry = encoder.encode(evalsEntryText(evals));
+    if (entry.length > MAX_EVALS_ENTRY_BYTES) {
+      throw new AppError(
+        'PAYLOAD_TOO_LARGE',
+        `the bundle's eval cases are ${entry.length} bytes as JSON; a bundle ZIP carries at most ${MiB(MAX_EVALS_ENTRY_BYTES)} of them: delete or shrink some, then export again`,
+        { bytes: entry.length, limit: MAX_EVALS_ENTRY_BYTES },
+      );
+    }
+    files[EVALS_ENTRY] = entry;
   }
   const bytes = zipSync(files, { level: 6, mtime: entryTime(bundle.modifiedAt) });
   if (bytes.length > MAX_IMPORT_ZIP_BYTES) {
@@ -209,10 +231,10 @@ export function entryNameProblem(name: string): string | null {
   const segments = name.split('/');
   if (segments.includes('..')) return "the name contains a '..' segment (path traversal)";
   if (segments.slice(0, -1).some((s) => s === '' || s === '.') || segments[segments.length - 1] === '.') return "the name has an empty or '.' segment";
-  if (name === BUNDLE_MANIFEST || name === TOOLS_DIR || name === TESTCASES_DIR) return null;
+  if (name === BUNDLE_MANIFEST || name === TOOLS_DIR || name === TESTCASES_DIR || name === EVALS_ENTRY) return null;
   if (name.startsWith(TOOLS_DIR) && segments.length === 2 && name.endsWith('.json') && name.length > TOOLS_DIR.length + 5) return null;
   if (isTestCaseEntryName(name)) return null;
-  return `not part of a Toolsmith bundle (expected ${BUNDLE_MANIFEST}, ${TOOLS_DIR}<slug>@<version>.json and ${TESTCASES_DIR}<slug>.json)`;
+  return `not part of a Toolsmith bundle (expected ${BUNDLE_MANIFEST}, ${TOOLS_DIR}<slug>@<version>.json, ${TESTCASES_DIR}<slug>.json and ${EVALS_ENTRY})`;
 }
 
 /** Reads the central directory and checks every header; inflates nothing. */
@@ -511,11 +533,16 @@ export async function importBundle(store: ToolStore, bytes: Uint8Array, deps: Im
   const caseCandidates: TestCaseCandidate[] = [];
   const invalid: { entry: string; message: string }[] = [];
   let toolEntries = 0;
+  let evalsDoc: { doc: unknown; skip?: true } | undefined;
   try {
     const entries = readEntries(bytes);
     manifest = readManifest(bytes, entries);
     for (const e of entries) {
       if (e.name === BUNDLE_MANIFEST || e.name === TOOLS_DIR || e.name === TESTCASES_DIR) continue;
+      if (e.name === EVALS_ENTRY) {
+        evalsDoc = readEvalsEntry(bytes, e, invalid, evalsDoc !== undefined);
+        continue;
+      }
       if (e.name.startsWith(TESTCASES_DIR)) {
         const found = checkTestCases(bytes, e, invalid);
         if (found) caseCandidates.push(found);
@@ -542,6 +569,7 @@ export async function importBundle(store: ToolStore, bytes: Uint8Array, deps: Im
   }
   valid.sort((a, b) => (toolKey(a.slug, a.version) < toolKey(b.slug, b.version) ? -1 : 1));
   const cases = testCasesToImport(caseCandidates, new Set(valid.map((c) => c.slug)), invalid);
+  const evalCases = evalsToImport(evalsDoc, new Set(valid.map((c) => c.slug)), invalid, deps.evalCases !== undefined);
 
   if (toolEntries > 0 && valid.length === 0) return { bundleSlug: manifest.slug, imported: [], conflicts, invalid, nothingImported: true };
 
@@ -552,6 +580,7 @@ export async function importBundle(store: ToolStore, bytes: Uint8Array, deps: Im
     const bundleId = deps.newId();
     const written: ToolCandidate[] = [];
     const casesWritten: TestCaseCandidate[] = [];
+    let evalsWritten = false;
     let bundleCreated = false;
     let at: string = BUNDLE_MANIFEST;
     try {
@@ -568,10 +597,16 @@ export async function importBundle(store: ToolStore, bytes: Uint8Array, deps: Im
         await deps.testCases.addAll(bundleId, c.slug, c.cases);
         casesWritten.push(c);
       }
+      if (evalCases.length && deps.evalCases) {
+        at = EVALS_ENTRY;
+        evalsWritten = true;
+        await deps.evalCases.addAll(bundleId, evalCases);
+      }
       at = BUNDLE_MANIFEST;
       if (!manifest.isEnabled) await store.patchBundle(bundleId, { isEnabled: false });
     } catch (e) {
-      const undo = await rollback(store, deps.testCases, bundleId, written, casesWritten, bundleCreated);
+      const evalsUndo = evalsWritten && deps.evalCases ? await deps.evalCases.removeAll(bundleId).then(() => '', (err: unknown) => ` (but its eval cases could not be removed: ${(err as Error).message})`) : '';
+      const undo = (await rollback(store, deps.testCases, bundleId, written, casesWritten, bundleCreated)) + evalsUndo;
       const message = `${e instanceof Error ? e.message : String(e)}; the import was undone: nothing was imported${undo}`;
       return { bundleSlug: name.slug, imported: [], conflicts, invalid: [...invalid, { entry: at, message }], ...renamed, nothingImported: true };
     }
@@ -586,9 +621,45 @@ export async function importBundle(store: ToolStore, bytes: Uint8Array, deps: Im
       ...(asks.length ? { asks } : {}),
       ...renamed,
       ...(testCases.length ? { testCases } : {}),
+      ...(evalsWritten ? { evalCases: evalCases.length } : {}),
       nothingImported: false,
     };
   });
+}
+
+/** The eval-case entry, read (its cases are checked once the archive's tools are known); a second one is refused. */
+function readEvalsEntry(bytes: Uint8Array, e: ZipEntry, invalid: { entry: string; message: string }[], seen: boolean): { doc: unknown; skip?: true } {
+  if (seen) {
+    invalid.push({ entry: e.name, message: `${EVALS_ENTRY} occurs more than once in the archive; no eval case was imported` });
+    return { doc: null, skip: true };
+  }
+  if (e.size > MAX_EVALS_ENTRY_BYTES) {
+    invalid.push({ entry: e.name, message: `the entry declares ${e.size} bytes uncompressed; a bundle's eval cases may be at most ${MiB(MAX_EVALS_ENTRY_BYTES)}: they were skipped` });
+    return { doc: null, skip: true };
+  }
+  try {
+    return { doc: parseJsonEntry(inflateEntry(bytes, e)) };
+  } catch (err) {
+    if (err instanceof ArchiveRefused) throw err;
+    invalid.push({ entry: e.name, message: `not valid UTF-8 JSON (${(err as Error).message})` });
+    return { doc: null, skip: true };
+  }
+}
+
+/** The eval cases to write: those of the entry that pass their checks and name only tools the archive brings. */
+function evalsToImport(found: { doc: unknown; skip?: true } | undefined, toolSlugs: Set<string>, invalid: { entry: string; message: string }[], canWrite: boolean): EvalCaseBody[] {
+  if (!found || found.skip) return [];
+  if (!canWrite) {
+    invalid.push({ entry: EVALS_ENTRY, message: 'eval cases cannot be imported here: they were skipped' });
+    return [];
+  }
+  const checked = checkEvalsDoc(found.doc, toolSlugs);
+  if (typeof checked === 'string') {
+    invalid.push({ entry: EVALS_ENTRY, message: checked });
+    return [];
+  }
+  for (const message of checked.refused) invalid.push({ entry: EVALS_ENTRY, message });
+  return checked.cases;
 }
 
 /**

@@ -22,6 +22,9 @@ import type { ToolView } from '../../../shared/model/tool';
 import { createCore, type Core } from '../../core/app';
 import type { SuiteResult } from '../../core/testcases/run-suite';
 import { RESOURCES_DIR, useTempDirs } from '../../core/testing/temp-dir';
+import { forecastCase, weatherBundle } from '../../core/testing/eval-kit';
+import { startScriptedModelServer } from '../../core/testing/scripted-model-server';
+import type { EvalRun } from '../../../shared/model/evals';
 
 const ROOT = path.resolve(import.meta.dirname, '..', '..', '..');
 // Inside the repo, so the bundle's bare imports resolve from its node_modules as the app's do.
@@ -344,6 +347,75 @@ describe('toolsmith (the command)', () => {
     const passing = await cli(dir, ['test', '--json']);
     expect(passing.code).toBe(0);
     expect(json<SuiteResult>(passing)).toMatchObject({ passed: 1, failed: 0, skipped: 1 });
+  }, SLOW);
+
+  it('asks a model the eval cases of a bundle: a failing case exits 1, the JUnit report is valid and says which; the runs are saved', async () => {
+    const dir = await tempDir();
+    const server = await startScriptedModelServer();
+    try {
+      let failingId = '';
+      await withCore(dir, async (core) => {
+        await must(core.call('providers.save', { provider: { name: 'Scripted', kind: 'openai-compatible', baseUrl: server.url } }));
+        const bundleId = await weatherBundle(core);
+        await must(core.call('evals.save', { bundleId, evalCase: forecastCase({ answer: [{ kind: 'contains', text: 'Paris' }] }) }));
+        const failing = await must(core.call('evals.save', { bundleId, evalCase: forecastCase({ name: 'expects <no> tool & fails', expect: { kind: 'none' } }) }));
+        failingId = failing.id;
+      });
+      const right = { kind: 'tools' as const, calls: [{ name: 'forecast', arguments: { city: 'Paris' } }] };
+      const answer = { kind: 'text' as const, text: 'Sunny in Paris.' };
+      server.script([right, answer, right, answer]);
+      const report = path.join(await tempDir(), 'reports', 'evals.xml');
+      const r = await cli(dir, ['eval', 'weather', '--model', 'Scripted/scripted-model', '--price', 'Scripted/scripted-model=1,2', '--reporter', 'junit', '--out', report]);
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stdout).toMatch(/^PASS {2}weather › forecast for Paris \[Scripted\/scripted-model\] \(1\/1 passed, \d+(\.\d)? m?s, 20\+10 tokens, cost 0\.00004\)$/m);
+      expect(r.stdout).toMatch(/^FAIL {2}weather › expects <no> tool & fails \[Scripted\/scripted-model\]/m);
+      expect(r.stdout).toContain('        chose instead: weather/forecast (1×)');
+      expect(r.stdout).toContain('        tool: expected no tool call; the model called weather/forecast');
+      expect(r.stdout).toMatch(/^2 results \(2 cases × 1 model, 1× each\): 1 passed, 1 failed \(0 flaky\), 0 errors, 0 not run; 40\+20 tokens, cost 0\.00008 \(\d+\.\d\d s\)$/m);
+      expect(r.stderr).toMatch(/^2 eval cases × 1 model × 1: 2 attempts$/m);
+      expect(r.stderr).toMatch(/^ {2}FAIL {2}expects <no> tool & fails \[Scripted\/scripted-model\] #1/m);
+
+      const errors: string[] = [];
+      const doc = new DOMParser({ errorHandler: { warning: () => undefined, error: (m: string) => errors.push(m), fatalError: (m: string) => errors.push(m) } }).parseFromString(await fs.readFile(report, 'utf8'), 'text/xml');
+      expect(errors).toEqual([]);
+      const root = doc.documentElement!;
+      expect(root.tagName).toBe('testsuites');
+      expect([root.getAttribute('tests'), root.getAttribute('failures'), root.getAttribute('errors'), root.getAttribute('skipped')]).toEqual(['2', '1', '0', '0']);
+      expect(root.getAttribute('timestamp')).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$/);
+      const suites = Array.from(root.getElementsByTagName('testsuite'));
+      expect(suites.map((x) => [x.getAttribute('name'), x.getAttribute('tests'), x.getAttribute('failures')])).toEqual([['Scripted/scripted-model', '2', '1']]);
+      const cases = Array.from(root.getElementsByTagName('testcase'));
+      expect(cases.map((c) => [c.getAttribute('name'), c.getAttribute('classname')])).toEqual([
+        ['forecast for Paris', 'weather'],
+        ['expects <no> tool & fails', 'weather'],
+      ]);
+      expect(cases.every((c) => /^\d+\.\d{3}$/.test(c.getAttribute('time') ?? ''))).toBe(true);
+      expect(cases[0]!.getElementsByTagName('failure')).toHaveLength(0);
+      const failure = cases[1]!.getElementsByTagName('failure')[0]!;
+      expect(failure.getAttribute('message')).toBe('expected no tool call; the model called weather/forecast (0 of 1 attempts passed)');
+      expect(failure.textContent).toContain('attempt 1: FAIL');
+
+      // Without the failing case: exit 0, the JSON report on stdout; both runs are saved.
+      await withCore(dir, async (core) => {
+        const bundleId = core.registry.store.listBundles({ includeDisabled: true, pageSize: 100 }).items.find((b) => b.slug === 'weather')!.id;
+        await must(core.call('evals.delete', { bundleId, id: failingId }));
+      });
+      server.script([right, answer]);
+      const passing = await cli(dir, ['eval', 'weather', '--model', 'Scripted/scripted-model', '--json']);
+      expect(passing.code, passing.stderr).toBe(0);
+      expect(json<EvalRun>(passing).totals).toMatchObject({ results: 1, passed: 1 });
+      await withCore(dir, async (core) => expect(await must(core.call('evals.listRuns', {}))).toHaveLength(2));
+
+      // Bad usage: exit 2 before anything runs; a provider that is not saved: exit 1, naming those that are.
+      const noModel = await cli(dir, ['eval', 'weather']);
+      expect([noModel.code, noModel.stderr]).toEqual([2, expect.stringContaining('give the model to ask: --model PROVIDER/MODEL')]);
+      const badRepeat = await cli(dir, ['eval', '--model', 'Scripted/m', '--repeat', '0']);
+      expect([badRepeat.code, badRepeat.stderr]).toEqual([2, expect.stringContaining('--repeat must be a whole number from 1 to 20')]);
+      const unknown = await cli(dir, ['eval', '--model', 'Nope/m']);
+      expect([unknown.code, unknown.stderr]).toEqual([1, expect.stringContaining("no saved provider fits 'Nope/m': write PROVIDER/MODEL with a provider of Settings → Models ('Scripted')")]);
+    } finally {
+      await server.close();
+    }
   }, SLOW);
 
   it('refuses bad usage with exit 2 and a message; --help exits 0', async () => {

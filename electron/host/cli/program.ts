@@ -7,6 +7,7 @@ import { Command, CommanderError, Option } from 'commander';
 import pkg from '../../../package.json';
 import { completionScript } from './completion';
 import { toolsDoctor } from './doctor-command';
+import { evalCommand } from './eval-commands';
 import { importCurl, importOpenApi } from './import-commands';
 import { mcpServersAdd, mcpServersImport, mcpServersList, mcpServersRemove } from './mcp-servers-commands';
 import { bundlesExport, bundlesImport, bundlesList, bundlesSwitch, toolsList, toolsSearch, toolsShow } from './registry-commands';
@@ -46,7 +47,7 @@ export function buildProgram(setExit: (code: number) => void, host: CliHost = {}
       [
         '',
         'Tools are named BUNDLE/SLUG or BUNDLE/SLUG@VERSION (without a version: the newest one switched on).',
-        'Exit codes: 0 done, 1 the command failed (a failed call, a failing test case, a high-severity doctor finding), 2 bad usage.',
+        'Exit codes: 0 done, 1 the command failed (a failed call, a failing test or eval case, a high-severity doctor finding), 2 bad usage.',
         'Docs: docs/cli.md',
       ].join('\n'),
     );
@@ -150,7 +151,7 @@ export function buildProgram(setExit: (code: number) => void, host: CliHost = {}
     .argument('<file>', 'the JSON file, or - for standard input')
     .action(async (file: string, _o, cmd: Command) => mcpServersImport(file, opts(cmd)));
 
-  // ---- invoke, test
+  // ---- invoke, test, eval
   common(program.command('invoke'), false)
     .description('call a tool; its result as JSON on stdout (errors on stderr, exit 1)')
     .argument('<tool>', 'BUNDLE/SLUG[@VERSION]')
@@ -165,6 +166,19 @@ export function buildProgram(setExit: (code: number) => void, host: CliHost = {}
     .option('--out <file>', 'write the report to this file (the summary is still printed)')
     .option('--pass-with-no-tests', 'exit 0 when there are no saved test cases')
     .action(async (names: string[], _o, cmd: Command) => setExit(await test(names, opts(cmd))));
+  common(program.command('eval'))
+    .description('ask models the eval cases of the bundles switched on, or of the bundles named: does each choose the right tool and fill it right? The run is saved')
+    .argument('[bundles...]', 'bundle names or ids (default: every bundle switched on)')
+    .option('--model <provider/model>', "a model to ask: the provider's name (Settings → Models) and the model (repeat for several)", collect)
+    .option('--repeat <n>', 'ask each case this many times (1–20; default 1)')
+    .option('--pass-rate <share>', 'the share of attempts a case must pass, 0–1 (default 1: every attempt)')
+    .option('--judge <provider/model>', 'the model that judges answers against a rubric (for judge checks that name none)')
+    .option('--timeout <ms>', 'stop an attempt after this many milliseconds (default 300000; a case may set its own)')
+    .option('--price <provider/model=in,out>', 'prices per million input and output tokens, for the cost (repeat per model)', collect)
+    .addOption(new Option('--reporter <name>', 'the report: text (the default), junit or json').choices(['text', 'junit', 'json']))
+    .option('--out <file>', 'write the report to this file (the summary is still printed)')
+    .option('--pass-with-no-tests', 'exit 0 when there are no eval cases')
+    .action(async (names: string[], _o, cmd: Command) => setExit(await evalCommand(names, opts(cmd))));
 
   // ---- hosts
   common(program.command('serve'), false)

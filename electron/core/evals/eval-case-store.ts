@@ -1,0 +1,209 @@
+/**
+ * A bundle's eval cases, in the folder of its test cases (testcases/test-case-store.ts), one
+ * file per bundle:
+ *
+ *   <data>/testcases/<bundleId>/evals.json
+ *   { "format": "toolsmith-evals", "version": 1, "bundleId", "cases": [EvalCase...] }
+ *
+ * The file is read on every call (it is small), so another process's write is seen at once.
+ * Writes are atomic (temp, fsync, rename) and serialised per file in this process; two processes
+ * changing one bundle's cases at the same moment: the last write wins. The file goes with the
+ * last case (and the folder, when no test case is left in it either).
+ *
+ * A file that is not JSON or not this shape is reported through `problems`, moved aside
+ * (`evals.json.corrupt-<time>`, never deleted) and read as no cases.
+ */
+import path from 'node:path';
+import { z } from 'zod';
+import { v7 as uuidv7 } from 'uuid';
+import { AppError } from '../../../shared/errors';
+import type { Problem } from '../../../shared/model/app-info';
+import { EvalCaseSchema, MAX_EVAL_CASES, type EvalCase, type EvalCaseBody, type EvalCaseBodyInput } from '../../../shared/model/evals';
+import { checkUuidV7, quote } from '../../../shared/model/validation';
+import { attempt, nodeFs, replaceFile, toFileText, type StoreFs } from '../lib/durable-fs';
+import { moveAside, readJson } from '../lib/json-file';
+import { KeyedQueue } from '../lib/serial-queue';
+import { checkEvalCase } from './eval-case-check';
+
+export const EVALS_FILE_NAME = 'evals.json';
+/** The folder of a bundle's test cases (testcases/test-case-store.ts's TESTCASES_DIR_NAME). */
+const CASES_DIR_NAME = 'testcases';
+
+export interface EvalCaseStoreOptions {
+  dataDir: string;
+  now?: () => Date;
+  problems?: (p: Omit<Problem, 'id' | 'at'>) => void;
+  newId?: () => string;
+  fs?: StoreFs;
+}
+
+const FileSchema = z
+  .object({
+    format: z.literal('toolsmith-evals'),
+    version: z.literal(1),
+    bundleId: z.string(),
+    cases: z.array(EvalCaseSchema).max(MAX_EVAL_CASES),
+  })
+  .strict()
+  .superRefine((f, ctx) => {
+    const seen = new Set<string>();
+    f.cases.forEach((c, i) => {
+      if (seen.has(c.id)) ctx.addIssue({ code: 'custom', path: ['cases', i, 'id'], message: `eval case id '${c.id}' is used twice` });
+      seen.add(c.id);
+    });
+  });
+
+/** What a client sends: the body, and an id only to replace an existing case. */
+export type EvalCaseInput = EvalCaseBodyInput & { id?: string };
+
+export class EvalCaseStore {
+  readonly dir: string;
+  private readonly now: () => Date;
+  private readonly problems: NonNullable<EvalCaseStoreOptions['problems']>;
+  private readonly newId: () => string;
+  private readonly fs: StoreFs;
+  private readonly queues = new KeyedQueue();
+
+  constructor(options: EvalCaseStoreOptions) {
+    this.dir = path.join(options.dataDir, CASES_DIR_NAME);
+    this.now = options.now ?? (() => new Date());
+    this.problems = options.problems ?? (() => undefined);
+    this.newId = options.newId ?? (() => uuidv7());
+    this.fs = options.fs ?? nodeFs;
+  }
+
+  /** The file of a bundle's cases; VALIDATION_FAILED for a bad bundle id. */
+  fileFor(bundleId: string): string {
+    return path.join(this.dir, checkUuidV7(bundleId, 'bundleId'), EVALS_FILE_NAME);
+  }
+
+  /** A bundle's cases, oldest first; none when there is no file. */
+  async list(bundleId: string): Promise<EvalCase[]> {
+    const file = this.fileFor(bundleId);
+    return this.queues.run(file, () => this.read(file, bundleId));
+  }
+
+  async get(bundleId: string, id: string): Promise<EvalCase> {
+    const found = (await this.list(bundleId)).find((c) => c.id === id);
+    if (!found) throw notFound(id);
+    return found;
+  }
+
+  /** Creates a case (new id) or replaces the one with `input.id`, keeping its createdAt. */
+  async save(bundleId: string, input: EvalCaseInput): Promise<EvalCase> {
+    const file = this.fileFor(bundleId);
+    const { id, ...body } = input;
+    const checked = checkEvalCase(body);
+    return this.queues.run(file, async () => {
+      const cases = await this.read(file, bundleId);
+      const at = this.now().toISOString();
+      let saved: EvalCase;
+      if (id) {
+        const i = cases.findIndex((c) => c.id === id);
+        if (i < 0) throw notFound(id);
+        saved = { id, ...checked, createdAt: cases[i]!.createdAt, updatedAt: at };
+        cases[i] = saved;
+      } else {
+        if (cases.length >= MAX_EVAL_CASES) {
+          throw new AppError('VALIDATION_FAILED', `this bundle already has ${MAX_EVAL_CASES} eval cases, the most a bundle may have: delete some first`, { rule: 'max-cases' });
+        }
+        saved = { id: this.newId(), ...checked, createdAt: at, updatedAt: at };
+        cases.push(saved);
+      }
+      await this.write(file, bundleId, cases);
+      return saved;
+    });
+  }
+
+  /** Deletes a case; NOT_FOUND when there is none with that id. */
+  async delete(bundleId: string, id: string): Promise<void> {
+    const file = this.fileFor(bundleId);
+    return this.queues.run(file, async () => {
+      const cases = await this.read(file, bundleId);
+      const kept = cases.filter((c) => c.id !== id);
+      if (kept.length === cases.length) throw notFound(id);
+      await this.write(file, bundleId, kept);
+    });
+  }
+
+  /**
+   * Adds cases brought from a bundle archive (transfer/zip.ts) as one write: each checked as
+   * `save` checks it, with a new id and times. Refused whole when the bundle would pass MAX_EVAL_CASES.
+   */
+  async addAll(bundleId: string, bodies: EvalCaseBody[]): Promise<EvalCase[]> {
+    const file = this.fileFor(bundleId);
+    const checked = bodies.map((b) => checkEvalCase(b));
+    return this.queues.run(file, async () => {
+      const cases = await this.read(file, bundleId);
+      if (cases.length + checked.length > MAX_EVAL_CASES) {
+        throw new AppError('VALIDATION_FAILED', `the bundle would have ${cases.length + checked.length} eval cases; a bundle may have at most ${MAX_EVAL_CASES}`, { rule: 'max-cases' });
+      }
+      const at = this.now().toISOString();
+      const added = checked.map((c) => ({ id: this.newId(), ...c, createdAt: at, updatedAt: at }));
+      await this.write(file, bundleId, [...cases, ...added]);
+      return added;
+    });
+  }
+
+  /** Removes every case of a bundle (an import undone); nothing to do when it has none. */
+  async removeAll(bundleId: string): Promise<void> {
+    const file = this.fileFor(bundleId);
+    return this.queues.run(file, () => this.write(file, bundleId, []));
+  }
+
+  private async read(file: string, bundleId: string): Promise<EvalCase[]> {
+    const r = await attempt('read', file, () => readJson(file, this.fs));
+    if (r.kind === 'missing') return [];
+    if (r.kind === 'corrupt') {
+      await this.setAside(file, r.message);
+      return [];
+    }
+    const parsed = FileSchema.safeParse(r.value);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      await this.setAside(file, `not an eval case file: ${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'}`);
+      return [];
+    }
+    if (parsed.data.bundleId !== bundleId) {
+      await this.setAside(file, `the file says it holds the eval cases of bundle ${quote(parsed.data.bundleId)}, but it is in the folder of ${quote(bundleId)}`);
+      return [];
+    }
+    return parsed.data.cases;
+  }
+
+  private async write(file: string, bundleId: string, cases: EvalCase[]): Promise<void> {
+    if (cases.length === 0) {
+      await attempt('delete', file, () => this.fs.rm(file, { force: true }));
+      // The folder goes when nothing else (a test case file) is in it.
+      await this.fs.rmdir(path.dirname(file)).catch(() => undefined);
+      return;
+    }
+    const text = toFileText({ format: 'toolsmith-evals', version: 1, bundleId, cases });
+    await attempt('save the eval cases to', file, async () => {
+      await this.fs.mkdir(path.dirname(file), { recursive: true });
+      await replaceFile(this.fs, file, text, () => undefined);
+    });
+  }
+
+  private async setAside(file: string, message: string): Promise<void> {
+    let movedTo: string | undefined;
+    try {
+      movedTo = await moveAside(file, this.now());
+    } catch (e) {
+      this.problems({ kind: 'corrupt-file', path: file, message: `${message}; read as no eval cases (could not be moved aside: ${(e as Error).message})` });
+      return;
+    }
+    this.problems({ kind: 'corrupt-file', path: file, message: `${message}; read as no eval cases`, movedTo });
+  }
+}
+
+function notFound(id: string): AppError {
+  return new AppError('NOT_FOUND', `no eval case ${quote(id)} in this bundle; it may have been deleted`, { id });
+}
+
+/** Whether a case expects `tool` (a slug of its bundle, or bundle/slug naming that bundle by its slug). */
+export function expectsTool(c: EvalCase, tool: string, bundleSlug: string): boolean {
+  if (c.expect.kind !== 'tools') return false;
+  const want = tool.includes('/') ? tool : `${bundleSlug}/${tool}`;
+  return c.expect.tools.some((t) => (t.tool.includes('/') ? t.tool : `${bundleSlug}/${t.tool}`).normalize('NFC') === want.normalize('NFC'));
+}

@@ -1,0 +1,147 @@
+/** Eval cases of a bundle, runs against models (started, followed, cancelled), saved runs and their comparison. */
+import { AppError, isAppError, toErrorInfo } from '../../../shared/errors';
+import { isBundleUsable, type Bundle } from '../../../shared/model/bundle';
+import type { EvalCase, EvalRun } from '../../../shared/model/evals';
+import { quote } from '../../../shared/model/validation';
+import type { ToolStore } from '../bundles/tool-store';
+import type { EventBus } from '../events';
+import type { Handler } from '../router';
+import { allBundles } from '../testcases/all-bundles';
+import type { ConversationStore } from '../timeline/conversation-store';
+import { compareRuns, shareResults } from './compare';
+import { expectsTool, type EvalCaseStore } from './eval-case-store';
+import type { EvalRuns } from './eval-runs';
+import { draftFromChat } from './from-chat';
+import type { EvalRunStore } from './run-store';
+
+type EvalOps =
+  | 'evals.list'
+  | 'evals.save'
+  | 'evals.delete'
+  | 'evals.fromChat'
+  | 'evals.run'
+  | 'evals.cancel'
+  | 'evals.running'
+  | 'evals.listRuns'
+  | 'evals.getRun'
+  | 'evals.deleteRun'
+  | 'evals.compare';
+
+export interface EvalHandlerDeps {
+  cases: EvalCaseStore;
+  saved: EvalRunStore;
+  active: EvalRuns;
+  toolStore: ToolStore;
+  conversations: Pick<ConversationStore, 'get' | 'timeline'>;
+  events: Pick<EventBus, 'emit'>;
+  /** Told when a finished run could not be saved (it is still answered). */
+  saveFailed: (runId: string, message: string) => void;
+}
+
+/** How many earlier runs 'evals.compare' reads looking for the last one that shares a case. */
+const LAST_RUN_LOOKBACK = 20;
+
+export function evalHandlers(d: EvalHandlerDeps): { [N in EvalOps]: Handler<N> } {
+  return {
+    'evals.list': async ({ bundleId, tool }) => {
+      const bundle = d.toolStore.getBundle(bundleId);
+      const cases = await d.cases.list(bundle.id);
+      return tool ? cases.filter((c) => expectsTool(c, tool, bundle.slug)) : cases;
+    },
+    'evals.save': ({ bundleId, evalCase }) => {
+      // Refuses a bundle that does not exist before anything is written.
+      d.toolStore.getBundle(bundleId);
+      return d.cases.save(bundleId, { ...evalCase, id: evalCase.id || undefined });
+    },
+    'evals.delete': async ({ bundleId, id }) => {
+      await d.cases.delete(bundleId, id);
+      return { deleted: true as const };
+    },
+    'evals.fromChat': async ({ conversationId, messageId, bundleId, save }) => {
+      const made = draftFromChat({ conversations: d.conversations, store: d.toolStore }, { conversationId, messageId, ...(bundleId ? { bundleId } : {}) });
+      if (!save) return made;
+      return { ...made, saved: await d.cases.save(made.bundleId, made.draft) };
+    },
+    'evals.run': async ({ runId, bundleIds, caseIds, models, repeat, passRate, judge, timeoutMs }, ctx) => {
+      const bundles = bundleIds ? namedBundles(d.toolStore, bundleIds) : allBundles(d.toolStore).filter(isBundleUsable);
+      const cases = await casesOf(d.cases, bundles, caseIds);
+      let run: EvalRun;
+      try {
+        run = await d.active.start({
+          runId,
+          bundleIds: bundleIds ?? null,
+          cases,
+          models,
+          ...(repeat !== undefined ? { repeat } : {}),
+          ...(passRate !== undefined ? { passRate } : {}),
+          ...(judge ? { judge } : {}),
+          ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+          signal: ctx.signal,
+          onProgress: (progress, seq) => d.events.emit('evals.progress', { runId, seq, progress }),
+        });
+      } catch (e) {
+        if (!(isAppError(e) && e.code === 'CONFLICT')) d.events.emit('evals.done', { runId, error: toErrorInfo(e, 'evals.run') });
+        throw e;
+      }
+      try {
+        await d.saved.save(run);
+      } catch (e) {
+        d.saveFailed(runId, (e as Error).message);
+      }
+      d.events.emit('evals.done', { runId, run });
+      return run;
+    },
+    'evals.cancel': ({ runId }) => ({ cancelled: d.active.cancel(runId) }),
+    'evals.running': () => ({ runs: d.active.list() }),
+    'evals.listRuns': ({ limit }) => d.saved.list(limit),
+    'evals.getRun': ({ runId }) => d.saved.get(runId),
+    'evals.deleteRun': async ({ runId }) => {
+      await d.saved.delete(runId);
+      return { deleted: true as const };
+    },
+    'evals.compare': async ({ head, base }) => {
+      const headRun = await d.saved.get(head.runId);
+      let baseRun: EvalRun | undefined;
+      if (base) baseRun = await d.saved.get(base.runId);
+      else {
+        for (const s of (await d.saved.list()).filter((r) => r.id !== headRun.id && r.startedAt <= headRun.startedAt).slice(0, LAST_RUN_LOOKBACK)) {
+          const candidate = await d.saved.get(s.id).catch(() => undefined);
+          if (candidate && shareResults(candidate, headRun)) {
+            baseRun = candidate;
+            break;
+          }
+        }
+        if (!baseRun) throw new AppError('NOT_FOUND', 'no earlier saved run asked any of these cases of the same model: run them again to compare, or name the run to compare with', { runId: head.runId });
+      }
+      return compareRuns({ run: baseRun, ...(base?.model ? { model: base.model } : {}) }, { run: headRun, ...(head.model ? { model: head.model } : {}) });
+    },
+  };
+}
+
+/** The bundles named, in the order given, each once; an unknown id is NOT_FOUND before anything runs. */
+function namedBundles(toolStore: ToolStore, ids: readonly string[]): Bundle[] {
+  const out: Bundle[] = [];
+  for (const id of ids) {
+    const b = toolStore.getBundle(id);
+    if (!out.some((x) => x.id === b.id)) out.push(b);
+  }
+  return out;
+}
+
+/** Each bundle's cases (only `caseIds` when given: one not found is NOT_FOUND); bundles without any are left out. */
+async function casesOf(store: EvalCaseStore, bundles: readonly Bundle[], caseIds: readonly string[] | undefined): Promise<{ bundle: Bundle; cases: EvalCase[] }[]> {
+  const wanted = caseIds ? new Set(caseIds) : undefined;
+  const found = new Set<string>();
+  const out: { bundle: Bundle; cases: EvalCase[] }[] = [];
+  for (const bundle of bundles) {
+    let cases = await store.list(bundle.id);
+    if (wanted) cases = cases.filter((c) => wanted.has(c.id));
+    for (const c of cases) found.add(c.id);
+    if (cases.length) out.push({ bundle, cases });
+  }
+  if (wanted) {
+    const missing = [...wanted].filter((id) => !found.has(id));
+    if (missing.length) throw new AppError('NOT_FOUND', `no eval case ${missing.slice(0, 5).map(quote).join(', ')} in the bundles named; they may have been deleted`, { ids: missing });
+  }
+  return out;
+}
