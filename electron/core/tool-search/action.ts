@@ -23,10 +23,16 @@ const VERBS: Readonly<Record<string, Action>> = {
   update: 'update', change: 'update', edit: 'update', modify: 'update', rename: 'update', set: 'update', move: 'update',
   replace: 'update', updates: 'update', modifies: 'update', changes: 'update', put: 'update', patch: 'update', adjust: 'update',
   delete: 'delete', remove: 'delete', erase: 'delete', clear: 'delete', drop: 'delete', destroy: 'delete', deletes: 'delete',
-  removes: 'delete', purge: 'delete', unassign: 'delete', kick: 'delete',
+  removes: 'delete', purge: 'delete', unassign: 'delete', kick: 'delete', nuke: 'delete', wipe: 'delete', scrap: 'delete', ditch: 'delete',
+  grab: 'read', tweak: 'update', amend: 'update', slap: 'create', append: 'create',
   mark: 'update', mute: 'update', silence: 'update', approve: 'update', assign: 'update', reassign: 'update',
   publish: 'create', ship: 'create', deploy: 'create', upvote: 'create', react: 'create', text: 'create', ask: 'create', schedule: 'create',
 };
+
+/** Whether a word is one of the verbs that say a kind of action ("get", "list", "create"...). */
+export function isActionVerb(word: string): boolean {
+  return Object.hasOwn(VERBS, word);
+}
 
 const METHODS: Readonly<Record<string, Action>> = { GET: 'read', HEAD: 'read', POST: 'create', PUT: 'update', PATCH: 'update', DELETE: 'delete' };
 

@@ -80,7 +80,7 @@ describe('findability: planted bad tools', () => {
 
   it('finds a tool that its own words do not bring into the top 5, naming the tools ranked before it', async () => {
     const w = (s: string) => T('meteo', `weather-${s}`, `Weather ${s}`, `Weather ${s}: the weather ${s} for a city, from the weather service.`, { tags: ['weather'] });
-    const tools = [...GOOD, w('forecast'), w('alerts'), w('history'), w('radar'), w('stations'), w('warnings'), w('maps'), T('meteo', 'wx', 'Weather', 'Weather.')];
+    const tools = [...GOOD, w('forecast'), w('alerts'), w('history'), w('radar'), w('stations'), w('warnings'), w('maps'), T('meteo', 'wx', 'Weather', '')];
     const { findings } = await findability(tools);
     const hard = about(findings, 'meteo/wx').find((f) => f.kind === 'hard-to-find')!;
     expect(hard.query).toBe('Weather');

@@ -331,7 +331,8 @@ export async function findability(tools: readonly FindabilityTool[], opts: Finda
   let searches = 0;
   const search = (query: string, key: string): Searched => {
     searches++;
-    const hits = ranker.rank(query, RANK_DEPTH);
+    // A tool's own words are one text, not a request for several things: not cut into parts, so that scores compare.
+    const hits = ranker.rank(query, RANK_DEPTH, { split: false });
     return { hits, rank: placeOf(hits, key) };
   };
   /** Each reported tool's search for its own words, kept for the collisions. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ToolView } from '../../../shared/model/tool';
 import { serviceNames, searchableTool } from './document';
-import { needParts } from './need';
+import { needParts, splitNeeds, unwrap } from './need';
 import { SERVICE_NAMED, ToolRanker, oneEditApart, queryTerms } from './ranker';
 
 type T = Pick<ToolView, 'slug' | 'displayName' | 'description' | 'tags' | 'argSchema'> & { http?: ToolView['http'] };
@@ -42,6 +42,28 @@ describe('a need’s values are told apart from what it asks', () => {
       [tool('create-issue', 'Create an issue with a title and a body.'), tool('reset-login', 'Reset a user’s login button settings on Safari.')].map((t) => searchableTool(t.slug, { tool: t, bundleSlug: 'b' })),
     );
     expect(r.rank("open an issue titled 'login button broken on Safari'", 2)[0]!.key).toBe('create-issue');
+  });
+});
+
+describe('a request for several things is cut into its parts', () => {
+  it('at sentence ends, semicolons and the words that join a second request', () => {
+    expect(splitNeeds('Find a hotel in Lisbon and book a taxi from the airport')).toEqual(['Find a hotel in Lisbon', 'book a taxi from the airport']);
+    expect(splitNeeds('What is the weather in Paris? Also, any news about the strike?')).toEqual(['What is the weather in Paris?', 'Also, any news about the strike?']);
+    expect(splitNeeds('Show me the exchange rates and also recommend some books on inflation')).toEqual(['Show me the exchange rates', 'recommend some books on inflation']);
+    expect(splitNeeds('close issue 4; then archive the repo')).toEqual(['close issue 4', 'then archive the repo']);
+    expect(splitNeeds('list the courses on data analysis as well as some research papers')).toEqual(['list the courses on data analysis', 'some research papers']);
+  });
+
+  it('one request stays whole, and quoted text is never cut', () => {
+    expect(splitNeeds('list the open and closed issues of acme/web')).toEqual(['list the open and closed issues of acme/web']);
+    expect(splitNeeds("Post 'Back soon. And also: coffee' in #general and then close issue 4")).toEqual(["Post 'Back soon. And also: coffee' in #general", 'close issue 4']);
+  });
+
+  it('quotes around a whole request are not a payload', () => {
+    expect(unwrap('"What is the price of gold? And the weather in Rome?"')).toBe('What is the price of gold? And the weather in Rome?');
+    expect(splitNeeds('"What is the price of gold? And the weather in Rome?"')).toEqual(['What is the price of gold?', 'And the weather in Rome?']);
+    expect(needParts('"send an invoice"')).toMatchObject({ text: 'send an invoice', payload: '' });
+    expect(unwrap("Post 'hi' to 'general'")).toBe("Post 'hi' to 'general'");
   });
 });
 

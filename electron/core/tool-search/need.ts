@@ -21,7 +21,7 @@
 export const LIGHT_WORDS: ReadonlySet<string> = new Set(
   ('help find best top latest new recent recommend suggest inform info provid give real world great good ' +
     'look interest specif detail comprehens variou sure possibl abl kindli current todai quick quickli easi easili ' +
-    'learn understand explor discov get make creat gener').split(' '),
+    'learn understand explor discov get make creat gener assist includ prefer idea option').split(' '),
 );
 export const LIGHT_WEIGHT = 0.4;
 
@@ -58,9 +58,18 @@ const NUMBER = /\b\d+(?:[.,]\d+)*\b/g;
 /** Quoted spans: straight quotes only where they open and close a span (not an apostrophe in "don't"). */
 const QUOTED = [/(?<=^|[\s:(=[{,])"([^"\n]{1,500})"/g, /(?<=^|[\s:(=[{,])'([^'\n]{1,500})'(?=$|[\s.,;:!?)\]}])/g, /“([^”\n]{1,500})”/g, /‘([^’\n]{1,500})’/g, /`([^`\n]{1,500})`/g];
 
+/** Quotes around a whole request (a model may quote its query): they are not a payload. */
+const WRAPPED = /^\s*(?:"([^"]*)"|“([^“”]*)”|'([^']*)')\s*$/;
+
+/** The request without quotes around all of it. */
+export function unwrap(query: string): string {
+  const m = WRAPPED.exec(query);
+  return m ? (m[1] ?? m[2] ?? m[3] ?? '') : query;
+}
+
 export function needParts(query: string): NeedParts {
   const payload: string[] = [];
-  let text = query;
+  let text = unwrap(query);
   for (const re of QUOTED) {
     text = text.replace(re, (_m, inner: string) => {
       payload.push(inner);
@@ -91,4 +100,45 @@ export function needParts(query: string): NeedParts {
     .replace(ID, aside)
     .replace(NUMBER, aside);
   return { text, payload: payload.join(' '), values: values.join(' '), kinds: [...kinds] };
+}
+
+/**
+ * Where a request asking for two things is cut: at the end of a sentence, at a semicolon, and
+ * at a word that joins a second request ("… and also …", "Additionally, …", "… as well as
+ * …", "… and then …", "… and can you …", "… and suggest …").
+ */
+const SENTENCE_END = /(?<=[.?!])["'”’)]*\s+|[;\n]+/;
+const JOINS = new RegExp(
+  [
+    String.raw`,?\s+\b(?:and|but)\s+(?:also|then|additionally|afterwards)\b`,
+    String.raw`,?\s+\b(?:also|additionally|afterwards|furthermore|moreover|plus)\b,?`,
+    String.raw`,?\s+\bas well as\b`,
+    String.raw`,?\s+\b(?:and|but|then)\s+(?=(?:can|could|would|will|please|provide|give|suggest|recommend|show|tell|let|find|get|help|list|check|send|create|book|make|add|post|search|look|fetch|is|are|do|does|how|what|which|where|who|when|i|i'm|i'd|any)\b)`,
+    String.raw`,\s+then\b`,
+  ].join('|'),
+  'i',
+);
+
+/**
+ * The parts of a request that asks for several things, in order; one part when it asks for one.
+ * Quoted text is never cut (a message may hold a full stop or an "and also").
+ */
+export function splitNeeds(query: string): string[] {
+  const quoted: string[] = [];
+  let text = unwrap(query).replace(/\uE000/g, ' ');
+  for (const re of QUOTED) {
+    text = text.replace(re, (m) => {
+      quoted.push(m);
+      return `\uE000${quoted.length - 1}\uE000`;
+    });
+  }
+  const restore = (part: string) => part.replace(/\uE000(\d+)\uE000/g, (_m, i: string) => quoted[Number(i)]!);
+  const parts: string[] = [];
+  for (const sentence of text.split(SENTENCE_END)) {
+    for (const part of sentence.split(JOINS)) {
+      const p = part?.trim();
+      if (p) parts.push(restore(p));
+    }
+  }
+  return parts;
 }

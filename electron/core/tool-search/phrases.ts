@@ -28,6 +28,15 @@ export const PHRASES: ReadonlyMap<string, string> = new Map([
   ['switch on', 'enable'],
   ['clean up', 'delete'],
   ['write down', 'note'],
+  ['spin up', 'create'],
+  ['kick off', 'start'],
+  ['fire off', 'send'],
+  ['take down', 'remove'],
+  ['shut down', 'stop'],
+  ['bring back', 'restore'],
+  ['wrap up', 'close'],
+  ['sign off on', 'approve'],
+  ['hand over', 'transfer'],
 ]);
 
 /** Longest phrase, in words. */

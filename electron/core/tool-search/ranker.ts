@@ -4,13 +4,14 @@
  * saturation (k1) of BM25; each query term counts by its idf. Query terms are stemmed like the
  * tools' (./text.ts) and expanded with ./synonyms.ts at a lower weight. A tool that matches
  * more of the query's own terms is preferred over one that matches one term many times
- * (`coverage`).
+ * (`coverage`), and one whose name the query says over one that only mentions its words
+ * (`NAME_SAID`). A query asking for several things is also ranked part by part (`rank`).
  */
-import { actionFactor, needAction, needScope, scopeFactor, type Action, type Scope } from './action';
+import { actionFactor, isActionVerb, needAction, needScope, scopeFactor, type Action, type Scope } from './action';
 import { FIELDS, type FieldName, type SearchableTool } from './document';
-import { EXPANSION_WEIGHT, EXPANSIONS } from './synonyms';
-import { KIND_WEIGHT, LIGHT_WEIGHT, LIGHT_WORDS, PAYLOAD_WEIGHT, needParts } from './need';
-import { stem, terms } from './text';
+import { BROADER, BROADER_WEIGHT, EXPANSION_WEIGHT, EXPANSIONS } from './synonyms';
+import { KIND_WEIGHT, LIGHT_WEIGHT, LIGHT_WORDS, PAYLOAD_WEIGHT, needParts, splitNeeds } from './need';
+import { nameTerms, stem, terms } from './text';
 
 /**
  * A tool of a service the need names ("… in Jira") counts this much more: naming the service
@@ -66,6 +67,8 @@ interface Analysed {
   service: SearchableTool['service'];
   counts: Map<string, Float64Array>;
   lengths: Float64Array;
+  /** The terms of the tool's name as a person reads it (its display name, else its slug). */
+  head: string[];
 }
 
 /** A tool to rank, or how to make it when the cache does not hold it under `cacheKey`. */
@@ -107,7 +110,8 @@ function analyse(tool: SearchableTool): Analysed {
       c[i]! += 1;
     }
   });
-  return { key: tool.key, action: tool.action, scope: tool.scope, service: tool.service, counts, lengths };
+  const head = nameTerms(tool.fields.title.trim() || tool.fields.name, isActionVerb);
+  return { key: tool.key, action: tool.action, scope: tool.scope, service: tool.service, counts, lengths, head };
 }
 
 export interface QueryTerm {
@@ -143,6 +147,11 @@ export function queryTerms(query: string, expand = true, known?: (term: string) 
         seen.add(e);
         out.push({ term: e, weight: EXPANSION_WEIGHT * out[i]!.weight, of: i, own: false });
       }
+      for (const e of BROADER.get(t) ?? []) {
+        if (seen.has(e)) continue;
+        seen.add(e);
+        out.push({ term: e, weight: BROADER_WEIGHT * out[i]!.weight, of: i, own: false });
+      }
     });
   }
   return out;
@@ -170,6 +179,19 @@ export function oneEditApart(a: string, b: string): boolean {
   return la > lb ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
 }
 
+/**
+ * How much saying a tool's name counts, 0 to 1: a tool's score is multiplied by
+ * 1 - NAME_SAID + NAME_SAID × the share of its name's words (by idf, its verbs left out: the
+ * action factor reads them) the request has. "the news about Tesla" prefers a tool named "News"
+ * over one that mentions news in a long description.
+ */
+export const NAME_SAID = 0.15;
+
+/** How deep each part's ranking is read when the parts of a request are fused (`rank`). */
+export const SPLIT_DEPTH = 20;
+/** How much serving each part of a request counts against the whole request's ranking, 0 to 1 (xQuAD's lambda). */
+export const SPLIT_DIVERSITY = 0.5;
+
 /** Words a misspelt query word may stand for: this long at least. */
 export const TYPO_MIN_LENGTH = 5;
 /** The weight of the word a misspelt one stands for. */
@@ -192,6 +214,8 @@ export class ToolRanker {
   private readonly actions: boolean;
   /** A service name's stem -> the services (bundle slugs) it names. */
   private readonly serviceNames = new Map<string, Set<string>>();
+  /** What a word no tool has stands for (`spelling`), or null for nothing: the parts of a request ask again. */
+  private readonly spelt = new Map<string, string | null>();
 
   constructor(tools: readonly ToolSource[], opts: RankOptions & { cache?: AnalysisCache } = {}) {
     this.docs = tools.map((t) => analysed(t, opts.cache));
@@ -254,6 +278,8 @@ export class ToolRanker {
 
   /** The known term one edit away from a word no tool has, the most used if several. */
   private spelling(term: string): string | undefined {
+    const known = this.spelt.get(term);
+    if (known !== undefined) return known ?? undefined;
     let best: string | undefined;
     let bestDf = 0;
     for (const [t, df] of this.df) {
@@ -262,6 +288,8 @@ export class ToolRanker {
         bestDf = df;
       }
     }
+    if (this.spelt.size >= 2_000) this.spelt.clear();
+    this.spelt.set(term, best ?? null);
     return best;
   }
 
@@ -269,8 +297,72 @@ export class ToolRanker {
     return this.docs.length;
   }
 
-  /** The best `limit` tools for the query, best first; ties by key. Tools that match nothing are left out. */
-  rank(query: string, limit: number): RankedTool[] {
+  private idf(term: string): number {
+    const df = this.df.get(term) ?? 0;
+    return Math.log(1 + (this.docs.length - df + 0.5) / (df + 0.5));
+  }
+
+  /** The factor for how much of a tool's name the request says (NAME_SAID); `said`: each term of the request and how much it says it. */
+  private nameSaid(d: Analysed, said: ReadonlyMap<string, number>): number {
+    let all = 0;
+    let hit = 0;
+    for (const t of d.head) {
+      const w = this.idf(t);
+      all += w;
+      hit += w * Math.min(1, said.get(t) ?? 0);
+    }
+    return all > 0 ? 1 - NAME_SAID + (NAME_SAID * hit) / all : 1 - NAME_SAID;
+  }
+
+  /**
+   * The best `limit` tools for the query, best first; ties by key. Tools that match nothing are
+   * left out. A request that asks for several things ("find a hotel in Lisbon and book a taxi
+   * from the airport") is also cut into its parts (./need.ts `splitNeeds`), each ranked on its
+   * own, and the first tools are chosen so that each part is served (xQuAD): a tool counts by
+   * its place in the whole request's ranking and in each part's, a part's places counting less
+   * once a tool for that part is chosen. `split: false` ranks the whole text only.
+   */
+  rank(query: string, limit: number, opts: { split?: boolean } = {}): RankedTool[] {
+    const whole = this.rankOne(query, Math.max(limit, SPLIT_DEPTH));
+    if (opts.split === false || limit <= 0) return whole.slice(0, Math.max(0, limit));
+    const parts = splitNeeds(query).filter((p) => this.says(p));
+    if (parts.length < 2) return whole.slice(0, limit);
+    // How well a tool serves a ranking, by its place: 1 first, 2/3 second, 1/2 third ...
+    const served = (list: readonly RankedTool[]) => new Map(list.slice(0, SPLIT_DEPTH).map((h, r) => [h.key, 2 / (r + 2)]));
+    const partLists = parts.map((p) => this.rankOne(p, SPLIT_DEPTH));
+    const byWhole = served(whole);
+    const byPart = partLists.map(served);
+    const hits = new Map<string, RankedTool>();
+    for (const list of [whole, ...partLists]) for (const h of list.slice(0, SPLIT_DEPTH)) if (!hits.has(h.key)) hits.set(h.key, h);
+    /** How much each part still wants a tool: 1, less for each tool chosen that serves it. */
+    const wanting = byPart.map(() => 1);
+    const out: RankedTool[] = [];
+    while (out.length < limit && hits.size) {
+      let best: RankedTool | undefined;
+      let bestValue = -1;
+      for (const h of hits.values()) {
+        let value = (1 - SPLIT_DIVERSITY) * (byWhole.get(h.key) ?? 0);
+        byPart.forEach((p, i) => (value += (SPLIT_DIVERSITY / byPart.length) * (p.get(h.key) ?? 0) * wanting[i]!));
+        if (value > bestValue || (value === bestValue && best && h.key < best.key)) {
+          best = h;
+          bestValue = value;
+        }
+      }
+      hits.delete(best!.key);
+      byPart.forEach((p, i) => (wanting[i]! *= 1 - (p.get(best!.key) ?? 0)));
+      out.push({ ...best!, score: bestValue });
+    }
+    return out;
+  }
+
+  /** Whether a part of a request says what to do: a word of its own that some tool has, not only "help", "find", "best". */
+  private says(part: string): boolean {
+    const known = (t: string) => this.df.has(t);
+    return queryTerms(part, false, known).some((q) => q.own && q.weight === 1 && known(q.term));
+  }
+
+  /** One request's best tools. */
+  private rankOne(query: string, limit: number): RankedTool[] {
     const known = (t: string) => this.df.has(t);
     const all = queryTerms(query, this.expand, known);
     // A service the need names scopes the search: its tools come first, and its name is not
@@ -304,8 +396,10 @@ export class ToolRanker {
     const undoes = terms(text).some((t) => undone(t, known) !== undefined);
     const action = this.actions ? (needAction(text) ?? (undoes ? 'delete' : undefined)) : undefined;
     const scope = this.actions ? needScope(text) : undefined;
-    const n = this.docs.length;
-    const idf = qs.map((q) => Math.log(1 + (n - this.df.get(q.term)! + 0.5) / (this.df.get(q.term)! + 0.5)));
+    const idf = qs.map((q) => this.idf(q.term));
+    // How much of each word the request says: 1 for its own words, less for the words they stand for.
+    const said = new Map<string, number>();
+    for (const q of qs) if (!nameWords.has(q.of)) said.set(q.term, Math.max(said.get(q.term) ?? 0, q.own ? 1 : q.weight / (ownWeight[q.of] || 1)));
     const fw = FIELDS.map((f) => this.weights[f]);
     const best = new Float64Array(ownWeight.length);
     const bestOwn = new Uint8Array(ownWeight.length);
@@ -340,6 +434,7 @@ export class ToolRanker {
       }
       if (score <= 0) continue;
       if (ownTotal) score *= 1 - this.coverage + this.coverage * (covered / ownTotal);
+      score *= this.nameSaid(d, said);
       score *= actionFactor(action, d.action) * (d.action === 'read' ? scopeFactor(scope, d.scope) : 1);
       if (inNamed) score *= SERVICE_NAMED;
       hits.push({ key: d.key, score, matched });

@@ -12,13 +12,14 @@ export const EXPANSION_WEIGHT = 0.45;
 const GROUPS: readonly string[] = [
   // actions
   'create add new make post insert open start register save store',
-  'get fetch retrieve read show view see display look lookup return details info information',
+  'add slap stick tack append',
+  'get fetch retrieve read show view see display look lookup return details info information grab',
   'id identifier sid',
   'list enumerate browse all index collection',
-  'update edit modify change patch set alter rename adjust',
-  'delete remove erase destroy drop discard purge',
+  'update edit modify change patch set alter rename adjust tweak amend',
+  'delete remove erase destroy drop discard purge nuke wipe scrap ditch',
   'search find query filter lookup locate look',
-  'send post deliver dispatch notify',
+  'send post deliver dispatch notify ping',
   'cancel abort stop void revoke terminate',
   'upload attach put',
   'download export fetch',
@@ -155,6 +156,56 @@ export const EXPANSIONS: ReadonlyMap<string, readonly string[]> = (() => {
     for (const s of stems) {
       const set = map.get(s) ?? new Set<string>();
       for (const o of stems) if (o !== s) set.add(o);
+      map.set(s, set);
+    }
+  }
+  return new Map([...map].map(([k, v]) => [k, [...v]]));
+})();
+
+/** The weight of a broader word ("product" for "laptop"), against 1 for a word of the query itself. */
+export const BROADER_WEIGHT = 0.45;
+
+/**
+ * Everyday things and the broader words tools describe them by: "a laptop under $800" is a
+ * product to shop for, "will I need an umbrella" asks for the weather. One way only: a need
+ * for "products" is not one for laptops. Words APIs use in their own sense ("token", "phone",
+ * "card", "share", "notebook", "breaking") are not here.
+ */
+const BROADER_LINES: readonly string[] = [
+  'laptop laptops computer computers pc tv television headphones headphone earbuds earphones camera cameras smartphone smartphones tablet tablets gadget gadgets electronics > product shop',
+  'mattress sofa couch furniture shoes sneakers boots jacket jackets coat clothes clothing shirt dress dresses jewelry jewellery handbag perfume cosmetics skincare makeup appliance appliances > product shop',
+  'blockchain nft nfts defi ethereum solana cardano dogecoin ripple litecoin altcoin altcoins > crypto finance',
+  'etf etfs dividend dividends trading trader traders investor investors portfolio > stock finance',
+  'headline headlines journalism journalist newspaper newspapers > news',
+  'umbrella rainy snow snowfall snowy sunny sunscreen humidity humid storm storms windy wind hurricane tornado > weather forecast',
+  'flowchart flowcharts diagram diagrams plot plots visualize visualization visualisation graph graphs > chart',
+  'tutor tutors tutoring teacher teachers class classes lecture lectures workshop workshops seminar seminars curriculum syllabus > course learn',
+  'attraction attractions sightseeing tourist tourists tourism landmark landmarks destination destinations > travel trip',
+  'legislation regulation regulations statute statutes lawsuit lawsuits court > law legal',
+  'rewrite rewriting rephrase paraphrase reword proofread polish humanize > rewrite',
+  'condo condos condominium townhouse mortgage mortgages realtor > house estate',
+  'startup startups > business company',
+  'symptom symptoms illness disease diseases > health medical',
+  'workout workouts exercise exercises gym fitness > health',
+  'podcast podcasts episode episodes > audio',
+  'yen dollar dollars usd eur euro euros gbp pound pounds rupee rupees peso pesos franc francs usdt > currency',
+  'motel motels hostel hostels lodge lodges inn resort resorts > hotel accommodation',
+  'internship internships > job',
+  'vegetarian vegan fruit fruits vegetable vegetables grains protein > diet food',
+  'scientific scientist scientists > research',
+  'blog blogs blogging wordpress > website',
+];
+
+/** stem -> the broader stems it also looks for. */
+export const BROADER: ReadonlyMap<string, readonly string[]> = (() => {
+  const map = new Map<string, Set<string>>();
+  for (const line of BROADER_LINES) {
+    const [narrow = '', broad = ''] = line.split('>');
+    const to = [...new Set(broad.split(/\s+/).filter(Boolean).map((w) => stem(w)))];
+    for (const w of narrow.split(/\s+/).filter(Boolean)) {
+      const s = stem(w);
+      const set = map.get(s) ?? new Set<string>();
+      for (const t of to) if (t !== s) set.add(t);
       map.set(s, set);
     }
   }

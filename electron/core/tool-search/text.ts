@@ -65,20 +65,81 @@ export function words(text: string, split = false): string[] {
   return joinPhrases(out);
 }
 
+/** The terms of a name: a word written in parts (`GetBalance`) gives its parts only, stop words out, stemmed, once each. */
+export function nameTerms(text: string, skip?: (word: string) => boolean): string[] {
+  const out = new Set<string>();
+  for (const run of plainText(text).normalize('NFKC').match(WORD) ?? []) {
+    for (const part of HAS_PARTS.test(run) ? run.split(CAMEL) : [run]) {
+      const w = part.toLowerCase();
+      if (w.length >= 2 && w.length <= MAX_TERM_LEN && !STOP_WORDS.has(w) && !skip?.(w)) out.add(stem(w));
+    }
+  }
+  return [...out];
+}
+
 /** A tool text's first word, in parts (`GetBalance` opens with "get"). */
 export function firstWord(text: string): string | undefined {
   const run = plainText(text).normalize('NFKC').match(WORD)?.[0];
   return run?.split(CAMEL)[0]?.toLowerCase();
 }
 
-const stems = new Map<string, string>();
+/**
+ * Words Porter's rules would fold into another word of a different meaning: "news" is not
+ * "new", "marketing" not a stock "market", "general" not "generate", "university" not
+ * "universe". Each is its own stem (its plural and a few forms with it).
+ */
+const OWN_STEMS: ReadonlyMap<string, string> = new Map(
+  Object.entries({
+    news: 'news',
+    marketing: 'marketing',
+    general: 'general',
+    generally: 'general',
+    university: 'university',
+    universities: 'university',
+    universal: 'universal',
+    police: 'police',
+    policy: 'policy',
+    policies: 'policy',
+    organization: 'organiz',
+    organizations: 'organiz',
+    organisation: 'organiz',
+    organisations: 'organiz',
+    community: 'community',
+    communities: 'community',
+    business: 'business',
+    businesses: 'business',
+    experiment: 'experiment',
+    experiments: 'experiment',
+    experimental: 'experiment',
+    executive: 'executive',
+    executives: 'executive',
+    animal: 'animal',
+    animals: 'animal',
+    production: 'production',
+    assistant: 'assistant',
+    assistants: 'assistant',
+    authorize: 'authoriz',
+    authorization: 'authoriz',
+    authorizations: 'authoriz',
+    authorized: 'authoriz',
+    authorizes: 'authoriz',
+    authorizing: 'authoriz',
+    authorise: 'authoriz',
+    authorisation: 'authoriz',
+  }),
+);
+
+const stems = new Map<string, string>(OWN_STEMS);
 
 /** The stem of one lower-case word (cached: tool texts repeat their words a lot). */
 export function stem(word: string): string {
   let s = stems.get(word);
   if (s === undefined) {
     s = /^\p{N}+$/u.test(word) ? word : stemmer(word);
-    if (stems.size > 50_000) stems.clear();
+    if (stems.size > 50_000) {
+      stems.clear();
+      for (const [w, st] of OWN_STEMS) stems.set(w, st);
+    }
     stems.set(word, s);
   }
   return s;

@@ -31,6 +31,15 @@ describe('text', () => {
     expect(terms('sending messages')).toEqual(terms('Send a message'));
   });
 
+  it('words Porter would fold into another word keep their own stem', () => {
+    expect(terms('news')).not.toEqual(terms('new'));
+    expect(terms('marketing')).not.toEqual(terms('market'));
+    expect(terms('general')).not.toEqual(terms('generate'));
+    expect(terms('an assistant')).not.toEqual(terms('assist me'));
+    expect(terms('the latest news')).toEqual(terms('latest News'));
+    expect(terms('universities')).toEqual(terms('university'));
+  });
+
   it('joins phrases on both sides', () => {
     expect(words('who is logged in')).toEqual(['who', 'is', 'login']);
     expect(terms('Get rid of the label')).toEqual(['remov', 'label']);
@@ -90,6 +99,44 @@ describe('the ranking', () => {
     expect(queryTerms('remove a ticket').filter((q) => q.own).map((q) => q.term)).toEqual(['remov', 'ticket']);
   });
 
+  it('an everyday thing also looks for the broader word tools describe it by, one way only', () => {
+    const shop = ranker([
+      tool('product-search', 'Find products with smart filters and recommendations'),
+      tool('weather-now', 'Current weather and forecast for a city'),
+      tool('laptop-repair', 'Book a laptop repair'),
+    ]);
+    expect(top(shop, 'a cheap laptop with 16GB of RAM', 2)).toEqual(['laptop-repair', 'product-search']);
+    expect(top(shop, 'will I need an umbrella in Oslo tomorrow', 1)).toEqual(['weather-now']);
+    // "products" does not look for laptops.
+    expect(queryTerms('products').map((q) => q.term)).not.toContain('laptop');
+  });
+
+  it('a tool whose name the request says is preferred over one that only mentions the word', () => {
+    const two = ranker([
+      tool('media-digest', 'A digest of videos, podcasts, news, blogs and newsletters from every source'),
+      tool('news', 'Headlines of the day'),
+    ]);
+    expect(top(two, 'the news about the election', 1)).toEqual(['news']);
+  });
+
+  it('a request for two things brings the best tools of each into the first few', () => {
+    const r2 = ranker([
+      tool('hotel-search', 'Search hotel rooms with a sea view and breakfast, and compare their prices'),
+      tool('hotel-reviews', 'Read what guests say of a hotel room, its view and its breakfast'),
+      tool('hotel-photos', 'See the photos of a hotel: its rooms, the view, the breakfast room'),
+      tool('hotel-map', 'Show hotels on a map of the old town'),
+      tool('hotel-deals', 'Cheap hotel rooms and deals with breakfast'),
+      tool('city-guide', 'A guide to the old town: sights, hotels with a view and food'),
+      tool('weather', 'Weather forecast for a place'),
+    ]);
+    const q = 'Find a cheap hotel room with a sea view and breakfast near the old town, and also check the weather there';
+    // The whole request's words are mostly the hotel's: read whole, the weather comes late.
+    expect(r2.rank(q, 3, { split: false }).map((h) => h.key)).not.toContain('weather');
+    const found = top(r2, q, 3);
+    expect(found[0]).toBe('hotel-search');
+    expect(found).toContain('weather');
+  });
+
   it('"un" words undo: untag removes a tag', () => {
     expect(top(r, 'untag the task', 1)).toEqual(['remove-tag']);
   });
@@ -145,5 +192,16 @@ describe('the realistic registry as kept in the repository', () => {
     expect(all).toHaveLength(500);
     const empty = all.filter((t) => terms(`${t.fields.title} ${t.fields.description}`, true).length === 0).map((t) => t.key);
     expect(empty).toEqual([]);
+  });
+
+  it('a request for two things of two services gets a tool of each in the first five', () => {
+    const reg = readRealRegistry();
+    const r = new ToolRanker(reg.bundles.flatMap((b) => b.tools.map((t) => searchableTool(`${b.slug}/${t.slug}`, { tool: { ...t.tool, slug: t.slug }, bundleSlug: b.slug, bundleName: b.displayName }))));
+    const q = 'Create a Jira bug for the checkout crash and post a heads-up in the #eng Discord channel';
+    const whole = r.rank(q, 5, { split: false }).map((h) => h.key);
+    expect(whole.filter((k) => k.startsWith('jira/'))).toEqual([]);
+    const found = r.rank(q, 5).map((h) => h.key);
+    expect(found).toContain('jira/create-issue');
+    expect(found.some((k) => k.startsWith('discord/'))).toBe(true);
   });
 });
