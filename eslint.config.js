@@ -489,7 +489,7 @@ export const layers = {
     'renderer/stores',
     'shared',
   ],
-  'renderer/features/mcp-apps': ['renderer/api', 'renderer/features/outputs', 'renderer/i18n', 'shared'],
+  'renderer/features/mcp-apps': ['renderer/api', 'renderer/components', 'renderer/features/outputs', 'renderer/i18n', 'shared'],
   'renderer/features/mcp-server': [
     'renderer/api',
     'renderer/components',
@@ -497,8 +497,8 @@ export const layers = {
     'renderer/i18n',
     'shared',
   ],
-  'renderer/features/memory': ['renderer/api', 'renderer/i18n', 'shared'],
-  'renderer/features/onboarding': ['renderer/api', 'renderer/i18n', 'renderer/stores'],
+  'renderer/features/memory': ['renderer/api', 'renderer/components', 'renderer/i18n', 'shared'],
+  'renderer/features/onboarding': ['renderer/api', 'renderer/components', 'renderer/i18n', 'renderer/stores'],
   'renderer/features/outputs': ['shared'],
   'renderer/features/settings': [
     'renderer/api',

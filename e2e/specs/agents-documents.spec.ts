@@ -152,8 +152,11 @@ test('agents: a profile made by keyboard, field errors from the core, a built-in
   await screenshot(page, 'agents-2-list-1440');
 
   // Deleting the copy that is not delegated to leaves no warning behind; deleting writer_copy is asked first.
-  page.once('dialog', (d) => void d.accept());
   await item('writer_copy').getByTestId('agent-delete').click();
+  const ask = page.getByRole('alertdialog', { name: 'Delete the agent “Writer (copy)”? Agents that delegate to it will show a warning.' });
+  await expect(ask.getByTestId('agent-delete-confirm')).toBeFocused();
+  await screenshot(page, 'agents-2-delete-confirm');
+  await ask.getByTestId('agent-delete-confirm').click();
   await expect(item('writer_copy')).toHaveCount(0);
 
   // 4. At 1024 wide, the list and the form fit.

@@ -275,6 +275,8 @@ test.describe('the tool editor', () => {
     await page.getByTestId('bundle-list').getByTestId('bundle-bad-input').getByRole('button').first().click();
     await page.getByTestId('edit-bundle').click();
     await page.getByTestId('bundle-delete').click();
+    await expect(page.getByTestId('bundle-delete-confirm')).toBeFocused();
+    await screenshot(page, 'editor-bundle-delete-confirm');
     await page.getByTestId('bundle-delete-confirm').click();
     await expect(page.getByTestId('bundle-deleted-note')).toContainText('reaped in 2 days if empty');
     await expect(page.getByTestId('bundle-bad-input')).toHaveClass(/deleted/);

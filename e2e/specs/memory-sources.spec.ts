@@ -56,8 +56,8 @@ test('memory sources: a FileSource added in Settings, then file load from the + 
 
   // Leave the shared data folder as it was.
   await shell.open('settings');
-  page.once('dialog', (d) => void d.accept());
   await page.getByTestId('memory-sources').getByRole('button', { name: `Remove source ${id}` }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Remove' }).click();
   await expect(page.getByTestId(`memory-source-${id}`)).toHaveCount(0);
   await fs.rm(folder, { recursive: true, force: true });
 });
@@ -96,8 +96,8 @@ test('a folder watcher stopped by an error offers Resume in Inspect → Memory, 
   expect(shell.consoleErrors).toEqual([]);
 
   await shell.open('settings');
-  page.once('dialog', (d) => void d.accept());
   await page.getByTestId('memory-sources').getByRole('button', { name: `Remove source ${id}` }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Remove' }).click();
   await expect(page.getByTestId(`memory-source-${id}`)).toHaveCount(0);
   await fs.rm(folder, { recursive: true, force: true });
 });

@@ -68,6 +68,11 @@ test.describe('the app shell', () => {
     // first: nothing is sent); in range is kept.
     const depth = appPage.getByTestId('settings-delegation-depth');
     await depth.fill('12');
+    // The field says what to type as soon as it is edited.
+    await expect(appPage.getByTestId('settings-delegation-depth-error')).toHaveText('Enter a number from 1 to 10: got 12.');
+    await expect(depth).toHaveAttribute('aria-invalid', 'true');
+    await appPage.getByTestId('settings-delegation-depth-error').scrollIntoViewIfNeeded();
+    await screenshot(appPage, 'settings-number-out-of-range');
     await appPage.getByTestId('settings-save').click();
     expect(await depth.evaluate((el) => (el as unknown as { validity: { rangeOverflow: boolean } }).validity.rangeOverflow)).toBe(true);
     await depth.fill('2');

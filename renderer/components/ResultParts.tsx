@@ -9,6 +9,7 @@ import { useId, useMemo, useState, type ReactNode } from 'react';
 import type { McpResourceContent } from '../../shared/model/mcp-client';
 import type { ResultPart } from '../../shared/model/result-content';
 import { useOp } from '../api/hooks';
+import { FieldError } from './Field';
 import { resultStrings as s } from '../i18n/result-strings';
 import { saveFile } from './save-file';
 import { dataUrlToBytes, dataUrlType, partViews, type Download, type PartView } from './result-parts';
@@ -129,9 +130,9 @@ function OpenLink({ bundleId, uri, toolName }: { bundleId: string; uri: string; 
       <div id={bodyId} data-testid="result-link-body">
         {open && read.isPending && <p className="muted">{s.opening}</p>}
         {open && read.error && (
-          <p className="field-error" role="alert">
+          <FieldError role="alert">
             {s.openFailed(read.error.message)}
-          </p>
+          </FieldError>
         )}
         {open && read.data && views.length === 0 && <p className="muted">{s.emptyResource}</p>}
         {open && views.length > 0 && (
@@ -173,10 +174,10 @@ function Caption({ text, download, inline }: { text: string; download: Download;
         {s.download}
       </button>
       {failed && (
-        <span className="field-error" role="alert">
+        <FieldError as="span" role="alert">
           {' '}
           {s.downloadFailed}
-        </span>
+        </FieldError>
       )}
     </Tag>
   );

@@ -100,3 +100,17 @@ export function renderWithApi(ui: ReactElement, api: Api, client: QueryClient = 
 
 // Testing Library unmounts after each test only when the runner has globals; vitest here has none.
 afterEach(() => cleanup());
+
+// happy-dom has no HTMLSelectElement.size (0 in a browser unless set): react-hook-form reads it
+// to tell a select's default option from one a person chose, and would take the first option.
+if (typeof HTMLSelectElement !== 'undefined' && !('size' in HTMLSelectElement.prototype)) {
+  Object.defineProperty(HTMLSelectElement.prototype, 'size', {
+    configurable: true,
+    get(this: HTMLSelectElement) {
+      return Number(this.getAttribute('size') ?? 0);
+    },
+    set(this: HTMLSelectElement, n: number) {
+      this.setAttribute('size', String(n));
+    },
+  });
+}

@@ -9,6 +9,7 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import type { ApprovalDecision } from '../../../shared/model/provider';
 import { useApi } from '../../api/hooks';
+import { FieldError } from '../../components/Field';
 import { chatStrings as s } from '../../i18n/chat-strings';
 import { fieldIssue, pointerLabel, type ArgIssue } from '../tools/tester/schema-form';
 import { argsText, editedArgs, parseArgs } from './approval-args';
@@ -111,11 +112,11 @@ export function ApprovalForm({ conversationId, invocationId, args }: { conversat
         onChange={(e) => setText(e.target.value)}
       />
       {edit.error ? (
-        <p className="field-error" id={errorId} data-testid="approval-args-error">
+        <FieldError id={errorId} data-testid="approval-args-error">
           {edit.error}
-        </p>
+        </FieldError>
       ) : issues.length > 0 ? (
-        <div className="field-error" id={`${ids}-issues`} data-testid="approval-args-issues">
+        <FieldError as="div" id={`${ids}-issues`} data-testid="approval-args-issues">
           <p>{edit.args ? s.approval.schemaIssues : s.approval.modelIssues}</p>
           <ul>
             {issues.map((i, n) => {
@@ -127,7 +128,7 @@ export function ApprovalForm({ conversationId, invocationId, args }: { conversat
               );
             })}
           </ul>
-        </div>
+        </FieldError>
       ) : checking ? (
         <p className="help" role="status">
           {s.approval.checking}
@@ -182,7 +183,7 @@ export function ApprovalForm({ conversationId, invocationId, args }: { conversat
         </div>
       )}
       {problem && (
-        <p className="field-error" role="alert" data-testid="approval-problem">
+        <FieldError role="alert" data-testid="approval-problem">
           {problem === 'not-accepted' ? (
             s.approval.notAccepted
           ) : problem.code === 'VALIDATION_FAILED' ? (
@@ -194,7 +195,7 @@ export function ApprovalForm({ conversationId, invocationId, args }: { conversat
               {s.approval.failed} <code className="error-code">{problem.code}</code> {problem.message}
             </>
           )}
-        </p>
+        </FieldError>
       )}
     </div>
   );

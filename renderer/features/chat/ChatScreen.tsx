@@ -9,6 +9,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef } from 'react';
 import { useOp, useOpMutation } from '../../api/hooks';
 import { EmptyState } from '../../components/EmptyState';
+import { FieldError } from '../../components/Field';
 import { FirstRunChecklist } from '../onboarding/FirstRunChecklist';
 import { chatStrings as s } from '../../i18n/chat-strings';
 import { useUi } from '../../stores/ui';
@@ -105,9 +106,9 @@ export function ChatScreen() {
         <ConversationList onCreate={createConversation} creating={create.isPending} />
         <div className="chat-main">
           {create.error && (
-            <p className="field-error" role="alert">
+            <FieldError role="alert">
               {create.error.message}
-            </p>
+            </FieldError>
           )}
           {conversationId && !gone ? (
             <MessageList conversationId={conversationId} stream={stream} />

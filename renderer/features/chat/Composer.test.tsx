@@ -67,4 +67,17 @@ describe('Composer', () => {
     await user.keyboard('{Enter}');
     await waitFor(() => expect(callsOf(calls, 'chat.send')).toEqual([{ conversationId: 'conv-1', text: 'look up +' }]));
   });
+
+  it('attaches a text file to the message, and says in place why another cannot be', async () => {
+    const user = userEvent.setup();
+    setup();
+    const input = screen.getByTestId('composer-file-input') as HTMLInputElement;
+    await user.upload(input, [new File(['- buy milk\n'], 'todo.md', { type: 'text/markdown' }), new File([], 'empty.txt', { type: 'text/plain' })]);
+
+    expect(await screen.findByRole('button', { name: 'Remove todo.md' })).toBeTruthy();
+    const errors = screen.getByTestId('composer-attach-errors');
+    expect(errors.getAttribute('role')).toBe('alert');
+    expect(errors.className).toContain('field-error');
+    expect([...errors.querySelectorAll('li')].map((li) => li.textContent)).toEqual(['empty.txt is empty: attach a file with something in it.']);
+  });
 });

@@ -14,6 +14,7 @@ import type { DirectiveError } from '../../../shared/directives/types';
 import type { ErrorInfo } from '../../../shared/errors';
 import type { ToolView } from '../../../shared/model/tool';
 import { useApi } from '../../api/hooks';
+import { FieldError } from '../../components/Field';
 import { attachmentStrings, chatStrings as s } from '../../i18n/chat-strings';
 import { HighlightLayer } from './DirectiveHighlight';
 import { findPaletteTrigger, insertTrigger, locateTrigger, removeTrigger, type PaletteTrigger } from './palette-trigger';
@@ -382,15 +383,15 @@ export function Composer({ ref, running = false, onStop }: ComposerProps) {
       </div>
       <AttachmentTray items={attachments} onRemove={(i) => setAttachments((old) => old.filter((_, j) => j !== i))} />
       {attachErrors.length > 0 && (
-        <ul className="field-error composer-attach-errors" role="alert" data-testid="composer-attach-errors">
+        <FieldError as="ul" className="composer-attach-errors" role="alert" data-testid="composer-attach-errors">
           {attachErrors.map((m, i) => (
             <li key={i}>{m}</li>
           ))}
-        </ul>
+        </FieldError>
       )}
       {parsed.errors.length > 0 && (
         <div className="composer-errors" id={errorsId} data-testid="composer-errors">
-          <p className="field-error">{s.composer.errorsTitle}</p>
+          <FieldError>{s.composer.errorsTitle}</FieldError>
           <ul>
             {parsed.errors.map((err, i) => (
               <li key={i}>
@@ -404,14 +405,14 @@ export function Composer({ ref, running = false, onStop }: ComposerProps) {
       )}
       {sendError && <SendError error={sendError} />}
       {rerunError && (
-        <p className="field-error" role="alert" data-testid="rerun-error">
+        <FieldError role="alert" data-testid="rerun-error">
           <code className="error-code">{rerunError.code}</code> {rerunError.message}
-        </p>
+        </FieldError>
       )}
       {stopError && (
-        <p className="field-error" role="alert">
+        <FieldError role="alert">
           {s.turn.stopFailed} <code className="error-code">{stopError.code}</code> {stopError.message}
-        </p>
+        </FieldError>
       )}
       <p className="help" id={helpId}>
         {s.composer.help}

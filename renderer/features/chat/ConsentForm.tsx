@@ -10,6 +10,7 @@ import { useApi } from '../../api/hooks';
 import { memoryStrings as s } from '../../i18n/memory-strings';
 import { DiffView } from '../../components/DiffView';
 import { diffLines } from '../../components/diff-lines';
+import { FieldError } from '../../components/Field';
 import { usePendingAnswer } from './use-pending-answer';
 
 const ANSWERS: { answer: ConsentChoice; label: string; testId: string; className?: string }[] = [
@@ -49,7 +50,7 @@ export function ConsentForm({ consent }: { consent: ConsentInfo }) {
       </div>
       <p className="help">{s.consent.allowConversationHelp(op, consent.label)}</p>
       {problem && (
-        <p className="field-error" role="alert" data-testid="consent-problem">
+        <FieldError role="alert" data-testid="consent-problem">
           {problem === 'not-accepted' ? (
             s.consent.notAccepted
           ) : (
@@ -57,7 +58,7 @@ export function ConsentForm({ consent }: { consent: ConsentInfo }) {
               {s.consent.failed} <code className="error-code">{problem.code}</code> {problem.message}
             </>
           )}
-        </p>
+        </FieldError>
       )}
     </div>
   );

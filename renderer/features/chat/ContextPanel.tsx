@@ -9,6 +9,7 @@ import type { OpOutput } from '../../../shared/contract';
 import { parseDirectives } from '../../../shared/directives/parser';
 import { TITLE_MAX, type ContextSection } from '../../../shared/model/conversation';
 import { queryKey, useOpMutation } from '../../api/hooks';
+import { FieldError } from '../../components/Field';
 import { QueryError } from '../../components/QueryError';
 import { chatStrings as s } from '../../i18n/chat-strings';
 import { useUi } from '../../stores/ui';
@@ -94,9 +95,9 @@ function ContextEditor({ conversationId }: { conversationId: string }) {
         )}
       </div>
       {save.error && (
-        <p className="field-error" role="alert">
+        <FieldError role="alert">
           {save.error.message}
-        </p>
+        </FieldError>
       )}
       <div className="form-actions">
         <button type="button" data-testid="context-evaluate" disabled={dirty || evaluate.isPending} aria-describedby={dirty ? `${ids}-evaluate-help` : undefined} onClick={onEvaluate}>
@@ -109,9 +110,9 @@ function ContextEditor({ conversationId }: { conversationId: string }) {
         )}
       </div>
       {evaluate.error && (
-        <p className="field-error" role="alert">
+        <FieldError role="alert">
           <code className="error-code">{evaluate.error.info.code}</code> {evaluate.error.message}
-        </p>
+        </FieldError>
       )}
       {evaluated && <Evaluation result={evaluated} />}
     </div>
@@ -148,11 +149,11 @@ function SectionEditor({ section, onChange, onRemove }: { section: ContextSectio
         onChange={(e) => onChange({ text: e.target.value })}
       />
       {errors.length > 0 && (
-        <ul className="field-error context-errors" id={`${ids}-errors`}>
+        <FieldError as="ul" className="context-errors" id={`${ids}-errors`}>
           {errors.map((err, i) => (
             <li key={i}>{s.composer.errorAt(err.line, err.column, err.message)}</li>
           ))}
-        </ul>
+        </FieldError>
       )}
     </li>
   );

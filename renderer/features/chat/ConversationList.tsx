@@ -9,6 +9,8 @@ import { useEffect, useRef, useState, type DragEvent, type KeyboardEvent } from 
 import type { ConversationListItem } from '../../../shared/model/conversation';
 import { TITLE_MAX } from '../../../shared/model/conversation';
 import { useOp, useOpMutation } from '../../api/hooks';
+import { ConfirmButton } from '../../components/ConfirmButton';
+import { FieldError } from '../../components/Field';
 import { QueryError } from '../../components/QueryError';
 import { chatStrings as s } from '../../i18n/chat-strings';
 import { useUi } from '../../stores/ui';
@@ -90,9 +92,9 @@ export function ConversationList({ onCreate, creating }: ConversationListProps) 
         </p>
       )}
       {importer.error && (
-        <p className="field-error" role="alert" data-testid="conversation-import-error">
+        <FieldError role="alert" data-testid="conversation-import-error">
           {importer.error}
-        </p>
+        </FieldError>
       )}
       <input
         type="search"
@@ -154,7 +156,6 @@ function ConversationItem({ conversation: c, query, current, onSelect, next }: {
   };
 
   const del = () => {
-    if (!window.confirm(s.conversations.confirmDelete(c.title))) return;
     remove.mutate(
       { id: c.id },
       {
@@ -204,17 +205,26 @@ function ConversationItem({ conversation: c, query, current, onSelect, next }: {
             </svg>
           </button>
           <ExportMenu conversation={c} onError={setExportError} />
-          <button type="button" className="icon-button" aria-label={s.conversations.deleteLabel(c.title)} title={s.conversations.delete} data-testid="conversation-delete" disabled={remove.isPending} onClick={del}>
+          <ConfirmButton
+            className="icon-button"
+            aria-label={s.conversations.deleteLabel(c.title)}
+            title={s.conversations.delete}
+            data-testid="conversation-delete"
+            disabled={remove.isPending}
+            question={s.conversations.confirmDelete(c.title)}
+            confirmLabel={s.conversations.delete}
+            onConfirm={del}
+          >
             <svg viewBox="0 0 24 24" aria-hidden="true" className="chat-icon">
               <path d="M5 7h14M10 7V5h4v2M7 7l1 13h8l1-13" />
             </svg>
-          </button>
+          </ConfirmButton>
         </span>
       )}
       {error && (
-        <p className="field-error" role="alert">
+        <FieldError role="alert">
           {error.message}
-        </p>
+        </FieldError>
       )}
     </li>
   );

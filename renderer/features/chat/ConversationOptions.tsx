@@ -9,6 +9,7 @@ import type { Conversation } from '../../../shared/model/conversation';
 import { MAX_TOKENS_LIMIT, ModelParamsSchema, ReasoningSchema, SYSTEM_PROMPT_MAX, TEMPERATURE_MAX, paramSupport, type ModelParams, type Reasoning } from '../../../shared/model/model-params';
 import { patchConversation } from '../../api/conversation-cache';
 import { useOp, useOpMutation } from '../../api/hooks';
+import { FieldError } from '../../components/Field';
 import { QueryError } from '../../components/QueryError';
 import { chatStrings, conversationOptionsStrings as s } from '../../i18n/chat-strings';
 import { useUi } from '../../stores/ui';
@@ -120,9 +121,9 @@ function OptionsEditor({ conversationId }: { conversationId: string }) {
   const describedBy = (field: Field, ...more: (string | undefined)[]) => [errors[field] ? `${ids}-${field}-error` : undefined, ...more].filter(Boolean).join(' ') || undefined;
   const fieldError = (field: Field) =>
     errors[field] && (
-      <p className="field-error" id={`${ids}-${field}-error`} data-testid={`options-${field}-error`}>
+      <FieldError id={`${ids}-${field}-error`} data-testid={`options-${field}-error`}>
         {errors[field]}
-      </p>
+      </FieldError>
     );
 
   return (
@@ -243,14 +244,14 @@ function OptionsEditor({ conversationId }: { conversationId: string }) {
         )}
       </div>
       {Object.keys(errors).length > 0 && (
-        <p className="field-error" role="alert">
+        <FieldError role="alert">
           {s.fixFields}
-        </p>
+        </FieldError>
       )}
       {save.error && (
-        <p className="field-error" role="alert" data-testid="options-error">
+        <FieldError role="alert" data-testid="options-error">
           {s.failed} <code className="error-code">{save.error.info.code}</code> {save.error.message}
-        </p>
+        </FieldError>
       )}
     </form>
   );

@@ -3,6 +3,7 @@
  * directive as written, then its manifest, its inlined text (folded) or its error.
  */
 import type { DirectiveOutcome } from '../../../shared/model/conversation';
+import { FieldError } from '../../components/Field';
 import { chatStrings as s } from '../../i18n/chat-strings';
 import { ManifestView } from './ManifestLink';
 
@@ -21,9 +22,9 @@ export function OutcomeList({ outcomes }: { outcomes: readonly DirectiveOutcome[
             </details>
           )}
           {o.error && (
-            <p className="field-error" role="alert">
+            <FieldError role="alert">
               <code className="error-code">{o.error.code}</code> {o.error.message}
-            </p>
+            </FieldError>
           )}
         </li>
       ))}

@@ -9,7 +9,8 @@ import type { ErrorInfo } from '../../../shared/errors';
 import type { Conversation } from '../../../shared/model/conversation';
 import type { ExtractionOverrides } from '../../../shared/model/settings';
 import { useApi, useOp } from '../../api/hooks';
-import { usePopover } from '../../hooks/use-popover';
+import { FieldError } from '../../components/Field';
+import { Popover, usePopover } from '../../components/Popover';
 import { outputStrings } from '../../i18n/output-strings';
 import { EXTRACTION_FIELDS, fromExtractionDraft, toExtractionDraft, type ExtractionDraft, type ExtractionField } from './extraction-draft';
 import { useEnsureConversation } from './use-conversation';
@@ -34,7 +35,7 @@ export function ExtractionControl({ conversation }: { conversation: Conversation
   const [failure, setFailure] = useState<ErrorInfo | null>(null);
   const [status, setStatus] = useState<'idle' | 'saving' | 'saved'>('idle');
   // Opening shows what is saved now (a refetch of the conversation while it is open keeps what is typed).
-  const { open, close, panelRef, onKeyDown, buttonProps } = usePopover<HTMLFormElement>(panelId, () => {
+  const { open, close, buttonProps, popoverProps } = usePopover(panelId, () => {
     setDraft(toExtractionDraft(saved));
     setErrors({});
     setFailure(null);
@@ -80,7 +81,7 @@ export function ExtractionControl({ conversation }: { conversation: Conversation
         {s.button}: <span className={own ? '' : 'muted'}>{own ? s.summaryOwn : s.summarySettings}</span>
       </button>
       {open && (
-        <form ref={panelRef} id={panelId} className="tool-selection-panel" role="dialog" aria-label={s.label} onKeyDown={onKeyDown} onSubmit={onSubmit} noValidate>
+        <Popover {...popoverProps} as="form" className="tool-selection-panel" role="dialog" aria-label={s.label} onSubmit={onSubmit} noValidate>
           <p className="help">{s.help}</p>
           {EXTRACTION_FIELDS.map((k) => {
             const err = errors[k];
@@ -102,17 +103,17 @@ export function ExtractionControl({ conversation }: { conversation: Conversation
                   }}
                 />
                 {err && (
-                  <span id={errId} className="field-error" role="alert">
+                  <FieldError as="span" id={errId} role="alert">
                     {s.invalid(labels[k], err)}
-                  </span>
+                  </FieldError>
                 )}
               </label>
             );
           })}
           {failure && (
-            <p className="field-error" role="alert">
+            <FieldError role="alert">
               {s.failed} <code className="error-code">{failure.code}</code> {failure.message}
-            </p>
+            </FieldError>
           )}
           <div className="form-actions">
             <button type="submit" className="primary" data-testid="extraction-save" disabled={status === 'saving'}>
@@ -130,7 +131,7 @@ export function ExtractionControl({ conversation }: { conversation: Conversation
               </span>
             )}
           </div>
-        </form>
+        </Popover>
       )}
     </div>
   );

@@ -7,6 +7,7 @@
 import { useId, useState, type KeyboardEvent } from 'react';
 import type { Message } from '../../../shared/model/conversation';
 import { useOpMutation } from '../../api/hooks';
+import { FieldError } from '../../components/Field';
 import { chatStrings as s } from '../../i18n/chat-strings';
 import { copyText } from './Markdown';
 
@@ -44,9 +45,9 @@ export function RegenerateButton({ message, disabled }: { message: Message; disa
         {s.actions.regenerate}
       </button>
       {regenerate.error && (
-        <span className="field-error message-action-error" role="alert" data-testid="message-action-error">
+        <FieldError as="span" className="message-action-error" role="alert" data-testid="message-action-error">
           {regenerate.error.message}
-        </span>
+        </FieldError>
       )}
     </>
   );
@@ -87,9 +88,9 @@ export function EditMessage({ message, onDone }: { message: Message; onDone: () 
         {s.actions.editHelp}
       </p>
       {edit.error && (
-        <p className="field-error" role="alert" data-testid="message-action-error">
+        <FieldError role="alert" data-testid="message-action-error">
           {edit.error.message}
-        </p>
+        </FieldError>
       )}
       <div className="form-actions">
         <button type="button" className="primary" data-testid="message-edit-send" disabled={!text.trim() || edit.isPending} onClick={submit}>

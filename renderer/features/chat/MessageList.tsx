@@ -10,6 +10,7 @@ import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } fr
 import type { BranchPoint, Message } from '../../../shared/model/conversation';
 import { useOp, useOpMutation } from '../../api/hooks';
 import { EmptyState } from '../../components/EmptyState';
+import { FieldError } from '../../components/Field';
 import { QueryError } from '../../components/QueryError';
 import { branchStrings, chatStrings as s } from '../../i18n/chat-strings';
 import { HighlightedText } from './DirectiveHighlight';
@@ -197,9 +198,9 @@ function BranchSwitcher({ point, disabled, onSwitched, conversationId }: { point
         ›
       </button>
       {switchBranch.error && (
-        <span className="field-error message-action-error" role="alert" data-testid="message-action-error">
+        <FieldError as="span" className="message-action-error" role="alert" data-testid="message-action-error">
           {switchBranch.error.message}
-        </span>
+        </FieldError>
       )}
     </span>
   );

@@ -7,6 +7,7 @@ import { useId, useState } from 'react';
 import type { ErrorInfo } from '../../../shared/errors';
 import type { Conversation } from '../../../shared/model/conversation';
 import { useApi, useOp } from '../../api/hooks';
+import { FieldError } from '../../components/Field';
 import { chatStrings as s } from '../../i18n/chat-strings';
 import { useUi } from '../../stores/ui';
 import { countModels, modelGroups, modelValue, parseModelValue } from './model-options';
@@ -86,14 +87,14 @@ export function ModelPicker({ conversation }: { conversation: Conversation | und
         ))}
       </select>
       {error && (
-        <p className="field-error" role="alert">
+        <FieldError role="alert">
           {s.model.failed} <code className="error-code">{error.code}</code> {error.message}
-        </p>
+        </FieldError>
       )}
       {providers.error && providers.error.info.code !== 'NOT_IMPLEMENTED' && (
-        <p className="field-error" role="alert">
+        <FieldError role="alert">
           {providers.error.message}
-        </p>
+        </FieldError>
       )}
     </div>
   );

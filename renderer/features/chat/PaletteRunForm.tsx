@@ -14,6 +14,7 @@ import type { Message } from '../../../shared/model/conversation';
 import { WriteModeSchema, type WriteMode } from '../../../shared/model/routing';
 import type { ToolView } from '../../../shared/model/tool';
 import { useApi, useOp } from '../../api/hooks';
+import { FieldError } from '../../components/Field';
 import { InvocationProgress } from '../../components/InvocationProgress';
 import { McpCallQuestion } from '../mcp-server/McpQuestionPrompt';
 import { chatStrings as s } from '../../i18n/chat-strings';
@@ -190,9 +191,9 @@ export function PaletteRunForm({ tool, composerTools, onRan, onClose, initialArg
           </select>
         </div>
         {outputError && (
-          <p className="field-error" role="alert" id={outputErrorId}>
+          <FieldError role="alert" id={outputErrorId}>
             {outputError}
-          </p>
+          </FieldError>
         )}
         <p className="help" id={outputHelpId}>
           {outputText === null && defaults.output ? s.palette.outputFromTools(defaults.output) : s.palette.outputHelp}
@@ -208,9 +209,9 @@ export function PaletteRunForm({ tool, composerTools, onRan, onClose, initialArg
           </button>
         )}
         {run.status === 'running' && <Elapsed since={run.startedAt} />}
-        {!argsValid && <span className="field-error">{s.palette.argsInvalid}</span>}
-        {argsValid && outputError && <span className="field-error">{s.palette.outputInvalid}</span>}
-        {argsValid && !outputError && tried && issues.length > 0 && <span className="field-error">{s.palette.argsInvalid}</span>}
+        {!argsValid && <FieldError as="span">{s.palette.argsInvalid}</FieldError>}
+        {argsValid && outputError && <FieldError as="span">{s.palette.outputInvalid}</FieldError>}
+        {argsValid && !outputError && tried && issues.length > 0 && <FieldError as="span">{s.palette.argsInvalid}</FieldError>}
       </div>
       {run.status === 'running' && (
         // The tool's own progress once it reports some; until then, a bar that only says it runs.

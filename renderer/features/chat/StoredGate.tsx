@@ -10,7 +10,8 @@ import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import type { StoredOutputInfo } from '../../../shared/model/conversation';
 import type { OversizedChoice } from '../../../shared/model/settings';
 import { useOp, useOpMutation } from '../../api/hooks';
-import { useClickOutside } from '../../hooks/use-click-outside';
+import { FieldError } from '../../components/Field';
+import { Popover } from '../../components/Popover';
 import { outputStrings as s } from '../../i18n/output-strings';
 import { useUi } from '../../stores/ui';
 import { availableChoices, CHOICES, formatBytes, formatShare, formatTokens, shareOf } from '../outputs/format';
@@ -63,16 +64,12 @@ function ChoiceMenu({ conversationId, invocationId, current, available }: { conv
   const menuId = useId();
   const buttonRef = useRef<HTMLButtonElement>(null);
   const itemRefs = useRef<(HTMLElement | null)[]>([]);
-  const boxRef = useRef<HTMLDivElement>(null);
   // The four choices, then the remember checkbox.
   const count = CHOICES.length + 1;
 
   useEffect(() => {
     if (open) itemRefs.current[active]?.focus();
   }, [open, active]);
-
-  // A click anywhere else closes the menu.
-  useClickOutside(open, [boxRef], () => setOpen(false));
 
   const close = (focusButton: boolean) => {
     setOpen(false);
@@ -110,11 +107,8 @@ function ChoiceMenu({ conversationId, invocationId, current, available }: { conv
   };
 
   const onMenuKey = (e: KeyboardEvent) => {
-    if (e.key === 'Escape') {
-      e.preventDefault();
-      e.stopPropagation();
-      close(true);
-    } else if (e.key === 'Tab') {
+    // Escape (and a click elsewhere) is the Popover's.
+    if (e.key === 'Tab') {
       close(false);
     } else if (e.key === 'ArrowDown' || e.key === 'ArrowUp' || e.key === 'Home' || e.key === 'End') {
       e.preventDefault();
@@ -127,7 +121,7 @@ function ChoiceMenu({ conversationId, invocationId, current, available }: { conv
   };
 
   return (
-    <div className="choice-menu" ref={boxRef}>
+    <div className="choice-menu">
       <button
         ref={buttonRef}
         type="button"
@@ -144,7 +138,7 @@ function ChoiceMenu({ conversationId, invocationId, current, available }: { conv
         {choose.isPending ? s.gate.applying : `${s.gate.menu} ▾`}
       </button>
       {open && (
-        <div id={menuId} role="menu" aria-label={s.gate.menuLabel} className="choice-menu-list" data-testid="stored-choice-menu" onKeyDown={onMenuKey}>
+        <Popover anchorRef={buttonRef} onClose={() => setOpen(false)} id={menuId} role="menu" aria-label={s.gate.menuLabel} className="choice-menu-list" data-testid="stored-choice-menu" onKeyDown={onMenuKey}>
           {CHOICES.map((c, i) => {
             const enabled = available.includes(c);
             return (
@@ -189,12 +183,12 @@ function ChoiceMenu({ conversationId, invocationId, current, available }: { conv
             </span>
             <span className="choice-help">{s.gate.rememberHelp}</span>
           </div>
-        </div>
+        </Popover>
       )}
       {choose.error && (
-        <p className="field-error" role="alert" data-testid="stored-choice-error">
+        <FieldError role="alert" data-testid="stored-choice-error">
           {s.gate.failed} {choose.error.message}
-        </p>
+        </FieldError>
       )}
     </div>
   );

@@ -10,6 +10,7 @@ import { useState, type FormEvent, type KeyboardEvent } from 'react';
 import type { ErrorInfo } from '../../../shared/errors';
 import type { ToolCard as ToolCardData } from '../../../shared/model/conversation';
 import { useApi, useOp } from '../../api/hooks';
+import { FieldError } from '../../components/Field';
 import { chatStrings } from '../../i18n/chat-strings';
 import { Markdown } from './Markdown';
 import { foldTimeline } from './timeline';
@@ -80,7 +81,7 @@ export function TaskApprovals({ card }: { card: ToolCardData }) {
 export function TaskRows({ taskId, inChat = false }: { taskId: string; inChat?: boolean }) {
   const detail = useConversationDetail(taskId);
   if (detail.isPending) return <p className="muted">{s.loading}</p>;
-  if (detail.error) return <p className="field-error">{detail.error.message}</p>;
+  if (detail.error) return <FieldError>{detail.error.message}</FieldError>;
   const items = foldTimeline(detail.data.messages);
   return (
     <ol className="task-rows" aria-label={s.rowsLabel}>
@@ -156,9 +157,9 @@ export function QuestionAnswer({ card }: { card: ToolCardData }) {
         />
       </label>
       {error && (
-        <p className="field-error" role="alert" id={`${card.task!.id}-answer-error`}>
+        <FieldError role="alert" id={`${card.task!.id}-answer-error`}>
           {error.message}
-        </p>
+        </FieldError>
       )}
       <div className="form-actions">
         <button type="submit" className="primary" disabled={sending} data-testid="question-answer-send">

@@ -9,7 +9,8 @@ import type { Conversation } from '../../../shared/model/conversation';
 import type { ToolSelection } from '../../../shared/model/provider';
 import type { ToolView } from '../../../shared/model/tool';
 import { useApi, usePagedOp } from '../../api/hooks';
-import { usePopover } from '../../hooks/use-popover';
+import { FieldError } from '../../components/Field';
+import { Popover, usePopover } from '../../components/Popover';
 import { chatStrings as s } from '../../i18n/chat-strings';
 import { countChosen, isToolChosen, latestVersions, startChoice, toggleBundle, toggleTool } from './tool-selection';
 import { useEnsureConversation } from './use-conversation';
@@ -20,7 +21,7 @@ export function ToolSelectionControl({ conversation }: { conversation: Conversat
   const ensureConversation = useEnsureConversation();
   const ids = useId();
   const panelId = `${ids}-panel`;
-  const { open, close, panelRef, onKeyDown, buttonProps } = usePopover<HTMLDivElement>(panelId);
+  const { open, close, buttonProps, popoverProps } = usePopover(panelId);
   const bundles = usePagedOp('bundles.list', { pageSize: 100 });
   const tools = usePagedOp('tools.list', { pageSize: 100 });
   const allTools: ToolView[] = latestVersions(tools.data?.pages.flatMap((p) => p.items) ?? []);
@@ -57,7 +58,7 @@ export function ToolSelectionControl({ conversation }: { conversation: Conversat
         {s.tools.button}: <span className={selection === null ? 'muted' : ''}>{summary}</span>
       </button>
       {open && (
-        <div ref={panelRef} id={panelId} className="tool-selection-panel" role="dialog" aria-label={s.tools.label} onKeyDown={onKeyDown}>
+        <Popover {...popoverProps} className="tool-selection-panel" role="dialog" aria-label={s.tools.label}>
           <fieldset className="tool-selection-mode">
             <legend className="visually-hidden">{s.tools.label}</legend>
             <label className="inline-check">
@@ -116,16 +117,16 @@ export function ToolSelectionControl({ conversation }: { conversation: Conversat
             </button>
           )}
           {error && (
-            <p className="field-error" role="alert">
+            <FieldError role="alert">
               {s.tools.failed} <code className="error-code">{error.code}</code> {error.message}
-            </p>
+            </FieldError>
           )}
           <div className="form-actions">
             <button type="button" onClick={close}>
               {s.tools.close}
             </button>
           </div>
-        </div>
+        </Popover>
       )}
     </div>
   );

@@ -7,6 +7,7 @@ import { useCallback, useEffect, useState } from 'react';
 import type { ErrorInfo } from '../../../shared/errors';
 import type { WorkflowRun, WorkflowSummary } from '../../../shared/model/workflow';
 import { FROM_DISK, useApi, useOp } from '../../api/hooks';
+import { FieldError } from '../../components/Field';
 import { QueryError } from '../../components/QueryError';
 import { chatStrings as s } from '../../i18n/chat-strings';
 import { useUi } from '../../stores/ui';
@@ -95,14 +96,14 @@ function WorkflowItem({ workflow: w, run, onRun }: { workflow: WorkflowSummary; 
         </button>
       </div>
       {w.error !== undefined && (
-        <p className="field-error" data-testid="workflow-error">
+        <FieldError data-testid="workflow-error">
           {s.workflows.cannotRun} {w.error}
-        </p>
+        </FieldError>
       )}
       {error && (
-        <p className="field-error" role="alert">
+        <FieldError role="alert">
           {s.workflows.runFailed} <code className="error-code">{error.code}</code> {error.message}
-        </p>
+        </FieldError>
       )}
       {run && <RunProgress run={run} />}
     </li>
@@ -150,9 +151,9 @@ function RunProgress({ run }: { run: WorkflowRun }) {
               {step.durationMs !== undefined && <span className="muted">{formatDuration(step.durationMs)}</span>}
             </div>
             {step.error && (
-              <p className="field-error">
+              <FieldError>
                 <code className="error-code">{step.error.code}</code> {step.error.message}
-              </p>
+              </FieldError>
             )}
             {step.outcomes.length > 0 && <OutcomeList outcomes={step.outcomes} />}
           </li>

@@ -5,9 +5,10 @@
  * CONVERSATION_IMPORT_MAX_CHARS are refused here, before anything is sent.
  */
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useCallback, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { CONVERSATION_IMPORT_MAX_CHARS, type Conversation } from '../../../shared/model/conversation';
 import { callOrThrow } from '../../api/client';
+import { Popover } from '../../components/Popover';
 import { saveFile } from '../../components/save-file';
 import { useApi } from '../../api/hooks';
 import { chatStrings } from '../../i18n/chat-strings';
@@ -29,18 +30,7 @@ export function ExportMenu({ conversation: c, onError }: { conversation: Convers
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState(false);
   const buttonRef = useRef<HTMLButtonElement>(null);
-  const boxRef = useRef<HTMLSpanElement>(null);
   const itemRefs = useRef<(HTMLButtonElement | null)[]>([]);
-
-  useEffect(() => {
-    if (!open) return;
-    itemRefs.current[0]?.focus();
-    const away = (e: MouseEvent) => {
-      if (!boxRef.current?.contains(e.target as Node)) setOpen(false);
-    };
-    document.addEventListener('mousedown', away);
-    return () => document.removeEventListener('mousedown', away);
-  }, [open]);
 
   const close = (refocus: boolean) => {
     setOpen(false);
@@ -64,11 +54,8 @@ export function ExportMenu({ conversation: c, onError }: { conversation: Convers
   const onMenuKey = (e: KeyboardEvent) => {
     const items = itemRefs.current.filter((x): x is HTMLButtonElement => x !== null);
     const at = items.indexOf(document.activeElement as HTMLButtonElement);
-    if (e.key === 'Escape') {
-      e.preventDefault();
-      e.stopPropagation();
-      close(true);
-    } else if (e.key === 'Tab') {
+    // Escape (and a click elsewhere) is the Popover's.
+    if (e.key === 'Tab') {
       close(false);
     } else if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
       e.preventDefault();
@@ -78,7 +65,7 @@ export function ExportMenu({ conversation: c, onError }: { conversation: Convers
   };
 
   return (
-    <span className="choice-menu" ref={boxRef}>
+    <span className="choice-menu">
       <button
         ref={buttonRef}
         type="button"
@@ -97,7 +84,7 @@ export function ExportMenu({ conversation: c, onError }: { conversation: Convers
         </svg>
       </button>
       {open && (
-        <span id={menuId} role="menu" aria-label={s.exportLabel(c.title)} className="choice-menu-list" style={{ left: 'auto', right: 0, minWidth: '15rem' }} onKeyDown={onMenuKey}>
+        <Popover as="span" anchorRef={buttonRef} onClose={() => setOpen(false)} initialFocus='[role="menuitem"]' id={menuId} role="menu" aria-label={s.exportLabel(c.title)} className="choice-menu-list" style={{ left: 'auto', right: 0, minWidth: '15rem' }} onKeyDown={onMenuKey}>
           {FORMATS.map((f, i) => (
             <button
               key={f.format}
@@ -115,7 +102,7 @@ export function ExportMenu({ conversation: c, onError }: { conversation: Convers
               <span className="choice-help">{f.help}</span>
             </button>
           ))}
-        </span>
+        </Popover>
       )}
     </span>
   );

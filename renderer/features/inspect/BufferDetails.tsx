@@ -3,7 +3,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import type { BufferInfo } from '../../../shared/model/routing';
 import { useOp, useOpMutation } from '../../api/hooks';
-import { ConfirmDelete } from '../../components/ConfirmDelete';
+import { ConfirmButton } from '../../components/ConfirmButton';
+import { FieldError } from '../../components/Field';
 import { inspectStrings as s } from '../../i18n/inspect-strings';
 import { BufferExport } from './BufferExport';
 import { BufferSearch } from './BufferSearch';
@@ -73,7 +74,7 @@ function WholeText({ info, mode }: { info: BufferInfo; mode: Exclude<TextViewMod
   let body;
   if (!fits) body = <p className="muted">{s.viewer.wholeTooLarge(info.chars, WHOLE_VIEW_MAX_CHARS)}</p>;
   else if (info.chars === 0) body = <p className="muted">{s.viewer.emptyBuffer}</p>;
-  else if (read.error) body = <p className="field-error" role="alert">{s.viewer.wholeFailed(read.error.message)}</p>;
+  else if (read.error) body = <FieldError role="alert">{s.viewer.wholeFailed(read.error.message)}</FieldError>;
   else if (!read.data) body = <p className="muted" role="status">{s.viewer.wholeLoading}</p>;
   else {
     const view = wholeView(read.data.text, mode);
@@ -81,9 +82,9 @@ function WholeText({ info, mode }: { info: BufferInfo; mode: Exclude<TextViewMod
       <pre className="buffer-whole-text">{view.text}</pre>
     ) : (
       <>
-        <p className="field-error" role="alert" data-testid="buffer-whole-error">
+        <FieldError role="alert" data-testid="buffer-whole-error">
           {view.reason}
-        </p>
+        </FieldError>
         <pre className="buffer-whole-text">{read.data.text}</pre>
       </>
     );
@@ -135,9 +136,9 @@ function GoToLine({ totalLines }: { totalLines: number }) {
         {s.viewer.go}
       </button>
       {invalid && (
-        <p id={errorId} className="field-error" role="alert">
+        <FieldError id={errorId} role="alert">
           {s.viewer.lineOutOfRange(totalLines)}
-        </p>
+        </FieldError>
       )}
     </form>
   );
@@ -158,15 +159,20 @@ function DeleteBuffer({ info }: { info: BufferInfo }) {
       },
     );
   return (
-    <ConfirmDelete
-      testId="buffer-delete"
-      label={s.viewer.delete}
+    <ConfirmButton
+      asks="inline"
+      className="inspect-danger"
+      boxClassName="inspect-confirm"
+      confirmClassName="inspect-danger"
+      data-testid="buffer-delete"
       question={s.viewer.confirmDelete(info.name)}
       confirmLabel={s.viewer.confirmDeleteYes}
-      keepLabel={s.viewer.keep}
+      cancelLabel={s.viewer.keep}
       error={del.error}
       pending={del.isPending}
       onConfirm={remove}
-    />
+    >
+      {s.viewer.delete}
+    </ConfirmButton>
   );
 }

@@ -6,6 +6,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import type { WriteMode } from '../../../shared/model/routing';
 import { useOpMutation } from '../../api/hooks';
+import { FieldError } from '../../components/Field';
 import { inspectStrings as s } from '../../i18n/inspect-strings';
 import { useUi } from '../../stores/ui';
 
@@ -70,9 +71,9 @@ export function BufferExport({ ownerId, name }: { ownerId: string; name: string 
       </form>
       <div aria-live="polite">
         {exp.error && (
-          <p className="field-error" role="alert" data-testid="buffer-export-error">
+          <FieldError role="alert" data-testid="buffer-export-error">
             {exp.error.message}
-          </p>
+          </FieldError>
         )}
         {exp.data && (
           <p className="status-ok export-done" data-testid="buffer-export-done">

@@ -7,6 +7,7 @@ import { useId, useState, type FormEvent } from 'react';
 import type { OpInput } from '../../../shared/contract';
 import type { BufferMatch } from '../../../shared/model/routing';
 import { useOp } from '../../api/hooks';
+import { FieldError } from '../../components/Field';
 import { inspectStrings as s } from '../../i18n/inspect-strings';
 import { useInspect } from './inspect-store';
 import { drawnLine, matchSnippet } from './viewport';
@@ -66,10 +67,10 @@ export function BufferSearch({ ownerId, name }: { ownerId: string; name: string 
       <div aria-live="polite">
         {params && result.isFetching && <p className="muted">{s.search.searching}</p>}
         {params && result.error && !result.isFetching && (
-          <p className="field-error" role="alert" data-testid="buffer-search-error">
+          <FieldError role="alert" data-testid="buffer-search-error">
             {result.error.info.code === 'TIMEOUT' && `${s.search.timeout} `}
             {result.error.message}
-          </p>
+          </FieldError>
         )}
         {matches && !result.isFetching && (
           <p className="muted" data-testid="buffer-search-count">

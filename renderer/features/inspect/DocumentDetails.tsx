@@ -6,6 +6,7 @@
 import { useId, type FormEvent } from 'react';
 import type { DocumentInfo } from '../../../shared/model/document';
 import { useOp, useOpMutation } from '../../api/hooks';
+import { FieldError } from '../../components/Field';
 import { QueryError } from '../../components/QueryError';
 import { documentsStrings as s } from '../../i18n/documents-strings';
 import { inspectStrings as is } from '../../i18n/inspect-strings';
@@ -120,14 +121,14 @@ export function DocumentDetails({ path }: { path: string }) {
           {d.tagsHelp}
         </p>
         {tagsError && (
-          <p className="field-error" id={`${ids}-tags-error`} data-testid="document-tags-error">
+          <FieldError id={`${ids}-tags-error`} data-testid="document-tags-error">
             {tagsError}
-          </p>
+          </FieldError>
         )}
         {describe.error && (
-          <p className="field-error" role="alert" data-testid="document-describe-error">
+          <FieldError role="alert" data-testid="document-describe-error">
             {d.failed} <code className="error-code">{describe.error.info.code}</code> {describe.error.message}
-          </p>
+          </FieldError>
         )}
         <div className="form-actions">
           <button type="submit" className="primary" data-testid="document-describe-save" disabled={!dirty || !!tagsError || describe.isPending}>
@@ -199,9 +200,9 @@ function SummarySource({ info }: { info: DocumentInfo }) {
         {src.source === 'model' ? d.summaryByModel(model, seq) : d.summaryFirstLines}
       </p>
       {src.source === 'first-lines' && src.failed && (
-        <p className="field-error small" data-testid="document-summary-failed">
+        <FieldError className="small" data-testid="document-summary-failed">
           {d.summaryFailed(src.failed)}
-        </p>
+        </FieldError>
       )}
     </>
   );

@@ -7,6 +7,7 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { callOrThrow, type ContractError } from '../../api/client';
 import { useApi, useOpMutation } from '../../api/hooks';
+import { FieldError } from '../../components/Field';
 import { QueryError } from '../../components/QueryError';
 import { inspectStrings as s } from '../../i18n/inspect-strings';
 import { utf8Length } from './file-tree';
@@ -49,9 +50,9 @@ export function FileViewer({ path }: { path: string }) {
       </header>
       <div aria-live="polite">
         {open.error && (
-          <p className="field-error" role="alert" data-testid="file-open-error">
+          <FieldError role="alert" data-testid="file-open-error">
             {open.error.message}
-          </p>
+          </FieldError>
         )}
         {open.isSuccess && <p className="status-ok">{s.files.opened}</p>}
       </div>

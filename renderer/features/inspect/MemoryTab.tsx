@@ -18,6 +18,7 @@ import { useUi } from '../../stores/ui';
 import { DiffView } from '../../components/DiffView';
 import { NewBlockForm } from '../memory/NewBlockForm';
 import { diffCounts, textDiff } from '../../components/diff-lines';
+import { FieldError } from '../../components/Field';
 import { byText, canRedo, canUndo, compared, defaultCompare, ownersOf } from '../memory/memory-view';
 import '../memory/memory.css';
 import { useConversationTitles, useInspectedConversation } from './ConversationBar';
@@ -216,9 +217,9 @@ function History({ block, history }: { block: BlockInfo; history: BlockVersion[]
       </div>
       <p className="help">{s.undoHelp}</p>
       {problem && (
-        <p className="field-error" role="alert">
+        <FieldError role="alert">
           {s.failed} <code className="error-code">{problem.code}</code> {problem.message}
-        </p>
+        </FieldError>
       )}
       <div className="memory-table-wrap">
         <table className="memory-versions" aria-label={s.historyLabel(block.label)} data-testid="memory-history">
@@ -355,7 +356,7 @@ function Sources() {
             <li key={src.id} data-testid="memory-source" data-state={src.state}>
               <code>{src.id}</code> <span className="muted">{src.kind === 'files' ? s.fileSource : s.watcher}</span> <span className="muted small">{src.folder}</span>{' '}
               <span className={`badge ${src.state === 'error' ? 'danger' : src.state === 'paused' ? '' : 'ok'}`}>{src.state}</span>
-              {src.error && <span className="field-error"> {src.error}</span>}
+              {src.error && <FieldError as="span"> {src.error}</FieldError>}
               {src.type === 'stream' && (
                 <button type="button" className="memory-source-toggle" onClick={() => void toggle(src.id, src.state !== 'watching')}>
                   {src.state === 'watching' ? s.pause : s.resume}
@@ -366,9 +367,9 @@ function Sources() {
         </ul>
       )}
       {problem && (
-        <p className="field-error" role="alert">
+        <FieldError role="alert">
           {s.failed} <code className="error-code">{problem.code}</code> {problem.message}
-        </p>
+        </FieldError>
       )}
     </section>
   );

@@ -7,7 +7,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import type { StoredOutputSummary } from '../../../shared/contract';
 import { useOpMutation } from '../../api/hooks';
-import { ConfirmDelete } from '../../components/ConfirmDelete';
+import { ConfirmButton } from '../../components/ConfirmButton';
+import { FieldError } from '../../components/Field';
 import { inspectStrings as is } from '../../i18n/inspect-strings';
 import { outputStrings as s } from '../../i18n/output-strings';
 import { ExtractionView } from '../chat/ExtractionView';
@@ -76,9 +77,9 @@ function ExtractForm({ handle }: { handle: string }) {
         </div>
       </form>
       {run.error && (
-        <p className="field-error" role="alert">
+        <FieldError role="alert">
           {s.inspect.failed} {run.error.message}
-        </p>
+        </FieldError>
       )}
       {r && (
         <div className="extract-result" data-testid="output-extract-result" data-error={r.isError}>
@@ -108,15 +109,20 @@ function DeleteOutput({ handle }: { handle: string }) {
       },
     );
   return (
-    <ConfirmDelete
-      testId="output-delete"
-      label={s.inspect.delete}
+    <ConfirmButton
+      asks="inline"
+      className="inspect-danger"
+      boxClassName="inspect-confirm"
+      confirmClassName="inspect-danger"
+      data-testid="output-delete"
       question={s.inspect.confirmDelete}
       confirmLabel={s.inspect.confirmDeleteYes}
-      keepLabel={s.inspect.keep}
+      cancelLabel={s.inspect.keep}
       error={del.error}
       pending={del.isPending}
       onConfirm={remove}
-    />
+    >
+      {s.inspect.delete}
+    </ConfirmButton>
   );
 }

@@ -6,6 +6,7 @@
 import { lazy, Suspense, useEffect, useEffectEvent, useState, useSyncExternalStore } from 'react';
 import type { AppOpen, AppOpenResult } from '../../../shared/model/mcp-apps';
 import { useApi, useOp } from '../../api/hooks';
+import { FieldError } from '../../components/Field';
 import { mcpAppStrings as s } from '../../i18n/mcp-app-strings';
 import { formatBytes } from '../outputs/format';
 import './mcp-apps.css';
@@ -101,9 +102,9 @@ function AppSlot({ toolId, call, conversationId }: { toolId: string; call: AppCa
   if (phase.kind === 'failed')
     return (
       <div className="mcp-app-slot">
-        <p className="field-error" role="alert" data-testid="mcp-app-error">
+        <FieldError role="alert" data-testid="mcp-app-error">
           {phase.message}
-        </p>
+        </FieldError>
         <button type="button" data-testid="mcp-app-again" onClick={() => open()}>
           {s.showAgain}
         </button>

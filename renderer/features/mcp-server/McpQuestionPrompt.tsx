@@ -11,6 +11,7 @@
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { elicitationDefaults, type ElicitationRequest, type ElicitField, type ElicitValue } from '../../../shared/model/elicitation';
 import { useOp, useOpMutation } from '../../api/hooks';
+import { FieldError } from '../../components/Field';
 import { mcpClientStrings } from '../../i18n/mcp-client-strings';
 import '../settings/mcp-server.css';
 
@@ -118,9 +119,9 @@ function Question({ request, more, inCard: inOwnCard, onAnswered }: { request: E
         </form>
       )}
       {respond.error && (
-        <p className="field-error" role="alert" data-testid="mcp-question-error">
+        <FieldError role="alert" data-testid="mcp-question-error">
           {respond.error.message}
-        </p>
+        </FieldError>
       )}
       <p className="muted">{q.expires(new Date(request.expiresAt).toLocaleTimeString())}</p>
       <div className="form-actions">

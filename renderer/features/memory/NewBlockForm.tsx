@@ -7,6 +7,7 @@ import { useId, useState, type FormEvent } from 'react';
 import type { ErrorInfo } from '../../../shared/errors';
 import { DEFAULT_BLOCK_CHAR_LIMIT, MEMORY_PERMISSIONS, type MemoryPermission } from '../../../shared/model/memory';
 import { useApi } from '../../api/hooks';
+import { FieldError } from '../../components/Field';
 import { memoryStrings } from '../../i18n/memory-strings';
 import { blockContent, type NewBlockKind } from './new-block';
 
@@ -84,9 +85,9 @@ export function NewBlockForm({ owner, onCreated }: { owner: string; onCreated: (
           </button>
         </div>
         {problem && (
-          <p className="field-error" role="alert" data-testid="memory-new-problem">
+          <FieldError role="alert" data-testid="memory-new-problem">
             {memoryStrings.tab.failed} <code className="error-code">{problem.code}</code> {problem.message}
-          </p>
+          </FieldError>
         )}
       </form>
     </details>

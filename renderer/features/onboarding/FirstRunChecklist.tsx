@@ -6,6 +6,7 @@
  */
 import { useState } from 'react';
 import { useOp, useOpMutation } from '../../api/hooks';
+import { FieldError } from '../../components/Field';
 import { onboardingStrings as s } from '../../i18n/onboarding-strings';
 import { useUi } from '../../stores/ui';
 import { checklistState, TIME_BUNDLE_ID, TIME_NOW_SLUG } from './checklist';
@@ -84,9 +85,9 @@ export function FirstRunChecklist({ onOpenPalette }: { onOpenPalette(): void }) 
             </p>
           )}
           {invoke.error && (
-            <p className="field-error" role="alert">
+            <FieldError role="alert">
               {s.tool.failed(invoke.error.message)}
-            </p>
+            </FieldError>
           )}
         </Item>
       </ol>

@@ -8,6 +8,7 @@ import { useEffect, useEffectEvent, useId, useMemo, useRef, useState, type FormE
 import { AGENT_MAX_STEPS_LIMIT, type AgentProfileView } from '../../../shared/model/agent-profile';
 import type { ToolSelection } from '../../../shared/model/provider';
 import { useOp, useOpMutation, usePagedOp } from '../../api/hooks';
+import { FieldError } from '../../components/Field';
 import { agentsStrings as s } from '../../i18n/agents-strings';
 import { modelGroups, modelValue, parseModelValue } from '../chat/model-options';
 import { latestVersions, startChoice, toggleBundle, toggleTool } from '../chat/tool-selection';
@@ -95,9 +96,9 @@ export function AgentForm({ draft, editing, readOnly = false, views, onChange, o
   });
   const err = (k: AgentField) =>
     errors[k] && (
-      <p className="field-error" id={`${ids}-${k}-error`} data-testid={`agent-form-${k}-error`}>
+      <FieldError id={`${ids}-${k}-error`} data-testid={`agent-form-${k}-error`}>
         {errors[k]}
-      </p>
+      </FieldError>
     );
   const help = (k: AgentField, text: ReactNode) => (
     <p className="help" id={`${ids}-${k}-help`}>
@@ -217,7 +218,7 @@ export function AgentForm({ draft, editing, readOnly = false, views, onChange, o
         {err('maxSteps')}
       </fieldset>
       {formError && (
-        <div className="field-error" role="alert" tabIndex={-1} data-testid="agent-form-error">
+        <FieldError as="div" role="alert" tabIndex={-1} data-testid="agent-form-error">
           {formError.message && (
             <p>
               {f.failed} {formError.code && <code className="error-code">{formError.code}</code>} {formError.message}
@@ -228,7 +229,7 @@ export function AgentForm({ draft, editing, readOnly = false, views, onChange, o
               {f.otherIssues} {formError.other.join('; ')}
             </p>
           )}
-        </div>
+        </FieldError>
       )}
       {Object.keys(errors).length > 0 && (
         <p className="visually-hidden" role="alert">

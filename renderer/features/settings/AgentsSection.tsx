@@ -6,6 +6,8 @@
 import { useEffect, useRef } from 'react';
 import { useOp, useOpMutation, usePagedOp } from '../../api/hooks';
 import type { AgentProfileView } from '../../../shared/model/agent-profile';
+import { ConfirmButton } from '../../components/ConfirmButton';
+import { FieldError } from '../../components/Field';
 import { QueryError } from '../../components/QueryError';
 import { Switch } from '../../components/Switch';
 import { agentsStrings as s } from '../../i18n/agents-strings';
@@ -50,7 +52,6 @@ export function AgentsSection() {
     open({ kind: 'new', draft, original: draft });
   };
   const onDelete = (v: AgentProfileView) => {
-    if (!window.confirm(s.confirmDelete(labelOf(v)))) return;
     remove.mutate(
       { name: v.profile.name },
       {
@@ -155,9 +156,9 @@ export function AgentsSection() {
                   {s.duplicate}
                 </button>
                 {!v.builtIn && (
-                  <button type="button" className="danger-button" data-testid="agent-delete" aria-label={s.deleteLabel(labelOf(v))} onClick={() => onDelete(v)}>
+                  <ConfirmButton className="danger-button" data-testid="agent-delete" aria-label={s.deleteLabel(labelOf(v))} question={s.confirmDelete(labelOf(v))} confirmLabel={s.delete} onConfirm={() => onDelete(v)}>
                     {s.delete}
-                  </button>
+                  </ConfirmButton>
                 )}
               </div>
             </li>
@@ -165,9 +166,9 @@ export function AgentsSection() {
         })}
       </ul>
       {(setEnabled.error ?? remove.error) && (
-        <p className="field-error" role="alert">
+        <FieldError role="alert">
           {setEnabled.error ? s.toggleFailed : ''} {(setEnabled.error ?? remove.error)!.message}
-        </p>
+        </FieldError>
       )}
       {notice && !editing && (
         <p className="status-ok" role="status" data-testid="agent-notice">

@@ -1,6 +1,7 @@
 /** Settings → Approvals: the remembered "always" and "in this chat" approvals, each revocable. */
 import type { ApprovalRule } from '../../../shared/model/provider';
 import { useOp, useOpMutation } from '../../api/hooks';
+import { FieldError } from '../../components/Field';
 import { QueryError } from '../../components/QueryError';
 import { t } from '../../i18n/strings';
 
@@ -55,9 +56,9 @@ export function ApprovalsSection() {
         })}
       </ul>
       {revoke.error && (
-        <p className="field-error" role="alert">
+        <FieldError role="alert">
           {revoke.error.message}
-        </p>
+        </FieldError>
       )}
     </section>
   );

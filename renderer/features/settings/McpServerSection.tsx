@@ -3,6 +3,8 @@ import { useState } from 'react';
 import { MCP_TOOL_SEARCH_MAX_TOOLS, type McpServerSettings } from '../../../shared/model/mcp-serve';
 import type { ToolSearchMode } from '../../../shared/model/tool-search';
 import { useOp, useOpMutation, usePagedOp } from '../../api/hooks';
+import { ConfirmButton } from '../../components/ConfirmButton';
+import { FieldError } from '../../components/Field';
 import { QueryError } from '../../components/QueryError';
 import { Switch } from '../../components/Switch';
 import { mcpServerStrings as s } from '../../i18n/mcp-server-strings';
@@ -110,9 +112,9 @@ export function McpServerSection() {
         )}
       </div>
       {save.error && (
-        <p className="field-error" role="alert">
+        <FieldError role="alert">
           {save.error.message}
-        </p>
+        </FieldError>
       )}
       {info.data && <Snippets info={info.data} />}
     </section>
@@ -175,42 +177,43 @@ function Snippets({ info }: { info: NonNullable<ReturnType<typeof useOp<'mcpServ
               </span>
             )}
             {copied === 'failed' && (
-              <span className="field-error" role="alert">
+              <FieldError as="span" role="alert">
                 {s.copyFailed}
-              </span>
+              </FieldError>
             )}
           </div>
           {http && (
             <div className="mcp-token">
               {token.data && <p className="help">{s.tokenHelp(token.data.file)}</p>}
               {token.error && <QueryError error={token.error} onRetry={() => void token.refetch()} />}
-              <button
-                type="button"
+              <ConfirmButton
                 disabled={rotate.isPending}
                 data-testid="mcp-token-rotate"
-                onClick={() => {
-                  if (window.confirm(s.rotateConfirm)) rotate.mutate(
-                      {},
-                      {
-                        onSuccess: () => {
-                          setCopied(null);
-                          void token.refetch();
-                        },
+                question={s.rotateConfirm}
+                confirmLabel={s.rotate}
+                onConfirm={() =>
+                  rotate.mutate(
+                    {},
+                    {
+                      onSuccess: () => {
+                        setCopied(null);
+                        void token.refetch();
                       },
-                    );
-                }}
+                    },
+                  )
+                }
               >
                 {s.rotate}
-              </button>
+              </ConfirmButton>
               {rotate.isSuccess && (
                 <span className="status-ok" role="status">
                   {s.rotated}
                 </span>
               )}
               {rotate.error && (
-                <p className="field-error" role="alert">
+                <FieldError role="alert">
                   {rotate.error.message}
-                </p>
+                </FieldError>
               )}
             </div>
           )}

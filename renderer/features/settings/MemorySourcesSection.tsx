@@ -6,7 +6,10 @@
 import { useState, type FormEvent } from 'react';
 import type { SourceStatus } from '../../../shared/model/memory-sources';
 import { useOp, useOpMutation } from '../../api/hooks';
+import { ConfirmButton } from '../../components/ConfirmButton';
+import { FieldError } from '../../components/Field';
 import { QueryError } from '../../components/QueryError';
+import { formStrings } from '../../i18n/form-strings';
 import { memorySourcesStrings as s } from '../../i18n/memory-sources-strings';
 import { emptyDraft, fromDraft, toDraft, type SourceDraft } from './memory-sources-draft';
 
@@ -57,7 +60,7 @@ export function MemorySourcesSection() {
         {list.data?.map((src) => (
           <li key={src.id} data-testid={`memory-source-${src.id}`}>
             <code>{src.id}</code> <span className="muted">{s.kinds[src.kind]}</span> <code>{src.folder}</code> <span data-testid={`memory-source-state-${src.id}`}>{s.states[src.state]}</span>
-            {src.error && <span className="field-error"> {src.error}</span>}
+            {src.error && <FieldError as="span"> {src.error}</FieldError>}
             <span className="muted"> {details(src)}</span>
             {src.type === 'stream' && (
               <button
@@ -79,15 +82,9 @@ export function MemorySourcesSection() {
             >
               ✎
             </button>
-            <button
-              type="button"
-              aria-label={s.remove(src.id)}
-              onClick={() => {
-                if (window.confirm(s.confirmRemove(src.id))) remove.mutate({ id: src.id }, { onSuccess: refetch });
-              }}
-            >
+            <ConfirmButton aria-label={s.remove(src.id)} question={s.confirmRemove(src.id)} confirmLabel={formStrings.confirm.remove} onConfirm={() => remove.mutate({ id: src.id }, { onSuccess: refetch })}>
               ✕
-            </button>
+            </ConfirmButton>
           </li>
         ))}
       </ul>
@@ -143,9 +140,9 @@ export function MemorySourcesSection() {
           )}
         </div>
         {error && (
-          <p className="field-error" role="alert" data-testid="memory-source-error">
+          <FieldError role="alert" data-testid="memory-source-error">
             {error}
-          </p>
+          </FieldError>
         )}
       </form>
     </section>

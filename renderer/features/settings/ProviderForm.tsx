@@ -2,6 +2,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import type { Provider, ProviderKind } from '../../../shared/model/provider';
 import { useOpMutation } from '../../api/hooks';
+import { FieldError } from '../../components/Field';
 import { t } from '../../i18n/strings';
 import { applyPreset, buildProviderInput, draftFromProvider, emptyProviderDraft, PROVIDER_PRESETS, providerServerError, urlPlaceholder, type ProviderDraft, type ProviderField } from './provider-form';
 
@@ -42,9 +43,9 @@ export function ProviderForm({ provider, onSaved, onCancel }: { provider: Provid
   });
   const err = (f: ProviderField) =>
     errorOf(f) && (
-      <p className="field-error" id={`${ids}-${f}-error`} data-testid={`provider-form-${f}-error`}>
+      <FieldError id={`${ids}-${f}-error`} data-testid={`provider-form-${f}-error`}>
         {errorOf(f)}
-      </p>
+      </FieldError>
     );
 
   return (
@@ -98,7 +99,7 @@ export function ProviderForm({ provider, onSaved, onCancel }: { provider: Provid
         <div className="provider-key-stored" data-testid="provider-key-stored">
           {draft.removeKey ? (
             <>
-              <span className="field-error">{m.keyWillGo}</span>
+              <FieldError as="span">{m.keyWillGo}</FieldError>
               <button type="button" className="link-button" onClick={() => set({ removeKey: false })}>
                 {m.keepKey}
               </button>
@@ -127,9 +128,9 @@ export function ProviderForm({ provider, onSaved, onCancel }: { provider: Provid
       </p>
       {err('apiKey')}
       {formError && (
-        <p className="field-error" role="alert" data-testid="provider-form-error">
+        <FieldError role="alert" data-testid="provider-form-error">
           <code className="error-code">{formError.info.code}</code> {formError.message}
-        </p>
+        </FieldError>
       )}
       <div className="form-actions">
         <button type="submit" className="primary" data-testid="provider-form-save" disabled={save.isPending}>

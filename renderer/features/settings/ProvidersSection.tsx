@@ -8,6 +8,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import type { ConnectionVerdict, DetectedProvider, Provider } from '../../../shared/model/provider';
 import { useApi, useOp, useOpMutation } from '../../api/hooks';
+import { ConfirmButton } from '../../components/ConfirmButton';
+import { FieldError } from '../../components/Field';
 import { QueryError } from '../../components/QueryError';
 import { t } from '../../i18n/strings';
 import { modelGroups, modelValue, parseModelValue } from '../chat/model-options';
@@ -98,7 +100,6 @@ export function ProvidersSection() {
   const onAdded = (p: Provider) => onSaved(p, true);
 
   const onDelete = (p: Provider) => {
-    if (!window.confirm(m.confirmDelete(p.name))) return;
     remove.mutate({ id: p.id }, { onSuccess: () => void providers.refetch() });
   };
 
@@ -134,9 +135,9 @@ export function ProvidersSection() {
                 <button type="button" data-testid="provider-edit" aria-label={m.editLabel(p.name)} onClick={() => setEditing({ kind: 'edit', provider: p })}>
                   {m.edit}
                 </button>
-                <button type="button" className="danger-button" data-testid="provider-delete" aria-label={m.deleteLabel(p.name)} onClick={() => onDelete(p)}>
+                <ConfirmButton className="danger-button" data-testid="provider-delete" aria-label={m.deleteLabel(p.name)} question={m.confirmDelete(p.name)} confirmLabel={m.delete} onConfirm={() => onDelete(p)}>
                   {m.delete}
-                </button>
+                </ConfirmButton>
               </div>
               {verdicts[p.id] && <Verdict verdict={verdicts[p.id]!} />}
             </li>
@@ -144,9 +145,9 @@ export function ProvidersSection() {
         )}
       </ul>
       {remove.error && (
-        <p className="field-error" role="alert">
+        <FieldError role="alert">
           {remove.error.message}
-        </p>
+        </FieldError>
       )}
       {notice && editing === null && (
         <p className="status-ok" role="status">
@@ -247,9 +248,9 @@ function DetectedProviders({ onAdded }: { onAdded(p: Provider): void }) {
         ))}
       </ul>
       {add.error && (
-        <p className="field-error" role="alert">
+        <FieldError role="alert">
           {add.error.message}
-        </p>
+        </FieldError>
       )}
       <button type="button" className="link-button" disabled={detect.isFetching} onClick={() => void detect.refetch()}>
         {detect.isFetching ? m.detecting : m.lookAgain}
@@ -295,9 +296,9 @@ function ModelSetting({ providers, field, id, label, help, none }: { providers: 
         </span>
       )}
       {save.error && (
-        <p className="field-error" role="alert">
+        <FieldError role="alert">
           {save.error.message}
-        </p>
+        </FieldError>
       )}
     </div>
   );

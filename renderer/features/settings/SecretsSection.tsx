@@ -1,6 +1,9 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useOp, useOpMutation } from '../../api/hooks';
+import { ConfirmButton } from '../../components/ConfirmButton';
+import { FieldError } from '../../components/Field';
 import { QueryError } from '../../components/QueryError';
+import { formStrings } from '../../i18n/form-strings';
 import { useSettingsRequest } from '../../components/fix-it';
 import { t } from '../../i18n/strings';
 import { keepInView } from './SettingsNav';
@@ -68,15 +71,14 @@ export function SecretsSection() {
         {secrets.data?.map((s) => (
           <li key={s.name} data-testid={`secret-${s.name}`}>
             <code>{s.name}</code> <span className="muted">{t.settings.boundTo}</span> {s.hosts.join(', ')}
-            <button
-              type="button"
+            <ConfirmButton
               aria-label={t.settings.deleteSecret(s.name)}
-              onClick={() => {
-                if (window.confirm(t.settings.confirmDelete(s.name))) remove.mutate({ name: s.name }, { onSuccess: () => void secrets.refetch() });
-              }}
+              question={t.settings.confirmDelete(s.name)}
+              confirmLabel={formStrings.confirm.delete}
+              onConfirm={() => remove.mutate({ name: s.name }, { onSuccess: () => void secrets.refetch() })}
             >
               ✕
-            </button>
+            </ConfirmButton>
           </li>
         ))}
       </ul>
@@ -98,9 +100,9 @@ export function SecretsSection() {
           )}
         </div>
         {(save.error ?? remove.error) && (
-          <p className="field-error" role="alert" data-testid="secret-error">
+          <FieldError role="alert" data-testid="secret-error">
             {(save.error ?? remove.error)!.message}
-          </p>
+          </FieldError>
         )}
       </form>
     </section>

@@ -2,7 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { TOOLS_PER_BUNDLE_MAX, TOOLS_PER_BUNDLE_MIN, type Settings } from '../../../shared/model/settings';
 import { allowedHostProblems, describeAllowedHostProblem } from '../../../shared/model/allowed-hosts';
 import { useOp, useOpMutation } from '../../api/hooks';
-import { FormField } from '../../components/FormField';
+import { Field, NumberField } from '../../components/Field';
 import { QueryError } from '../../components/QueryError';
 import { t } from '../../i18n/strings';
 import { useUi } from '../../stores/ui';
@@ -162,7 +162,7 @@ export function SettingsScreen() {
         </fieldset>
         <fieldset>
           <legend id="settings-workspace">{t.settings.workspaceSection}</legend>
-          <FormField id="workspace" label={t.settings.workspace} help={t.settings.workspaceHelp} error={fieldError('workspaceDir')} errorTestId="settings-workspace-error">
+          <Field id="workspace" label={t.settings.workspace} hint={t.settings.workspaceHelp} announce="alert" error={fieldError('workspaceDir')} errorTestId="settings-workspace-error">
             {(control) => (
               <input
                 {...control}
@@ -172,11 +172,11 @@ export function SettingsScreen() {
                 onChange={(e) => setDraft({ ...draft, workspaceDir: e.target.value })}
               />
             )}
-          </FormField>
+          </Field>
         </fieldset>
         <fieldset>
           <legend id="settings-network">{t.settings.networkSection}</legend>
-          <FormField id="allowed-hosts" label={t.settings.allowedHosts} help={t.settings.allowedHostsHelp} error={hostsError} errorTestId="settings-hosts-error">
+          <Field id="allowed-hosts" label={t.settings.allowedHosts} hint={t.settings.allowedHostsHelp} announce="alert" error={hostsError} errorTestId="settings-hosts-error">
             {(control) => (
               <textarea
                 {...control}
@@ -189,13 +189,13 @@ export function SettingsScreen() {
                 }}
               />
             )}
-          </FormField>
+          </Field>
         </fieldset>
         <fieldset>
           <legend id="settings-routing">{t.settings.routingSection}</legend>
-          <FormField id="model-routing" label={t.settings.modelRouting} help={t.settings.modelRoutingHelp} error={fieldError('modelRouting')} errorTestId="settings-routing-error">
+          <Field id="model-routing" label={t.settings.modelRouting} hint={t.settings.modelRoutingHelp} announce="alert" error={fieldError('modelRouting')} errorTestId="settings-routing-error">
             {(control) => <textarea {...control} data-testid="settings-model-routing" rows={3} value={draft.modelRouting} onChange={(e) => setDraft({ ...draft, modelRouting: e.target.value })} />}
-          </FormField>
+          </Field>
         </fieldset>
         <fieldset>
           <legend id="settings-limits">{t.settings.limitsSection}</legend>
@@ -299,8 +299,6 @@ interface NumberSettingProps {
 /** A number of Settings → Limits: its label, the input, its help, and the core's refusal under it. */
 function NumberSetting({ id, label, help, min, max, step, value, error, onChange }: NumberSettingProps) {
   return (
-    <FormField id={id} label={label} help={help} error={error} errorTestId={`settings-${id}-error`}>
-      {(control) => <input {...control} data-testid={`settings-${id}`} type="number" min={min} max={max} step={step} value={value} onChange={(e) => onChange(e.target.value)} />}
-    </FormField>
+    <NumberField id={id} label={label} hint={help} error={error} errorTestId={`settings-${id}-error`} announce="alert" testId={`settings-${id}`} min={min} max={max} step={step} value={value} onChange={onChange} />
   );
 }

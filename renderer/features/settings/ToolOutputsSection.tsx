@@ -7,7 +7,7 @@
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import type { OversizedChoice, ToolOutputSettings } from '../../../shared/model/settings';
 import { useOp, useOpMutation } from '../../api/hooks';
-import { FormField } from '../../components/FormField';
+import { Field, NumberField } from '../../components/Field';
 import { outputStrings } from '../../i18n/output-strings';
 import { CHOICES } from '../outputs/format';
 import { draftFieldOf, fromToolOutputDraft, toToolOutputDraft, type ToolOutputDraft } from './tool-output-draft';
@@ -47,11 +47,18 @@ export function ToolOutputsSection() {
   };
   const set = (patch: Partial<ToolOutputDraft>) => setDraft({ ...draft, ...patch });
   const numberField = (field: keyof ToolOutputDraft, label: string, help?: string, attrs: { min?: number; max?: number; step?: number } = {}): ReactNode => (
-    <div className="tool-outputs-field">
-      <FormField id={`to-${field}`} label={label} help={help} error={errorOf(field)}>
-        {(control) => <input {...control} data-testid={`tool-outputs-${field}`} type="number" {...attrs} value={draft[field] as string} onChange={(e) => set({ [field]: e.target.value })} />}
-      </FormField>
-    </div>
+    <NumberField
+      className="tool-outputs-field"
+      id={`to-${field}`}
+      label={label}
+      hint={help}
+      error={errorOf(field)}
+      announce="alert"
+      testId={`tool-outputs-${field}`}
+      {...attrs}
+      value={draft[field] as string}
+      onChange={(text) => set({ [field]: text })}
+    />
   );
 
   return (
@@ -61,9 +68,9 @@ export function ToolOutputsSection() {
       <form className="settings-form" onSubmit={onSubmit} aria-label={s.title} noValidate>
         <fieldset>
           <legend>{s.baseDir}</legend>
-          <FormField id="to-baseDir" label={s.baseDir} labelHidden help={s.baseDirHelp} error={errorOf('baseDir')}>
+          <Field id="to-baseDir" label={s.baseDir} labelHidden hint={s.baseDirHelp} error={errorOf('baseDir')} announce="alert">
             {(control) => <input {...control} data-testid="tool-outputs-baseDir" value={draft.baseDir} onChange={(e) => set({ baseDir: e.target.value })} />}
-          </FormField>
+          </Field>
           {numberField('maxResultKiB', s.maxResultBytes, s.maxResultBytesHelp, { min: 1, step: 1 })}
         </fieldset>
         <fieldset>

@@ -7,7 +7,8 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { LOADED_TOKENS_MAX, LOADED_TOKENS_MIN, PROVIDER_MAX_TOOLS, type EmbeddingsTest, type ToolSearchMode } from '../../../shared/model/tool-search';
 import { useOp, useOpMutation } from '../../api/hooks';
-import { FormField } from '../../components/FormField';
+import { FieldError } from '../../components/Field';
+import { Field, NumberField } from '../../components/Field';
 import { toolSearchStrings as s } from '../../i18n/tool-search-strings';
 import { fromToolSearchDraft, toToolSearchDraft, toolSearchFieldOf, type ToolSearchDraft } from './tool-search-draft';
 
@@ -45,22 +46,20 @@ export function ToolSearchSection() {
     );
   };
   const numberField = (field: 'maxTools' | 'maxSchemaPercent' | 'results' | 'maxLoadedTokens', label: string, attrs: { min: number; max: number }, help?: string): ReactNode => (
-    <div className="tool-outputs-field">
-      <FormField id={`ts-${field}`} label={label} help={help} error={errorOf(field)}>
-        {(control) => (
-          <input
-            {...control}
-            data-testid={`tool-search-${field}`}
-            type="number"
-            step={1}
-            {...attrs}
-            value={draft[field]}
-            disabled={(field === 'maxTools' || field === 'maxSchemaPercent') && draft.mode !== 'auto'}
-            onChange={(e) => set({ [field]: e.target.value })}
-          />
-        )}
-      </FormField>
-    </div>
+    <NumberField
+      className="tool-outputs-field"
+      id={`ts-${field}`}
+      label={label}
+      hint={help}
+      error={errorOf(field)}
+      announce="alert"
+      testId={`tool-search-${field}`}
+      step={1}
+      {...attrs}
+      value={draft[field]}
+      disabled={(field === 'maxTools' || field === 'maxSchemaPercent') && draft.mode !== 'auto'}
+      onChange={(text) => set({ [field]: text })}
+    />
   );
 
   return (
@@ -78,9 +77,9 @@ export function ToolSearchSection() {
             ))}
           </select>
           {errorOf('mode') && (
-            <p id="ts-mode-error" className="field-error" role="alert">
+            <FieldError id="ts-mode-error" role="alert">
               {errorOf('mode')}
-            </p>
+            </FieldError>
           )}
           <div className="tool-outputs-row">
             {numberField('maxTools', s.maxTools, { min: 1, max: PROVIDER_MAX_TOOLS })}
@@ -98,7 +97,7 @@ export function ToolSearchSection() {
           </label>
           <div className="tool-outputs-row">
             <div className="tool-outputs-field">
-              <FormField id="ts-semantic-provider" label={s.semanticProvider} help={s.semanticProviderHelp} error={errorOf('semanticProviderId')}>
+              <Field id="ts-semantic-provider" label={s.semanticProvider} hint={s.semanticProviderHelp} error={errorOf('semanticProviderId')} announce="alert">
                 {(control) => (
                   <select {...control} data-testid="tool-search-semantic-provider" value={draft.semanticProviderId} onChange={(e) => set({ semanticProviderId: e.target.value })}>
                     <option value="">{s.semanticProviderNone}</option>
@@ -109,10 +108,10 @@ export function ToolSearchSection() {
                     ))}
                   </select>
                 )}
-              </FormField>
+              </Field>
             </div>
             <div className="tool-outputs-field">
-              <FormField id="ts-semantic-model" label={s.semanticModel} help={s.semanticModelHelp} error={errorOf('semanticModel')}>
+              <Field id="ts-semantic-model" label={s.semanticModel} hint={s.semanticModelHelp} error={errorOf('semanticModel')} announce="alert">
                 {(control) => (
                   <>
                     <input {...control} data-testid="tool-search-semantic-model" list="ts-semantic-models" value={draft.semanticModel} onChange={(e) => set({ semanticModel: e.target.value })} />
@@ -123,7 +122,7 @@ export function ToolSearchSection() {
                     </datalist>
                   </>
                 )}
-              </FormField>
+              </Field>
             </div>
           </div>
           <div className="form-actions">
@@ -142,9 +141,9 @@ export function ToolSearchSection() {
         </fieldset>
         <fieldset>
           <legend>{s.pinned}</legend>
-          <FormField id="ts-pinned" label={s.pinned} labelHidden help={s.pinnedHelp} error={errorOf('pinned')}>
+          <Field id="ts-pinned" label={s.pinned} labelHidden hint={s.pinnedHelp} error={errorOf('pinned')} announce="alert">
             {(control) => <textarea {...control} data-testid="tool-search-pinned" rows={3} value={draft.pinned} onChange={(e) => set({ pinned: e.target.value })} />}
-          </FormField>
+          </Field>
         </fieldset>
         <div className="form-actions">
           <button type="submit" className="primary" disabled={!dirty || save.isPending} data-testid="tool-search-save">

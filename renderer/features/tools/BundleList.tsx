@@ -1,5 +1,6 @@
 import type { Bundle } from '../../../shared/model/bundle';
 import { useOp, useOpMutation, usePagedOp } from '../../api/hooks';
+import { FieldError } from '../../components/Field';
 import { QueryError } from '../../components/QueryError';
 import { Switch } from '../../components/Switch';
 import { t } from '../../i18n/strings';
@@ -23,9 +24,9 @@ export function BundleList() {
       <h2 id="bundles-title">{t.tools.bundles}</h2>
       {bundles.error && <QueryError error={bundles.error} onRetry={() => void bundles.refetch()} />}
       {patch.error && (
-        <p className="field-error" role="alert">
+        <FieldError role="alert">
           {patch.error.message}
-        </p>
+        </FieldError>
       )}
       <ul data-testid="bundle-list">
         <li>

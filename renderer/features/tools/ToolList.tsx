@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import type { ToolView } from '../../../shared/model/tool';
 import { useOpMutation, usePagedOp } from '../../api/hooks';
+import { FieldError } from '../../components/Field';
 import { McpHintBadges } from '../../components/McpHints';
 import { QueryError } from '../../components/QueryError';
 import { Switch } from '../../components/Switch';
@@ -70,9 +71,9 @@ export function ToolList({ onOpen, openToolId }: ToolListProps = {}) {
       </div>
       {active.error && <QueryError error={active.error} onRetry={() => void active.refetch()} />}
       {patch.error && (
-        <p className="field-error" role="alert">
+        <FieldError role="alert">
           {patch.error.message}
-        </p>
+        </FieldError>
       )}
       <ul className="tools" data-testid="tool-list">
         {tools.map((tool) => (

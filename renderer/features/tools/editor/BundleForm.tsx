@@ -1,8 +1,11 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useForm, type FieldErrors, type Resolver } from 'react-hook-form';
 import type { ErrorInfo } from '../../../../shared/errors';
 import type { Bundle } from '../../../../shared/model/bundle';
 import { DescriptionSchema, DisplayNameSchema, labelViolation } from '../../../../shared/model/validation';
 import { useOpMutation } from '../../../api/hooks';
+import { ConfirmButton } from '../../../components/ConfirmButton';
+import { Field } from '../../../components/Field';
 import { editorStrings } from '../../../i18n/editor-strings';
 import { BusyButton } from '../BusyButton';
 import { splitServerPath } from './tool-draft';
@@ -31,6 +34,13 @@ function localErrors(d: Draft): Errors {
   if (!desc.success) errors.description = desc.error.issues.map((i) => `${editorStrings.bundle.description}: ${i.message}`);
   return errors;
 }
+
+/** The form's check: the shared rules of each field, its errors joined. */
+const checkDraft: Resolver<Draft> = (values) => {
+  const found: FieldErrors<Draft> = {};
+  for (const [f, list] of Object.entries(localErrors(values))) if (f !== 'form' && list?.length) found[f as BundleField] = { type: 'rules', message: list.join(' ') };
+  return Object.keys(found).length > 0 ? { values: {}, errors: found } : { values, errors: {} };
+};
 
 function serverErrors(info: ErrorInfo): Errors {
   const errors: Errors = {};
@@ -68,81 +78,58 @@ export function BundleForm({ bundle, notice, onSaved, onClose, onDirtyChange }: 
   const readOnly = !!bundle?.isBuiltIn;
   const deleted = bundle?.softDeletedAt !== undefined;
   const saved = useMemo(() => draftOf(bundle), [bundle]);
-  const [draft, setDraft] = useState<Draft>(saved);
+  // A field's errors show once it has been edited or a save was tried; the server's refusal
+  // lands on its field until that field is edited again.
+  const { register, handleSubmit, setError, clearErrors, formState } = useForm<Draft>({
+    defaultValues: saved,
+    // The bundle changed on the server (saved here or elsewhere): follow it, keeping the fields being edited.
+    values: saved,
+    resetOptions: { keepDirtyValues: true },
+    resolver: checkDraft,
+    mode: 'onChange',
+  });
   // The id is chosen once per form, so a retried create cannot make two bundles.
   const [newId] = useState(() => uuidv7());
-  const [server, setServer] = useState<Errors>({});
-  const [submitted, setSubmitted] = useState(false);
-  const [touched, setTouched] = useState<ReadonlySet<BundleField>>(new Set());
-  const [confirming, setConfirming] = useState(false);
   const put = useOpMutation('bundles.put');
   const del = useOpMutation('bundles.delete');
   const headingRef = useRef<HTMLHeadingElement>(null);
 
-  const dirty = !readOnly && FIELDS.some((f) => draft[f] !== saved[f]);
-  const dirtyRef = useRef(dirty);
-  useEffect(() => {
-    dirtyRef.current = dirty;
-    onDirtyChange(dirty);
-  }, [dirty, onDirtyChange]);
-  // The bundle changed on the server (saved here or elsewhere): follow it unless there are edits.
-  useEffect(() => {
-    if (!dirtyRef.current) setDraft(saved);
-  }, [saved]);
+  const dirty = !readOnly && formState.isDirty;
+  useEffect(() => onDirtyChange(dirty), [dirty, onDirtyChange]);
   useEffect(() => {
     if (creating) document.getElementById('bundle-slug')?.focus();
     else headingRef.current?.focus();
   }, [creating]);
 
-  const local = useMemo(() => localErrors(draft), [draft]);
-  const errorsOf = (f: BundleField) => [...(touched.has(f) || submitted ? (local[f] ?? []) : []), ...(server[f] ?? [])];
-
-  const set = (f: BundleField, v: string) => {
-    setDraft((d) => ({ ...d, [f]: v }));
-    setTouched((t) => (t.has(f) ? t : new Set(t).add(f)));
-    setServer((prev) => {
-      if (!(f in prev) && !prev.form) return prev;
-      const next = { ...prev };
-      delete next[f];
-      delete next.form;
-      return next;
-    });
+  const errorsOf = (f: BundleField) => formState.errors[f]?.message;
+  // The refusals of no one field (a save's or a delete's), a line each, until the next edit.
+  const formErrors = formState.errors.root?.server?.message?.split('\n');
+  const refuse = (errors: Errors) => {
+    for (const [key, list] of Object.entries(errors)) {
+      if (!list?.length) continue;
+      if (key === 'form') setError('root.server', { type: 'server', message: list.join('\n') });
+      else setError(key as BundleField, { type: 'server', message: list.join(' ') });
+    }
+  };
+  const onEdit = () => {
+    if (formState.errors.root?.server) clearErrors('root.server');
   };
 
   const submit = (how: 'created' | 'saved' | 'restored') => {
     if (readOnly || put.isPending) return;
-    setSubmitted(true);
-    const first = FIELDS.find((f) => local[f]?.length);
-    if (first) {
-      document.getElementById(`bundle-${first}`)?.focus();
-      return;
-    }
-    put.mutate(
-      { bundleId: bundle?.id ?? newId, body: { slug: draft.slug, displayName: draft.displayName, description: draft.description, isEnabled: bundle?.isEnabled ?? true } },
-      {
-        onSuccess: (b) => {
-          setServer({});
-          dirtyRef.current = false;
-          onDirtyChange(false);
-          onSaved(b, how);
+    void handleSubmit((draft) =>
+      put.mutate(
+        { bundleId: bundle?.id ?? newId, body: { slug: draft.slug, displayName: draft.displayName, description: draft.description, isEnabled: bundle?.isEnabled ?? true } },
+        {
+          onSuccess: (b) => {
+            onDirtyChange(false);
+            onSaved(b, how);
+          },
+          onError: (e) => refuse(serverErrors(e.info)),
         },
-        onError: (e) => setServer(serverErrors(e.info)),
-      },
-    );
+      ),
+    )();
   };
-
-  /** Keeps the bundle: the confirmation closes and the focus returns to Delete. */
-  const keep = () => {
-    setConfirming(false);
-    keepFocus.current = true;
-  };
-  const deleteRef = useRef<HTMLButtonElement>(null);
-  const keepFocus = useRef(false);
-  useEffect(() => {
-    if (confirming || !keepFocus.current) return;
-    keepFocus.current = false;
-    deleteRef.current?.focus();
-  }, [confirming]);
 
   const remove = () => {
     if (!bundle) return;
@@ -150,12 +137,11 @@ export function BundleForm({ bundle, notice, onSaved, onClose, onDirtyChange }: 
       { bundleId: bundle.id },
       {
         onSuccess: (b) => {
-          setConfirming(false);
           onSaved(b, 'deleted');
           // The confirmation (and its focused button) is gone: the focus goes back to the form.
           headingRef.current?.focus();
         },
-        onError: (e) => setServer({ form: [e.message] }),
+        onError: (e) => refuse({ form: [e.message] }),
       },
     );
   };
@@ -171,39 +157,14 @@ export function BundleForm({ bundle, notice, onSaved, onClose, onDirtyChange }: 
     }
   };
 
-  const field = (f: BundleField, label: string, testId: string, help?: string) => {
-    const errors = errorsOf(f);
-    const id = `bundle-${f}`;
-    const describedBy = [help ? `${id}-help` : '', errors.length ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
-    const common = {
-      id,
-      'data-testid': testId,
-      value: draft[f],
-      readOnly,
-      'aria-invalid': errors.length > 0,
-      'aria-describedby': describedBy,
-    };
-    return (
-      <div className="field">
-        <label htmlFor={id}>{label}</label>
-        {f === 'description' ? (
-          <textarea {...common} rows={3} onChange={(e) => set(f, e.target.value)} />
-        ) : (
-          <input {...common} spellCheck={false} autoComplete="off" onChange={(e) => set(f, e.target.value)} />
-        )}
-        {help && (
-          <p id={`${id}-help`} className="help">
-            {help}
-          </p>
-        )}
-        {errors.length > 0 && (
-          <p id={`${id}-error`} className="field-error" aria-live="polite" data-testid={`field-error-bundle-${f}`}>
-            {errors.join(' ')}
-          </p>
-        )}
-      </div>
-    );
-  };
+  const field = (f: BundleField, label: string, testId: string, help?: string) => (
+    <Field className="field" id={`bundle-${f}`} label={label} hint={help} error={errorsOf(f)} errorTestId={`field-error-bundle-${f}`}>
+      {(aria) => {
+        const common = { ...aria, ...register(f, { onChange: onEdit }), 'data-testid': testId, readOnly };
+        return f === 'description' ? <textarea {...common} rows={3} /> : <input {...common} spellCheck={false} autoComplete="off" />;
+      }}
+    </Field>
+  );
 
   return (
     <form className="bundle-form" aria-labelledby="bundle-form-title" noValidate onSubmit={onSubmit} onKeyDown={onKeyDown} data-testid="bundle-form">
@@ -235,9 +196,9 @@ export function BundleForm({ bundle, notice, onSaved, onClose, onDirtyChange }: 
           </p>
         )}
       </fieldset>
-      {server.form && (
+      {formErrors && (
         <div className="form-error" role="alert" data-testid="bundle-form-error">
-          {server.form.map((m) => (
+          {formErrors.map((m) => (
             <p key={m}>{m}</p>
           ))}
         </div>
@@ -256,35 +217,20 @@ export function BundleForm({ bundle, notice, onSaved, onClose, onDirtyChange }: 
           <button type="button" data-testid="bundle-form-cancel" onClick={onClose}>
             {creating || dirty ? editorStrings.common.cancel : editorStrings.common.close}
           </button>
-          {!creating && !deleted && !confirming && (
-            <button type="button" className="danger" data-testid="bundle-delete" ref={deleteRef} onClick={() => setConfirming(true)}>
+          {!creating && !deleted && (
+            <ConfirmButton
+              asks="inline"
+              className="danger"
+              data-testid="bundle-delete"
+              question={s.confirmDelete(bundle.displayName)}
+              confirmLabel={s.confirmDeleteYes}
+              cancelLabel={s.keep}
+              pending={del.isPending}
+              onConfirm={remove}
+            >
               {s.delete}
-            </button>
+            </ConfirmButton>
           )}
-        </div>
-      )}
-      {confirming && bundle && (
-        <div
-          className="confirm-box"
-          role="alertdialog"
-          aria-labelledby="bundle-delete-question"
-          data-testid="bundle-delete-confirmation"
-          onKeyDown={(e) => {
-            if (e.key === 'Escape') {
-              e.preventDefault();
-              keep();
-            }
-          }}
-        >
-          <p id="bundle-delete-question">{s.confirmDelete(bundle.displayName)}</p>
-          <div className="form-actions">
-            <BusyButton className="danger" data-testid="bundle-delete-confirm" unavailable={del.isPending} onClick={remove} autoFocus>
-              {s.confirmDeleteYes}
-            </BusyButton>
-            <button type="button" data-testid="bundle-delete-keep" onClick={keep}>
-              {s.keep}
-            </button>
-          </div>
         </div>
       )}
     </form>

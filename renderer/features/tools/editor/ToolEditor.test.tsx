@@ -15,13 +15,16 @@ vi.mock('../../../editor/monaco-setup', () => {
 
 const tool = sampleTool();
 
-function setup(put: (input: OpInput<'tools.put'>) => Result<ToolView>) {
-  const fake = fakeApi({ 'tools.put': put });
+function setup(put: (input: OpInput<'tools.put'>) => Result<ToolView>, mode: ToolEditorMode = { kind: 'new', bundleId: tool.bundleId, from: tool }) {
+  const fake = fakeApi({ 'tools.put': put, 'tools.approval': ok(null) });
   const onSaved = vi.fn();
-  const mode: ToolEditorMode = { kind: 'new', bundleId: tool.bundleId, from: tool };
-  renderWithApi(<ToolEditor mode={mode} onSaved={onSaved} onNewVersion={vi.fn()} onDiscard={vi.fn()} onDirtyChange={vi.fn()} />, fake.api);
-  return { ...fake, onSaved };
+  const onDirtyChange = vi.fn();
+  const onNewVersion = vi.fn();
+  renderWithApi(<ToolEditor mode={mode} onSaved={onSaved} onNewVersion={onNewVersion} onDiscard={vi.fn()} onDirtyChange={onDirtyChange} />, fake.api);
+  return { ...fake, onSaved, onDirtyChange, onNewVersion };
 }
+
+const errorOf = (field: string) => screen.queryByTestId(`field-error-${field}`);
 
 async function argSchemaBox(): Promise<HTMLTextAreaElement> {
   // The fallback replaces the loading placeholder once the import has failed.
@@ -104,5 +107,127 @@ describe('ToolEditor', () => {
     await user.click(save);
     await waitFor(() => expect(callsOf(calls, 'tools.put')).toHaveLength(1));
     expect(callsOf(calls, 'tools.put')[0]!.body.argSchema).toEqual({ type: 'object', properties: {} });
+  });
+
+  it('shows a field’s own error once it is edited, not before, and ties it to the field', async () => {
+    const user = userEvent.setup();
+    setup(() => ok(tool), { kind: 'new', bundleId: tool.bundleId });
+    await argSchemaBox();
+    const slug = screen.getByTestId('tool-form-slug');
+    // An empty new tool says nothing until something is typed.
+    expect(errorOf('slug')).toBeNull();
+    expect(slug.getAttribute('aria-invalid')).toBe('false');
+    expect(document.activeElement).toBe(slug);
+
+    await user.type(slug, 'read_file');
+    const error = errorOf('slug')!;
+    expect(error.textContent).toContain("slug may contain letters, digits and '-' only");
+    expect(slug.getAttribute('aria-invalid')).toBe('true');
+    expect(slug.getAttribute('aria-describedby')!.split(' ')).toEqual(['tool-slug-help', error.id]);
+    // Other fields, not edited, stay quiet.
+    expect(errorOf('displayName')).toBeNull();
+
+    await user.clear(slug);
+    await user.type(slug, 'read-file');
+    expect(errorOf('slug')).toBeNull();
+    expect(slug.getAttribute('aria-describedby')).toBe('tool-slug-help');
+  });
+
+  it('refuses a save with problems: every error shows, the status counts them, the first takes the focus, nothing is sent', async () => {
+    const user = userEvent.setup();
+    const { calls } = setup(() => ok(tool));
+    await argSchemaBox();
+    // The new version is left empty, and the function id is cleared.
+    await user.clear(screen.getByTestId('tool-form-function'));
+    await user.keyboard('{Control>}s{/Control}');
+
+    expect(await screen.findByTestId('tool-form-status')).toHaveProperty('textContent', 'Fix the 2 problems marked above before saving.');
+    expect(errorOf('version')).not.toBeNull();
+    expect(errorOf('functionId')).not.toBeNull();
+    expect(document.activeElement).toBe(screen.getByTestId('tool-form-version'));
+    expect(callsOf(calls, 'tools.put')).toEqual([]);
+
+    // An edit clears the status; fixing each field clears its error.
+    await user.type(screen.getByTestId('tool-form-version'), '2');
+    expect(screen.queryByTestId('tool-form-status')).toBeNull();
+    expect(errorOf('version')).toBeNull();
+    expect(errorOf('functionId')).not.toBeNull();
+  });
+
+  it('puts a conflict on the version, and clears it when the slug changes too', async () => {
+    const user = userEvent.setup();
+    setup(() => ({ ok: false, error: { code: 'CONFLICT', message: 'weather@2 exists.', details: { rule: 'exists' } } }));
+    await argSchemaBox();
+    await user.type(screen.getByTestId('tool-form-version'), '2');
+    await user.click(screen.getByTestId('tool-form-save'));
+
+    expect((await screen.findByTestId('field-error-version')).textContent).toBe('this <slug, version> exists: make a new version');
+    expect(document.activeElement).toBe(screen.getByTestId('tool-form-version'));
+    await user.type(screen.getByTestId('tool-form-slug'), '-today');
+    expect(errorOf('version')).toBeNull();
+  });
+
+  it('shows a refusal of no one field above the actions until the next edit', async () => {
+    const user = userEvent.setup();
+    setup(() => ({ ok: false, error: { code: 'UNAVAILABLE', message: 'The data folder is read-only.' } }));
+    await argSchemaBox();
+    await user.type(screen.getByTestId('tool-form-version'), '2');
+    await user.click(screen.getByTestId('tool-form-save'));
+
+    const alert = await screen.findByTestId('tool-form-error');
+    expect(alert.getAttribute('role')).toBe('alert');
+    expect(alert.textContent).toBe('The data folder is read-only.');
+    await user.type(screen.getByTestId('tool-form-name'), '!');
+    expect(screen.queryByTestId('tool-form-error')).toBeNull();
+  });
+
+  it('reports the draft dirty once edited, and clean again when the edit is undone', async () => {
+    const user = userEvent.setup();
+    const { onDirtyChange } = setup(() => ok(tool), { kind: 'new', bundleId: tool.bundleId, from: tool });
+    await argSchemaBox();
+    expect(onDirtyChange).toHaveBeenLastCalledWith(false);
+    expect(screen.queryByText('unsaved changes')).toBeNull();
+    const name = screen.getByTestId('tool-form-name');
+    await user.type(name, 'x');
+    expect(onDirtyChange).toHaveBeenLastCalledWith(true);
+    expect(screen.getByText('unsaved changes')).toBeTruthy();
+    await user.type(name, '{Backspace}');
+    expect(onDirtyChange).toHaveBeenLastCalledWith(false);
+  });
+
+  it('shows a saved version read-only, focused on its heading, with New version and no Save', async () => {
+    const user = userEvent.setup();
+    const { onNewVersion } = setup(() => ok(tool), { kind: 'view', tool });
+    await argSchemaBox();
+    const heading = screen.getByRole('heading', { name: 'Weather · version 1' });
+    expect(document.activeElement).toBe(heading);
+    const slug = screen.getByTestId('tool-form-slug') as HTMLInputElement;
+    expect(slug.value).toBe('weather');
+    expect(slug.readOnly).toBe(true);
+    expect((screen.getByTestId('tool-form-type') as HTMLSelectElement).value).toBe('local');
+    expect((screen.getByTestId('tool-form-function') as HTMLInputElement).value).toBe('demo.weather');
+    expect(screen.queryByTestId('tool-form-save')).toBeNull();
+    await user.click(screen.getByTestId('new-version'));
+    expect(onNewVersion).toHaveBeenCalledWith(tool);
+  });
+
+  it('keeps the text of the fields another type uses, and sends only this type’s', async () => {
+    const user = userEvent.setup();
+    const { calls } = setup((input) => ok({ ...tool, version: input.version }));
+    await argSchemaBox();
+    await user.type(screen.getByTestId('tool-form-version'), '2');
+    await user.selectOptions(screen.getByTestId('tool-form-type'), 'http');
+    expect(screen.queryByTestId('tool-form-function')).toBeNull();
+    const url = screen.getByTestId('tool-form-url');
+    await user.clear(url);
+    await user.type(url, 'https://api.example.com/weather?city={{city}');
+    await user.selectOptions(screen.getByTestId('tool-form-type'), 'local');
+    expect((screen.getByTestId('tool-form-function') as HTMLInputElement).value).toBe('demo.weather');
+    await user.click(screen.getByTestId('tool-form-save'));
+
+    await waitFor(() => expect(callsOf(calls, 'tools.put')).toHaveLength(1));
+    const body = callsOf(calls, 'tools.put')[0]!.body;
+    expect(body).toMatchObject({ type: 'local', local: { functionId: 'demo.weather' } });
+    expect(body).not.toHaveProperty('http');
   });
 });

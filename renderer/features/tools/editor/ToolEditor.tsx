@@ -1,9 +1,11 @@
-import { useCallback, useDeferredValue, useEffect, useId, useMemo, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
+import { useDeferredValue, useEffect, useId, useMemo, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { Controller, useForm, useWatch, type FieldErrors, type Resolver } from 'react-hook-form';
 import type { OpInput } from '../../../../shared/contract';
 import { HTTP_METHODS } from '../../../../shared/model/http-spec';
 import type { ToolView } from '../../../../shared/model/tool';
 import { useOp, useOpMutation } from '../../../api/hooks';
 import { approvalWhy } from '../../../components/approval-why';
+import { Field, FieldError, type FieldProps } from '../../../components/Field';
 import { McpToolFacts } from '../../../components/McpHints';
 import { approvalStrings } from '../../../i18n/approval-strings';
 import { JsonEditor, type EditorProblem } from '../../../editor/JsonEditor';
@@ -20,7 +22,7 @@ import {
   sameDraft,
   serverErrors,
   TOOL_TYPES,
-  type FieldErrors,
+  type BuiltDraft,
   type ToolDraft,
   type ToolField,
 } from './tool-draft';
@@ -70,6 +72,31 @@ const JSON_EDITORS: Record<
 };
 type JsonEditorField = keyof typeof JSON_EDITORS;
 
+/** The last draft checked and what came of it: the form's check and the render often ask for the same draft in a row. */
+let lastBuilt: { draft: ToolDraft; built: BuiltDraft } | undefined;
+function buildOnce(draft: ToolDraft): BuiltDraft {
+  if (lastBuilt && sameDraft(lastBuilt.draft, draft)) return lastBuilt.built;
+  const built = buildDraft(draft);
+  lastBuilt = { draft: { ...draft }, built };
+  return built;
+}
+
+/**
+ * The form's check: the shared rules over the whole draft (buildDraft), each field given its
+ * own errors (joined), only the fields its type uses. An error of no one field (root) refuses
+ * the save too; it is shown from the draft (formErrors) once a save was tried.
+ */
+const checkDraft: Resolver<ToolDraft> = (values) => {
+  const { errors } = buildOnce(values);
+  const scope = relevantFields(values.type);
+  const found: Record<string, { type: string; message: string }> = {};
+  for (const [key, list] of Object.entries(errors)) {
+    if (!list?.length || (key !== 'form' && !scope.has(key as ToolField))) continue;
+    found[key === 'form' ? 'root' : key] = { type: 'rules', message: list.join(' ') };
+  }
+  return Object.keys(found).length > 0 ? { values: {}, errors: found as FieldErrors<ToolDraft> } : { values, errors: {} };
+};
+
 /**
  * The tool form. A saved version is shown read-only (versions are immutable) with a
  * "New version" button; a draft is checked as you type with the shared rules, and the
@@ -82,11 +109,19 @@ export function ToolEditor({ mode, newVersionBlocked, notice, onSaved, onNewVers
     () => (mode.kind === 'view' ? draftFromTool(mode.tool, { newVersion: false }) : mode.from ? draftFromTool(mode.from, { newVersion: true }) : emptyDraft()),
     [mode],
   );
-  const [edited, setEdited] = useState<ToolDraft>(initial);
+  // A field's errors show once it has been edited (mode onChange) or a save was tried; the
+  // server's refusal lands on its field (setError) until that field is edited again.
+  const { control, register, handleSubmit, setError, clearErrors, getValues, formState } = useForm<ToolDraft>({
+    defaultValues: initial,
+    // A saved version shows the tool it is given.
+    values: readOnly ? initial : undefined,
+    resolver: checkDraft,
+    mode: 'onChange',
+    // focusField does it: a Monaco field has no element of its own to focus.
+    shouldFocusError: false,
+  });
+  const edited = useWatch({ control }) as ToolDraft;
   const draft = readOnly ? initial : edited;
-  const [touched, setTouched] = useState<ReadonlySet<ToolField>>(new Set());
-  const [submitted, setSubmitted] = useState(false);
-  const [server, setServer] = useState<FieldErrors>({});
   /** Each JSON editor's first error marker (schema or syntax), by field; absent when it has none. */
   const [markerErrors, setMarkerErrors] = useState<Partial<Record<ToolField, EditorProblem>>>({});
   const [status, setStatus] = useState<string | null>(null);
@@ -99,9 +134,9 @@ export function ToolEditor({ mode, newVersionBlocked, notice, onSaved, onNewVers
 
   // Checking a 10k-line schema takes a few milliseconds: let keystrokes win.
   const checked = useDeferredValue(draft);
-  const built = useMemo(() => buildDraft(checked), [checked]);
+  const built = useMemo(() => buildOnce(checked), [checked]);
   const relevant = useMemo(() => relevantFields(draft.type), [draft.type]);
-  const dirty = !readOnly && !sameDraft(edited, initial);
+  const dirty = !readOnly && formState.isDirty;
   const bundleId = mode.kind === 'view' ? mode.tool.bundleId : mode.bundleId;
 
   useEffect(() => onDirtyChange(dirty), [dirty, onDirtyChange]);
@@ -118,20 +153,13 @@ export function ToolEditor({ mode, newVersionBlocked, notice, onSaved, onNewVers
     else document.getElementById(inputId(m.from ? 'version' : 'slug'))?.focus();
   }, []);
 
-  const set = <F extends ToolField>(field: F, value: ToolDraft[F]) => {
-    setEdited((d) => ({ ...d, [field]: value }));
-    setTouched((t) => (t.has(field) ? t : new Set(t).add(field)));
+  /** Any edit: the last save's status and its refusal of the whole form go. */
+  const onEdit = () => {
     setStatus(null);
-    setServer((prev) => {
-      // A conflict is about the pair <slug, version>: changing either clears it.
-      const clear: string[] = field === 'slug' || field === 'version' ? ['slug', 'version', field] : [field];
-      if (!clear.some((k) => k in prev) && !prev.form) return prev;
-      const next = { ...prev };
-      for (const k of clear) delete next[k as ToolField];
-      delete next.form;
-      return next;
-    });
+    if (formState.errors.root?.server) clearErrors('root.server');
   };
+  // A conflict is about the pair <slug, version>: changing either checks both again, which clears it.
+  const field = (f: ToolField) => register(f, { onChange: onEdit, ...(f === 'slug' ? { deps: 'version' } : f === 'version' ? { deps: 'slug' } : {}) });
 
   const onMarkersOf = useMemo(() => {
     const make = (f: ToolField) => (list: EditorProblem[]) => {
@@ -148,12 +176,10 @@ export function ToolEditor({ mode, newVersionBlocked, notice, onSaved, onNewVers
     return Object.fromEntries(Object.keys(JSON_EDITORS).map((f) => [f, make(f as ToolField)])) as Record<JsonEditorField, (l: EditorProblem[]) => void>;
   }, []);
 
-  const errorsOf = (f: ToolField): string[] => {
-    if (readOnly) return [];
-    const local = built.jsonErrors.has(f) || touched.has(f) || submitted ? (built.errors[f] ?? []) : [];
-    return [...local, ...(server[f] ?? [])];
-  };
-  const formErrors = [...(submitted ? (built.errors.form ?? []) : []), ...(server.form ?? [])];
+  const errorsOf = (f: ToolField): string | undefined => (readOnly ? undefined : formState.errors[f]?.message);
+  // The server's refusals of no one field, a line each.
+  const serverForm = formState.errors.root?.server?.message;
+  const formErrors = [...(formState.isSubmitted ? (built.errors.form ?? []) : []), ...(serverForm ? serverForm.split('\n') : [])];
   /** Why Save is off: each JSON field that does not parse or has an error marker, with its first problem. */
   const jsonBlockers: { field: ToolField; problem: string }[] = [];
   for (const f of Object.keys(JSON_EDITORS) as JsonEditorField[]) {
@@ -164,36 +190,41 @@ export function ToolEditor({ mode, newVersionBlocked, notice, onSaved, onNewVers
   }
   const jsonBlocked = jsonBlockers.length > 0;
 
-  const submit = useCallback(() => {
-    if (readOnly || save.isPending) return;
-    setSubmitted(true);
-    const now = buildDraft(edited);
-    const scope = relevantFields(edited.type);
-    const n = countErrors(now.errors, scope);
-    if (n > 0) {
-      setStatus(s.fixFirst(n));
-      const first = (Object.keys(edited) as ToolField[]).find((f) => scope.has(f) && now.errors[f]?.length);
-      if (first) focusField(first);
-      return;
-    }
+  /** The check refused the draft: say how many problems, and go to the first. */
+  const refused = () => {
+    const values = getValues();
+    const now = buildOnce(values);
+    const scope = relevantFields(values.type);
+    setStatus(s.fixFirst(countErrors(now.errors, scope)));
+    const first = (Object.keys(values) as ToolField[]).find((f) => scope.has(f) && now.errors[f]?.length);
+    if (first) focusField(first);
+  };
+  const send = (values: ToolDraft) => {
     setStatus(null);
     save.mutate(
-      { bundleId, slug: edited.slug, version: edited.version, body: now.body as OpInput<'tools.put'>['body'] },
+      { bundleId, slug: values.slug, version: values.version, body: buildOnce(values).body as OpInput<'tools.put'>['body'] },
       {
         onSuccess: (tool) => {
-          setServer({});
           onDirtyChange(false);
           onSaved(tool);
         },
         onError: (e) => {
           const errs = serverErrors(e.info);
-          setServer(errs);
-          const first = (Object.keys(edited) as ToolField[]).find((f) => errs[f]?.length);
+          for (const [key, list] of Object.entries(errs)) {
+            if (!list?.length) continue;
+            if (key === 'form') setError('root.server', { type: 'server', message: list.join('\n') });
+            else setError(key as ToolField, { type: 'server', message: list.join(' ') });
+          }
+          const first = (Object.keys(values) as ToolField[]).find((f) => errs[f]?.length);
           if (first) focusField(first);
         },
       },
     );
-  }, [readOnly, save, edited, bundleId, onDirtyChange, onSaved]);
+  };
+  const submit = () => {
+    if (readOnly || save.isPending) return;
+    void handleSubmit(send, refused)();
+  };
 
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
@@ -210,56 +241,53 @@ export function ToolEditor({ mode, newVersionBlocked, notice, onSaved, onNewVers
     mode.kind === 'view' ? s.viewTitle(mode.tool.displayName, mode.tool.version) : mode.from ? s.newVersionTitle(mode.from.slug, mode.from.version) : s.newTitle;
 
   const text = (f: ToolField, testId: string, extra: { help?: string; multiline?: boolean; placeholder?: string; inputMode?: 'numeric' } = {}) => (
-    <Field field={f} label={s.fields[f as keyof typeof s.fields]} help={extra.help} errors={errorsOf(f)}>
-      {(describedBy, invalid) =>
+    <DraftField field={f} label={s.fields[f as keyof typeof s.fields]} help={extra.help} error={errorsOf(f)}>
+      {(aria) =>
         extra.multiline ? (
-          <textarea
-            id={inputId(f)}
-            data-testid={testId}
-            rows={3}
-            readOnly={readOnly}
-            value={draft[f] as string}
-            aria-invalid={invalid}
-            aria-describedby={describedBy}
-            onChange={(e) => set(f, e.target.value as never)}
-          />
+          <textarea {...aria} {...field(f)} data-testid={testId} rows={3} readOnly={readOnly} />
         ) : (
           <input
-            id={inputId(f)}
+            {...aria}
+            {...field(f)}
             data-testid={testId}
             readOnly={readOnly}
-            value={draft[f] as string}
             placeholder={extra.placeholder}
             inputMode={extra.inputMode}
             spellCheck={false}
             autoComplete="off"
-            aria-invalid={invalid}
-            aria-describedby={describedBy}
-            onChange={(e) => set(f, e.target.value as never)}
           />
         )
       }
-    </Field>
+    </DraftField>
   );
 
   const json = (f: JsonEditorField, help?: string) => (
-    <Field field={f} label={s.fields[f]} help={help} errors={errorsOf(f)}>
-      {(describedBy) => (
-        <JsonEditor
-          id={inputId(f)}
-          label={s.fields[f]}
-          testId={JSON_EDITORS[f].testId}
-          schema={JSON_EDITORS[f].schema}
-          height={JSON_EDITORS[f].height}
-          autoClose={!JSON_EDITORS[f].oneLine}
-          readOnly={readOnly}
-          value={draft[f]}
-          describedBy={describedBy}
-          onChange={(v) => set(f, v)}
-          onMarkers={onMarkersOf[f]}
+    <DraftField field={f} label={s.fields[f]} help={help} error={errorsOf(f)}>
+      {(aria) => (
+        <Controller
+          name={f}
+          control={control}
+          render={({ field: value }) => (
+            <JsonEditor
+              id={aria.id}
+              label={s.fields[f]}
+              testId={JSON_EDITORS[f].testId}
+              schema={JSON_EDITORS[f].schema}
+              height={JSON_EDITORS[f].height}
+              autoClose={!JSON_EDITORS[f].oneLine}
+              readOnly={readOnly}
+              value={value.value}
+              describedBy={aria['aria-describedby']}
+              onChange={(v) => {
+                value.onChange(v);
+                onEdit();
+              }}
+              onMarkers={onMarkersOf[f]}
+            />
+          )}
         />
       )}
-    </Field>
+    </DraftField>
   );
 
   return (
@@ -296,17 +324,9 @@ export function ToolEditor({ mode, newVersionBlocked, notice, onSaved, onNewVers
         {text('displayName', 'tool-form-name')}
         {text('description', 'tool-form-description', { multiline: true })}
         {text('tags', 'tool-form-tags', { placeholder: s.help.tags })}
-        <Field field="type" label={s.fields.type} errors={errorsOf('type')}>
-          {(describedBy, invalid) => (
-            <select
-              id={inputId('type')}
-              data-testid="tool-form-type"
-              disabled={readOnly}
-              value={draft.type}
-              aria-invalid={invalid}
-              aria-describedby={describedBy}
-              onChange={(e) => set('type', e.target.value as ToolDraft['type'])}
-            >
+        <DraftField field="type" label={s.fields.type} error={errorsOf('type')}>
+          {(aria) => (
+            <select {...aria} {...field('type')} data-testid="tool-form-type" disabled={readOnly}>
               {(draft.type === 'mcp' ? [...TOOL_TYPES, draft.type] : TOOL_TYPES).map((t) => (
                 <option key={t} value={t}>
                   {s.types[t]}
@@ -314,7 +334,7 @@ export function ToolEditor({ mode, newVersionBlocked, notice, onSaved, onNewVers
               ))}
             </select>
           )}
-        </Field>
+        </DraftField>
         <div className="field">
           <label className="inline-check" htmlFor={inputId('requiresApproval')}>
             <input
@@ -322,9 +342,8 @@ export function ToolEditor({ mode, newVersionBlocked, notice, onSaved, onNewVers
               type="checkbox"
               data-testid="tool-form-requires-approval"
               disabled={readOnly}
-              checked={draft.requiresApproval}
               aria-describedby={`${inputId('requiresApproval')}-help`}
-              onChange={(e) => set('requiresApproval', e.target.checked)}
+              {...field('requiresApproval')}
             />
             {s.fields.requiresApproval}
           </label>
@@ -345,36 +364,21 @@ export function ToolEditor({ mode, newVersionBlocked, notice, onSaved, onNewVers
         {draft.type === 'http' && (
           <>
             <div className="field-row">
-              <Field field="method" label={s.fields.method} errors={errorsOf('method')} narrow>
-                {(describedBy, invalid) => (
-                  <select
-                    id={inputId('method')}
-                    data-testid="tool-form-method"
-                    disabled={readOnly}
-                    value={draft.method}
-                    aria-invalid={invalid}
-                    aria-describedby={describedBy}
-                    onChange={(e) => set('method', e.target.value as ToolDraft['method'])}
-                  >
+              <DraftField field="method" label={s.fields.method} error={errorsOf('method')} narrow>
+                {(aria) => (
+                  <select {...aria} {...field('method')} data-testid="tool-form-method" disabled={readOnly}>
                     {HTTP_METHODS.map((m) => (
                       <option key={m}>{m}</option>
                     ))}
                   </select>
                 )}
-              </Field>
+              </DraftField>
               {text('urlTemplate', 'tool-form-url', { help: readOnly ? undefined : s.help.urlTemplate })}
             </div>
             <div className="field-row">
-              <Field field="responseMode" label={s.fields.responseMode} errors={errorsOf('responseMode')}>
-                {(describedBy) => (
-                  <select
-                    id={inputId('responseMode')}
-                    data-testid="tool-form-response-mode"
-                    disabled={readOnly}
-                    value={draft.responseMode}
-                    aria-describedby={describedBy}
-                    onChange={(e) => set('responseMode', e.target.value as ToolDraft['responseMode'])}
-                  >
+              <DraftField field="responseMode" label={s.fields.responseMode} error={errorsOf('responseMode')}>
+                {(aria) => (
+                  <select id={aria.id} aria-describedby={aria['aria-describedby']} {...field('responseMode')} data-testid="tool-form-response-mode" disabled={readOnly}>
                     {RESPONSE_MODES.map((m) => (
                       <option key={m} value={m}>
                         {s.responseModes[m]}
@@ -382,7 +386,7 @@ export function ToolEditor({ mode, newVersionBlocked, notice, onSaved, onNewVers
                     ))}
                   </select>
                 )}
-              </Field>
+              </DraftField>
               {text('timeoutMs', 'tool-form-timeout', { inputMode: 'numeric', placeholder: '30000' })}
             </div>
             {json('query')}
@@ -425,7 +429,7 @@ export function ToolEditor({ mode, newVersionBlocked, notice, onSaved, onNewVers
           </button>
           <span className="help">{s.saveHint}</span>
           {jsonBlocked && (
-            <div className="field-error save-blocked" id={`${ids}-save-blocked`} data-testid="tool-form-save-blocked">
+            <FieldError as="div" className="save-blocked" id={`${ids}-save-blocked`} data-testid="tool-form-save-blocked">
               {s.saveBlocked}{' '}
               {jsonBlockers.map((b, i) => (
                 <span key={b.field}>
@@ -436,12 +440,12 @@ export function ToolEditor({ mode, newVersionBlocked, notice, onSaved, onNewVers
                   {b.problem && `: ${b.problem}`}
                 </span>
               ))}
-            </div>
+            </FieldError>
           )}
           {status && (
-            <span className="field-error" role="status" data-testid="tool-form-status">
+            <FieldError as="span" role="status" data-testid="tool-form-status">
               {status}
-            </span>
+            </FieldError>
           )}
         </div>
       )}
@@ -460,41 +464,20 @@ function focusField(f: ToolField): void {
   if (editor) window.__toolsmithEditors?.[editor.testId]?.focus();
 }
 
-/** A labelled field with its help and its errors; the control gets aria-describedby for both. */
-function Field({
-  field,
-  label,
-  help,
-  errors,
-  narrow,
-  children,
-}: {
-  field: ToolField;
-  label: string;
-  help?: string;
-  errors: readonly string[];
-  narrow?: boolean;
-  children: (describedBy: string | undefined, invalid: boolean) => ReactNode;
-}) {
+/** A field of the tool form: the shared Field, its control's id taken from the field's name; a click on a Monaco field's label focuses its editor. */
+function DraftField({ field, label, help, error, narrow, children }: { field: ToolField; label: string; help?: string; error?: string; narrow?: boolean; children: FieldProps['children'] }) {
   const id = inputId(field);
-  const describedBy = [help ? `${id}-help` : '', errors.length ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined;
   return (
-    <div className={narrow ? 'field narrow' : 'field'}>
-      {/* A Monaco field has no element with this id: a click on its label focuses the editor. */}
-      <label htmlFor={id} onClick={() => document.getElementById(id) === null && focusField(field)}>
-        {label}
-      </label>
-      {children(describedBy, errors.length > 0)}
-      {help && (
-        <p id={`${id}-help`} className="help">
-          {help}
-        </p>
-      )}
-      {errors.length > 0 && (
-        <p id={`${id}-error`} className="field-error" aria-live="polite" data-testid={`field-error-${field}`}>
-          {errors.join(' ')}
-        </p>
-      )}
-    </div>
+    <Field
+      className={narrow ? 'field narrow' : 'field'}
+      id={id}
+      label={label}
+      hint={help}
+      error={error}
+      errorTestId={`field-error-${field}`}
+      onLabelClick={() => document.getElementById(id) === null && focusField(field)}
+    >
+      {children}
+    </Field>
   );
 }

@@ -11,6 +11,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type ChangeEvent } from 'react';
 import { MAX_IMPORT_ZIP_BYTES, type ImportReport } from '../../../../shared/model/transfer';
 import { callOrThrow } from '../../../api/client';
+import { FieldError } from '../../../components/Field';
 import { saveFile } from '../../../components/save-file';
 import { useApi } from '../../../api/hooks';
 import { importStrings as s } from '../../../i18n/import-strings';
@@ -110,9 +111,9 @@ export function BundleTransfer({ bundleId }: BundleTransferProps) {
           )}
         </div>
         {exportError && (
-          <p className="field-error" role="alert" data-testid="bundle-export-error">
+          <FieldError role="alert" data-testid="bundle-export-error">
             {exportError}
-          </p>
+          </FieldError>
         )}
       </section>
 
@@ -142,9 +143,9 @@ export function BundleTransfer({ bundleId }: BundleTransferProps) {
           )}
         </div>
         {importError && (
-          <p className="field-error" role="alert" data-testid="bundle-import-error">
+          <FieldError role="alert" data-testid="bundle-import-error">
             {importError}
-          </p>
+          </FieldError>
         )}
         {report && <ReportView report={report} />}
       </section>
@@ -161,9 +162,9 @@ function ReportView({ report }: { report: ImportReport }) {
         {report.bundleSlug && <span className="muted"> · {s.bundle.bundle(report.bundleSlug)}</span>}
       </h4>
       {report.nothingImported && (
-        <p className="field-error" role="alert" data-testid="import-nothing">
+        <FieldError role="alert" data-testid="import-nothing">
           {s.bundle.nothingImported}
-        </p>
+        </FieldError>
       )}
       {report.renamed && !report.nothingImported && (
         <p className="help" data-testid="import-renamed">

@@ -15,6 +15,7 @@ import type { ToolView } from '../../../../shared/model/tool';
 import { labelViolation } from '../../../../shared/model/validation';
 import { callOrThrow } from '../../../api/client';
 import { useApi, useOp } from '../../../api/hooks';
+import { FieldError } from '../../../components/Field';
 import { importStrings as s } from '../../../i18n/import-strings';
 import { BusyButton } from '../BusyButton';
 import { HostsProposal, useAddAllowedHosts } from './allowed-hosts';
@@ -159,9 +160,9 @@ export function CurlImport({ bundleId, onCreated }: CurlImportProps) {
         {s.curl.help}
       </p>
       {error && (
-        <p className="field-error" role="alert" id={`${id}-error`} data-testid="curl-error">
+        <FieldError role="alert" id={`${id}-error`} data-testid="curl-error">
           {error}
-        </p>
+        </FieldError>
       )}
       <div className="form-actions">
         <button type="button" data-testid="curl-preview" onClick={preview}>
@@ -186,9 +187,9 @@ export function CurlImport({ bundleId, onCreated }: CurlImportProps) {
                 onChange={(e) => setSlug(e.target.value)}
               />
               {slugProblem && (
-                <p className="field-error" id={`${id}-slug-error`}>
+                <FieldError id={`${id}-slug-error`}>
                   {slugProblem.message}
-                </p>
+                </FieldError>
               )}
             </div>
             <label htmlFor={`${id}-version`}>{s.curl.version}</label>
@@ -204,9 +205,9 @@ export function CurlImport({ bundleId, onCreated }: CurlImportProps) {
                 onChange={(e) => setVersion(e.target.value)}
               />
               {versionProblem && (
-                <p className="field-error" id={`${id}-version-error`}>
+                <FieldError id={`${id}-version-error`}>
                   {versionProblem.message}
-                </p>
+                </FieldError>
               )}
             </div>
             <span className="import-term">{s.curl.request}</span>

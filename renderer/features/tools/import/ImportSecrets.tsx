@@ -10,6 +10,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { callOrThrow } from '../../../api/client';
 import { useApi, useOp } from '../../../api/hooks';
+import { FieldError } from '../../../components/Field';
 import { importStrings as s } from '../../../i18n/import-strings';
 import { BusyButton } from '../BusyButton';
 import type { SecretNeed } from './openapi-secrets';
@@ -99,9 +100,9 @@ function SecretForm({ need }: { need: SecretNeed }) {
         {saving ? s.openapi.secretSaving : s.openapi.secretSave}
       </BusyButton>
       {error && (
-        <p className="field-error" role="alert" id={`${id}-error`}>
+        <FieldError role="alert" id={`${id}-error`}>
           {error}
-        </p>
+        </FieldError>
       )}
     </form>
   );

@@ -26,6 +26,7 @@ import type { OpInput } from '../../../../shared/contract';
 import type { OpenApiImport as OpenApiDoc, OpenApiOperation } from '../../../../shared/model/transfer';
 import { callOrThrow, ContractError } from '../../../api/client';
 import { useApi } from '../../../api/hooks';
+import { FieldError } from '../../../components/Field';
 import { importStrings as s } from '../../../i18n/import-strings';
 import { BusyButton } from '../BusyButton';
 import { HostsProposal, useAddAllowedHosts } from './allowed-hosts';
@@ -306,9 +307,9 @@ export function OpenApiImport({ bundleId, text, onTextChange: setText }: OpenApi
         {parsing && cancelButton}
       </div>
       {error && (
-        <p className="field-error" role="alert" id={`${id}-error`} data-testid="openapi-error">
+        <FieldError role="alert" id={`${id}-error`} data-testid="openapi-error">
           {error}
-        </p>
+        </FieldError>
       )}
       {parseNote && (
         <p className="status-ok" role="status" data-testid="openapi-parse-cancelled">
@@ -400,15 +401,15 @@ export function OpenApiImport({ bundleId, text, onTextChange: setText }: OpenApi
                   <h4 id={`${id}-results`}>{s.openapi.results}</h4>
                   {!running && !cancelNote && <p role="status">{s.openapi.summary(created, results.length)}</p>}
                   {!running && limited > 0 && (
-                    <p className="field-error" role="alert" data-testid="openapi-bundle-full">
+                    <FieldError role="alert" data-testid="openapi-bundle-full">
                       {s.openapi.bundleFull(created, limited)}
-                    </p>
+                    </FieldError>
                   )}
                   <ul className="import-list">
                     {results.map((r) => (
                       <li key={r.key} data-testid={`openapi-result-${r.slug}`} data-status={r.status}>
                         <span className={r.status === 'created' ? 'badge ok' : 'badge danger'}>{s.openapi[r.status]}</span> <code>{r.slug}</code> <span className="muted">{r.key}</span>
-                        {r.message && <div className="field-error">{r.message}</div>}
+                        {r.message && <FieldError as="div">{r.message}</FieldError>}
                       </li>
                     ))}
                   </ul>

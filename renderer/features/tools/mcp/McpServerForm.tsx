@@ -14,7 +14,7 @@ import { useEffect, useId, useRef, useState, type ChangeEvent, type FormEvent, t
 import { MCP_HIDDEN_VALUE, type McpServerView } from '../../../../shared/model/mcp-client';
 import { callOrThrow, ContractError } from '../../../api/client';
 import { useApi } from '../../../api/hooks';
-import { FormField } from '../../../components/FormField';
+import { Field, FieldError } from '../../../components/Field';
 import { mcpClientStrings as s } from '../../../i18n/mcp-client-strings';
 import { BusyButton } from '../BusyButton';
 import { EMPTY_FORM, formFromView, formToInput, serverFieldError, type McpFormError, type McpFormField, type McpFormState } from './mcp-form';
@@ -113,7 +113,7 @@ export function McpServerForm({ server, onDone, onCancel }: McpServerFormProps) 
 
   const field = (k: McpFormField, label: string, help?: string, multiline = false, placeholder?: string) => (
     <div className="field">
-      <FormField id={`${id}-${k}`} label={label} help={help} error={fieldError?.field === k ? fieldError.error : undefined} errorTestId={`mcp-form-${k}-error`}>
+      <Field id={`${id}-${k}`} label={label} hint={help} error={fieldError?.field === k ? fieldError.error : undefined} errorTestId={`mcp-form-${k}-error`} announce="alert">
         {(control) =>
           multiline ? (
             <textarea {...control} data-testid={`mcp-form-${k}`} rows={3} spellCheck={false} value={form[k]} onChange={set(k)} placeholder={placeholder} />
@@ -121,7 +121,7 @@ export function McpServerForm({ server, onDone, onCancel }: McpServerFormProps) 
             <input {...control} ref={k === 'name' ? nameRef : undefined} data-testid={`mcp-form-${k}`} spellCheck={false} value={form[k]} onChange={set(k)} placeholder={placeholder} />
           )
         }
-      </FormField>
+      </Field>
     </div>
   );
 
@@ -212,9 +212,9 @@ export function McpServerForm({ server, onDone, onCancel }: McpServerFormProps) 
         )}
       </div>
       {error && (
-        <p className="field-error" role="alert" data-testid={editing ? 'mcp-edit-error' : 'mcp-add-error'}>
+        <FieldError role="alert" data-testid={editing ? 'mcp-edit-error' : 'mcp-add-error'}>
           {error}
-        </p>
+        </FieldError>
       )}
       {refused.length > 0 && (
         <div role="alert" data-testid="mcp-add-refused">

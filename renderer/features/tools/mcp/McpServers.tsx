@@ -12,6 +12,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useId, useRef, useState } from 'react';
 import type { McpAppTrust, McpServerView } from '../../../../shared/model/mcp-client';
 import { useOp, useOpMutation } from '../../../api/hooks';
+import { ConfirmButton } from '../../../components/ConfirmButton';
+import { FieldError } from '../../../components/Field';
 import { QueryError } from '../../../components/QueryError';
 import { mcpClientStrings as s } from '../../../i18n/mcp-client-strings';
 import { useUi } from '../../../stores/ui';
@@ -174,13 +176,9 @@ function ServerRow({ server: v }: { server: McpServerView }) {
         <BusyButton unavailable={restart.isPending} data-testid="mcp-restart" onClick={() => restart.mutate({ bundleId: v.bundleId })}>
           {s.restart}
         </BusyButton>
-        <BusyButton
-          unavailable={remove.isPending}
-          data-testid="mcp-remove"
-          onClick={() => window.confirm(s.confirmRemove(v.name)) && remove.mutate({ bundleId: v.bundleId })}
-        >
+        <ConfirmButton pending={remove.isPending} data-testid="mcp-remove" question={s.confirmRemove(v.name)} confirmLabel={s.remove} onConfirm={() => remove.mutate({ bundleId: v.bundleId })}>
           {s.remove}
-        </BusyButton>
+        </ConfirmButton>
       </div>
       <div aria-live="polite">
         {saved && (
@@ -195,9 +193,9 @@ function ServerRow({ server: v }: { server: McpServerView }) {
         </div>
       )}
       {error && (
-        <p className="field-error" role="alert">
+        <FieldError role="alert">
           {error.message}
-        </p>
+        </FieldError>
       )}
       {showLog && (
         <pre id={`${id}-log`} className="mcp-log" data-testid="mcp-log" tabIndex={0} aria-label={`${s.log}: ${v.name}`}>

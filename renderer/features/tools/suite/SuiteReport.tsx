@@ -6,6 +6,7 @@
  */
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { useApi } from '../../../api/hooks';
+import { FieldError } from '../../../components/Field';
 import { suiteStrings as s } from '../../../i18n/suite-strings';
 import { BusyButton } from '../BusyButton';
 import { CaseFailures } from '../tester/CaseFailures';
@@ -76,9 +77,9 @@ export function SuiteReport({ onOpenTool, onRunAgain, onClose }: SuiteReportProp
         <progress data-testid="suite-progress" aria-label={s.progressLabel} max={Math.max(counts.total, 1)} value={run.report.total === null && running ? undefined : counts.done} />
         {run.status === 'done' && run.cancelling && <p className="muted">{s.cancelled}</p>}
         {run.error && (
-          <p className="field-error" role="alert" data-testid="suite-error">
+          <FieldError role="alert" data-testid="suite-error">
             <code className="error-code">{run.error.code}</code> {run.error.message}
-          </p>
+          </FieldError>
         )}
       </div>
       {run.report.finished && run.report.tools.length === 0 && !run.error && (

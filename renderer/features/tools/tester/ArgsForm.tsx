@@ -9,6 +9,7 @@
  * calls onSubmit.
  */
 import { useCallback, useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { FieldError } from '../../../components/Field';
 import { testerStrings as s } from '../../../i18n/tester-strings';
 import {
   fieldKind,
@@ -134,7 +135,7 @@ export function ArgsForm({ schema, value, onChange, onValidityChange, issues = N
           </button>
         </div>
         {summary.length > 0 && (
-          <div className="field-error args-summary" role="alert" data-testid="args-issues">
+          <FieldError as="div" className="args-summary" role="alert" data-testid="args-issues">
             <p>{s.args.summary(summary.length)}</p>
             <ul>
               {summary.map((i, n) => (
@@ -143,7 +144,7 @@ export function ArgsForm({ schema, value, onChange, onValidityChange, issues = N
                 </li>
               ))}
             </ul>
-          </div>
+          </FieldError>
         )}
         {jsonMode ? (
           <JsonBox path={[]} label={s.args.jsonLabel} testId="tester-json" invalidKey="json-mode" errorId={`${idBase}-json-error`} emptyIs="error" rows={12} />
@@ -233,9 +234,9 @@ function Help({ id, schema, extra }: { id: string; schema: Schema; extra?: strin
 function FieldIssues({ id, list }: { id: string; list: readonly FieldIssue[] }) {
   if (list.length === 0) return null;
   return (
-    <p className="field-error" id={id} data-testid="field-issue">
+    <FieldError id={id} data-testid="field-issue">
       {list.map((i) => sentence(i.message.charAt(0).toUpperCase() + i.message.slice(1))).join(' ')}
-    </p>
+    </FieldError>
   );
 }
 

@@ -8,6 +8,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useId, useMemo, useState } from 'react';
 import { useOpMutation } from '../../../api/hooks';
 import { jsonText, splitJsonDiff } from '../../../components/diff-lines';
+import { FieldError } from '../../../components/Field';
 import { SideBySideDiff } from '../../../components/SideBySideDiff';
 import { testerStrings as t } from '../../../i18n/tester-strings';
 import { BusyButton } from '../BusyButton';
@@ -92,9 +93,9 @@ function SaveRun({ bundleId, slug, args, outcome, helpId }: { bundleId: string; 
         </span>
       )}
       {save.error && (
-        <p className="field-error" role="alert" data-testid="replay-save-error">
+        <FieldError role="alert" data-testid="replay-save-error">
           {save.error.message}
-        </p>
+        </FieldError>
       )}
     </div>
   );

@@ -9,6 +9,8 @@ import { useId, useRef, useState, type FormEvent } from 'react';
 import { ERROR_CODES } from '../../../../shared/errors';
 import type { Assertion, TestCase, TestRunSummary } from '../../../../shared/model/testcase';
 import { useOp, useOpMutation } from '../../../api/hooks';
+import { ConfirmButton } from '../../../components/ConfirmButton';
+import { FieldError } from '../../../components/Field';
 import { QueryError } from '../../../components/QueryError';
 import { testerStrings as s } from '../../../i18n/tester-strings';
 import { BusyButton } from '../BusyButton';
@@ -40,7 +42,6 @@ export function TestCases({ bundleId, slug, version, draft, args, argsValid, onL
   // The runs reach the invocation history with 'invocations.logged' (api/invalidation.ts).
   const run = (only?: string[]) => runAll.mutate({ bundleId, slug, version, ...(draft === undefined ? {} : { draft }), ...(only ? { ids: only } : {}) });
   const del = (tc: TestCase) => {
-    if (!window.confirm(s.cases.confirmDelete(tc.name))) return;
     remove.mutate(
       { bundleId, slug, id: tc.id },
       {
@@ -91,17 +92,24 @@ export function TestCases({ bundleId, slug, version, draft, args, argsValid, onL
               <BusyButton aria-label={s.cases.runOneLabel(tc.name)} unavailable={runAll.isPending} onClick={() => run([tc.id])}>
                 {s.cases.runOne}
               </BusyButton>
-              <BusyButton aria-label={s.cases.deleteLabel(tc.name)} data-testid="testcase-delete" unavailable={remove.isPending} onClick={() => del(tc)}>
+              <ConfirmButton
+                aria-label={s.cases.deleteLabel(tc.name)}
+                data-testid="testcase-delete"
+                pending={remove.isPending}
+                question={s.cases.confirmDelete(tc.name)}
+                confirmLabel={s.cases.delete}
+                onConfirm={() => del(tc)}
+              >
                 {s.cases.delete}
-              </BusyButton>
+              </ConfirmButton>
             </li>
           );
         })}
       </ul>
       {actionError && (
-        <p className="field-error" role="alert" data-testid="testcase-error">
+        <FieldError role="alert" data-testid="testcase-error">
           {actionError.message}
-        </p>
+        </FieldError>
       )}
       {runAll.data && <Summary summary={runAll.data} />}
       <AddCaseForm
@@ -281,9 +289,9 @@ function AddCaseForm({
         </div>
       </div>
       {valueError && (
-        <p className="field-error" role="alert" id={`${id}-value-error`}>
+        <FieldError role="alert" id={`${id}-value-error`}>
           {valueError}
-        </p>
+        </FieldError>
       )}
 
       <label htmlFor={`${id}-latency`}>{s.cases.latency}</label>
@@ -297,9 +305,9 @@ function AddCaseForm({
         onChange={(e) => setLatency(e.target.value)}
       />
       {latencyError && (
-        <p className="field-error" role="alert" id={`${id}-latency-error`}>
+        <FieldError role="alert" id={`${id}-latency-error`}>
           {latencyError}
-        </p>
+        </FieldError>
       )}
 
       <div className="form-actions">
@@ -318,9 +326,9 @@ function AddCaseForm({
         )}
       </div>
       {error && (
-        <p className="field-error" role="alert" data-testid="testcase-save-error">
+        <FieldError role="alert" data-testid="testcase-save-error">
           {error}
-        </p>
+        </FieldError>
       )}
     </form>
   );

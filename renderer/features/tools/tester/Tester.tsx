@@ -17,6 +17,7 @@ import type { JsonSchemaObject } from '../../../../shared/model/tool';
 import { McpAppSlot } from '../../mcp-apps/McpAppSlot';
 import { McpCallQuestion } from '../../mcp-server/McpQuestionPrompt';
 import { useApi } from '../../../api/hooks';
+import { FieldError } from '../../../components/Field';
 import { testerStrings as s } from '../../../i18n/tester-strings';
 import { BusyButton } from '../BusyButton';
 import { ArgsForm } from './ArgsForm';
@@ -165,14 +166,14 @@ function TesterPanel({ bundleId, slug, version, toolId, argSchema, draft }: Test
           {cancelling ? s.run.cancelling : s.run.cancel}
         </BusyButton>
         {!argsValid && (
-          <span className="field-error" id={`${titleId}-args-invalid`}>
+          <FieldError as="span" id={`${titleId}-args-invalid`}>
             {s.run.argsInvalid}
-          </span>
+          </FieldError>
         )}
         {argsValid && tried && issues.length > 0 && (
-          <span className="field-error" data-testid="tester-args-issues">
+          <FieldError as="span" data-testid="tester-args-issues">
             {s.run.argsIssues(issues.length)}
-          </span>
+          </FieldError>
         )}
       </div>
       <ResultView state={run} toolName={slug} bundleId={bundleId} />

@@ -3,6 +3,7 @@
  * the text boxes that edit a part of the value as text: JSON, and numbers.
  */
 import { createContext, useContext, useEffect, useState, type KeyboardEventHandler } from 'react';
+import { FieldError } from '../../../components/Field';
 import { testerStrings as s } from '../../../i18n/tester-strings';
 import { getIn, parseJsonText, pathId, toJsonText, type FieldIssue, type Path, type Schema } from './schema-form';
 
@@ -85,10 +86,10 @@ export function JsonBox(props: {
         </p>
       )}
       {error && (
-        <p className="field-error" role="alert" id={props.errorId}>
+        <FieldError role="alert" id={props.errorId}>
           {error}
           {props.invalidKey === 'json-mode' && ` ${s.args.fixJsonFirst}`}
-        </p>
+        </FieldError>
       )}
     </>
   );
@@ -179,9 +180,9 @@ export function NumberInput({
         onChange={(e) => onText(e.target.value)}
       />
       {error && (
-        <p className="field-error" role="alert" id={errorId}>
+        <FieldError role="alert" id={errorId}>
           {error}
-        </p>
+        </FieldError>
       )}
     </>
   );
