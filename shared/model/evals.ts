@@ -158,10 +158,13 @@ export const EvalToolTextSchema = z
   .strict();
 export type EvalToolText = z.infer<typeof EvalToolTextSchema>;
 
-/** One step of the model in an attempt: the tools its request carried (keys into the run's `tools`), tokens and time. */
+/**
+ * One step of the model in an attempt: the tools its request carried (`toolSet`: a key into the
+ * run's `toolSets`, whose list names keys of the run's `tools`), tokens and time.
+ */
 export const EvalStepSchema = z
   .object({
-    tools: z.array(z.string()),
+    toolSet: z.string(),
     inputTokens: z.number().int().min(0).optional(),
     outputTokens: z.number().int().min(0).optional(),
     durationMs: z.number().min(0),
@@ -180,7 +183,10 @@ export const EvalCallSchema = z
     tool: z.string().optional(),
     bundleId: z.string().optional(),
     slug: z.string().optional(),
-    /** The arguments as parsed (the text as sent when it is not JSON), cut past 64 KiB. */
+    /**
+     * The arguments as parsed (the text as sent when it is not JSON). Scored whole; stored whole
+     * up to 64 KiB of JSON, past it (or past the run's record budget) the start of their text ending in '…'.
+     */
     args: z.unknown(),
     /** How the call ended (the card's status), and its error. */
     status: z.string(),
@@ -219,8 +225,9 @@ export const EvalAttemptSchema = z
     outcome: z.enum(['pass', 'fail', 'error', 'not-run']),
     error: ErrorInfoSchema.optional(),
     checks: z.array(EvalCheckResultSchema),
+    /** The calls the model made, in order, a delegated agent's after the call that delegated it (the first 100 stored). */
     calls: z.array(EvalCallSchema),
-    /** The model's final text, cut past 16 KiB. */
+    /** The model's final text: scored whole, stored up to 16 KiB (less past the run's record budget), then '…'. */
     answer: z.string(),
     steps: z.array(EvalStepSchema),
     /** Why the model searched for tools instead of getting every definition (absent: it got them all). */
@@ -302,8 +309,10 @@ export const EvalRunSchema = z
     cases: z.array(EvalRunCaseSchema),
     /** One per case and model, case by case. */
     results: z.array(EvalCaseResultSchema),
-    /** Every tool text a request carried, by key (the steps name them): what the model saw. */
+    /** Every tool text a request carried, by key: what the model saw. */
     tools: z.record(z.string(), EvalToolTextSchema),
+    /** Each distinct list of tools a request carried (keys of `tools`, in the request's order), by key (the steps name them). */
+    toolSets: z.record(z.string(), z.array(z.string())),
     totals: EvalTotalsSchema,
   })
   .strict();

@@ -49,3 +49,22 @@ describe('ApprovalStore', () => {
     }
   });
 });
+
+describe('ApprovalStore writes only a real change', () => {
+  it('forgetting a conversation without rules, or revoking a rule it does not have, leaves the file as another process wrote it', async () => {
+    const dir = await tempDir();
+    let changes = 0;
+    // This copy opens first and never reloads (as the CLI's core, which does not watch the file).
+    const stale = await ApprovalStore.open({ dataDir: dir, now, onChange: () => changes++ });
+    const app = await ApprovalStore.open({ dataDir: dir, now });
+    await app.add({ toolId: 't1', toolName: 'b/one', scope: 'always' });
+    const file = path.join(dir, 'approvals.json');
+    const written = await fs.readFile(file, 'utf8');
+
+    expect(await stale.forgetConversation('an-eval-attempt')).toBe(false);
+    expect(await stale.revoke('t9', 'always')).toBe(false);
+    expect(await fs.readFile(file, 'utf8')).toBe(written);
+    expect(changes).toBe(0);
+    expect((await ApprovalStore.open({ dataDir: dir, now })).allows('t1', 'any')).toBe(true);
+  });
+});

@@ -70,21 +70,25 @@ export class ApprovalStore {
 
   /** Forgets a rule; false when there was none. */
   revoke(toolId: string, scope: ApprovalScope, conversationId?: string): Promise<boolean> {
-    return this.change(() => {
-      const next = this.rules.filter((r) => !sameRule(r, { toolId, scope, conversationId }));
-      return { next, result: next.length !== this.rules.length };
-    });
+    return this.change(() => this.without((r) => sameRule(r, { toolId, scope, conversationId })));
   }
 
   /** Forgets the rules of a deleted conversation. */
   forgetConversation(conversationId: string): Promise<boolean> {
-    return this.change(() => {
-      const next = this.rules.filter((r) => r.conversationId !== conversationId);
-      return { next, result: next.length !== this.rules.length };
-    });
+    return this.change(() => this.without((r) => r.conversationId === conversationId));
   }
 
-  /** Serialised, so two quick changes cannot interleave their writes. */
+  /** The rules less those `drop` picks: the same array when it picks none (so nothing is written). */
+  private without(drop: (r: ApprovalRule) => boolean): { next: ApprovalRule[]; result: boolean } {
+    const next = this.rules.filter((r) => !drop(r));
+    return next.length === this.rules.length ? { next: this.rules, result: false } : { next, result: true };
+  }
+
+  /**
+   * Serialised, so two quick changes cannot interleave their writes. The file is written only
+   * when the rules changed: this copy may be older than the file (a process that does not
+   * watch it, such as the CLI), and writing it unchanged would undo another process's rules.
+   */
   private change<T>(fn: () => { next: ApprovalRule[]; result: T }): Promise<T> {
     return this.queue.run(async () => {
       const { next, result } = fn();

@@ -5,7 +5,7 @@
  */
 import type { AgentProfile } from '../../../shared/model/agent-profile';
 import type { EventBus } from '../events';
-import type { InvokeDispatcher } from '../invoke/dispatcher';
+import type { InvokeDispatcher, InvokeOutcome } from '../invoke/dispatcher';
 import type { ToolStore } from '../bundles/tool-store';
 import type { TurnContribution } from '../platform/turn-contributions';
 import type { RoutingServices } from '../routing';
@@ -35,6 +35,17 @@ export interface TaskDeps {
   runner: TaskRunner;
 }
 
+/** A call as answerWithoutRunning sees it: the tool, the arguments less routing parameters, whose call it is. */
+export interface AnsweredCall {
+  bundleId: string;
+  slug: string;
+  version: string;
+  args: unknown;
+  /** The conversation the call is made in (a task's own, for a delegated agent's call). */
+  ownerId: string;
+  invocationId: string;
+}
+
 export interface AgentLoopDeps {
   conversations: ConversationStore;
   clients: ModelClientFactory;
@@ -62,6 +73,13 @@ export interface AgentLoopDeps {
    * instead of a card an earlier one loaded.
    */
   contributions?: readonly TurnContribution[];
+  /**
+   * A registry tool's call answered without running anything (an eval case's canned result, or
+   * its refusal of tools without one): its outcome goes on the card as it is, before any
+   * approval is asked, and is neither routed (the routing parameters the model gave are set
+   * aside) nor gated. Absent, or answering undefined: the call runs.
+   */
+  answerWithoutRunning?: (call: AnsweredCall) => InvokeOutcome | undefined;
   /** Orchestration (docs/design/orchestration.md): the agent profiles a turn may delegate to (none enabled: no orchestration tools). The loop adds the runner. */
   tasks: Omit<TaskDeps, 'runner'> & { runner?: TaskRunner };
 }

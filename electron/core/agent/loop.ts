@@ -39,12 +39,17 @@ export interface AgentLoopService extends AgentLoop {
   settledAll(timeoutMs: number): Promise<boolean>;
   /** Gives the user's answer to an agent's question (a question task waiting); false when none waits under that id. */
   answer(questionId: string, text: string): boolean;
+  /**
+   * Ends an agent's question to the user without an answer (nobody can give one: an unattended
+   * eval run): the asking agent's call fails with `reason` (UNAVAILABLE). False when none waits under that id.
+   */
+  decline(questionId: string, reason: string): boolean;
 }
 
 export function createAgentLoop(outer: AgentLoopDeps): AgentLoopService {
   const turns = new Map<string, { turn: Turn; done: Promise<void> }>();
   /** Agents' questions waiting for the user's answer, by question task id. */
-  const questions = new Map<string, (text: string) => void>();
+  const questions = new Map<string, { give: (text: string) => void; decline: (reason: string) => void }>();
   // A task's turn is a turn like any other (Stop, approvals and settled() reach it).
   const runner: TaskRunner = {
     run: (req) => {
@@ -62,10 +67,19 @@ export function createAgentLoop(outer: AgentLoopDeps): AgentLoopService {
         };
         if (signal.aborted) return cancel();
         signal.addEventListener('abort', cancel, { once: true });
-        questions.set(questionId, (text) => {
+        const settle = () => {
           signal.removeEventListener('abort', cancel);
           questions.delete(questionId);
-          resolve(text);
+        };
+        questions.set(questionId, {
+          give: (text) => {
+            settle();
+            resolve(text);
+          },
+          decline: (reason) => {
+            settle();
+            reject(new AppError('UNAVAILABLE', reason));
+          },
         });
       }),
   };
@@ -132,9 +146,15 @@ export function createAgentLoop(outer: AgentLoopDeps): AgentLoopService {
       for (const t of turns.values()) t.turn.stop();
     },
     answer(questionId: string, text: string): boolean {
-      const give = questions.get(questionId);
-      if (!give) return false;
-      give(text);
+      const q = questions.get(questionId);
+      if (!q) return false;
+      q.give(text);
+      return true;
+    },
+    decline(questionId: string, reason: string): boolean {
+      const q = questions.get(questionId);
+      if (!q) return false;
+      q.decline(reason);
       return true;
     },
     isRunning: (conversationId) => turns.has(conversationId) || reserved.has(conversationId),

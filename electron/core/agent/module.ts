@@ -33,8 +33,10 @@ export const agentModule = defineModule({
     return {
       api: { agent, approvals },
       handlers: { ...taskHandlers({ conversations, loop: agent }), ...agentHandlers({ conversations, loop: agent, approvals, providers }) },
-      // A conversation's remembered approvals go with it.
-      conversationDeleted: async (conversationId) => {
+      // A conversation's remembered approvals go with it. A private one (an eval attempt's) has
+      // none: an unattended run answers allow-once or deny and saves no rule.
+      conversationDeleted: async (conversationId, gone) => {
+        if (gone.private) return;
         await approvals.forgetConversation(conversationId);
       },
       // Stopped turns append their last rows (cancelled calls, the stop notice) before the

@@ -1,6 +1,7 @@
 /**
  * The tool calls of a model's step, each handled as TOOL_BEHAVIOR says for its kind:
- * - function: the arguments are parsed, approval asked when the tool asks, itself or through
+ * - function: the arguments are parsed; a call the deps answer without running (an eval's
+ *   canned result) is answered inline at once; else approval asked when the tool asks, itself or through
  *   what it runs (shared/model/tool-approval.ts), and no remembered rule allows it; routing split off (routing/model-routing.ts), the tool run
  *   through the dispatcher, the result routed or kept inline;
  * - non-function: logged, answered at once;
@@ -183,6 +184,15 @@ export class ToolCallRunner {
   private async runFunction(mt: ModelTool, call: ModelToolCall, modelArgs: unknown, invocationId: string): Promise<void> {
     const { deps, conversationId, signal } = this.ctx;
     const tool = mt.tool!;
+    if (deps.answerWithoutRunning) {
+      // Answered without running (an eval's canned or refused call): nothing to approve, route or gate.
+      const plain = splitModelArgs(modelArgs, mt.routing).args;
+      const outcome = deps.answerWithoutRunning({ bundleId: tool.bundleId, slug: tool.slug, version: tool.version, args: plain, ownerId: conversationId, invocationId });
+      if (outcome) {
+        this.finish({ ...cardOf(tool, plain, outcome, 'model'), callId: call.callId });
+        return;
+      }
+    }
     let args = modelArgs;
     let decision: ApprovalDecision | undefined;
     // "Allow for this conversation" covers the tasks it delegated (their hidden conversations).

@@ -23,14 +23,21 @@ function keyOf(r: EvalCaseResult, byCase: boolean): string {
   return byCase ? `${r.bundleId}\u0000${r.caseId}` : `${r.bundleId}\u0000${r.caseId}\u0000${r.model}`;
 }
 
-/** Whether two sides share a case (and model): what "the last run" must have. */
-export function shareResults(base: EvalRun, head: EvalRun): boolean {
+/** Whether two sides share a case and model (only `model`'s results, when named): what "the last run" must have. */
+export function shareResults(base: EvalRun, head: EvalRun, model?: string): boolean {
   const keys = new Set(base.results.map((r) => keyOf(r, false)));
-  return head.results.some((r) => keys.has(keyOf(r, false)));
+  return head.results.some((r) => (!model || r.model === model) && keys.has(keyOf(r, false)));
 }
 
-export function compareRuns(base: Side, head: Side): EvalComparison {
-  const byCase = !!(base.model || head.model);
+/**
+ * Case by case. A model named on one side only is the other side's model too (this run's
+ * model X against the last run's X); sides that name none match results by case and model.
+ */
+export function compareRuns(baseSide: Side, headSide: Side): EvalComparison {
+  const model = baseSide.model ?? headSide.model;
+  const base: Side = model ? { ...baseSide, model: baseSide.model ?? model } : baseSide;
+  const head: Side = model ? { ...headSide, model: headSide.model ?? model } : headSide;
+  const byCase = !!model;
   const b = new Map(resultsOf(base).map((r) => [keyOf(r, byCase), r]));
   const h = new Map(resultsOf(head).map((r) => [keyOf(r, byCase), r]));
   const cases: EvalComparedCase[] = [];

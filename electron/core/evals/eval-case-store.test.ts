@@ -108,3 +108,27 @@ describe('EvalCaseStore', () => {
     expect(await store.list(bundleId)).toEqual([]);
   });
 });
+
+describe('EvalCaseStore size', () => {
+  it('refuses a save that would make the file larger than the cap, and sets aside a file past it (which a save would otherwise overwrite)', async () => {
+    const dir = await tempDir();
+    const problems: Omit<Problem, 'id' | 'at'>[] = [];
+    const store = new EvalCaseStore({ dataDir: dir, problems: (p) => problems.push(p), maxFileBytes: 8 * 1024 });
+    const bundleId = uuidv7();
+    await store.save(bundleId, forecastCase());
+    await expect(store.save(bundleId, forecastCase({ prompt: 'x'.repeat(9 * 1024) }))).rejects.toMatchObject({
+      code: 'VALIDATION_FAILED',
+      message: expect.stringMatching(/^the bundle's eval cases would take 1\d KB, more than the 8 KB a bundle's eval case file may be: make cases smaller/),
+    });
+    expect(await store.list(bundleId)).toHaveLength(1);
+
+    // Written larger by hand (or by another tool): left out and kept aside, never overwritten.
+    const file = store.fileFor(bundleId);
+    const big = JSON.parse(await fs.readFile(file, 'utf8'));
+    big.cases[0].prompt = 'y'.repeat(10 * 1024);
+    await fs.writeFile(file, JSON.stringify(big));
+    expect(await store.list(bundleId)).toEqual([]);
+    expect(problems).toEqual([expect.objectContaining({ kind: 'corrupt-file', message: expect.stringContaining('more than the 8 KB an eval case file may be'), movedTo: expect.stringContaining('evals.json.corrupt-') })]);
+    expect(JSON.parse(await fs.readFile(problems[0]!.movedTo!, 'utf8')).cases[0].prompt).toHaveLength(10 * 1024);
+  });
+});

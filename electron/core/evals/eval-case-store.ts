@@ -10,7 +10,8 @@
  * changing one bundle's cases at the same moment: the last write wins. The file goes with the
  * last case (and the folder, when no test case is left in it either).
  *
- * A file that is not JSON or not this shape is reported through `problems`, moved aside
+ * A file that is not JSON or not this shape, or larger than MAX_EVALS_FILE_BYTES (a save that
+ * would make it larger is refused), is reported through `problems`, moved aside
  * (`evals.json.corrupt-<time>`, never deleted) and read as no cases.
  */
 import path from 'node:path';
@@ -26,6 +27,8 @@ import { KeyedQueue } from '../lib/serial-queue';
 import { checkEvalCase } from './eval-case-check';
 
 export const EVALS_FILE_NAME = 'evals.json';
+/** The largest a bundle's eval case file may be: a save past it is refused, a file past it is set aside. */
+export const MAX_EVALS_FILE_BYTES = 32 * 1024 * 1024;
 /** The folder of a bundle's test cases (testcases/test-case-store.ts's TESTCASES_DIR_NAME). */
 const CASES_DIR_NAME = 'testcases';
 
@@ -35,6 +38,8 @@ export interface EvalCaseStoreOptions {
   problems?: (p: Omit<Problem, 'id' | 'at'>) => void;
   newId?: () => string;
   fs?: StoreFs;
+  /** The largest the file may be (default MAX_EVALS_FILE_BYTES). */
+  maxFileBytes?: number;
 }
 
 const FileSchema = z
@@ -63,8 +68,10 @@ export class EvalCaseStore {
   private readonly newId: () => string;
   private readonly fs: StoreFs;
   private readonly queues = new KeyedQueue();
+  private readonly maxFileBytes: number;
 
   constructor(options: EvalCaseStoreOptions) {
+    this.maxFileBytes = options.maxFileBytes ?? MAX_EVALS_FILE_BYTES;
     this.dir = path.join(options.dataDir, CASES_DIR_NAME);
     this.now = options.now ?? (() => new Date());
     this.problems = options.problems ?? (() => undefined);
@@ -152,6 +159,14 @@ export class EvalCaseStore {
   }
 
   private async read(file: string, bundleId: string): Promise<EvalCase[]> {
+    const size = await this.fs.stat(file).then(
+      (st) => st.size,
+      () => 0,
+    );
+    if (size > this.maxFileBytes) {
+      await this.setAside(file, `the file is ${mb(size)}, more than the ${mb(this.maxFileBytes)} an eval case file may be`);
+      return [];
+    }
     const r = await attempt('read', file, () => readJson(file, this.fs));
     if (r.kind === 'missing') return [];
     if (r.kind === 'corrupt') {
@@ -179,6 +194,10 @@ export class EvalCaseStore {
       return;
     }
     const text = toFileText({ format: 'toolsmith-evals', version: 1, bundleId, cases });
+    const bytes = Buffer.byteLength(text);
+    if (bytes > this.maxFileBytes) {
+      throw new AppError('VALIDATION_FAILED', `the bundle's eval cases would take ${mb(bytes)}, more than the ${mb(this.maxFileBytes)} a bundle's eval case file may be: make cases smaller (shorter context, smaller canned results) or delete some`, { rule: 'max-file-size' });
+    }
     await attempt('save the eval cases to', file, async () => {
       await this.fs.mkdir(path.dirname(file), { recursive: true });
       await replaceFile(this.fs, file, text, () => undefined);
@@ -195,6 +214,10 @@ export class EvalCaseStore {
     }
     this.problems({ kind: 'corrupt-file', path: file, message: `${message}; read as no eval cases`, movedTo });
   }
+}
+
+function mb(bytes: number): string {
+  return bytes < 1024 * 1024 ? `${Math.ceil(bytes / 1024)} KB` : `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
 
 function notFound(id: string): AppError {

@@ -2,7 +2,7 @@
 import { AppError, isAppError, toErrorInfo } from '../../../shared/errors';
 import { isBundleUsable, type Bundle } from '../../../shared/model/bundle';
 import type { EvalCase, EvalRun } from '../../../shared/model/evals';
-import { quote } from '../../../shared/model/validation';
+import { quote, violationError } from '../../../shared/model/validation';
 import type { ToolStore } from '../bundles/tool-store';
 import type { EventBus } from '../events';
 import type { Handler } from '../router';
@@ -13,6 +13,7 @@ import { expectsTool, type EvalCaseStore } from './eval-case-store';
 import type { EvalRuns } from './eval-runs';
 import { draftFromChat } from './from-chat';
 import type { EvalRunStore } from './run-store';
+import { cannedResultsViolation } from './tool-refs';
 
 type EvalOps =
   | 'evals.list'
@@ -34,12 +35,30 @@ export interface EvalHandlerDeps {
   toolStore: ToolStore;
   conversations: Pick<ConversationStore, 'get' | 'timeline'>;
   events: Pick<EventBus, 'emit'>;
-  /** Told when a finished run could not be saved (it is still answered). */
-  saveFailed: (runId: string, message: string) => void;
 }
 
 /** How many earlier runs 'evals.compare' reads looking for the last one that shares a case. */
 const LAST_RUN_LOOKBACK = 20;
+/** The largest run (as JSON text) 'evals.done' carries; a larger one is read with 'evals.getRun'. */
+export const MAX_EVENT_RUN_CHARS = 4 * 1024 * 1024;
+
+const TOO_LARGE = Symbol('too large');
+
+/** Whether the run is small enough to go with 'evals.done' (counting stops past the limit). */
+export function fitsEvent(run: EvalRun): boolean {
+  let chars = 0;
+  try {
+    JSON.stringify(run, (key: string, value: unknown) => {
+      chars += key.length + (typeof value === 'string' ? value.length : 8);
+      if (chars > MAX_EVENT_RUN_CHARS) throw TOO_LARGE;
+      return value;
+    });
+    return true;
+  } catch (e) {
+    if (e === TOO_LARGE) return false;
+    throw e;
+  }
+}
 
 export function evalHandlers(d: EvalHandlerDeps): { [N in EvalOps]: Handler<N> } {
   return {
@@ -49,8 +68,10 @@ export function evalHandlers(d: EvalHandlerDeps): { [N in EvalOps]: Handler<N> }
       return tool ? cases.filter((c) => expectsTool(c, tool, bundle.slug)) : cases;
     },
     'evals.save': ({ bundleId, evalCase }) => {
-      // Refuses a bundle that does not exist before anything is written.
-      d.toolStore.getBundle(bundleId);
+      // Refuses a bundle that does not exist, and canned results no call could use, before anything is written.
+      const bundle = d.toolStore.getBundle(bundleId);
+      const bad = cannedResultsViolation({ results: evalCase.results ?? [] }, bundle, d.toolStore);
+      if (bad) throw violationError(bad);
       return d.cases.save(bundleId, { ...evalCase, id: evalCase.id || undefined });
     },
     'evals.delete': async ({ bundleId, id }) => {
@@ -83,12 +104,8 @@ export function evalHandlers(d: EvalHandlerDeps): { [N in EvalOps]: Handler<N> }
         if (!(isAppError(e) && e.code === 'CONFLICT')) d.events.emit('evals.done', { runId, error: toErrorInfo(e, 'evals.run') });
         throw e;
       }
-      try {
-        await d.saved.save(run);
-      } catch (e) {
-        d.saveFailed(runId, (e as Error).message);
-      }
-      d.events.emit('evals.done', { runId, run });
+      // Saved by now (`active` runs and saves it). A large run is not carried by the event: a window reads it with 'evals.getRun'.
+      d.events.emit('evals.done', { runId, ...(fitsEvent(run) ? { run } : {}) });
       return run;
     },
     'evals.cancel': ({ runId }) => ({ cancelled: d.active.cancel(runId) }),
@@ -106,13 +123,14 @@ export function evalHandlers(d: EvalHandlerDeps): { [N in EvalOps]: Handler<N> }
       else {
         for (const s of (await d.saved.list()).filter((r) => r.id !== headRun.id && r.startedAt <= headRun.startedAt).slice(0, LAST_RUN_LOOKBACK)) {
           const candidate = await d.saved.get(s.id).catch(() => undefined);
-          if (candidate && shareResults(candidate, headRun)) {
+          if (candidate && shareResults(candidate, headRun, head.model)) {
             baseRun = candidate;
             break;
           }
         }
         if (!baseRun) throw new AppError('NOT_FOUND', 'no earlier saved run asked any of these cases of the same model: run them again to compare, or name the run to compare with', { runId: head.runId });
       }
+      // A model named on one side only is the other side's too (compareRuns).
       return compareRuns({ run: baseRun, ...(base?.model ? { model: base.model } : {}) }, { run: headRun, ...(head.model ? { model: head.model } : {}) });
     },
   };

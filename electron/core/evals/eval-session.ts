@@ -8,20 +8,23 @@
  *
  * - the client of each step is wrapped to record the request's tools (what the model saw,
  *   after tool search) and each step's tokens and time;
- * - the dispatcher answers a tool with a canned result without running it (after checking
- *   the arguments as a real call would), and refuses a tool without one when the case says so;
+ * - a tool with a canned result is answered with it without running (after checking the
+ *   arguments as a real call would), and a tool without one is refused when the case says so:
+ *   both inline, before any approval is asked, never routed to a file or buffer nor stored;
  * - Settings' tool search mode is the case's when it forces search on or off;
- * - a call that waits for approval is answered at once: allowed once when nothing will run
- *   (a canned or refused call), else as the case says (denied by default, the model is told why);
- * - an attempt past its time limit, or of a cancelled run, is stopped like the chat's Stop.
+ * - a call that waits for approval, in the attempt's conversation or a task it delegated, is
+ *   answered at once as the case says (denied by default, the model is told why); an agent's
+ *   question to the user is declined (nobody can answer);
+ * - an attempt past its time limit, or of a cancelled run, is stopped like the chat's Stop;
+ * - when it ends, its conversation and its tasks' are deleted and what features kept for them
+ *   (buffers, stored outputs, memory) is dropped, awaited, without telling any window.
  */
-import { v7 as uuidv7 } from 'uuid';
 import { toErrorInfo, type ErrorInfo } from '../../../shared/errors';
 import type { ToolCard } from '../../../shared/model/conversation';
 import type { EvalCall, EvalCannedResult } from '../../../shared/model/evals';
 import type { ModelRef, ToolSelection, Usage } from '../../../shared/model/provider';
 import type { Settings } from '../../../shared/model/settings';
-import type { AgentLoopDeps } from '../agent/deps';
+import type { AgentLoopDeps, AnsweredCall } from '../agent/deps';
 import { createAgentLoop, type AgentLoopService } from '../agent/loop';
 import { MODEL_TOOLS_BUNDLE, NON_FUNCTION_TOOLS, TOOL_OUTPUT_TOOL } from '../agent/tool-behavior';
 import { parseArgs } from '../agent/tool-calls';
@@ -29,7 +32,7 @@ import { toolsForModel, usableTools, windowOf, type ModelToolSet } from '../agen
 import { TOOL_SEARCH_NAME } from '../agent/deferred-tools';
 import type { ToolStore } from '../bundles/tool-store';
 import { EventBus } from '../events';
-import type { InvokeDispatcher, InvokeOutcome, InvokeRequest } from '../invoke/dispatcher';
+import type { InvokeDispatcher, InvokeOutcome } from '../invoke/dispatcher';
 import type { ModelClient, ModelClientFactory, ModelToolSpec } from '../llm/types';
 import { ConversationStore, type TimelineRow } from '../timeline/conversation-store';
 import { toolKeyOf } from './score';
@@ -38,23 +41,24 @@ import { toolKeyOf } from './score';
 export const UNATTENDED_DENIAL = 'this is an unattended eval run and the tool asks for approval, so the call was not run';
 /** What the model is told of a call the case refuses (otherCalls: refuse). */
 export const REFUSED_CALL = 'not run: this eval case runs only the tools it has canned results for';
-/** The most of a call's arguments an attempt keeps, as JSON text. */
-const MAX_ARGS_CHARS = 64 * 1024;
-/** The most of the answer an attempt keeps. */
-const MAX_ANSWER_CHARS = 16 * 1024;
-/** Times an approval is answered before the call is found waiting. */
+/** What an agent is told when it asks the user a question (ask_master) in a run. */
+export const UNATTENDED_QUESTION = 'nobody can answer: this is an unattended eval run; decide with what you have, or say in your result what you needed to know';
+/** Times an approval (or a question) is answered before the call is found waiting. */
 const APPROVAL_TRIES = 20;
 /** How long closing waits for a stopped turn. */
 const SETTLE_MS = 2_000;
 
 /** The app's services an eval run stands on: the agent loop's, less what the session makes its own. */
-export type EvalPlatform = Omit<AgentLoopDeps, 'conversations' | 'events' | 'clients' | 'dispatcher' | 'settings' | 'registry' | 'maxSteps'> & {
+export type EvalPlatform = Omit<AgentLoopDeps, 'conversations' | 'events' | 'clients' | 'dispatcher' | 'settings' | 'registry' | 'maxSteps' | 'answerWithoutRunning'> & {
   clients: ModelClientFactory;
   dispatcher: Pick<InvokeDispatcher, 'invoke' | 'cancel' | 'checkArgs' | 'argIssues'>;
   settings: { get(): Settings };
   store: Pick<ToolStore, 'allTools' | 'isUsable' | 'bundleById' | 'getTool' | 'toolsOf'>;
-  /** A finished attempt's conversation is gone: what features kept for it (stored outputs, memory) goes too. */
-  forget(conversationId: string): void;
+  /**
+   * A finished attempt's conversations (its own and its tasks') are gone: what features kept
+   * for them (buffers, stored outputs, memory) goes too. Settles when it has; never throws.
+   */
+  forget(conversationIds: readonly string[]): Promise<void>;
 };
 
 /** A case ready to ask: what the session needs of it. */
@@ -83,7 +87,9 @@ export interface AttemptRecord {
   /** The run was cancelled before or while it ran. */
   cancelled: boolean;
   error?: ErrorInfo;
+  /** Every call, the delegated agents' among them, with the arguments whole (what is stored is cut later: ./record-limits.ts). */
   calls: EvalCall[];
+  /** The model's final text, whole. */
   answer: string;
   steps: RecordedStep[];
   /** The names of the request's tools, to registry tools (what run.tools records). */
@@ -125,7 +131,8 @@ export class EvalSession {
       conversations: this.conversations,
       events: this.events,
       clients: { forProvider: (id) => this.client(id) },
-      dispatcher: { invoke: (r) => this.invoke(r), cancel: (id) => p.dispatcher.cancel(id), checkArgs: (t, a, o) => p.dispatcher.checkArgs(t, a, o) },
+      dispatcher: { invoke: (r) => p.dispatcher.invoke(r), cancel: (id) => p.dispatcher.cancel(id), checkArgs: (t, a, o) => p.dispatcher.checkArgs(t, a, o) },
+      answerWithoutRunning: (c) => this.answerWithoutRunning(c),
       settings,
       registry: { store: p.store },
     });
@@ -160,9 +167,11 @@ export class EvalSession {
     }
     const durationMs = performance.now() - t0;
     const rows = this.conversations.timeline(cid);
+    const { calls, answer } = readTurn(rows, run.canned, this.p.store, (taskId) => (this.conversations.has(taskId) ? this.conversations.timeline(taskId) : []));
+    // The attempt's conversation and its delegated tasks' go (a question task has no conversation).
+    const gone = [cid, ...this.conversations.tasks(cid).filter((t) => t.kind === 'agent').map((t) => t.id)];
     this.conversations.delete(cid);
-    this.p.forget(cid);
-    const { calls, answer } = readTurn(rows, run.canned, this.p.store);
+    await this.p.forget(gone);
     const record: AttemptRecord = { ...base, cancelled: run.stopping === 'cancelled', calls, answer, steps: run.steps, durationMs };
     const error = attemptError(run, rows, plan.timeoutMs);
     return error ? { ...record, error } : record;
@@ -218,12 +227,16 @@ export class EvalSession {
     };
   }
 
-  private async invoke(req: InvokeRequest): Promise<InvokeOutcome> {
+  /**
+   * A call of a tool with a canned result is answered with it (nothing runs); one without is
+   * refused when the case says so; any other runs (undefined). The loop puts the answer on the
+   * card inline, before any approval, without routing or storing it.
+   */
+  private answerWithoutRunning(req: AnsweredCall): InvokeOutcome | undefined {
     const run = this.current;
     const canned = run?.plan.canned.get(toolKeyOf(req.bundleId, req.slug));
-    if (!run || (!canned && !run.plan.refuseOthers)) return this.p.dispatcher.invoke(req);
-    const invocationId = req.invocationId ?? uuidv7();
-    const answer = (o: { ok: true; value: unknown } | { ok: false; error: ErrorInfo }): InvokeOutcome => ({ ...o, invocationId, durationMs: 0, attempts: 0 });
+    if (!run || (!canned && !run.plan.refuseOthers)) return undefined;
+    const answer = (o: { ok: true; value: unknown } | { ok: false; error: ErrorInfo }): InvokeOutcome => ({ ...o, invocationId: req.invocationId, durationMs: 0, attempts: 0 });
     if (!canned) return answer({ ok: false, error: { code: 'FORBIDDEN', message: REFUSED_CALL } });
     // The arguments are checked as the real call would check them: a model that gets them wrong is told so.
     try {
@@ -231,26 +244,43 @@ export class EvalSession {
     } catch (e) {
       return answer({ ok: false, error: toErrorInfo(e, 'evals.run') });
     }
-    run.canned.add(invocationId);
+    run.canned.add(req.invocationId);
     return 'error' in canned ? answer({ ok: false, error: { code: canned.error.code as ErrorInfo['code'], message: canned.error.message } }) : answer({ ok: true, value: canned.value });
   }
 
-  /** A call waiting for approval is answered at once (after the turn starts waiting for it). */
+  /**
+   * What waits for a person is answered at once (after the turn starts waiting for it), in the
+   * attempt's conversation or any task below it: an approval as the case says, an agent's
+   * question to the user declined.
+   */
   private onRows(rows: readonly { conversationId: string; role: string; tool?: ToolCard }[]): void {
     const run = this.current;
     if (!run) return;
     for (const m of rows) {
       const card = m.tool;
-      if (m.role !== 'tool' || m.conversationId !== run.conversationId || card?.status !== 'awaiting-approval' || card.consent) continue;
-      const silent = run.plan.canned.has(toolKeyOf(card.bundleId, card.slug)) || run.plan.refuseOthers;
-      const allow = silent || run.plan.allowApprovals;
-      // The row is written just before the call starts waiting: answer once it waits (a few turns of the loop at most).
-      const answer = (tries: number) => {
-        const done = this.loop.respond(run.conversationId, card.invocationId, allow ? 'allow-once' : 'deny', undefined, allow ? undefined : UNATTENDED_DENIAL);
-        if (!done && tries > 0 && this.current === run) setImmediate(() => answer(tries - 1));
-      };
-      setImmediate(() => answer(APPROVAL_TRIES));
+      if (m.role !== 'tool' || !card || !this.inAttempt(run, m.conversationId)) continue;
+      const conversationId = m.conversationId;
+      if (card.status === 'awaiting-approval' && !card.consent) {
+        const allow = run.plan.allowApprovals;
+        this.answerSoon(run, () => this.loop.respond(conversationId, card.invocationId, allow ? 'allow-once' : 'deny', undefined, allow ? undefined : UNATTENDED_DENIAL));
+      } else if (card.status === 'awaiting-answer' && card.task?.kind === 'question') {
+        const questionId = card.task.id;
+        this.answerSoon(run, () => this.loop.decline(questionId, UNATTENDED_QUESTION));
+      }
     }
+  }
+
+  /** The attempt's conversation, or a task's below it. */
+  private inAttempt(run: Running, conversationId: string): boolean {
+    return conversationId === run.conversationId || this.conversations.taskOf(conversationId)?.rootId === run.conversationId;
+  }
+
+  /** The row is written just before the call starts waiting: answer once it waits (a few turns of the loop at most). */
+  private answerSoon(run: Running, give: () => boolean): void {
+    const attempt = (tries: number) => {
+      if (!give() && tries > 0 && this.current === run) setImmediate(() => attempt(tries - 1));
+    };
+    setImmediate(() => attempt(APPROVAL_TRIES));
   }
 }
 
@@ -268,11 +298,26 @@ function attemptError(run: Running, rows: readonly TimelineRow[], timeoutMs: num
   return undefined;
 }
 
-/** The calls of the turn (each with how its card ended) and the model's final text. */
-export function readTurn(rows: readonly TimelineRow[], canned: ReadonlySet<string>, store: Pick<ToolStore, 'bundleById'>): { calls: EvalCall[]; answer: string } {
+/**
+ * The calls of the turn (each with how its card ended) and the model's final text, both whole.
+ * A call that delegated a task (route_to_<agent>) is followed by the calls of the task's turn
+ * (`taskRows`: a task conversation's rows), and of the tasks it delegated in turn.
+ */
+export function readTurn(
+  rows: readonly TimelineRow[],
+  canned: ReadonlySet<string>,
+  store: Pick<ToolStore, 'bundleById'>,
+  taskRows: (taskId: string) => readonly TimelineRow[] = () => [],
+): { calls: EvalCall[]; answer: string } {
+  const calls: EvalCall[] = [];
+  const answer = readRows(rows, canned, store, taskRows, calls, new Set());
+  return { calls, answer };
+}
+
+/** Adds the calls of `rows` (and of the tasks they delegated) to `calls`; answers the last assistant text. */
+function readRows(rows: readonly TimelineRow[], canned: ReadonlySet<string>, store: Pick<ToolStore, 'bundleById'>, taskRows: (taskId: string) => readonly TimelineRow[], calls: EvalCall[], seen: Set<string>): string {
   const byCallId = new Map<string, ToolCard>();
   for (const r of rows) if (r.role === 'tool' && r.tool?.callId && r.tool.source === 'model') byCallId.set(r.tool.callId, r.tool);
-  const calls: EvalCall[] = [];
   let answer = '';
   for (const r of rows) {
     if (r.role !== 'assistant') continue;
@@ -280,7 +325,7 @@ export function readTurn(rows: readonly TimelineRow[], canned: ReadonlySet<strin
     for (const tc of r.toolCalls ?? []) {
       const card = byCallId.get(tc.callId);
       const parsed = parseArgs(tc.argsText);
-      const args = keptArgs(card && typeof card.args === 'object' && card.args !== null ? card.args : parsed.ok ? parsed.value : tc.argsText);
+      const args = card && typeof card.args === 'object' && card.args !== null ? card.args : parsed.ok ? parsed.value : tc.argsText;
       const call: EvalCall = { name: tc.name, kind: 'unknown', args, status: card?.status ?? 'error', ...(card?.error ? { error: card.error } : {}) };
       if (card && card.bundleId === MODEL_TOOLS_BUNDLE) {
         call.kind = card.slug === TOOL_SEARCH_NAME ? 'search' : 'model-only';
@@ -295,18 +340,12 @@ export function readTurn(rows: readonly TimelineRow[], canned: ReadonlySet<strin
         if (canned.has(card.invocationId)) call.canned = true;
       }
       calls.push(call);
+      const task = card?.task;
+      if (task?.kind === 'agent' && !seen.has(task.id)) {
+        seen.add(task.id);
+        readRows(taskRows(task.id), canned, store, taskRows, calls, seen);
+      }
     }
   }
-  return { calls, answer: answer.length > MAX_ANSWER_CHARS ? `${answer.slice(0, MAX_ANSWER_CHARS)}…` : answer };
-}
-
-/** Arguments kept whole up to MAX_ARGS_CHARS of JSON; past it, the start of their text. */
-function keptArgs(args: unknown): unknown {
-  let text: string;
-  try {
-    text = JSON.stringify(args) ?? '';
-  } catch {
-    return String(args);
-  }
-  return text.length <= MAX_ARGS_CHARS ? args : `${text.slice(0, MAX_ARGS_CHARS)}…`;
+  return answer;
 }

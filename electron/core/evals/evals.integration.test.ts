@@ -5,10 +5,13 @@
  * approvals in a run nobody watches; tool search; cancel; saved runs compared.
  */
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { EvalProgress, EvalRun } from '../../../shared/model/evals';
 import { useAgentCore } from '../testing/agent-core';
 import { forecastCase, weatherBundle } from '../testing/eval-kit';
+import { EvalCaseStore } from './eval-case-store';
 import type { RecordedRequest, ScriptedReply } from '../testing/scripted-model-server';
 
 const start = useAgentCore();
@@ -32,12 +35,12 @@ describe('eval runs through the core and a real provider client', () => {
     const { server, core, call, bundleId, run, model } = await setup();
     await call('evals.save', { bundleId, evalCase: forecastCase({ answer: [{ kind: 'contains', text: 'Paris' }] }) });
     server.script([right, answer]);
-    const forgotten: string[] = [];
-    core.events.on('conversations.changed', (c) => c.kind === 'deleted' && forgotten.push(c.conversationId));
+    const told: unknown[] = [];
+    core.events.on('conversations.changed', (c) => told.push(c));
     const r = await run({ models: [{ ...model, price: { inputPerMillion: 2, outputPerMillion: 10 } }] });
-    // The attempt's conversation is private to the run: not in the chat's list, and forgotten when done.
+    // The attempt's conversation is private to the run: not in the chat's list, and no window is told of it.
     expect(await call('conversations.list', {})).toEqual([]);
-    expect(forgotten).toHaveLength(1);
+    expect(told).toEqual([]);
 
     expect(r.status).toBe('done');
     expect(r.totals).toMatchObject({ results: 1, passed: 1, failed: 0, errors: 0, attempts: 1, inputTokens: 250, outputTokens: 32 });
@@ -60,9 +63,9 @@ describe('eval runs through the core and a real provider client', () => {
 
     // What the model saw: exactly the tools of each request, with their texts.
     expect(a.steps).toHaveLength(2);
-    const seen = a.steps[0]!.tools.map((k) => r.tools[k]!.name);
+    const seen = r.toolSets[a.steps[0]!.toolSet]!.map((k) => r.tools[k]!.name);
     expect(seen).toEqual(toolNames(openai(server.requests)[0]!));
-    const forecast = a.steps[0]!.tools.map((k) => r.tools[k]!).find((t) => t.name === 'forecast')!;
+    const forecast = r.toolSets[a.steps[0]!.toolSet]!.map((k) => r.tools[k]!).find((t) => t.name === 'forecast')!;
     expect(forecast).toMatchObject({ description: 'The weather forecast of a city for the next days.', tool: { bundleId, bundleSlug: 'weather', slug: 'forecast', version: '1' } });
     expect(seen).toEqual(expect.arrayContaining(['alerts', 'count-words', 'guarded', 'stop_and_think']));
 
@@ -236,7 +239,7 @@ describe('eval runs through the core and a real provider client', () => {
     expect(a.outcome).toBe('pass');
     expect(a.toolSearch).toMatch(/^tool search is always on/);
     expect(a.calls[0]).toMatchObject({ kind: 'search', search: { query: 'weather forecast of a city', loaded: expect.arrayContaining(['forecast']) } });
-    const names = (i: number) => a.steps[i]!.tools.map((k) => r.tools[k]!.name);
+    const names = (i: number) => r.toolSets[a.steps[i]!.toolSet]!.map((k) => r.tools[k]!.name);
     expect(names(0)).toContain('tool_search');
     expect(names(0)).not.toContain('forecast');
     expect(names(1)).toContain('forecast');
@@ -343,7 +346,8 @@ describe('eval cases from real use', () => {
       results: [{ tool: 'count-words', value: card.tool!.value }],
       scope: { tools: 'enabled', toolSearch: 'settings' },
     });
-    expect(made.notes.join(' ')).toContain('canned answers');
+    expect(made.notes.join(' ')).toContain('count-words gave is kept as its canned answer');
+    expect(made.notes.join(' ')).not.toContain('runs it for real');
     expect(await call('evals.list', { bundleId, tool: 'count-words' })).toEqual([made.saved]);
     expect(await call('evals.list', { bundleId, tool: 'forecast' })).toEqual([]);
 
@@ -375,5 +379,220 @@ describe('eval cases from real use', () => {
     expect(fromRefused.draft.expect).toEqual({ kind: 'tools', tools: [{ tool: 'count-words', args: [{ kind: 'schema' }] }] });
     expect(fromRefused.draft.results).toEqual([]);
     expect(fromRefused.notes.join(' ')).toContain("the model's arguments for count-words failed");
+  });
+});
+
+describe('drafts from chat turns where a tool was called more than once', () => {
+  it('take the last call that answered (its arguments and its result), and say which tools the case would run for real', async () => {
+    const { server, call, send, messages, model } = await setup();
+    const c = await call('conversations.create', {});
+    await call('conversations.setModel', { id: c.id, model });
+    server.script([
+      { kind: 'tools', calls: [{ name: 'count-words', arguments: { words: 'a b' } }] },
+      { kind: 'tools', calls: [{ name: 'count-words', arguments: { text: 'a b' } }] },
+      { kind: 'tools', calls: [{ name: 'count-words', arguments: { text: 'a b c' } }] },
+      { kind: 'tools', calls: [{ name: 'guarded', arguments: { text: 'x' } }] },
+      { kind: 'text', text: 'Two words.' },
+    ]);
+    // The guarded call waits for approval: deny it from the chat.
+    const sent = send(c.id, 'How many words in "a b"?');
+    let waiting;
+    for (let i = 0; i < 500 && !waiting; i++) {
+      waiting = (await messages(c.id)).find((m) => m.tool?.status === 'awaiting-approval');
+      if (!waiting) await new Promise((r) => setTimeout(r, 10));
+    }
+    await call('approvals.respond', { conversationId: c.id, invocationId: waiting!.tool!.invocationId, decision: 'deny' });
+    await sent;
+    const rows = await messages(c.id);
+    const oks = rows.filter((m) => m.tool?.slug === 'count-words' && m.tool.status === 'ok');
+    expect(oks).toHaveLength(2);
+    const user = rows.find((m) => m.role === 'user')!;
+    const made = await call('evals.fromChat', { conversationId: c.id, messageId: user.id });
+    expect(made.draft.expect).toEqual({
+      kind: 'tools',
+      tools: [
+        { tool: 'count-words', args: [{ kind: 'jsonPathEquals', path: "$['text']", value: 'a b c' }] },
+        { tool: 'guarded', args: [{ kind: 'jsonPathEquals', path: "$['text']", value: 'x' }] },
+      ],
+    });
+    expect(made.draft.results).toEqual([{ tool: 'count-words', value: oks.at(-1)!.tool!.value }]);
+    expect(made.notes).toEqual(expect.arrayContaining([expect.stringMatching(/^guarded has no canned answer .*replaying the case runs it for real/)]));
+    expect(made.notes.join(' ')).not.toMatch(/count-words has no canned answer/);
+  });
+});
+
+describe('what a run leaves, and delegated tasks', () => {
+  const bufferOwners = async (dataDir: string) => (await fs.readdir(path.join(dataDir, 'buffers')).catch(() => [] as string[])).filter((n) => !n.startsWith('.'));
+
+  it('an approval rule another process saved while the run went on stays: an attempt neither tells the windows nor writes approvals.json', async () => {
+    const { server, core, call, bundleId, run } = await setup();
+    await call('evals.save', { bundleId, evalCase: forecastCase() });
+    // This core does not watch the data folder (as the CLI's): another process (the app) saves a rule after it started.
+    const file = path.join(core.dataDir, 'approvals.json');
+    const rule = { toolId: core.registry.store.getTool(bundleId, 'guarded', '1').id, toolName: 'weather/guarded', scope: 'always', createdAt: '2026-05-01T10:00:00.000Z' };
+    await fs.writeFile(file, JSON.stringify({ version: 1, rules: [rule] }, null, 2));
+    const told: string[] = [];
+    core.events.on('conversations.changed', () => told.push('conversations.changed'));
+    core.events.on('approvals.changed', () => told.push('approvals.changed'));
+    core.events.on('toolOutputs.changed', () => told.push('toolOutputs.changed'));
+    server.script([right, answer, right, answer]);
+    const r = await run({ repeat: 2 });
+    expect(r.results[0]!.verdict).toBe('pass');
+    expect(JSON.parse(await fs.readFile(file, 'utf8'))).toEqual({ version: 1, rules: [rule] });
+    expect(told).toEqual([]);
+  });
+
+  it('a canned call is answered inline even when the model routes it to a buffer; what a real call routed to a buffer is removed with the attempt', async () => {
+    const { server, core, call, bundleId, run } = await setup();
+    await call('settings.set', { modelRouting: ['weather/forecast', 'weather/count-words'] });
+    await call('evals.save', { bundleId, evalCase: forecastCase({ expect: { kind: 'tools', tools: [{ tool: 'forecast', args: [] }, { tool: 'count-words', args: [] }] } }) });
+    server.script([
+      { kind: 'tools', calls: [{ name: 'forecast', arguments: { city: 'Paris', output: 'variable:weather' } }] },
+      { kind: 'tools', calls: [{ name: 'count-words', arguments: { text: 'a b c', output: 'variable:words' } }] },
+      answer,
+    ]);
+    const r = await run();
+    const a = r.results[0]!.attempts[0]!;
+    expect(a.outcome).toBe('pass');
+    expect(a.calls.map((c) => [c.name, c.status, c.canned ?? false])).toEqual([
+      ['forecast', 'ok', true],
+      ['count-words', 'ok', false],
+    ]);
+    // The model got the canned value itself, not a note that it went to a buffer.
+    const second = openai(server.requests)[1]!.body.messages as { role: string; content: string }[];
+    expect(second.find((m) => m.role === 'tool')!.content).toContain('sunny');
+    // The real call's result went to a buffer of the attempt (the model was told so) …
+    const third = openai(server.requests)[2]!.body.messages as { role: string; content: string }[];
+    expect(third.filter((m) => m.role === 'tool').at(-1)!.content).toContain('words');
+    // … which went with the attempt.
+    expect(await bufferOwners(core.dataDir)).toEqual([]);
+  });
+
+  it('a delegated agent: its approvals answered as the case says, its question to the user declined, its calls counted and its buffers removed', async () => {
+    const { server, core, call, bundleId, run } = await setup();
+    await call('settings.set', { modelRouting: ['weather/count-words'] });
+    await call('agents.put', {
+      profile: { name: 'counter', description: 'Counts words.', systemPrompt: 'You help.', tools: { bundleIds: [bundleId], toolIds: [] }, delegatesTo: [], canAskMaster: true, maxSteps: 6 },
+    });
+    await call('evals.save', {
+      bundleId,
+      evalCase: forecastCase({ name: 'delegated', expect: { kind: 'tools', tools: [{ tool: 'guarded', args: [{ kind: 'jsonPathEquals', path: '$.text', value: 'a b c' }] }], allowOthers: true }, scope: { tools: 'enabled', toolSearch: 'off' }, results: [], approvals: 'allow', timeoutMs: 60_000 }),
+    });
+    const counter = (r: RecordedRequest) => JSON.stringify(r.body.messages ?? []).includes('You are the counter agent');
+    const told: string[] = [];
+    const queues: Record<'root' | 'counter', ((r: RecordedRequest) => ScriptedReply)[]> = {
+      root: [() => ({ kind: 'tools', calls: [{ name: 'route_to_counter', arguments: { request: 'Count the words of "a b c".' } }] }), () => ({ kind: 'text', text: 'Three words.' })],
+      counter: [
+        () => ({ kind: 'tools', calls: [{ name: 'guarded', arguments: { text: 'a b c' } }] }),
+        () => ({ kind: 'tools', calls: [{ name: 'count-words', arguments: { text: 'a b c', output: 'variable:words' } }] }),
+        () => ({ kind: 'tools', calls: [{ name: 'ask_master', arguments: { question: 'Words or letters?' } }] }),
+        (r) => {
+          told.push(JSON.stringify(r.body.messages.at(-1)));
+          return { kind: 'tools', calls: [{ name: 'handoff', arguments: { result: 'three words' } }] };
+        },
+      ],
+    };
+    server.fallback((r) => queues[counter(r) ? 'counter' : 'root'].shift()?.(r) ?? { kind: 'text', text: 'nothing left' });
+    const guardedId = core.registry.store.getTool(bundleId, 'guarded', '1').id;
+    const a = (await run()).results[0]!.attempts[0]!;
+    expect(a.error).toBeUndefined();
+    expect(a.outcome).toBe('pass');
+    expect(a.calls.map((c) => [c.name, c.kind, c.status])).toEqual([
+      ['route_to_counter', 'model-only', 'ok'],
+      ['guarded', 'tool', 'ok'],
+      ['count-words', 'tool', 'ok'],
+      ['ask_master', 'model-only', 'error'],
+      ['handoff', 'model-only', 'ok'],
+    ]);
+    expect(a.calls[3]!.error!.message).toContain('nobody can answer: this is an unattended eval run');
+    expect(told[0]).toContain('nobody can answer');
+    expect(await call('invocations.list', { toolId: guardedId })).toHaveLength(1);
+    expect(await bufferOwners(core.dataDir)).toEqual([]);
+
+    // A case that expects no tool fails when a delegated agent ran one.
+    await call('evals.save', { bundleId, evalCase: forecastCase({ name: 'no tool', expect: { kind: 'none' }, scope: { tools: 'enabled', toolSearch: 'off' }, results: [], timeoutMs: 60_000 }) });
+    queues.root.push(() => ({ kind: 'tools', calls: [{ name: 'route_to_counter', arguments: { request: 'Count.' } }] }), () => ({ kind: 'text', text: 'Done.' }));
+    queues.counter.push(() => ({ kind: 'tools', calls: [{ name: 'count-words', arguments: { text: 'x' } }] }), () => ({ kind: 'tools', calls: [{ name: 'handoff', arguments: { result: 'one' } }] }));
+    const cases = await call('evals.list', { bundleId });
+    const none = (await run({ caseIds: [cases.find((c) => c.name === 'no tool')!.id] })).results[0]!;
+    expect(none.attempts[0]!.checks[0]).toMatchObject({ part: 'tool', passed: false, message: 'expected no tool call; the model called weather/count-words' });
+  });
+});
+
+describe('runs that cannot be judged, saved or carried', () => {
+  it('a check that cannot be evaluated (an answer pattern out of time) makes the attempt an error, not the model’s fail', async () => {
+    const { server, call, bundleId, run } = await setup();
+    await call('evals.save', { bundleId, evalCase: forecastCase({ answer: [{ kind: 'regex', pattern: '(?=(a+)+b)' }] }) });
+    server.script([right, { kind: 'text', text: 'a'.repeat(40) }]);
+    const r = (await run()).results[0]!;
+    expect(r).toMatchObject({ verdict: 'error', failed: 0, errors: 1 });
+    expect(r.attempts[0]!.error).toMatchObject({ code: 'TIMEOUT', message: expect.stringMatching(/^the answer check's pattern .* simplify the answer check's pattern$/) });
+  });
+
+  it('checks read the arguments and the answer whole; the attempt stores them cut', async () => {
+    const { server, call, bundleId, run } = await setup();
+    const detail = 'd'.repeat(70 * 1024);
+    await call('evals.save', {
+      bundleId,
+      evalCase: forecastCase({
+        expect: { kind: 'tools', tools: [{ tool: 'alerts', args: [{ kind: 'jsonPathEquals', path: '$.region', value: 'Paris' }, { kind: 'contains', text: 'the end' }] }] },
+        answer: [{ kind: 'contains', text: 'Stay safe in Paris' }],
+        results: [{ tool: 'alerts', value: { alerts: [] } }],
+      }),
+    });
+    server.script([{ kind: 'tools', calls: [{ name: 'alerts', arguments: { region: 'Paris', detail, tail: 'the end' } }] }, { kind: 'text', text: `${'n'.repeat(17 * 1024)} Stay safe in Paris.` }]);
+    const a = (await run()).results[0]!.attempts[0]!;
+    expect(a.checks.map((c) => [c.part, c.passed])).toEqual([
+      ['tool', true],
+      ['args', true],
+      ['args', true],
+      ['answer', true],
+    ]);
+    expect(a.outcome).toBe('pass');
+    expect(typeof a.calls[0]!.args).toBe('string');
+    expect((a.calls[0]!.args as string).endsWith('…')).toBe(true);
+    expect(a.answer).toHaveLength(16 * 1024 + 1);
+  });
+
+  it('canned results for a tool that does not exist, or two for one tool, are refused on save and cannot run', async () => {
+    const { server, core, call, bundleId, run } = await setup();
+    await expect(call('evals.save', { bundleId, evalCase: forecastCase({ results: [{ tool: 'nope', value: 1 }] }) })).rejects.toMatchObject({
+      code: 'VALIDATION_FAILED',
+      message: 'a canned result names weather/nope, which does not exist: correct its tool or remove it',
+    });
+    await expect(call('evals.save', { bundleId, evalCase: forecastCase({ results: [{ tool: 'forecast', value: 1 }, { tool: 'weather/forecast', value: 2 }] }) })).rejects.toMatchObject({
+      code: 'VALIDATION_FAILED',
+      message: "'forecast' and 'weather/forecast' are the same tool (weather/forecast), with two canned results: keep one",
+    });
+    // Written past the app (by hand, or before the check): the run says why and asks nothing.
+    const store = new EvalCaseStore({ dataDir: core.dataDir });
+    await store.save(bundleId, forecastCase({ results: [{ tool: 'forecast', value: 1 }, { tool: 'weather/forecast', value: 2 }] }));
+    const r = await run();
+    expect(r.results[0]!.attempts[0]!.error!.message).toBe("the case cannot run: weather/forecast has two canned results ('forecast' and 'weather/forecast'): keep one");
+    expect(openai(server.requests)).toHaveLength(0);
+  });
+
+  it('a run of no case is answered but not saved', async () => {
+    const { core, call, run } = await setup();
+    const done: unknown[] = [];
+    core.events.on('evals.done', (d) => done.push(d));
+    const r = await run();
+    expect(r.results).toEqual([]);
+    expect(await call('evals.listRuns', {})).toEqual([]);
+    expect(done).toEqual([{ runId: r.id, run: r }]);
+  });
+
+  it('closing the app while a run goes on stops it and waits until it is saved', async () => {
+    const { server, core, call, bundleId, model } = await setup();
+    await call('evals.save', { bundleId, evalCase: forecastCase() });
+    server.script([{ kind: 'hold', until: new Promise(() => undefined) }]);
+    const runId = randomUUID();
+    const started = new Promise<void>((resolve) => core.events.on('evals.progress', (p) => p.progress.kind === 'attempt-start' && resolve()));
+    const running = core.call('evals.run', { runId, bundleIds: [bundleId], models: [model] });
+    await started;
+    await core.close();
+    const file = JSON.parse(await fs.readFile(path.join(core.dataDir, 'eval-runs', `${runId}.json`), 'utf8'));
+    expect(file).toMatchObject({ format: 'toolsmith-eval-run', version: 2, run: { id: runId, status: 'cancelled' } });
+    expect((await running).ok).toBe(true);
   });
 });

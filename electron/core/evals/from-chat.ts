@@ -3,17 +3,20 @@
  * model's reply, a tool card, the notice of a failed model call). The draft keeps the user's
  * message as the model got it, the earlier messages as context, and the registry tools the
  * model called — or the one card chosen — each with a check per top-level argument it gave
- * and, when the call answered, its result as a canned answer (so the case runs nothing). A call
- * whose arguments failed is checked against the tool's argSchema instead: what the model gave is
- * not what it should have. `notes` say what to look at before saving.
+ * and, when the call answered, its result as a canned answer (so the case runs nothing). A tool
+ * called more than once is drafted from its last call that answered (else its last call). A
+ * call whose arguments failed is checked against the tool's argSchema instead: what the model
+ * gave is not what it should have. `notes` say what to look at before saving, among them each
+ * tool left without a canned answer (replaying the case runs it for real).
  */
 import { AppError } from '../../../shared/errors';
 import type { ToolCard } from '../../../shared/model/conversation';
-import type { EvalCannedResult, EvalCaseBody, EvalDraft, EvalExpectedTool, EvalScope } from '../../../shared/model/evals';
+import type { EvalArgCheck, EvalCannedResult, EvalCaseBody, EvalDraft, EvalExpectedTool, EvalScope } from '../../../shared/model/evals';
 import type { Bundle } from '../../../shared/model/bundle';
 import type { ToolView } from '../../../shared/model/tool';
 import { MODEL_TOOLS_BUNDLE } from '../agent/tool-behavior';
 import type { ToolStore } from '../bundles/tool-store';
+import { jsonEqual, selectJsonPath } from '../testcases/run-tests';
 import type { ConversationStore, TimelineRow } from '../timeline/conversation-store';
 import { checkEvalCase } from './eval-case-check';
 
@@ -57,22 +60,33 @@ export function draftFromChat(deps: FromChatDeps, input: { conversationId: strin
     throw new AppError('VALIDATION_FAILED', 'the model called no tool of the registry in this turn: say which bundle the eval case goes to (bundleId)', { field: 'bundleId' });
   }
 
-  const expected: EvalExpectedTool[] = [];
-  const results: EvalCannedResult[] = [];
+  // Each tool once, in the order first called: its last call that answered, else its last call.
+  const byRef = new Map<string, ToolCard>();
   for (const card of called) {
     const ref = refOf(deps.store, bundle, card);
-    if (expected.some((e) => e.tool === ref)) continue;
+    const had = byRef.get(ref);
+    if (!had || card.status === 'ok' || had.status !== 'ok') byRef.set(ref, card);
+  }
+  const expected: EvalExpectedTool[] = [];
+  const results: EvalCannedResult[] = [];
+  const realCalls: string[] = [];
+  for (const [ref, card] of byRef) {
     const failedArgs = card.status === 'error' && card.error?.code === 'VALIDATION_FAILED';
     if (failedArgs) {
       expected.push({ tool: ref, args: [{ kind: 'schema' }] });
       notes.push(`the model's arguments for ${ref} failed (${card.error!.message.slice(0, 200)}): the case checks them against its argSchema; add the values you expect`);
+      realCalls.push(ref);
       continue;
     }
     expected.push({ tool: ref, args: argChecks(card.args) });
     const canned = cannedOf(ref, card);
     if (canned) results.push(canned);
+    else realCalls.push(ref);
   }
-  if (results.length) notes.push('the results the tools gave are kept as canned answers: the eval runs nothing; remove them to run the tools for real');
+  if (results.length) notes.push(`the results ${results.length === 1 ? `${results[0]!.tool} gave is kept as its canned answer` : 'the tools gave are kept as canned answers'}: nothing runs for ${results.length === 1 ? 'it' : 'them'}; remove a canned answer to run its tool for real`);
+  for (const ref of realCalls) {
+    notes.push(`${ref} has no canned answer (its call did not answer, or its result was too large, stored or routed to keep): replaying the case runs it for real; add a canned result, or set Other calls to refuse`);
+  }
   if (called.length === 0 && !chosen) notes.push('the model called no tool in this turn: the case expects none; set the tool it should have called if that was the mistake');
   const failure = turn.find((r) => r.role === 'notice' && r.error && r.error.code !== 'CONFLICT');
   if (failure?.error) notes.push(`the model call failed in the chat (${failure.error.code}: ${failure.error.message.slice(0, 200)}): the case asks it again`);
@@ -122,13 +136,34 @@ function refOf(store: FromChatDeps['store'], bundle: Bundle, card: ToolCard): st
   return `${store.bundleById(card.bundleId)?.slug ?? card.bundleId}/${card.slug}`;
 }
 
-/** One JSONPath check per top-level argument: `$['key']` equals what the model gave. */
-function argChecks(args: unknown): EvalExpectedTool['args'] {
+/** A key a JSONPath names as `$['key']` and reads back as that key (letters, digits, underscore). */
+const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * One check per top-level argument: `$['key']` equals what the model gave. A key JSONPath would
+ * not read as itself (`page[size]`, `lat,lon`, `@type`, `*`) is checked by a JSON Schema instead:
+ * the key is required and its value is `const`.
+ */
+export function argChecks(args: unknown): EvalExpectedTool['args'] {
   if (!args || typeof args !== 'object' || Array.isArray(args)) return [];
   return Object.entries(args as Record<string, unknown>)
     .filter(([, v]) => v !== undefined)
     .slice(0, MAX_ARG_CHECKS)
-    .map(([k, value]) => ({ kind: 'jsonPathEquals' as const, path: `$['${k.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}']`, value }));
+    .map(([k, value]): EvalArgCheck => {
+      const path = `$['${k}']`;
+      if (PLAIN_KEY.test(k) && readsBack(path, k, value)) return { kind: 'jsonPathEquals', path, value };
+      return { kind: 'schema', schema: { type: 'object', required: [k], properties: { [k]: { const: value } } } };
+    });
+}
+
+/** Whether the path selects exactly the key's value in an object of that key alone. */
+function readsBack(path: string, key: string, value: unknown): boolean {
+  try {
+    const found = selectJsonPath(path, { [key]: value });
+    return found.length === 1 && jsonEqual(found[0], value);
+  } catch {
+    return false;
+  }
 }
 
 function cannedOf(ref: string, card: ToolCard): EvalCannedResult | undefined {

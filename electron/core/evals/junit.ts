@@ -4,7 +4,8 @@
  * the run's pass rate is a <failure> (its message names the first failed check and the rate; the
  * body has every attempt's checks); a case that could not be judged (the provider failed, the time
  * ran out, the case cannot run) is an <error> with its code; one the cancelled run never reached
- * is an <error> of type "cancelled", as in `toolsmith test`.
+ * is an <error> of type "cancelled", as in `toolsmith test`. The output is valid against the
+ * Jenkins JUnit schema (jenkins-junit.xsd).
  */
 import type { EvalAttempt, EvalCaseResult, EvalRun } from '../../../shared/model/evals';
 import { junitTimestamp, xmlText } from '../testcases/junit';
@@ -25,7 +26,9 @@ export function evalRunToJUnit(run: EvalRun): string {
   });
   const timestamp = junitTimestamp(run.startedAt);
   const lines = ['<?xml version="1.0" encoding="UTF-8"?>'];
-  lines.push(`<testsuites${attrs({ name: 'toolsmith eval', ...count(run.results), time: seconds(run.durationMs), timestamp })}>`);
+  // The Jenkins JUnit schema CI tools read allows no `skipped` or `timestamp` on <testsuites> (each <testsuite> has them).
+  const { skipped: _skipped, ...all } = count(run.results);
+  lines.push(`<testsuites${attrs({ name: 'toolsmith eval', ...all, time: seconds(run.durationMs) })}>`);
   for (const m of run.models) {
     const rs = run.results.filter((r) => r.model === m.key);
     const time = rs.reduce((t, r) => t + r.attempts.reduce((u, a) => u + a.durationMs, 0), 0);

@@ -14,7 +14,7 @@ import { EvalRunStore } from './run-store';
 
 export const evalsModule = defineModule({
   name: 'evals',
-  start: ({ dataDir, now, problems, registry, dispatcher, routing, settings, redact, workspaceDir, turnContributions, conversations, events, use }) => {
+  start: ({ dataDir, now, problems, registry, dispatcher, routing, settings, redact, workspaceDir, turnContributions, conversations, events, forgetPrivateConversation, use }) => {
     const { clients, providers } = use(providersModule);
     const { approvals } = use(agentModule);
     const toolOutputs = use(toolOutputModule);
@@ -40,21 +40,29 @@ export const evalsModule = defineModule({
         workspaceDir,
         maxDepth: () => settings.get().maxDelegationDepth,
       },
-      // Told as any deleted conversation is, so every feature forgets what it kept for the attempt.
-      forget: (conversationId) => events.emit('conversations.changed', { conversationId, kind: 'deleted' }),
+      // An attempt's conversations were never in the timeline: no window is told. Their buffers
+      // go (the chat's delete removes a conversation's), then what every feature kept for them.
+      forget: async (conversationIds) => {
+        for (const id of conversationIds) {
+          try {
+            await routing.buffers.deleteOwner(id);
+          } catch (e) {
+            problems.report({ kind: 'io-error', path: id, message: `could not remove the buffers of an eval attempt: ${(e as Error).message}` });
+          }
+          await forgetPrivateConversation(id);
+        }
+      },
     };
-    const active = new EvalRuns((o) => runEvals({ platform, store: registry.store, providers, clients, dispatcher, now }, o), now);
+    const saveFailed = (runId: string, message: string) => problems.report({ kind: 'io-error', path: saved.dir, message: `the eval run ${runId} could not be saved: ${message}` });
+    // A run ends when it is saved (a run of no case is not): stop() waits for both.
+    const active = new EvalRuns(async (o) => {
+      const run = await runEvals({ platform, store: registry.store, providers, clients, dispatcher, now }, o);
+      if (run.results.length) await saved.save(run).catch((e: unknown) => saveFailed(run.id, (e as Error).message));
+      return run;
+    }, now);
     return {
       api: { cases, saved },
-      handlers: evalHandlers({
-        cases,
-        saved,
-        active,
-        toolStore: registry.store,
-        conversations,
-        events,
-        saveFailed: (runId, message) => problems.report({ kind: 'io-error', path: saved.dir, message: `the eval run ${runId} could not be saved: ${message}` }),
-      }),
+      handlers: evalHandlers({ cases, saved, active, toolStore: registry.store, conversations, events }),
       stop: async () => {
         active.cancelAll();
         await active.idle();

@@ -5,10 +5,13 @@
  *
  * Before anything is asked, each case is prepared: its tools resolved (`slug`, `bundle/slug`),
  * its scope made a tool selection, its canned answers keyed. A case that cannot run (an
- * expected tool that does not exist, is switched off or is outside the case's scope; a judge
- * check without a judge model) and a model whose provider is not saved give every attempt an
- * error saying so, without calling anything. A cancelled run reports what it did not reach as
- * not run.
+ * expected tool that does not exist, is switched off or is outside the case's scope; a canned
+ * result for a tool that does not exist, or two for one tool; a judge check without a judge
+ * model) and a model whose provider is not saved give every attempt an error saying so, without
+ * calling anything. A cancelled run reports what it did not reach as not run.
+ *
+ * Checks are scored on the whole arguments and answer; a check that cannot be evaluated makes
+ * the attempt an error. Only then is the attempt cut for storing (./record-limits.ts).
  *
  * Progress: the plan, each attempt as it starts and as it ends, each case and model when done.
  */
@@ -40,7 +43,10 @@ import type { InvokeDispatcher } from '../invoke/dispatcher';
 import type { ModelClientFactory } from '../llm/types';
 import { askJudge } from './judge';
 import { EvalSession, type AttemptPlan, type AttemptRecord, type EvalPlatform } from './eval-session';
-import { choiceName, isChoice, scoreAnswer, scoreChoice, toolKeyOf, type ScoreContext } from './score';
+import { RecordBudget } from './record-limits';
+import { BundleIndex, resolveRef, versionsOf, type ResolvedRef } from './tool-refs';
+import { toolSetKey } from './run-store';
+import { choiceName, isChoice, scoreAnswer, scoreChoice, toolKeyOf, type ScoreContext, type ScoredCheck } from './score';
 
 export interface EvalRunDeps {
   platform: EvalPlatform;
@@ -97,7 +103,8 @@ export async function runEvals(deps: EvalRunDeps, o: EvalRunOptions): Promise<Ev
   const prepared = all.map(({ bundle, c }) => prepare(deps, bundles, bundle, c, o));
   o.onProgress?.({ kind: 'plan', cases: all.length, models: models.map((m) => m.key), repeat, attempts: all.length * models.length * repeat });
 
-  const tools: Record<string, EvalToolText> = {};
+  const seen: Seen = { tools: {}, toolSets: {} };
+  const budget = new RecordBudget();
   const results: EvalCaseResult[] = [];
   const signal = o.signal ?? new AbortController().signal;
   const session = new EvalSession(deps.platform);
@@ -113,7 +120,7 @@ export async function runEvals(deps: EvalRunDeps, o: EvalRunOptions): Promise<Ev
           else {
             o.onProgress?.({ kind: 'attempt-start', ...ref, name: p.c.name, n });
             const rec = await session.attempt(p.plan!, m, signal);
-            attempt = await judged(deps, p, m, n, rec, tools, o.judge, signal);
+            attempt = budget.keep(await judged(deps, p, m, n, rec, seen, o.judge, signal));
           }
           attempts.push(attempt);
           o.onProgress?.({ kind: 'attempt', ...ref, name: p.c.name, attempt });
@@ -138,9 +145,16 @@ export async function runEvals(deps: EvalRunDeps, o: EvalRunOptions): Promise<Ev
     passRate,
     cases: runCases,
     results,
-    tools,
+    tools: seen.tools,
+    toolSets: seen.toolSets,
     totals: totals(results),
   };
+}
+
+/** What the models saw over the run: each tool text once, each list of them a request carried once. */
+interface Seen {
+  tools: Record<string, EvalToolText>;
+  toolSets: Record<string, string[]>;
 }
 
 type RunModel = EvalRunModel & { problem?: ErrorInfo };
@@ -156,47 +170,6 @@ function uniqueModels(targets: readonly EvalModelTarget[], providers: EvalRunDep
     out.push({ providerId: t.providerId, model: t.model, ...(t.price ? { price: t.price } : {}), key, label, ...(problem ? { problem } : {}) });
   }
   return out;
-}
-
-/** Bundles by slug (NFC), read once per run. */
-class BundleIndex {
-  private bySlug: Map<string, Bundle[]> | undefined;
-  constructor(private readonly store: EvalRunDeps['store']) {}
-
-  find(slug: string): Bundle | string {
-    if (!this.bySlug) {
-      this.bySlug = new Map();
-      let pageToken: string | undefined;
-      do {
-        const page = this.store.listBundles({ includeDisabled: true, pageSize: 100, ...(pageToken ? { pageToken } : {}) });
-        for (const b of page.items) this.bySlug.set(b.slug.normalize('NFC'), [...(this.bySlug.get(b.slug.normalize('NFC')) ?? []), b]);
-        pageToken = page.nextPageToken;
-      } while (pageToken);
-    }
-    const found = this.bySlug.get(slug.normalize('NFC')) ?? [];
-    if (found.length === 1) return found[0]!;
-    return found.length === 0 ? `no bundle is named ${quote(slug)}` : `${found.length} bundles are named ${quote(slug)}: rename one of them`;
-  }
-}
-
-interface ResolvedRef {
-  bundle: Bundle;
-  slug: string;
-  key: string;
-  label: string;
-}
-
-function resolveRef(bundles: BundleIndex, own: Bundle, ref: string): ResolvedRef | string {
-  const slash = ref.indexOf('/');
-  const bundle = slash < 0 ? own : bundles.find(ref.slice(0, slash));
-  if (typeof bundle === 'string') return `${quote(ref)}: ${bundle}`;
-  const slug = (slash < 0 ? ref : ref.slice(slash + 1)).normalize('NFC');
-  return { bundle, slug, key: toolKeyOf(bundle.id, slug), label: `${bundle.slug}/${slug}` };
-}
-
-/** The versions of a tool slug in a bundle. */
-function versionsOf(store: EvalRunDeps['store'], bundleId: string, slug: string): ToolView[] {
-  return store.toolsOf(bundleId).filter((t) => t.slug.normalize('NFC') === slug);
 }
 
 function prepare(deps: EvalRunDeps, bundles: BundleIndex, bundle: Bundle, c: EvalCase, o: EvalRunOptions): Prepared {
@@ -248,6 +221,9 @@ function prepare(deps: EvalRunDeps, bundles: BundleIndex, bundle: Bundle, c: Eva
   for (const res of c.results) {
     const r = resolve(res.tool);
     if (typeof r === 'string') return fail(`a canned result's tool ${r}`, 'NOT_FOUND');
+    if (!versionsOf(deps.store, r.bundle.id, r.slug).length) return fail(`the canned result's tool ${r.label} does not exist: remove the result or correct its tool`, 'NOT_FOUND');
+    const twice = canned.get(r.key);
+    if (twice) return fail(`${r.label} has two canned results (${quote(twice.tool)} and ${quote(res.tool)}): keep one`);
     canned.set(r.key, res);
   }
   for (const a of c.answer) {
@@ -284,7 +260,7 @@ function prepare(deps: EvalRunDeps, bundles: BundleIndex, bundle: Bundle, c: Eva
       } catch {
         tool = undefined;
       }
-      if (!tool) return [{ path: '(root)', message: 'the tool is gone: its argSchema cannot be read' }];
+      if (!tool) throw new AppError('NOT_FOUND', `${call.tool ?? call.name} is gone from the registry: its argSchema cannot be read`);
       return deps.dispatcher.argIssues(tool.argSchema, call.args);
     },
   };
@@ -304,7 +280,8 @@ function textKey(spec: { name: string; description: string; parameters: unknown 
   return createHash('sha256').update(JSON.stringify([spec.name, spec.description, spec.parameters])).digest('hex').slice(0, 16);
 }
 
-async function judged(deps: EvalRunDeps, p: Prepared, m: RunModel, n: number, rec: AttemptRecord, tools: Record<string, EvalToolText>, runJudge: ModelRef | undefined, signal: AbortSignal): Promise<EvalAttempt> {
+async function judged(deps: EvalRunDeps, p: Prepared, m: RunModel, n: number, rec: AttemptRecord, seen: Seen, runJudge: ModelRef | undefined, signal: AbortSignal): Promise<EvalAttempt> {
+  const { tools, toolSets } = seen;
   const steps: EvalStep[] = rec.steps.map((s) => {
     const keys = s.tools.map((spec) => {
       const key = textKey(spec);
@@ -315,7 +292,9 @@ async function judged(deps: EvalRunDeps, p: Prepared, m: RunModel, n: number, re
       }
       return key;
     });
-    return { tools: keys, ...(s.usage?.inputTokens !== undefined ? { inputTokens: s.usage.inputTokens } : {}), ...(s.usage?.outputTokens !== undefined ? { outputTokens: s.usage.outputTokens } : {}), durationMs: s.durationMs };
+    const toolSet = toolSetKey(keys);
+    toolSets[toolSet] ??= keys;
+    return { toolSet, ...(s.usage?.inputTokens !== undefined ? { inputTokens: s.usage.inputTokens } : {}), ...(s.usage?.outputTokens !== undefined ? { outputTokens: s.usage.outputTokens } : {}), durationMs: s.durationMs };
   });
   const inputTokens = steps.reduce((t, s) => t + (s.inputTokens ?? 0), 0);
   const outputTokens = steps.reduce((t, s) => t + (s.outputTokens ?? 0), 0);
@@ -332,8 +311,13 @@ async function judged(deps: EvalRunDeps, p: Prepared, m: RunModel, n: number, re
   };
   if (rec.cancelled) return { ...base, outcome: 'not-run', error: rec.error ?? { code: 'CANCELLED', message: 'not finished: the run was cancelled' }, checks: [] };
   const c = p.c;
-  const checks: EvalCheckResult[] = [...scoreChoice(c, rec.calls, p.score!), ...scoreAnswer(c.answer, rec.answer)];
+  // Scored on whole values; what the attempt stores is cut afterwards (./record-limits.ts).
+  const scored: ScoredCheck[] = [...scoreChoice(c, rec.calls, p.score!), ...scoreAnswer(c.answer, rec.answer)];
+  const checks: EvalCheckResult[] = scored.map(({ unevaluable: _u, ...x }) => x);
   if (rec.error) return { ...base, outcome: 'error', error: rec.error, checks };
+  // A check that could not be evaluated: the attempt cannot be judged (not the model's fail).
+  const broken = scored.find((x) => x.unevaluable)?.unevaluable;
+  if (broken) return { ...base, outcome: 'error', error: broken, checks };
   const judges = c.answer.filter((a) => a.kind === 'judge');
   let judgeIn = 0;
   let judgeOut = 0;
@@ -345,7 +329,7 @@ async function judged(deps: EvalRunDeps, p: Prepared, m: RunModel, n: number, re
     }
     const model = a.model ?? runJudge!;
     try {
-      const v = await askJudge(deps.clients, { model, rubric: a.rubric, prompt: c.prompt, calls: rec.calls, answer: rec.answer, signal });
+      const v = await askJudge(deps.clients, { model, rubric: a.rubric, prompt: c.prompt, calls: rec.calls, answer: rec.answer, signal, timeoutMs: p.plan!.timeoutMs });
       judgeIn += v.usage?.inputTokens ?? 0;
       judgeOut += v.usage?.outputTokens ?? 0;
       checks.push({ part: 'answer', check: a, passed: v.pass, message: `${v.pass ? 'the judge passed it' : 'the judge failed it'}: ${v.reason}` });

@@ -20,6 +20,7 @@ const run = (startedAt: string, id = randomUUID()): EvalRun => ({
   cases: [],
   results: [],
   tools: {},
+  toolSets: {},
   totals: { results: 0, passed: 0, failed: 0, errors: 0, notRun: 0, flaky: 0, attempts: 0, inputTokens: 0, outputTokens: 0 },
 });
 
@@ -53,5 +54,24 @@ describe('EvalRunStore', () => {
     expect(problems.map((p) => [p.kind, p.path])).toEqual(expect.arrayContaining([['corrupt-file', bad], ['corrupt-file', truncated]]));
     expect(problems.every((p) => p.message.endsWith('the run is left out'))).toBe(true);
     expect((await fs.readdir(path.join(dir, 'eval-runs'))).filter((n) => n.includes('.corrupt-'))).toHaveLength(2);
+  });
+
+  it('reads a run saved before tool sets (version 1, each step listing its tools) as one with them', async () => {
+    const dir = await tempDir();
+    const store = new EvalRunStore({ dataDir: dir });
+    const id = randomUUID();
+    const step = (tools: string[]) => ({ tools, inputTokens: 5, durationMs: 10 });
+    const attempt = { n: 1, outcome: 'pass', checks: [], calls: [], answer: 'ok', steps: [step(['t1', 't2']), step(['t1', 't2']), step(['t1'])], inputTokens: 15, outputTokens: 0, durationMs: 30 };
+    const result = { caseId: 'c', bundleId: 'b', name: 'c', model: 'p/m', attempts: [attempt], passed: 1, failed: 0, errors: 0, notRun: 0, passRate: 1, verdict: 'pass', flaky: false, chosenInstead: [], inputTokens: 15, outputTokens: 0, meanDurationMs: 30 };
+    const { toolSets: _sets, ...v1run } = { ...run('2026-12-01T10:00:00.000Z'), id, results: [result] };
+    await fs.mkdir(path.join(dir, 'eval-runs'), { recursive: true });
+    await fs.writeFile(path.join(dir, 'eval-runs', `${id}.json`), JSON.stringify({ format: 'toolsmith-eval-run', version: 1, run: v1run }));
+    const read = await store.get(id);
+    const steps = read.results[0]!.attempts[0]!.steps;
+    expect(steps.map((s) => read.toolSets[s.toolSet])).toEqual([['t1', 't2'], ['t1', 't2'], ['t1']]);
+    expect(steps[0]!.toolSet).toBe(steps[1]!.toolSet);
+    expect(Object.keys(read.toolSets)).toHaveLength(2);
+    expect(steps[0]).toEqual({ toolSet: steps[0]!.toolSet, inputTokens: 5, durationMs: 10 });
+    expect((await store.list()).map((r) => r.id)).toEqual([id]);
   });
 });

@@ -1,13 +1,16 @@
 /**
  * Saved eval runs, one file each, written once when the run ends:
  *
- *   <data>/eval-runs/<runId>.json   { "format": "toolsmith-eval-run", "version": 1, "run": EvalRun }
+ *   <data>/eval-runs/<runId>.json   { "format": "toolsmith-eval-run", "version": 2, "run": EvalRun }
+ *
+ * Version 1 (each step listing its tools' keys itself, before `toolSets`) is read as version 2.
  *
  * Written atomically (temp, fsync, rename). The newest MAX_SAVED_RUNS are kept; saving one
  * more removes the oldest. The list reads each file's summary, kept in memory per file
  * (name, size and modification time), so listing again reads only what changed. A file that
  * is not a run is reported, moved aside (`<name>.corrupt-<time>`) and left out.
  */
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { z } from 'zod';
 import { AppError } from '../../../shared/errors';
@@ -22,7 +25,8 @@ export const EVAL_RUNS_DIR_NAME = 'eval-runs';
 /** Runs kept; the oldest goes when one more is saved. */
 export const MAX_SAVED_RUNS = 200;
 
-const FileSchema = z.object({ format: z.literal('toolsmith-eval-run'), version: z.literal(1), run: EvalRunSchema }).strict();
+export const EVAL_RUN_FILE_VERSION = 2;
+const FileSchema = z.object({ format: z.literal('toolsmith-eval-run'), version: z.literal(EVAL_RUN_FILE_VERSION), run: EvalRunSchema }).strict();
 /** Run ids are UUIDs: a file name of nothing else. */
 const RUN_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -64,7 +68,7 @@ export class EvalRunStore {
     return this.queue.run(async () => {
       await attempt('save the eval run to', file, async () => {
         await this.fs.mkdir(this.dir, { recursive: true });
-        await replaceFile(this.fs, file, toFileText({ format: 'toolsmith-eval-run', version: 1, run }), () => undefined);
+        await replaceFile(this.fs, file, toFileText({ format: 'toolsmith-eval-run', version: EVAL_RUN_FILE_VERSION, run }), () => undefined);
       });
       const all = await this.readSummaries();
       for (const old of all.slice(this.maxRuns)) await this.fs.rm(this.fileOf(old.id), { force: true }).catch(() => undefined);
@@ -125,7 +129,7 @@ export class EvalRunStore {
     const r = await attempt('read', file, () => readJson(file, this.fs));
     if (r.kind === 'missing') return undefined;
     if (r.kind === 'corrupt') return this.setAside(file, r.message);
-    const parsed = FileSchema.safeParse(r.value);
+    const parsed = FileSchema.safeParse(upgraded(r.value));
     if (parsed.success) return parsed.data.run;
     const issue = parsed.error.issues[0];
     return this.setAside(file, `not a saved eval run: ${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'}`);
@@ -140,6 +144,38 @@ export class EvalRunStore {
     }
     return undefined;
   }
+}
+
+/** The key of a list of tool text keys (a request's tools, in order): what a step's `toolSet` names. */
+export function toolSetKey(keys: readonly string[]): string {
+  return createHash('sha256').update(JSON.stringify(keys)).digest('hex').slice(0, 16);
+}
+
+/**
+ * A version 1 file as version 2: each step's list of tool keys (`tools`) moves to the run's
+ * `toolSets`, the step naming it (`toolSet`). Anything else is left for the schema to judge.
+ */
+function upgraded(value: unknown): unknown {
+  const file = value as { format?: unknown; version?: unknown; run?: { results?: unknown; toolSets?: unknown } } | null;
+  if (!file || typeof file !== 'object' || file.format !== 'toolsmith-eval-run' || file.version !== 1 || !file.run || typeof file.run !== 'object') return value;
+  const toolSets: Record<string, string[]> = {};
+  const results = Array.isArray(file.run.results) ? (file.run.results as { attempts?: unknown }[]) : [];
+  const upgradedResults = results.map((r) => {
+    if (!r || typeof r !== 'object' || !Array.isArray(r.attempts)) return r;
+    const attempts = (r.attempts as { steps?: unknown }[]).map((a) => {
+      if (!a || typeof a !== 'object' || !Array.isArray(a.steps)) return a;
+      const steps = (a.steps as { tools?: unknown }[]).map((step) => {
+        if (!step || typeof step !== 'object' || !Array.isArray(step.tools)) return step;
+        const { tools, ...rest } = step as { tools: string[] };
+        const key = toolSetKey(tools);
+        toolSets[key] ??= tools;
+        return { ...rest, toolSet: key };
+      });
+      return { ...a, steps };
+    });
+    return { ...r, attempts };
+  });
+  return { ...file, version: EVAL_RUN_FILE_VERSION, run: { ...file.run, results: upgradedResults, toolSets } };
 }
 
 export function summaryOf(run: EvalRun): EvalRunSummary {

@@ -3,11 +3,16 @@
  * other), did one of its calls of each pass that tool's argument checks, does the answer
  * contain the text or match the pattern. Each check says why, in a sentence; a failed JSONPath
  * comparison carries both values for the diff. The judge (./judge.ts) runs after these.
+ *
+ * A check that cannot be evaluated (a JSONPath that cannot run, a pattern that ran out of time,
+ * a tool that is gone) says so and carries `unevaluable`: the attempt is an error, not the
+ * model's fail. Values are scored whole (what an attempt stores is cut afterwards).
  */
+import { isAppError, toErrorInfo, type ErrorInfo } from '../../../shared/errors';
 import type { EvalAnswerCheck, EvalArgCheck, EvalCall, EvalCase, EvalCheckResult } from '../../../shared/model/evals';
 import type { SchemaIssueInfo } from '../../../shared/contract/common';
 import { quote } from '../../../shared/model/validation';
-import { schemaPattern, withPatternBudget } from '../lib/schema-regexp';
+import { schemaPattern, SchemaPatternError, SLOW_PATTERN_BUDGET_MS, withPatternBudget } from '../lib/schema-regexp';
 import { MAX_COMPARED_CHARS, jsonEqual, preview, selectJsonPath } from '../testcases/run-tests';
 
 /** A tool as a key: its bundle id and NFC slug. */
@@ -18,8 +23,19 @@ export interface ScoreContext {
   keyOf(ref: string): string;
   /** The name a person reads for a tool ref: bundle/slug. */
   labelOf(ref: string): string;
-  /** The issues of arguments against a JSON Schema (the dispatcher's check); the tool's own argSchema when `schema` is absent. */
+  /**
+   * The issues of arguments against a JSON Schema (the dispatcher's check); the tool's own
+   * argSchema when `schema` is absent. Throws when they cannot be checked (the tool is gone).
+   */
   argIssues(call: EvalCall, schema: Record<string, unknown> | undefined): readonly SchemaIssueInfo[];
+}
+
+/** A check's result; `unevaluable`: it could not be evaluated, and why (the attempt's error). */
+export type ScoredCheck = EvalCheckResult & { unevaluable?: ErrorInfo };
+
+/** A check that could not be evaluated: failed in the list, the attempt's error. */
+function unevaluable(base: Omit<EvalCheckResult, 'passed' | 'message'>, error: ErrorInfo): ScoredCheck {
+  return { ...base, passed: false, message: error.message, unevaluable: error };
 }
 
 /** A call of a registry tool, or of a name no tool has: what counts as choosing a tool. */
@@ -32,7 +48,7 @@ export function choiceName(c: EvalCall): string {
   return c.tool ? c.tool.replace(/@[^@]*$/, '') : c.name;
 }
 
-export function scoreChoice(c: EvalCase, calls: readonly EvalCall[], ctx: ScoreContext): EvalCheckResult[] {
+export function scoreChoice(c: EvalCase, calls: readonly EvalCall[], ctx: ScoreContext): ScoredCheck[] {
   const chosen = calls.filter(isChoice);
   const names = [...new Set(chosen.map(choiceName))];
   if (c.expect.kind === 'none') {
@@ -42,7 +58,7 @@ export function scoreChoice(c: EvalCase, calls: readonly EvalCall[], ctx: ScoreC
         : { part: 'tool', passed: false, message: `expected no tool call; the model called ${names.join(', ')}` },
     ];
   }
-  const out: EvalCheckResult[] = [];
+  const out: ScoredCheck[] = [];
   const expectedKeys = new Set<string>();
   for (const want of c.expect.tools) {
     const key = ctx.keyOf(want.tool);
@@ -67,7 +83,7 @@ export function scoreChoice(c: EvalCase, calls: readonly EvalCall[], ctx: ScoreC
   return out;
 }
 
-function scoreArg(a: EvalArgCheck, call: EvalCall, ctx: ScoreContext, label: string): EvalCheckResult {
+function scoreArg(a: EvalArgCheck, call: EvalCall, ctx: ScoreContext, label: string): ScoredCheck {
   const base = { part: 'args' as const, tool: label, check: a };
   const args = call.args;
   if (!isObject(args)) {
@@ -75,8 +91,14 @@ function scoreArg(a: EvalArgCheck, call: EvalCall, ctx: ScoreContext, label: str
   }
   switch (a.kind) {
     case 'schema': {
-      const issues = ctx.argIssues(call, a.schema);
       const what = a.schema ? 'the schema' : `${label}'s argSchema`;
+      let issues: readonly SchemaIssueInfo[];
+      try {
+        issues = ctx.argIssues(call, a.schema);
+      } catch (e) {
+        const info = toErrorInfo(e, 'evals.run');
+        return unevaluable(base, { ...info, message: `the arguments could not be checked against ${what}: ${info.message}` });
+      }
       return issues.length === 0
         ? { ...base, passed: true, message: `the arguments match ${what}` }
         : { ...base, passed: false, message: `the arguments do not match ${what}: ${issues.slice(0, 5).map((i) => `${i.path}: ${i.message}`).join('; ')}` };
@@ -91,7 +113,7 @@ function scoreArg(a: EvalArgCheck, call: EvalCall, ctx: ScoreContext, label: str
       try {
         found = selectJsonPath(a.path, args);
       } catch (e) {
-        return { ...base, passed: false, message: `the JSONPath ${quote(a.path)} cannot be evaluated: ${(e as Error).message}` };
+        return unevaluable(base, { code: 'VALIDATION_FAILED', message: `the JSONPath ${quote(a.path)} cannot be evaluated: ${(e as Error).message}; correct the check` });
       }
       if (found.length === 0) return { ...base, passed: false, message: `expected ${a.path} to equal ${preview(a.value)}; the arguments have nothing there: ${preview(args)}`, ...compared(a.value, undefined) };
       return jsonEqual(found[0], a.value)
@@ -102,26 +124,41 @@ function scoreArg(a: EvalArgCheck, call: EvalCall, ctx: ScoreContext, label: str
 }
 
 /** The answer checks other than the judge's. */
-export function scoreAnswer(checks: readonly EvalAnswerCheck[], answer: string): EvalCheckResult[] {
-  const out: EvalCheckResult[] = [];
+export function scoreAnswer(checks: readonly EvalAnswerCheck[], answer: string): ScoredCheck[] {
+  const out: ScoredCheck[] = [];
   for (const a of checks) {
     if (a.kind === 'contains') {
       const found = a.ignoreCase ? answer.toLowerCase().includes(a.text.toLowerCase()) : answer.includes(a.text);
       out.push({ part: 'answer', check: a, passed: found, message: found ? `the answer contains ${quote(a.text)}` : `expected the answer to contain ${quote(a.text)}: ${answerPreview(answer)}` });
     } else if (a.kind === 'regex') {
-      out.push({ part: 'answer', check: a, ...regexVerdict(a.pattern, !!a.ignoreCase, answer) });
+      out.push(regexVerdict(a, answer));
     }
   }
   return out;
 }
 
-/** A pattern tested in linear time where RE2 can express it, else on the bounded path (lib/schema-regexp.ts). */
-function regexVerdict(pattern: string, ignoreCase: boolean, answer: string): { passed: boolean; message: string } {
+/**
+ * A pattern tested in linear time where RE2 can express it (in any case too, with (?i)), else on
+ * the bounded path (lib/schema-regexp.ts): one that runs out of time there, or whose worker
+ * fails, could not be tested.
+ */
+function regexVerdict(a: Extract<EvalAnswerCheck, { kind: 'regex' }>, answer: string): ScoredCheck {
+  const base = { part: 'answer' as const, check: a };
+  const shown = `/${a.pattern}/${a.ignoreCase ? 'i' : ''}`;
   try {
-    const hit = withPatternBudget(() => schemaPattern(pattern, ignoreCase ? 'ui' : 'u').test(answer));
-    return hit ? { passed: true, message: `the answer matches /${pattern}/` } : { passed: false, message: `expected the answer to match /${pattern}/: ${answerPreview(answer)}` };
+    const hit = withPatternBudget(() => schemaPattern(a.pattern, a.ignoreCase ? 'ui' : 'u').test(answer));
+    return hit ? { ...base, passed: true, message: `the answer matches ${shown}` } : { ...base, passed: false, message: `expected the answer to match ${shown}: ${answerPreview(answer)}` };
   } catch (e) {
-    return { passed: false, message: `the pattern /${pattern}/ could not be tested: ${(e as Error).message}` };
+    if (e instanceof SchemaPatternError && e.code === 'TIMEOUT') {
+      return unevaluable(base, {
+        code: 'TIMEOUT',
+        message: e.ranOut
+          ? `the answer check's pattern ${shown} was stopped after ${SLOW_PATTERN_BUDGET_MS} ms on a ${answer.length}-character answer: it probably backtracks catastrophically (a lookahead or backreference around nested quantifiers such as (a+)+); simplify the answer check's pattern`
+          : `the answer check's pattern ${shown} was not tested: patterns that need JavaScript's engine (lookaround, backreferences) already took their share of time this second; run the case again, or write the pattern without them`,
+      });
+    }
+    const why = e instanceof SchemaPatternError ? e.message.replace(/^.*could not be checked: /, '') : (e as Error).message;
+    return unevaluable(base, { code: isAppError(e) ? e.code : 'INTERNAL', message: `the answer check's pattern ${shown} could not be tested: ${why}` });
   }
 }
 

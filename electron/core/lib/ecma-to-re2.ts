@@ -91,8 +91,14 @@ class Reader {
   private readonly cps: string[];
   /** A `|` outside every group was read. */
   topAlternation = false;
+  /** A word boundary (`\b`, `\B`) was read in a pattern that ignores case. */
+  foldedBoundary = false;
 
-  constructor(pattern: string) {
+  constructor(
+    pattern: string,
+    /** The i flag too: RE2 runs the spelling with (?i). */
+    private readonly ignoreCase = false,
+  ) {
     // By code point: with the u flag a surrogate pair is one character.
     this.cps = Array.from(pattern);
   }
@@ -169,17 +175,31 @@ class Reader {
     switch (c) {
       case 'b': case 'B':
         this.i++;
+        if (this.ignoreCase) this.foldedBoundary = true;
         return `\\${c}`;
-      case 'd': case 'D': case 'w': case 'W': case 's': case 'S': case 'p': case 'P': {
-        const body = this.classEscape();
-        return body === '' ? NOTHING : `[${body}]`;
-      }
+      case 'W':
+        // Ignoring case, JavaScript counts ſ and the Kelvin sign as word characters, so \W holds
+        // nothing that folds to k or s; RE2 would fold the complement's ranges back to them.
+        // A negated class is folded before it is negated, by both engines.
+        if (this.ignoreCase) {
+          this.i++;
+          return `[^${rangesBody(WORD)}]`;
+        }
+        return this.classEscapeOutside();
+      case 'd': case 'D': case 'w': case 's': case 'S': case 'p': case 'P':
+        return this.classEscapeOutside();
       case 'k':
         throw new Unsupported();
       default:
         if (c !== undefined && c >= '1' && c <= '9') throw new Unsupported();
         return literal(this.characterEscape());
     }
+  }
+
+  /** A class escape outside a class, as a class (the backslash is read). */
+  private classEscapeOutside(): string {
+    const body = this.classEscape();
+    return body === '' ? NOTHING : `[${body}]`;
   }
 
   /** \d \D \w \W \s \S \p{…} \P{…} as the inside of a class (the backslash is read). */
@@ -212,6 +232,8 @@ class Reader {
     // Script names as RE2 spells them (Latin, Greek, Han); an alias it does not know fails to compile: the slow path.
     else if ((key === 'Script' || key === 'sc') && /^[A-Z][A-Za-z_]*$/.test(value)) name = value;
     if (name === undefined) throw new Unsupported();
+    // Ignoring case, JavaScript folds the complement (\P{Lu} matches A: it holds a); RE2's \P{…} folds, then negates.
+    if (negated && this.ignoreCase) throw new Unsupported();
     return `\\${negated ? 'P' : 'p'}{${name}}`;
   }
 
@@ -303,6 +325,8 @@ class Reader {
       this.i++;
       return 0x08;
     }
+    // Ignoring case, \W inside a class cannot be written so that RE2 folds it as JavaScript does.
+    if (this.ignoreCase && e === 'W') throw new Unsupported();
     if (e === 'd' || e === 'D' || e === 'w' || e === 'W' || e === 's' || e === 'S' || e === 'p' || e === 'P') return this.classEscape();
     if (e === 'B' || e === 'k' || (e !== undefined && e >= '1' && e <= '9')) throw new Unsupported();
     return this.characterEscape();
@@ -317,11 +341,20 @@ export interface Re2Spelling {
    * string whole (re2js' testExact), which answers the same and runs several times faster.
    */
   whole?: string;
+  /**
+   * Ignoring case, the pattern has a word boundary: JavaScript's /ui counts ſ (U+017F) and the
+   * Kelvin sign (U+212A) as word characters there, RE2 does not. A text holding either must be
+   * tested by JavaScript's engine; any other text answers the same on both.
+   */
+  foldedBoundary?: true;
 }
 
-/** The RE2 spelling of an ECMAScript (u flag) pattern, or null when RE2 cannot express it. */
-export function spellForRe2(pattern: string): Re2Spelling | null {
-  const reader = new Reader(pattern);
+/**
+ * The RE2 spelling of an ECMAScript pattern (the u flag; with `ignoreCase` the i flag too, to
+ * be run with RE2's (?i)), or null when RE2 cannot express it.
+ */
+export function spellForRe2(pattern: string, options: { ignoreCase?: boolean } = {}): Re2Spelling | null {
+  const reader = new Reader(pattern, options.ignoreCase);
   let source: string;
   try {
     source = reader.translate();
@@ -331,7 +364,8 @@ export function spellForRe2(pattern: string): Re2Spelling | null {
   }
   // Literals are always written as escapes, so a bare ^ first and $ last are the anchors, outside every group.
   const anchored = !reader.topAlternation && source.length >= 2 && source.startsWith('^') && source.endsWith('$');
-  return anchored ? { source, whole: source.slice(1, -1) } : { source };
+  const boundary = reader.foldedBoundary ? { foldedBoundary: true as const } : {};
+  return anchored ? { source, whole: source.slice(1, -1), ...boundary } : { source, ...boundary };
 }
 
 export function ecmaToRe2(pattern: string): string | null {

@@ -111,3 +111,43 @@ describe('schema patterns', () => {
     expect(withPatternBudget(() => schemaPattern('^(?=a)a+$').test('aaa'))).toBe(true);
   });
 });
+
+describe('patterns that ignore case (flags ui)', () => {
+  // Every code point that has a case mapping, the ones JavaScript folds oddly, and some that have none.
+  const sample: string[] = [];
+  for (let cp = 0; cp <= 0x1ffff; cp++) {
+    if (cp >= 0xd800 && cp <= 0xdfff) continue;
+    const c = String.fromCodePoint(cp);
+    if (cp < 0x250 || c.toLowerCase() !== c.toUpperCase() || [0x17f, 0x212a, 0x2126, 0x130, 0x131, 0x3c2, 0x1e9e, 0x345].includes(cp)) sample.push(c);
+  }
+
+  it('run on re2js with (?i), answering as JavaScript /ui does on every cased character (Kelvin sign, long s, dotted I, final sigma)', () => {
+    const patterns = ['k', 'ſ', '\\u212a', 'ß', 'σ', 'İ', 'ǅ', '[a-z]', '[^a-z]', '\\w', '\\W', '\\d', '\\D', '\\s', '\\S', '.', '\\p{Lu}', '\\P{ASCII}', '[x\\P{ASCII}]', '[\\w]', '[^\\w]', '[^\\D]', '\\p{Script=Greek}', '[^\\p{Ll}]', '^\\w+$', 'straße'];
+    for (const source of patterns) {
+      const p = schemaPattern(source, 'ui');
+      expect(p.engine, source).toBe('re2');
+      const js = new RegExp(source, 'ui');
+      const wrong = sample.filter((c) => p.test(c) !== js.test(c));
+      expect(wrong, source).toEqual([]);
+    }
+  });
+
+  it('with a word boundary, answer on re2js, and send a text with ſ or the Kelvin sign (word characters to JavaScript /ui) to JavaScript', () => {
+    for (const source of ['\\bk', 'k\\b', '\\Bk', '\\bparis\\b']) {
+      const p = schemaPattern(source, 'ui');
+      expect(p.engine).toBe('re2');
+      const js = new RegExp(source, 'ui');
+      for (const c of ['k', 'K', 's', 'ſ', '\u212a', ' ', 'é', '1']) for (const text of [`${c}k`, `k${c}`, `${c}Paris${c}`]) expect(p.test(text), `${source} on ${text}`).toBe(js.test(text));
+    }
+    // A pattern that backtracks forever in JavaScript, ignoring case, answers at once.
+    expect(schemaPattern('^(a+)+$', 'ui').test(`${'A'.repeat(40)}b`)).toBe(false);
+  });
+
+  it('take the bounded path where RE2 cannot fold as JavaScript does: \\P{Lu}, \\W inside a class', () => {
+    for (const source of ['\\P{Lu}', '[\\W]', '[^\\W]', '\\P{Script=Greek}']) {
+      const p = schemaPattern(source, 'ui');
+      expect(p.engine, source).toBe('bounded');
+      expect(p.test('A'), source).toBe(new RegExp(source, 'ui').test('A'));
+    }
+  });
+});

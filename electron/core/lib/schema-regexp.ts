@@ -8,7 +8,8 @@
  * - A pattern is compiled with `new RegExp(pattern, 'u')` first (compiling does not
  *   backtrack): a syntax error throws as before, and the store reports it at save time.
  * - A pattern RE2 can express (./ecma-to-re2.ts: nearly all of them) runs on re2js, in time
- *   linear in the text: it cannot hang.
+ *   linear in the text: it cannot hang. So does one with the flags 'ui' (an eval's answer
+ *   check in any case), with RE2's (?i).
  * - The rest (lookaround, backreferences, counts past 1000) run on JavaScript's engine in a
  *   worker while this thread waits (./sync-regex.ts). All such tests of one validation
  *   share SLOW_PATTERN_BUDGET_MS of run time (withPatternBudget); past it the test throws a
@@ -55,6 +56,9 @@ export interface SchemaPattern extends RegExpLike {
  */
 export const RE2_WORK_LIMIT = 2_000_000;
 
+/** The two characters JavaScript's /ui counts as word characters for \b and RE2 does not (./ecma-to-re2.ts, foldedBoundary). */
+const FOLDED_WORD_CHARS = /[\u017f\u212a]/;
+
 class Re2Pattern implements SchemaPattern {
   readonly engine = 're2';
   private readonly size: number;
@@ -66,13 +70,17 @@ class Re2Pattern implements SchemaPattern {
     /** The schema's own pattern (named in errors) and the RE2 source `re` was compiled from. */
     private readonly pattern: string,
     private readonly source: string,
+    private readonly flags: string,
+    /** Ignoring case with a word boundary: a text with ſ or the Kelvin sign goes to JavaScript's engine. */
+    private readonly foldedBoundary = false,
   ) {
     this.size = Math.max(1, re.programSize());
   }
 
   test(s: string): boolean {
+    if (this.foldedBoundary && FOLDED_WORD_CHARS.test(s)) return boundedTest(this.pattern, this.flags, s);
     // Too much work for this thread: the same RE2 program in the worker, under the budget.
-    if (this.size * s.length > RE2_WORK_LIMIT) return boundedTest(this.pattern, 'u', s, { source: this.source, whole: this.whole });
+    if (this.size * s.length > RE2_WORK_LIMIT) return boundedTest(this.pattern, this.flags, s, { source: this.source, whole: this.whole });
     return this.whole ? this.re.testExact(s) : this.re.test(s);
   }
 
@@ -106,12 +114,16 @@ function compile(pattern: string, flags: string): SchemaPattern {
   // Throws the engine's SyntaxError for a pattern that is not valid ECMAScript: ajv reports it.
   new RegExp(pattern, flags);
   const key = `/${pattern}/${flags}`;
-  const re2 = flags === 'u' ? spellForRe2(pattern) : null;
+  // 'ui' (an eval's answer check in any case) runs on RE2 with (?i), which folds case as JavaScript's /ui does.
+  const ignoreCase = flags === 'ui';
+  const re2 = flags === 'u' || ignoreCase ? spellForRe2(pattern, { ignoreCase }) : null;
   if (re2 !== null) {
+    const fold = ignoreCase ? '(?i)' : '';
+    const boundary = re2.foldedBoundary === true;
     try {
       return re2.whole !== undefined
-        ? new Re2Pattern(RE2JS.compile(re2.whole), true, key, pattern, re2.whole)
-        : new Re2Pattern(RE2JS.compile(re2.source), false, key, pattern, re2.source);
+        ? new Re2Pattern(RE2JS.compile(fold + re2.whole), true, key, pattern, fold + re2.whole, flags, boundary)
+        : new Re2Pattern(RE2JS.compile(fold + re2.source), false, key, pattern, fold + re2.source, flags, boundary);
     } catch {
       // Past RE2's limits (a count over 1000, a property it does not know): the bounded path.
     }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LocalFunctionRegistry } from '../builtin-functions/registry';
+import { EventBus } from '../events';
 import { defineModule, ModuleHost } from './feature-module';
 import type { Platform } from './platform';
 
@@ -81,6 +82,49 @@ describe('feature modules', () => {
     expect(forgot).toEqual(['sync c1', 'later c1']);
     await done;
     expect(problems).toEqual([expect.objectContaining({ path: 'c1', message: expect.stringContaining('failing: could not forget what it kept for a deleted conversation: disk gone') })]);
+  });
+
+  it('a private conversation that ended is forgotten by every module (a later one too), awaited, without the public event', async () => {
+    const told: string[] = [];
+    const platform = { ...fakePlatform().platform, events: new EventBus() } as Platform;
+    const events: unknown[] = [];
+    platform.events.on('conversations.changed', (c) => events.push(c));
+    let forget: ((id: string) => Promise<void>) | undefined;
+    let release = () => undefined as void;
+    const first = defineModule({
+      name: 'first',
+      start: (ctx) => {
+        forget = (id) => ctx.forgetPrivateConversation(id);
+        return { api: 0, conversationDeleted: (id, gone) => void told.push(`first ${id} ${gone.private ? 'private' : 'deleted'}`) };
+      },
+    });
+    const slow = defineModule({
+      name: 'slow',
+      start: () => ({
+        api: 0,
+        conversationDeleted: (id, gone) =>
+          new Promise<void>((resolve) => {
+            release = () => {
+              told.push(`slow ${id} ${gone.private ? 'private' : 'deleted'}`);
+              resolve();
+            };
+          }),
+      }),
+    });
+    const running = await new ModuleHost([first, slow]).start(platform);
+    let settled = false;
+    const done = forget!('eval-1').then(() => (settled = true));
+    expect(told).toEqual(['first eval-1 private']);
+    await Promise.resolve();
+    expect(settled).toBe(false);
+    release();
+    await done;
+    expect(told).toEqual(['first eval-1 private', 'slow eval-1 private']);
+    expect(events).toEqual([]);
+    const deleted = running.conversationDeleted('c2');
+    release();
+    await deleted;
+    expect(told.slice(2)).toEqual(['first c2 deleted', 'slow c2 deleted']);
   });
 
   it('close only the modules that started when one fails to start', async () => {

@@ -21,6 +21,18 @@ export interface ModuleContext extends Platform {
    * run in reverse order before the error goes on. Once started, close() does that job.
    */
   ifStartFails(letGo: () => unknown): void;
+  /**
+   * A private conversation ended: one kept outside the timeline (an eval attempt's, in memory),
+   * which no window and no other process knows. Every started module forgets what it kept for
+   * it, as for a deleted conversation but without the public 'conversations.changed' event;
+   * settles when they all have (failures are reported as problems).
+   */
+  forgetPrivateConversation(conversationId: string): Promise<void>;
+}
+
+/** How a conversation went: deleted from the timeline, or a private one (never in it) that ended. */
+export interface ConversationGone {
+  private: boolean;
 }
 
 /** Any module, seen only as the service it gives (what `use()` and the module list take). */
@@ -35,8 +47,8 @@ export interface StartedModule<A, O extends OpName> {
   api: A;
   /** The module's handlers: exactly its operations of the contract. */
   handlers?: { [N in O]: Handler<N> };
-  /** A conversation was deleted: forget what is kept for it (errors are reported as problems). */
-  conversationDeleted?(conversationId: string): void | Promise<void>;
+  /** A conversation was deleted (or a private one ended): forget what is kept for it (errors are reported as problems). */
+  conversationDeleted?(conversationId: string, gone: ConversationGone): void | Promise<void>;
   /**
    * Stop: cancel running work and answer waiting questions at once (before the next module is
    * told), then settle. close() stops every module before it closes any.
@@ -68,7 +80,7 @@ export type OpsOf<M> = M extends FeatureModule<infer _A, infer O> ? O : never;
 export interface RunningModules {
   /** The handlers of every module, by operation. */
   handlers: Partial<Record<OpName, Handler<OpName>>>;
-  conversationDeleted(conversationId: string): Promise<void>;
+  conversationDeleted(conversationId: string, gone?: ConversationGone): Promise<void>;
   /** Stops every module in reverse order; `thenAtOnce` runs after each was told, before waiting for them to settle. */
   stop(thenAtOnce?: () => void): Promise<void>;
   close(): Promise<void>;
@@ -126,6 +138,7 @@ export class ModuleHost {
       const letGo: (() => unknown)[] = [];
       const ctx: ModuleContext = Object.assign(Object.create(platform) as Platform, {
         ifStartFails: (f: () => unknown) => void letGo.push(f),
+        forgetPrivateConversation: (conversationId: string) => this.conversationGone(conversationId, { private: true }),
         use: <A>(m: ModuleRef<A>): A => {
           const dep = this.entries.get(m as unknown as FeatureModule<unknown, OpName>);
           if (!dep) throw new Error(`module '${e.module.name}' uses '${m.name}', which is not in the module list`);
@@ -163,31 +176,35 @@ export class ModuleHost {
     await r.close();
   }
 
+  /**
+   * Every started module is told at once (in the event's turn: what one forgets synchronously
+   * is gone when the deleting call returns); failures are reported as problems.
+   */
+  private async conversationGone(conversationId: string, gone: ConversationGone): Promise<void> {
+    const report = (name: string, err: unknown) =>
+      this.platform?.problems.report({ kind: 'io-error', path: conversationId, message: `${name}: could not forget what it kept for a ${gone.private ? 'finished private' : 'deleted'} conversation: ${(err as Error).message}` });
+    const pending: Promise<void>[] = [];
+    for (const e of this.order.filter((x) => x.started)) {
+      try {
+        const r = e.started!.conversationDeleted?.(conversationId, gone);
+        if (r)
+          pending.push(
+            r.catch((err: unknown) => {
+              report(e.module.name, err);
+            }),
+          );
+      } catch (err) {
+        report(e.module.name, err);
+      }
+    }
+    await Promise.all(pending);
+  }
+
   private running(handlers: Partial<Record<OpName, Handler<OpName>>>): RunningModules {
     const started = () => this.order.filter((e) => e.started);
     return {
       handlers,
-      // Every module is told at once (in the event's turn: what one forgets synchronously is gone
-      // when the deleting call returns); failures are reported as problems.
-      conversationDeleted: async (conversationId) => {
-        const report = (name: string, err: unknown) =>
-          this.platform?.problems.report({ kind: 'io-error', path: conversationId, message: `${name}: could not forget what it kept for a deleted conversation: ${(err as Error).message}` });
-        const pending: Promise<void>[] = [];
-        for (const e of started()) {
-          try {
-            const r = e.started!.conversationDeleted?.(conversationId);
-            if (r)
-              pending.push(
-                r.catch((err: unknown) => {
-                  report(e.module.name, err);
-                }),
-              );
-          } catch (err) {
-            report(e.module.name, err);
-          }
-        }
-        await Promise.all(pending);
-      },
+      conversationDeleted: (conversationId, gone = { private: false }) => this.conversationGone(conversationId, gone),
       stop: async (thenAtOnce) => {
         const settling: Promise<void>[] = [];
         for (const e of started().reverse()) {

@@ -18,16 +18,23 @@ export const toolOutputModule = defineModule({
       router: { route: (r) => routing.router.route(r) },
     });
     await toolOutputs.sweep();
-    toolOutputs.store.onChange((conversationId) => events.emit('toolOutputs.changed', { conversationId }));
+    // A private conversation (an eval attempt's) ending is no window's business.
+    const ending = new Set<string>();
+    toolOutputs.store.onChange((conversationId) => {
+      if (!ending.has(conversationId)) events.emit('toolOutputs.changed', { conversationId });
+    });
     hooks.resolveHandle = (handle, ownerId) => toolOutputs.resolveHandle(handle, ownerId);
     hooks.spillFor = (ownerId, meta) => toolOutputs.spillFor(ownerId, meta);
     return {
       api: toolOutputs,
-      conversationDeleted: async (conversationId) => {
+      conversationDeleted: async (conversationId, gone) => {
+        if (gone.private) ending.add(conversationId);
         try {
           await toolOutputs.endSession(conversationId);
         } catch (e) {
           problems.report({ kind: 'io-error', path: conversationId, message: `could not remove the stored outputs of a deleted conversation: ${(e as Error).message}` });
+        } finally {
+          ending.delete(conversationId);
         }
       },
       close: () => toolOutputs.close(),
