@@ -24,6 +24,7 @@ import type { AgentStream } from './use-agent-stream';
 import { useConversationDetail } from './use-conversation';
 import { MessageAttachments } from './AttachmentViews';
 import { useUi } from '../../stores/ui';
+import { SaveAsEvalButton } from '../tools/evals/SaveAsEval';
 
 /** Within this many pixels of the bottom, new messages keep the view at the bottom. */
 const STICK_PX = 80;
@@ -137,7 +138,7 @@ export function MessageList({ conversationId, stream }: { conversationId: string
       )}
       {items.map((it) =>
         it.kind === 'tool' ? (
-          <ToolCard key={it.key} card={it.card} conversationId={conversationId} placement="root" />
+          <ToolCard key={it.key} card={it.card} conversationId={conversationId} placement="root" messageId={it.message.id} />
         ) : it.kind === 'usage' ? (
           <UsageLine key={it.key} usage={it.usage} />
         ) : (
@@ -218,6 +219,7 @@ function MessageItem({ message: m, running, branch, onSwitched }: { message: Mes
           </p>
           {m.text && !m.text.includes(m.error.message) && <p className="message-text">{m.text}</p>}
           {m.outcomes && <DirectiveOutcomes outcomes={m.outcomes} />}
+          {m.turnId && <SaveAsEvalButton conversationId={m.conversationId} messageId={m.id} />}
         </div>
       );
     }
@@ -249,6 +251,7 @@ function MessageItem({ message: m, running, branch, onSwitched }: { message: Mes
               </button>
             )}
             {m.role === 'assistant' && <RegenerateButton message={m} disabled={running} />}
+            <SaveAsEvalButton conversationId={m.conversationId} messageId={m.id} />
           </span>
         )}
       </header>

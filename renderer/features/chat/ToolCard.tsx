@@ -31,6 +31,7 @@ import { useReplay } from '../tools/tester/replay-store';
 import { useUi } from '../../stores/ui';
 import { McpAppSlot } from '../mcp-apps/McpAppSlot';
 import { McpCallQuestion } from '../mcp-server/McpQuestionPrompt';
+import { SaveAsEvalButton } from '../tools/evals/SaveAsEval';
 
 const STATUS_CLASS: Record<ToolCardData['status'], string> = {
   running: 'badge',
@@ -42,7 +43,7 @@ const STATUS_CLASS: Record<ToolCardData['status'], string> = {
   denied: 'badge danger',
 };
 
-export function ToolCard({ card, conversationId, placement }: { card: ToolCardData; conversationId?: string; placement?: 'root' | 'in-task' }) {
+export function ToolCard({ card, conversationId, placement, messageId }: { card: ToolCardData; conversationId?: string; placement?: 'root' | 'in-task'; messageId?: string }) {
   const awaiting = card.status === 'awaiting-approval';
   const inChat = placement !== undefined;
   const stored = card.stored;
@@ -99,7 +100,7 @@ export function ToolCard({ card, conversationId, placement }: { card: ToolCardDa
           {s.actions.deniedBecause(card.denyReason)}
         </p>
       )}
-      <CardActions card={card} rerun={card.source === 'user' && !!conversationId && card.status !== 'running' && !!card.bundleId} />
+      <CardActions card={card} rerun={card.source === 'user' && !!conversationId && card.status !== 'running' && !!card.bundleId} saveAsEval={card.source === 'model' && !awaiting && card.status !== 'running' && conversationId && messageId ? { conversationId, messageId } : undefined} />
       {card.status === 'running' && (
         <>
           <p className="muted" role="status">
@@ -160,11 +161,11 @@ export function ToolCard({ card, conversationId, placement }: { card: ToolCardDa
  * arguments), and any finished call of a registry tool opened in the tester: the Tools screen
  * on the call's exact tool version, its arguments filled in, its result there to compare.
  */
-function CardActions({ card, rerun: showRerun }: { card: ToolCardData; rerun: boolean }) {
+function CardActions({ card, rerun: showRerun, saveAsEval }: { card: ToolCardData; rerun: boolean; saveAsEval?: { conversationId: string; messageId: string } }) {
   const rerun = useRerun((st) => st.rerun);
   const openReplay = useReplay((st) => st.open);
   const showTester = canOpenInTester(card);
-  if (!showRerun && !showTester) return null;
+  if (!showRerun && !showTester && !saveAsEval) return null;
   const openInTester = () => {
     openReplay(replaySourceOf(card));
     useUi.getState().selectBundle(card.bundleId);
@@ -187,6 +188,7 @@ function CardActions({ card, rerun: showRerun }: { card: ToolCardData; rerun: bo
           {s.actions.openInTester}
         </button>
       )}
+      {saveAsEval && <SaveAsEvalButton {...saveAsEval} className="" />}
     </div>
   );
 }

@@ -10,6 +10,9 @@ import { suiteStrings } from '../../../i18n/suite-strings';
 import { useUi } from '../../../stores/ui';
 import { BundleList } from '../BundleList';
 import { FindabilityReport } from '../findability/FindabilityReport';
+import { EvalsPane } from '../evals/EvalsPane';
+import { useEvalsOpen } from '../evals/evals-open-store';
+import { evalsStrings } from '../../../i18n/evals-strings';
 import { SuiteReport } from '../suite/SuiteReport';
 import { useSuiteRun, type SuiteScope } from '../suite/suite-run-store';
 import type { RunningSuite } from '../../../../shared/model/testcase';
@@ -33,7 +36,9 @@ type Pane =
   /** The test report of the suite run last (suite/suite-run-store.ts). */
   | { kind: 'suite' }
   /** How findable the user's tools are for a model's tool search (findability/). */
-  | { kind: 'findability' };
+  | { kind: 'findability' }
+  /** A bundle's eval cases, runs and their reports (evals/). */
+  | { kind: 'evals'; bundleId: string; caseId?: string; tool?: string; seq: number };
 
 /** What a tester mounted in the slot may use: the open saved tool, or the draft being edited. */
 export interface TesterContext {
@@ -161,6 +166,14 @@ export function ToolsWorkbench({ testerSlot }: ToolsWorkbenchProps) {
     if (source && !show({ kind: 'tool', bundleId: source.bundleId, slug: source.slug, version: source.version })) useReplay.getState().dismiss();
   }, [replayToOpen, show]);
 
+  // Evals handed over (a case saved from the chat): the bundle's evals, that case open.
+  const evalsToOpen = useEvalsOpen((st) => st.toOpen);
+  useEffect(() => {
+    if (!evalsToOpen) return;
+    const target = useEvalsOpen.getState().take();
+    if (target) show({ kind: 'evals', ...target, seq: ++draftSeq });
+  }, [evalsToOpen, show]);
+
   // A tool an importer just made: opened with its tester, scrolled into view (the import panel is below).
   const createdToOpen = useCreatedTool((st) => st.toOpen);
   useEffect(() => {
@@ -197,8 +210,28 @@ export function ToolsWorkbench({ testerSlot }: ToolsWorkbenchProps) {
         }}
       />
     );
+  } else if (pane.kind === 'evals' && bundleById(pane.bundleId)) {
+    detail = (
+      <EvalsPane
+        key={`evals:${pane.bundleId}:${pane.seq}`}
+        bundle={bundleById(pane.bundleId)!}
+        {...(pane.caseId ? { caseId: pane.caseId } : {})}
+        // Opened once: coming back to the screen finds the list.
+        onCaseOpened={() => setPane((p) => (p.kind === 'evals' ? { ...p, caseId: undefined } : p))}
+        {...(pane.tool ? { tool: pane.tool } : {})}
+        onOpenTool={(t) => show({ kind: 'tool', ...t })}
+        onClose={() => show({ kind: 'none' }, { afterSave: true })}
+        onDirtyChange={onDirtyChange}
+      />
+    );
   } else if (pane.kind === 'findability') {
-    detail = <FindabilityReport onOpenTool={(t) => show({ kind: 'tool', ...t })} onClose={() => show({ kind: 'none' })} />;
+    detail = (
+      <FindabilityReport
+        onOpenTool={(t) => show({ kind: 'tool', ...t })}
+        onOpenEvals={(t) => show({ kind: 'evals', ...t, seq: ++draftSeq })}
+        onClose={() => show({ kind: 'none' })}
+      />
+    );
   } else if (pane.kind === 'bundle') {
     const bundle = bundleById(pane.bundleId) ?? pane.known;
     detail = (
@@ -261,7 +294,7 @@ export function ToolsWorkbench({ testerSlot }: ToolsWorkbenchProps) {
       : testerSlot;
 
   return (
-    <div className={tester ? 'workbench with-tester' : 'workbench'} data-testid="tools-workbench">
+    <div className={tester ? 'workbench with-tester' : pane.kind === 'evals' ? 'workbench wide-detail' : 'workbench'} data-testid="tools-workbench">
       <div className="workbench-bundles">
         <div className="workbench-toolbar">
           <button type="button" data-testid="new-bundle" onClick={() => show({ kind: 'bundle', bundleId: null })}>
@@ -301,6 +334,17 @@ export function ToolsWorkbench({ testerSlot }: ToolsWorkbenchProps) {
               onClick={() => runSuite({ kind: 'bundle', bundleId: selectedBundle.id, name: selectedBundle.displayName })}
             >
               {suiteStrings.runBundle}
+            </button>
+          )}
+          {selectedBundle && (
+            <button
+              type="button"
+              data-testid="evals-open"
+              title={evalsStrings.openLabel(selectedBundle.displayName)}
+              aria-pressed={pane.kind === 'evals' && pane.bundleId === selectedBundle.id}
+              onClick={() => show({ kind: 'evals', bundleId: selectedBundle.id, seq: ++draftSeq })}
+            >
+              {evalsStrings.open}
             </button>
           )}
           {blocked && (

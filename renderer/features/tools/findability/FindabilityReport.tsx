@@ -9,11 +9,14 @@ import { FINDING_KINDS, type Finding, type FindingKind, type FindingTool } from 
 import { useOp } from '../../../api/hooks';
 import { QueryError } from '../../../components/QueryError';
 import { findabilityStrings as s } from '../../../i18n/findability-strings';
+import { evalsStrings } from '../../../i18n/evals-strings';
 import { BusyButton } from '../BusyButton';
 import './findability.css';
 
 export interface FindabilityReportProps {
   onOpenTool: (tool: { bundleId: string; slug: string; version: string }) => void;
+  /** The eval cases that expect a flagged tool (does a model find it?). */
+  onOpenEvals?: (target: { bundleId: string; tool: string }) => void;
   onClose: () => void;
 }
 
@@ -30,7 +33,7 @@ function Marked({ text }: { text: string }) {
 
 const toolName = (t: FindingTool) => `${t.bundleSlug}/${t.slug}@${t.version}`;
 
-export function FindabilityReport({ onOpenTool, onClose }: FindabilityReportProps) {
+export function FindabilityReport({ onOpenTool, onOpenEvals, onClose }: FindabilityReportProps) {
   const titleId = useId();
   const headingRef = useRef<HTMLHeadingElement>(null);
   const q = useOp('tools.findability', {}, { staleTime: 0, refetchOnMount: 'always' });
@@ -74,13 +77,13 @@ export function FindabilityReport({ onOpenTool, onClose }: FindabilityReportProp
         </p>
       )}
       {groups.map((g) => (
-        <KindGroup key={g.kind} kind={g.kind} findings={g.findings} onOpenTool={onOpenTool} />
+        <KindGroup key={g.kind} kind={g.kind} findings={g.findings} onOpenTool={onOpenTool} onOpenEvals={onOpenEvals} />
       ))}
     </section>
   );
 }
 
-function KindGroup({ kind, findings, onOpenTool }: { kind: FindingKind; findings: Finding[]; onOpenTool: FindabilityReportProps['onOpenTool'] }) {
+function KindGroup({ kind, findings, onOpenTool, onOpenEvals }: { kind: FindingKind; findings: Finding[]; onOpenTool: FindabilityReportProps['onOpenTool']; onOpenEvals?: FindabilityReportProps['onOpenEvals'] }) {
   const headingId = useId();
   return (
     <section className="findability-group" aria-labelledby={headingId} data-testid="findability-group" data-kind={kind}>
@@ -111,6 +114,17 @@ function KindGroup({ kind, findings, onOpenTool }: { kind: FindingKind; findings
                     <code>{toolName(t)}</code>
                   </button>
                 ),
+              )}
+              {onOpenEvals && !f.tools[0]!.isBuiltIn && (
+                <button
+                  type="button"
+                  className="link-button findability-evals"
+                  data-testid="finding-open-evals"
+                  aria-label={evalsStrings.findability.evalsLabel(`${f.tools[0]!.bundleSlug}/${f.tools[0]!.slug}`)}
+                  onClick={() => onOpenEvals({ bundleId: f.tools[0]!.bundleId, tool: f.tools[0]!.slug })}
+                >
+                  {evalsStrings.findability.evals}
+                </button>
               )}
             </div>
             <p className="findability-message">

@@ -10,6 +10,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type ChangeEvent } from 'react';
 import { MAX_IMPORT_ZIP_BYTES, type ImportReport } from '../../../../shared/model/transfer';
+import { evalsStrings } from '../../../i18n/evals-strings';
 import { callOrThrow } from '../../../api/client';
 import { FieldError } from '../../../components/Field';
 import { saveFile } from '../../../components/save-file';
@@ -195,6 +196,7 @@ function ReportView({ report }: { report: ImportReport }) {
           </ul>
         </>
       )}
+      {report.evalCases ? <p data-testid="import-evalcases">{evalsStrings.imported(report.evalCases)}</p> : null}
       {report.conflicts.length > 0 && (
         <>
           <h5>{s.bundle.conflicts(report.conflicts.length)}</h5>
