@@ -280,6 +280,7 @@ export const layers = {
     'electron/core/platform',
     'electron/core/registry/module.ts',
     'electron/core/routing/module.ts',
+    'electron/core/script-tools/module.ts',
     'electron/core/secrets/module.ts',
     'electron/core/testcases/module.ts',
     'electron/core/tool-output/module.ts',
@@ -325,6 +326,18 @@ export const layers = {
     'shared',
   ],
   'electron/core/routing/module.ts': ['electron/core/platform', 'electron/core/routing'],
+  'electron/core/script-tools': [
+    'electron/core/bundles',
+    'electron/core/invoke',
+    'electron/core/lib',
+    'electron/core/router.ts',
+    'shared',
+  ],
+  'electron/core/script-tools/module.ts': [
+    'electron/core/lib',
+    'electron/core/platform',
+    'electron/core/script-tools',
+  ],
   'electron/core/secrets': ['electron/core/lib', 'electron/core/router.ts', 'shared'],
   'electron/core/secrets/module.ts': ['electron/core/platform', 'electron/core/secrets'],
   'electron/core/settings': [

@@ -18,6 +18,7 @@ const WORKLOADS: Record<string, () => Promise<{ run(): Promise<BenchResult[]> }>
   'mcp-server': () => import('./mcp-server.bench'),
   'mcp-client': () => import('./mcp-client.bench'),
   memory: () => import('./memory.bench'),
+  'script-tool': () => import('./script-tool.bench'),
 };
 
 async function main(): Promise<void> {

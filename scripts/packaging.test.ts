@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import picomatch from 'picomatch';
 import YAML from 'yaml';
 // @ts-expect-error -- a plain .mjs build script without types
-import { WORKERS } from './worker-bundles.mjs';
+import { WORKERS, workerBundles } from './worker-bundles.mjs';
 // @ts-expect-error -- a plain .mjs build script without types
 import { FUSES, afterPack, fuseConfig, packedExecutable } from './after-pack.mjs';
 // @ts-expect-error -- a plain .mjs build script without types
@@ -86,7 +86,20 @@ describe('packaging', () => {
       expect(unpacked(file), file).toBe(true);
     }
   });
+
+  it('unpacks the script tools’ engine (QuickJS’s .wasm), and the sandbox worker needs no package at run time', async () => {
+    const unpacked = picomatch(builder.asarUnpack ?? []);
+    expect(unpacked('node_modules/@jitl/quickjs-wasmfile-release-sync/dist/emscripten-module.wasm')).toBe(true);
+    // The worker starts from app.asar.unpacked, where there is no node_modules: it bundles what it uses.
+    const { build } = await import('esbuild');
+    const out = await build({ ...(workerBundles(path.join(os.tmpdir(), 'toolsmith-packaging')) as Record<string, object>)['script-worker'], write: false, metafile: true });
+    const code = out.outputFiles!.find((f) => f.path.endsWith('.cjs'))!.text;
+    const required = [...code.matchAll(/\brequire\("([^"]+)"\)/g)].map((m) => m[1]!);
+    expect(required.filter((r) => !r.startsWith('node:') && !NODE_BUILTINS.has(r))).toEqual([]);
+  });
 });
+
+const NODE_BUILTINS = new Set(['fs', 'path', 'url', 'worker_threads', 'crypto', 'module', 'os', 'util']);
 
 /** Whether electron-builder's `files` patterns put a file of the project into app.asar (the last matching pattern decides). */
 function packagedInAsar(file: string): boolean {

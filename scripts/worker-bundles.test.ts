@@ -1,6 +1,6 @@
 /**
- * The core's worker threads as the build ships them: a bundle that searches a buffer and runs
- * a grep (as dist-electron/serve.mjs and .bench-dist/run.mjs do) is built with esbuild beside
+ * The core's worker threads as the build ships them: a bundle that searches a buffer, runs a
+ * grep and runs a script tool's script (as dist-electron/serve.mjs and .bench-dist/run.mjs do) is built with esbuild beside
  * the worker bundles of worker-bundles.mjs, and run by plain Node, which has no TypeScript
  * loader: each worker starts from its .cjs file next to the bundle.
  */
@@ -35,6 +35,7 @@ import path from 'node:path';
 import { FileBufferStore } from ${JSON.stringify(path.join(root, 'electron/core/routing/buffer-store.ts'))};
 import { withRegexSession } from ${JSON.stringify(path.join(root, 'electron/core/lib/safe-regex.ts'))};
 import { schemaPattern } from ${JSON.stringify(path.join(root, 'electron/core/lib/schema-regexp.ts'))};
+import { SandboxPool } from ${JSON.stringify(path.join(root, 'electron/core/script-tools/sandbox-pool.ts'))};
 
 const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'toolsmith-worker-bundle-'));
 const store = new FileBufferStore({ dataDir: dir, workspaceDir: dir, now: () => new Date() });
@@ -57,6 +58,16 @@ try {
     );
   } catch (e) {
     out.grep = { error: e.code + ': ' + e.message };
+  }
+  const pool = new SandboxPool();
+  try {
+    const limits = { timeLimitMs: 5000, memoryBytes: 32 * 1024 * 1024, maxOutputBytes: 1024 * 1024 };
+    const end = await pool.run({ key: 'k', source: 'function run(a) { return a.n * 2 }', filename: 'x.js', argsJson: '{"n":21}', invocationId: 'i', limits, live: false }, { op: async () => ({ ok: true, json: 'null' }) });
+    out.script = end.ok ? JSON.parse(end.json) : { error: end.error.code + ': ' + end.error.message };
+  } catch (e) {
+    out.script = { error: e.code + ': ' + e.message };
+  } finally {
+    await pool.close();
   }
   try {
     const lookahead = schemaPattern('^(?=.*\\\\d)\\\\w+$');
@@ -89,7 +100,7 @@ async function bundleApp(withWorkers: boolean): Promise<string> {
 
 describe('the worker bundles', () => {
   it('name each worker module of the core, one .cjs file each', async () => {
-    expect(Object.keys(WORKERS as Record<string, string>).sort()).toEqual(['buffer-search-worker', 'safe-regex-worker', 'sync-regex-worker']);
+    expect(Object.keys(WORKERS as Record<string, string>).sort()).toEqual(['buffer-search-worker', 'safe-regex-worker', 'script-worker', 'sync-regex-worker']);
     for (const [name, source] of Object.entries(WORKERS as Record<string, string>)) {
       expect(path.basename(source)).toBe(`${name}.ts`);
       await fs.access(path.join(root, source));
@@ -99,7 +110,7 @@ describe('the worker bundles', () => {
   it('run beside a bundle under plain Node: a buffer search and a grep answer from the .cjs workers', async () => {
     const app = await bundleApp(true);
     const names = (await fs.readdir(path.dirname(app))).sort();
-    expect(names).toEqual(['app.mjs', 'buffer-search-worker.cjs', 'entry.ts', 'safe-regex-worker.cjs', 'sync-regex-worker.cjs']);
+    expect(names).toEqual(['app.mjs', 'buffer-search-worker.cjs', 'entry.ts', 'safe-regex-worker.cjs', 'script-worker.cjs', 'sync-regex-worker.cjs']);
     expect(await runNode(app)).toEqual({
       substring: [[2, 'needle one']],
       ignoringCase: [
@@ -116,6 +127,8 @@ describe('the worker bundles', () => {
       },
       // A schema pattern re2js cannot run, answered by the synchronous worker.
       lookahead: ['bounded', true, false],
+      // A script run by QuickJS in the script tools' worker, which carries its engine's code.
+      script: 42,
     });
   });
 
@@ -125,5 +138,6 @@ describe('the worker bundles', () => {
     expect(r.substring!.error).toMatch(/^INTERNAL: .*buffer-search-worker\.cjs/);
     expect(r.grep!.error).toMatch(/^INTERNAL: .*safe-regex-worker\.cjs/);
     expect(r.lookahead!.error).toMatch(/^INTERNAL: the schema pattern .* could not be checked: .*sync-regex-worker\.cjs is missing/);
+    expect(r.script!.error).toMatch(/^UNAVAILABLE: script tools cannot start their sandbox: .*script-worker\.cjs/);
   });
 });

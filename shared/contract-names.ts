@@ -155,6 +155,8 @@ export const OP_NAMES = [
   'conversations.toolTokens',
   'tools.findability',
   'tools.testEmbeddings',
+  'tools.scriptSource',
+  'tools.trustScript',
 ] as const satisfies readonly OpName[];
 
 export const EVENT_NAMES = [

@@ -14,6 +14,7 @@ import { memoryEvents, memoryOperations } from './contract/memory';
 import { providersEvents, providersOperations } from './contract/providers';
 import { registryEvents, registryOperations } from './contract/registry';
 import { routingEvents, routingOperations } from './contract/routing';
+import { scriptToolsEvents, scriptToolsOperations } from './contract/script-tools';
 import { secretsEvents, secretsOperations } from './contract/secrets';
 import { tasksEvents, tasksOperations } from './contract/tasks';
 import { testcasesEvents, testcasesOperations } from './contract/testcases';
@@ -60,6 +61,7 @@ export const operations = {
   ...mcpServerOperations,
   ...usageOperations,
   ...toolSearchOperations,
+  ...scriptToolsOperations,
 } as const satisfies OperationTable;
 
 /** Events the core pushes to every connected window. */
@@ -86,6 +88,7 @@ export const events = {
   ...mcpServerEvents,
   ...usageEvents,
   ...toolSearchEvents,
+  ...scriptToolsEvents,
 } as const satisfies EventTable;
 
 export type Operations = typeof operations;

@@ -18,6 +18,7 @@ import { memoryModule } from './memory/module';
 import { appModule } from './platform/app-module';
 import { registryModule } from './registry/module';
 import { routingModule } from './routing/module';
+import { scriptToolsModule } from './script-tools/module';
 import { secretsModule } from './secrets/module';
 import { testcasesModule } from './testcases/module';
 import { toolSearchModule } from './tool-search/module';
@@ -36,6 +37,7 @@ export const MODULES = [
   toolSearchModule,
   toolOutputModule,
   invokeModule,
+  scriptToolsModule,
   documentsModule,
   mcpClientModule,
   agentProfilesModule,

@@ -44,7 +44,7 @@ function approvalsTouched(qc: QueryClient, rows: readonly Message[] | undefined)
 const HANDLERS: { [E in EventName]: Handler<E> } = {
   'settings.changed': ops('settings.get', 'app.info'),
   'app.problem': ops('app.problems'),
-  'store.changed': ops('bundles.list', 'bundles.get', 'tools.list', 'tools.search', 'tools.find', 'tools.get', 'tools.approval', 'tools.findability'),
+  'store.changed': ops('bundles.list', 'bundles.get', 'tools.list', 'tools.search', 'tools.find', 'tools.get', 'tools.approval', 'tools.findability', 'tools.scriptSource'),
   'invocation.event': () => undefined,
   // A running call's progress: kept outside the query cache (components/invocation-progress.ts).
   'invocation.progress': () => undefined,

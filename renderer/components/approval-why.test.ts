@@ -6,6 +6,7 @@ describe('why a call asks, in words', () => {
     expect(approvalWhy({ reason: { kind: 'function', functionId: 'files.write' } })).toEqual({ reason: 'It runs files.write, which asks before it runs wherever it is used.' });
     expect(approvalWhy({ reason: { kind: 'step', step: 'save', tool: 'summarize@1' } }).reason).toBe('Its step save calls summarize@1, which asks before it runs.');
     expect(approvalWhy({ reason: { kind: 'tool' } }).hints).toBeUndefined();
+    expect(approvalWhy({ reason: { kind: 'script' } }).reason).toMatch(/^Its script comes from outside this app .* read it before it runs\.$/);
   });
 
   it('shows an MCP tool’s hints, and says when it gave none', () => {

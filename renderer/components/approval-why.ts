@@ -19,7 +19,7 @@ const HINT_KEYS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWor
 
 export function approvalWhy(info: ApprovalInfo): ApprovalWhyText {
   const r = info.reason;
-  const reason = r.kind === 'function' ? s.reason.fn(r.functionId) : r.kind === 'step' ? s.reason.step(r.step, r.tool) : s.reason.tool;
+  const reason = r.kind === 'function' ? s.reason.fn(r.functionId) : r.kind === 'step' ? s.reason.step(r.step, r.tool) : r.kind === 'script' ? s.reason.script : s.reason.tool;
   if (!info.mcpHints) return { reason };
   const hints = HINT_KEYS.filter((k) => info.mcpHints![k] !== undefined).map((k) => {
     const yes = info.mcpHints![k] === true;

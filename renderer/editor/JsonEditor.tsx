@@ -1,5 +1,7 @@
 /**
- * A controlled JSON editor: Monaco when it loads, a plain <textarea> when it does not.
+ * A controlled JSON editor: Monaco when it loads, a plain <textarea> when it does not. With
+ * `language="javascript"` it edits a script instead (monaco-script-setup.ts: the checker's
+ * markers, over the declarations given as `extraLibs`).
  * The parent owns the text (`value`, `onChange`) and passes the field's own errors
  * (`errors`); Monaco's markers (syntax and schema) are listed under the editor and
  * reported through `onMarkers` so a form can refuse to save while they stand.
@@ -12,7 +14,11 @@ import type { editor as MonacoEditorNs } from 'monaco-editor';
 import { editorStrings } from '../i18n/editor-strings';
 import { MODEL_FILE, type JsonSchemaKind } from './json-schemas';
 
-type Setup = typeof import('./monaco-setup');
+type JsonSetup = typeof import('./monaco-setup');
+type ScriptSetup = typeof import('./monaco-script-setup');
+type Setup = JsonSetup | ScriptSetup;
+export type EditorLanguage = 'json' | 'javascript';
+export type { ExtraLib } from './monaco-script-setup';
 type StandaloneEditor = MonacoEditorNs.IStandaloneCodeEditor;
 
 declare global {
@@ -21,9 +27,11 @@ declare global {
   }
 }
 
-/** One dynamic import for the whole page; a failure is remembered (the fallback stays). */
-let setupPromise: Promise<Setup> | null = null;
-function loadMonaco(): Promise<Setup> {
+/** One dynamic import per language for the whole page; a failure is remembered (the fallback stays). */
+let setupPromise: Promise<JsonSetup> | null = null;
+let scriptSetupPromise: Promise<ScriptSetup> | null = null;
+function loadMonaco(language: EditorLanguage): Promise<Setup> {
+  if (language === 'javascript') return (scriptSetupPromise ??= import('./monaco-script-setup'));
   return (setupPromise ??= import('./monaco-setup'));
 }
 
@@ -32,6 +40,8 @@ export interface EditorProblem {
   column: number;
   message: string;
   severity: 'error' | 'warning';
+  /** The checker's code, where it gives one (TypeScript's diagnostics in a script). */
+  code?: string;
 }
 
 export interface JsonEditorProps {
@@ -58,13 +68,17 @@ export interface JsonEditorProps {
   onMarkers?(problems: EditorProblem[]): void;
   /** Id of the element holding help for the field, for aria-describedby. */
   describedBy?: string;
+  /** What the text is: JSON (the default) or a script's JavaScript. */
+  language?: EditorLanguage;
+  /** For JavaScript: declarations the script is checked with (keep the array's identity while they do not change). */
+  extraLibs?: readonly import('./monaco-script-setup').ExtraLib[];
 }
 
 const MAX_LISTED = 20;
 let modelSeq = 0;
 
 export function JsonEditor(props: JsonEditorProps) {
-  const { value, onChange, label, id, testId, height = 180, readOnly = false, schema = 'none', errors = [], onMarkers, describedBy, autoClose = true } = props;
+  const { value, onChange, label, id, testId, height = 180, readOnly = false, schema = 'none', errors = [], onMarkers, describedBy, autoClose = true, language = 'json', extraLibs } = props;
   const [setup, setSetup] = useState<Setup | null>(null);
   const [failed, setFailed] = useState(false);
   const [markers, setMarkers] = useState<EditorProblem[]>([]);
@@ -73,7 +87,7 @@ export function JsonEditor(props: JsonEditorProps) {
 
   useEffect(() => {
     let live = true;
-    loadMonaco().then(
+    loadMonaco(language).then(
       (s) => live && setSetup(s),
       (e: unknown) => {
         console.warn('Monaco could not be loaded; using a plain text box:', e);
@@ -83,7 +97,11 @@ export function JsonEditor(props: JsonEditorProps) {
     return () => {
       live = false;
     };
-  }, []);
+  }, [language]);
+
+  useEffect(() => {
+    if (setup && extraLibs && 'setExtraLibs' in setup) setup.setExtraLibs(extraLibs);
+  }, [setup, extraLibs]);
 
   const onMarkersRef = useRef(onMarkers);
   useEffect(() => {
@@ -126,7 +144,8 @@ export function JsonEditor(props: JsonEditorProps) {
           height={height}
           readOnly={readOnly}
           autoClose={autoClose}
-          path={`inmemory://toolsmith/editor-${seq}/${MODEL_FILE[schema]}`}
+          language={language}
+          path={`inmemory://toolsmith/editor-${seq}/${language === 'javascript' ? 'script.js' : MODEL_FILE[schema]}`}
           onMarkers={reportMarkers}
         />
       ) : (
@@ -160,13 +179,14 @@ interface MonacoJsonProps {
   height: number | string;
   readOnly: boolean;
   autoClose: boolean;
+  language: EditorLanguage;
   path: string;
   onMarkers(list: EditorProblem[]): void;
 }
 
-function MonacoJson({ setup, value, onChange, label, testId, height, readOnly, autoClose, path, onMarkers }: MonacoJsonProps) {
+function MonacoJson({ setup, value, onChange, label, testId, height, readOnly, autoClose, language, path, onMarkers }: MonacoJsonProps) {
   const { Editor, monaco } = setup;
-  const theme = useMonacoTheme();
+  const theme = useMonacoTheme(setup.DARK_THEME);
   const editorRef = useRef<StandaloneEditor | null>(null);
   const onChangeRef = useRef(onChange);
   useEffect(() => {
@@ -252,6 +272,7 @@ function MonacoJson({ setup, value, onChange, label, testId, height, readOnly, a
             column: m.startColumn,
             message: m.message,
             severity: m.severity === monaco.MarkerSeverity.Error ? 'error' : 'warning',
+            ...(m.code !== undefined ? { code: typeof m.code === 'string' ? m.code : m.code.value } : {}),
           })),
       ),
     [monaco, onMarkers],
@@ -290,7 +311,7 @@ function MonacoJson({ setup, value, onChange, label, testId, height, readOnly, a
   return (
     <Editor
       height={height}
-      language="json"
+      language={language}
       path={path}
       defaultValue={value}
       theme={theme}
@@ -315,13 +336,13 @@ function syncFromOutside(ed: StandaloneEditor, value: string): void {
 }
 
 /** Follows the app's theme (html[data-theme]), which may change while the editor is open. */
-function useMonacoTheme(): string {
-  const read = () => (document.documentElement.dataset.theme === 'dark' ? 'vs-dark' : 'vs');
-  const [theme, setTheme] = useState(read);
+function useMonacoTheme(dark: string): string {
+  const read = () => document.documentElement.dataset.theme === 'dark';
+  const [isDark, setDark] = useState(read);
   useEffect(() => {
-    const obs = new MutationObserver(() => setTheme(read()));
+    const obs = new MutationObserver(() => setDark(read()));
     obs.observe(document.documentElement, { attributes: true, attributeFilter: ['data-theme'] });
     return () => obs.disconnect();
   }, []);
-  return theme;
+  return isDark ? dark : 'vs';
 }

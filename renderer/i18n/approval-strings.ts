@@ -5,6 +5,7 @@ export const approvalStrings = {
     tool: 'This tool is set to ask before it runs.',
     fn: (functionId: string) => `It runs ${functionId}, which asks before it runs wherever it is used.`,
     step: (step: string, tool: string) => `Its step ${step} calls ${tool}, which asks before it runs.`,
+    script: 'Its script comes from outside this app (an imported bundle or the drop-in folder) and has not been trusted yet: read it before it runs.',
   },
   hintsLabel: 'What the MCP server says of it',
   hints: {

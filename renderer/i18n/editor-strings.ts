@@ -4,6 +4,7 @@
  * without touching the app's table; translated the same way.
  */
 import { isOne } from './plural';
+import { scriptStrings } from './script-strings';
 export const editorStrings = {
   workbench: {
     newBundle: 'New bundle',
@@ -87,6 +88,10 @@ export const editorStrings = {
       argSchema: 'Argument schema (JSON Schema 2020-12)',
       outputSchema: 'Output schema (JSON Schema 2020-12)',
       requiresApproval: 'Requires approval',
+      scriptSource: scriptStrings.panel.source,
+      scriptTimeLimitMs: scriptStrings.panel.timeLimitMs,
+      scriptMemoryLimitMb: scriptStrings.panel.memoryLimitMb,
+      scriptMaxOutputBytes: scriptStrings.panel.maxOutputBytes,
     },
     help: {
       requiresApproval: 'A model’s call of this tool waits in the chat until you allow it (you can edit its arguments first). Your own runs from the + palette and the tester do not ask.',
@@ -102,7 +107,7 @@ export const editorStrings = {
       sequence: 'steps: [{id, tool: {bundleId, slug, version}, args}], and an optional result template.',
       argSchema: 'Must be an object schema: "type": "object" at its top level.',
     },
-    types: { local: 'Local function', http: 'HTTP request', sequence: 'Sequence of tools', mcp: 'MCP server tool' },
+    types: { local: 'Local function', http: 'HTTP request', sequence: 'Sequence of tools', mcp: 'MCP server tool', script: 'Script (JavaScript)' },
     responseModes: { json: 'JSON', text: 'Text', sse: 'Server-sent events', binary: 'Binary (bytes as base64)' },
     save: 'Save tool',
     saveHint: 'Ctrl+S saves.',

@@ -1,10 +1,12 @@
 /** Calling tools: a saved tool, the editor's draft, an argument check, and the invocation log. */
 import { z } from 'zod';
 import { HttpExchangeSchema, InvocationProgressSchema, InvocationRecordSchema } from '../model/invocation';
+import { ScriptLogLineSchema } from '../model/script-tool';
 import { Key, SchemaIssueSchema, ToolRef, type EventTable, type OperationTable } from './common';
 
+/** A call's answer; a script tool's log lines in `logs` (on a failure they are in the error's details.logs). */
 export const InvokeResultSchema = z
-  .object({ invocationId: z.string(), value: z.unknown(), durationMs: z.number(), attempts: z.number().int(), http: HttpExchangeSchema.optional() })
+  .object({ invocationId: z.string(), value: z.unknown(), durationMs: z.number(), attempts: z.number().int(), http: HttpExchangeSchema.optional(), logs: z.array(ScriptLogLineSchema).optional() })
   .strict();
 export type InvokeResult = z.infer<typeof InvokeResultSchema>;
 
@@ -58,7 +60,7 @@ export const invokeOperations = {
 export const MAX_LOGGED_TOOL_IDS = 100;
 
 export const invokeEvents = {
-  /** Streamed output of a running invocation (SSE events, progress). */
+  /** Streamed output of a running invocation (SSE events, progress; a script tool's log lines as kind 'log'). */
   'invocation.event': z.object({ invocationId: z.string(), kind: z.string(), data: z.unknown() }).strict(),
   /**
    * A running call's progress (an MCP server's notifications/progress), whoever started it: at

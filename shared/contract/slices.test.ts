@@ -20,6 +20,7 @@ import * as memory from './memory';
 import * as providers from './providers';
 import * as registry from './registry';
 import * as routing from './routing';
+import * as scriptTools from './script-tools';
 import * as secrets from './secrets';
 import * as tasks from './tasks';
 import * as testcases from './testcases';
@@ -46,6 +47,7 @@ const SLICES: Record<string, Record<string, unknown>> = {
   providers,
   registry,
   routing,
+  scriptTools,
   secrets,
   tasks,
   testcases,

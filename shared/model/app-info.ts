@@ -9,6 +9,8 @@ export const AppInfoSchema = z
     host: HostKindSchema,
     dataDir: z.string(),
     workspaceDir: z.string(),
+    /** The drop-in folder: a tool's NAME.json (and a script's NAME.js) dropped there is registered (shared/model/script-tool.ts). */
+    dropInDir: z.string().optional(),
     platform: z.string(),
     nodeVersion: z.string(),
     startedAt: z.string(),

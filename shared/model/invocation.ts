@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ErrorInfoSchema } from '../errors';
+import { ScriptLogLineSchema } from './script-tool';
 
 export const InvocationSourceSchema = z.enum(['user', 'tester', 'model', 'api', 'step', 'app']);
 export type InvocationSource = z.infer<typeof InvocationSourceSchema>;
@@ -38,6 +39,8 @@ export const InvocationRecordSchema = z
     durationMs: z.number(),
     attempts: z.number().int(),
     http: HttpExchangeSchema.optional(),
+    /** What a script tool wrote with ctx.log and console.* (shared/model/script-tool.ts). */
+    logs: z.array(ScriptLogLineSchema).optional(),
   })
   .strict();
 export type InvocationRecord = z.infer<typeof InvocationRecordSchema>;

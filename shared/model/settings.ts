@@ -4,6 +4,7 @@ import { ModelRefSchema } from './provider';
 import { DEFAULT_TOOL_SEARCH_SETTINGS, ToolSearchSettingsSchema } from './tool-search';
 import { DEFAULT_MCP_SERVER_SETTINGS, McpServerSettingsSchema } from './mcp-serve';
 import { keyedRecord } from './keyed-record';
+import { DEFAULT_SCRIPT_SETTINGS, ScriptSettingsSchema } from './script-tool';
 
 export const ThemeSchema = z.enum(['system', 'light', 'dark']);
 export type Theme = z.infer<typeof ThemeSchema>;
@@ -117,6 +118,8 @@ export const SettingsSchema = z
     toolSearch: ToolSearchSettingsSchema,
     /** Settings → MCP server: whether the registry is served to other MCP clients, and which bundles. */
     mcpServer: McpServerSettingsSchema,
+    /** Settings → Script tools: the time, memory and output limits of a script tool that sets none (shared/model/script-tool.ts). */
+    scriptTools: ScriptSettingsSchema,
   })
   .strict();
 export type Settings = z.infer<typeof SettingsSchema>;
@@ -134,6 +137,7 @@ export const DEFAULT_SETTINGS: Settings = {
   toolOutputs: DEFAULT_TOOL_OUTPUT_SETTINGS,
   toolSearch: DEFAULT_TOOL_SEARCH_SETTINGS,
   mcpServer: DEFAULT_MCP_SERVER_SETTINGS,
+  scriptTools: DEFAULT_SCRIPT_SETTINGS,
 };
 
 /** A settings change: any subset of the fields. */

@@ -9,7 +9,10 @@
  *   which functions ask (`writefile` runs `files.write` and asks, so every tool that runs
  *   `files.write` asks, whatever it says of itself);
  * - it is a sequence with a step whose tool asks (steps run without asking: the sequence asks
- *   once for all of them).
+ *   once for all of them);
+ * - it is a script tool that was not written in this app (an imported bundle's, a dropped-in
+ *   one, one copied into the data folder) and the user has not allowed yet: it asks before its
+ *   first run; allowing it trusts its source (electron/core/bundles/script-trust.ts).
  */
 import { z } from 'zod';
 import { McpToolAnnotationsSchema, type Tool } from './tool';
@@ -21,6 +24,8 @@ export const ApprovalReasonSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('function'), functionId: z.string() }).strict(),
   /** A sequence step whose tool asks; `tool` is `slug@version`. */
   z.object({ kind: z.literal('step'), step: z.string(), tool: z.string() }).strict(),
+  /** A script tool not written in this app, not yet allowed: it asks before its first run. */
+  z.object({ kind: z.literal('script') }).strict(),
 ]);
 export type ApprovalReason = z.infer<typeof ApprovalReasonSchema>;
 
@@ -35,13 +40,15 @@ export const ApprovalInfoSchema = z
 export type ApprovalInfo = z.infer<typeof ApprovalInfoSchema>;
 
 /** What the rule reads of a tool. */
-export type ApprovalSubject = Pick<Tool, 'bundleId' | 'slug' | 'version' | 'type' | 'local' | 'sequence' | 'mcp' | 'requiresApproval' | 'isBuiltIn'>;
+export type ApprovalSubject = Pick<Tool, 'bundleId' | 'slug' | 'version' | 'type' | 'local' | 'sequence' | 'mcp' | 'requiresApproval' | 'isBuiltIn'> & { script?: { sha256: string } | undefined };
 
 export interface ApprovalContext {
   /** Whether a function asks wherever it runs. */
   functionAsks(functionId: string): boolean;
   /** A sequence step's tool, or undefined when there is none. */
   toolAt(bundleId: string, slug: string, version: string): ApprovalSubject | undefined;
+  /** Whether a script source (by SHA-256) was written in this app or allowed by the user. */
+  scriptTrusted(sha256: string): boolean;
 }
 
 /** How deep sequence steps are followed (the dispatcher refuses deeper nesting too). */
@@ -49,9 +56,10 @@ const MAX_DEPTH = 8;
 
 /**
  * The context over the registry's tools: a function asks when a built-in local tool that runs
- * it asks. `tools` is read once, on first need (most calls need nothing of it).
+ * it asks. `tools` is read once, on first need (most calls need nothing of it). Without
+ * `scriptTrusted`, no script is trusted (every script tool asks).
  */
-export function approvalContext(tools: () => Iterable<ApprovalSubject>): ApprovalContext {
+export function approvalContext(tools: () => Iterable<ApprovalSubject>, scriptTrusted: (sha256: string) => boolean = () => false): ApprovalContext {
   let asking: Set<string> | undefined;
   let byKey: Map<string, ApprovalSubject> | undefined;
   const load = () => {
@@ -71,6 +79,7 @@ export function approvalContext(tools: () => Iterable<ApprovalSubject>): Approva
       if (!byKey) load();
       return byKey!.get(keyOf(bundleId, slug, version));
     },
+    scriptTrusted,
   };
 }
 
@@ -86,6 +95,8 @@ export function approvalOf(tool: ApprovalSubject, ctx: ApprovalContext): Approva
 }
 
 function reasonOf(tool: ApprovalSubject, ctx: ApprovalContext, depth: number, seen: Set<string>): ApprovalReason | null {
+  // Where the code came from first: it is what the user most needs to know before allowing it.
+  if (tool.type === 'script' && !(tool.script && ctx.scriptTrusted(tool.script.sha256))) return { kind: 'script' };
   if (tool.requiresApproval) return { kind: 'tool' };
   if (tool.type === 'local' && tool.local && ctx.functionAsks(tool.local.functionId)) return { kind: 'function', functionId: tool.local.functionId };
   if (tool.type !== 'sequence' || depth >= MAX_DEPTH) return null;
@@ -97,6 +108,28 @@ function reasonOf(tool: ApprovalSubject, ctx: ApprovalContext, depth: number, se
     if (target && reasonOf(target, ctx, depth + 1, seen)) return { kind: 'step', step: step.id, tool: `${step.tool.slug}@${step.tool.version}` };
   }
   return null;
+}
+
+/**
+ * The script sources (SHA-256) a call of `tool` would run that are not trusted yet: the tool's
+ * own, and those of its sequence steps. Allowing the call trusts them.
+ */
+export function untrustedScripts(tool: ApprovalSubject, ctx: ApprovalContext): string[] {
+  const out = new Set<string>();
+  const seen = new Set<string>();
+  const walk = (t: ApprovalSubject, depth: number) => {
+    const key = keyOf(t.bundleId, t.slug, t.version);
+    if (depth > MAX_DEPTH || seen.has(key)) return;
+    seen.add(key);
+    if (t.type === 'script' && t.script && !ctx.scriptTrusted(t.script.sha256)) out.add(t.script.sha256);
+    if (t.type !== 'sequence') return;
+    for (const step of t.sequence?.steps ?? []) {
+      const target = ctx.toolAt(step.tool.bundleId, step.tool.slug, step.tool.version);
+      if (target) walk(target, depth + 1);
+    }
+  };
+  walk(tool, 0);
+  return [...out];
 }
 
 /** Whether an MCP server's hints leave a tool possibly destructive (the MCP defaults: destructiveHint true, readOnlyHint false). */

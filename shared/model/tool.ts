@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { FullHttpSpecSchema, httpSpecProblems, placeholdersOf } from './http-spec';
+import { ScriptSourceSpecSchema, ScriptSpecSchema } from './script-tool';
 import { isBundleUsable, registryListShape, type Bundle } from './bundle';
 import {
   argSchemaViolation,
@@ -18,14 +19,15 @@ import {
 
 /**
  * A tool (docs/design/registry.md). `local` is a TypeScript function registered in the
- * main process under a stable id. A tool file `<data>/bundles/<bundleId>/tools/<name>.json`
- * holds exactly this object.
+ * main process under a stable id; `script` is JavaScript run in a sandbox (./script-tool.ts).
+ * A tool file `<data>/bundles/<bundleId>/tools/<name>.json` holds exactly this object (a
+ * script tool's source is in `<name>.js` beside it).
  *
  * Tool versions are immutable: a PUT of an existing <slug, version> is a conflict, so a
  * tool's `modifiedAt` equals its `createdAt`; PATCH only flips `isEnabled`, which is not a
  * structural change and leaves `modifiedAt` alone.
  */
-export const ToolTypeSchema = z.enum(['local', 'http', 'sequence', 'mcp']);
+export const ToolTypeSchema = z.enum(['local', 'http', 'sequence', 'mcp', 'script']);
 export type ToolType = z.infer<typeof ToolTypeSchema>;
 
 export type JsonSchemaObject = Record<string, unknown>;
@@ -189,10 +191,15 @@ const toolBodyShape = {
   http: HttpSpecSchema.optional(),
   sequence: SequenceSpecSchema.optional(),
   mcp: McpSpecSchema.optional(),
+  /** Stored: the source's SHA-256 and limits (the source is in the `.js` file beside the tool's). */
+  script: ScriptSpecSchema.optional(),
   isEnabled: z.boolean(),
   /** A model's call waits for the user's approval in the chat (calls from the + palette, the tester and the API do not). */
   requiresApproval: z.boolean().optional(),
 };
+
+/** What a client sends differs from what is stored for one back-end: a script tool is sent with its source. */
+const toolPutShape = { ...toolBodyShape, script: ScriptSourceSpecSchema.optional() };
 
 const toolIdentityShape = {
   id: UuidV7Schema,
@@ -208,7 +215,7 @@ const toolStampShape = {
 };
 
 /** The back-end object must match the type: `local` with type 'local', `http` with 'http'. */
-const BACKENDS = { local: 'local: {functionId}', http: 'http: {method, urlTemplate}', sequence: 'sequence: {steps}', mcp: 'mcp: {serverTool}' } as const;
+const BACKENDS = { local: 'local: {functionId}', http: 'http: {method, urlTemplate}', sequence: 'sequence: {steps}', mcp: 'mcp: {serverTool}', script: 'script: {source}' } as const;
 
 /**
  * What a tool's author wrote, in the order its file keeps them: the fields every tool has, then
@@ -217,7 +224,7 @@ const BACKENDS = { local: 'local: {functionId}', http: 'http: {method, urlTempla
 export const TOOL_DEFINITION_FIELDS = ['displayName', 'description', 'tags', 'type', 'argSchema', 'outputSchema'] as const satisfies readonly (keyof typeof toolBodyShape)[];
 export const TOOL_BACKEND_FIELDS = Object.keys(BACKENDS) as (keyof typeof BACKENDS)[];
 
-function backendMatchesType(t: { type?: unknown; local?: unknown; http?: unknown; sequence?: unknown; mcp?: unknown }, ctx: z.RefinementCtx): void {
+function backendMatchesType(t: { type?: unknown; local?: unknown; http?: unknown; sequence?: unknown; mcp?: unknown; script?: unknown }, ctx: z.RefinementCtx): void {
   if (typeof t.type !== 'string' || !(t.type in BACKENDS)) return;
   for (const kind of Object.keys(BACKENDS) as (keyof typeof BACKENDS)[]) {
     const present = t[kind] !== undefined;
@@ -231,7 +238,7 @@ function backendMatchesType(t: { type?: unknown; local?: unknown; http?: unknown
 }
 
 /** PUT /tools/bundles/{bundleID}/tools/{toolSlug}/version/{version}. */
-export const ToolPutBodySchema = z.object(toolBodyShape).strict().superRefine(backendMatchesType);
+export const ToolPutBodySchema = z.object(toolPutShape).strict().superRefine(backendMatchesType);
 export type ToolPutBody = z.infer<typeof ToolPutBodySchema>;
 
 export const ToolSchema = z
@@ -250,11 +257,12 @@ export const ToolViewSchema = z
   .superRefine(backendMatchesType);
 export type ToolView = z.infer<typeof ToolViewSchema>;
 
-/** A built-in tool as shipped in `resources/bundles/<name>/tools/*.json`. */
+/** A built-in tool as shipped in `resources/bundles/<name>/tools/*.json` (never a script: built-ins are local functions). */
 export const BuiltinToolConfigSchema = z
   .object({ id: UuidV7Schema, slug: SlugSchema, version: VersionSchema, ...toolBodyShape, createdAt: TimestampSchema, modifiedAt: TimestampSchema })
   .strict()
-  .superRefine(backendMatchesType);
+  .superRefine(backendMatchesType)
+  .refine((t) => t.type !== 'script', { message: 'a built-in tool cannot be a script tool', path: ['type'] });
 export type BuiltinToolConfig = z.infer<typeof BuiltinToolConfigSchema>;
 
 export const ListToolsQuerySchema = z

@@ -26,7 +26,7 @@ import { TOOL_OUTPUT_NAME } from '../tool-output/messages';
 import { TOOL_SEARCH_NAME, notLoadedError, type DeferredTools } from './deferred-tools';
 import { extractionInfo } from '../tool-output/tool-output-tool';
 import type { ModelRef } from '../../../shared/model/provider';
-import { approvalContext, approvalOf } from '../../../shared/model/tool-approval';
+import { approvalOf, untrustedScripts } from '../../../shared/model/tool-approval';
 import type { ModelClient, ModelToolCall } from './types';
 import { TaskCalls, type TaskTurn } from './task-calls';
 
@@ -198,7 +198,8 @@ export class ToolCallRunner {
     // "Allow for this conversation" covers the tasks it delegated (their hidden conversations).
     const scopeId = deps.conversations.taskOf(conversationId)?.rootId ?? conversationId;
     // Asks when the tool does, or when what it runs does (shared/model/tool-approval.ts).
-    const approval = approvalOf(tool, approvalContext(() => deps.registry.store.allTools()));
+    const approvals = deps.registry.store.approvals();
+    const approval = approvalOf(tool, approvals);
     if (approval && !deps.approvals.allows(tool.id, scopeId)) {
       this.finish(this.card(mt, call, args, invocationId, { status: 'awaiting-approval', approval }));
       const answer = signal.aborted ? ({ decision: 'cancelled' } as const) : await this.approval(invocationId, (edited) => this.checkEdited(mt, edited));
@@ -212,6 +213,8 @@ export class ToolCallRunner {
         this.finish(this.card(mt, call, args, invocationId, { status: 'denied', decision, ...(answer.reason ? { denyReason: answer.reason } : {}) }));
         return;
       }
+      // A script not written in this app that the user allowed runs without asking from now on.
+      await deps.registry.store.trustScripts?.(untrustedScripts(tool, approvals), 'allowed');
       if (decision === 'allow-conversation' || decision === 'allow-always') {
         const toolName = `${mt.bundleSlug ?? ''}/${tool.slug}`;
         await deps.approvals.add({ toolId: tool.id, toolName, scope: decision === 'allow-always' ? 'always' : 'conversation', conversationId: scopeId });

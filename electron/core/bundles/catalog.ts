@@ -12,6 +12,8 @@ export class Catalog {
   readonly tools = new Map<string, Tool>();
   /** toolId -> the file a tool was loaded from, for tools whose file's fingerprint is settled (see tool-files.ts). */
   readonly origins = new Map<string, ToolOrigin>();
+  /** toolId -> why a script tool's `.js` cannot be used (missing, changed by hand; script-files.ts). */
+  readonly scriptProblems = new Map<string, string>();
   /** bundleId -> toolKey(slug, version) -> toolId */
   private readonly keys = new Map<string, Map<string, string>>();
 
@@ -25,12 +27,16 @@ export class Catalog {
     for (const toolId of this.keys.get(id)?.values() ?? []) {
       this.tools.delete(toolId);
       this.origins.delete(toolId);
+      this.scriptProblems.delete(toolId);
     }
     this.keys.delete(id);
   }
 
-  /** Sets a tool; `origin` only when `t` is exactly what that file holds (a write passes none). */
-  setTool(t: Tool, origin?: ToolOrigin): void {
+  /**
+   * Sets a tool; `origin` only when `t` is exactly what that file holds (a write passes none);
+   * `scriptProblem` when its script file cannot be used.
+   */
+  setTool(t: Tool, origin?: ToolOrigin, scriptProblem?: string): void {
     let byKey = this.keys.get(t.bundleId);
     if (!byKey) this.keys.set(t.bundleId, (byKey = new Map()));
     const key = toolKey(t.slug, t.version);
@@ -38,11 +44,14 @@ export class Catalog {
     if (previous !== undefined && previous !== t.id) {
       this.tools.delete(previous);
       this.origins.delete(previous);
+      this.scriptProblems.delete(previous);
     }
     byKey.set(key, t.id);
     this.tools.set(t.id, t);
     if (origin) this.origins.set(t.id, origin);
     else this.origins.delete(t.id);
+    if (scriptProblem !== undefined) this.scriptProblems.set(t.id, scriptProblem);
+    else this.scriptProblems.delete(t.id);
   }
 
   deleteTool(id: string): void {
@@ -50,6 +59,7 @@ export class Catalog {
     if (!t) return;
     this.tools.delete(id);
     this.origins.delete(id);
+    this.scriptProblems.delete(id);
     this.keys.get(t.bundleId)?.delete(toolKey(t.slug, t.version));
   }
 
@@ -84,6 +94,8 @@ export class Catalog {
       const old = before.tools.get(id);
       if (!old) changes.push({ kind: 'tool', op: 'put', id, bundleId: t.bundleId });
       else if (old !== t && !same(old, t)) changes.push({ kind: 'tool', op: onlyFlag(old, t) ? 'patch' : 'put', id, bundleId: t.bundleId });
+      // Its script file went missing, was changed by hand, or was put back: the tool is shown switched off or on again.
+      else if (before.scriptProblems.get(id) !== after.scriptProblems.get(id)) changes.push({ kind: 'tool', op: 'patch', id, bundleId: t.bundleId });
     }
     for (const [id, t] of before.tools) if (!after.tools.has(id)) changes.push({ kind: 'tool', op: 'delete', id, bundleId: t.bundleId });
     for (const id of before.bundles.keys()) if (!after.bundles.has(id)) changes.push({ kind: 'bundle', op: 'delete', id });

@@ -4,6 +4,7 @@
  *
  *   <data>/bundles/<bundleId>/bundle.json            one user bundle
  *   <data>/bundles/<bundleId>/tools/<name>.json      one tool version per file
+ *   <data>/bundles/<bundleId>/tools/<name>.js        a script tool's source (script-files.ts)
  *   <data>/overrides/<bundleId>.json                 isEnabled of a built-in bundle and its tools
  *   <data>/usage.json                                call counts, apart from the tools
  *   <data>/locks/<key>.lock/                         lock folders (owner.json, fence; see locks.ts)
@@ -22,6 +23,8 @@ export class StoreLayout {
   readonly locksDir: string;
   readonly quarantineDir: string;
   readonly usageFile: string;
+  /** Script sources the user wrote or allowed (script-trust.ts). */
+  readonly scriptTrustFile: string;
 
   constructor(readonly dataDir: string) {
     this.bundlesDir = path.join(dataDir, 'bundles');
@@ -29,6 +32,7 @@ export class StoreLayout {
     this.locksDir = path.join(dataDir, 'locks');
     this.quarantineDir = path.join(dataDir, 'quarantine');
     this.usageFile = path.join(dataDir, 'usage.json');
+    this.scriptTrustFile = path.join(dataDir, 'script-trust.json');
   }
 
   bundleDir(bundleId: string): string {
@@ -45,6 +49,11 @@ export class StoreLayout {
 
   toolFile(bundleId: string, slug: string, version: string): string {
     return path.join(this.toolsDir(bundleId), toolFileName(slug, version));
+  }
+
+  /** A script tool's source, beside its tool file. */
+  scriptFile(bundleId: string, slug: string, version: string): string {
+    return path.join(this.toolsDir(bundleId), toolFileName(slug, version).replace(/\.json$/, '.js'));
   }
 
   overrideFile(bundleId: string): string {

@@ -6,8 +6,12 @@ import type { Catalog } from './catalog';
 import { parseInput } from './input';
 import { pageOf } from './paging';
 
-/** A local tool whose function is not registered is shown disabled, with the reason; its file is untouched. */
-export function toolView(t: Tool, isLocalFunctionKnown?: (functionId: string) => boolean): ToolView {
+/**
+ * A local tool whose function is not registered, and a script tool whose script file is missing
+ * or changed (`scriptProblem`), are shown disabled, with the reason; their files are untouched.
+ */
+export function toolView(t: Tool, isLocalFunctionKnown?: (functionId: string) => boolean, scriptProblem?: string): ToolView {
+  if (scriptProblem !== undefined) return { ...t, isEnabled: false, unavailableReason: scriptProblem };
   if (t.type !== 'local' || !t.local || !isLocalFunctionKnown || isLocalFunctionKnown(t.local.functionId)) return t;
   return { ...t, isEnabled: false, unavailableReason: `local function '${t.local.functionId}' is not registered` };
 }

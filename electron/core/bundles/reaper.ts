@@ -6,7 +6,8 @@
  * by the loader and removed by the next reap.
  */
 import type { Bundle } from '../../../shared/model/bundle';
-import { attempt, errnoOf, removeFile, type CommitGuard, type StoreFs } from '../lib/durable-fs';
+import path from 'node:path';
+import { attempt, errnoOf, listDir, removeFile, type CommitGuard, type StoreFs } from '../lib/durable-fs';
 import type { StoreLayout } from './layout';
 import type { LockSet } from '../lib/locks';
 import { readBundleOnDisk } from './on-disk';
@@ -30,6 +31,13 @@ async function ignoring(codes: string[], op: Promise<unknown>): Promise<boolean>
 
 /** Removes a bundle's folder if its tools folder is empty; false if tools remain. Hold the bundle lock; bundle.json goes through its fence. */
 export async function removeEmptyBundleFolder(fs: StoreFs, layout: StoreLayout, bundleId: string, guard: CommitGuard): Promise<boolean> {
+  // A script file whose tool file is gone (a removal that did not finish) does not keep the folder.
+  const names = await listDir(fs, layout.toolsDir(bundleId));
+  for (const name of names) {
+    if (name.endsWith('.js') && !name.startsWith('.') && !names.includes(name.replace(/\.js$/, '.json'))) {
+      await removeFile(fs, path.join(layout.toolsDir(bundleId), name), guard);
+    }
+  }
   const toolsGone = await ignoring(['ENOENT'], fs.rmdir(layout.toolsDir(bundleId))).catch((e) => {
     if (errnoOf(e) === 'ENOTEMPTY' || errnoOf(e) === 'EEXIST') return 'not-empty' as const;
     throw e;

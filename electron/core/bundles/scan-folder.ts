@@ -10,6 +10,10 @@
  *   permission denied). It is not moved: nothing is known to be wrong with its content.
  * A bundle.json that is missing (while tools remain), damaged or unreadable leaves the
  * bundle `damaged`: the loader serves its tools under a placeholder bundle.
+ * A script tool's `.js` (script-files.ts) is read and checked against its `.json` every time,
+ * cache or not: one missing or changed by hand is reported and the tool is served switched off
+ * with the reason (`scriptProblem`). A `.js` without its `.json` is ignored (a write that did not
+ * finish; the next save of that version replaces it).
  */
 import path from 'node:path';
 import type { Problem } from '../../../shared/model/app-info';
@@ -22,6 +26,7 @@ import { isDataFileName, toolFileName, type StoreLayout } from './layout';
 import { readDataFile, type DataFile } from './read-data';
 import { parseKeepingUnknown, type ExtraFields } from './records';
 import { schemaMetaViolation } from './schema-check';
+import { readScriptFile, scriptPathOf } from './script-files';
 import { isSettled, statFiles, toolDoc, toolFromCache, type FileFingerprint, type FileStat, type ToolFileCache, type ToolOrigin } from './tool-files';
 
 export type Notice = Omit<Problem, 'id' | 'at'>;
@@ -62,6 +67,8 @@ export interface LoadedTool {
   mtimeMs?: number;
   /** Set when the file's fingerprint is settled and it has nothing to report (see tool-files.ts). */
   origin?: ToolOrigin;
+  /** A script tool whose `.js` cannot be used: why (it is served switched off). */
+  scriptProblem?: string;
 }
 
 export interface BadFile {
@@ -157,6 +164,15 @@ async function readTool(d: FolderDeps, bundleId: string, file: string, st: FileS
   return { ok: { tool: checked.ok, path: file, mtimeMs: st?.mtimeMs, origin }, notices };
 }
 
+/** A script tool's `.js` against the SHA-256 its `.json` recorded; a mismatch is reported and marks the tool. */
+async function checkScript(d: FolderDeps, t: LoadedTool, notices: Notice[]): Promise<void> {
+  const file = scriptPathOf(t.path);
+  const state = t.tool.script ? await readScriptFile(d.fs, file, t.tool.script.sha256) : { ok: false as const, problem: 'it has no script spec' };
+  if (state.ok) return;
+  t.scriptProblem = state.problem;
+  notices.push({ kind: 'invalid-config', path: file, message: `script tool '${t.tool.slug}' version '${t.tool.version}' is switched off: ${state.problem}` });
+}
+
 function bundleState(r: DataFile, bundleId: string, hasTools: boolean, file: string): Pick<FolderContents, 'bundle' | 'damaged' | 'notices'> {
   if (r.kind === 'missing') return hasTools ? { damaged: { message: 'bundle.json is missing', unreadable: false }, notices: [] } : { notices: [] };
   if (r.kind === 'unreadable') {
@@ -214,6 +230,7 @@ export async function readBundleFolder(d: FolderDeps, bundleId: string): Promise
     } else if ('bad' in t) bad.push(t.bad);
     else if (t.skip) notices.push(t.skip);
   }
+  await Promise.all(tools.map((t) => (t.tool.type === 'script' ? readSlots(() => checkScript(d, t, notices)) : undefined)));
   const damaged = state.damaged && { ...state.damaged, mtimeMs: (await d.fs.stat(bundleFile).catch(() => undefined))?.mtimeMs };
   return { bundle: state.bundle, damaged, tools, bad, notices };
 }

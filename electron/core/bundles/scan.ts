@@ -170,7 +170,7 @@ function addTools(d: ScanDeps, catalog: Catalog, holders: Map<string, LoadedTool
       catalog.deleteTool(held.tool.id);
     }
     holders.set(t.tool.id, t);
-    catalog.setTool(t.tool, t.origin);
+    catalog.setTool(t.tool, t.origin, t.scriptProblem);
   }
 }
 

@@ -10,7 +10,8 @@ import fsp from 'node:fs/promises';
 import { v7 as uuidv7 } from 'uuid';
 import { AppError } from '../../../shared/errors';
 import { BundlePutBodySchema, EnabledPatchBodySchema, type Bundle, type ListBundlesQuery, type Page } from '../../../shared/model/bundle';
-import { isToolUsable, ToolPutBodySchema, type ListToolsQuery, type RegistryChange, type Tool, type ToolUsage, type ToolView } from '../../../shared/model/tool';
+import { isToolUsable, ToolPutBodySchema, type ListToolsQuery, type RegistryChange, type Tool, type ToolPutBody, type ToolUsage, type ToolView } from '../../../shared/model/tool';
+import { approvalContext, type ApprovalContext } from '../../../shared/model/tool-approval';
 import { checkSlug, checkUuidV7, checkVersion, nfc, toolKey } from '../../../shared/model/validation';
 import { SerialQueue } from '../lib/serial-queue';
 import { applyOverride, loadBuiltins, type BuiltinBundle, type Override } from './builtins';
@@ -29,6 +30,8 @@ import { bundleRecord, extraOf, recordText, toolRecord, withExtra } from './reco
 import { assertBundleActive, builtInReadOnly, bundleNotFound, storeClosed, toolExists, toolNotFound } from './refusals';
 import { bundleLockKey, readOverride, scanRegistry, type ScanDeps } from './scan';
 import { checkSchemaCompiles } from './schema-check';
+import { readScriptFile, scriptPathOf, ScriptSources, sha256Hex, type ScriptFileState } from './script-files';
+import { ScriptTrust, type TrustGrant } from './script-trust';
 import { sweepTempFiles } from './sweep';
 import { assertRoomForTool } from './tool-limit';
 import type { ToolFileCache, ToolOrigin } from './tool-files';
@@ -69,6 +72,8 @@ export class ToolStore {
   private catalog = new Catalog();
   private readonly queue = new SerialQueue();
   private readonly switches: BundleSwitches;
+  private readonly trust: ScriptTrust;
+  private readonly scripts = new ScriptSources();
   private state: 'new' | 'open' | 'closed' = 'new';
 
   constructor(private readonly opts: ToolStoreOptions) {
@@ -78,6 +83,7 @@ export class ToolStore {
     this.locks = new LockSet(this.layout.locksDir, { ...DEFAULT_LOCK_SETTINGS, ...opts.lock });
     this.quarantine = new Quarantine(this.layout, this.fs, opts.problems, this.now);
     this.switches = new BundleSwitches(this.layout, () => this.builtins);
+    this.trust = new ScriptTrust({ file: this.layout.scriptTrustFile, fs: this.fs, locks: this.locks, problems: opts.problems, now: this.now });
     this.ledger = new UsageLedger({
       file: this.layout.usageFile,
       fs: this.fs,
@@ -287,14 +293,15 @@ export class ToolStore {
    * Creates a tool version. An existing <slug, version> is a CONFLICT and stays as it was; so
    * is a new one in a bundle that holds as many tool versions as Settings allow (tool-limit.ts).
    */
-  async putTool(bundleId: string, slug: string, version: string, body: unknown): Promise<ToolView> {
+  async putTool(bundleId: string, slug: string, version: string, body: unknown, opts: { trustScript?: boolean } = {}): Promise<ToolView> {
     const k = this.toolAddress(bundleId, slug, version);
     const input = parseInput(ToolPutBodySchema, body);
     checkSchemaCompiles(input.argSchema, 'argSchema');
     checkSchemaCompiles(input.outputSchema, 'outputSchema');
     const builtin = this.builtins.get(k.bundleId);
     if (builtin) throw builtInReadOnly(builtin.config, 'adding a tool to it');
-    return this.writeBundle(k.bundleId, async (guard) => {
+    const { record: definition, source } = storedDefinition(input);
+    const view = await this.writeBundle(k.bundleId, async (guard) => {
       const bundle = await readBundleOnDisk(this.fs, this.layout, k.bundleId);
       if (!bundle) throw bundleNotFound(k.bundleId);
       assertBundleActive(bundle, 'adding tools to it');
@@ -304,10 +311,13 @@ export class ToolStore {
       await attempt('list', this.layout.toolsDir(k.bundleId), () => assertRoomForTool(this.fs, this.layout, bundle, limit));
       const stamp = this.now().toISOString();
       const text = toFileText(
-        toolRecord({ ...input, ...k, id: uuidv7(), tags: input.tags.map(nfc), isBuiltIn: false, createdAt: stamp, modifiedAt: stamp }),
+        toolRecord({ ...definition, ...k, id: uuidv7(), tags: input.tags.map(nfc), isBuiltIn: false, createdAt: stamp, modifiedAt: stamp }),
       );
       await attempt('write', file, async () => {
         await this.fs.mkdir(this.layout.toolsDir(k.bundleId), { recursive: true });
+        // The source first: a tool file is never there without the script it names (a script file
+        // left alone by a write that stopped here is replaced by the next save of this version).
+        if (source !== undefined) await replaceFile(this.fs, scriptPathOf(file), source, guard);
         await createExclusive(this.fs, file, text, guard).catch((e) => {
           throw e instanceof AlreadyExists ? toolExists(k.bundleId, k.slug, k.version) : e;
         });
@@ -319,6 +329,14 @@ export class ToolStore {
       this.changes.emit({ kind: 'tool', op: 'put', id: stored.id, bundleId: k.bundleId });
       return this.view(stored);
     });
+    // Written by the user (not an import or the drop folder): it runs without asking. The tool is
+    // saved either way; should the trust list not be written, its first run asks.
+    if (opts.trustScript && view.script) {
+      await this.trustScripts([view.script.sha256], 'saved').catch((e: unknown) =>
+        this.opts.problems.report({ kind: 'io-error', path: this.layout.scriptTrustFile, message: `could not record that '${view.slug}' was written here (${(e as Error).message}); it asks before its first run` }),
+      );
+    }
+    return view;
   }
 
   /** Enables or disables one tool version; nothing else about it changes, modifiedAt included. */
@@ -360,11 +378,54 @@ export class ToolStore {
       const onDisk = await readToolOnDisk(this.fs, file).catch(() => undefined);
       const id = onDisk?.id ?? this.catalog.findTool(k.bundleId, k.slug, k.version)?.id;
       const removed = await attempt('delete', file, () => removeFile(this.fs, file, guard));
+      // Its script file (if any) goes after it: the tool is never there without its script.
+      await attempt('delete', scriptPathOf(file), () => removeFile(this.fs, scriptPathOf(file), guard));
       const inMemory = this.catalog.findTool(k.bundleId, k.slug, k.version);
       if (inMemory) this.catalog.deleteTool(inMemory.id);
       if (!removed) throw toolNotFound(k.bundleId, k.slug, k.version);
       if (id) this.changes.emit({ kind: 'tool', op: 'delete', id, bundleId: k.bundleId });
     }, this.layout.toolFile(k.bundleId, k.slug, k.version));
+  }
+
+  /**
+   * A script tool's source as its file holds it now, checked against the SHA-256 its tool file
+   * recorded (`ok: false` with the problem when it is missing or was changed by hand).
+   */
+  async scriptSource(bundleId: string, slug: string, version: string): Promise<ScriptFileState & { sha256: string }> {
+    const t = this.getTool(bundleId, slug, version);
+    if (t.type !== 'script' || !t.script) throw new AppError('VALIDATION_FAILED', `'${t.slug}' is a tool of type '${t.type}', not a script tool`);
+    const state = await readScriptFile(this.fs, this.layout.scriptFile(t.bundleId, t.slug, t.version), t.script.sha256);
+    return { ...state, sha256: t.script.sha256 };
+  }
+
+  /** The source a call of a script tool runs: checked at every call (a stat; read again only when the file changed). UNAVAILABLE when it cannot run. */
+  scriptForCall(tool: ToolView): Promise<string> {
+    if (tool.type !== 'script' || !tool.script) return Promise.reject(new AppError('VALIDATION_FAILED', `'${tool.slug}' is not a script tool`));
+    return this.scripts.forCall(this.layout.scriptFile(tool.bundleId, tool.slug, tool.version), tool.script.sha256, tool.slug);
+  }
+
+  /** Whether a script source runs without asking: the user wrote it here or allowed it (script-trust.ts). */
+  isScriptTrusted(sha256: string): boolean {
+    return this.trust.isTrusted(sha256);
+  }
+
+  /**
+   * Records that the user wrote or allowed these sources (by SHA-256). The tools that run one
+   * are announced as patched: whether they ask before they run has changed.
+   */
+  async trustScripts(sha256s: readonly string[], how: TrustGrant): Promise<void> {
+    const fresh = sha256s.filter((h) => !this.trust.isTrusted(h));
+    if (fresh.length === 0) return;
+    await this.trust.trust(fresh, how);
+    const changed = new Set(fresh);
+    for (const t of this.catalog.tools.values()) {
+      if (t.script && changed.has(t.script.sha256)) this.changes.emit({ kind: 'tool', op: 'patch', id: t.id, bundleId: t.bundleId });
+    }
+  }
+
+  /** What decides whether a tool asks before it runs (shared/model/tool-approval.ts), over this store's tools and trusted scripts. */
+  approvals(): ApprovalContext {
+    return approvalContext(() => this.allTools(), (h) => this.trust.isTrusted(h));
   }
 
   /** Counts a call; returns at once. Never touches the tool's file or modifiedAt. */
@@ -388,7 +449,7 @@ export class ToolStore {
   }
 
   private view(t: Tool): ToolView {
-    return toolView(t, this.opts.isLocalFunctionKnown);
+    return toolView(t, this.opts.isLocalFunctionKnown, this.catalog.scriptProblems.get(t.id));
   }
 
   private toolAddress(bundleId: string, slug: string, version: string): { bundleId: string; slug: string; version: string } {
@@ -437,6 +498,16 @@ export class ToolStore {
     this.changes.emit(toolId ? { kind: 'tool', op: 'patch', id: toolId, bundleId: b.config.id } : { kind: 'bundle', op: 'patch', id: b.config.id });
     return applied;
   }
+}
+
+/** The record fields of a put body, and a script tool's source (stored in its own file; the record keeps its SHA-256). */
+function storedDefinition(input: ToolPutBody): { record: Omit<Tool, 'id' | 'bundleId' | 'slug' | 'version' | 'isBuiltIn' | 'createdAt' | 'modifiedAt'>; source?: string } {
+  if (input.type !== 'script' || !input.script) {
+    const { script: _none, ...rest } = input;
+    return { record: rest };
+  }
+  const { source, ...limits } = input.script;
+  return { record: { ...input, script: { sha256: sha256Hex(source), ...limits } }, source };
 }
 
 /** A file's identity and content stamp (inode, size, change times in ns), or 'missing'. */

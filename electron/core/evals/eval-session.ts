@@ -53,7 +53,7 @@ export type EvalPlatform = Omit<AgentLoopDeps, 'conversations' | 'events' | 'cli
   clients: ModelClientFactory;
   dispatcher: Pick<InvokeDispatcher, 'invoke' | 'cancel' | 'checkArgs' | 'argIssues'>;
   settings: { get(): Settings };
-  store: Pick<ToolStore, 'allTools' | 'isUsable' | 'bundleById' | 'getTool' | 'toolsOf'>;
+  store: Pick<ToolStore, 'allTools' | 'isUsable' | 'bundleById' | 'getTool' | 'toolsOf' | 'approvals'>;
   /**
    * A finished attempt's conversations (its own and its tasks') are gone: what features kept
    * for them (buffers, stored outputs, memory) goes too. Settles when it has; never throws.
@@ -134,7 +134,8 @@ export class EvalSession {
       dispatcher: { invoke: (r) => p.dispatcher.invoke(r), cancel: (id) => p.dispatcher.cancel(id), checkArgs: (t, a, o) => p.dispatcher.checkArgs(t, a, o) },
       answerWithoutRunning: (c) => this.answerWithoutRunning(c),
       settings,
-      registry: { store: p.store },
+      // Without trustScripts: an approval answered here trusts no script (nobody read it).
+      registry: { store: { allTools: () => p.store.allTools(), isUsable: (id) => p.store.isUsable(id), bundleById: (id) => p.store.bundleById(id), approvals: () => p.store.approvals() } },
     });
   }
 

@@ -4,6 +4,7 @@
  */
 import { AppError } from '../../../shared/errors';
 import type { HttpExchange, InvocationRecord } from '../../../shared/model/invocation';
+import type { ScriptLogLine } from '../../../shared/model/script-tool';
 import type { ToolView } from '../../../shared/model/tool';
 import type { DeadlineEntry, Lane } from './deadlines';
 import type { InvokeOutcome, InvokeRequest } from './dispatcher';
@@ -28,12 +29,14 @@ export class Call implements DeadlineEntry {
   reason: unknown = undefined;
   attempts: number | undefined = undefined;
   http: HttpExchange | undefined = undefined;
+  logs: ScriptLogLine[] | undefined = undefined;
   outcome: InvokeOutcome | undefined = undefined;
   resolve: (o: InvokeOutcome) => void = noop;
   reject: (e: unknown) => void = noop;
   /** Made at its back-end's first progress report (progress.ts). */
   progress: CallProgress | undefined = undefined;
   private controller: AbortController | undefined = undefined;
+  private abortListeners: ((reason: unknown) => void)[] | undefined = undefined;
   // Its place among the dispatcher's deadlines (deadlines.ts), set here so every call has one shape.
   deadlineAt = 0;
   deadlineLane: Lane | null = null;
@@ -67,7 +70,36 @@ export class Call implements DeadlineEntry {
     this.aborted = true;
     this.reason = reason;
     this.controller?.abort(reason);
+    const listeners = this.abortListeners;
+    this.abortListeners = undefined;
+    if (listeners) {
+      for (const f of listeners) {
+        try {
+          f(reason);
+        } catch (e) {
+          console.warn('an abort listener failed:', (e as Error).message);
+        }
+      }
+    }
     this.ends.abort(this, reason);
+  }
+
+  /**
+   * Tells `listener` when the call is aborted (at once when it already is), without making an
+   * AbortSignal (whose listeners cost a quick call more than its own work); returns the function
+   * that stops telling it.
+   */
+  onAbort(listener: (reason: unknown) => void): () => void {
+    if (this.aborted) {
+      listener(this.reason);
+      return noop;
+    }
+    if (this.done) return noop;
+    (this.abortListeners ??= []).push(listener);
+    return () => {
+      const i = this.abortListeners?.indexOf(listener) ?? -1;
+      if (i >= 0) this.abortListeners!.splice(i, 1);
+    };
   }
 
   /** The call has its answer: its promise's resolvers and its signal are let go (the log may hold the call a while). */
@@ -75,6 +107,7 @@ export class Call implements DeadlineEntry {
     this.resolve = noop;
     this.reject = noop;
     this.controller = undefined;
+    this.abortListeners = undefined;
   }
 
   /** The deadline passed. */
@@ -110,6 +143,7 @@ export class Call implements DeadlineEntry {
       durationMs: o.durationMs,
       attempts: o.attempts,
       ...(o.http ? { http: o.http } : {}),
+      ...(o.logs ? { logs: o.logs } : {}),
     };
   }
 }

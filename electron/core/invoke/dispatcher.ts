@@ -6,10 +6,12 @@
  * validate the result against outputSchema, answer {ok, value} | {ok: false, error}, log a
  * record, and count the call asynchronously.
  */
+import { createHash } from 'node:crypto';
 import { resolveHandleArgs, type HandleResolver } from './handle-args';
 import { isStoredOutputRef } from './stored-ref';
 import { AppError, type ErrorInfo } from '../../../shared/errors';
 import type { HttpExchange, InvocationProgress, InvocationSource } from '../../../shared/model/invocation';
+import type { ScriptLogLine } from '../../../shared/model/script-tool';
 import { ToolPutBodySchema, type ToolView } from '../../../shared/model/tool';
 import { checkSchemaCompiles } from '../bundles/schema-check';
 import { redactDeep } from '../secrets/redact';
@@ -48,14 +50,17 @@ interface OutcomeBase {
   durationMs: number;
   attempts: number;
   http?: HttpExchange;
+  /** A script tool's log lines. */
+  logs?: ScriptLogLine[];
 }
 export type InvokeOutcome = (OutcomeBase & { ok: true; value: unknown }) | (OutcomeBase & { ok: false; error: ErrorInfo });
 
-/** What a back-end returns; `attempts` and `http` are for HTTP tools. */
+/** What a back-end returns; `attempts` and `http` are for HTTP tools, `logs` for script tools. */
 export interface BackendResult {
   value: unknown;
   attempts?: number;
   http?: HttpExchange;
+  logs?: ScriptLogLine[];
 }
 
 export interface BackendCall {
@@ -71,6 +76,11 @@ export interface BackendCall {
   keepInMemory?: boolean;
   /** For composite tools: invoke another tool through this same dispatcher. */
   invoke: (req: InvokeRequest) => Promise<InvokeOutcome>;
+  /**
+   * Tells `listener` when the call is aborted (timeout, cancel, the caller's signal; at once when
+   * it already is), without making an AbortSignal; returns the function that stops telling it.
+   */
+  onAbort?(listener: (reason: unknown) => void): () => void;
   /**
    * Reports how far the call is (an MCP server's notifications/progress): passed on to the
    * dispatcher's progress listeners (at most ten a second, the last one always), and each report
@@ -113,9 +123,13 @@ class CallForBackend implements BackendCall {
   progress(report: ProgressReport): void {
     this.onProgress(this.call, report);
   }
+
+  onAbort(listener: (reason: unknown) => void): () => void {
+    return this.call.onAbort(listener);
+  }
 }
 
-/** A back-end for one tool type. A failure carrying `attempts`/`http` in its details keeps them in the record. */
+/** A back-end for one tool type. A failure carrying `attempts`/`http`/`logs` in its details keeps them in the record. */
 export type Backend = (call: BackendCall) => Promise<BackendResult>;
 
 export interface DispatcherOptions {
@@ -263,6 +277,7 @@ export class InvokeDispatcher {
         value = r.value;
         call.attempts = r.attempts;
         call.http = r.http;
+        call.logs = r.logs;
       }
       this.checkOutput(call.tool!, value);
       // A secret a tool read or received (a file, a response) goes no further: not to the
@@ -272,17 +287,20 @@ export class InvokeDispatcher {
       this.fail(call, e);
       return;
     }
-    this.end(call, { ok: true, value, invocationId: call.id, durationMs: performance.now() - call.t0, attempts: call.attempts ?? 1, http: call.http });
+    const logs = call.logs ? { logs: call.logs.map((l) => redactLine(l, this.opts.redact)) } : {};
+    this.end(call, { ok: true, value, invocationId: call.id, durationMs: performance.now() - call.t0, attempts: call.attempts ?? 1, http: call.http, ...logs });
   }
 
   private fail(call: Call, e: unknown): void {
     if (call.done) return;
     try {
       const error = toErrorInfo(call.aborted && !(e instanceof AppError) ? call.reason : e, 'invoke');
-      const details = (error.details ?? {}) as { attempts?: number; http?: HttpExchange };
+      const details = (error.details ?? {}) as { attempts?: number; http?: HttpExchange; logs?: ScriptLogLine[] };
       const attempts = call.attempts ?? details.attempts ?? (call.tool ? 1 : 0);
       const http = call.http ?? details.http;
-      this.end(call, { ok: false, error: this.redactError(error), invocationId: call.id, durationMs: performance.now() - call.t0, attempts, http });
+      const lines = call.logs ?? (Array.isArray(details.logs) ? details.logs : undefined);
+      const logs = lines ? { logs: lines.map((l) => redactLine(l, this.opts.redact)) } : {};
+      this.end(call, { ok: false, error: this.redactError(error), invocationId: call.id, durationMs: performance.now() - call.t0, attempts, http, ...logs });
     } catch (err) {
       this.release(call);
       call.reject(err);
@@ -435,6 +453,20 @@ export class InvokeDispatcher {
 
 const DRAFT_ID = 'draft';
 
+/** A log line with secrets redacted (a script never reads one, but what it computed may hold one that a response echoed). */
+function redactLine(l: ScriptLogLine, redact: Redact): ScriptLogLine {
+  const text = redact(l.text);
+  return text === l.text ? l : { ...l, text };
+}
+
+/** The source of a draft script tool (the editor's), kept beside its view: a saved one's is read from its file. */
+const draftSources = new WeakMap<ToolView, string>();
+
+/** The source a draft script tool runs, or undefined for a saved tool. */
+export function draftScriptSource(tool: ToolView): string | undefined {
+  return draftSources.get(tool);
+}
+
 /** A draft as a tool: checked exactly as a save would check it. */
 function draftTool(req: InvokeRequest & { body: unknown }, now: Date): ToolView {
   const body = ToolPutBodySchema.safeParse(req.body);
@@ -449,5 +481,13 @@ function draftTool(req: InvokeRequest & { body: unknown }, now: Date): ToolView 
   checkSchemaCompiles(body.data.argSchema, 'argSchema');
   checkSchemaCompiles(body.data.outputSchema, 'outputSchema');
   const stamp = now.toISOString();
-  return { ...body.data, id: DRAFT_ID, bundleId: req.bundleId, slug: req.slug, version: req.version, isEnabled: true, isBuiltIn: false, createdAt: stamp, modifiedAt: stamp } as ToolView;
+  const { script, ...definition } = body.data;
+  const view = { ...definition, id: DRAFT_ID, bundleId: req.bundleId, slug: req.slug, version: req.version, isEnabled: true, isBuiltIn: false, createdAt: stamp, modifiedAt: stamp } as ToolView;
+  if (script) {
+    // The view carries what a saved one does: the source's SHA-256, not the source.
+    const { source, ...limits } = script;
+    view.script = { sha256: createHash('sha256').update(source, 'utf8').digest('hex'), ...limits };
+    draftSources.set(view, source);
+  }
+  return view;
 }

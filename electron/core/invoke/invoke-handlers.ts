@@ -13,7 +13,7 @@ type InvokeOps = 'tools.invoke' | 'tools.tryDraft' | 'tools.checkArgs' | 'invoca
 
 /** The contract's answer: the value with its timings, or an error carrying them in details. */
 export function answer(o: InvokeOutcome): InvokeResult {
-  const meta = { invocationId: o.invocationId, durationMs: o.durationMs, attempts: o.attempts, ...(o.http ? { http: o.http } : {}) };
+  const meta = { invocationId: o.invocationId, durationMs: o.durationMs, attempts: o.attempts, ...(o.http ? { http: o.http } : {}), ...(o.logs ? { logs: o.logs } : {}) };
   if (!o.ok) {
     const details = o.error.details && typeof o.error.details === 'object' ? o.error.details : {};
     throw new AppError(o.error.code, o.error.message, { ...details, ...meta });

@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { AppError } from '../../../shared/errors';
 import { callResultOf, type AppCallResult, type AppConsent, type AppOpenResult, type AppToolInfo } from '../../../shared/model/mcp-apps';
 import type { McpAppTrust, McpLogLevel, McpServerView } from '../../../shared/model/mcp-client';
-import { approvalContext, approvalOf } from '../../../shared/model/tool-approval';
+import { approvalOf } from '../../../shared/model/tool-approval';
 import { isAppVisible, type ToolView } from '../../../shared/model/tool';
 import type { ToolStore } from '../bundles/tool-store';
 import type { InvokeDispatcher } from '../invoke/dispatcher';
@@ -182,7 +182,7 @@ export class McpAppsService {
 
   /** Asks in the app's window when the tool asks before it runs; answers why not, or undefined to go on. */
   private async approve(view: View, tool: ToolView, args: Record<string, unknown>): Promise<string | undefined> {
-    const approval = approvalOf(tool, approvalContext(() => this.opts.store.allTools()));
+    const approval = approvalOf(tool, this.opts.store.approvals());
     if (!approval || view.allowed.has(tool.id) || this.opts.approvals.allows(tool.id, view.viewId)) return undefined;
     const bundle = this.opts.store.bundleById(tool.bundleId);
     const toolName = `${bundle?.slug ?? tool.bundleId}/${tool.slug}`;

@@ -29,6 +29,8 @@ export interface CallDeps {
   maxResultBytes: () => number;
   /** Where each running call's progress goes, by invocation (a client that asked for progress). */
   progressTo?: Map<string, (report: ServedProgress) => void>;
+  /** The user allowed a call: the scripts it runs that were not written in this app are trusted from now on. */
+  trustScripts?: (tool: ServedTool['tool']) => Promise<void>;
 }
 
 export interface ServedProgress {
@@ -124,10 +126,13 @@ async function askThenRun(deps: CallDeps, session: McpSession, served: ServedToo
     : { refused: noWindow };
   // No window can answer: the client's own user is asked, where the client can ask (elicitation).
   if ('refused' in answer && answer.refused === noWindow && session.confirm) {
-    return (await session.confirm(clientConfirmation(toolName, args))) ? run(deps, session, served, args, signal) : textResult(deniedByClient(toolName), true);
+    if (!(await session.confirm(clientConfirmation(toolName, args)))) return textResult(deniedByClient(toolName), true);
+    await deps.trustScripts?.(tool);
+    return run(deps, session, served, args, signal);
   }
   if ('refused' in answer) return textResult(answer.refused, true);
   if (answer.decision === 'deny') return textResult(deniedInApp(toolName), true);
+  await deps.trustScripts?.(tool);
   if (answer.decision === 'allow-session') session.allowed.add(tool.id);
   if (answer.decision === 'allow-always') await deps.approvals.add({ toolId: tool.id, toolName, scope: 'always' });
   return run(deps, session, served, args, signal);

@@ -52,7 +52,7 @@ export class ServedTools {
   private cached: ServedList | undefined;
 
   constructor(
-    private readonly store: Pick<ToolStore, 'allTools' | 'isUsable' | 'bundleById'>,
+    private readonly store: Pick<ToolStore, 'allTools' | 'isUsable' | 'bundleById'> & Partial<Pick<ToolStore, 'approvals'>>,
     private readonly settings: () => McpServerSettings,
     /** Settings → Tool search: the pinned tools and how many tools a search returns. */
     private readonly toolSearch: () => Pick<ToolSearchSettings, 'pinned' | 'results'> = () => DEFAULT_TOOL_SEARCH_SETTINGS,
@@ -80,7 +80,7 @@ export class ServedTools {
     const set = toolsForModel({ usable, modelRouting: [], modelOnly: reserved });
     const tools: ServedTool[] = [];
     // Over every tool, served or not: a built-in tool declares which functions ask, a sequence's steps may be anywhere.
-    const approvals = approvalContext(() => this.store.allTools());
+    const approvals = this.store.approvals?.() ?? approvalContext(() => this.store.allTools());
     for (const mt of set.tools) {
       if (!mt.tool || mt.modelOnly || mt.name === TOOL_OUTPUT_NAME || mt.name === TOOL_USAGE_NAME) continue;
       const approval = approvalOf(mt.tool, approvals);

@@ -13,6 +13,8 @@ import { v7 as uuidv7 } from 'uuid';
 import { z } from 'zod';
 import type { McpServerInfo, McpServerSettings } from '../../../shared/model/mcp-serve';
 import type { ToolSearchSettings } from '../../../shared/model/tool-search';
+import type { ToolView } from '../../../shared/model/tool';
+import { untrustedScripts } from '../../../shared/model/tool-approval';
 import type { ApprovalStore } from '../agent/approvals';
 import type { EventBus } from '../events';
 import type { InvokeDispatcher } from '../invoke/dispatcher';
@@ -33,7 +35,7 @@ import { ServedTasks } from './tasks';
 import { APP_RESOURCES, AppPages, callToolUsage, rendersApps, TOOL_USAGE_NAME, toolUsageDefinition, type UsageStatsOf } from './tool-usage';
 
 export interface McpServeOptions {
-  store: Pick<ToolStore, 'allTools' | 'isUsable' | 'bundleById'>;
+  store: Pick<ToolStore, 'allTools' | 'isUsable' | 'bundleById'> & Partial<Pick<ToolStore, 'approvals' | 'trustScripts'>>;
   dispatcher: Pick<InvokeDispatcher, 'invoke' | 'cancel'> & Partial<Pick<InvokeDispatcher, 'onProgress'>>;
   toolOutputs: ToolOutputService;
   approvals: Pick<ApprovalStore, 'allows' | 'add'> & Partial<Pick<ApprovalStore, 'reload'>>;
@@ -146,7 +148,17 @@ export class McpServeService {
     this.pages = opts.usageStats ? new AppPages(opts.resourcesDir ?? '') : undefined;
     this.tasks = new ServedTasks(opts.now);
     const progressTo = new Map<string, (report: ServedProgress) => void>();
-    this.deps = { dispatcher: opts.dispatcher, toolOutputs: opts.toolOutputs, approvals: opts.approvals, queue: this.queue, extractionModel: opts.extractionModel ?? (() => undefined), maxResultBytes: opts.maxResultBytes ?? (() => DEFAULT_MAX_RESULT_BYTES), progressTo };
+    const { approvals: scriptApprovals, trustScripts } = opts.store;
+    this.deps = {
+      dispatcher: opts.dispatcher,
+      toolOutputs: opts.toolOutputs,
+      approvals: opts.approvals,
+      queue: this.queue,
+      extractionModel: opts.extractionModel ?? (() => undefined),
+      maxResultBytes: opts.maxResultBytes ?? (() => DEFAULT_MAX_RESULT_BYTES),
+      progressTo,
+      ...(scriptApprovals && trustScripts ? { trustScripts: (tool: ToolView) => trustScripts.call(opts.store, untrustedScripts(tool, scriptApprovals.call(opts.store)), 'allowed') } : {}),
+    };
     // A served call's progress (an MCP tool's own, a task's status) goes on to the client that asked for it.
     opts.dispatcher?.onProgress?.((p) => progressTo.get(p.invocationId)?.(p));
     opts.events?.on('store.changed', () => this.changed());

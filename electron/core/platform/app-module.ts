@@ -3,6 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import pkg from '../../../package.json';
 import { AppError } from '../../../shared/errors';
+import { DROP_IN_FOLDER } from '../../../shared/model/script-tool';
 import { defineModule } from './feature-module';
 
 export const appModule = defineModule({
@@ -16,6 +17,7 @@ export const appModule = defineModule({
         host: config.host,
         dataDir,
         workspaceDir: workspaceDir(),
+        dropInDir: path.join(dataDir, DROP_IN_FOLDER),
         platform: process.platform,
         nodeVersion: process.versions.node,
         startedAt,

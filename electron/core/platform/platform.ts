@@ -63,8 +63,8 @@ export interface Platform {
   readonly registry: Registry;
   readonly log: InvocationLog;
   readonly dispatcher: InvokeDispatcher;
-  /** Back-ends other than `local` and `http`, by tool type (the MCP client module adds `mcp`). */
-  readonly backends: Partial<Record<'mcp', Backend>>;
+  /** Back-ends other than `local` and `http`, by tool type (the MCP client module adds `mcp`, the script tools module `script`). */
+  readonly backends: Partial<Record<'mcp' | 'script', Backend>>;
   readonly hooks: PlatformHooks;
   readonly buffers: BufferStore;
   readonly routing: RoutingServices;
@@ -143,7 +143,7 @@ export async function openPlatform(config: CoreConfig, beforeRegistryOpens: (fun
     if (contextBase.of !== settings.get()) contextBase = makeContextBase(settings.get());
     return contextBase.base;
   };
-  const backends: Partial<Record<'mcp', Backend>> = {};
+  const backends: Partial<Record<'mcp' | 'script', Backend>> = {};
   const dispatcher = new InvokeDispatcher({
     store: registry.store,
     log,
@@ -159,6 +159,10 @@ export async function openPlatform(config: CoreConfig, beforeRegistryOpens: (fun
       mcp: (call) => {
         if (!backends.mcp) throw new AppError('UNAVAILABLE', `'${call.tool.slug}' cannot run: MCP servers are not available in this process`);
         return backends.mcp(call);
+      },
+      script: (call) => {
+        if (!backends.script) throw new AppError('UNAVAILABLE', `'${call.tool.slug}' cannot run: script tools are not available in this process`);
+        return backends.script(call);
       },
     },
     // Only an injected clock (tests): otherwise a call reads Date.now() rather than make a Date.

@@ -1,7 +1,7 @@
 /** The registry's operations: bundles, tools, search (docs/design/registry.md). */
 import type { Registry } from './registry';
 import type { Handler } from '../router';
-import { approvalContext, approvalOf } from '../../../shared/model/tool-approval';
+import { approvalOf } from '../../../shared/model/tool-approval';
 
 type RegistryOps =
   | 'bundles.list'
@@ -31,13 +31,14 @@ export function registryHandlers(registry: Registry): { [N in RegistryOps]: Hand
     'tools.search': (q) => registry.search(q),
     'tools.find': (q) => registry.find(q),
     'tools.get': ({ bundleId, slug, version }) => store.getTool(bundleId, slug, version),
-    'tools.put': ({ bundleId, slug, version, body }) => store.putTool(bundleId, slug, version, body),
+    // Written by the user (the editor, the REST API): a script saved so runs without asking.
+    'tools.put': ({ bundleId, slug, version, body }) => store.putTool(bundleId, slug, version, body, { trustScript: true }),
     'tools.patch': ({ bundleId, slug, version, isEnabled }) => store.patchTool(bundleId, slug, version, { isEnabled }),
     'tools.delete': async ({ bundleId, slug, version }) => {
       await store.deleteTool(bundleId, slug, version);
       return { deleted: true as const };
     },
     'tools.usage': ({ bundleId, slug, version }) => store.usage(store.getTool(bundleId, slug, version).id),
-    'tools.approval': ({ bundleId, slug, version }) => approvalOf(store.getTool(bundleId, slug, version), approvalContext(() => store.allTools())),
+    'tools.approval': ({ bundleId, slug, version }) => approvalOf(store.getTool(bundleId, slug, version), store.approvals()),
   };
 }

@@ -4,7 +4,8 @@
  * Layout (format 'toolsmith-bundle', version 1; 2 when it carries test cases; 3 when it carries eval cases):
  *   toolsmith-bundle.json          {"format":"toolsmith-bundle","version":1|2|3,"bundle":{slug,displayName,description,isEnabled}}
  *   tools/<slug>@<version>.json    the tool's put body: displayName, description, tags, type,
- *                                  argSchema, outputSchema, local|http|sequence|mcp, isEnabled,
+ *                                  argSchema, outputSchema, local|http|sequence|mcp|script (a
+ *                                  script tool's with its source: {source, limits}), isEnabled,
  *                                  requiresApproval when set
  *   testcases/<slug>.json          the saved test cases of the tool slug (all its versions share
  *                                  them): {"cases":[{name,args,assertions}]} (zip-testcases.ts)
@@ -57,13 +58,16 @@
  *    or nothing. If the archive has tool entries but none is
  *    valid, no bundle is created. An archive with no tool entries makes an empty bundle.
  * 6. The report's `asks` names each imported tool that will ask before a model or a served
- *    client runs it, and why (a tool wrapping files.write asks, whatever its file says).
+ *    client runs it, and why (a tool wrapping files.write asks, whatever its file says; a script
+ *    tool asks before its first run, as its source was not written in this app).
+ * A script tool is exported with its source, read from its file and checked against the SHA-256
+ * its version recorded: a script file missing or changed by hand stops the export with the reason.
  */
 import { crc32 } from 'node:zlib';
 import { Inflate, zipSync } from 'fflate';
 import { BundlePutBodySchema, type BundlePutBody } from '../../../shared/model/bundle';
 import { TOOL_BACKEND_FIELDS, TOOL_DEFINITION_FIELDS, ToolPutBodySchema, type ToolPutBody, type ToolView } from '../../../shared/model/tool';
-import { approvalContext, approvalOf, type ApprovalReason } from '../../../shared/model/tool-approval';
+import { approvalOf, type ApprovalReason } from '../../../shared/model/tool-approval';
 import { MAX_IMPORT_ZIP_BYTES, type ImportReport } from '../../../shared/model/transfer';
 import { labelViolation, nfc, toolKey } from '../../../shared/model/validation';
 import { AppError } from '../../../shared/errors';
@@ -121,11 +125,15 @@ export interface ImportDeps {
   evalCases?: EvalCaseStore;
 }
 
-/** The body a tool was put with: no ids, no timestamps, no store-owned fields. */
-export function toolPutBody(t: ToolView): ToolPutBody {
+/** The body a tool was put with: no ids, no timestamps, no store-owned fields; a script tool's with its source. */
+export function toolPutBody(t: ToolView, scriptSource?: string): ToolPutBody {
   const body: Record<string, unknown> = {};
   for (const k of TOOL_DEFINITION_FIELDS) body[k] = t[k];
   for (const k of TOOL_BACKEND_FIELDS) if (t[k] !== undefined) body[k] = t[k];
+  if (t.script) {
+    const { sha256: _stored, ...limits } = t.script;
+    body.script = { source: scriptSource ?? '', ...limits };
+  }
   if (t.requiresApproval) body.requiresApproval = true;
   // A local tool whose function is not registered is shown disabled; export what is shown.
   body.isEnabled = t.isEnabled;
@@ -161,7 +169,7 @@ export async function exportBundle(store: ToolStore, testCases: TestCaseStore, b
     bundle: { slug: bundle.slug, displayName: bundle.displayName, description: bundle.description, isEnabled: bundle.isEnabled },
   };
   const files: Record<string, Uint8Array> = { [BUNDLE_MANIFEST]: encoder.encode(`${JSON.stringify(manifest, null, 2)}\n`) };
-  for (const t of tools) files[toolEntryName(t.slug, t.version)] = encoder.encode(`${JSON.stringify(toolPutBody(t), null, 2)}\n`);
+  for (const t of tools) files[toolEntryName(t.slug, t.version)] = encoder.encode(`${JSON.stringify(toolPutBody(t, await exportedSource(store, t)), null, 2)}\n`);
   for (const c of [...cases].sort((a, b) => (nfc(a.slug) < nfc(b.slug) ? -1 : 1))) {
     const entry = encoder.encode(testCaseEntryText(c.cases));
     if (entry.length > MAX_TESTCASES_ENTRY_BYTES) {
@@ -193,6 +201,14 @@ export async function exportBundle(store: ToolStore, testCases: TestCaseStore, b
     );
   }
   return { fileName: `${bundle.slug}.toolsmith-bundle.zip`, bytes };
+}
+
+/** A script tool's source as its version saved it; the export stops when its file is missing or was changed. */
+async function exportedSource(store: ToolStore, t: ToolView): Promise<string | undefined> {
+  if (t.type !== 'script') return undefined;
+  const s = await store.scriptSource(t.bundleId, t.slug, t.version);
+  if (!s.ok) throw new AppError('UNAVAILABLE', `'${t.slug}' version '${t.version}' cannot be exported: ${s.problem}`, { slug: t.slug, version: t.version });
+  return s.source;
 }
 
 // ---- reading an archive ------------------------------------------------------------------------
@@ -691,7 +707,7 @@ function testCasesToImport(found: TestCaseCandidate[], toolSlugs: Set<string>, i
  * calls a tool that does, and the person importing should know before a model finds it.
  */
 function asking(store: ToolStore, bundleId: string, written: ToolCandidate[]): { tool: string; message: string }[] {
-  const ctx = approvalContext(() => store.allTools());
+  const ctx = store.approvals();
   const out: { tool: string; message: string }[] = [];
   for (const c of written) {
     const info = approvalOf(store.getTool(bundleId, c.slug, c.version), ctx);
@@ -703,6 +719,7 @@ function asking(store: ToolStore, bundleId: string, written: ToolCandidate[]): {
 export function askingMessage(reason: ApprovalReason): string {
   if (reason.kind === 'function') return `runs ${reason.functionId}: will ask before it runs`;
   if (reason.kind === 'step') return `its step '${reason.step}' calls ${reason.tool}, which asks: will ask before it runs`;
+  if (reason.kind === 'script') return 'a script not written in this app: will ask before its first run';
   return 'requires approval: will ask before it runs';
 }
 

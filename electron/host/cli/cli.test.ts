@@ -298,6 +298,28 @@ describe('toolsmith (the command)', () => {
     expect(failed.stderr).toMatch(/^toolsmith: text\/count@1 failed: VALIDATION_FAILED: /);
   }, SLOW);
 
+  it('invokes a script tool in its sandbox (the bundled worker); one not written here is refused until --trust', async () => {
+    const dir = await tempDir();
+    const bundleId = uuidv7();
+    await withCore(dir, async (core) => {
+      await must(core.call('bundles.put', { bundleId, body: { slug: 'mine', displayName: 'Mine', description: '', isEnabled: true } }));
+      const body = (source: string) => ({ displayName: 'S', description: '', tags: [], type: 'script' as const, argSchema: { type: 'object' }, outputSchema: {}, script: { source }, isEnabled: true });
+      // Saved as the editor saves: trusted. Put straight into the store, as an import does: not.
+      await must(core.call('tools.put', { bundleId, slug: 'shout', version: '1', body: body('function run(a, ctx) { ctx.log("shouting"); return String(a.text).toUpperCase() }') }));
+      await core.registry.store.putTool(bundleId, 'foreign', '1', body('function run() { return "ran" }'));
+    });
+    const ok = await cli(dir, ['invoke', 'mine/shout', '--args', '{"text":"hey"}', '--meta']);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(json<{ value: string; logs: { text: string }[] }>(ok)).toMatchObject({ value: 'HEY', logs: [{ text: 'shouting' }] });
+    const refused = await cli(dir, ['invoke', 'mine/foreign']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/FORBIDDEN: 'foreign' version '1' is a script tool that was not written in this app.*toolsmith invoke --trust/);
+    const trusted = await cli(dir, ['invoke', 'mine/foreign', '--trust']);
+    expect(trusted.code, trusted.stderr).toBe(0);
+    expect(json<string>(trusted)).toBe('ran');
+    expect((await cli(dir, ['invoke', 'mine/foreign'])).code).toBe(0);
+  }, SLOW);
+
   it('runs saved test cases as a suite: a failing case exits 1, the JUnit report is valid and says which', async () => {
     const dir = await tempDir();
     let failingId = '';

@@ -158,6 +158,7 @@ export function buildProgram(setExit: (code: number) => void, host: CliHost = {}
     .option('--args <json>', "the arguments: JSON, @FILE (JSON in a file) or - (JSON on standard input); default {}")
     .option('--timeout <ms>', 'stop the call after this many milliseconds')
     .option('--meta', 'print {ok, value, invocationId, durationMs, attempts} instead of the value alone')
+    .option('--trust', 'trust the tool’s script first: a script tool not written in this app (imported, dropped in) is refused until trusted; read its .js first')
     .action(async (ref: string, _o, cmd: Command) => invoke(ref, opts(cmd)));
   common(program.command('test'))
     .description('run the saved test cases of the bundles switched on, or of the bundles named')

@@ -5,7 +5,7 @@ import { writeFileAtomic } from '../../core/lib/atomic-write';
 import { MAX_IMPORT_ZIP_BYTES } from '../../../shared/model/transfer';
 import type { Bundle } from '../../../shared/model/bundle';
 import type { ToolView } from '../../../shared/model/tool';
-import { approvalContext, approvalOf, type ApprovalInfo } from '../../../shared/model/tool-approval';
+import { approvalOf, type ApprovalInfo } from '../../../shared/model/tool-approval';
 import { CliError, firstLine, out, outJson, table, toolRef, usageError, withCore, type CommonOptions, type Session } from './session';
 
 export interface ToolsListOptions extends CommonOptions {
@@ -65,7 +65,7 @@ export async function toolsShow(ref: string, o: CommonOptions): Promise<void> {
       .map((t) => t.version)
       .sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
     const store = s.core.registry.store;
-    out(describeTool(tool, bundle, versions, approvalOf(tool, approvalContext(() => store.allTools()))));
+    out(describeTool(tool, bundle, versions, approvalOf(tool, store.approvals())));
   });
 }
 
@@ -96,6 +96,7 @@ function approvalLine(a: ApprovalInfo | null): string {
   if (!a) return 'not asked';
   if (a.reason.kind === 'function') return `a model’s call waits for approval (it runs ${a.reason.functionId}, which asks)`;
   if (a.reason.kind === 'step') return `a model’s call waits for approval (its step ${a.reason.step} calls ${a.reason.tool}, which asks)`;
+  if (a.reason.kind === 'script') return 'its script was not written in this app: every call is refused until it is trusted (toolsmith invoke --trust, or "Trust and run" in the app)';
   return 'a model’s call waits for approval';
 }
 
@@ -104,6 +105,7 @@ function backendLine(t: ToolView): string {
   if (t.http) return `HTTP ${t.http.method} ${t.http.urlTemplate}`;
   if (t.sequence) return `a sequence of ${t.sequence.steps.length} steps`;
   if (t.mcp) return `MCP tool ${t.mcp.serverTool}`;
+  if (t.script) return `a script (its source: ${t.slug}.js beside the tool's file; sha256 ${t.script.sha256.slice(0, 12)}…)`;
   return t.type;
 }
 

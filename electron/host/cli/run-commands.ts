@@ -19,6 +19,8 @@ export interface InvokeOptions extends CommonOptions {
   args?: string;
   timeout?: string;
   meta?: boolean;
+  /** Trust the tool's script before the call (a script tool not written in this app). */
+  trust?: boolean;
 }
 
 /** --args: JSON text, `@file` (its JSON), or `-` (JSON on stdin); absent: no arguments ({}). */
@@ -57,6 +59,11 @@ export async function invoke(ref: string, o: InvokeOptions): Promise<void> {
   const args = await readArgs(o.args);
   await withCore(o, async (s) => {
     const tool = await s.tool(ref);
+    if (o.trust) {
+      if (tool.type !== 'script') throw usageError(`--trust is for script tools: '${ref}' is a tool of type '${tool.type}'`);
+      const t = await s.core.router.call('tools.trustScript', { bundleId: tool.bundleId, slug: tool.slug, version: tool.version }, { transport: 'direct' });
+      if (!t.ok) throw new CliError(`could not trust '${ref}': ${t.error.code}: ${t.error.message}`);
+    }
     const ctrl = new AbortController();
     const onSignal = () => ctrl.abort();
     process.once('SIGINT', onSignal);

@@ -18,10 +18,12 @@ import { FieldError } from '../../components/Field';
 import { InvocationProgress } from '../../components/InvocationProgress';
 import { McpCallQuestion } from '../mcp-server/McpQuestionPrompt';
 import { chatStrings as s } from '../../i18n/chat-strings';
+import { scriptStrings } from '../../i18n/script-strings';
 import { v7 as uuidv7 } from 'uuid';
 import { ArgsForm } from '../tools/tester/ArgsForm';
 import { initialValue, isPlainObject } from '../tools/tester/schema-form';
 import { useArgIssues } from '../tools/tester/use-arg-issues';
+import { ScriptTrust } from '../tools/script/ScriptTrust';
 import { formatDuration } from './format';
 import { routeDefaultsFor } from './route-defaults';
 import { addMessages, useEnsureConversation } from './use-conversation';
@@ -76,9 +78,12 @@ export function PaletteRunForm({ tool, composerTools, onRan, onClose, initialArg
   }, []);
   const running = run.status === 'running';
   const canRun = argsValid && outputError === null && !running;
+  // A script from outside the app asks before its first run: its source is shown with "Trust and run".
+  const approval = useOp('tools.approval', { bundleId: tool.bundleId, slug: tool.slug, version: tool.version }, { enabled: tool.type === 'script' });
+  const untrusted = tool.type === 'script' && approval.data?.reason.kind === 'script';
 
-  const start = async () => {
-    if (!canRun || inFlight.current) return;
+  const start = async (opts: { trusted?: boolean } = {}) => {
+    if (!canRun || inFlight.current || (untrusted && !opts.trusted)) return;
     setTried(true);
     // What the core would refuse is shown on the fields instead of being sent.
     const found = await checkNow();
@@ -200,7 +205,15 @@ export function PaletteRunForm({ tool, composerTools, onRan, onClose, initialArg
         </p>
       </div>
       <div className="form-actions palette-actions">
-        <button type="button" className="primary" data-testid="palette-run" aria-keyshortcuts="Enter Control+Enter Meta+Enter" disabled={!canRun} onClick={() => void start()}>
+        <button
+          type="button"
+          className="primary"
+          data-testid="palette-run"
+          aria-keyshortcuts="Enter Control+Enter Meta+Enter"
+          disabled={!canRun || untrusted}
+          aria-describedby={untrusted ? `${ids}-untrusted` : undefined}
+          onClick={() => void start()}
+        >
           {running ? s.palette.running : s.palette.run}
         </button>
         {running && (
@@ -209,6 +222,11 @@ export function PaletteRunForm({ tool, composerTools, onRan, onClose, initialArg
           </button>
         )}
         {run.status === 'running' && <Elapsed since={run.startedAt} />}
+        {untrusted && (
+          <span className="help" id={`${ids}-untrusted`}>
+            {scriptStrings.trust.runBlocked}
+          </span>
+        )}
         {!argsValid && <FieldError as="span">{s.palette.argsInvalid}</FieldError>}
         {argsValid && outputError && <FieldError as="span">{s.palette.outputInvalid}</FieldError>}
         {argsValid && !outputError && tried && issues.length > 0 && <FieldError as="span">{s.palette.argsInvalid}</FieldError>}
@@ -221,6 +239,7 @@ export function PaletteRunForm({ tool, composerTools, onRan, onClose, initialArg
           fallback={<div className="progress-bar" role="progressbar" aria-label={s.palette.running} aria-busy="true" data-testid="palette-progress" />}
         />
       )}
+      {untrusted && run.status !== 'running' && <ScriptTrust tool={tool} name={tool.displayName} onTrusted={() => void start({ trusted: true })} />}
       {/* A question of the server whose tool runs: here, under its run. */}
       {run.status === 'running' && <McpCallQuestion invocationId={run.invocationId} />}
       {run.status === 'failed' && (

@@ -32,6 +32,7 @@ import { useUi } from '../../stores/ui';
 import { McpAppSlot } from '../mcp-apps/McpAppSlot';
 import { McpCallQuestion } from '../mcp-server/McpQuestionPrompt';
 import { SaveAsEvalButton } from '../tools/evals/SaveAsEval';
+import { ScriptApprovalSource } from '../tools/script/ScriptTrust';
 
 const STATUS_CLASS: Record<ToolCardData['status'], string> = {
   running: 'badge',
@@ -83,6 +84,7 @@ export function ToolCard({ card, conversationId, placement, messageId }: { card:
       ) : awaiting && conversationId ? (
         <>
           <ApprovalWhy info={card.approval} />
+          {card.approval?.reason.kind === 'script' && card.bundleId && <ScriptApprovalSource tool={{ bundleId: card.bundleId, slug: card.slug, version: card.version }} name={card.displayName} />}
           <ApprovalForm conversationId={conversationId} invocationId={card.invocationId} args={card.args} />
         </>
       ) : (

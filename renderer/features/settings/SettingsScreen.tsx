@@ -22,6 +22,8 @@ import { ProvidersSection } from './ProvidersSection';
 import { SecretsSection } from './SecretsSection';
 import { ToolOutputsSection } from './ToolOutputsSection';
 import { ToolSearchSection } from './ToolSearchSection';
+import { ScriptToolsSection } from './ScriptToolsSection';
+import { scriptStrings } from '../../i18n/script-strings';
 
 interface Draft {
   theme: Settings['theme'];
@@ -45,6 +47,7 @@ const sectionLinks = (withAbout: boolean): SettingsSectionLink[] => [
   { id: 'settings-limits', label: t.settings.limitsSection },
   { id: 'tool-outputs-title', label: outputStrings.settings.title },
   { id: 'tool-search-title', label: toolSearchStrings.title },
+  { id: 'script-tools-title', label: scriptStrings.settings.title },
   { id: 'models-title', label: t.settings.models.title },
   { id: 'agents-title', label: agentsStrings.title },
   { id: 'approvals-title', label: t.settings.approvals.title },
@@ -249,6 +252,7 @@ export function SettingsScreen() {
       </form>
       <ToolOutputsSection />
       <ToolSearchSection />
+      <ScriptToolsSection />
       <ProvidersSection />
       <AgentsSection />
       <ApprovalsSection />

@@ -25,7 +25,7 @@ function testerFor({ tool, draft, drafting }: TesterContext) {
       </section>
     );
   }
-  if (tool) return <Tester bundleId={tool.bundleId} slug={tool.slug} version={tool.version} toolId={tool.id} argSchema={tool.argSchema} />;
+  if (tool) return <Tester bundleId={tool.bundleId} slug={tool.slug} version={tool.version} toolId={tool.id} argSchema={tool.argSchema} toolType={tool.type} />;
   return null;
 }
 

@@ -48,7 +48,9 @@ export function realTools(registry: RealRegistry = readRealRegistry()): RealTool
   for (const b of registry.bundles) {
     const bundleId = uuidv7();
     for (const { slug, tool } of b.tools) {
-      const view: ToolView = { ...tool, id: uuidv7(), bundleId, slug, version: '1', isBuiltIn: false, createdAt: at, modifiedAt: at };
+      // HTTP tools only: a put body's script (its source) has no place in a view.
+      const { script: _none, ...definition } = tool;
+      const view: ToolView = { ...definition, id: uuidv7(), bundleId, slug, version: '1', isBuiltIn: false, createdAt: at, modifiedAt: at };
       out.push({ key: `${b.slug}/${slug}`, tool: view, bundleSlug: b.slug, bundleName: b.displayName });
     }
   }

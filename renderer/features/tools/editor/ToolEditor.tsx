@@ -12,6 +12,8 @@ import { JsonEditor, type EditorProblem } from '../../../editor/JsonEditor';
 import type { JsonSchemaKind } from '../../../editor/json-schemas';
 import { editorStrings } from '../../../i18n/editor-strings';
 import { BusyButton } from '../BusyButton';
+import { SCRIPT_PROBLEMS_ID, ScriptPanel, ScriptProblemsNote } from '../script/ScriptPanel';
+import { NO_SCRIPT_PROBLEMS, type ScriptProblems } from '../script/script-draft';
 import {
   buildDraft,
   countErrors,
@@ -29,7 +31,8 @@ import {
 
 const s = editorStrings.tool;
 
-export type ToolEditorMode = { kind: 'view'; tool: ToolView } | { kind: 'new'; bundleId: string; from?: ToolView };
+/** `scriptSource`: a script tool's source (tools.scriptSource), which its view does not carry. */
+export type ToolEditorMode = { kind: 'view'; tool: ToolView; scriptSource?: string } | { kind: 'new'; bundleId: string; from?: ToolView; scriptSource?: string };
 
 /** What the tester may run: the draft as it stands (valid or not) or the saved tool. */
 export interface ToolDraftSnapshot {
@@ -106,12 +109,17 @@ export function ToolEditor({ mode, newVersionBlocked, notice, onSaved, onNewVers
   const readOnly = mode.kind === 'view';
   const ids = useId();
   const initial = useMemo(
-    () => (mode.kind === 'view' ? draftFromTool(mode.tool, { newVersion: false }) : mode.from ? draftFromTool(mode.from, { newVersion: true }) : emptyDraft()),
+    () =>
+      mode.kind === 'view'
+        ? draftFromTool(mode.tool, { newVersion: false, scriptSource: mode.scriptSource })
+        : mode.from
+          ? draftFromTool(mode.from, { newVersion: true, scriptSource: mode.scriptSource })
+          : emptyDraft(),
     [mode],
   );
   // A field's errors show once it has been edited (mode onChange) or a save was tried; the
   // server's refusal lands on its field (setError) until that field is edited again.
-  const { control, register, handleSubmit, setError, clearErrors, getValues, formState } = useForm<ToolDraft>({
+  const { control, register, handleSubmit, setError, clearErrors, getValues, setValue, formState } = useForm<ToolDraft>({
     defaultValues: initial,
     // A saved version shows the tool it is given.
     values: readOnly ? initial : undefined,
@@ -125,6 +133,7 @@ export function ToolEditor({ mode, newVersionBlocked, notice, onSaved, onNewVers
   /** Each JSON editor's first error marker (schema or syntax), by field; absent when it has none. */
   const [markerErrors, setMarkerErrors] = useState<Partial<Record<ToolField, EditorProblem>>>({});
   const [status, setStatus] = useState<string | null>(null);
+  const [scriptProblems, setScriptProblems] = useState<ScriptProblems>(NO_SCRIPT_PROBLEMS);
   const save = useOpMutation('tools.put');
   // A saved tool may ask through what it runs (files.write, a step that asks), whatever its own box says.
   const viewed = mode.kind === 'view' ? mode.tool : undefined;
@@ -160,6 +169,11 @@ export function ToolEditor({ mode, newVersionBlocked, notice, onSaved, onNewVers
   };
   // A conflict is about the pair <slug, version>: changing either checks both again, which clears it.
   const field = (f: ToolField) => register(f, { onChange: onEdit, ...(f === 'slug' ? { deps: 'version' } : f === 'version' ? { deps: 'slug' } : {}) });
+  /** A field the script panel sets (its editor, its limits, a template's script and schema), as if typed. */
+  const setField = <F extends ToolField>(f: F, value: ToolDraft[F]) => {
+    setValue(f, value as never, { shouldDirty: true, shouldTouch: true, shouldValidate: true });
+    onEdit();
+  };
 
   const onMarkersOf = useMemo(() => {
     const make = (f: ToolField) => (list: EditorProblem[]) => {
@@ -189,6 +203,7 @@ export function ToolEditor({ mode, newVersionBlocked, notice, onSaved, onNewVers
     else if (marker) jsonBlockers.push({ field: f, problem: editorStrings.json.problem(marker.line, marker.column, marker.message) });
   }
   const jsonBlocked = jsonBlockers.length > 0;
+  const scriptBlocked = !readOnly && draft.type === 'script' && scriptProblems.syntax.length > 0;
 
   /** The check refused the draft: say how many problems, and go to the first. */
   const refused = () => {
@@ -398,6 +413,7 @@ export function ToolEditor({ mode, newVersionBlocked, notice, onSaved, onNewVers
           </>
         )}
         {draft.type === 'sequence' && json('sequence', readOnly ? undefined : s.help.sequence)}
+        {draft.type === 'script' && <ScriptPanel draft={draft} readOnly={readOnly} tool={viewed} errorOf={errorsOf} onChange={setField} onProblems={setScriptProblems} />}
         {draft.type === 'mcp' && mode.kind === 'view' && mode.tool.mcp && (
           <p className="help" data-testid="tool-form-mcp">
             {s.mcpBackend(mode.tool.mcp.serverTool)} <McpToolFacts mcp={mode.tool.mcp} />
@@ -421,7 +437,7 @@ export function ToolEditor({ mode, newVersionBlocked, notice, onSaved, onNewVers
       )}
       {!readOnly && (
         <div className="form-actions editor-actions">
-          <BusyButton submit className="primary" data-testid="tool-form-save" unavailable={save.isPending || jsonBlocked} aria-describedby={jsonBlocked ? `${ids}-save-blocked` : undefined}>
+          <BusyButton submit className="primary" data-testid="tool-form-save" unavailable={save.isPending || jsonBlocked || scriptBlocked} aria-describedby={jsonBlocked ? `${ids}-save-blocked` : scriptBlocked ? SCRIPT_PROBLEMS_ID : undefined}>
             {save.isPending ? editorStrings.common.saving : s.save}
           </BusyButton>
           <button type="button" data-testid="tool-form-discard" onClick={onDiscard}>
@@ -442,6 +458,7 @@ export function ToolEditor({ mode, newVersionBlocked, notice, onSaved, onNewVers
               ))}
             </FieldError>
           )}
+          {draft.type === 'script' && <ScriptProblemsNote problems={scriptProblems} />}
           {status && (
             <FieldError as="span" role="status" data-testid="tool-form-status">
               {status}

@@ -18,6 +18,7 @@ import { useSuiteRun, type SuiteScope } from '../suite/suite-run-store';
 import type { RunningSuite } from '../../../../shared/model/testcase';
 import { useReplay } from '../tester/replay-store';
 import { useCreatedTool } from '../import/created-tool-store';
+import { useScriptSource } from '../script/use-script-source';
 import { ToolList } from '../ToolList';
 import { BundleForm } from './BundleForm';
 import { ToolEditor, type ToolDraftSnapshot, type ToolEditorMode } from './ToolEditor';
@@ -188,11 +189,14 @@ export function ToolsWorkbench({ testerSlot }: ToolsWorkbenchProps) {
   const toolQuery = useOp('tools.get', toolRef, { enabled: pane.kind === 'tool' });
   const openToolView = pane.kind === 'tool' ? (toolQuery.data ?? pane.known) : undefined;
 
+  // A script tool's source is read before its editor opens (its view does not carry it).
+  const script = useScriptSource(pane.kind === 'draft' ? pane.from : openToolView);
+  const scriptSource = script.source;
   const editorMode = useMemo<ToolEditorMode | null>(() => {
-    if (pane.kind === 'draft') return { kind: 'new', bundleId: pane.bundleId, from: pane.from };
-    if (pane.kind === 'tool' && openToolView) return { kind: 'view', tool: openToolView };
+    if (pane.kind === 'draft') return { kind: 'new', bundleId: pane.bundleId, from: pane.from, scriptSource };
+    if (pane.kind === 'tool' && openToolView) return { kind: 'view', tool: openToolView, scriptSource };
     return null;
-  }, [pane, openToolView]);
+  }, [pane, openToolView, scriptSource]);
 
   const onDirtyChange = useCallback((d: boolean) => setDirty(d), []);
   const wantsDraft = typeof testerSlot === 'function';
@@ -247,6 +251,14 @@ export function ToolsWorkbench({ testerSlot }: ToolsWorkbenchProps) {
           show({ kind: 'bundle', bundleId: b.id, known: b }, { notice: text, afterSave: true });
         }}
       />
+    );
+  } else if (editorMode && script.error) {
+    detail = <QueryError error={script.error} onRetry={script.retry} />;
+  } else if (editorMode && script.pending) {
+    detail = (
+      <p className="muted" role="status">
+        {editorStrings.json.loading}
+      </p>
     );
   } else if (editorMode) {
     const toolBundle = bundleById(editorMode.kind === 'view' ? editorMode.tool.bundleId : editorMode.bundleId);

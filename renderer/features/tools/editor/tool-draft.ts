@@ -9,13 +9,15 @@ import { HTTP_METHODS, HttpLimitsSchema } from '../../../../shared/model/http-sp
 import { ToolPutBodySchema, type ToolType, type ToolView } from '../../../../shared/model/tool';
 import { labelViolation } from '../../../../shared/model/validation';
 import { editorStrings } from '../../../i18n/editor-strings';
+import { buildScript, EMPTY_SCRIPT_FIELDS, SCRIPT_FIELDS, scriptFieldOf, scriptFieldsOf, type ScriptDraftFields } from '../script/script-draft';
 
 export type HttpMethod = (typeof HTTP_METHODS)[number];
 export type ResponseMode = 'json' | 'text' | 'sse' | 'binary';
 export const RESPONSE_MODES: readonly ResponseMode[] = ['json', 'text', 'sse', 'binary'];
-export const TOOL_TYPES: readonly ToolType[] = ['http', 'local', 'sequence'];
+export const TOOL_TYPES: readonly ToolType[] = ['http', 'local', 'sequence', 'script'];
 
-export interface ToolDraft {
+/** The script fields (script/script-draft.ts): the source and the limits as typed. */
+export interface ToolDraft extends ScriptDraftFields {
   slug: string;
   version: string;
   displayName: string;
@@ -85,11 +87,15 @@ export function emptyDraft(): ToolDraft {
     argSchema: pretty({ type: 'object', properties: {}, required: [] }),
     outputSchema: pretty({}),
     requiresApproval: false,
+    ...EMPTY_SCRIPT_FIELDS,
   };
 }
 
-/** A saved tool as a draft; for a new version the version is cleared (a version is immutable). */
-export function draftFromTool(tool: ToolView, opts: { newVersion: boolean }): ToolDraft {
+/**
+ * A saved tool as a draft; for a new version the version is cleared (a version is immutable).
+ * A script tool's source is not in its view: `scriptSource` is what tools.scriptSource read.
+ */
+export function draftFromTool(tool: ToolView, opts: { newVersion: boolean; scriptSource?: string }): ToolDraft {
   const base = emptyDraft();
   const h = tool.http;
   const advanced: Record<string, unknown> = {};
@@ -116,6 +122,7 @@ export function draftFromTool(tool: ToolView, opts: { newVersion: boolean }): To
       httpAdvanced: pretty(advanced),
     }),
     ...(tool.sequence && { sequence: pretty(tool.sequence) }),
+    ...(tool.script && scriptFieldsOf(tool.script, opts.scriptSource ?? '')),
     argSchema: pretty(tool.argSchema),
     outputSchema: pretty(tool.outputSchema),
     requiresApproval: tool.requiresApproval ?? false,
@@ -134,6 +141,7 @@ export function relevantFields(type: ToolType): Set<ToolField> {
     http: ['method', 'urlTemplate', 'responseMode', 'timeoutMs', ...HTTP_JSON],
     sequence: ['sequence'],
     mcp: [],
+    script: [...SCRIPT_FIELDS],
   };
   return new Set([...common, ...more[type]]);
 }
@@ -157,6 +165,7 @@ export function fieldOfPath(path: readonly PropertyKey[]): { field: ErrorKey; re
   const at = (field: ErrorKey, used: number) => ({ field, rest: p.slice(used).join('.') });
   if (head === 'slug' || head === 'version' || head === 'sequence') return at(head, 1);
   if (head === 'local') return at('functionId', 2);
+  if (head === 'script') return at(scriptFieldOf(p.slice(1)), 2);
   if (head === 'http') {
     if (second !== undefined && HTTP_OWN.has(second)) return at(second as ToolField, 2);
     return at('httpAdvanced', 1);
@@ -229,6 +238,11 @@ export function buildDraft(d: ToolDraft): BuiltDraft {
       else push(errors, 'timeoutMs', editorStrings.tool.wholeMilliseconds);
     }
     body.http = http;
+  }
+  if (d.type === 'script') {
+    const built = buildScript(d);
+    body.script = built.script;
+    for (const [f, message] of Object.entries(built.errors)) push(errors, f as ToolField, message);
   }
 
   const result = ToolPutBodySchema.safeParse(body);

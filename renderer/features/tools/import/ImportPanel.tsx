@@ -8,6 +8,7 @@
  *   <ImportPanel bundleId={selectedBundleId} />
  */
 import { useId, useRef, useState, type KeyboardEvent } from 'react';
+import { DropInFolder } from '../../../components/DropInFolder';
 import { importStrings as s } from '../../../i18n/import-strings';
 import { BundleTransfer } from './BundleTransfer';
 import { CurlImport } from './CurlImport';
@@ -74,6 +75,7 @@ export function ImportPanel({ bundleId }: ImportPanelProps) {
       </div>
       <div role="tabpanel" id={`${id}-panel-bundle`} aria-labelledby={`${id}-tab-bundle`} hidden={tab !== 'bundle'} className="import-tabpanel">
         <BundleTransfer bundleId={bundleId} />
+        <DropInFolder />
       </div>
     </section>
   );

@@ -13,7 +13,7 @@
 import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import type { InvokeResult } from '../../../../shared/contract';
 import type { Result } from '../../../../shared/errors';
-import type { JsonSchemaObject } from '../../../../shared/model/tool';
+import type { JsonSchemaObject, ToolType } from '../../../../shared/model/tool';
 import { McpAppSlot } from '../../mcp-apps/McpAppSlot';
 import { McpCallQuestion } from '../../mcp-server/McpQuestionPrompt';
 import { useApi } from '../../../api/hooks';
@@ -26,6 +26,7 @@ import { RunHistory } from './RunHistory';
 import { UsageDashboard } from '../usage/UsageDashboard';
 import { initialValue, isPlainObject } from './schema-form';
 import { ReplayCompare } from './ReplayCompare';
+import { ScriptRunDetails } from '../script/ScriptRunDetails';
 import { useReplay } from './replay-store';
 import { TestCases } from './TestCases';
 import { useArgIssues, useTesterArgs } from './use-arg-issues';
@@ -40,6 +41,8 @@ export interface TesterProps {
   argSchema: JsonSchemaObject;
   /** The editor's unsaved tool body: runs and test cases use it instead of the saved version. */
   draft?: unknown;
+  /** The saved tool's type (a draft's is in its body): a script's logs and errors are shown under the result. */
+  toolType?: ToolType;
 }
 
 /** A fresh tester (args, result) for each tool; a new version of the same tool keeps them. */
@@ -47,7 +50,7 @@ export function Tester(props: TesterProps) {
   return <TesterPanel key={`${props.bundleId}\u0000${props.slug}`} {...props} />;
 }
 
-function TesterPanel({ bundleId, slug, version, toolId, argSchema, draft }: TesterProps) {
+function TesterPanel({ bundleId, slug, version, toolId, argSchema, draft, toolType }: TesterProps) {
   const { client } = useApi();
   const titleId = useId();
   const schema = isPlainObject(argSchema) ? argSchema : {};
@@ -64,6 +67,7 @@ function TesterPanel({ bundleId, slug, version, toolId, argSchema, draft }: Test
   /** The invocation in flight; a late answer for any other id is ignored. */
   const inFlight = useRef<string | null>(null);
   const running = run.status === 'running';
+  const isScript = (draft === undefined ? toolType : (draft as { type?: unknown } | null)?.type) === 'script';
 
   // Leaving the tester cancels its run rather than leaving it to time out.
   useEffect(
@@ -177,6 +181,7 @@ function TesterPanel({ bundleId, slug, version, toolId, argSchema, draft }: Test
         )}
       </div>
       <ResultView state={run} toolName={slug} bundleId={bundleId} />
+      {isScript && <ScriptRunDetails run={run} tool={{ bundleId, slug, version }} name={slug} {...(draft === undefined ? { onTrusted: () => void start() } : {})} />}
       {run.status === 'running' && <McpCallQuestion invocationId={run.invocationId} />}
       {toolId && draft === undefined && run.status !== 'idle' && (
         <McpAppSlot

@@ -1,0 +1,49 @@
+/**
+ * The messages between the core and a sandbox worker (./script-worker.ts). One call runs in a
+ * worker at a time. What a script asks of the host (ctx.fetch, ctx.call) goes to the core as an
+ * `op` and comes back as an `op-result`; log lines go with the answer (and, when asked for, one
+ * by one as they are written). Cancelling sets the shared flag (read by QuickJS's interrupt
+ * handler while the script computes) and posts `cancel` (read while it waits).
+ */
+import type { ErrorCode } from '../../../shared/errors';
+import type { ScriptLogLineShape as ScriptLogLine } from '../../../shared/model/script-limits';
+
+export interface RunLimits {
+  timeLimitMs: number;
+  memoryBytes: number;
+  maxOutputBytes: number;
+}
+
+export type ToWorker =
+  | { t: 'init'; wasm: WebAssembly.Module; flag: SharedArrayBuffer }
+  | {
+      t: 'run';
+      callId: number;
+      /** What a prepared sandbox of this script may be reused for: the same source and limits. */
+      key: string;
+      source: string;
+      /** The name the script's stack traces show (`<slug>.js`). */
+      filename: string;
+      argsJson: string;
+      invocationId: string;
+      limits: RunLimits;
+      /** Send each log line as it is written. */
+      live: boolean;
+    }
+  | { t: 'op-result'; callId: number; opId: number; ok: true; json: string }
+  | { t: 'op-result'; callId: number; opId: number; ok: false; error: { code: ErrorCode; message: string } }
+  | { t: 'cancel'; callId: number };
+
+export type OpKind = 'fetch' | 'call';
+
+/** How a call ended in the sandbox. `retire`: the worker will not be used again (its engine may be damaged). */
+export type RunEnd =
+  | { ok: true; json: string; logs: ScriptLogLine[] }
+  | { ok: false; error: { code: ErrorCode; message: string; details?: Record<string, unknown> }; logs: ScriptLogLine[] };
+
+export type FromWorker =
+  | { t: 'ready' }
+  | { t: 'init-failed'; message: string }
+  | { t: 'op'; callId: number; opId: number; kind: OpKind; payload: string }
+  | { t: 'log'; callId: number; line: ScriptLogLine }
+  | ({ t: 'done'; callId: number; retire?: boolean } & RunEnd);

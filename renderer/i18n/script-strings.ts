@@ -1,0 +1,96 @@
+/**
+ * Every user-visible string of script tools in the window: the script panel of the tool
+ * editor, its logs and errors in the tester, the review before a script from outside the app
+ * first runs, and Settings → Script tools (with the drop-in folder).
+ */
+import { isOne } from './plural';
+
+export const scriptStrings = {
+  panel: {
+    legend: 'Script',
+    source: 'Script source (JavaScript)',
+    sourceHelp: 'Define run(args, ctx): it gets the arguments (typed from the argument schema as Args) and ctx (fetch, call, log, signal). Return a JSON value.',
+    readOnlyHelp: 'The script of this saved version. “New version” copies it into a draft you can edit.',
+    loading: 'Loading the script…',
+    templates: 'Start from a template',
+    templatesHelp: 'A template fills in the script, and the argument schema while you have not written one.',
+    templatesReplace: 'Replaces the script below; Ctrl+Z in the editor brings it back.',
+    useTemplate: (title: string) => `Use “${title}”`,
+    applied: (title: string) => `Started from “${title}”.`,
+    appliedKeptSchema: (title: string) => `Started from “${title}”. Your argument schema was kept: the template’s is ${'`'}Args${'`'} for its script.`,
+    limits: 'Limits',
+    limitsHelp: 'Empty: the default of Settings → Script tools (shown in grey).',
+    timeLimitMs: 'Time limit (ms)',
+    memoryLimitMb: 'Memory limit (MB)',
+    maxOutputBytes: 'Output limit (bytes)',
+    defaultIs: (value: string) => `${value} (default)`,
+    outputSize: (size: string) => `= ${size}`,
+    wholeNumber: (example: number) => `must be a whole number, e.g. ${example}`,
+    between: (min: number, max: number, unit: string) => `must be between ${min.toLocaleString('en')} and ${max.toLocaleString('en')} ${unit}`,
+    units: { ms: 'ms', mb: 'MB', bytes: 'bytes' },
+    fileProblem: 'The script file of this version has a problem:',
+  },
+  problems: {
+    /** Near Save: the script's markers. */
+    syntax: (n: number) => (isOne(n) ? 'Save is off until the script parses: 1 syntax error.' : `Save is off until the script parses: ${n} syntax errors.`),
+    other: (n: number) => (isOne(n) ? '1 problem in the script (it may still run).' : `${n} problems in the script (it may still run).`),
+    show: 'Show in the script',
+  },
+  logs: {
+    title: 'Logs',
+    live: 'Logs (live)',
+    count: (n: number) => (isOne(n) ? '1 line' : `${n} lines`),
+    at: (ms: number) => `+${ms} ms`,
+    levels: { log: 'log', info: 'info', warn: 'warn', error: 'error' },
+  },
+  errors: {
+    /** What happened, for each way a script call ends badly; the core's own sentence is shown above it. */
+    timeout: 'The script ran past its time limit and was stopped.',
+    timeoutFix: 'Look for a loop that never ends or a promise that never settles; or raise the time limit (in the editor’s Limits, or Settings → Script tools).',
+    memory: 'The script used more memory than its limit and was stopped.',
+    memoryFix: 'Use less memory, or raise the memory limit (in the editor’s Limits, or Settings → Script tools).',
+    output: 'The script’s result is larger than its output limit.',
+    outputFix: 'Return less, or raise the output limit (in the editor’s Limits, or Settings → Script tools).',
+    tooLarge: 'Something the script handled was too large.',
+    load: 'The script does not load.',
+    loadFix: 'Fix the syntax error (the editor marks it as you type). A script is not a module: no import or export, just function run(args, ctx).',
+    stackOverflow: 'The script recursed too deeply and was stopped.',
+    stackOverflowFix: 'Look for a function that calls itself without end.',
+    invalid: 'The script could not be run as written.',
+    invalidFix: 'It must define a top-level function run(args, ctx) and return a JSON value (no functions, no undefined, no cycles).',
+    threw: 'The script threw an error.',
+    stack: 'Where it was thrown',
+    forbidden: 'The script tried something it may not do.',
+    forbiddenFix: 'ctx.fetch reaches only Settings’ allowed hosts, never a private address; ctx.call of a tool that asks is refused unless this tool asks too.',
+    cancelled: 'The run was cancelled.',
+  },
+  trust: {
+    title: 'This script comes from outside this app',
+    help: 'It was imported or dropped in, not written here. Read it before it runs for the first time: once you trust it, it runs without asking (here and wherever it is called).',
+    sourceLabel: (name: string) => `Script of ${name} (read-only)`,
+    loading: 'Loading the script…',
+    trustAndRun: 'Trust and run',
+    trusting: 'Trusting…',
+    notNow: 'Not now',
+    runBlocked: 'Read and trust the script first.',
+    failed: 'It could not be trusted:',
+    chatNote: 'Allowing this call trusts the script: from then on it runs without asking.',
+    fileProblem: 'Its script file has a problem:',
+  },
+  settings: {
+    title: 'Script tools',
+    help: 'The limits of a script tool that sets none of its own. A script runs in a sandbox with no access to this computer: only what ctx gives it.',
+    save: 'Save script limits',
+    saved: 'Saved.',
+    saving: 'Saving…',
+    timeLimitHelp: 'A script still running then is interrupted (10 to 600,000).',
+    memoryLimitHelp: 'The most memory one call may use (8 to 1,024).',
+    maxOutputHelp: 'The largest result one call may return, as JSON (1,024 to 16,777,216).',
+    dropIn: 'Drop-in folder',
+    dropInHelp:
+      'Drop a tool here as NAME.json (its definition: the slug, version and type default to NAME, 1 and script) and, for a script tool, its source as NAME.js beside it. They are registered in the bundle “Drop-in tools” as they appear; a bad file is listed under Problems. A dropped script asks before its first run.',
+    copy: 'Copy path',
+    copied: 'Copied.',
+    copyFailed: 'Could not copy: select the path and copy it.',
+  },
+} as const;
