@@ -177,13 +177,26 @@ export function ToolsWorkbench({ testerSlot }: ToolsWorkbenchProps) {
 
   // A tool an importer just made: opened with its tester, scrolled into view (the import panel is below).
   const createdToOpen = useCreatedTool((st) => st.toOpen);
+  /** Set when it opens: the focus goes to the tester's first argument, its value selected (or to Run), a run coming next. */
+  const focusTester = useRef(false);
   useEffect(() => {
     if (!createdToOpen) return;
     const created = useCreatedTool.getState().take();
     if (!created) return;
     const { tool, notice } = created;
-    if (show({ kind: 'tool', bundleId: tool.bundleId, slug: tool.slug, version: tool.version, known: tool }, { notice })) detailRef.current?.scrollIntoView?.({ block: 'start' });
+    if (show({ kind: 'tool', bundleId: tool.bundleId, slug: tool.slug, version: tool.version, known: tool }, { notice })) {
+      detailRef.current?.scrollIntoView?.({ block: 'start' });
+      focusTester.current = true;
+    }
   }, [createdToOpen, show]);
+  // Runs after the opened editor has put the focus on its heading (a child's effects run first).
+  useEffect(() => {
+    if (!focusTester.current || pane.kind !== 'tool') return;
+    focusTester.current = false;
+    const first = testerRef.current?.querySelector<HTMLElement>('.args-form :is(input, textarea, select):not([readonly], [disabled]), [data-testid="tester-run"]');
+    first?.focus();
+    if (first instanceof HTMLInputElement || first instanceof HTMLTextAreaElement) first.select();
+  }, [pane]);
 
   const toolRef = pane.kind === 'tool' ? { bundleId: pane.bundleId, slug: pane.slug, version: pane.version } : { bundleId: '-', slug: '-', version: '-' };
   const toolQuery = useOp('tools.get', toolRef, { enabled: pane.kind === 'tool' });
