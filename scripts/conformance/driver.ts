@@ -26,6 +26,8 @@ const log = (...a: unknown[]) => console.log('[driver]', ...a);
 interface ScenarioContext {
   client_id?: string;
   client_secret?: string;
+  /** The arguments to call tools with, by the server's tool name (http-custom-headers). */
+  toolCalls?: { name?: unknown; arguments?: unknown }[];
 }
 
 function context(): ScenarioContext {
@@ -48,8 +50,14 @@ async function openUrl(u: string): Promise<void> {
   }
 }
 
-/** Arguments for a tool the suite's servers offer; for the rest, a value of its type for each required property. */
-function argsFor(slug: string, schemas: Map<string, unknown>): Record<string, unknown> {
+/**
+ * Arguments for a tool the suite's servers offer: those the scenario names for it, else a value
+ * of its type for each required property. A null the scenario gives is left out, as a form leaves
+ * an empty field out: the dispatcher refuses a null where the tool's schema allows none.
+ */
+function argsFor(slug: string, serverTool: string | undefined, schemas: Map<string, unknown>, ctx: ScenarioContext): Record<string, unknown> {
+  const given = ctx.toolCalls?.find((c) => c.name === serverTool)?.arguments;
+  if (typeof given === 'object' && given !== null && !Array.isArray(given)) return Object.fromEntries(Object.entries(given).filter(([, v]) => v !== null));
   if (slug === 'add-numbers') return { a: 2, b: 3 };
   // json-schema-2020-12-preservation: the echo tool takes back the schema we keep for the other tool.
   if (slug === 'json-schema-echo') return { schema: schemas.get('json-schema-2020-12-tool') ?? {} };
@@ -129,7 +137,7 @@ async function main(): Promise<number> {
     log('tools', tools.map((t) => t.slug).join(', '));
     const schemas = new Map<string, unknown>(tools.map((t) => [t.slug, t.argSchema]));
     for (const t of tools) {
-      const out = await core.dispatcher.invoke({ bundleId, slug: t.slug, version: t.version, args: argsFor(t.slug, schemas), source: 'api' });
+      const out = await core.dispatcher.invoke({ bundleId, slug: t.slug, version: t.version, args: argsFor(t.slug, t.mcp?.serverTool, schemas, ctx), source: 'api' });
       log('call', t.slug, JSON.stringify(out.ok ? out.value : out.error).slice(0, 300));
     }
     const servers = await core.call('mcpServers.list', {});

@@ -116,6 +116,7 @@ export class ToolStore {
     this.state = 'closed';
     await this.queue;
     await this.ledger.close();
+    this.switches.close();
   }
 
   /** Reads the disk again (e.g. after another process wrote) and reports what changed. */
@@ -277,7 +278,7 @@ export class ToolStore {
   /**
    * The bundle's switch as its file says it now (another process may have switched it off
    * since the catalog was loaded), or undefined when the file cannot tell. Synchronous and
-   * cheap (a stat; see bundle-switch.ts): the dispatcher asks it before every call.
+   * cheap (an fstat or a stat; see bundle-switch.ts): the dispatcher asks it before every call.
    */
   switchOnDisk(bundleId: string): SwitchOnDisk | undefined {
     return this.switches.read(bundleId);

@@ -74,13 +74,16 @@ export class UsageLedger {
 
   /** Counts one call; returns at once. */
   record(toolId: string): void {
-    checkUuidV7(toolId, 'toolId');
     const now = this.d.now();
     const p = this.pending.get(toolId);
     if (p) {
+      // Checked when it was first counted.
       p.count++;
       p.lastAt = now;
-    } else this.pending.set(toolId, { count: 1, lastAt: now });
+    } else {
+      checkUuidV7(toolId, 'toolId');
+      this.pending.set(toolId, { count: 1, lastAt: now });
+    }
     this.schedule();
   }
 

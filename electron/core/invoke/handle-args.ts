@@ -16,12 +16,15 @@ function isHandleRef(v: unknown): v is { $handle: string } {
   return keys.length === 1 && keys[0] === '$handle' && typeof (v as { $handle: unknown }).$handle === 'string';
 }
 
-/** Whether any value inside `v` is a handle reference (cheap: no copy). */
+/** Whether any value inside `v` is a handle reference (cheap: no copy, and no list of keys made). */
 function holdsHandle(v: unknown, depth = 0): boolean {
   if (depth > 64 || typeof v !== 'object' || v === null) return false;
-  if (isHandleRef(v)) return true;
-  if (Array.isArray(v)) return v.some((x) => holdsHandle(x, depth + 1));
-  for (const x of Object.values(v)) if (holdsHandle(x, depth + 1)) return true;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (holdsHandle(v[i], depth + 1)) return true;
+    return false;
+  }
+  if (typeof (v as { $handle?: unknown }).$handle === 'string' && isHandleRef(v)) return true;
+  for (const k in v) if (Object.prototype.hasOwnProperty.call(v, k) && holdsHandle((v as Record<string, unknown>)[k], depth + 1)) return true;
   return false;
 }
 

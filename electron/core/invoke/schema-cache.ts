@@ -150,7 +150,7 @@ function runArgs(v: ArgsValidator, value: unknown): ArgsCheck {
  */
 export function validateWith(validate: ValidateFunction, value: unknown): readonly SchemaIssue[] {
   try {
-    return withPatternBudget(() => validate(value)) ? NO_ISSUES : issuesOf(validate.errors ?? []);
+    return withPatternBudget(validate, value) ? NO_ISSUES : issuesOf(validate.errors ?? []);
   } catch (e) {
     if (e instanceof SchemaPatternError) return [{ path: '(root)', message: e.message }];
     throw e;

@@ -20,7 +20,8 @@ export interface StoredOutputRef {
 }
 
 export function isStoredOutputRef(v: unknown): v is StoredOutputRef {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 1 && typeof (v as StoredOutputRef).$storedOutput?.handle === 'string';
+  // The field first: most values have none, and are told so without listing their keys.
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && typeof (v as StoredOutputRef).$storedOutput?.handle === 'string' && Object.keys(v).length === 1;
 }
 
 /** Where an HTTP body over `thresholdBytes` goes instead of memory (the conversation's store). */

@@ -153,14 +153,16 @@ export function schemaPattern(pattern: string, flags = 'u'): SchemaPattern {
 }
 
 /**
- * Runs `validate` with one slow-path budget for all its pattern tests (a validation inside
- * another shares the outer one's).
+ * Runs `validate` (on `value`, when given: no closure to make per validation) with one
+ * slow-path budget for all its pattern tests (a validation inside another shares the outer one's).
  */
-export function withPatternBudget<T>(validate: () => T): T {
-  if (budget) return validate();
+export function withPatternBudget<T>(validate: () => T): T;
+export function withPatternBudget<V, T>(validate: (value: V) => T, value: V): T;
+export function withPatternBudget<V, T>(validate: (value?: V) => T, value?: V): T {
+  if (budget) return validate(value);
   budget = { leftMs: SLOW_PATTERN_BUDGET_MS };
   try {
-    return validate();
+    return validate(value);
   } finally {
     budget = undefined;
   }

@@ -35,6 +35,7 @@ import { SecretOAuthProvider, SIGN_IN_TIMEOUT_MS, type OAuthSecrets } from './oa
 import type { McpCallResult } from './results';
 import { isTooLarge, observed, type ObservedTransport } from './observed-transport';
 import { OrderedClient } from './ordered-client';
+import { callHeaders, HEADER_MISMATCH } from './param-headers';
 import { StdioTransport } from './stdio-transport';
 
 export interface ConnectionOptions {
@@ -240,6 +241,8 @@ export class McpServerConnection {
   offersTasks = false;
   /** A stdio server that ended at the 2026 probe (server/discover): it is started with initialize only. */
   private legacyOnly = false;
+  /** The connected server speaks 2026-07-28 over HTTP, where tools may ask for their arguments as headers (its last list found out). */
+  mirrorsParams = false;
 
   constructor(private readonly opts: ConnectionOptions) {
     this.log = new LogRing(opts.now);
@@ -820,6 +823,7 @@ export class McpServerConnection {
     this.offersNoTools = !client.getServerCapabilities()?.tools;
     const tasks = (client.getServerCapabilities() as { tasks?: { requests?: { tools?: { call?: unknown } } } } | undefined)?.tasks;
     this.offersTasks = client.getProtocolEra() !== 'modern' && tasks?.requests?.tools?.call !== undefined;
+    this.mirrorsParams = client.getProtocolEra() === 'modern' && this.opts.config.connection.transport === 'http';
     if (this.offersNoTools) {
       this.log.event('the server offers no tools (no tools capability)');
       return [];
@@ -854,16 +858,18 @@ export class McpServerConnection {
   /**
    * `cancel.signal` is read only when it is needed (the server is not connected yet, the call
    * runs past CANCEL_WATCH_AFTER_MS, or it fails): a caller may make the signal on first read.
-   * `cancel.progress` is told of each progress report of the server for this call.
+   * `cancel.progress` is told of each progress report of the server for this call. `argSchema`:
+   * the tool's, whose `x-mcp-header` annotations a 2026 server over HTTP gets as headers
+   * (./param-headers.ts); a server that finds them wrong answers HEADER_MISMATCH (see isHeaderMismatch).
    */
-  async callTool(name: string, args: Record<string, unknown>, cancel: CallerSide): Promise<McpCallResult> {
+  async callTool(name: string, args: Record<string, unknown>, cancel: CallerSide, argSchema?: unknown): Promise<McpCallResult> {
     const client = this.client && this.state === 'connected' ? this.client : await this.ready(cancel.signal);
     const what = `tools/call ${name}`;
     this.runningCalls++;
     this.running.set(name, (this.running.get(name) ?? 0) + 1);
     if (cancel.invocationId) this.runningInvocations.add(cancel.invocationId);
     try {
-      return await this.withSignIn(what, () => cancel.signal, () => this.onSession(client, what, () => cancel.signal, (c) => this.sendCall(c, name, args, cancel)));
+      return await this.withSignIn(what, () => cancel.signal, () => this.onSession(client, what, () => cancel.signal, (c) => this.sendCall(c, name, args, cancel, argSchema)));
     } catch (e) {
       throw this.callError(e, what, cancel.signal);
     } finally {
@@ -996,7 +1002,7 @@ export class McpServerConnection {
     }
   }
 
-  private async sendCall(client: Client, name: string, args: Record<string, unknown>, cancel: CallerSide): Promise<McpCallResult> {
+  private async sendCall(client: Client, name: string, args: Record<string, unknown>, cancel: CallerSide, argSchema?: unknown): Promise<McpCallResult> {
     // At 2026-07-28 a cancel is the SDK's own (over HTTP it ends the request's stream, which is
     // how the server hears of it); at 2025 it is our notifications/cancelled, sent without a
     // signal on every call (a listener per call costs more than a quick call takes).
@@ -1005,8 +1011,11 @@ export class McpServerConnection {
     const progress = cancel.progress ? (p: ProgressReport) => cancel.progress?.(p) : undefined;
     // At 2026-07-28 a server that offers logging sends log messages for a request that names a level: info and above.
     const logLevel = abort && client.getServerCapabilities()?.logging ? { _meta: { [LOG_LEVEL_META_KEY]: 'info' } } : undefined;
+    // At 2026-07-28 over HTTP the arguments the tool names go into Mcp-Param-* headers too.
+    const headers = abort && this.opts.config.connection.transport === 'http' ? callHeaders(argSchema, args) : undefined;
     const pending = client.request({ method: 'tools/call', params: { name, arguments: args, ...logLevel } }, CallToolPageSchema, {
       timeout: limitMs,
+      ...(headers ? { headers } : {}),
       // Progress is asked for (a progressToken): each report goes to the caller and starts the
       // call's limit again, up to PROGRESS_TIMEOUT_FACTOR times the limit in all.
       ...(progress ? { onprogress: progress, resetTimeoutOnProgress: true, maxTotalTimeout: limitMs * PROGRESS_TIMEOUT_FACTOR } : {}),
@@ -1056,6 +1065,9 @@ export class McpServerConnection {
       }
     }
     if (e instanceof ProtocolError) {
+      if (e.code === HEADER_MISMATCH) {
+        return new AppError('VALIDATION_FAILED', `the MCP server '${name}' refused the HTTP headers of ${what} (the Mcp-Param-* headers its tool list asks for): ${e.message.slice(0, 1000)}`, { headerMismatch: true });
+      }
       switch (e.code) {
         case ProtocolErrorCode.InvalidParams:
           return new AppError('VALIDATION_FAILED', `the MCP server '${name}' refused the arguments of ${what}: ${e.message}`);
@@ -1176,6 +1188,11 @@ function challengeWords(c: Challenge): string {
 
 /** How long a call runs before its cancel is watched for (a listener on a fresh AbortSignal costs more than a quick call). */
 export const CANCEL_WATCH_AFTER_MS = 20;
+
+/** A call the server refused for its Mcp-Param-* headers: its tool list may have changed since it was read. */
+export function isHeaderMismatch(e: unknown): boolean {
+  return e instanceof AppError && (e.details as { headerMismatch?: unknown } | undefined)?.headerMismatch === true;
+}
 
 /** The caller of a tools/call: its cancel (a signal it may make on first read), and where the server's progress reports go. */
 interface CallerSide {

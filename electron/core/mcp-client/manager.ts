@@ -18,6 +18,7 @@ import {
   type McpServerInput,
   type McpServerView,
 } from '../../../shared/model/mcp-client';
+import type { ToolView } from '../../../shared/model/tool';
 import { checkUuidV7 } from '../../../shared/model/validation';
 import type { Backend } from '../invoke/dispatcher';
 import { fastUuidv7 } from '../lib/ids';
@@ -25,13 +26,13 @@ import { KeyedQueue } from '../lib/serial-queue';
 import type { SecretResolver } from '../secrets/types';
 import { oauthSecretNames, type OAuthSecrets } from './oauth';
 import type { ToolStore } from '../bundles/tool-store';
-import { McpServerConnection } from './connection';
+import { isHeaderMismatch, McpServerConnection } from './connection';
 import { ElicitationQueue } from './elicitation';
 import { ImportError, parseMcpServersJson } from './import-json';
-import { resultValue } from './results';
+import { resultValue, type McpCallResult } from './results';
 import { editedConfig } from './server-edit';
 import { ServerFiles } from './server-files';
-import { applyTrust, slugOf, syncTools, type SkippedTool } from './tool-sync';
+import { applyTrust, slugOf, syncTools, TASK_REQUIRED, type SkippedTool } from './tool-sync';
 import { resourceContents } from './resources';
 
 export interface McpClientOptions {
@@ -284,12 +285,15 @@ export class McpClientManager {
       e.conn.log.event(`tools/list failed: ${(err as Error).message}`);
       throw err;
     }
-    const report = await syncTools(this.opts.store, bundleId, listed, { trustUnannotatedTools: e.file.server.trustUnannotatedTools, tasks: e.conn.offersTasks });
+    const report = await syncTools(this.opts.store, bundleId, listed, { trustUnannotatedTools: e.file.server.trustUnannotatedTools, tasks: e.conn.offersTasks, paramHeaders: e.conn.mirrorsParams });
     e.skipped = report.skipped;
     e.missing = report.missing;
     e.noTools = listed.length > 0 ? undefined : e.conn.offersNoTools ? NO_TOOLS_CAPABILITY : NO_TOOLS_LISTED;
     for (const s of report.skipped) e.conn.log.event(`tool '${s.name}' skipped: ${s.reason}`);
-    for (const name of report.switchedOff) e.conn.log.event(`tool '${name}' switched off: the server now runs it only as an MCP task (switch it on again once it runs without one)`);
+    for (const t of report.switchedOff) {
+      const why = t.reason === TASK_REQUIRED ? 'the server now runs it only as an MCP task (switch it on again once it runs without one)' : `${t.reason} (switch it on again once the server lists it as a tool that can be called)`;
+      e.conn.log.event(`tool '${t.name}' switched off: ${why}`);
+    }
     if (report.added || report.changed) e.conn.log.event(`tools: ${report.added} added, ${report.changed} changed`);
     this.opts.onChange?.(bundleId);
   }
@@ -436,9 +440,32 @@ export class McpClientManager {
       const e = this.entries.get(tool.bundleId);
       if (!e) throw new AppError('UNAVAILABLE', `'${tool.slug}' cannot run: the MCP server of its bundle is not configured (no ${this.files.fileOf(tool.bundleId)})`);
       const name = tool.mcp?.serverTool ?? tool.slug;
-      const r = tool.mcp?.task === 'required' ? await e.conn.callToolAsTask(name, call.args, call) : await e.conn.callTool(name, call.args, call);
+      if (tool.mcp?.task === 'required') return { value: resultValue(await e.conn.callToolAsTask(name, call.args, call), name) };
+      let r: McpCallResult;
+      try {
+        r = await e.conn.callTool(name, call.args, call, tool.argSchema);
+      } catch (err) {
+        if (!isHeaderMismatch(err)) throw err;
+        // The server wants other Mcp-Param-* headers than the tool stored asks for: its list is
+        // read again (a changed tool becomes a new version), and the call is made once more
+        // with the headers the tool asks for now. The server refused the first one unrun.
+        e.conn.log.event(`tools/call ${name}: the server refused its headers; its tool list is read again and the call made once more`);
+        await this.refresh(tool.bundleId);
+        const now = this.latestEnabled(tool.bundleId, name);
+        if (!now) throw err;
+        r = await e.conn.callTool(name, call.args, call, now.argSchema);
+      }
       return { value: resultValue(r, name) };
     };
+  }
+
+  /** The newest version of a server's tool stored in its bundle, if it is switched on. */
+  private latestEnabled(bundleId: string, serverTool: string): ToolView | undefined {
+    let best: ToolView | undefined;
+    for (const t of this.opts.store.toolsOf(bundleId)) {
+      if (t.type === 'mcp' && t.mcp?.serverTool === serverTool && (!best || Number(t.version) > Number(best.version))) best = t;
+    }
+    return best?.isEnabled ? best : undefined;
   }
 
   /** The process id of a running stdio server (tests check none is left behind). */

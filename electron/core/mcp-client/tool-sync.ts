@@ -10,16 +10,22 @@ import { argSchemaViolation, LABEL_MAX_RUNES, nfc } from '../../../shared/model/
 import { McpToolAnnotationsSchema, type McpSpec, type ToolPutBody, type ToolView } from '../../../shared/model/tool';
 import { hintsGiven, possiblyDestructive } from '../../../shared/model/tool-approval';
 import type { ToolStore } from '../bundles/tool-store';
+import { scanParamHeaders } from './param-headers';
 
 export interface SkippedTool {
   name: string;
   reason: string;
 }
 
+/** A tool not brought in; `switchOff`: the server lists it, but it cannot be called from here, so a version stored before is switched off. */
+interface NotBroughtIn extends SkippedTool {
+  switchOff?: true;
+}
+
 export interface SyncReport {
   skipped: SkippedTool[];
-  /** serverTool names whose stored tool was switched off: the server now lists them as tools we cannot run. */
-  switchedOff: string[];
+  /** Stored tools switched off, and why: the server now lists them as tools we cannot run. */
+  switchedOff: SkippedTool[];
   /** serverTool names stored but not listed any more. */
   missing: string[];
   added: number;
@@ -32,6 +38,8 @@ export interface SyncOptions {
   trustUnannotatedTools?: boolean;
   /** The server runs tools/call as MCP tasks (capabilities.tasks.requests.tools.call). */
   tasks?: boolean;
+  /** The server speaks 2026-07-28 over HTTP: a tool's x-mcp-header annotations must be valid (./param-headers.ts). */
+  paramHeaders?: boolean;
 }
 
 /**
@@ -54,18 +62,25 @@ const JSON_SCHEMA_2020 = 'https://json-schema.org/draft/2020-12/schema';
 /** Why a tool that runs only as an MCP task is not brought in: its server does not say it runs calls as tasks. */
 export const TASK_REQUIRED = 'it can only run as an MCP task (execution.taskSupport: required), and its server does not offer tasks for tools/call (capabilities.tasks.requests.tools.call)';
 
+/** Why a tool whose x-mcp-header annotations break the rules is not brought in (MCP 2026-07-28 asks clients to leave it out). */
+export const invalidParamHeader = (why: string) => `its inputSchema asks for an HTTP header the rules of MCP 2026-07-28 do not allow, so it is left out: ${why}`;
+
 /** A listed tool as a tool body, or the reason it cannot be one. */
-export function toolBodyOf(raw: unknown, opts: SyncOptions = {}): { name: string; body: ToolPutBody } | SkippedTool {
+export function toolBodyOf(raw: unknown, opts: SyncOptions = {}): { name: string; body: ToolPutBody } | NotBroughtIn {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { name: '(unnamed)', reason: 'not an object' };
   const t = raw as Record<string, unknown>;
   const name = typeof t.name === 'string' ? t.name : '';
   if (!name || name.length > 256) return { name: name.slice(0, 80) || '(unnamed)', reason: 'its name must be a string of 1 to 256 characters' };
   // MCP tasks (2025-11-25): a tool that runs only as a task fails every plain tools/call.
   const taskOnly = isObj(t.execution) && t.execution.taskSupport === 'required';
-  if (taskOnly && !opts.tasks) return { name, reason: TASK_REQUIRED };
+  if (taskOnly && !opts.tasks) return { name, reason: TASK_REQUIRED, switchOff: true };
   const argSchema = plainSchema(t.inputSchema);
   const argProblem = argSchema === undefined ? 'inputSchema is missing or not an object' : (argSchemaViolation(argSchema, 'inputSchema') ?? schemaCompileViolation(argSchema, 'inputSchema'))?.message;
   if (argProblem) return { name, reason: argProblem };
+  if (opts.paramHeaders) {
+    const scan = scanParamHeaders(argSchema);
+    if (!scan.ok) return { name, reason: invalidParamHeader(scan.reason), switchOff: true };
+  }
   let outputSchema: Record<string, unknown> = {};
   if (t.outputSchema !== undefined) {
     const out = plainSchema(t.outputSchema);
@@ -179,15 +194,15 @@ export async function syncTools(store: ToolStore, bundleId: string, listed: unkn
   for (const raw of listed.slice(0, MAX_SERVER_TOOLS)) {
     const r = toolBodyOf(raw, opts);
     if ('reason' in r) {
-      report.skipped.push(r);
-      if (r.reason === TASK_REQUIRED && !seen.has(r.name)) {
-        // Listed (so not missing), but every call of the version stored before would fail now.
+      report.skipped.push({ name: r.name, reason: r.reason });
+      if (r.switchOff && !seen.has(r.name)) {
+        // Listed (so not missing), but the version stored before must not be called now.
         seen.add(r.name);
         const prev = latest.get(r.name);
         if (prev?.isEnabled) {
           try {
             await store.patchTool(bundleId, prev.slug, prev.version, { isEnabled: false });
-            report.switchedOff.push(r.name);
+            report.switchedOff.push({ name: r.name, reason: r.reason });
           } catch (e) {
             report.skipped.push({ name: r.name, reason: `its stored version could not be switched off: ${reasonOf(e)}` });
           }

@@ -193,8 +193,9 @@ function gateResult(deps: CallDeps, session: McpSession, served: ServedTool, arg
   // A result within both the bytes cap and the window's free tokens passes without being
   // counted: a token is never less than a byte.
   const w = deps.toolOutputs.windowFor(undefined);
-  const bytes = Buffer.byteLength(content);
-  if (bytes <= deps.maxResultBytes() && bytes <= w.contextTokens - w.maxOutputTokens) return whole(value, content);
+  const limit = Math.min(deps.maxResultBytes(), w.contextTokens - w.maxOutputTokens);
+  // A UTF-16 code unit is at most 3 bytes of UTF-8: a text that short fits without being counted.
+  if (content.length * 3 <= limit || Buffer.byteLength(content) <= limit) return whole(value, content);
   return gateOversized(deps, session, served, args, value, content, signal);
 }
 

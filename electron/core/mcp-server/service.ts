@@ -328,7 +328,8 @@ export class McpServeService {
                 .catch(() => undefined);
       // No window to approve in: the client's own user may be asked (Settings → MCP server).
       const confirm = this.opts.settings().askClient ? clientConfirm(tasks, server.getClientCapabilities(), ctx) : undefined;
-      const session: McpSession = { ...state, client: () => clientOf(server, ctx), ...(progress ? { progress } : {}), ...(confirm ? { confirm } : {}) };
+      // One shape for every call, made field by field (spreads of the session and of empty objects cost more).
+      const session: McpSession = { ownerId: state.ownerId, allowed: state.allowed, found: state.found, client: () => clientOf(server, ctx), progress, confirm };
       const task = (req.params as { task?: { ttl?: unknown } }).task;
       if (tasks && task) return this.startTask(session, req.params.name, req.params.arguments, task.ttl) as unknown as Promise<CallToolResult>;
       if (!modern && tasks) return this.callTool(session, req.params.name, req.params.arguments, ctx.mcpReq.signal, (n: ServerNotification) => ctx.mcpReq.notify(n));

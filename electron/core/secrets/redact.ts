@@ -316,63 +316,80 @@ const MAX_DEPTH = 512;
  * than 512 levels becomes `[redacted: too deep]`. Other values pass through.
  */
 export function redactDeep(value: unknown, redact: Redact): unknown {
-  // The objects being walked, for cycles; and the copy of each object already made, so a value
-  // that reaches one object by several paths copies it once.
-  const ancestors = new Set<object>();
-  const copies = new Map<object, unknown>();
-  const walk = (v: unknown, depth: number): unknown => {
-    if (typeof v === 'string') return redact(v);
-    if (typeof v === 'number' || typeof v === 'bigint') {
-      const s = String(v);
-      return redact(s) === s ? v : REDACTED;
-    }
-    if (v === null || typeof v !== 'object') return v;
-    if (depth > MAX_DEPTH) return `${REDACTED.slice(0, -1)}: too deep]`;
-    if (ArrayBuffer.isView(v)) {
-      const s = Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('utf8');
-      return redact(s) === s ? v : REDACTED;
-    }
-    if (v instanceof Date) return v;
-    if (ancestors.has(v)) return '[circular]';
-    if (copies.has(v)) return copies.get(v);
-    ancestors.add(v);
-    try {
-      const copy = Array.isArray(v) ? v.map((x) => walk(x, depth + 1)) : copyObject(v as Record<string, unknown>, depth);
-      copies.set(v, copy);
-      return copy;
-    } finally {
-      ancestors.delete(v);
-    }
-  };
-  /** The object's copy, its keys redacted too (two keys that redact alike are told apart: "key (2)"). Each value is walked once. */
-  const copyObject = (v: Record<string, unknown>, depth: number): Record<string, unknown> => {
-    const keys = Object.keys(v);
-    let changed = false;
-    const redactedKeys = keys.map((k) => {
-      const r = redact(k);
-      if (r !== k) changed = true;
-      return r;
-    });
-    const out: Record<string, unknown> = {};
-    if (!changed) {
-      // Keys as they were: unique already.
-      for (const k of keys) put(out, k, walk(v[k], depth + 1));
-      return out;
-    }
-    const taken = new Set<string>();
-    for (let i = 0; i < keys.length; i++) {
-      let key = redactedKeys[i]!;
+  return walk({ redact, root: undefined, ancestors: undefined, copies: undefined }, value, 0);
+}
+
+/**
+ * One redactDeep: the objects being walked (for cycles) and the copy of each object already made
+ * (so a value that reaches one object by several paths copies it once). Both are made at the
+ * first object below the top one: a flat value (most tool results) needs neither.
+ */
+interface DeepWalk {
+  readonly redact: Redact;
+  root: object | undefined;
+  ancestors: Set<object> | undefined;
+  copies: Map<object, unknown> | undefined;
+}
+
+function walk(w: DeepWalk, v: unknown, depth: number): unknown {
+  if (typeof v === 'string') return w.redact(v);
+  if (typeof v === 'number' || typeof v === 'bigint') {
+    const s = String(v);
+    return w.redact(s) === s ? v : REDACTED;
+  }
+  if (v === null || typeof v !== 'object') return v;
+  if (depth > MAX_DEPTH) return `${REDACTED.slice(0, -1)}: too deep]`;
+  if (ArrayBuffer.isView(v)) {
+    const s = Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('utf8');
+    return w.redact(s) === s ? v : REDACTED;
+  }
+  if (v instanceof Date) return v;
+  // The top object is reached once, and is every other one's ancestor.
+  if (depth === 0) {
+    w.root = v;
+    return copyOf(w, v, depth);
+  }
+  const ancestors = (w.ancestors ??= new Set([w.root!]));
+  if (ancestors.has(v)) return '[circular]';
+  const copies = (w.copies ??= new Map());
+  if (copies.has(v)) return copies.get(v);
+  ancestors.add(v);
+  try {
+    const copy = copyOf(w, v, depth);
+    copies.set(v, copy);
+    return copy;
+  } finally {
+    ancestors.delete(v);
+  }
+}
+
+function copyOf(w: DeepWalk, v: object, depth: number): unknown {
+  if (Array.isArray(v)) return v.map((x) => walk(w, x, depth + 1));
+  return copyObject(w, v as Record<string, unknown>, depth);
+}
+
+/** The object's copy, its keys redacted too (two keys that redact alike are told apart: "key (2)"). Each value is walked once. */
+function copyObject(w: DeepWalk, v: Record<string, unknown>, depth: number): Record<string, unknown> {
+  const keys = Object.keys(v);
+  const out: Record<string, unknown> = {};
+  // Keys the redaction left as they were are unique already; from the first one it changed,
+  // every key is checked against those before it.
+  let taken: Set<string> | undefined;
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    let key = w.redact(k);
+    if (key !== k && !taken) taken = new Set(keys.slice(0, i));
+    if (taken) {
       if (taken.has(key)) {
         let n = 2;
         while (taken.has(`${key} (${n})`)) n++;
         key = `${key} (${n})`;
       }
       taken.add(key);
-      put(out, key, walk(v[keys[i]!], depth + 1));
     }
-    return out;
-  };
-  return walk(value, 0);
+    put(out, key, walk(w, v[k], depth + 1));
+  }
+  return out;
 }
 
 /** Sets an own property, `__proto__` included (an assignment would set the prototype). */

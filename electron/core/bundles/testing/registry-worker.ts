@@ -11,6 +11,8 @@
  *          with the store's count of writes run again after losing their lock (lostRetries).
  * - hold:  takes a lock with a bare LockSet, prints {"held"}, and on "go" from stdin
  *          replaces a file under it and prints {"committed"} or {"error", code, message}.
+ * - switch: for each line "on", "off" or "delete" from stdin, switches the bundle on or off or
+ *          deletes it, and prints {"ack", seq} once the write is done; ends at "end".
  * Every ack carries the store's lockActivity(), so tests can see whether a lock was waited
  * for or taken over.
  */
@@ -61,7 +63,13 @@ export interface HoldConfig {
   staleMs: number;
 }
 
-export type WorkerConfig = RaceConfig | CrashConfig | PatchConfig | HoldConfig;
+export interface SwitchConfig {
+  mode: 'switch';
+  dataDir: string;
+  bundleId: string;
+}
+
+export type WorkerConfig = RaceConfig | CrashConfig | PatchConfig | HoldConfig | SwitchConfig;
 
 const say = (o: unknown): void => {
   // Pipes are synchronous on Linux: the line is out before the next write starts.
@@ -156,6 +164,23 @@ async function hold(c: HoldConfig): Promise<void> {
   });
 }
 
+async function switchLoop(store: ToolStore, c: SwitchConfig): Promise<void> {
+  let buffered = '';
+  let seq = 0;
+  for await (const chunk of process.stdin.setEncoding('utf8')) {
+    buffered += chunk as string;
+    let nl: number;
+    while ((nl = buffered.indexOf('\n')) >= 0) {
+      const line = buffered.slice(0, nl).trim();
+      buffered = buffered.slice(nl + 1);
+      if (line === 'end') return;
+      if (line === 'delete') await store.deleteBundle(c.bundleId);
+      else await store.patchBundle(c.bundleId, { isEnabled: line === 'on' });
+      say({ ack: true, seq: seq++ });
+    }
+  }
+}
+
 async function main(): Promise<void> {
   const c = JSON.parse(process.argv[2]!) as WorkerConfig;
   if (c.mode === 'hold') return hold(c);
@@ -173,6 +198,7 @@ async function main(): Promise<void> {
   say({ ready: true, pid: process.pid });
   if (c.mode === 'race') await race(store, c);
   else if (c.mode === 'patch') await patchLoop(store, c);
+  else if (c.mode === 'switch') await switchLoop(store, c);
   else await crash(store, c);
   await store.close();
 }
