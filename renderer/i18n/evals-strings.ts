@@ -118,7 +118,7 @@ export const evalsStrings = {
     regex: (why: string) => `Not a regular expression: ${why}`,
     named: (entry: string) => `${quoted(entry)} is not bundle/slug or bundle/*.`,
     toolRef: 'A tool slug, or bundle/slug (e.g. get-weather or weather/get-weather).',
-    timeout: 'A whole number of seconds from 1 to 1800.',
+    timeout: 'A number of seconds from 1 to 1800 (1.5 is fine).',
     namedEmpty: 'Name at least one tool, or choose another scope.',
   },
 
@@ -152,6 +152,7 @@ export const evalsStrings = {
     again: 'Run again',
     againLabel: 'Run the same cases on the same models again',
     allAdded: 'Every model set up is in the run.',
+    loadingModels: 'Reading the models set up…',
     running: 'Running…',
     cancel: 'Cancel',
     cancelling: 'Cancelling…',
@@ -170,7 +171,8 @@ export const evalsStrings = {
     now: (name: string, model: string, n: number, of: number) => `Asking ${model}: ${quoted(name)} (${n} of ${of})`,
     cancelled: 'Cancelled: the attempts not reached were not run.',
     failed: 'The run could not be made:',
-    done: (attempts: number, seconds: string) => `Done: ${plural(attempts, 'attempt', 'attempts')} in ${seconds}.`,
+    done: (ran: number, attempts: number, seconds: string) =>
+      ran === attempts ? `Done: ${plural(attempts, 'attempt', 'attempts')} in ${seconds}.` : `Done: ${ran} of ${plural(attempts, 'attempt', 'attempts')} ran in ${seconds}; the others were not run.`,
   },
 
   report: {
@@ -261,7 +263,8 @@ export const evalsStrings = {
     back: 'Back to the saved runs',
     cancelled: 'cancelled',
     line: (cases: number, models: string[], repeat: number) => `${plural(cases, 'case', 'cases')} on ${models.join(', ')} × ${repeat}`,
-    totals: (passed: number, failed: number, flaky: number) => `${passed} passed, ${failed} failed${flaky ? `, ${flaky} flaky` : ''}`,
+    totals: (passed: number, failed: number, flaky: number, notRun: number) =>
+      `${passed} passed, ${failed} failed${flaky ? `, ${flaky} flaky` : ''}${notRun ? `, ${notRun} not run` : ''}`,
   },
 
   compare: {

@@ -49,4 +49,13 @@ describe('comparing runs', () => {
     expect(shareResults(onlyA, now)).toBe(true);
     expect(shareResults(onlyA, now, 'p/b')).toBe(false);
   });
+
+  it('a run in which nothing ran is not the last run, and a side that never ran is neither better nor worse', () => {
+    const cancelled = run('r1', '2026-12-01T10:00:00Z', [{ ...result('c1', 'p/a', 'not-run'), passRate: null, failed: 0, notRun: 1 }]);
+    expect(shareResults(cancelled, now, 'p/a')).toBe(false);
+    const cmp = compareRuns({ run: cancelled }, { run: now, model: 'p/a' });
+    expect(cmp.cases.map((c) => c.change)).toEqual(['same']);
+    const back = compareRuns({ run: now, model: 'p/b' }, { run: run('r3', '2026-12-03T10:00:00Z', [{ ...result('c1', 'p/b', 'not-run'), passRate: null, passed: 0, failed: 0, notRun: 1 }]) });
+    expect(back.cases.map((c) => c.change)).toEqual(['same']);
+  });
 });

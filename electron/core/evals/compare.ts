@@ -25,7 +25,8 @@ function keyOf(r: EvalCaseResult, byCase: boolean): string {
 
 /** Whether two sides share a case and model (only `model`'s results, when named): what "the last run" must have. */
 export function shareResults(base: EvalRun, head: EvalRun, model?: string): boolean {
-  const keys = new Set(base.results.map((r) => keyOf(r, false)));
+  // A result of the earlier run that never ran (a run cancelled at once) is nothing to compare with.
+  const keys = new Set(base.results.filter((r) => r.verdict !== 'not-run').map((r) => keyOf(r, false)));
   return head.results.some((r) => (!model || r.model === model) && keys.has(keyOf(r, false)));
 }
 
@@ -82,6 +83,8 @@ function side(r: EvalCaseResult): NonNullable<EvalComparedCase['base']> {
 function changeOf(x: EvalCaseResult | undefined, y: EvalCaseResult | undefined): EvalComparedCase['change'] {
   if (!x) return 'new';
   if (!y) return 'gone';
+  // A side that never ran tells nothing of better or worse.
+  if (x.verdict === 'not-run' || y.verdict === 'not-run') return 'same';
   if (x.verdict !== 'pass' && y.verdict === 'pass') return 'fixed';
   if (x.verdict === 'pass' && y.verdict !== 'pass') return 'broke';
   const a = x.passRate ?? -1;

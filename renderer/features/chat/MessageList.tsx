@@ -251,7 +251,7 @@ function MessageItem({ message: m, running, branch, onSwitched }: { message: Mes
               </button>
             )}
             {m.role === 'assistant' && <RegenerateButton message={m} disabled={running} />}
-            <SaveAsEvalButton conversationId={m.conversationId} messageId={m.id} />
+            <SaveAsEvalButton conversationId={m.conversationId} messageId={m.id} disabled={running} />
           </span>
         )}
       </header>

@@ -35,7 +35,8 @@ export function EvalCompareView({ comparison: c, labelOf, onBack }: EvalCompareV
   const headingRef = useRef<HTMLHeadingElement>(null);
   useEffect(() => headingRef.current?.focus(), []);
   const side = (x: EvalComparison['base']) => s.side(new Date(x.startedAt).toLocaleString(), x.model ? labelOf(x.model) : undefined);
-  const byModel = c.cases.some((x) => x.baseModel !== x.headModel);
+  // Model A against model B: a row's two sides name different models (a new or gone case names one side only).
+  const byModel = c.cases.some((x) => x.baseModel !== undefined && x.headModel !== undefined && x.baseModel !== x.headModel);
   return (
     <section className="eval-compare" aria-labelledby={titleId} data-testid="eval-compare">
       <div className="eval-report-head">

@@ -68,7 +68,7 @@ export function EvalReport({ models, cases, results, run, caseOf, onOpenTool, on
 function RunSummary({ run }: { run: EvalRun }) {
   const t = run.totals;
   return (
-    <div className={`eval-summary ${t.failed || t.errors ? 'failed' : 'passed'}`}>
+    <div className={`eval-summary ${t.failed || t.errors ? 'failed' : t.notRun ? 'partial' : 'passed'}`}>
       <p role="status" data-testid="eval-summary">
         <strong>{s.summary(t.results, t.passed, t.failed, t.errors, t.notRun, t.flaky)}</strong>
       </p>

@@ -8,6 +8,7 @@ import { useId, useState, type FormEvent } from 'react';
 import { MAX_EVAL_ATTEMPTS, MAX_EVAL_MODELS, MAX_EVAL_REPEAT, type EvalCase, type EvalModelTarget } from '../../../../shared/model/evals';
 import { useApi, useOp } from '../../../api/hooks';
 import { Field, FieldError, NumberField } from '../../../components/Field';
+import { QueryError } from '../../../components/QueryError';
 import { numberOf, numberProblem } from '../../../components/number-text';
 import { evalsStrings } from '../../../i18n/evals-strings';
 import { useUi } from '../../../stores/ui';
@@ -63,6 +64,10 @@ export function EvalRunForm({ bundleId, cases, only, onStarted, folded = false, 
   const [chosen, setChosen] = useState<Set<string> | 'all'>(() => (only?.length ? new Set(only) : 'all'));
   const [tried, setTried] = useState(false);
 
+  // Models kept from before whose provider (or model) has since gone are left out.
+  const known = new Set(list.flatMap((p) => p.models.map((m) => modelValue({ providerId: p.id, model: m }))));
+  const live = providers.data ? models.filter((m) => known.has(m.value)) : models;
+  if (live.length !== models.length) setModels(live);
   const chosenCases = chosen === 'all' ? [...cases] : cases.filter((c) => chosen.has(c.id));
   const anyModels = list.some((p) => p.models.length > 0);
   const firstFree = list.flatMap((p) => p.models.map((m) => modelValue({ providerId: p.id, model: m }))).find((v) => !models.some((x) => x.value === v)) ?? '';
@@ -176,7 +181,11 @@ export function EvalRunForm({ bundleId, cases, only, onStarted, folded = false, 
               );
             })}
           </ul>
-          {!firstFree ? (
+          {providers.error ? (
+            <QueryError error={providers.error} onRetry={() => void providers.refetch()} />
+          ) : !providers.data ? (
+            <p className="muted">{s.loadingModels}</p>
+          ) : !firstFree ? (
             <p className="help">{s.allAdded}</p>
           ) : models.length < MAX_EVAL_MODELS ? (
             <div className="eval-add">

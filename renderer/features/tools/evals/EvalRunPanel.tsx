@@ -4,7 +4,7 @@
  */
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import type { OpInput } from '../../../../shared/contract';
-import type { EvalCase, EvalComparison } from '../../../../shared/model/evals';
+import type { EvalCase, EvalComparison, EvalRun } from '../../../../shared/model/evals';
 import { useApi, useOp, useOpMutation } from '../../../api/hooks';
 import { FieldError } from '../../../components/Field';
 import { evalsStrings } from '../../../i18n/evals-strings';
@@ -125,7 +125,7 @@ function RunView({
   let status: string;
   if (running) status = total === null ? p.starting : p.status(done, total);
   else if (run.status === 'failed') status = p.failed;
-  else status = p.done(run.result!.totals.attempts, evalsStrings.report.seconds(run.result!.durationMs));
+  else status = p.done(attemptsRan(run.result!), run.result!.totals.attempts, evalsStrings.report.seconds(run.result!.durationMs));
   const now = run.live.current;
   const onKeyDown = (e: KeyboardEvent) => {
     if (e.key === 'Escape' && running) {
@@ -182,4 +182,9 @@ function RunView({
       )}
     </section>
   );
+}
+
+/** The attempts of a run that ran (a cancelled run's others were not run). */
+function attemptsRan(run: EvalRun): number {
+  return run.results.reduce((t, r) => t + r.attempts.filter((a) => a.outcome !== 'not-run').length, 0);
 }

@@ -96,7 +96,7 @@ export function EvalRunsList({ bundleId, bundleSlug, cases, onOpenTool }: EvalRu
               <strong>{when(r)}</strong>
               {r.status === 'cancelled' && <span className="badge">{s.cancelled}</span>}
               <span className="muted">{s.line(r.cases, r.models.map((m) => m.label), r.repeat)}</span>
-              <span className={r.totals.failed || r.totals.errors ? 'badge danger' : 'badge ok'}>{s.totals(r.totals.passed, r.totals.failed + r.totals.errors, r.totals.flaky)}</span>
+              <span className={r.totals.failed || r.totals.errors ? 'badge danger' : r.totals.notRun ? 'badge' : 'badge ok'}>{s.totals(r.totals.passed, r.totals.failed + r.totals.errors, r.totals.flaky, r.totals.notRun)}</span>
             </div>
             <div className="eval-case-actions">
               <button type="button" data-testid="eval-run-open" aria-label={s.openLabel(when(r))} onClick={() => setOpen(r.id)}>

@@ -25,13 +25,15 @@ export interface SaveAsEvalProps {
   messageId: string;
   /** The button's class (the message actions' look by default). */
   className?: string;
+  /** While the turn runs: its calls have not ended, so a draft would miss their results. */
+  disabled?: boolean;
 }
 
-export function SaveAsEvalButton({ conversationId, messageId, className = 'message-action' }: SaveAsEvalProps) {
+export function SaveAsEvalButton({ conversationId, messageId, className = 'message-action', disabled = false }: SaveAsEvalProps) {
   const [open, setOpen] = useState(false);
   return (
     <>
-      <button type="button" className={className} data-testid="save-as-eval" title={s.buttonLabel} aria-haspopup="dialog" onClick={() => setOpen(true)}>
+      <button type="button" className={className} data-testid="save-as-eval" title={s.buttonLabel} aria-haspopup="dialog" disabled={disabled} onClick={() => setOpen(true)}>
         {s.button}
       </button>
       {/* Closing gives the focus back to the button (Dialog). */}

@@ -59,4 +59,18 @@ describe('the eval case form', () => {
     const withSchema = fromDraft({ ...emptyDraft('get-weather'), name: 'n', prompt: 'p', tools: [{ key: 1, tool: 'get-weather', args: [s] }] });
     expect(withSchema).toMatchObject({ ok: true, body: { expect: { kind: 'tools', tools: [{ tool: 'get-weather', args: [{ kind: 'schema' }] }] } } });
   });
+
+  it('saves a new case that expects no tool, and a saved one again, though their hidden tool row is empty', () => {
+    const fresh = fromDraft({ ...emptyDraft(), name: 'small talk', prompt: 'Hello', expect: 'none' });
+    expect(fresh).toMatchObject({ ok: true, body: { expect: { kind: 'none' } } });
+    const saved: EvalCaseBodyInput = { ...body, expect: { kind: 'none' }, results: [] };
+    expect(fromDraft(toDraft({ ...saved, id: 'c2' }))).toEqual({ ok: true, body: { ...saved, id: 'c2' } });
+  });
+
+  it('keeps a time limit that is not whole seconds', () => {
+    const d = toDraft({ ...body, timeoutMs: 1500 });
+    expect(d.timeout).toBe('1.5');
+    expect(fromDraft(d)).toMatchObject({ ok: true, body: { timeoutMs: 1500 } });
+    expect(fromDraft({ ...d, timeout: '0.5' })).toMatchObject({ ok: false, issues: { timeout: expect.any(String) } });
+  });
 });

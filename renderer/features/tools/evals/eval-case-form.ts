@@ -200,7 +200,8 @@ export function fromDraft(d: CaseDraft): { ok: true; body: EvalCaseBody & { id?:
   need('prompt', d.prompt);
   d.context.forEach((c, i) => need(`context.${i}`, c.text));
 
-  const tools = d.tools.map((t, i) => {
+  // The tool rows are hidden (and not saved) when the case expects no tool.
+  const tools = (d.expect === 'tools' ? d.tools : []).map((t, i) => {
     const ref = t.tool.trim();
     if (!ref) issues[`tools.${i}.tool`] = is.required;
     else if (!TOOL_REF.test(ref)) issues[`tools.${i}.tool`] = is.toolRef;
@@ -286,8 +287,8 @@ export function fromDraft(d: CaseDraft): { ok: true; body: EvalCaseBody & { id?:
   let timeoutMs: number | undefined;
   if (d.timeout.trim()) {
     const sec = Number(d.timeout.trim());
-    if (!Number.isInteger(sec) || sec < 1 || sec > 1800) issues.timeout = is.timeout;
-    else timeoutMs = sec * 1000;
+    if (!Number.isFinite(sec) || sec < 1 || sec > 1800) issues.timeout = is.timeout;
+    else timeoutMs = Math.round(sec * 1000);
   }
 
   if (Object.keys(issues).length) return { ok: false, issues };

@@ -51,6 +51,8 @@ describe('the pass-rate table', () => {
     expect(formatCost(0.000412)).toBe('0.00041');
     expect(formatCost(1.5)).toBe('1.50');
     expect(formatCost(0)).toBe('0');
+    expect(formatCost(4e-7)).toBe('0.00000040');
+    expect(formatCost(0.5)).toBe('0.50');
   });
 });
 

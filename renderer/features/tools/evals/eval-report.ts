@@ -108,11 +108,13 @@ export function formatRate(rate: number | null | undefined): string {
   return `${Math.round(rate * 100)} %`;
 }
 
-/** A cost to two significant places, at least: 0.000412 → "0.00041", 1.5 → "1.50". */
+/** A cost to two significant places, at least, never in exponent notation: 0.000412 → "0.00041", 1.5 → "1.50", 4e-7 → "0.00000040". */
 export function formatCost(cost: number): string {
   if (cost === 0) return '0';
   if (cost >= 1) return cost.toFixed(2);
-  return cost.toPrecision(2);
+  // Two significant digits: as many decimals as the first digit's place needs, plus one.
+  const decimals = Math.min(20, Math.max(2, 1 - Math.floor(Math.log10(cost))));
+  return cost.toFixed(decimals);
 }
 
 /** The cell to show first: the first result that failed or errored, else the first there is. */
