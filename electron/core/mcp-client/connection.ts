@@ -34,7 +34,7 @@ import { LogRing } from './log-ring';
 import { SecretOAuthProvider, SIGN_IN_TIMEOUT_MS, type OAuthSecrets } from './oauth';
 import type { McpCallResult } from './results';
 import { isTooLarge, observed, type ObservedTransport } from './observed-transport';
-import { OrderedClient } from './ordered-client';
+import { OrderedClient, taskAnswer, TASKS_EXTENSION } from './ordered-client';
 import { callHeaders, HEADER_MISMATCH } from './param-headers';
 import { StdioTransport } from './stdio-transport';
 
@@ -75,12 +75,30 @@ const ListToolsPageSchema = z.object({ tools: z.array(z.unknown()), nextCursor: 
 /** How long a stdio server has to answer the 2026 probe before it is taken for a 2025 server (which then gets initialize). */
 const STDIO_PROBE_MS = 5_000;
 
-/** A task as the server reports it (MCP 2025-11-25 tasks). */
-const TaskSchema = z.object({ taskId: z.string().min(1).max(512), status: z.string(), statusMessage: z.string().optional(), pollInterval: z.number().optional() }).passthrough();
+/**
+ * A task as the server reports it: MCP 2025-11-25 tasks (`pollInterval`), or the tasks extension
+ * of 2026-07-28 (`pollIntervalMs`; once done, its `result` or `error`; while it waits for the
+ * client, its `inputRequests`).
+ */
+const TaskSchema = z
+  .object({
+    taskId: z.string().min(1).max(512),
+    status: z.string(),
+    statusMessage: z.string().optional(),
+    pollInterval: z.number().optional(),
+    pollIntervalMs: z.number().optional(),
+    result: z.record(z.string(), z.unknown()).optional(),
+    error: z.object({ code: z.number(), message: z.string(), data: z.unknown().optional() }).passthrough().optional(),
+    inputRequests: z.record(z.string(), z.object({ method: z.string(), params: z.unknown().optional() }).passthrough()).optional(),
+  })
+  .passthrough();
+type TaskState = z.infer<typeof TaskSchema>;
 const CreateTaskSchema = z.object({ task: TaskSchema }).passthrough();
 const EmptyResultSchema = z.object({}).passthrough();
-/** Statuses after which a task is not asked after again (input_required: its result carries the server's questions). */
+/** Statuses after which a 2025 task is not asked after again (input_required: its result carries the server's questions). */
 const TASK_SETTLED = new Set(['completed', 'failed', 'cancelled', 'input_required']);
+/** Statuses a task of the 2026 extension ends in (input_required: answered with tasks/update, then asked after again). */
+const TASK_ENDED = new Set(['completed', 'failed', 'cancelled']);
 /** How often a task is asked after: its server's pollInterval, within these bounds. */
 const TASK_POLL_MS = { min: 100, default: 1_000, max: 5_000 };
 /** A tools/call answer: checked entry by entry later (./results.ts), so only its shape here. */
@@ -237,7 +255,10 @@ export class McpServerConnection {
   private readonly questions = new Set<AbortController>();
   /** The connected server declares no tools capability (its last list found out). */
   offersNoTools = false;
-  /** The connected server runs tools/call as tasks (capabilities.tasks.requests.tools.call; its last list found out). */
+  /**
+   * The connected server runs tools/call as tasks: at 2025-11-25 it declares
+   * capabilities.tasks.requests.tools.call, at 2026-07-28 the tasks extension (its last list found out).
+   */
   offersTasks = false;
   /** A stdio server that ended at the 2026 probe (server/discover): it is started with initialize only. */
   private legacyOnly = false;
@@ -437,7 +458,8 @@ export class McpServerConnection {
     const capabilities = {
       roots: { listChanged: false },
       ...(this.opts.elicit ? { elicitation: { form: {}, url: {} } } : {}),
-      extensions: { [APPS_EXTENSION]: { mimeTypes: ['text/html;profile=mcp-app'] } },
+      // And it follows a call the server answers with a task (the tasks extension of 2026-07-28).
+      extensions: { [APPS_EXTENSION]: { mimeTypes: ['text/html;profile=mcp-app'] }, [TASKS_EXTENSION]: {} },
     };
     const stdioProbe = this.opts.config.connection.transport === 'stdio' ? { probe: { timeoutMs: Math.min(this.opts.config.timeouts.startMs, STDIO_PROBE_MS) } } : {};
     const client = new OrderedClient({ name: 'Toolsmith', version: this.opts.clientVersion }, { capabilities, versionNegotiation: { mode: legacyOnly ? 'legacy' : 'auto', ...stdioProbe } });
@@ -821,8 +843,8 @@ export class McpServerConnection {
     let client = await this.ready(signal);
     // A server that offers no tools is not asked for them (it would answer "method not found").
     this.offersNoTools = !client.getServerCapabilities()?.tools;
-    const tasks = (client.getServerCapabilities() as { tasks?: { requests?: { tools?: { call?: unknown } } } } | undefined)?.tasks;
-    this.offersTasks = client.getProtocolEra() !== 'modern' && tasks?.requests?.tools?.call !== undefined;
+    const caps = client.getServerCapabilities() as { tasks?: { requests?: { tools?: { call?: unknown } } }; extensions?: Record<string, unknown> } | undefined;
+    this.offersTasks = client.getProtocolEra() === 'modern' ? caps?.extensions?.[TASKS_EXTENSION] !== undefined : caps?.tasks?.requests?.tools?.call !== undefined;
     this.mirrorsParams = client.getProtocolEra() === 'modern' && this.opts.config.connection.transport === 'http';
     if (this.offersNoTools) {
       this.log.event('the server offers no tools (no tools capability)');
@@ -861,17 +883,35 @@ export class McpServerConnection {
    * `cancel.progress` is told of each progress report of the server for this call. `argSchema`:
    * the tool's, whose `x-mcp-header` annotations a 2026 server over HTTP gets as headers
    * (./param-headers.ts); a server that finds them wrong answers HEADER_MISMATCH (see isHeaderMismatch).
+   * A 2026 server that answers with a task (the tasks extension) has it followed as a 2025 task
+   * is (followTask): the call ends when the task does.
    */
   async callTool(name: string, args: Record<string, unknown>, cancel: CallerSide, argSchema?: unknown): Promise<McpCallResult> {
-    const client = this.client && this.state === 'connected' ? this.client : await this.ready(cancel.signal);
+    let client = this.client && this.state === 'connected' ? this.client : await this.ready(cancel.signal);
     const what = `tools/call ${name}`;
     this.runningCalls++;
     this.running.set(name, (this.running.get(name) ?? 0) + 1);
     if (cancel.invocationId) this.runningInvocations.add(cancel.invocationId);
     try {
-      return await this.withSignIn(what, () => cancel.signal, () => this.onSession(client, what, () => cancel.signal, (c) => this.sendCall(c, name, args, cancel, argSchema)));
-    } catch (e) {
-      throw this.callError(e, what, cancel.signal);
+      let task: TaskState | undefined;
+      try {
+        const answer = await this.withSignIn(what, () => cancel.signal, () =>
+          this.onSession(client, what, () => cancel.signal, (c) => {
+            client = c;
+            return this.sendCall(c, name, args, cancel, argSchema);
+          }),
+        );
+        if (!(answer instanceof CreatedTask)) return answer;
+        task = answer.task;
+      } catch (e) {
+        throw this.callError(e, what, cancel.signal);
+      }
+      // The task is followed outside the sign-in and session retries: a created task is never created twice.
+      try {
+        return await this.followTask(client, name, task, cancel);
+      } catch (e) {
+        throw this.callError(e, `${what} (as a task)`, cancel.signal);
+      }
     } finally {
       if (cancel.invocationId) this.runningInvocations.delete(cancel.invocationId);
       this.callEnded(name);
@@ -916,8 +956,10 @@ export class McpServerConnection {
    * result is fetched once it is done (tasks/result, which also carries the server's questions
    * of a task that needs input). A cancel cancels the task on the server (tasks/cancel).
    */
-  async callToolAsTask(name: string, args: Record<string, unknown>, cancel: CallerSide): Promise<McpCallResult> {
+  async callToolAsTask(name: string, args: Record<string, unknown>, cancel: CallerSide, argSchema?: unknown): Promise<McpCallResult> {
     const client = this.client && this.state === 'connected' ? this.client : await this.ready(cancel.signal);
+    // At 2026-07-28 the server decides which calls become tasks (the tasks extension): a plain call, followed when it does.
+    if (client.getProtocolEra() === 'modern') return this.callTool(name, args, cancel, argSchema);
     const what = `tools/call ${name} (as a task)`;
     this.runningCalls++;
     this.running.set(name, (this.running.get(name) ?? 0) + 1);
@@ -932,7 +974,7 @@ export class McpServerConnection {
 
   private async runTaskCall(first: Client, name: string, args: Record<string, unknown>, cancel: CallerSide, what: string): Promise<McpCallResult> {
     let client = first;
-    let task: z.infer<typeof TaskSchema>;
+    let task: TaskState;
     try {
       // Only the task's creation is sent again after a sign-in or on a new session: a created task is never created twice.
       task = await this.withSignIn(what, () => cancel.signal, () =>
@@ -951,10 +993,7 @@ export class McpServerConnection {
     }
   }
 
-  private async createTask(client: Client, name: string, args: Record<string, unknown>): Promise<z.infer<typeof TaskSchema>> {
-    if (client.getProtocolEra() === 'modern') {
-      throw new AppError('UNAVAILABLE', `the MCP server '${this.opts.config.name}' runs '${name}' only as a task; Toolsmith runs tasks over MCP 2025-11-25, and this server speaks 2026-07-28, where tasks are an extension Toolsmith does not speak yet`);
-    }
+  private async createTask(client: Client, name: string, args: Record<string, unknown>): Promise<TaskState> {
     const limitMs = this.opts.config.timeouts.callMs;
     const created = await client.request({ method: 'tools/call', params: { name, arguments: args, task: { ttl: limitMs * PROGRESS_TIMEOUT_FACTOR } } }, CreateTaskSchema, { timeout: limitMs });
     this.log.event(`task ${created.task.taskId} of '${name}' created (${created.task.status})`);
@@ -962,29 +1001,45 @@ export class McpServerConnection {
   }
 
   /**
-   * Asks after a created task until it is done, then fetches its result. Whatever ends it early
-   * (a cancel, the time cap, an error) cancels the task on the server, unless it already ended.
+   * Asks after a created task until it is done (each status a progress report to the caller),
+   * then gives its result: at 2025-11-25 fetched with tasks/result (which also carries the
+   * server's questions of a task that needs input); at 2026-07-28 carried by tasks/get itself,
+   * where a task that needs input names its questions (`inputRequests`), answered with
+   * tasks/update. Whatever ends it early (a cancel, the time cap, an error) cancels the task on
+   * the server (tasks/cancel), unless it already ended.
    */
-  private async followTask(client: Client, name: string, created: z.infer<typeof TaskSchema>, cancel: CallerSide): Promise<McpCallResult> {
+  private async followTask(client: Client, name: string, created: TaskState, cancel: CallerSide): Promise<McpCallResult> {
     const server = this.opts.config.name;
+    const modern = client.getProtocolEra() === 'modern';
     const limitMs = this.opts.config.timeouts.callMs;
     const capMs = limitMs * PROGRESS_TIMEOUT_FACTOR;
     const taskId = created.taskId;
     const ended = Date.now() + capMs;
     const timedOut = () => new AppError('TIMEOUT', `the MCP server '${server}' did not finish the task of '${name}' within ${capMs} ms (${PROGRESS_TIMEOUT_FACTOR} times its limit of ${limitMs} ms)`);
+    const settled = modern ? TASK_ENDED : TASK_SETTLED;
+    /** The keys of the questions of a 2026 task answered so far (a poll names them until the server has them). */
+    const answered = new Set<string>();
     let task = created;
     let polls = 0;
     try {
       // working, or a status this client does not know: asked after again.
-      while (!TASK_SETTLED.has(task.status)) {
+      while (!settled.has(task.status)) {
+        if (modern && task.status === 'input_required') await this.answerTask(client, name, task, answered, cancel);
         cancel.progress?.({ progress: ++polls, message: task.statusMessage ?? `the task is ${task.status}` });
-        const wait = Math.min(TASK_POLL_MS.max, Math.max(TASK_POLL_MS.min, task.pollInterval ?? TASK_POLL_MS.default));
+        const wait = Math.min(TASK_POLL_MS.max, Math.max(TASK_POLL_MS.min, (modern ? task.pollIntervalMs : task.pollInterval) ?? TASK_POLL_MS.default));
         await sleep(wait, cancel.signal);
         if (Date.now() > ended) throw timedOut();
         task = await client.request({ method: 'tasks/get', params: { taskId } }, TaskSchema, { timeout: limitMs, signal: cancel.signal });
       }
       this.log.event(`task ${taskId} of '${name}': ${task.status}${task.statusMessage ? ` (${task.statusMessage.slice(0, 200)})` : ''}`);
       if (task.status === 'cancelled') throw new AppError('CANCELLED', `the MCP server '${server}' cancelled the task of '${name}'${task.statusMessage ? `: ${task.statusMessage.slice(0, 500)}` : ''}`);
+      if (modern) {
+        // failed: the JSON-RPC error the call met; completed: the call's result (isError included).
+        if (task.status === 'failed') throw new ProtocolError(task.error?.code ?? ProtocolErrorCode.InternalError, task.error?.message ?? task.statusMessage ?? 'the task failed', task.error?.data);
+        const result = CallToolPageSchema.safeParse(task.result);
+        if (!task.result || !result.success) throw new AppError('UNAVAILABLE', `the MCP server '${server}' finished the task of '${name}' without a valid tools/call result`);
+        return result.data as McpCallResult;
+      }
       // completed, failed, or input_required: the result comes (after the server's questions) from tasks/result.
       try {
         const result = (await client.request({ method: 'tasks/result', params: { taskId } }, CallToolPageSchema, { timeout: Math.max(1, ended - Date.now()), signal: cancel.signal })) as McpCallResult;
@@ -1002,7 +1057,31 @@ export class McpServerConnection {
     }
   }
 
-  private async sendCall(client: Client, name: string, args: Record<string, unknown>, cancel: CallerSide, argSchema?: unknown): Promise<McpCallResult> {
+  /**
+   * A 2026 task that waits for its client: its questions not answered yet are answered as the
+   * same requests outside a task would be (a question to the user through `elicit`; the roots),
+   * and the answers sent with tasks/update. A request Toolsmith does not answer (sampling) ends
+   * the call, which cancels the task.
+   */
+  private async answerTask(client: Client, name: string, task: TaskState, answered: Set<string>, cancel: CallerSide): Promise<void> {
+    const inputResponses: Record<string, unknown> = {};
+    for (const [key, req] of Object.entries(task.inputRequests ?? {})) {
+      if (answered.has(key)) continue;
+      if (req.method === 'elicitation/create' && this.opts.elicit) {
+        inputResponses[key] = await this.opts.elicit(req.params, cancel.signal, name, cancel.invocationId);
+      } else if (req.method === 'roots/list') {
+        inputResponses[key] = { roots: this.isLocal() ? [{ uri: pathToFileURL(this.workingFolder()).href, name: 'Workspace' }] : [] };
+      } else {
+        throw new AppError('UNAVAILABLE', `the task of '${name}' on the MCP server '${this.opts.config.name}' asks for ${String(req.method).slice(0, 100)}, which Toolsmith does not answer`);
+      }
+      answered.add(key);
+    }
+    if (Object.keys(inputResponses).length === 0) return;
+    await client.request({ method: 'tasks/update', params: { taskId: task.taskId, inputResponses } } as never, EmptyResultSchema, { timeout: this.opts.config.timeouts.callMs, signal: cancel.signal });
+    this.log.event(`task ${task.taskId} of '${name}': answered ${Object.keys(inputResponses).join(', ').slice(0, 200)}`);
+  }
+
+  private async sendCall(client: Client, name: string, args: Record<string, unknown>, cancel: CallerSide, argSchema?: unknown): Promise<McpCallResult | CreatedTask> {
     // At 2026-07-28 a cancel is the SDK's own (over HTTP it ends the request's stream, which is
     // how the server hears of it); at 2025 it is our notifications/cancelled, sent without a
     // signal on every call (a listener per call costs more than a quick call takes).
@@ -1034,6 +1113,14 @@ export class McpServerConnection {
     try {
       return (await pending) as McpCallResult;
     } catch (e) {
+      // A 2026 server that runs the call as a task (the tasks extension) answers the task.
+      const answer = taskAnswer(e);
+      if (answer) {
+        const task = TaskSchema.safeParse(answer);
+        if (!task.success) throw new AppError('UNAVAILABLE', `the MCP server '${this.opts.config.name}' answered tools/call ${name} with a task that is not valid: ${task.error.issues[0]?.message ?? 'no taskId or status'}`);
+        this.log.event(`task ${task.data.taskId} of '${name}' created (${task.data.status})`);
+        return new CreatedTask(task.data);
+      }
       // Past the cap the SDK gives the call up without telling the server: it is told, as of a cancel.
       if (!(e instanceof SdkError && e.code === SdkErrorCode.RequestTimeout && (e.data as { maxTotalTimeout?: unknown } | undefined)?.maxTotalTimeout !== undefined)) throw e;
       tellCancelled(requestId, e);
@@ -1192,6 +1279,11 @@ export const CANCEL_WATCH_AFTER_MS = 20;
 /** A call the server refused for its Mcp-Param-* headers: its tool list may have changed since it was read. */
 export function isHeaderMismatch(e: unknown): boolean {
   return e instanceof AppError && (e.details as { headerMismatch?: unknown } | undefined)?.headerMismatch === true;
+}
+
+/** A tools/call the server answered with a task to ask after (the tasks extension of MCP 2026-07-28). */
+class CreatedTask {
+  constructor(readonly task: TaskState) {}
 }
 
 /** The caller of a tools/call: its cancel (a signal it may make on first read), and where the server's progress reports go. */

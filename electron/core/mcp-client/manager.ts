@@ -440,7 +440,7 @@ export class McpClientManager {
       const e = this.entries.get(tool.bundleId);
       if (!e) throw new AppError('UNAVAILABLE', `'${tool.slug}' cannot run: the MCP server of its bundle is not configured (no ${this.files.fileOf(tool.bundleId)})`);
       const name = tool.mcp?.serverTool ?? tool.slug;
-      if (tool.mcp?.task === 'required') return { value: resultValue(await e.conn.callToolAsTask(name, call.args, call), name) };
+      if (tool.mcp?.task === 'required') return { value: resultValue(await e.conn.callToolAsTask(name, call.args, call, tool.argSchema), name) };
       let r: McpCallResult;
       try {
         r = await e.conn.callTool(name, call.args, call, tool.argSchema);

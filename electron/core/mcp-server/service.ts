@@ -8,7 +8,7 @@
  * that session has: ./discovery.ts) and tools/call through callServedTool.
  * Built once by mcp-server/module.ts; the transports (electron/host) connect servers to it.
  */
-import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, createMcpHandler, ProtocolError, ProtocolErrorCode, ResourceNotFoundError, Server, type CallToolResult, type McpHttpHandler, type ClientCapabilities, type ServerContext, type ServerNotification, type Tool } from '@modelcontextprotocol/server';
+import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, createMcpHandler, MissingRequiredClientCapabilityError, ProtocolError, ProtocolErrorCode, ResourceNotFoundError, Server, type CallToolResult, type McpHttpHandler, type ClientCapabilities, type ServerContext, type ServerNotification, type Tool } from '@modelcontextprotocol/server';
 import { v7 as uuidv7 } from 'uuid';
 import { z } from 'zod';
 import type { McpServerInfo, McpServerSettings } from '../../../shared/model/mcp-serve';
@@ -31,7 +31,7 @@ import { clientLabel } from './client-name';
 import { answeredOrAsk, clientConfirm } from './client-confirm';
 import { TOOL_SEARCH_NAME, unknownWhileSearching, type FoundTool, type ServedSearch } from './discovery';
 import { ServedTools, type ServedTool } from './served-tools';
-import { ServedTasks } from './tasks';
+import { ServedTasks, TASKS_EXTENSION } from './tasks';
 import { APP_RESOURCES, AppPages, callToolUsage, rendersApps, TOOL_USAGE_NAME, toolUsageDefinition, type UsageStatsOf } from './tool-usage';
 
 export interface McpServeOptions {
@@ -73,16 +73,22 @@ export interface ConnectedServer {
   close(): Promise<void>;
 }
 
+type ToolsCallHandler = Parameters<Server['_wrapHandler']>[1];
+
 /**
- * The SDK's server, for a 2025 connection that runs calls as tasks: the SDK holds every
- * tools/call answer to the call result's shape, and a call that asked for a task answers the
- * task (`{task}`, MCP 2025-11-25 tasks) instead. Such a call's request is still checked.
+ * The SDK's server, for connections that run calls as tasks: the SDK holds every tools/call
+ * answer to the call result's shape, and a call that runs as a task (`runsAsTask`) answers the
+ * task instead: `{task}` at 2025-11-25, where the client asked for one; at 2026-07-28 (the tasks
+ * extension) a `resultType: "task"` answer, where the client declares the extension and the
+ * tool is a slow one. Such a call's request is still checked.
  */
 class TaskingServer extends Server {
-  protected override _wrapHandler(method: string, handler: Parameters<Server['_wrapHandler']>[1]): ReturnType<Server['_wrapHandler']> {
+  runsAsTask: (request: Parameters<ToolsCallHandler>[0], ctx: ServerContext) => boolean = () => false;
+
+  protected override _wrapHandler(method: string, handler: ToolsCallHandler): ReturnType<Server['_wrapHandler']> {
     const wrapped = super._wrapHandler(method, handler);
     if (method !== 'tools/call') return wrapped;
-    return (request, ctx) => (isObject((request.params as { task?: unknown } | undefined)?.task) ? handler(request, ctx) : wrapped(request, ctx));
+    return (request, ctx) => (this.runsAsTask(request, ctx) ? handler(request, ctx) : wrapped(request, ctx));
   }
 }
 
@@ -119,6 +125,13 @@ function appsOf(server: Server, ctx: ServerContext): boolean {
   return rendersApps(envelope?.[CLIENT_CAPABILITIES_META_KEY] ?? server.getClientCapabilities());
 }
 
+/** The client declares the tasks extension of 2026-07-28 in this request's capabilities. */
+function declaresTasks(ctx: ServerContext): boolean {
+  const envelope = ctx.mcpReq.envelope as Record<string, { extensions?: Record<string, unknown> } | undefined> | undefined;
+  const extensions = envelope?.[CLIENT_CAPABILITIES_META_KEY]?.extensions;
+  return isObject(extensions) && extensions![TASKS_EXTENSION] !== undefined;
+}
+
 /** The client's own name for itself: from initialize (2025), else from the request's envelope (2026). */
 function clientOf(server: Server, ctx: ServerContext): string {
   const c = server.getClientVersion() ?? (ctx.mcpReq.envelope as Record<string, { name?: unknown; version?: unknown } | undefined> | undefined)?.[CLIENT_INFO_META_KEY];
@@ -128,7 +141,7 @@ function clientOf(server: Server, ctx: ServerContext): string {
 export class McpServeService {
   readonly queue: McpApprovalQueue;
   readonly served: ServedTools;
-  /** Calls that 2025 clients run as tasks (./tasks.ts). */
+  /** Calls run as tasks: those 2025 clients ask for, and the slow tools' for 2026 clients that declare the tasks extension (./tasks.ts). */
   readonly tasks: ServedTasks;
   private readonly servers = new Set<Server>();
   /** The one session 2026-07-28 HTTP clients share (they send no session id), and its handler. */
@@ -302,18 +315,27 @@ export class McpServeService {
     await this.endSession(m.state);
   }
 
-  /** `modern`: a server for one 2026 request of the shared session; `tasks`: a 2025 connection, where the slow tools may run as tasks. */
+  /**
+   * `modern`: a server for one 2026 request of the shared session; `tasks`: a 2025 connection,
+   * where the slow tools may run as tasks. Any other is a 2026 one, which offers the tasks extension.
+   */
   private newServer(state: SessionState, modern?: ModernSession, tasks = false): Server {
-    const server = new (tasks ? TaskingServer : Server)(
+    const server = new TaskingServer(
       { name: 'toolsmith', title: 'Toolsmith', version: this.opts.version },
       {
-        capabilities: { tools: { listChanged: true }, ...(this.pages ? { resources: {} } : {}), ...(tasks ? { tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } } : {}) },
+        capabilities: {
+          tools: { listChanged: true },
+          ...(this.pages ? { resources: {} } : {}),
+          ...(tasks ? { tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } } : { extensions: { [TASKS_EXTENSION]: {} } }),
+        },
         instructions: SERVER_INSTRUCTIONS + (this.served.list().search ? SEARCH_INSTRUCTIONS : ''),
       },
     );
+    server.runsAsTask = tasks ? (req) => isObject((req.params as { task?: unknown } | undefined)?.task) : (req, ctx) => this.modernTaskTool(req.params?.name, ctx) !== undefined;
     server.setRequestHandler('tools/list', (_req, ctx) => ({ tools: this.listTools(state, tasks, appsOf(server, ctx)) }));
     if (this.pages) this.serveResources(server, this.pages);
     if (tasks) this.serveTasks(server, state);
+    else this.serveModernTasks(server, state);
     // A search that adds tools to the list says so on the request's own channel (ctx.mcpReq.notify):
     // over HTTP that is the POST's stream, which every 2025 client reads (unlike the optional GET
     // stream); a 2026 client hears it on its subscriptions/listen stream.
@@ -332,6 +354,8 @@ export class McpServeService {
       const session: McpSession = { ownerId: state.ownerId, allowed: state.allowed, found: state.found, client: () => clientOf(server, ctx), progress, confirm };
       const task = (req.params as { task?: { ttl?: unknown } }).task;
       if (tasks && task) return this.startTask(session, req.params.name, req.params.arguments, task.ttl) as unknown as Promise<CallToolResult>;
+      const taskTool = tasks ? undefined : this.modernTaskTool(req.params.name, ctx);
+      if (taskTool) return this.startModernTask(session, taskTool, req.params.arguments, modern) as unknown as CallToolResult;
       if (!modern && tasks) return this.callTool(session, req.params.name, req.params.arguments, ctx.mcpReq.signal, (n: ServerNotification) => ctx.mcpReq.notify(n));
       if (!modern) return answeredOrAsk(this.callTool(session, req.params.name, req.params.arguments, ctx.mcpReq.signal, (n: ServerNotification) => ctx.mcpReq.notify(n))) as Promise<CallToolResult>;
       // A call still running keeps the shared session from ending; its end counts as use.
@@ -398,6 +422,71 @@ export class McpServeService {
       const r = await this.tasks.result(owner, p.taskId);
       return { ...r, _meta: { ...r._meta, 'io.modelcontextprotocol/related-task': { taskId: p.taskId } } };
     });
+  }
+
+  /**
+   * tasks/get, tasks/update and tasks/cancel of the tasks extension (2026-07-28), over the
+   * session's tasks, for clients that declare the extension on the request (others are refused
+   * with -32021, as the extension says). tasks/get carries a finished task's result or error;
+   * Toolsmith's tasks never wait for their client, so tasks/update has nothing to take.
+   */
+  private serveModernTasks(server: Server, state: SessionState): void {
+    const owner = state.ownerId;
+    const declared = (ctx: ServerContext) => {
+      if (!declaresTasks(ctx)) throw new MissingRequiredClientCapabilityError({ requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } }, `tasks are for clients that declare the ${TASKS_EXTENSION} extension in the request's capabilities`);
+    };
+    const byId = { params: z.object({ taskId: z.string() }).passthrough() };
+    server.setRequestHandler('tasks/get', byId, (p, ctx) => {
+      declared(ctx);
+      return { ...this.tasks.detailed(owner, p.taskId) };
+    });
+    server.setRequestHandler('tasks/cancel', byId, (p, ctx) => {
+      declared(ctx);
+      // A cancel is a wish: a task that already ended is acknowledged as it is.
+      this.tasks.cancel(owner, p.taskId, true);
+      return {};
+    });
+    server.setRequestHandler('tasks/update', { params: z.object({ taskId: z.string() }).passthrough() }, (p, ctx) => {
+      declared(ctx);
+      this.tasks.detailed(owner, p.taskId);
+      return {};
+    });
+  }
+
+  /**
+   * The served tool a 2026 call runs as a task: a slow one (as at 2025), called by a client that
+   * declares the tasks extension. A call that may ask the client's user first is made plainly:
+   * its question goes by the multi-round-trip of the call itself.
+   */
+  private modernTaskTool(name: unknown, ctx: ServerContext): ServedTool | undefined {
+    if (typeof name !== 'string' || !declaresTasks(ctx) || !this.served.enabled()) return undefined;
+    const served = this.served.list().byName.get(name);
+    if (!served || !servedTaskSupport(served.tool)) return undefined;
+    if (served.approval !== null && this.opts.settings().askClient) return undefined;
+    return served;
+  }
+
+  /**
+   * A 2026 call run as a task: answered at once with the task (`resultType: "task"`); the call
+   * runs as any other (approvals in the window, limits, the log), its progress becoming the
+   * task's status message. Over HTTP a running task keeps the shared session from ending.
+   */
+  private startModernTask(session: McpSession, served: ServedTool, args: unknown, modern?: ModernSession): Record<string, unknown> {
+    const view = this.tasks.create(session.ownerId, undefined, (signal, report) => {
+      const inTask: McpSession = { ownerId: session.ownerId, allowed: session.allowed, found: session.found, client: session.client, progress: (p) => report(p.message ?? (p.total !== undefined ? `${p.progress} of ${p.total}` : `${p.progress}`)) };
+      const call = callServedTool(this.deps, inTask, served, args, signal);
+      if (modern) {
+        modern.running++;
+        const done = () => {
+          modern.running--;
+          modern.lastSeen = modern.now();
+        };
+        call.then(done, done);
+      }
+      return call;
+    });
+    const { ttl, pollInterval, ...rest } = view;
+    return { resultType: 'task', ...rest, ttlMs: ttl, pollIntervalMs: pollInterval };
   }
 
   /** A call run as a task: the tool must be one that may (a slow one); the task runs as a call would. */

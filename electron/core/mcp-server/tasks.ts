@@ -1,16 +1,24 @@
 /**
- * Served tools run as MCP tasks (MCP 2025-11-25): a client that asks (`tools/call` with `task`)
- * gets a task at once, asks after it (`tasks/get`, `tasks/list`), fetches its result once it is
- * done (`tasks/result` waits for it), and may cancel it (`tasks/cancel`). Offered for the slow
- * tools (./annotations.ts `servedTaskSupport`); a task belongs to the session that created it.
- * A finished task is kept for its time to live (what the client asked, within bounds), then
- * forgotten; a session's tasks are cancelled and forgotten when it ends.
+ * Served tools run as MCP tasks, for the slow tools (./annotations.ts `servedTaskSupport`):
+ * - MCP 2025-11-25: a client that asks (`tools/call` with `task`) gets a task at once, asks after
+ *   it (`tasks/get`, `tasks/list`), fetches its result once it is done (`tasks/result` waits for
+ *   it), and may cancel it (`tasks/cancel`);
+ * - the tasks extension of 2026-07-28: a client that declares it gets a task for such a call
+ *   (`resultType: "task"`), asks after it with `tasks/get`, whose answer carries the result (or
+ *   the JSON-RPC error) once it is done (`detailed`), and may cancel it (`tasks/cancel`).
+ * A task belongs to the session that created it. A finished task is kept for its time to live
+ * (what the client asked, within bounds), then forgotten; a session's tasks are cancelled and
+ * forgotten when it ends.
  */
 import { ProtocolError, ProtocolErrorCode, type CallToolResult } from '@modelcontextprotocol/server';
 import { v7 as uuidv7 } from 'uuid';
 
+/** The tasks extension of MCP 2026-07-28 (SEP-2663). */
+export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+
 export type TaskStatus = 'working' | 'completed' | 'failed' | 'cancelled';
 
+/** A task as 2025-11-25 shows it. */
 export interface TaskView {
   taskId: string;
   status: TaskStatus;
@@ -19,6 +27,19 @@ export interface TaskView {
   lastUpdatedAt: string;
   pollInterval: number;
   statusMessage?: string;
+}
+
+/** A task as the tasks extension of 2026-07-28 shows it (tasks/get): once done, its result or its error. */
+export interface DetailedTask {
+  taskId: string;
+  status: TaskStatus;
+  statusMessage?: string;
+  createdAt: string;
+  lastUpdatedAt: string;
+  ttlMs: number;
+  pollIntervalMs: number;
+  result?: CallToolResult;
+  error?: { code: number; message: string };
 }
 
 /** How often a client is told to ask (ms). */
@@ -34,6 +55,9 @@ interface Entry {
   view: TaskView;
   abort: AbortController;
   done: Promise<CallToolResult>;
+  /** What the call gave once it ended: its result, or the error it threw (as JSON-RPC says it). */
+  result?: CallToolResult;
+  error?: { code: number; message: string };
   expiry?: ReturnType<typeof setTimeout>;
 }
 
@@ -42,8 +66,8 @@ export class ServedTasks {
 
   constructor(private readonly now: () => Date) {}
 
-  /** Starts `run` as a task of `owner`; answers its first view. */
-  create(owner: string, ttlAsked: unknown, run: (signal: AbortSignal) => Promise<CallToolResult>): TaskView {
+  /** Starts `run` as a task of `owner`; answers its first view. `run` may say how far it got (`report`: the task's status message). */
+  create(owner: string, ttlAsked: unknown, run: (signal: AbortSignal, report: (message: string) => void) => Promise<CallToolResult>): TaskView {
     const mine = [...this.tasks.values()].filter((t) => t.owner === owner);
     if (mine.filter((t) => t.view.status === 'working').length >= MAX_RUNNING_TASKS) {
       throw new ProtocolError(ProtocolErrorCode.InvalidRequest, `this session already has ${MAX_RUNNING_TASKS} tasks running: wait for one to finish or cancel one (tasks/cancel)`);
@@ -55,12 +79,19 @@ export class ServedTasks {
     const abort = new AbortController();
     const view: TaskView = { taskId: uuidv7(), status: 'working', ttl, createdAt: at, lastUpdatedAt: at, pollInterval: TASK_POLL_INTERVAL_MS };
     const entry: Entry = { owner, view, abort, done: undefined as unknown as Promise<CallToolResult> };
-    entry.done = run(abort.signal).then(
+    const report = (message: string) => {
+      if (entry.view.status !== 'working' || !message) return;
+      entry.view.statusMessage = message.slice(0, 500);
+      entry.view.lastUpdatedAt = this.now().toISOString();
+    };
+    entry.done = run(abort.signal, report).then(
       (r) => {
+        entry.result = r;
         this.finish(entry, abort.signal.aborted ? 'cancelled' : r.isError ? 'failed' : 'completed');
         return r;
       },
       (e: unknown) => {
+        entry.error = { code: e instanceof ProtocolError ? e.code : ProtocolErrorCode.InternalError, message: (e as Error)?.message ?? String(e) };
         this.finish(entry, abort.signal.aborted ? 'cancelled' : 'failed', (e as Error)?.message);
         return { content: [{ type: 'text', text: `the task failed: ${(e as Error)?.message ?? String(e)}` }], isError: true } satisfies CallToolResult;
       },
@@ -73,6 +104,19 @@ export class ServedTasks {
     return { ...this.entry(owner, taskId).view };
   }
 
+  /**
+   * The task as the 2026 extension shows it: a call that ended with a result is completed with
+   * it (an isError result too); one that threw failed, with its error.
+   */
+  detailed(owner: string, taskId: unknown): DetailedTask {
+    const e = this.entry(owner, taskId);
+    const { ttl, pollInterval, status, ...rest } = e.view;
+    const base = { ...rest, ttlMs: ttl, pollIntervalMs: pollInterval };
+    if (status === 'working' || status === 'cancelled') return { ...base, status };
+    if (e.result) return { ...base, status: 'completed', result: e.result };
+    return { ...base, status: 'failed', error: e.error ?? { code: ProtocolErrorCode.InternalError, message: rest.statusMessage ?? 'the task failed' } };
+  }
+
   list(owner: string): TaskView[] {
     return [...this.tasks.values()].filter((t) => t.owner === owner).map((t) => ({ ...t.view }));
   }
@@ -82,8 +126,10 @@ export class ServedTasks {
     return this.entry(owner, taskId).done;
   }
 
-  cancel(owner: string, taskId: unknown): TaskView {
+  /** Cancels a running task; one that already ended is an error, unless `endedIsFine` (2026, where a cancel is only a wish). */
+  cancel(owner: string, taskId: unknown, endedIsFine = false): TaskView {
     const e = this.entry(owner, taskId);
+    if (e.view.status !== 'working' && endedIsFine) return { ...e.view };
     if (e.view.status !== 'working') throw new ProtocolError(ProtocolErrorCode.InvalidParams, `the task ${e.view.taskId} is already ${e.view.status}`);
     e.abort.abort(new Error('the client cancelled the task'));
     this.finish(e, 'cancelled', 'cancelled by the client');

@@ -9,11 +9,18 @@
 // - tasks-legacy: a 2025 server that runs its tools only as MCP tasks (2025-11-25 tasks, written
 //   by hand): `research` finishes after three polls, `endless` never does (a cancel ends it and is
 //   said on stderr: "task <id> cancelled").
+// - tasks-modern: a 2026-07-28 server of the v2 SDK (its low-level Server) that speaks the tasks
+//   extension (written by hand after SEP-2663, which the SDK leaves to its users: makeTasksServer):
+//   to a client that declares the extension it answers `research`, `endless`, `ask` and `broken`
+//   with a task (others are refused with -32021); `research` finishes after three polls,
+//   `endless` never does (a cancel is said on stderr: "task <id> cancelled"), `ask` waits for the
+//   user's name (input_required, answered with tasks/update), `broken` fails with a JSON-RPC
+//   error; `echo` answers at once, task or not.
 // Both list `echo`, which says its text back (and, from the modern one, the era); the modern one
 // also `slow`, which runs until cancelled and then says so on stderr ("slow cancelled") and in
 // `cancelled` (in-process), and `progress_steps`, which reports `steps` steps of progress and sends
 // a log message (it declares logging).
-import { inputRequired, inputResponse, McpServer } from '@modelcontextprotocol/server';
+import { CLIENT_CAPABILITIES_META_KEY, inputRequired, inputResponse, McpServer, MissingRequiredClientCapabilityError, ProtocolError, Server } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import readline from 'node:readline';
 import { pathToFileURL } from 'node:url';
@@ -70,6 +77,81 @@ export function makeModernServer(era = 'modern') {
       if (token !== undefined) await ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken: token, progress: i, total: steps, message: `step ${i} of ${steps}` } });
     }
     return { content: [{ type: 'text', text: `done after ${steps} steps (${era})` }] };
+  });
+  return server;
+}
+
+const TASKS = 'io.modelcontextprotocol/tasks';
+
+/** The tasks of every makeTasksServer of this process (a 2026 server is made per request over HTTP). */
+const modernTasks = new Map();
+
+/** The 2026 server that answers calls with tasks (the tasks extension). */
+export function makeTasksServer() {
+  const server = new Server({ name: 'tasks-modern', version: '2.0.0' }, { capabilities: { tools: {}, extensions: { [TASKS]: {} } } });
+  const declares = (ctx) => ctx.mcpReq.envelope?.[CLIENT_CAPABILITIES_META_KEY]?.extensions?.[TASKS] !== undefined;
+  const required = () => new MissingRequiredClientCapabilityError({ requiredCapabilities: { extensions: { [TASKS]: {} } } }, 'this server runs its tools as tasks');
+  const topic = { type: 'object', properties: { topic: { type: 'string' } } };
+  const view = (t) => ({
+    taskId: t.id,
+    status: t.status,
+    createdAt: t.createdAt,
+    lastUpdatedAt: new Date().toISOString(),
+    ttlMs: 60_000,
+    pollIntervalMs: 50,
+    ...(t.message ? { statusMessage: t.message } : {}),
+    ...(t.status === 'completed' ? { result: t.result } : {}),
+    ...(t.status === 'failed' ? { error: t.error } : {}),
+    ...(t.status === 'input_required' ? { inputRequests: t.inputRequests } : {}),
+  });
+  const task = (ctx, id) => {
+    if (!declares(ctx)) throw required();
+    const t = modernTasks.get(id);
+    if (!t) throw new ProtocolError(-32602, `no task ${id}`);
+    return t;
+  };
+  server.setRequestHandler('tools/list', () => ({
+    tools: ['research', 'endless', 'ask', 'broken', 'echo'].map((name) => ({ name, description: `The ${name} tool.`, inputSchema: topic })),
+  }));
+  server.setRequestHandler('tools/call', (req, ctx) => {
+    const { name, arguments: args } = req.params;
+    if (name === 'echo') return { content: [{ type: 'text', text: `${args?.topic ?? ''} (no task)` }] };
+    if (!declares(ctx)) throw required();
+    const t = { id: `mtask-${modernTasks.size + 1}`, tool: name, topic: args?.topic ?? '', status: 'working', polls: 0, createdAt: new Date().toISOString(), message: 'started' };
+    modernTasks.set(t.id, t);
+    const { result: _r, error: _e, inputRequests: _i, ...created } = view(t);
+    return { resultType: 'task', ...created };
+  });
+  const byId = { params: z.object({ taskId: z.string() }).passthrough() };
+  server.setRequestHandler('tasks/get', byId, (p, ctx) => {
+    const t = task(ctx, p.taskId);
+    if (t.status === 'working') t.polls++;
+    if (t.status === 'working' && t.tool === 'research' && t.polls >= 3) Object.assign(t, { status: 'completed', result: { content: [{ type: 'text', text: `report on ${t.topic}` }] } });
+    if (t.status === 'working' && t.tool === 'broken') Object.assign(t, { status: 'failed', error: { code: -32603, message: 'the back end is down' } });
+    if (t.status === 'working' && t.tool === 'ask' && !t.asked) {
+      t.asked = true;
+      Object.assign(t, { status: 'input_required', inputRequests: { who: { method: 'elicitation/create', params: { mode: 'form', message: 'Who is asking?', requestedSchema: { type: 'object', properties: { name: { type: 'string', title: 'Name' } }, required: ['name'] } } } } });
+    }
+    if (t.status === 'working') t.message = `step ${t.polls}`;
+    else if (t.status !== 'input_required') t.message = t.status === 'completed' ? 'done' : undefined;
+    return view(t);
+  });
+  server.setRequestHandler('tasks/update', { params: z.object({ taskId: z.string(), inputResponses: z.record(z.string(), z.unknown()).optional() }).passthrough() }, (p, ctx) => {
+    const t = task(ctx, p.taskId);
+    const answer = p.inputResponses?.who ?? ctx.mcpReq.inputResponses?.who;
+    if (t.status === 'input_required' && answer) {
+      process.stderr.write(`task ${t.id} answered\n`);
+      Object.assign(t, { status: 'completed', inputRequests: undefined, result: { content: [{ type: 'text', text: `hello ${answer.content?.name ?? answer.action}` }] } });
+    }
+    return {};
+  });
+  server.setRequestHandler('tasks/cancel', byId, (p, ctx) => {
+    const t = task(ctx, p.taskId);
+    if (t.status === 'working' || t.status === 'input_required') {
+      t.status = 'cancelled';
+      process.stderr.write(`task ${t.id} cancelled\n`);
+    }
+    return {};
   });
   return server;
 }
@@ -167,5 +249,6 @@ if (/era-server\.mjs$/.test(process.argv[1] ?? '') && import.meta.url === pathTo
   const mode = process.argv[2] ?? 'modern';
   if (mode === 'strict-legacy') strictLegacy();
   else if (mode === 'tasks-legacy') tasksLegacy();
+  else if (mode === 'tasks-modern') serveStdio(() => makeTasksServer());
   else serveStdio(({ era }) => makeModernServer(era));
 }
