@@ -5,14 +5,12 @@
  *   <data>/testcases/<bundleId>/evals.json
  *   { "format": "toolsmith-evals", "version": 1, "bundleId", "cases": [EvalCase...] }
  *
- * The file is read on every call (it is small), so another process's write is seen at once.
- * Writes are atomic (temp, fsync, rename) and serialised per file in this process; two processes
- * changing one bundle's cases at the same moment: the last write wins. The file goes with the
- * last case (and the folder, when no test case is left in it either).
- *
- * A file that is not JSON or not this shape, or larger than MAX_EVALS_FILE_BYTES (a save that
- * would make it larger is refused), is reported through `problems`, moved aside
- * (`evals.json.corrupt-<time>`, never deleted) and read as no cases.
+ * It is read, written and set aside as every case file of that folder is (testcases/case-files.ts):
+ * read on every call, written atomically and serialised per file, and a file that is not JSON or
+ * not this shape, or larger than MAX_EVALS_FILE_BYTES (a save that would make it larger is
+ * refused), is reported through `problems`, moved aside (`evals.json.corrupt-<time>`, never
+ * deleted) and read as no cases. The file goes with the last case (and the folder, when no test
+ * case is left in it either).
  */
 import path from 'node:path';
 import { z } from 'zod';
@@ -21,16 +19,13 @@ import { AppError } from '../../../shared/errors';
 import type { Problem } from '../../../shared/model/app-info';
 import { EvalCaseSchema, MAX_EVAL_CASES, type EvalCase, type EvalCaseBody, type EvalCaseBodyInput } from '../../../shared/model/evals';
 import { checkUuidV7, quote } from '../../../shared/model/validation';
-import { attempt, nodeFs, replaceFile, toFileText, type StoreFs } from '../lib/durable-fs';
-import { moveAside, readJson } from '../lib/json-file';
-import { KeyedQueue } from '../lib/serial-queue';
+import { nodeFs, type StoreFs } from '../lib/durable-fs';
+import { CASES_DIR_NAME, CaseFiles } from '../testcases/case-files';
 import { checkEvalCase } from './eval-case-check';
 
 export const EVALS_FILE_NAME = 'evals.json';
 /** The largest a bundle's eval case file may be: a save past it is refused, a file past it is set aside. */
 export const MAX_EVALS_FILE_BYTES = 32 * 1024 * 1024;
-/** The folder of a bundle's test cases (testcases/test-case-store.ts's TESTCASES_DIR_NAME). */
-const CASES_DIR_NAME = 'testcases';
 
 export interface EvalCaseStoreOptions {
   dataDir: string;
@@ -64,19 +59,22 @@ export type EvalCaseInput = EvalCaseBodyInput & { id?: string };
 export class EvalCaseStore {
   readonly dir: string;
   private readonly now: () => Date;
-  private readonly problems: NonNullable<EvalCaseStoreOptions['problems']>;
   private readonly newId: () => string;
-  private readonly fs: StoreFs;
-  private readonly queues = new KeyedQueue();
-  private readonly maxFileBytes: number;
+  private readonly files: CaseFiles;
 
   constructor(options: EvalCaseStoreOptions) {
-    this.maxFileBytes = options.maxFileBytes ?? MAX_EVALS_FILE_BYTES;
     this.dir = path.join(options.dataDir, CASES_DIR_NAME);
     this.now = options.now ?? (() => new Date());
-    this.problems = options.problems ?? (() => undefined);
     this.newId = options.newId ?? (() => uuidv7());
-    this.fs = options.fs ?? nodeFs;
+    this.files = new CaseFiles({
+      fs: options.fs ?? nodeFs,
+      now: this.now,
+      problems: options.problems ?? (() => undefined),
+      noun: 'eval cases',
+      fileNoun: 'an eval case file',
+      maxBytes: options.maxFileBytes ?? MAX_EVALS_FILE_BYTES,
+      tooLarge: (size, max) => `the bundle's eval cases would take ${size}, more than the ${max} a bundle's eval case file may be: make cases smaller (shorter context, smaller canned results) or delete some`,
+    });
   }
 
   /** The file of a bundle's cases; VALIDATION_FAILED for a bad bundle id. */
@@ -87,7 +85,7 @@ export class EvalCaseStore {
   /** A bundle's cases, oldest first; none when there is no file. */
   async list(bundleId: string): Promise<EvalCase[]> {
     const file = this.fileFor(bundleId);
-    return this.queues.run(file, () => this.read(file, bundleId));
+    return this.files.serial(file, () => this.read(file, bundleId));
   }
 
   async get(bundleId: string, id: string): Promise<EvalCase> {
@@ -101,7 +99,7 @@ export class EvalCaseStore {
     const file = this.fileFor(bundleId);
     const { id, ...body } = input;
     const checked = checkEvalCase(body);
-    return this.queues.run(file, async () => {
+    return this.files.serial(file, async () => {
       const cases = await this.read(file, bundleId);
       const at = this.now().toISOString();
       let saved: EvalCase;
@@ -125,7 +123,7 @@ export class EvalCaseStore {
   /** Deletes a case; NOT_FOUND when there is none with that id. */
   async delete(bundleId: string, id: string): Promise<void> {
     const file = this.fileFor(bundleId);
-    return this.queues.run(file, async () => {
+    return this.files.serial(file, async () => {
       const cases = await this.read(file, bundleId);
       const kept = cases.filter((c) => c.id !== id);
       if (kept.length === cases.length) throw notFound(id);
@@ -140,7 +138,7 @@ export class EvalCaseStore {
   async addAll(bundleId: string, bodies: EvalCaseBody[]): Promise<EvalCase[]> {
     const file = this.fileFor(bundleId);
     const checked = bodies.map((b) => checkEvalCase(b));
-    return this.queues.run(file, async () => {
+    return this.files.serial(file, async () => {
       const cases = await this.read(file, bundleId);
       if (cases.length + checked.length > MAX_EVAL_CASES) {
         throw new AppError('VALIDATION_FAILED', `the bundle would have ${cases.length + checked.length} eval cases; a bundle may have at most ${MAX_EVAL_CASES}`, { rule: 'max-cases' });
@@ -155,69 +153,24 @@ export class EvalCaseStore {
   /** Removes every case of a bundle (an import undone); nothing to do when it has none. */
   async removeAll(bundleId: string): Promise<void> {
     const file = this.fileFor(bundleId);
-    return this.queues.run(file, () => this.write(file, bundleId, []));
+    return this.files.serial(file, () => this.write(file, bundleId, []));
   }
 
   private async read(file: string, bundleId: string): Promise<EvalCase[]> {
-    const size = await this.fs.stat(file).then(
-      (st) => st.size,
-      () => 0,
-    );
-    if (size > this.maxFileBytes) {
-      await this.setAside(file, `the file is ${mb(size)}, more than the ${mb(this.maxFileBytes)} an eval case file may be`);
+    const doc = await this.files.read(file, FileSchema);
+    if (!doc) return [];
+    if (doc.bundleId !== bundleId) {
+      await this.files.setAside(file, `the file says it holds the eval cases of bundle ${quote(doc.bundleId)}, but it is in the folder of ${quote(bundleId)}`);
       return [];
     }
-    const r = await attempt('read', file, () => readJson(file, this.fs));
-    if (r.kind === 'missing') return [];
-    if (r.kind === 'corrupt') {
-      await this.setAside(file, r.message);
-      return [];
-    }
-    const parsed = FileSchema.safeParse(r.value);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      await this.setAside(file, `not an eval case file: ${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'}`);
-      return [];
-    }
-    if (parsed.data.bundleId !== bundleId) {
-      await this.setAside(file, `the file says it holds the eval cases of bundle ${quote(parsed.data.bundleId)}, but it is in the folder of ${quote(bundleId)}`);
-      return [];
-    }
-    return parsed.data.cases;
+    return doc.cases;
   }
 
+  /** No case left: the file goes (and the folder, when no test case file is in it). */
   private async write(file: string, bundleId: string, cases: EvalCase[]): Promise<void> {
-    if (cases.length === 0) {
-      await attempt('delete', file, () => this.fs.rm(file, { force: true }));
-      // The folder goes when nothing else (a test case file) is in it.
-      await this.fs.rmdir(path.dirname(file)).catch(() => undefined);
-      return;
-    }
-    const text = toFileText({ format: 'toolsmith-evals', version: 1, bundleId, cases });
-    const bytes = Buffer.byteLength(text);
-    if (bytes > this.maxFileBytes) {
-      throw new AppError('VALIDATION_FAILED', `the bundle's eval cases would take ${mb(bytes)}, more than the ${mb(this.maxFileBytes)} a bundle's eval case file may be: make cases smaller (shorter context, smaller canned results) or delete some`, { rule: 'max-file-size' });
-    }
-    await attempt('save the eval cases to', file, async () => {
-      await this.fs.mkdir(path.dirname(file), { recursive: true });
-      await replaceFile(this.fs, file, text, () => undefined);
-    });
+    if (cases.length === 0) await this.files.remove(file);
+    else await this.files.write(file, { format: 'toolsmith-evals', version: 1, bundleId, cases });
   }
-
-  private async setAside(file: string, message: string): Promise<void> {
-    let movedTo: string | undefined;
-    try {
-      movedTo = await moveAside(file, this.now());
-    } catch (e) {
-      this.problems({ kind: 'corrupt-file', path: file, message: `${message}; read as no eval cases (could not be moved aside: ${(e as Error).message})` });
-      return;
-    }
-    this.problems({ kind: 'corrupt-file', path: file, message: `${message}; read as no eval cases`, movedTo });
-  }
-}
-
-function mb(bytes: number): string {
-  return bytes < 1024 * 1024 ? `${Math.ceil(bytes / 1024)} KB` : `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
 
 function notFound(id: string): AppError {

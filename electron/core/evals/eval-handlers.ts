@@ -1,17 +1,18 @@
 /** Eval cases of a bundle, runs against models (started, followed, cancelled), saved runs and their comparison. */
-import { AppError, isAppError, toErrorInfo } from '../../../shared/errors';
-import { isBundleUsable, type Bundle } from '../../../shared/model/bundle';
-import type { EvalCase, EvalRun } from '../../../shared/model/evals';
+import { AppError, toErrorInfo } from '../../../shared/errors';
+import type { Bundle } from '../../../shared/model/bundle';
+import type { EvalCase, EvalProgress, EvalRun } from '../../../shared/model/evals';
 import { quote, violationError } from '../../../shared/model/validation';
 import type { ToolStore } from '../bundles/tool-store';
 import type { EventBus } from '../events';
+import { RunsById } from '../lib/runs-by-id';
 import type { Handler } from '../router';
-import { allBundles } from '../testcases/all-bundles';
+import { bundlesToRun } from '../testcases/all-bundles';
 import type { ConversationStore } from '../timeline/conversation-store';
 import { compareRuns, shareResults } from './compare';
 import { expectsTool, type EvalCaseStore } from './eval-case-store';
-import type { EvalRuns } from './eval-runs';
 import { draftFromChat } from './from-chat';
+import { modelKey, type EvalRunOptions } from './run-evals';
 import type { EvalRunStore } from './run-store';
 import { cannedResultsViolation } from './tool-refs';
 
@@ -31,11 +32,17 @@ type EvalOps =
 export interface EvalHandlerDeps {
   cases: EvalCaseStore;
   saved: EvalRunStore;
+  /** Runs and saves a run (the run ends when it is saved). */
+  run: (o: EvalRunOptions) => Promise<EvalRun>;
   active: EvalRuns;
   toolStore: ToolStore;
   conversations: Pick<ConversationStore, 'get' | 'timeline'>;
   events: Pick<EventBus, 'emit'>;
 }
+
+/** The runs going on, by run id, so 'evals.cancel' can stop one and a window opened while one runs can follow it ('evals.running'). */
+export type EvalRuns = RunsById<EvalProgress, { bundleIds: string[] | null; models: string[] }>;
+export const evalRuns = (now?: () => Date): EvalRuns => new RunsById('an eval run', now);
 
 /** How many earlier runs 'evals.compare' reads looking for the last one that shares a case. */
 const LAST_RUN_LOOKBACK = 20;
@@ -84,29 +91,24 @@ export function evalHandlers(d: EvalHandlerDeps): { [N in EvalOps]: Handler<N> }
       return { ...made, saved: await d.cases.save(made.bundleId, made.draft) };
     },
     'evals.run': async ({ runId, bundleIds, caseIds, models, repeat, passRate, judge, timeoutMs }, ctx) => {
-      const bundles = bundleIds ? namedBundles(d.toolStore, bundleIds) : allBundles(d.toolStore).filter(isBundleUsable);
-      const cases = await casesOf(d.cases, bundles, caseIds);
-      let run: EvalRun;
-      try {
-        run = await d.active.start({
-          runId,
-          bundleIds: bundleIds ?? null,
-          cases,
-          models,
-          ...(repeat !== undefined ? { repeat } : {}),
-          ...(passRate !== undefined ? { passRate } : {}),
-          ...(judge ? { judge } : {}),
-          ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-          signal: ctx.signal,
-          onProgress: (progress, seq) => d.events.emit('evals.progress', { runId, seq, progress }),
-        });
-      } catch (e) {
-        if (!(isAppError(e) && e.code === 'CONFLICT')) d.events.emit('evals.done', { runId, error: toErrorInfo(e, 'evals.run') });
-        throw e;
-      }
-      // Saved by now (`active` runs and saves it). A large run is not carried by the event: a window reads it with 'evals.getRun'.
-      d.events.emit('evals.done', { runId, ...(fitsEvent(run) ? { run } : {}) });
-      return run;
+      const cases = await casesOf(d.cases, bundlesToRun(d.toolStore, bundleIds), caseIds);
+      const tell = {
+        signal: ctx.signal,
+        onProgress: (progress: EvalProgress, seq: number) => d.events.emit('evals.progress', { runId, seq, progress }),
+        // Saved by now (`run` runs and saves it). A large run is not carried by the event: a window reads it with 'evals.getRun'.
+        onEnd: (end: { value: EvalRun } | { error: unknown }) =>
+          d.events.emit('evals.done', 'error' in end ? { runId, error: toErrorInfo(end.error, 'evals.run') } : { runId, ...(fitsEvent(end.value) ? { run: end.value } : {}) }),
+      };
+      const options = {
+        runId,
+        cases,
+        models,
+        ...(repeat !== undefined ? { repeat } : {}),
+        ...(passRate !== undefined ? { passRate } : {}),
+        ...(judge ? { judge } : {}),
+        ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+      };
+      return d.active.start(runId, { bundleIds: bundleIds ?? null, models: models.map(modelKey) }, tell, (signal, onProgress) => d.run({ ...options, signal, onProgress }));
     },
     'evals.cancel': ({ runId }) => ({ cancelled: d.active.cancel(runId) }),
     'evals.running': () => ({ runs: d.active.list() }),
@@ -134,16 +136,6 @@ export function evalHandlers(d: EvalHandlerDeps): { [N in EvalOps]: Handler<N> }
       return compareRuns({ run: baseRun, ...(base?.model ? { model: base.model } : {}) }, { run: headRun, ...(head.model ? { model: head.model } : {}) });
     },
   };
-}
-
-/** The bundles named, in the order given, each once; an unknown id is NOT_FOUND before anything runs. */
-function namedBundles(toolStore: ToolStore, ids: readonly string[]): Bundle[] {
-  const out: Bundle[] = [];
-  for (const id of ids) {
-    const b = toolStore.getBundle(id);
-    if (!out.some((x) => x.id === b.id)) out.push(b);
-  }
-  return out;
 }
 
 /** Each bundle's cases (only `caseIds` when given: one not found is NOT_FOUND); bundles without any are left out. */

@@ -6,10 +6,9 @@ import { agentProfilesModule } from '../agent-profiles/module';
 import { toolOutputModule } from '../tool-output/module';
 import { toolSearchModule } from '../tool-search/module';
 import { EvalCaseStore } from './eval-case-store';
-import { evalHandlers } from './eval-handlers';
-import { EvalRuns } from './eval-runs';
+import { evalHandlers, evalRuns } from './eval-handlers';
 import type { EvalPlatform } from './eval-session';
-import { runEvals } from './run-evals';
+import { runEvals, type EvalRunOptions } from './run-evals';
 import { EvalRunStore } from './run-store';
 
 export const evalsModule = defineModule({
@@ -55,14 +54,15 @@ export const evalsModule = defineModule({
     };
     const saveFailed = (runId: string, message: string) => problems.report({ kind: 'io-error', path: saved.dir, message: `the eval run ${runId} could not be saved: ${message}` });
     // A run ends when it is saved (a run of no case is not): stop() waits for both.
-    const active = new EvalRuns(async (o) => {
-      const run = await runEvals({ platform, store: registry.store, providers, clients, dispatcher, now }, o);
-      if (run.results.length) await saved.save(run).catch((e: unknown) => saveFailed(run.id, (e as Error).message));
-      return run;
-    }, now);
+    const run = async (o: EvalRunOptions) => {
+      const done = await runEvals({ platform, store: registry.store, providers, clients, dispatcher, now }, o);
+      if (done.results.length) await saved.save(done).catch((e: unknown) => saveFailed(done.id, (e as Error).message));
+      return done;
+    };
+    const active = evalRuns(now);
     return {
       api: { cases, saved },
-      handlers: evalHandlers({ cases, saved, active, toolStore: registry.store, conversations, events }),
+      handlers: evalHandlers({ cases, saved, run, active, toolStore: registry.store, conversations, events }),
       stop: async () => {
         active.cancelAll();
         await active.idle();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { bundleBody, newId, openStore } from '../bundles/testing/fixtures';
 import { useTempDirs } from '../testing/temp-dir';
-import { allBundles } from './all-bundles';
+import { allBundles, bundlesToRun } from './all-bundles';
 
 const tempDir = useTempDirs();
 
@@ -33,6 +33,22 @@ describe('allBundles', () => {
     const { store } = await openStore(await tempDir());
     try {
       expect(allBundles(store)).toEqual([]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('bundlesToRun: those named, in order and each once (an unknown id NOT_FOUND); none named, every one switched on and not deleted', async () => {
+    const { store } = await openStore(await tempDir());
+    try {
+      const [on, off, gone] = [newId(), newId(), newId()];
+      await store.putBundle(on, bundleBody({ slug: 'on' }));
+      await store.putBundle(off, bundleBody({ slug: 'off', isEnabled: false }));
+      await store.putBundle(gone, bundleBody({ slug: 'gone' }));
+      await store.deleteBundle(gone);
+      expect(bundlesToRun(store, [off, on, off]).map((b) => b.slug)).toEqual(['off', 'on']);
+      expect(() => bundlesToRun(store, [on, newId()])).toThrow(expect.objectContaining({ code: 'NOT_FOUND' }));
+      expect(bundlesToRun(store, undefined).map((b) => b.slug)).toEqual(['on']);
     } finally {
       await store.close();
     }

@@ -4,7 +4,7 @@ import type { OpInput, OpName, OpOutput } from '../../../shared/contract';
 import { AppError, type Result } from '../../../shared/errors';
 import type { Assertion, TestCase } from '../../../shared/model/testcase';
 import { EventBus } from '../events';
-import { testcaseHandlers } from './testcase-handlers';
+import { suiteRuns, testcaseHandlers } from './testcase-handlers';
 import { InvokeDispatcher, type InvokeOutcome } from '../invoke/dispatcher';
 import { InvocationLog } from '../invoke/invocation-log';
 import { closeSchemaRegExp } from '../lib/schema-regexp';
@@ -15,8 +15,7 @@ import { ToolStore } from '../bundles/tool-store';
 import { RESOURCES_DIR, useTempDirs } from '../testing/temp-dir';
 import { TestCaseStore } from './test-case-store';
 import { assertionViolation, jsonEqual, MAX_COMPARED_CHARS, runTestCases, selectJsonPath } from './run-tests';
-import { runSuite } from './run-suite';
-import { SuiteRuns } from './suite-runs';
+import { runSuite, type SuiteOptions } from './run-suite';
 
 afterAll(() => closeSchemaRegExp());
 
@@ -228,9 +227,9 @@ describe('testcaseHandlers', () => {
     await toolStore.putTool(bundleId, 'echo', '1', toolBody('test.echo'));
     const store = new TestCaseStore({ dataDir });
     const events = new EventBus();
-    const suites = new SuiteRuns((options) => runSuite({ cases: store, tools: toolStore, invoke: (r) => dispatcher.invoke({ ...r, source: 'tester' }) }, options));
+    const runSuiteHere = (options: SuiteOptions) => runSuite({ cases: store, tools: toolStore, invoke: (r) => dispatcher.invoke({ ...r, source: 'tester' }) }, options);
     // Only this group's handlers: the router parses inputs and checks outputs against the contract.
-    const router = createRouter(testcaseHandlers({ store, dispatcher, toolStore, suites, events }) as unknown as HandlerTable);
+    const router = createRouter(testcaseHandlers({ store, dispatcher, toolStore, runSuite: runSuiteHere, suites: suiteRuns(), events }) as unknown as HandlerTable);
     const call = async <N extends OpName>(name: N, input: OpInput<N>) => router.call(name, input) as Promise<Result<OpOutput<N>>>;
     const value = async <N extends OpName>(name: N, input: OpInput<N>) => {
       const r = await call(name, input);

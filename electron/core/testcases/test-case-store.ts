@@ -6,13 +6,11 @@
  *   { "format": "toolsmith-testcases", "version": 1, "bundleId", "slug", "cases": [TestCase...] }
  *
  * The slug is hashed so `Read` and `read` stay apart on case-insensitive disks and any
- * slug names a safe file; it is kept in the file for people reading it. Files are read on
- * every call (they are small), so another process's write is seen at once. Writes are
- * atomic (temp, fsync, rename) and serialised per file in this process; two processes
- * changing the same tool's cases at the same moment: the last write wins.
- *
- * A file that is not JSON or not this shape is reported through `problems`, moved aside
- * (`<name>.json.corrupt-<time>`, never deleted) and read as empty.
+ * slug names a safe file; it is kept in the file for people reading it. Files are read,
+ * written and set aside as every case file of a bundle's folder is (case-files.ts): read on
+ * every call, written atomically and serialised per file, and a file that is not JSON or not
+ * this shape is reported through `problems`, moved aside (`<name>.json.corrupt-<time>`, never
+ * deleted) and read as empty.
  */
 import { createHash } from 'node:crypto';
 import path from 'node:path';
@@ -21,13 +19,12 @@ import { AppError } from '../../../shared/errors';
 import type { Problem } from '../../../shared/model/app-info';
 import { TestCaseSchema, type Assertion, type TestCase } from '../../../shared/model/testcase';
 import { checkSlug, checkUuidV7, jsonViolation, nfc, quote, violationError } from '../../../shared/model/validation';
-import { moveAside, readJson } from '../lib/json-file';
-import { KeyedQueue } from '../lib/serial-queue';
 import { v7 as uuidv7 } from 'uuid';
-import { attempt, nodeFs, replaceFile, toFileText, type StoreFs } from '../lib/durable-fs';
+import { nodeFs, type StoreFs } from '../lib/durable-fs';
+import { CASES_DIR_NAME, CaseFiles } from './case-files';
 import { assertionViolation } from './run-tests';
 
-export const TESTCASES_DIR_NAME = 'testcases';
+export const TESTCASES_DIR_NAME = CASES_DIR_NAME;
 /** Cases per tool slug: 'run all' runs them one after another. */
 export const MAX_TEST_CASES = 500;
 /** One case's args and assertions, as JSON. */
@@ -75,18 +72,16 @@ export function testCaseFileName(slug: string): string {
 export class TestCaseStore {
   readonly dir: string;
   private readonly now: () => Date;
-  private readonly problems: NonNullable<TestCaseStoreOptions['problems']>;
   private readonly newId: () => string;
   private readonly fs: StoreFs;
-  /** Per file: its queue of changes. */
-  private readonly queues = new KeyedQueue();
+  private readonly files: CaseFiles;
 
   constructor(options: TestCaseStoreOptions) {
     this.dir = path.join(options.dataDir, TESTCASES_DIR_NAME);
     this.now = options.now ?? (() => new Date());
-    this.problems = options.problems ?? (() => undefined);
     this.newId = options.newId ?? (() => uuidv7());
     this.fs = options.fs ?? nodeFs;
+    this.files = new CaseFiles({ fs: this.fs, now: this.now, problems: options.problems ?? (() => undefined), noun: 'test cases', fileNoun: 'a test case file' });
   }
 
   /** The file holding a tool slug's cases; VALIDATION_FAILED for a bad bundle id or slug. */
@@ -142,13 +137,8 @@ export class TestCaseStore {
       const cases = await this.read(file);
       const kept = cases.filter((c) => c.id !== id);
       if (kept.length === cases.length) throw notFound(id, cleanSlug);
-      if (kept.length > 0) {
-        await this.write(file, bundleId, cleanSlug, kept);
-        return;
-      }
-      await attempt('delete', file, () => this.fs.rm(file, { force: true }));
-      // The bundle's folder goes when it is empty; another case may have arrived meanwhile.
-      await this.fs.rmdir(path.dirname(file)).catch(() => undefined);
+      if (kept.length > 0) await this.write(file, bundleId, cleanSlug, kept);
+      else await this.files.remove(file);
     });
   }
 
@@ -198,52 +188,23 @@ export class TestCaseStore {
   /** Removes every case of a tool slug (an import undone); nothing to do when it has none. */
   async removeAll(bundleId: string, slug: string): Promise<void> {
     const file = this.fileFor(bundleId, slug);
-    return this.serial(file, async () => {
-      await attempt('delete', file, () => this.fs.rm(file, { force: true }));
-      await this.fs.rmdir(path.dirname(file)).catch(() => undefined);
-    });
+    return this.serial(file, () => this.files.remove(file));
   }
 
   private async read(file: string): Promise<TestCase[]> {
     return (await this.readFile(file))?.cases ?? [];
   }
 
-  private async readFile(file: string): Promise<z.infer<typeof FileSchema> | undefined> {
-    const r = await attempt('read', file, () => readJson(file, this.fs));
-    if (r.kind === 'missing') return undefined;
-    if (r.kind === 'ok') {
-      const parsed = FileSchema.safeParse(r.value);
-      if (parsed.success) return parsed.data;
-      const issue = parsed.error.issues[0];
-      await this.setAside(file, `not a test case file: ${issue?.path.join('.') || '(root)'}: ${issue?.message ?? 'invalid'}`);
-      return undefined;
-    }
-    await this.setAside(file, r.message);
-    return undefined;
+  private readFile(file: string): Promise<z.infer<typeof FileSchema> | undefined> {
+    return this.files.read(file, FileSchema);
   }
 
-  private async write(file: string, bundleId: string, slug: string, cases: TestCase[]): Promise<void> {
-    const text = toFileText({ format: 'toolsmith-testcases', version: 1, bundleId, slug, cases });
-    await attempt('save the test cases to', file, async () => {
-      await this.fs.mkdir(path.dirname(file), { recursive: true });
-      await replaceFile(this.fs, file, text, () => undefined);
-    });
-  }
-
-  private async setAside(file: string, message: string): Promise<void> {
-    let movedTo: string | undefined;
-    try {
-      movedTo = await moveAside(file, this.now());
-    } catch (e) {
-      // Read as empty anyway; the next save replaces it.
-      this.problems({ kind: 'corrupt-file', path: file, message: `${message}; read as no test cases (could not be moved aside: ${(e as Error).message})` });
-      return;
-    }
-    this.problems({ kind: 'corrupt-file', path: file, message: `${message}; read as no test cases`, movedTo });
+  private write(file: string, bundleId: string, slug: string, cases: TestCase[]): Promise<void> {
+    return this.files.write(file, { format: 'toolsmith-testcases', version: 1, bundleId, slug, cases });
   }
 
   private serial<T>(file: string, fn: () => Promise<T>): Promise<T> {
-    return this.queues.run(file, fn);
+    return this.files.serial(file, fn);
   }
 }
 

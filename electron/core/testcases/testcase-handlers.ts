@@ -1,16 +1,16 @@
 /** Saved test cases of a tool, and running them against a saved version or the editor's draft, or those of whole bundles as a suite. */
-import { AppError, isAppError, toErrorInfo } from '../../../shared/errors';
-import type { SuiteResult } from '../../../shared/model/testcase';
-import { isBundleUsable, type Bundle } from '../../../shared/model/bundle';
+import { AppError, toErrorInfo } from '../../../shared/errors';
+import type { SuiteProgress, SuiteResult } from '../../../shared/model/testcase';
 import { ToolPutBodySchema, type JsonSchemaObject } from '../../../shared/model/tool';
 import { quote } from '../../../shared/model/validation';
 import type { InvokeDispatcher } from '../invoke/dispatcher';
 import type { Handler } from '../router';
 import type { ToolStore } from '../bundles/tool-store';
-import { allBundles } from './all-bundles';
+import { RunsById } from '../lib/runs-by-id';
+import { bundlesToRun } from './all-bundles';
+import type { SuiteOptions } from './run-suite';
 import { runTestCases } from './run-tests';
 import type { TestCaseStore } from './test-case-store';
-import type { SuiteRuns } from './suite-runs';
 import type { EventBus } from '../events';
 
 type TestCaseOps = 'testcases.list' | 'testcases.save' | 'testcases.delete' | 'testcases.runAll' | 'testcases.runSuite' | 'testcases.cancelSuite' | 'testcases.runningSuites';
@@ -19,11 +19,21 @@ export interface TestCaseHandlerDeps {
   store: TestCaseStore;
   dispatcher: InvokeDispatcher;
   toolStore: ToolStore;
+  /** Runs a suite (Core.runTestSuite). */
+  runSuite: (options: SuiteOptions) => Promise<SuiteResult>;
   suites: SuiteRuns;
   events: Pick<EventBus, 'emit'>;
 }
 
-export function testcaseHandlers({ store, dispatcher, toolStore, suites, events }: TestCaseHandlerDeps): { [N in TestCaseOps]: Handler<N> } {
+/**
+ * The suites started from a window ('testcases.runSuite'), by run id, so 'testcases.cancelSuite'
+ * can stop one (the cases not started yet are then reported as not run) and a window opened
+ * while one runs can follow it ('testcases.runningSuites').
+ */
+export type SuiteRuns = RunsById<SuiteProgress, { bundleIds: string[] | null }>;
+export const suiteRuns = (now?: () => Date): SuiteRuns => new RunsById('a test suite', now);
+
+export function testcaseHandlers({ store, dispatcher, toolStore, runSuite, suites, events }: TestCaseHandlerDeps): { [N in TestCaseOps]: Handler<N> } {
   return {
     'testcases.list': ({ bundleId, slug }) => store.list(bundleId, slug),
     'testcases.save': ({ bundleId, slug, testCase }) => {
@@ -55,42 +65,19 @@ export function testcaseHandlers({ store, dispatcher, toolStore, suites, events 
         { signal: ctx.signal },
       );
     },
-    'testcases.runSuite': async ({ runId, bundleIds }, ctx) => {
-      const bundles = bundleIds ? namedBundles(toolStore, bundleIds) : usableBundles(toolStore);
-      let result: SuiteResult;
-      try {
-        result = await suites.run(runId, {
-          bundles,
-          bundleIds: bundleIds ?? null,
-          signal: ctx.signal,
-          onProgress: (progress, seq) => events.emit('testcases.suiteProgress', { runId, seq, progress }),
-        });
-      } catch (e) {
-        // A second suite under a running id is the caller's mistake, not the end of that suite.
-        if (!(isAppError(e) && e.code === 'CONFLICT')) events.emit('testcases.suiteDone', { runId, error: toErrorInfo(e, 'testcases') });
-        throw e;
-      }
-      events.emit('testcases.suiteDone', { runId, result });
-      return result;
+    'testcases.runSuite': ({ runId, bundleIds }, ctx) => {
+      const bundles = bundlesToRun(toolStore, bundleIds);
+      const tell = {
+        signal: ctx.signal,
+        onProgress: (progress: SuiteProgress, seq: number) => events.emit('testcases.suiteProgress', { runId, seq, progress }),
+        onEnd: (end: { value: SuiteResult } | { error: unknown }) =>
+          events.emit('testcases.suiteDone', 'error' in end ? { runId, error: toErrorInfo(end.error, 'testcases') } : { runId, result: end.value }),
+      };
+      return suites.start(runId, { bundleIds: bundleIds ?? null }, tell, (signal, onProgress) => runSuite({ bundles, signal, onProgress }));
     },
     'testcases.cancelSuite': ({ runId }) => ({ cancelled: suites.cancel(runId) }),
     'testcases.runningSuites': () => ({ suites: suites.list() }),
   };
-}
-
-/** The bundles named, in the order given, each once; an unknown id is NOT_FOUND before anything runs. */
-function namedBundles(toolStore: ToolStore, ids: readonly string[]): Bundle[] {
-  const out: Bundle[] = [];
-  for (const id of ids) {
-    const b = toolStore.getBundle(id);
-    if (!out.some((x) => x.id === b.id)) out.push(b);
-  }
-  return out;
-}
-
-/** Every bundle switched on and not deleted (as `toolsmith test` without names). */
-function usableBundles(toolStore: ToolStore): Bundle[] {
-  return allBundles(toolStore).filter(isBundleUsable);
 }
 
 /** The draft's outputSchema, or VALIDATION_FAILED as the dispatcher words it for a draft that is not a valid tool. */

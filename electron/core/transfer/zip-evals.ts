@@ -16,6 +16,7 @@
 import { MAX_EVAL_CASES, type EvalCase, type EvalCaseBody } from '../../../shared/model/evals';
 import { nfc, quote } from '../../../shared/model/validation';
 import { checkImportedEvalCase } from '../evals/eval-case-check';
+import { caseName, entryCases } from './zip-case-entry';
 
 export const EVALS_ENTRY = 'evals.json';
 /** Largest eval-case entry (uncompressed): an export refuses past it, an import skips the entry. */
@@ -34,15 +35,11 @@ export interface CheckedEvalCases {
 
 /** Checks a parsed entry against the tool slugs the archive brings: the cases to import, or why the whole entry is refused. */
 export function checkEvalsDoc(doc: unknown, toolSlugs: ReadonlySet<string>): CheckedEvalCases | string {
-  if (!doc || typeof doc !== 'object' || Array.isArray(doc)) return 'must be a JSON object {"cases": [...]}';
-  const extra = Object.keys(doc).filter((k) => k !== 'cases');
-  if (extra.length) return `unknown field ${quote(extra[0]!)}: the entry has only "cases"`;
-  const list = (doc as { cases?: unknown }).cases;
-  if (!Array.isArray(list)) return '"cases" must be an array of eval cases';
-  if (list.length > MAX_EVAL_CASES) return `has ${list.length} eval cases; a bundle may have at most ${MAX_EVAL_CASES}`;
+  const list = entryCases(doc, 'eval cases', MAX_EVAL_CASES, 'a bundle');
+  if (typeof list === 'string') return list;
   const out: CheckedEvalCases = { cases: [], refused: [] };
   list.forEach((value, i) => {
-    const name = value && typeof value === 'object' && typeof (value as { name?: unknown }).name === 'string' ? ` ${quote((value as { name: string }).name)}` : '';
+    const name = caseName(value);
     const checked = checkImportedEvalCase(value);
     if (!checked.ok) {
       out.refused.push(`eval case ${i + 1}${name}: ${checked.message}; this case was skipped`);

@@ -13,9 +13,10 @@
  * each checked as 'testcases.save' checks one (checkImportedCase). A bad entry, or a bad case
  * in a good entry, is reported in the import's `invalid` list and skipped; the rest is imported.
  */
-import { nfc, labelViolation, quote } from '../../../shared/model/validation';
+import { nfc, labelViolation } from '../../../shared/model/validation';
 import type { TestCase } from '../../../shared/model/testcase';
 import { checkImportedCase, MAX_TEST_CASES, type TestCaseInput } from '../testcases/test-case-store';
+import { caseName, entryCases } from './zip-case-entry';
 
 export const TESTCASES_DIR = 'testcases/';
 /** Largest test-case entry (one tool slug's cases, uncompressed): an export refuses past it, an import skips the entry. */
@@ -51,20 +52,13 @@ export interface CheckedTestCases {
 
 /** Checks a parsed test-case entry: the cases to import and the ones refused, or why the whole entry is refused. */
 export function checkTestCaseDoc(doc: unknown): CheckedTestCases | string {
-  if (!doc || typeof doc !== 'object' || Array.isArray(doc)) return 'must be a JSON object {"cases": [...]}';
-  const extra = Object.keys(doc).filter((k) => k !== 'cases');
-  if (extra.length) return `unknown field ${quote(extra[0]!)}: the entry has only "cases"`;
-  const list = (doc as { cases?: unknown }).cases;
-  if (!Array.isArray(list)) return '"cases" must be an array of test cases';
-  if (list.length > MAX_TEST_CASES) return `has ${list.length} test cases; a tool may have at most ${MAX_TEST_CASES}`;
+  const list = entryCases(doc, 'test cases', MAX_TEST_CASES, 'a tool');
+  if (typeof list === 'string') return list;
   const out: CheckedTestCases = { cases: [], refused: [] };
   list.forEach((value, i) => {
     const checked = checkImportedCase(value);
     if (checked.ok) out.cases.push(checked.value);
-    else {
-      const name = value && typeof value === 'object' && typeof (value as { name?: unknown }).name === 'string' ? ` ${quote((value as { name: string }).name)}` : '';
-      out.refused.push(`case ${i + 1}${name}: ${checked.message}; this case was skipped`);
-    }
+    else out.refused.push(`case ${i + 1}${caseName(value)}: ${checked.message}; this case was skipped`);
   });
   return out;
 }

@@ -6,44 +6,33 @@
  * could not be judged or was not run (or there were no cases), 2 bad usage.
  */
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs/promises';
-import path from 'node:path';
-import { writeFileAtomic } from '../../core/lib/atomic-write';
 import { evalRunToJUnit } from '../../core/evals/junit';
-import type { Bundle } from '../../../shared/model/bundle';
 import type { EvalModelTarget, EvalPrice, EvalProgress, EvalRun } from '../../../shared/model/evals';
 import { EVAL_TIMEOUT_MAX_MS, MAX_EVAL_REPEAT } from '../../../shared/model/evals';
 import type { ModelRef, Provider } from '../../../shared/model/provider';
-import { CliError, EXIT, err, out, usageError, withCore, type CommonOptions, type Session } from './session';
+import { bundlesToRun, finishRun, parseReport, untilInterrupted, type ReportChoice, type ReportOptions } from './case-report';
+import { CliError, err, usageError, withCore, type CommonOptions } from './session';
 
-export interface EvalOptions extends CommonOptions {
+export interface EvalOptions extends CommonOptions, ReportOptions {
   model?: string[];
   judge?: string;
   repeat?: string;
   passRate?: string;
   timeout?: string;
   price?: string[];
-  reporter?: string;
-  out?: string;
   passWithNoTests?: boolean;
 }
 
-const REPORTERS = ['text', 'junit', 'json'] as const;
-
-interface Parsed {
+interface Parsed extends ReportChoice {
   repeat: number;
   passRate?: number;
   timeoutMs?: number;
   prices: Map<string, EvalPrice>;
-  reporter: (typeof REPORTERS)[number];
-  target?: string;
 }
 
 /** The options, checked before any data folder is opened. */
 export function parseEvalOptions(o: EvalOptions): Parsed {
-  const reporter = o.json ? 'json' : (o.reporter ?? 'text');
-  if (!(REPORTERS as readonly string[]).includes(reporter)) throw usageError(`--reporter must be one of ${REPORTERS.join(', ')}: got '${reporter}'`);
-  if (o.json && o.reporter && o.reporter !== 'json') throw usageError('--json is --reporter json: give one of them');
+  const report = parseReport(o);
   if (!o.model?.length) throw usageError("give the model to ask: --model PROVIDER/MODEL (the provider's name as in Settings → Models), once per model");
   const int = (v: string | undefined, name: string, min: number, max: number) => {
     if (v === undefined) return undefined;
@@ -67,7 +56,7 @@ export function parseEvalOptions(o: EvalOptions): Parsed {
     prices.set(m[1]!, { inputPerMillion: input, outputPerMillion: output });
   }
   for (const name of prices.keys()) if (!o.model.includes(name)) throw usageError(`--price names '${name}', which no --model gives`);
-  return { repeat, ...(passRate !== undefined ? { passRate } : {}), ...(timeoutMs !== undefined ? { timeoutMs } : {}), prices, reporter: reporter as Parsed['reporter'], ...(o.out ? { target: path.resolve(o.out) } : {}) };
+  return { ...report, repeat, ...(passRate !== undefined ? { passRate } : {}), ...(timeoutMs !== undefined ? { timeoutMs } : {}), prices };
 }
 
 /**
@@ -95,73 +84,37 @@ export async function evalCommand(names: readonly string[], o: EvalOptions): Pro
     const providers = await s.call('providers.list', {});
     const models: EvalModelTarget[] = o.model!.map((spec) => ({ ...resolveModel(spec, providers), ...(p.prices.get(spec) ? { price: p.prices.get(spec)! } : {}) }));
     const judge = o.judge ? resolveModel(o.judge, providers) : undefined;
-    const bundles = await bundlesOf(s, names);
+    const bundles = await bundlesToRun(s, names);
     const runId = randomUUID();
     const labels = new Map(providers.map((x) => [x.id, x.name]));
     const off = s.core.events.on('evals.progress', (e) => {
       if (e.runId === runId) progress(e.progress, labels);
     });
-    const ctrl = new AbortController();
-    const onSignal = () => {
-      err('Stopping: the attempts not started yet are reported as not run.');
-      ctrl.abort();
-    };
-    process.once('SIGINT', onSignal);
     let run: EvalRun;
     try {
-      const r = await s.core.router.call(
-        'evals.run',
-        { runId, bundleIds: bundles.map((b) => b.id), models, repeat: p.repeat, ...(p.passRate !== undefined ? { passRate: p.passRate } : {}), ...(judge ? { judge } : {}), ...(p.timeoutMs ? { timeoutMs: p.timeoutMs } : {}) },
-        { transport: 'direct', signal: ctrl.signal },
-      );
-      if (!r.ok) throw new CliError(`${r.error.message} (${r.error.code})`);
-      run = r.value as EvalRun;
+      run = await untilInterrupted('Stopping: the attempts not started yet are reported as not run.', async (signal) => {
+        const r = await s.core.router.call(
+          'evals.run',
+          { runId, bundleIds: bundles.map((b) => b.id), models, repeat: p.repeat, ...(p.passRate !== undefined ? { passRate: p.passRate } : {}), ...(judge ? { judge } : {}), ...(p.timeoutMs ? { timeoutMs: p.timeoutMs } : {}) },
+          { transport: 'direct', signal },
+        );
+        if (!r.ok) throw new CliError(`${r.error.message} (${r.error.code})`);
+        return r.value as EvalRun;
+      });
     } finally {
       off();
-      process.off('SIGINT', onSignal);
     }
-    const text = evalSummary(run);
-    if (p.reporter === 'text') {
-      if (p.target) await write(p.target, text + '\n');
-      out(text);
-    } else {
-      const body = p.reporter === 'junit' ? evalRunToJUnit(run) : JSON.stringify(run, null, 2) + '\n';
-      if (p.target) {
-        await write(p.target, body);
-        out(text);
-        out(`Wrote the ${p.reporter === 'junit' ? 'JUnit' : 'JSON'} report to ${p.target}.`);
-      } else {
-        process.stdout.write(body);
-        err(text);
-      }
-    }
-    if (run.results.length === 0) {
-      const where = names.length ? `bundle${names.length === 1 ? '' : 's'} ${names.map((n) => `'${n}'`).join(', ')}` : 'the bundles switched on';
-      if (o.passWithNoTests) return EXIT.ok;
-      err(`No eval cases in ${where}: write some in the app, or save a chat turn as one (--pass-with-no-tests makes this a pass).`);
-      return EXIT.failed;
-    }
-    return run.results.every((r) => r.verdict === 'pass') ? EXIT.ok : EXIT.failed;
+    return finishRun(p, {
+      summary: evalSummary(run),
+      junit: () => evalRunToJUnit(run),
+      json: run,
+      none: run.results.length === 0,
+      failed: !run.results.every((r) => r.verdict === 'pass'),
+      names,
+      passWithNoTests: o.passWithNoTests,
+      noCases: (where) => `No eval cases in ${where}: write some in the app, or save a chat turn as one`,
+    });
   });
-}
-
-async function bundlesOf(s: Session, names: readonly string[]): Promise<Bundle[]> {
-  if (!names.length) return (await s.allBundles()).filter((b) => b.isEnabled && !b.softDeletedAt);
-  const out: Bundle[] = [];
-  for (const n of names) {
-    const b = await s.bundle(n);
-    if (!out.some((x) => x.id === b.id)) out.push(b);
-  }
-  return out;
-}
-
-async function write(target: string, body: string): Promise<void> {
-  try {
-    await fs.mkdir(path.dirname(target), { recursive: true });
-    await writeFileAtomic(target, body);
-  } catch (e) {
-    throw new CliError(`could not write ${target}: ${(e as Error).message}`);
-  }
 }
 
 const ms = (n: number) => (n >= 1000 ? `${(n / 1000).toFixed(1)} s` : `${Math.round(n)} ms`);

@@ -5,12 +5,11 @@
  */
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { writeFileAtomic } from '../../core/lib/atomic-write';
 import { suiteName, suiteToJUnit } from '../../core/testcases/junit';
 import type { SuiteProgress, SuiteResult } from '../../core/testcases/run-suite';
-import type { Bundle } from '../../../shared/model/bundle';
+import { bundlesToRun, finishRun, parseReport, untilInterrupted, type ReportOptions } from './case-report';
 import { readStdin } from './import-commands';
-import { CliError, EXIT, err, out, outJson, toolRef, usageError, withCore, type CommonOptions } from './session';
+import { CliError, err, outJson, toolRef, usageError, withCore, type CommonOptions } from './session';
 
 /** The most an --args value may hold (the contract refuses inputs over 8 MiB). */
 const MAX_ARGS_BYTES = 8 * 1024 * 1024;
@@ -64,14 +63,11 @@ export async function invoke(ref: string, o: InvokeOptions): Promise<void> {
       const t = await s.core.router.call('tools.trustScript', { bundleId: tool.bundleId, slug: tool.slug, version: tool.version }, { transport: 'direct' });
       if (!t.ok) throw new CliError(`could not trust '${ref}': ${t.error.code}: ${t.error.message}`);
     }
-    const ctrl = new AbortController();
-    const onSignal = () => ctrl.abort();
-    process.once('SIGINT', onSignal);
-    try {
+    await untilInterrupted(undefined, async (signal) => {
       const r = await s.core.router.call(
         'tools.invoke',
         { bundleId: tool.bundleId, slug: tool.slug, version: tool.version, args, ...(timeoutMs ? { timeoutMs } : {}), source: 'user' },
-        { transport: 'direct', signal: ctrl.signal },
+        { transport: 'direct', signal },
       );
       if (!r.ok) {
         const where = toolRef(s.core.registry.store.bundleById(tool.bundleId)?.slug ?? tool.bundleId, tool);
@@ -79,83 +75,30 @@ export async function invoke(ref: string, o: InvokeOptions): Promise<void> {
         throw new CliError(`${where} failed: ${r.error.code}: ${r.error.message}`);
       }
       outJson(o.meta ? { ok: true, ...(r.value as object) } : (r.value as { value: unknown }).value);
-    } finally {
-      process.off('SIGINT', onSignal);
-    }
+    });
   });
 }
 
-export interface TestOptions extends CommonOptions {
-  reporter?: string;
-  out?: string;
+export interface TestOptions extends CommonOptions, ReportOptions {
   passWithNoTests?: boolean;
 }
 
-const REPORTERS = ['text', 'junit', 'json'] as const;
-
 export async function test(names: readonly string[], o: TestOptions): Promise<number> {
-  const reporter = o.json ? 'json' : (o.reporter ?? 'text');
-  if (!(REPORTERS as readonly string[]).includes(reporter)) throw usageError(`--reporter must be one of ${REPORTERS.join(', ')}: got '${reporter}'`);
-  if (o.json && o.reporter && o.reporter !== 'json') throw usageError('--json is --reporter json: give one of them');
-  const target = o.out ? path.resolve(o.out) : undefined;
+  const report = parseReport(o);
   return withCore(o, async (s) => {
-    let bundles: Bundle[];
-    if (names.length) {
-      bundles = [];
-      for (const n of names) {
-        const b = await s.bundle(n);
-        if (!bundles.some((x) => x.id === b.id)) bundles.push(b);
-      }
-    } else {
-      // Every bundle that is switched on; a bundle that is off is tested when named.
-      bundles = (await s.allBundles()).filter((b) => b.isEnabled && !b.softDeletedAt);
-    }
-    const ctrl = new AbortController();
-    const onSignal = () => {
-      err('Stopping: the cases not started yet are reported as not run.');
-      ctrl.abort();
-    };
-    process.once('SIGINT', onSignal);
-    let suite: SuiteResult;
-    try {
-      suite = await s.core.runTestSuite({ bundles, signal: ctrl.signal, onProgress: progress });
-    } finally {
-      process.off('SIGINT', onSignal);
-    }
-    const total = suite.passed + suite.failed + suite.skipped;
-    const text = summary(suite);
-    if (reporter === 'text') {
-      if (target) await write(target, text + '\n');
-      out(text);
-    } else {
-      const body = reporter === 'junit' ? suiteToJUnit(suite) : JSON.stringify(suite, null, 2) + '\n';
-      if (target) {
-        await write(target, body);
-        out(text);
-        out(`Wrote the ${reporter === 'junit' ? 'JUnit' : 'JSON'} report to ${target}.`);
-      } else {
-        // The report is stdout; the summary goes with the progress.
-        process.stdout.write(body);
-        err(text);
-      }
-    }
-    if (total === 0) {
-      const where = names.length ? `bundle${names.length === 1 ? '' : 's'} ${names.map((n) => `'${n}'`).join(', ')}` : 'the bundles switched on';
-      if (o.passWithNoTests) return EXIT.ok;
-      err(`No saved test cases in ${where}: save some in Tools → Test cases (--pass-with-no-tests makes this a pass).`);
-      return EXIT.failed;
-    }
-    return suite.failed > 0 ? EXIT.failed : EXIT.ok;
+    const bundles = await bundlesToRun(s, names);
+    const suite = await untilInterrupted('Stopping: the cases not started yet are reported as not run.', (signal) => s.core.runTestSuite({ bundles, signal, onProgress: progress }));
+    return finishRun(report, {
+      summary: summary(suite),
+      junit: () => suiteToJUnit(suite),
+      json: suite,
+      none: suite.passed + suite.failed + suite.skipped === 0,
+      failed: suite.failed > 0,
+      names,
+      passWithNoTests: o.passWithNoTests,
+      noCases: (where) => `No saved test cases in ${where}: save some in Tools → Test cases`,
+    });
   });
-}
-
-async function write(target: string, body: string): Promise<void> {
-  try {
-    await fs.mkdir(path.dirname(target), { recursive: true });
-    await writeFileAtomic(target, body);
-  } catch (e) {
-    throw new CliError(`could not write ${target}: ${(e as Error).message}`);
-  }
 }
 
 const ms = (n: number) => `${Math.round(n)} ms`;

@@ -1,15 +1,23 @@
+/**
+ * A bundle's cases in its ZIP (zip.ts): test cases (zip-testcases.ts, one entry per tool slug)
+ * and eval cases (zip-evals.ts, one entry per bundle) travel the same way: no ids or times; an
+ * import gives them new ones; an entry is untrusted input. That is checked once for both kinds,
+ * then what each kind has of its own.
+ */
 import path from 'node:path';
 import { strToU8, unzipSync, zipSync, type Zippable } from 'fflate';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { OpInput, OpName, OpOutput } from '../../../shared/contract';
 import type { Assertion } from '../../../shared/model/testcase';
 import { createCore, type Core } from '../app';
+import { EvalCaseStore } from '../evals/eval-case-store';
 import { nodeFs, type StoreFs } from '../lib/durable-fs';
 import { bundleBody, filesUnder, localToolBody, newId, openStore, rejection } from '../bundles/testing/fixtures';
 import { MAX_TEST_CASES, TestCaseStore, testCaseFileName } from '../testcases/test-case-store';
+import { forecastCase, weatherBundle as evalWeatherBundle } from '../testing/eval-kit';
 import { RESOURCES_DIR, useTempDirs } from '../testing/temp-dir';
-import { freeBundleName, numberedName, numberedSlug } from './bundle-name';
 import { BUNDLE_MANIFEST, exportBundle, importBundle } from './zip';
+import { EVALS_ENTRY } from './zip-evals';
 import { MAX_TESTCASES_ENTRY_BYTES } from './zip-testcases';
 
 const tempDir = useTempDirs();
@@ -29,7 +37,8 @@ async function start() {
   return { core, call };
 }
 
-type Call = Awaited<ReturnType<typeof start>>['call'];
+type Started = Awaited<ReturnType<typeof start>>;
+type Call = Started['call'];
 
 /** Two tools (wrapping text.count and math.calc) in a bundle 'weather', each with saved test cases. */
 async function weatherBundle(call: Call): Promise<string> {
@@ -45,37 +54,138 @@ async function weatherBundle(call: Call): Promise<string> {
   return bundleId;
 }
 
+/** A case as a person chose it: no id, no times. */
+const body = ({ id: _id, createdAt: _c, updatedAt: _u, ...rest }: { id: string; createdAt: string; updatedAt: string }) => rest;
 const caseView = (cases: { name: string; args: unknown; assertions: unknown }[]) => cases.map(({ name, args, assertions }) => ({ name, args, assertions }));
 
-describe('test cases travel with their tools', () => {
-  it('exports them as testcases/<slug>.json, and an import into a fresh data folder has them, and they run', async () => {
+/** The stores of an empty data folder, written to directly (the archives below are made by hand). */
+async function emptyStore(fs?: StoreFs) {
+  const dataDir = path.join(await tempDir(), 'data');
+  const opened = await openStore(dataDir, fs ? { fs } : {});
+  return { ...opened, cases: new TestCaseStore({ dataDir, fs }), evals: new EvalCaseStore({ dataDir, fs }) };
+}
+type Stores = Awaited<ReturnType<typeof emptyStore>>;
+
+function archive(files: Record<string, unknown>): Uint8Array {
+  const z: Zippable = {};
+  for (const [name, v] of Object.entries(files)) z[name] = v instanceof Uint8Array ? v : strToU8(JSON.stringify(v));
+  return zipSync(z, { level: 6 });
+}
+
+interface Kind {
+  name: string;
+  /** A bundle with cases of this kind, through the contract. */
+  seed(a: Started): Promise<string>;
+  /** Every entry of its archive. */
+  files: string[];
+  /** The archive's format version when it holds these cases. */
+  version: number;
+  /** The bundle's cases by the entry they travel in, as a person chose them; and their ids. */
+  cases(a: Started, bundleId: string): Promise<{ byEntry: Record<string, unknown[]>; ids: string[] }>;
+  /** What an import's report says of them. */
+  reported: object;
+  /** Checks on the imported copy of the bundle. */
+  imported?(b: Started, bundleId: string): Promise<void>;
+  /** Keeps cases of this kind that an export leaves behind, or none. */
+  leaveBehind(s: Stores, bundleId: string): Promise<void>;
+  /** An entry of an archive bringing the tool 'forecast'. */
+  entry: string;
+}
+
+const kinds: Kind[] = [
+  {
+    name: 'test cases',
+    seed: (a) => weatherBundle(a.call),
+    files: [BUNDLE_MANIFEST, 'testcases/sum.json', 'testcases/words.json', 'tools/sum@1.json', 'tools/words@1.json'],
+    version: 2,
+    cases: async (a, bundleId) => {
+      const [sum, words] = [await a.call('testcases.list', { bundleId, slug: 'sum' }), await a.call('testcases.list', { bundleId, slug: 'words' })];
+      return { byEntry: { 'testcases/sum.json': caseView(sum), 'testcases/words.json': caseView(words) }, ids: [...sum, ...words].map((c) => c.id) };
+    },
+    reported: { bundleSlug: 'weather', imported: ['sum@1', 'words@1'], testCases: [{ slug: 'sum', count: 1 }, { slug: 'words', count: 2 }] },
+    imported: async (b, copy) => {
+      // They run against the copy's own tools.
+      expect(await b.call('testcases.runAll', { bundleId: copy, slug: 'words', version: '1' })).toMatchObject({ passed: 2, failed: 0 });
+      expect(await b.call('testcases.runAll', { bundleId: copy, slug: 'sum', version: '1' })).toMatchObject({ passed: 1, failed: 0 });
+    },
+    // Cases of a slug with no tool (a draft never saved) stay behind.
+    leaveBehind: async (s, bundleId) => void (await s.cases.save(bundleId, 'draft-only', { name: 'never saved as a tool', args: {}, assertions: [] })),
+    entry: 'testcases/forecast.json',
+  },
+  {
+    name: 'eval cases',
+    seed: async (a) => {
+      const bundleId = await evalWeatherBundle(a.core);
+      await a.call('evals.save', { bundleId, evalCase: forecastCase({ answer: [{ kind: 'judge', rubric: 'mentions the sky' }] }) });
+      await a.call('evals.save', { bundleId, evalCase: forecastCase({ name: 'no tool', expect: { kind: 'none' }, results: [], scope: { tools: 'named', named: ['weather/*', 'text/count'], toolSearch: 'on' } }) });
+      return bundleId;
+    },
+    files: [BUNDLE_MANIFEST, EVALS_ENTRY, 'tools/alerts@1.json', 'tools/count-words@1.json', 'tools/forecast@1.json', 'tools/guarded@1.json'],
+    version: 3,
+    cases: async (a, bundleId) => {
+      const cases = await a.call('evals.list', { bundleId });
+      return { byEntry: { [EVALS_ENTRY]: cases.map(body) }, ids: cases.map((c) => c.id) };
+    },
+    reported: { evalCases: 2 },
+    leaveBehind: async () => undefined,
+    entry: EVALS_ENTRY,
+  },
+];
+
+describe.each(kinds)('$name travel with their bundle', (k) => {
+  it('are exported without ids or times; an import into a fresh data folder has them, with new ids', async () => {
     const a = await start();
-    const bundleId = await weatherBundle(a.call);
+    const bundleId = await k.seed(a);
     const zip = await a.call('transfer.exportBundle', { bundleId });
     const files = unzipSync(Buffer.from(zip.base64, 'base64'));
-    expect(Object.keys(files).sort()).toEqual([BUNDLE_MANIFEST, 'testcases/sum.json', 'testcases/words.json', 'tools/sum@1.json', 'tools/words@1.json'].sort());
-    const entry = JSON.parse(new TextDecoder().decode(files['testcases/words.json']));
-    expect(entry).toEqual({ cases: caseView(await a.call('testcases.list', { bundleId, slug: 'words' })) });
-    // No ids and no times travel.
-    expect(JSON.stringify(entry)).not.toMatch(/"id"|createdAt|updatedAt/);
-    expect(JSON.parse(new TextDecoder().decode(files[BUNDLE_MANIFEST])).version).toBe(2);
+    expect(Object.keys(files).sort()).toEqual([...k.files].sort());
+    expect(JSON.parse(new TextDecoder().decode(files[BUNDLE_MANIFEST])).version).toBe(k.version);
+    const before = await k.cases(a, bundleId);
+    for (const [entry, cases] of Object.entries(before.byEntry)) {
+      const text = new TextDecoder().decode(files[entry]);
+      expect(JSON.parse(text)).toEqual({ cases });
+      expect(text).not.toMatch(/"id"|createdAt|updatedAt/);
+    }
 
     const b = await start();
     const report = await b.call('transfer.importBundle', { base64: zip.base64 });
-    expect(report).toMatchObject({ bundleSlug: 'weather', imported: ['sum@1', 'words@1'], invalid: [], nothingImported: false, testCases: [{ slug: 'sum', count: 1 }, { slug: 'words', count: 2 }] });
+    expect(report).toMatchObject({ nothingImported: false, invalid: [], ...k.reported });
     expect(report.renamed).toBeUndefined();
-    const copy = report.bundleId!;
-    for (const slug of ['words', 'sum']) {
-      const there = await b.call('testcases.list', { bundleId: copy, slug });
-      expect(caseView(there)).toEqual(caseView(await a.call('testcases.list', { bundleId, slug })));
-      // New ids.
-      const old = new Set((await a.call('testcases.list', { bundleId, slug })).map((c) => c.id));
-      expect(there.every((c) => !old.has(c.id))).toBe(true);
-    }
-    expect(await b.call('testcases.runAll', { bundleId: copy, slug: 'words', version: '1' })).toMatchObject({ passed: 2, failed: 0 });
-    expect(await b.call('testcases.runAll', { bundleId: copy, slug: 'sum', version: '1' })).toMatchObject({ passed: 1, failed: 0 });
+    const after = await k.cases(b, report.bundleId!);
+    expect(after.byEntry).toEqual(before.byEntry);
+    expect(after.ids.filter((id) => before.ids.includes(id))).toEqual([]);
+    await k.imported?.(b, report.bundleId!);
   });
 
+  it('a bundle without any to export is written as format version 1, as before', async () => {
+    const s = await emptyStore();
+    const bundleId = newId();
+    await s.store.putBundle(bundleId, bundleBody());
+    await s.store.putTool(bundleId, 'echo', '1', localToolBody());
+    await k.leaveBehind(s, bundleId);
+    const files = unzipSync((await exportBundle(s.store, s.cases, bundleId, s.evals)).bytes);
+    expect(Object.keys(files).sort()).toEqual([BUNDLE_MANIFEST, 'tools/echo@1.json'].sort());
+    expect(JSON.parse(new TextDecoder().decode(files[BUNDLE_MANIFEST])).version).toBe(1);
+  });
+
+  it('an entry that is not JSON, or has a field besides "cases", is reported and skipped; the tools are imported', async () => {
+    const s = await emptyStore();
+    const manifest = { format: 'toolsmith-bundle', version: k.version, bundle: { slug: 'imported', displayName: 'Imported', description: 'From a ZIP.', isEnabled: true } };
+    const bad: [string, RegExp][] = [
+      ['{"cases": [', /^not valid UTF-8 JSON/],
+      ['{"cases": [], "more": 1}', /^unknown field 'more': the entry has only "cases"$/],
+    ];
+    for (const [text, message] of bad) {
+      const zip = archive({ [BUNDLE_MANIFEST]: manifest, 'tools/forecast@1.json': localToolBody(), [k.entry]: strToU8(text) });
+      const report = await importBundle(s.store, zip, { newId, testCases: s.cases, evalCases: s.evals });
+      expect(report).toMatchObject({ nothingImported: false, imported: ['forecast@1'], invalid: [{ entry: k.entry, message: expect.stringMatching(message) }] });
+      expect(report.evalCases).toBeUndefined();
+      expect(report.testCases ?? []).toEqual([]);
+    }
+  });
+});
+
+describe('test cases, beside the original', () => {
   it('an import beside the original is renamed weather-2 / "Weather (2)", then weather-3, and the report says so', async () => {
     const a = await start();
     const bundleId = await weatherBundle(a.call);
@@ -115,18 +225,6 @@ describe('test cases travel with their tools', () => {
 
 const manifest = { format: 'toolsmith-bundle', version: 2, bundle: { slug: 'imported', displayName: 'Imported', description: 'From a ZIP.', isEnabled: true } };
 const goodCase = (name: string, over: Record<string, unknown> = {}) => ({ name, args: { text: name }, assertions: [{ kind: 'ok' }], ...over });
-
-function archive(files: Record<string, unknown>): Uint8Array {
-  const z: Zippable = {};
-  for (const [name, v] of Object.entries(files)) z[name] = v instanceof Uint8Array ? v : strToU8(JSON.stringify(v));
-  return zipSync(z, { level: 6 });
-}
-
-async function emptyStore(fs?: StoreFs) {
-  const dataDir = path.join(await tempDir(), 'data');
-  const opened = await openStore(dataDir, fs ? { fs } : {});
-  return { ...opened, cases: new TestCaseStore({ dataDir, fs }) };
-}
 
 describe('test-case entries are untrusted input', () => {
   it('a malformed, oversized or orphan entry and a bad case are reported invalid; the rest is imported', async () => {
@@ -242,37 +340,24 @@ describe('test-case entries are untrusted input', () => {
     expect(e.code).toBe('PAYLOAD_TOO_LARGE');
     expect(e.message).toMatch(/the test cases of 'echo' are \d+ bytes as JSON; .* at most 8 MiB .*: delete or shrink some of its cases/);
   });
-
-  it('a bundle without test cases is exported as format version 1, as before, and cases of a slug with no tool stay behind', async () => {
-    const s = await emptyStore();
-    const bundleId = newId();
-    await s.store.putBundle(bundleId, bundleBody());
-    await s.store.putTool(bundleId, 'echo', '1', localToolBody());
-    await s.cases.save(bundleId, 'draft-only', { name: 'never saved as a tool', args: {}, assertions: [] });
-    const files = unzipSync((await exportBundle(s.store, s.cases, bundleId)).bytes);
-    expect(Object.keys(files).sort()).toEqual([BUNDLE_MANIFEST, 'tools/echo@1.json'].sort());
-    expect(JSON.parse(new TextDecoder().decode(files[BUNDLE_MANIFEST])).version).toBe(1);
-  });
 });
 
-describe('freeBundleName', () => {
-  const taken = [
-    { slug: 'weather', displayName: 'Weather' },
-    { slug: 'weather-2', displayName: 'Something else' },
-  ];
-  it('keeps a free name, numbers what clashes with the first number free for both', () => {
-    expect(freeBundleName({ slug: 'maps', displayName: 'Maps' }, taken)).toEqual({ slug: 'maps', displayName: 'Maps' });
-    expect(freeBundleName({ slug: 'weather', displayName: 'Weather' }, taken)).toEqual({ slug: 'weather-3', displayName: 'Weather (3)' });
-    // Only the display name clashes (compared trimmed, without case): the slug stays.
-    expect(freeBundleName({ slug: 'forecast', displayName: ' weather ' }, taken)).toEqual({ slug: 'forecast', displayName: ' weather (2)' });
-    // Only the slug clashes.
-    expect(freeBundleName({ slug: 'weather', displayName: 'Forecasts' }, taken)).toEqual({ slug: 'weather-3', displayName: 'Forecasts' });
-  });
-  it('stays within the slug and display-name limits', () => {
-    const long = 'ä'.repeat(64);
-    expect([...numberedSlug(long, 12)].length).toBe(64);
-    expect(numberedSlug(long, 12).endsWith('-12')).toBe(true);
-    expect(numberedName('𝐀'.repeat(64), 2).length).toBeLessThanOrEqual(128);
-    expect(numberedName('𝐀'.repeat(64), 2)).toMatch(/^(𝐀)+ \(2\)$/u);
+describe('eval-case entries are untrusted input', () => {
+  it('a bad case, or one naming a tool the archive does not bring, is reported and skipped; the rest is imported', async () => {
+    const s = await emptyStore();
+    const good = forecastCase({ name: 'good', expect: { kind: 'tools', tools: [{ tool: 'forecast', args: [] }] }, results: [] });
+    const other = forecastCase({ name: 'elsewhere', expect: { kind: 'tools', tools: [{ tool: 'text/count', args: [] }] }, results: [] });
+    const orphan = forecastCase({ name: 'orphan', expect: { kind: 'tools', tools: [{ tool: 'alerts', args: [] }] }, results: [] });
+    const bad = { ...forecastCase({ name: 'bad regex' }), answer: [{ kind: 'regex', pattern: '(' }] };
+    const zip = archive({ [BUNDLE_MANIFEST]: { ...manifest, version: 3 }, 'tools/forecast@1.json': localToolBody(), [EVALS_ENTRY]: { cases: [good, other, orphan, bad, 'nonsense'] } });
+    const report = await importBundle(s.store, zip, { newId, testCases: s.cases, evalCases: s.evals });
+    expect(report.nothingImported).toBe(false);
+    expect(report.evalCases).toBe(2);
+    expect(report.invalid).toEqual([
+      { entry: EVALS_ENTRY, message: "eval case 3 'orphan': it names 'alerts', which this archive does not bring; this case was skipped" },
+      { entry: EVALS_ENTRY, message: expect.stringMatching(/^eval case 4 'bad regex': invalid regular expression '\(': .*; this case was skipped$/) },
+      { entry: EVALS_ENTRY, message: 'eval case 5: an eval case must be a JSON object; this case was skipped' },
+    ]);
+    expect((await s.evals.list(report.bundleId!)).map((c) => c.name)).toEqual(['good', 'elsewhere']);
   });
 });
