@@ -3,6 +3,7 @@ import { useOp } from './api/hooks';
 import { ConnectionBanner } from './components/ConnectionBanner';
 import { useInvocationProgressFeed } from './components/InvocationProgress';
 import { Sidebar } from './components/Sidebar';
+import { hashChangeHeld } from './components/UnsavedChanges';
 import { ChatScreen } from './features/chat/ChatScreen';
 import { InspectScreen } from './features/inspect/InspectScreen';
 import { McpApprovalPrompt } from './features/mcp-server/McpApprovalPrompt';
@@ -59,11 +60,15 @@ function useScreenShortcuts() {
         document.getElementById('main')?.focus();
       }
     };
+    // The back button: unsaved changes may hold it back (they put the address back and ask).
+    const onHash = (e: HashChangeEvent) => {
+      if (!hashChangeHeld(e)) syncFromHash();
+    };
     window.addEventListener('keydown', onKey);
-    window.addEventListener('hashchange', syncFromHash);
+    window.addEventListener('hashchange', onHash);
     return () => {
       window.removeEventListener('keydown', onKey);
-      window.removeEventListener('hashchange', syncFromHash);
+      window.removeEventListener('hashchange', onHash);
     };
   }, [go, syncFromHash]);
 }

@@ -111,16 +111,16 @@ test('agents: a profile made by keyboard, field errors from the core, a built-in
   await form.getByTestId('agent-form-save').click();
   await expect(form.getByTestId('agent-form-name-error')).toContainText("an agent named 'notes_keeper' exists already");
   // Cancel asks before it drops what was typed; Escape is Cancel; the focus goes back to "New agent".
-  let asked = '';
-  page.once('dialog', (d) => {
-    asked = d.message();
-    void d.dismiss();
-  });
+  const unsaved = page.getByRole('alertdialog', { name: 'Discard unsaved changes?' });
   await page.keyboard.press('Escape');
-  await expect.poll(() => asked).toBe('Discard the changes typed in the agent form?');
+  await expect(unsaved).toBeVisible();
+  await expect(unsaved).toContainText('The changes typed in the agent form are lost.');
+  // Escape in the question keeps editing.
+  await page.keyboard.press('Escape');
+  await expect(unsaved).toHaveCount(0);
   await expect(form.getByTestId('agent-form-description')).toHaveValue('Another one.');
-  page.once('dialog', (d) => void d.accept());
   await form.getByTestId('agent-form-cancel').click();
+  await unsaved.getByTestId('unsaved-discard').click();
   await expect(form).toHaveCount(0);
   await expect(section.getByTestId('agent-add')).toBeFocused();
 

@@ -241,24 +241,43 @@ test.describe('the tool editor', () => {
     if (host) expect(await toolsOf(host, 'bad-input')).toEqual([]);
     await expect(page.getByTestId('tool-list-empty')).toBeVisible();
 
-    // Unsaved changes are never lost silently: leaving asks, and "stay" keeps the draft.
-    let asked = '';
-    page.once('dialog', (d) => {
-      asked = d.message();
-      void d.dismiss();
-    });
+    // Unsaved changes are never lost silently: leaving asks in the app's own dialog, and "Keep editing" keeps the draft.
+    const unsaved = page.getByRole('alertdialog', { name: 'Discard unsaved changes?' });
     await page.getByTestId('nav-chat').click();
-    expect(asked).toContain('unsaved changes');
+    await expect(unsaved).toBeVisible();
+    await expect(unsaved.getByTestId('unsaved-keep')).toBeFocused();
+    await unsaved.getByTestId('unsaved-keep').click();
+    await expect(unsaved).toHaveCount(0);
+    await expect(page.getByTestId('nav-chat')).toBeFocused();
     await expect(page.getByTestId('screen-tools')).toBeVisible();
     await expect(page.getByTestId('tool-form-slug')).toHaveValue('probe');
-    // The keyboard shortcut asks too.
-    page.once('dialog', (d) => void d.dismiss());
+    // The keyboard shortcut asks too; Escape keeps editing, and the focus goes back to the field.
     await page.getByTestId('tool-form-name').focus();
     await page.keyboard.press('Alt+1');
+    await expect(unsaved).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(unsaved).toHaveCount(0);
+    await expect(page.getByTestId('tool-form-name')).toBeFocused();
     await expect(page.getByTestId('screen-tools')).toBeVisible();
-    // Discarding asks; agreeing closes the draft.
-    page.once('dialog', (d) => void d.accept());
+    // The browser's back button asks too; Keep editing leaves the address on the Tools screen.
+    await page.goBack();
+    await expect(unsaved).toBeVisible();
+    await unsaved.getByTestId('unsaved-keep').click();
+    await expect(unsaved).toHaveCount(0);
+    await expect(page).toHaveURL(/#\/tools$/);
+    await expect(page.getByTestId('screen-tools')).toBeVisible();
+    await expect(page.getByTestId('tool-form-slug')).toHaveValue('probe');
+    // Discarding asks; Discard closes the draft.
     await page.getByTestId('tool-form-discard').click();
+    await unsaved.getByTestId('unsaved-discard').click();
+    await expect(page.getByTestId('editor-empty')).toBeVisible();
+    // Discard on a move to another screen makes that move.
+    await page.getByTestId('new-tool').click();
+    await page.getByTestId('tool-form-name').fill('Probe 2');
+    await page.getByTestId('nav-chat').click();
+    await unsaved.getByTestId('unsaved-discard').click();
+    await expect(page.getByTestId('screen-chat')).toBeVisible();
+    await shell.open('tools');
     await expect(page.getByTestId('editor-empty')).toBeVisible();
 
     // Built-in bundles are read-only: no new tools, the bundle form has no save or delete.

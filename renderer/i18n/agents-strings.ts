@@ -32,7 +32,8 @@ export const agentsStrings = {
   delete: 'Delete',
   deleteLabel: (name: string) => `Delete agent ${name}`,
   confirmDelete: (name: string) => `Delete the agent “${name}”? Agents that delegate to it will show a warning.`,
-  confirmDiscard: 'Discard the changes typed in the agent form?',
+  /** Under "Discard unsaved changes?" when leaving a changed form. */
+  confirmDiscard: 'The changes typed in the agent form are lost.',
   deleted: (name: string) => `Agent “${name}” deleted.`,
   saved: (name: string) => `Agent “${name}” saved.`,
   toggleFailed: 'Could not switch the agent:',

@@ -25,7 +25,6 @@ export const editorStrings = {
     mcpTool: 'The tools of an MCP server come from the server: a new version is made when its definition there changes.',
   },
   unsaved: {
-    confirm: 'You have unsaved changes. Leave and discard them?',
     marker: 'unsaved changes',
   },
   common: {

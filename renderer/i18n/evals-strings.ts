@@ -108,7 +108,8 @@ export const evalsStrings = {
     saving: 'Saving…',
     cancel: 'Cancel',
     issues: (n: number) => `${plural(n, 'field needs', 'fields need')} a look before saving.`,
-    confirmLeave: 'Leave the eval case without saving your changes?',
+    /** Under "Discard unsaved changes?" when leaving a changed case. */
+    confirmLeave: 'The changes to this eval case are lost.',
   },
 
   issues: {
@@ -304,7 +305,8 @@ export const evalsStrings = {
     bundleHelp: 'The eval case is saved with this bundle’s cases.',
     chooseBundle: 'Choose a bundle…',
     needBundle: 'The model called no tool of the registry here: choose the bundle the case goes to.',
-    redraftConfirm: 'Changing the bundle drafts the case again and drops your changes. Go on?',
+    /** Under "Discard unsaved changes?" when another bundle is chosen for a changed case. */
+    redraftConfirm: 'Choosing another bundle drafts the case again from the chat, without your changes.',
     notes: 'Look at these before saving',
     saved: (name: string, bundle: string) => `Saved ${quoted(name)} to ${bundle}.`,
     openInTools: 'Open its evals',

@@ -1,6 +1,6 @@
 /**
  * The strings of the shared form and overlay parts (renderer/components: Field, NumberField,
- * ConfirmButton, Dialog): what a number field says about what was typed, and the buttons a
+ * ConfirmButton, Dialog, UnsavedChanges): what a number field says about what was typed, and the buttons a
  * confirmation offers when its screen names none of its own.
  */
 export const formStrings = {
@@ -19,5 +19,10 @@ export const formStrings = {
   },
   dialog: {
     close: 'Close',
+  },
+  unsaved: {
+    question: 'Discard unsaved changes?',
+    discard: 'Discard',
+    keep: 'Keep editing',
   },
 } as const;

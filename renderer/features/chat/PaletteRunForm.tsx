@@ -4,9 +4,15 @@
  * composer's `@tools` lines say for it) and the write mode. Run ('chat.runTool') puts a
  * tool card in the conversation; while it runs, its progress shows once it reports some; Cancel
  * ('invocations.cancel') stops a run.
+ *
+ * The form's values (arguments, output, write mode) live in react-hook-form: the output and
+ * the write mode follow the composer's lines until they are edited, the output is checked as
+ * typed. The arguments are set whole (setValue, not a Controller: a Controller's onChange
+ * takes an object with a `target` for an event, and a tool may well have an argument named so).
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useForm } from 'react-hook-form';
 import { parseDestination } from '../../../shared/directives/parser';
 import type { AggregatedTool } from '../../../shared/directives/types';
 import type { ErrorInfo, Result } from '../../../shared/errors';
@@ -40,6 +46,18 @@ export interface PaletteRunFormProps {
   initialArgs?: unknown;
 }
 
+interface RunValues {
+  args: unknown;
+  output: string;
+  writeMode: WriteMode;
+}
+
+/** The output's check: empty is "the chat", else a destination as the directives write it. */
+function outputProblem(text: string): string | undefined {
+  const parsed = text.trim() === '' ? null : parseDestination(text.trim());
+  return parsed && !parsed.ok ? parsed.message : undefined;
+}
+
 type RunState = { status: 'idle' } | { status: 'running'; startedAt: number; invocationId: string } | { status: 'failed'; error: ErrorInfo };
 
 const newInvocationId = (): string => (typeof crypto.randomUUID === 'function' ? crypto.randomUUID() : uuidv7());
@@ -50,20 +68,27 @@ export function PaletteRunForm({ tool, composerTools, onRan, onClose, initialArg
   const ensureConversation = useEnsureConversation();
   const ids = useId();
   const schema = isPlainObject(tool.argSchema) ? tool.argSchema : {};
-  const [args, setArgs] = useState<unknown>(() => initialArgs ?? initialValue(schema, schema) ?? {});
+  const bundle = useOp('bundles.get', { bundleId: tool.bundleId });
+  const defaults = routeDefaultsFor(composerTools, tool.slug, bundle.data?.slug);
+  const { register, handleSubmit, watch, setValue, resetField, getFieldState, formState } = useForm<RunValues>({
+    defaultValues: { args: initialArgs ?? initialValue(schema, schema) ?? {}, output: defaults.output, writeMode: defaults.writeMode },
+    mode: 'onChange',
+  });
+  // Until the user edits them, the output and the write mode follow the composer's @tools lines.
+  useEffect(() => {
+    if (!getFieldState('output').isDirty) resetField('output', { defaultValue: defaults.output });
+    if (!getFieldState('writeMode').isDirty) resetField('writeMode', { defaultValue: defaults.writeMode });
+  }, [defaults.output, defaults.writeMode, getFieldState, resetField]);
+  const args = watch('args');
+  const output = watch('output');
+  const outputDirty = formState.dirtyFields.output === true;
+  const setArgs = useCallback((next: unknown) => setValue('args', next, { shouldDirty: true }), [setValue]);
   const [argsValid, setArgsValid] = useState(true);
   const { issues, checkNow } = useArgIssues(schema, args);
   /** The user tried to run: missing required fields are shown too. */
   const [tried, setTried] = useState(false);
-  const bundle = useOp('bundles.get', { bundleId: tool.bundleId });
-  const defaults = routeDefaultsFor(composerTools, tool.slug, bundle.data?.slug);
-  // Until the user types, the fields follow the composer's @tools lines.
-  const [outputText, setOutputText] = useState<string | null>(null);
-  const [writeModeChoice, setWriteMode] = useState<WriteMode | null>(null);
-  const output = outputText ?? defaults.output;
-  const writeMode = writeModeChoice ?? defaults.writeMode;
   const parsedOutput = output.trim() === '' ? null : parseDestination(output.trim());
-  const outputError = parsedOutput && !parsedOutput.ok ? parsedOutput.message : null;
+  const outputError = formState.errors.output?.message ?? null;
   const routed = parsedOutput?.ok === true && (parsedOutput.destination.kind === 'variable' || parsedOutput.destination.kind === 'file');
 
   const [run, setRun] = useState<RunState>({ status: 'idle' });
@@ -82,8 +107,11 @@ export function PaletteRunForm({ tool, composerTools, onRan, onClose, initialArg
   const approval = useOp('tools.approval', { bundleId: tool.bundleId, slug: tool.slug, version: tool.version }, { enabled: tool.type === 'script' });
   const untrusted = tool.type === 'script' && approval.data?.reason.kind === 'script';
 
-  const start = async (opts: { trusted?: boolean } = {}) => {
+  const start = (opts: { trusted?: boolean } = {}) => {
     if (!canRun || inFlight.current || (untrusted && !opts.trusted)) return;
+    void handleSubmit((values) => runWith(values))();
+  };
+  const runWith = async ({ args, output, writeMode }: RunValues) => {
     setTried(true);
     // What the core would refuse is shown on the fields instead of being sent.
     const found = await checkNow();
@@ -106,7 +134,7 @@ export function PaletteRunForm({ tool, composerTools, onRan, onClose, initialArg
         slug: tool.slug,
         version: tool.version,
         args,
-        ...(parsedOutput?.ok ? { output: output.trim(), writeMode } : {}),
+        ...(output.trim() !== '' ? { output: output.trim(), writeMode } : {}),
         invocationId,
       });
     } catch (e) {
@@ -142,7 +170,7 @@ export function PaletteRunForm({ tool, composerTools, onRan, onClose, initialArg
     const field = target.tagName === 'SELECT' || (target.tagName === 'INPUT' && !['checkbox', 'radio', 'button', 'submit'].includes((target as HTMLInputElement).type));
     if (e.ctrlKey || e.metaKey || field) {
       e.preventDefault();
-      void start();
+      start();
     }
   };
 
@@ -168,7 +196,7 @@ export function PaletteRunForm({ tool, composerTools, onRan, onClose, initialArg
         </button>
       </header>
       {tool.description && <p className="palette-form-desc">{tool.description}</p>}
-      <ArgsForm schema={schema} value={args} onChange={setArgs} onValidityChange={onValidity} issues={issues} showMissing={tried} onSubmit={() => void start()} />
+      <ArgsForm schema={schema} value={args} onChange={setArgs} onValidityChange={onValidity} issues={issues} showMissing={tried} onSubmit={() => start()} />
       <div className="palette-route">
         <div className="palette-output">
           <label htmlFor={`${ids}-output`}>{s.palette.output}</label>
@@ -177,17 +205,16 @@ export function PaletteRunForm({ tool, composerTools, onRan, onClose, initialArg
             type="text"
             spellCheck={false}
             autoComplete="off"
-            value={output}
             placeholder={s.palette.outputPlaceholder}
             aria-invalid={outputError !== null}
             aria-describedby={outputError ? `${outputErrorId} ${outputHelpId}` : outputHelpId}
             data-testid="palette-output"
-            onChange={(e) => setOutputText(e.target.value)}
+            {...register('output', { validate: (text) => outputProblem(text) ?? true })}
           />
         </div>
         <div className="palette-write-mode">
           <label htmlFor={`${ids}-mode`}>{s.palette.writeMode}</label>
-          <select id={`${ids}-mode`} value={writeMode} disabled={!routed} title={s.palette.writeModeHelp} data-testid="palette-write-mode" onChange={(e) => setWriteMode(e.target.value as WriteMode)}>
+          <select id={`${ids}-mode`} disabled={!routed} title={s.palette.writeModeHelp} data-testid="palette-write-mode" {...register('writeMode')}>
             {WriteModeSchema.options.map((m) => (
               <option key={m} value={m}>
                 {s.palette.writeModes[m]}
@@ -201,7 +228,7 @@ export function PaletteRunForm({ tool, composerTools, onRan, onClose, initialArg
           </FieldError>
         )}
         <p className="help" id={outputHelpId}>
-          {outputText === null && defaults.output ? s.palette.outputFromTools(defaults.output) : s.palette.outputHelp}
+          {!outputDirty && defaults.output ? s.palette.outputFromTools(defaults.output) : s.palette.outputHelp}
         </p>
       </div>
       <div className="form-actions palette-actions">
@@ -212,7 +239,7 @@ export function PaletteRunForm({ tool, composerTools, onRan, onClose, initialArg
           aria-keyshortcuts="Enter Control+Enter Meta+Enter"
           disabled={!canRun || untrusted}
           aria-describedby={untrusted ? `${ids}-untrusted` : undefined}
-          onClick={() => void start()}
+          onClick={() => start()}
         >
           {running ? s.palette.running : s.palette.run}
         </button>
@@ -239,7 +266,7 @@ export function PaletteRunForm({ tool, composerTools, onRan, onClose, initialArg
           fallback={<div className="progress-bar" role="progressbar" aria-label={s.palette.running} aria-busy="true" data-testid="palette-progress" />}
         />
       )}
-      {untrusted && run.status !== 'running' && <ScriptTrust tool={tool} name={tool.displayName} onTrusted={() => void start({ trusted: true })} />}
+      {untrusted && run.status !== 'running' && <ScriptTrust tool={tool} name={tool.displayName} onTrusted={() => start({ trusted: true })} />}
       {/* A question of the server whose tool runs: here, under its run. */}
       {run.status === 'running' && <McpCallQuestion invocationId={run.invocationId} />}
       {run.status === 'failed' && (

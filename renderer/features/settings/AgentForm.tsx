@@ -1,10 +1,12 @@
 /**
  * One agent profile in a form: name, display name, description, system prompt, model, tools,
  * the agents it delegates to, ask-master and the step limit. Read-only for a built-in (with
- * Duplicate). The core checks it; each wrong field shows the core's message beside it and
- * gets the focus; what is typed stays (in useAgentsUi) until saved or cancelled.
+ * Duplicate). The form checks that the name is free; the core checks the rest: each wrong
+ * field shows its message beside it (until it is edited) and the first gets the focus. What
+ * is typed stays (in useAgentsUi, told of every change) until saved or cancelled.
  */
-import { useEffect, useEffectEvent, useId, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useEffectEvent, useId, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useForm, type PathValue } from 'react-hook-form';
 import { AGENT_MAX_STEPS_LIMIT, type AgentProfileView } from '../../../shared/model/agent-profile';
 import type { ToolSelection } from '../../../shared/model/provider';
 import { useOp, useOpMutation, usePagedOp } from '../../api/hooks';
@@ -29,11 +31,32 @@ export interface AgentFormProps {
   onDuplicate?(): void;
 }
 
-export function AgentForm({ draft, editing, readOnly = false, views, onChange, onSaved, onCancel, onDuplicate }: AgentFormProps) {
+export function AgentForm({ draft: given, editing, readOnly = false, views, onChange, onSaved, onCancel, onDuplicate }: AgentFormProps) {
   const ids = useId();
   const save = useOpMutation('agents.put');
   const providers = useOp('providers.list', {});
-  const [errors, setErrors] = useState<Partial<Record<AgentField, string>>>({});
+  const { register, handleSubmit, watch, getValues, setValue, setError, clearErrors, formState } = useForm<AgentDraft>({
+    defaultValues: given,
+    // A built-in's view follows the profile as listed.
+    ...(readOnly ? { values: given } : {}),
+    // The name is checked on Save, then as it is typed; the core's refusals stay until their field is edited.
+    mode: 'onSubmit',
+    reValidateMode: 'onChange',
+    shouldFocusError: false,
+  });
+  const draft = watch();
+  // What is typed is kept outside the form, so that leaving the screen loses nothing.
+  useEffect(() => {
+    if (readOnly) return;
+    const sub = watch(() => onChange(getValues()));
+    return () => sub.unsubscribe();
+  }, [readOnly, watch, getValues, onChange]);
+  const errors: Partial<Record<AgentField, string>> = Object.fromEntries(
+    AGENT_FIELDS.flatMap((k) => {
+      const message = (formState.errors[k] as { message?: string } | undefined)?.message;
+      return message ? [[k, message]] : [];
+    }),
+  );
   const [formError, setFormError] = useState<{ code?: string; message: string; other: string[] } | null>(null);
   const [focusFirst, setFocusFirst] = useState(0);
   const formRef = useRef<HTMLFormElement>(null);
@@ -52,40 +75,43 @@ export function AgentForm({ draft, editing, readOnly = false, views, onChange, o
     if (focusFirst !== 0) focusFirstWrong();
   }, [focusFirst]);
 
-  const set = (patch: Partial<AgentDraft>) => {
-    onChange({ ...draft, ...patch });
-    const touched = Object.keys(patch) as AgentField[];
-    if (touched.some((k) => errors[k])) setErrors((e) => Object.fromEntries(Object.entries(e).filter(([k]) => !touched.includes(k as AgentField))));
+  /** A field that is not a text box (model, tools, agents delegated to): set, and its error gone. */
+  const set = <K extends 'model' | 'tools' | 'delegatesTo'>(k: K, value: AgentDraft[K]) => {
+    setValue(k, value as PathValue<AgentDraft, K>, { shouldDirty: true });
+    clearErrors(k);
   };
-
-  const onSubmit = (e: FormEvent) => {
-    e.preventDefault();
-    if (readOnly) return;
-    setFormError(null);
-    const taken = nameTaken(draft, views, editing, f.nameTaken);
-    if (taken) {
-      setErrors({ name: taken });
-      setFocusFirst((n) => n + 1);
-      return;
-    }
-    save.mutate(
-      { profile: profileFromDraft(draft) },
-      {
-        onSuccess: (v) => {
-          setErrors({});
-          onSaved(v);
-        },
-        onError: (err) => {
-          const mapped = explainIssues(issuesByField(err.info.details), draft, (typed) => f.stepsNotANumber(typed, AGENT_MAX_STEPS_LIMIT));
-          setErrors(mapped.fields);
-          const named = Object.keys(mapped.fields).length > 0;
-          // A refusal naming no field of the form (a conflict, a key the form does not have) is shown above the buttons.
-          setFormError(named && mapped.other.length === 0 ? null : { code: err.info.code, message: named ? '' : err.message, other: mapped.other });
-          setFocusFirst((n) => n + 1);
-        },
+  /** A text box or check box: typing into it takes its error away (the name's is checked again). */
+  const text = (k: AgentField) =>
+    register(k, {
+      ...(k === 'name' ? { validate: (_: unknown, all: AgentDraft) => nameTaken(all, views, editing, f.nameTaken) ?? true } : {}),
+      onChange: () => {
+        if (k !== 'name') clearErrors(k);
       },
-    );
-  };
+    });
+
+  const submit = handleSubmit(
+    (values) => {
+      setFormError(null);
+      save.mutate(
+        { profile: profileFromDraft(values) },
+        {
+          onSuccess: (v) => onSaved(v),
+          onError: (err) => {
+            const mapped = explainIssues(issuesByField(err.info.details), values, (typed) => f.stepsNotANumber(typed, AGENT_MAX_STEPS_LIMIT));
+            for (const [k, message] of Object.entries(mapped.fields)) setError(k as AgentField, { type: 'server', message });
+            const named = Object.keys(mapped.fields).length > 0;
+            // A refusal naming no field of the form (a conflict, a key the form does not have) is shown above the buttons.
+            setFormError(named && mapped.other.length === 0 ? null : { code: err.info.code, message: named ? '' : err.message, other: mapped.other });
+            setFocusFirst((n) => n + 1);
+          },
+        },
+      );
+    },
+    () => {
+      setFormError(null);
+      setFocusFirst((n) => n + 1);
+    },
+  );
 
   const describedBy = (k: AgentField, help: boolean) => [help ? `${ids}-${k}-help` : '', errors[k] ? `${ids}-${k}-error` : ''].filter(Boolean).join(' ') || undefined;
   const field = (k: AgentField, help = false) => ({
@@ -114,7 +140,10 @@ export function AgentForm({ draft, editing, readOnly = false, views, onChange, o
     <form
       ref={formRef}
       className="agent-form"
-      onSubmit={onSubmit}
+      onSubmit={(e) => {
+        if (readOnly) return e.preventDefault();
+        void submit(e);
+      }}
       noValidate
       aria-label={title}
       data-testid="agent-form"
@@ -136,32 +165,31 @@ export function AgentForm({ draft, editing, readOnly = false, views, onChange, o
             <input
               {...field('name', true)}
               data-testid="agent-form-name"
-              value={draft.name}
+              {...text('name')}
               readOnly={editing !== null}
               autoComplete="off"
               spellCheck={false}
               maxLength={60}
-              onChange={(e) => set({ name: e.target.value })}
             />
             {help('name', editing !== null && !readOnly ? f.nameFixed : f.nameHelp)}
             {err('name')}
           </div>
           <div className="agent-form-field">
             <label htmlFor={`${ids}-displayName`}>{f.displayName}</label>
-            <input {...field('displayName', true)} data-testid="agent-form-displayName" value={draft.displayName} autoComplete="off" onChange={(e) => set({ displayName: e.target.value })} />
+            <input {...field('displayName', true)} data-testid="agent-form-displayName" {...text('displayName')} autoComplete="off" />
             {help('displayName', f.displayNameHelp)}
             {err('displayName')}
           </div>
         </div>
         <label htmlFor={`${ids}-description`}>{f.description}</label>
-        <textarea {...field('description', true)} data-testid="agent-form-description" rows={3} value={draft.description} onChange={(e) => set({ description: e.target.value })} />
+        <textarea {...field('description', true)} data-testid="agent-form-description" rows={3} {...text('description')} />
         {help('description', f.descriptionHelp)}
         {err('description')}
         <label htmlFor={`${ids}-systemPrompt`}>{f.systemPrompt}</label>
-        <textarea {...field('systemPrompt')} data-testid="agent-form-systemPrompt" className="agent-prompt" rows={6} spellCheck value={draft.systemPrompt} onChange={(e) => set({ systemPrompt: e.target.value })} />
+        <textarea {...field('systemPrompt')} data-testid="agent-form-systemPrompt" className="agent-prompt" rows={6} spellCheck {...text('systemPrompt')} />
         {err('systemPrompt')}
         <label htmlFor={`${ids}-model`}>{f.model}</label>
-        <select {...field('model', true)} data-testid="agent-form-model" value={modelValue(draft.model)} onChange={(e) => set({ model: parseModelValue(e.target.value) })}>
+        <select {...field('model', true)} data-testid="agent-form-model" value={modelValue(draft.model)} onChange={(e) => set('model', parseModelValue(e.target.value))}>
           <option value="">{s.delegatingModel}</option>
           {groups.map((g) => (
             <optgroup key={g.providerId} label={g.providerName}>
@@ -175,7 +203,7 @@ export function AgentForm({ draft, editing, readOnly = false, views, onChange, o
         </select>
         {help('model', f.modelHelp)}
         {err('model')}
-        <ToolsField ids={ids} selection={draft.tools} invalid={!!errors.tools} describedBy={describedBy('tools', true)} onChange={(tools) => set({ tools })} />
+        <ToolsField ids={ids} selection={draft.tools} invalid={!!errors.tools} describedBy={describedBy('tools', true)} onChange={(tools) => set('tools', tools)} />
         {err('tools')}
         <fieldset className="agent-delegates" data-field="delegatesTo" tabIndex={-1} aria-describedby={describedBy('delegatesTo', true)} aria-invalid={!!errors.delegatesTo || undefined}>
           <legend>{f.delegatesTo}</legend>
@@ -189,7 +217,7 @@ export function AgentForm({ draft, editing, readOnly = false, views, onChange, o
                     type="checkbox"
                     data-testid={`agent-form-delegate-${d.name}`}
                     checked={draft.delegatesTo.includes(d.name)}
-                    onChange={(e) => set(toggleDelegate(draft, d.name, e.target.checked))}
+                    onChange={(e) => set('delegatesTo', toggleDelegate(getValues(), d.name, e.target.checked).delegatesTo)}
                   />
                   {d.label} <code className="muted">{d.name}</code>
                   {d.missing && <span className="badge danger">{f.missingDelegate}</span>}
@@ -201,7 +229,7 @@ export function AgentForm({ draft, editing, readOnly = false, views, onChange, o
         </fieldset>
         {err('delegatesTo')}
         <label className="inline-check agent-ask-master">
-          <input {...field('canAskMaster')} type="checkbox" data-testid="agent-form-canAskMaster" checked={draft.canAskMaster} onChange={(e) => set({ canAskMaster: e.target.checked })} />
+          <input {...field('canAskMaster')} type="checkbox" data-testid="agent-form-canAskMaster" {...text('canAskMaster')} />
           {f.canAskMaster}
         </label>
         {err('canAskMaster')}
@@ -211,8 +239,7 @@ export function AgentForm({ draft, editing, readOnly = false, views, onChange, o
           data-testid="agent-form-maxSteps"
           className="agent-steps"
           inputMode="numeric"
-          value={draft.maxSteps}
-          onChange={(e) => set({ maxSteps: e.target.value })}
+          {...text('maxSteps')}
         />
         {help('maxSteps', f.maxStepsHelp(AGENT_MAX_STEPS_LIMIT))}
         {err('maxSteps')}

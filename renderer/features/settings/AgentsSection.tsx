@@ -8,6 +8,7 @@ import { useOp, useOpMutation, usePagedOp } from '../../api/hooks';
 import type { AgentProfileView } from '../../../shared/model/agent-profile';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { FieldError } from '../../components/Field';
+import { useUnsavedChanges } from '../../components/UnsavedChanges';
 import { QueryError } from '../../components/QueryError';
 import { Switch } from '../../components/Switch';
 import { agentsStrings as s } from '../../i18n/agents-strings';
@@ -43,10 +44,8 @@ export function AgentsSection() {
   }, [focusAfter, editing, list.data, focused]);
 
   /** Leaving a form with typed changes asks first. */
-  const mayLeave = () => !editing || editing.kind === 'view' || sameDraft(editing.draft, editing.original) || window.confirm(s.confirmDiscard);
-  const open = (next: AgentEditing) => {
-    if (mayLeave()) start(next);
-  };
+  const unsaved = useUnsavedChanges(!!editing && editing.kind !== 'view' && !sameDraft(editing.draft, editing.original), { detail: s.confirmDiscard });
+  const open = (next: AgentEditing) => unsaved.guard(() => start(next));
   const duplicate = (v: AgentProfileView) => {
     const draft = duplicateDraft(v.profile, new Set(views.map((x) => x.profile.name)), s.copyOf);
     open({ kind: 'new', draft, original: draft });
@@ -85,7 +84,7 @@ export function AgentsSection() {
     e.kind === 'view' ? (
       v && <AgentForm key={seq} draft={draftFromProfile(v.profile)} editing={v.profile.name} readOnly views={views} onChange={() => undefined} onSaved={() => undefined} onCancel={() => close()} onDuplicate={() => duplicate(v)} />
     ) : (
-      <AgentForm key={seq} draft={e.draft} editing={e.kind === 'edit' ? e.name : null} views={views} onChange={setDraft} onSaved={onSaved} onCancel={() => mayLeave() && close()} />
+      <AgentForm key={seq} draft={e.draft} editing={e.kind === 'edit' ? e.name : null} views={views} onChange={setDraft} onSaved={onSaved} onCancel={() => unsaved.guard(() => close())} />
     );
 
   return (
@@ -193,6 +192,7 @@ export function AgentsSection() {
           </button>
         </div>
       )}
+      {unsaved.prompt}
     </section>
   );
 }

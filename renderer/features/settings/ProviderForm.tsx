@@ -1,6 +1,11 @@
-/** Adding or changing a provider: presets, name, kind, base URL, and a key that goes in and never comes back. */
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import type { Provider, ProviderKind } from '../../../shared/model/provider';
+/**
+ * Adding or changing a provider: presets, name, kind, base URL, and a key that goes in and
+ * never comes back. The fields are checked when Save is pressed, then again as they are typed;
+ * the server's refusal lands on the field it names (else under the form) until the next edit.
+ */
+import { useEffect, useId } from 'react';
+import { useForm, type FieldErrors, type Resolver } from 'react-hook-form';
+import type { Provider } from '../../../shared/model/provider';
 import { useOpMutation } from '../../api/hooks';
 import { FieldError } from '../../components/Field';
 import { t } from '../../i18n/strings';
@@ -8,33 +13,59 @@ import { applyPreset, buildProviderInput, draftFromProvider, emptyProviderDraft,
 
 const m = t.settings.models;
 
-export function ProviderForm({ provider, onSaved, onCancel }: { provider: Provider | null; onSaved(p: Provider): void; onCancel(): void }) {
-  const ids = useId();
-  const [draft, setDraft] = useState<ProviderDraft>(() => (provider ? draftFromProvider(provider) : emptyProviderDraft()));
-  const [submitted, setSubmitted] = useState(false);
-  const save = useOpMutation('providers.save');
-  const nameRef = useRef<HTMLInputElement>(null);
-  useEffect(() => nameRef.current?.focus(), []);
+/** The draft's field each checked field is typed in (the key is typed in `key`). */
+const DRAFT_FIELD: Record<ProviderField, keyof ProviderDraft> = { name: 'name', kind: 'kind', baseUrl: 'baseUrl', apiKey: 'key' };
+/** The order the focus looks for the first wrong field in. */
+const ORDER: readonly ProviderField[] = ['name', 'kind', 'baseUrl', 'apiKey'];
 
-  const built = buildProviderInput(draft);
+/** The form's check: the same rules 'providers.save' applies (provider-form.ts). */
+const checkDraft: Resolver<ProviderDraft> = (values) => {
+  const { errors } = buildProviderInput(values);
+  const found: FieldErrors<ProviderDraft> = {};
+  for (const f of ORDER) if (errors[f]) found[DRAFT_FIELD[f]] = { type: 'rules', message: errors[f] };
+  return Object.keys(found).length > 0 ? { values: {}, errors: found } : { values, errors: {} };
+};
+
+export interface ProviderFormProps {
+  provider: Provider | null;
+  onSaved(p: Provider): void;
+  onCancel(): void;
+}
+
+export function ProviderForm({ provider, onSaved, onCancel }: ProviderFormProps) {
+  const ids = useId();
+  const { register, handleSubmit, watch, getValues, setValue, formState } = useForm<ProviderDraft>({
+    defaultValues: provider ? draftFromProvider(provider) : emptyProviderDraft(),
+    resolver: checkDraft,
+    // Checked on Save, then as typed.
+    mode: 'onSubmit',
+    reValidateMode: 'onChange',
+    shouldFocusError: false,
+  });
+  const save = useOpMutation('providers.save');
+  useEffect(() => document.getElementById(`${ids}-name`)?.focus(), [ids]);
+
+  const kind = watch('kind');
+  const removeKey = watch('removeKey');
   const serverField = save.error ? providerServerError(save.error.info.details) : null;
-  const errorOf = (f: ProviderField) => (serverField === f ? save.error?.message : submitted ? built.errors[f] : undefined);
+  const errorOf = (f: ProviderField) => (serverField === f ? save.error?.message : formState.errors[DRAFT_FIELD[f]]?.message);
   const formError = save.error && !serverField ? save.error : null;
-  const set = (patch: Partial<ProviderDraft>) => {
-    setDraft((d) => ({ ...d, ...patch }));
+  /** Any edit takes the server's refusal away. */
+  const edited = () => {
     if (save.error) save.reset();
   };
-
-  const onSubmit = (e: FormEvent) => {
-    e.preventDefault();
-    setSubmitted(true);
-    if (Object.keys(built.errors).length > 0) {
-      const first = (['name', 'baseUrl', 'apiKey'] as const).find((f) => built.errors[f]);
-      if (first) document.getElementById(`${ids}-${first}`)?.focus();
-      return;
-    }
-    save.mutate({ ...(provider ? { id: provider.id } : {}), provider: built.input }, { onSuccess: onSaved });
+  const set = (patch: Partial<ProviderDraft>) => {
+    for (const [k, v] of Object.entries(patch) as [keyof ProviderDraft, ProviderDraft[keyof ProviderDraft]][]) setValue(k, v, { shouldDirty: true, shouldValidate: formState.isSubmitted });
+    edited();
   };
+
+  const onSubmit = handleSubmit(
+    (draft) => save.mutate({ ...(provider ? { id: provider.id } : {}), provider: buildProviderInput(draft).input }, { onSuccess: onSaved }),
+    (errors) => {
+      const first = ORDER.find((f) => errors[DRAFT_FIELD[f]]);
+      if (first) document.getElementById(`${ids}-${first}`)?.focus();
+    },
+  );
 
   const field = (f: ProviderField, help = false) => ({
     id: `${ids}-${f}`,
@@ -49,21 +80,21 @@ export function ProviderForm({ provider, onSaved, onCancel }: { provider: Provid
     );
 
   return (
-    <form className="provider-form" onSubmit={onSubmit} noValidate aria-label={provider ? m.formEdit(provider.name) : m.formAdd} data-testid="provider-form">
+    <form className="provider-form" onSubmit={(e) => void onSubmit(e)} noValidate aria-label={provider ? m.formEdit(provider.name) : m.formAdd} data-testid="provider-form">
       <h3>{provider ? m.formEdit(provider.name) : m.formAdd}</h3>
       <div className="provider-presets" role="group" aria-label={m.presets}>
         <span className="muted">{m.presets}</span>
         {PROVIDER_PRESETS.map((p) => (
-          <button key={p.id} type="button" className="chip" data-testid={`provider-preset-${p.id}`} onClick={() => set(applyPreset(draft, p))}>
+          <button key={p.id} type="button" className="chip" data-testid={`provider-preset-${p.id}`} onClick={() => set(applyPreset(getValues(), p))}>
             {p.name}
           </button>
         ))}
       </div>
       <label htmlFor={`${ids}-name`}>{m.name}</label>
-      <input ref={nameRef} {...field('name')} data-testid="provider-form-name" value={draft.name} autoComplete="off" onChange={(e) => set({ name: e.target.value })} />
+      <input {...field('name')} {...register('name', { onChange: edited })} data-testid="provider-form-name" autoComplete="off" />
       {err('name')}
       <label htmlFor={`${ids}-kind`}>{m.kind}</label>
-      <select {...field('kind')} data-testid="provider-form-kind" value={draft.kind} onChange={(e) => set({ kind: e.target.value as ProviderKind })}>
+      <select {...field('kind')} {...register('kind', { onChange: edited })} data-testid="provider-form-kind">
         {(['openai-compatible', 'anthropic'] as const).map((k) => (
           <option key={k} value={k}>
             {m.kinds[k]}
@@ -79,25 +110,24 @@ export function ProviderForm({ provider, onSaved, onCancel }: { provider: Provid
         spellCheck={false}
         autoComplete="off"
         list={`${ids}-urls`}
-        placeholder={urlPlaceholder(draft.kind)}
-        value={draft.baseUrl}
-        onChange={(e) => set({ baseUrl: e.target.value })}
+        placeholder={urlPlaceholder(kind)}
+        {...register('baseUrl', { onChange: edited })}
       />
       <datalist id={`${ids}-urls`}>
-        {PROVIDER_PRESETS.filter((p) => p.kind === draft.kind).map((p) => (
+        {PROVIDER_PRESETS.filter((p) => p.kind === kind).map((p) => (
           <option key={p.id} value={p.baseUrl}>
             {p.name}
           </option>
         ))}
       </datalist>
       <p className="help" id={`${ids}-baseUrl-help`}>
-        {m.baseUrlHelp[draft.kind]}
+        {m.baseUrlHelp[kind]}
       </p>
       {err('baseUrl')}
       <label htmlFor={`${ids}-apiKey`}>{m.key}</label>
       {provider?.hasKey && (
         <div className="provider-key-stored" data-testid="provider-key-stored">
-          {draft.removeKey ? (
+          {removeKey ? (
             <>
               <FieldError as="span">{m.keyWillGo}</FieldError>
               <button type="button" className="link-button" onClick={() => set({ removeKey: false })}>
@@ -120,8 +150,12 @@ export function ProviderForm({ provider, onSaved, onCancel }: { provider: Provid
         type="password"
         autoComplete="new-password"
         spellCheck={false}
-        value={draft.key}
-        onChange={(e) => set({ key: e.target.value, removeKey: false })}
+        {...register('key', {
+          onChange: () => {
+            if (getValues('removeKey')) setValue('removeKey', false, { shouldDirty: true });
+            edited();
+          },
+        })}
       />
       <p className="help" id={`${ids}-apiKey-help`}>
         {provider?.hasKey ? m.keyNew : m.keyHelp}

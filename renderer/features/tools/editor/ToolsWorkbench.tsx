@@ -4,6 +4,7 @@ import type { ToolView } from '../../../../shared/model/tool';
 import { useApi, useOp, usePagedOp } from '../../../api/hooks';
 import { EmptyState } from '../../../components/EmptyState';
 import { QueryError } from '../../../components/QueryError';
+import { useUnsavedChanges } from '../../../components/UnsavedChanges';
 import { editorStrings } from '../../../i18n/editor-strings';
 import { findabilityStrings } from '../../../i18n/findability-strings';
 import { suiteStrings } from '../../../i18n/suite-strings';
@@ -23,7 +24,6 @@ import { ToolList } from '../ToolList';
 import { BundleForm } from './BundleForm';
 import { ToolEditor, type ToolDraftSnapshot, type ToolEditorMode } from './ToolEditor';
 import { SplitDivider, useEditorShare } from './SplitDivider';
-import { useUnsavedGuard } from './useUnsavedGuard';
 import './editor.css';
 
 const w = editorStrings.workbench;
@@ -91,7 +91,8 @@ export function ToolsWorkbench({ testerSlot }: ToolsWorkbenchProps) {
   const [dirty, setDirty] = useState(false);
   const [notice, setNotice] = useState<string | undefined>();
   const [draftSnapshot, setDraftSnapshot] = useState<ToolDraftSnapshot | null>(null);
-  const { confirmLeave } = useUnsavedGuard(dirty);
+  const unsaved = useUnsavedChanges(dirty, { screen: true });
+  const { guard } = unsaved;
 
   // The same query as BundleList's, so it shares its cache.
   const bundles = usePagedOp('bundles.list', { includeDisabled: true, includeDeleted: true, pageSize: 100 });
@@ -100,16 +101,22 @@ export function ToolsWorkbench({ testerSlot }: ToolsWorkbenchProps) {
   const selectedBundle = bundleById(toolsBundleId);
   const blocked = addBlockedReason(selectedBundle);
 
-  /** Changes the pane; asks first when there are unsaved edits, unless they were just saved. Answers whether it changed. */
+  /**
+   * Changes the pane; asks first when there are unsaved edits, unless they were just saved.
+   * `then` follows the change; `onKeep` is told when the person kept their edits instead.
+   */
   const show = useCallback(
-    (next: Pane, opts: { notice?: string; afterSave?: boolean } = {}): boolean => {
-      if (!opts.afterSave && !confirmLeave()) return false;
-      setDirty(false);
-      setNotice(opts.notice);
-      setPane(next);
-      return true;
+    (next: Pane, opts: { notice?: string; afterSave?: boolean; then?: () => void; onKeep?: () => void } = {}): void => {
+      const change = () => {
+        setDirty(false);
+        setNotice(opts.notice);
+        setPane(next);
+        opts.then?.();
+      };
+      if (opts.afterSave) change();
+      else guard(change, opts.onKeep ? { onKeep: opts.onKeep } : {});
     },
-    [confirmLeave],
+    [guard],
   );
 
   const { client } = useApi();
@@ -120,11 +127,17 @@ export function ToolsWorkbench({ testerSlot }: ToolsWorkbenchProps) {
   /** Runs the saved test cases of a bundle or of all; while a suite runs, shows its report instead. */
   const runSuite = useCallback(
     (scope: SuiteScope) => {
-      if (!show({ kind: 'suite' })) return;
-      // The suite's calls reach the history and usage figures with 'invocations.logged' (api/invalidation.ts).
-      if (!suiteRunning) startSuite(client, scope);
+      show(
+        { kind: 'suite' },
+        {
+          then: () => {
+            // The suite's calls reach the history and usage figures with 'invocations.logged' (api/invalidation.ts).
+            if (useSuiteRun.getState().run?.status !== 'running') startSuite(client, scope);
+          },
+        },
+      );
     },
-    [show, suiteRunning, startSuite, client],
+    [show, startSuite, client],
   );
 
   // A suite running in the app that this window did not start (it was reloaded while one ran):
@@ -164,7 +177,7 @@ export function ToolsWorkbench({ testerSlot }: ToolsWorkbenchProps) {
     if (!replayToOpen) return;
     const source = useReplay.getState().takeToOpen();
     // Kept edits the user chose not to leave: the call is not opened, and not kept for later either.
-    if (source && !show({ kind: 'tool', bundleId: source.bundleId, slug: source.slug, version: source.version })) useReplay.getState().dismiss();
+    if (source) show({ kind: 'tool', bundleId: source.bundleId, slug: source.slug, version: source.version }, { onKeep: () => useReplay.getState().dismiss() });
   }, [replayToOpen, show]);
 
   // Evals handed over (a case saved from the chat): the bundle's evals, that case open.
@@ -184,10 +197,16 @@ export function ToolsWorkbench({ testerSlot }: ToolsWorkbenchProps) {
     const created = useCreatedTool.getState().take();
     if (!created) return;
     const { tool, notice } = created;
-    if (show({ kind: 'tool', bundleId: tool.bundleId, slug: tool.slug, version: tool.version, known: tool }, { notice })) {
-      detailRef.current?.scrollIntoView?.({ block: 'start' });
-      focusTester.current = true;
-    }
+    show(
+      { kind: 'tool', bundleId: tool.bundleId, slug: tool.slug, version: tool.version, known: tool },
+      {
+        notice,
+        then: () => {
+          detailRef.current?.scrollIntoView?.({ block: 'start' });
+          focusTester.current = true;
+        },
+      },
+    );
   }, [createdToOpen, show]);
   // Runs after the opened editor has put the focus on its heading (a child's effects run first).
   useEffect(() => {
@@ -410,6 +429,7 @@ export function ToolsWorkbench({ testerSlot }: ToolsWorkbenchProps) {
           </section>
         )}
       </div>
+      {unsaved.prompt}
     </div>
   );
 }

@@ -8,6 +8,7 @@ import { useCallback, useEffect, useId, useRef, useState, type KeyboardEvent } f
 import type { Bundle } from '../../../../shared/model/bundle';
 import type { EvalCase } from '../../../../shared/model/evals';
 import { useApi, useOp } from '../../../api/hooks';
+import { useUnsavedChanges } from '../../../components/UnsavedChanges';
 import { evalsStrings } from '../../../i18n/evals-strings';
 import { emptyDraft, toDraft, type CaseDraft } from './eval-case-form';
 import { useEvalRun } from './eval-run-store';
@@ -48,6 +49,7 @@ export function EvalsPane({ bundle, caseId, onCaseOpened, tool: toolFilter, onOp
   const [dirty, setDirty] = useState(false);
   const [notice, setNotice] = useState<string | undefined>();
   const [only, setOnly] = useState<string[] | undefined>();
+  const unsaved = useUnsavedChanges(!!editing && dirty, { detail: s.editor.confirmLeave });
   const all = useOp('evals.list', { bundleId: bundle.id }, { staleTime: 0, refetchOnMount: 'always' });
   const cases = all.data ?? [];
 
@@ -75,15 +77,15 @@ export function EvalsPane({ bundle, caseId, onCaseOpened, tool: toolFilter, onOp
     },
     [onDirtyChange],
   );
-  const leaveEditor = (): boolean => {
-    if (editing && dirty && !window.confirm(s.editor.confirmLeave)) return false;
-    setEditing(null);
-    changeDirty(false);
-    return true;
-  };
+  /** Closes the editor, asking first when it holds changes; `then` follows once it closed. */
+  const leaveEditor = (then?: () => void) =>
+    unsaved.guard(() => {
+      setEditing(null);
+      changeDirty(false);
+      then?.();
+    });
   const go = (next: Tab) => {
-    if (next === tab || !leaveEditor()) return;
-    setTab(next);
+    if (next !== tab) leaveEditor(() => setTab(next));
   };
   const onTabKey = (e: KeyboardEvent, i: number) => {
     let next: number;
@@ -93,9 +95,10 @@ export function EvalsPane({ bundle, caseId, onCaseOpened, tool: toolFilter, onOp
     else if (e.key === 'End') next = TABS.length - 1;
     else return;
     e.preventDefault();
-    if (!leaveEditor()) return;
-    setTab(TABS[next]!);
-    tabRefs.current[next]?.focus();
+    leaveEditor(() => {
+      setTab(TABS[next]!);
+      tabRefs.current[next]?.focus();
+    });
   };
   const edit = (c?: EvalCase) => {
     setNotice(undefined);
@@ -112,7 +115,7 @@ export function EvalsPane({ bundle, caseId, onCaseOpened, tool: toolFilter, onOp
         <h2 id={`${uid}-title`} ref={headingRef} tabIndex={-1}>
           {s.title(bundle.displayName)}
         </h2>
-        <button type="button" data-testid="evals-close" onClick={() => leaveEditor() && onClose()}>
+        <button type="button" data-testid="evals-close" onClick={() => leaveEditor(onClose)}>
           {s.close}
         </button>
       </header>
@@ -171,6 +174,7 @@ export function EvalsPane({ bundle, caseId, onCaseOpened, tool: toolFilter, onOp
         {tab === 'run' && <EvalRunPanel bundleId={bundle.id} bundleSlug={bundle.slug} cases={cases} {...(only ? { only } : {})} onOpenTool={onOpenTool} />}
         {tab === 'runs' && <EvalRunsList bundleId={bundle.id} bundleSlug={bundle.slug} cases={cases} onOpenTool={onOpenTool} />}
       </div>
+      {unsaved.prompt}
     </section>
   );
 }

@@ -10,6 +10,7 @@ import type { EvalCase } from '../../../../shared/model/evals';
 import { useOp, usePagedOp } from '../../../api/hooks';
 import { Dialog } from '../../../components/Dialog';
 import { Field, FieldError } from '../../../components/Field';
+import { useUnsavedChanges } from '../../../components/UnsavedChanges';
 import { evalsStrings } from '../../../i18n/evals-strings';
 import { useUi } from '../../../stores/ui';
 import { toDraft } from './eval-case-form';
@@ -53,16 +54,18 @@ function SaveEvalDialog({ conversationId, messageId, onClose }: { conversationId
   const chosen = bundleId ?? draft.data?.bundleId;
   const bundleName = bundleList.find((b) => b.id === (saved?.bundleId ?? chosen))?.displayName ?? '';
 
-  const close = () => {
-    if (!saved && dirty && !window.confirm(evalsStrings.editor.confirmLeave)) return;
-    onClose();
-  };
+  const unsaved = useUnsavedChanges(!saved && dirty, { detail: evalsStrings.editor.confirmLeave });
+  const close = () => unsaved.guard(onClose);
 
   const chooseBundle = (id: string) => {
     if (!id || id === chosen) return;
-    if (dirty && !window.confirm(s.redraftConfirm)) return;
-    setDirty(false);
-    setBundleId(id);
+    unsaved.guard(
+      () => {
+        setDirty(false);
+        setBundleId(id);
+      },
+      { detail: s.redraftConfirm },
+    );
   };
 
   const bundleSelect = (
@@ -140,6 +143,7 @@ function SaveEvalDialog({ conversationId, messageId, onClose }: { conversationId
           onSaved={(evalCase) => setSaved({ evalCase, bundleId: draft.data.bundleId })}
         />
       )}
+      {unsaved.prompt}
     </Dialog>
   );
 }

@@ -138,4 +138,47 @@ describe('ArgsForm', () => {
     await user.type(screen.getByRole('textbox', { name: /^days/ }), '2{Enter}');
     expect(onSubmit).toHaveBeenCalledTimes(1);
   });
+
+  it('edits properties whose names a path syntax would split (“a.b”, “0”, “target”) as plain keys', async () => {
+    const user = userEvent.setup();
+    const onChange = vi.fn();
+    const odd: Schema = { type: 'object', properties: { 'a.b': { type: 'string' }, '0': { type: 'string' }, target: { type: 'string' } } };
+    function Odd() {
+      const [value, setValue] = useState<unknown>({});
+      return (
+        <ArgsForm
+          schema={odd}
+          value={value}
+          onChange={(v) => {
+            setValue(v);
+            onChange(v);
+          }}
+        />
+      );
+    }
+    render(<Odd />);
+    await user.type(screen.getByRole('textbox', { name: /^a\.b/ }), 'x');
+    await user.type(screen.getByRole('textbox', { name: /^0/ }), 'y');
+    await user.type(screen.getByRole('textbox', { name: /^target/ }), 'z');
+    expect(onChange).toHaveBeenLastCalledWith({ 'a.b': 'x', '0': 'y', target: 'z' });
+  });
+
+  it('edits the same value as JSON: text that does not parse is kept, said, and blocks going back to the form', async () => {
+    const user = userEvent.setup();
+    const onValidityChange = vi.fn();
+    const onChange = vi.fn();
+    render(<Harness initial={{ city: 'Oslo', days: 2 }} onChange={onChange} onValidityChange={onValidityChange} />);
+    await user.click(screen.getByTestId('tester-json-toggle'));
+    const box = screen.getByTestId('tester-json') as HTMLTextAreaElement;
+    expect(JSON.parse(box.value)).toEqual({ city: 'Oslo', days: 2 });
+    await user.clear(box);
+    await user.type(box, '{{"city": "Bergen", "days": 3');
+    expect(onValidityChange).toHaveBeenLastCalledWith(false);
+    expect((screen.getByTestId('tester-json-toggle') as HTMLButtonElement).disabled).toBe(true);
+    await user.type(box, '}');
+    expect(onValidityChange).toHaveBeenLastCalledWith(true);
+    expect(onChange).toHaveBeenLastCalledWith({ city: 'Bergen', days: 3 });
+    await user.click(screen.getByTestId('tester-json-toggle'));
+    expect((screen.getByRole('textbox', { name: /^city/ }) as HTMLInputElement).value).toBe('Bergen');
+  });
 });
