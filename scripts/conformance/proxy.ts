@@ -9,7 +9,8 @@
  *   and a slug holds letters, digits and `-` only. The proxy renames the fixture bundle's tools
  *   in JSON bodies (and in the `Mcp-Name` header), suite name → slug on the way in and back
  *   on the way out.
- * - The **asset server**: the PNG and WAV the fixture's HTTP tools fetch.
+ * - The **asset server**: what the fixture's HTTP tools fetch (a PNG, a WAV, a greeting, a slow
+ *   answer, a failure).
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -90,14 +91,40 @@ function wav(): Buffer {
   return b;
 }
 
+/** The longest a `/compute` answer waits, whatever it is asked (s). */
+export const MAX_COMPUTE_SECONDS = 120;
+
+/**
+ * The fixture's HTTP tools' back-end: the PNG and WAV; `/greet?name=` (`Hello, {name}!`);
+ * `/compute?seconds=&label=`, which answers after that many seconds (a client that goes away
+ * stops the wait); `/fail`, a refusal (422) after a second; `/crash`, a connection dropped
+ * after a second; `DELETE /files/{name}`, which answers what it "deleted".
+ */
 export function startAssets(): Promise<Listening> {
   const audio = wav();
   return listen(
     http.createServer((req, res) => {
-      if (req.url === '/image.png') {
+      const url = new URL(req.url ?? '/', 'http://assets');
+      const later = (ms: number, then: () => void) => {
+        const timer = setTimeout(then, ms);
+        res.on('close', () => clearTimeout(timer));
+      };
+      if (req.method === 'GET' && url.pathname === '/image.png') {
         res.writeHead(200, { 'content-type': 'image/png' }).end(PNG);
-      } else if (req.url === '/audio.wav') {
+      } else if (req.method === 'GET' && url.pathname === '/audio.wav') {
         res.writeHead(200, { 'content-type': 'audio/wav' }).end(audio);
+      } else if (req.method === 'GET' && url.pathname === '/greet') {
+        res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(`Hello, ${url.searchParams.get('name') ?? 'World'}!`);
+      } else if (req.method === 'GET' && url.pathname === '/compute') {
+        const seconds = Math.min(MAX_COMPUTE_SECONDS, Math.max(0, Number(url.searchParams.get('seconds')) || 0));
+        const label = url.searchParams.get('label') ?? '';
+        later(seconds * 1000, () => res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(`computed${label ? ` ${label}` : ''} in ${seconds} s`));
+      } else if (req.method === 'GET' && url.pathname === '/fail') {
+        later(1000, () => res.writeHead(422, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'the job failed, as this fixture always does' })));
+      } else if (req.method === 'GET' && url.pathname === '/crash') {
+        later(1000, () => res.destroy());
+      } else if (req.method === 'DELETE' && url.pathname.startsWith('/files/')) {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ deleted: decodeURIComponent(url.pathname.slice('/files/'.length)) }));
       } else {
         res.writeHead(404).end();
       }

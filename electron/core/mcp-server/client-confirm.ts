@@ -3,12 +3,14 @@
  * user is asked instead (MCP elicitation, a form with one "run" box), where the client offers
  * form elicitation and Settings → MCP server allows it. At 2025-11-25 the question is a request
  * to the client in the middle of the call; at 2026-07-28 the call answers `input_required` and
- * the client calls again with the answer (the SDK's multi-round-trip).
+ * the client calls again with the answer (the SDK's multi-round-trip); in a 2026 task (the tasks
+ * extension) the task waits for its client (`input_required`), which answers with `tasks/update`.
  */
 import { CLIENT_CAPABILITIES_META_KEY, inputRequired, inputResponse, type ClientCapabilities, type ServerContext } from '@modelcontextprotocol/server';
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { DEFAULT_APPROVAL_TIMEOUT_MS } from './approval-queue';
 import type { ClientConfirmation, McpSession } from './call';
+import type { AskClient } from './tasks';
 
 /** The key of the answer in a 2026 retry's `inputResponses`. */
 export const CONFIRM_KEY = 'toolsmith.approve';
@@ -95,6 +97,25 @@ export function clientConfirm(legacy: boolean, legacyCaps: ClientCapabilities | 
     const answer = inputResponse(ctx.mcpReq.inputResponses, CONFIRM_KEY);
     if (answer.kind === 'elicit' && takeConfirmState(ctx.mcpReq.requestState<string>(), q.tool, q.args)) return answer.action === 'accept' && answer.content?.run === true;
     throw new ClientInputNeeded(q, mintConfirmState(q.tool, q.args));
+  };
+}
+
+/**
+ * How a 2026 task asks its client's user: the question waits in the task (`inputRequests` of
+ * tasks/get) for as long as an approval waits in the window; no answer in that time, or the task
+ * ended, is not confirmed.
+ */
+export function taskConfirm(ask: AskClient): NonNullable<McpSession['confirm']> {
+  return async (q) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<undefined>((done) => {
+      timer = setTimeout(() => done(undefined), DEFAULT_APPROVAL_TIMEOUT_MS);
+      timer.unref?.();
+    });
+    const asked = ask(CONFIRM_KEY, inputRequired.elicit({ mode: 'form', message: q.message, requestedSchema: q.requestedSchema }) as { method: string; params: Record<string, unknown> });
+    const value = await Promise.race([asked, late]).finally(() => clearTimeout(timer));
+    const answer = inputResponse({ [CONFIRM_KEY]: value } as Parameters<typeof inputResponse>[0], CONFIRM_KEY);
+    return answer.kind === 'elicit' && answer.action === 'accept' && answer.content?.run === true;
   };
 }
 

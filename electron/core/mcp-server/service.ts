@@ -28,7 +28,7 @@ import { servedAnnotations, servedTaskSupport } from './annotations';
 import { McpApprovalQueue } from './approval-queue';
 import { callServedTool, callToolOutput, type CallDeps, type McpSession, type ServedProgress } from './call';
 import { clientLabel } from './client-name';
-import { answeredOrAsk, clientConfirm } from './client-confirm';
+import { answeredOrAsk, clientConfirm, offersForms, taskConfirm } from './client-confirm';
 import { TOOL_SEARCH_NAME, unknownWhileSearching, type FoundTool, type ServedSearch } from './discovery';
 import { ServedTools, type ServedTool } from './served-tools';
 import { ServedTasks, TASKS_EXTENSION } from './tasks';
@@ -125,10 +125,14 @@ function appsOf(server: Server, ctx: ServerContext): boolean {
   return rendersApps(envelope?.[CLIENT_CAPABILITIES_META_KEY] ?? server.getClientCapabilities());
 }
 
+/** The client's capabilities in a 2026 request's envelope. */
+function capabilitiesOf(ctx: ServerContext): ClientCapabilities | undefined {
+  return (ctx.mcpReq.envelope as Record<string, ClientCapabilities | undefined> | undefined)?.[CLIENT_CAPABILITIES_META_KEY];
+}
+
 /** The client declares the tasks extension of 2026-07-28 in this request's capabilities. */
 function declaresTasks(ctx: ServerContext): boolean {
-  const envelope = ctx.mcpReq.envelope as Record<string, { extensions?: Record<string, unknown> } | undefined> | undefined;
-  const extensions = envelope?.[CLIENT_CAPABILITIES_META_KEY]?.extensions;
+  const extensions = (capabilitiesOf(ctx) as { extensions?: Record<string, unknown> } | undefined)?.extensions;
   return isObject(extensions) && extensions![TASKS_EXTENSION] !== undefined;
 }
 
@@ -355,7 +359,7 @@ export class McpServeService {
       const task = (req.params as { task?: { ttl?: unknown } }).task;
       if (tasks && task) return this.startTask(session, req.params.name, req.params.arguments, task.ttl) as unknown as Promise<CallToolResult>;
       const taskTool = tasks ? undefined : this.modernTaskTool(req.params.name, ctx);
-      if (taskTool) return this.startModernTask(session, taskTool, req.params.arguments, modern) as unknown as CallToolResult;
+      if (taskTool) return this.startModernTask(session, taskTool, req.params.arguments, modern, this.opts.settings().askClient && offersForms(capabilitiesOf(ctx))) as unknown as CallToolResult;
       if (!modern && tasks) return this.callTool(session, req.params.name, req.params.arguments, ctx.mcpReq.signal, (n: ServerNotification) => ctx.mcpReq.notify(n));
       if (!modern) return answeredOrAsk(this.callTool(session, req.params.name, req.params.arguments, ctx.mcpReq.signal, (n: ServerNotification) => ctx.mcpReq.notify(n))) as Promise<CallToolResult>;
       // A call still running keeps the shared session from ending; its end counts as use.
@@ -427,8 +431,8 @@ export class McpServeService {
   /**
    * tasks/get, tasks/update and tasks/cancel of the tasks extension (2026-07-28), over the
    * session's tasks, for clients that declare the extension on the request (others are refused
-   * with -32021, as the extension says). tasks/get carries a finished task's result or error;
-   * Toolsmith's tasks never wait for their client, so tasks/update has nothing to take.
+   * with -32021, as the extension says). tasks/get carries a finished task's result or error, or
+   * the questions a task waits on; tasks/update brings their answers.
    */
   private serveModernTasks(server: Server, state: SessionState): void {
     const owner = state.ownerId;
@@ -446,34 +450,43 @@ export class McpServeService {
       this.tasks.cancel(owner, p.taskId, true);
       return {};
     });
-    server.setRequestHandler('tasks/update', { params: z.object({ taskId: z.string() }).passthrough() }, (p, ctx) => {
+    server.setRequestHandler('tasks/update', { params: z.object({ taskId: z.string(), inputResponses: z.unknown().optional() }).passthrough() }, (p, ctx) => {
       declared(ctx);
-      this.tasks.detailed(owner, p.taskId);
+      // The SDK takes a request's inputResponses out of its params (ctx.mcpReq.inputResponses).
+      this.tasks.update(owner, p.taskId, ctx.mcpReq.inputResponses ?? p.inputResponses);
       return {};
     });
   }
 
   /**
    * The served tool a 2026 call runs as a task: a slow one (as at 2025), called by a client that
-   * declares the tasks extension. A call that may ask the client's user first is made plainly:
-   * its question goes by the multi-round-trip of the call itself.
+   * declares the tasks extension. One that asks before it runs asks in its task.
    */
   private modernTaskTool(name: unknown, ctx: ServerContext): ServedTool | undefined {
     if (typeof name !== 'string' || !declaresTasks(ctx) || !this.served.enabled()) return undefined;
     const served = this.served.list().byName.get(name);
     if (!served || !servedTaskSupport(served.tool)) return undefined;
-    if (served.approval !== null && this.opts.settings().askClient) return undefined;
     return served;
   }
 
   /**
    * A 2026 call run as a task: answered at once with the task (`resultType: "task"`); the call
    * runs as any other (approvals in the window, limits, the log), its progress becoming the
-   * task's status message. Over HTTP a running task keeps the shared session from ending.
+   * task's status message. A tool that asks before it runs, with no window to ask in, asks the
+   * client's user in the task (`askClient`: Settings → MCP server allows it and the client offers
+   * form questions): the task waits, input_required, for the answer in tasks/update.
+   * Over HTTP a running task keeps the shared session from ending.
    */
-  private startModernTask(session: McpSession, served: ServedTool, args: unknown, modern?: ModernSession): Record<string, unknown> {
-    const view = this.tasks.create(session.ownerId, undefined, (signal, report) => {
-      const inTask: McpSession = { ownerId: session.ownerId, allowed: session.allowed, found: session.found, client: session.client, progress: (p) => report(p.message ?? (p.total !== undefined ? `${p.progress} of ${p.total}` : `${p.progress}`)) };
+  private startModernTask(session: McpSession, served: ServedTool, args: unknown, modern: ModernSession | undefined, askClient: boolean): Record<string, unknown> {
+    const view = this.tasks.create(session.ownerId, undefined, (signal, report, ask) => {
+      const inTask: McpSession = {
+        ownerId: session.ownerId,
+        allowed: session.allowed,
+        found: session.found,
+        client: session.client,
+        progress: (p) => report(p.message ?? (p.total !== undefined ? `${p.progress} of ${p.total}` : `${p.progress}`)),
+        ...(askClient ? { confirm: taskConfirm(ask) } : {}),
+      };
       const call = callServedTool(this.deps, inTask, served, args, signal);
       if (modern) {
         modern.running++;

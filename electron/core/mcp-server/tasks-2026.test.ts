@@ -13,6 +13,7 @@ import { createCore, type Core } from '../app';
 import { OrderedClient, taskAnswer } from '../mcp-client/ordered-client';
 import { RESOURCES_DIR, useTempDirs } from '../testing/temp-dir';
 import { seedServedBundle, startEchoServer, type EchoServer, type ServedFixture } from '../testing/mcp-serve-kit';
+import { CONFIRM_KEY } from './client-confirm';
 import { TASKS_EXTENSION } from './tasks';
 
 const tempDir = useTempDirs();
@@ -139,6 +140,46 @@ describe('tasks for 2026-07-28 clients (the tasks extension)', () => {
       expect(done.status).not.toBe('working');
     });
     expect(done).toMatchObject({ status: 'completed', result: { isError: true } });
+  });
+
+  it('a slow tool that asks before it runs asks in its task: input_required with the question, answered with tasks/update', async () => {
+    const slow = (await core.registry.store.allTools()).find((t) => t.slug === 'slow')!;
+    await core.registry.store.putTool(fx.bundleId, 'slow-guarded', '1', { displayName: 'slow-guarded', description: 'A slow search that asks', tags: [], isEnabled: true, type: 'http', argSchema: slow.argSchema, outputSchema: {}, http: slow.http, requiresApproval: true });
+    const client = await connect2026({ elicitation: {}, ...TASKS } as ClientCapabilities);
+    const waiting = async (taskId: unknown) => {
+      let t: z.infer<typeof Task> | undefined;
+      await vi.waitFor(async () => {
+        t = await getTask(client, taskId);
+        expect(t.status).toBe('input_required');
+      });
+      return t as Record<string, unknown>;
+    };
+
+    const task = await createTask(client, 'slow-guarded', { q: 'tides' });
+    const asked = await waiting(task.taskId);
+    expect(asked.inputRequests).toEqual({ [CONFIRM_KEY]: { method: 'elicitation/create', params: expect.objectContaining({ mode: 'form', message: expect.stringMatching(/requires approval/) }) } });
+    expect(asked).not.toHaveProperty('result');
+    // An answer to no question is ignored: the task still waits.
+    await client.request({ method: 'tasks/update', params: { taskId: task.taskId, inputResponses: { other: { action: 'accept', content: {} } } } } as never, Empty);
+    expect((await getTask(client, task.taskId)).status).toBe('input_required');
+    await client.request({ method: 'tasks/update', params: { taskId: task.taskId, inputResponses: { [CONFIRM_KEY]: { action: 'accept', content: { run: true } } } } } as never, Empty);
+    await vi.waitFor(async () => expect(await getTask(client, task.taskId)).toMatchObject({ status: 'completed', result: { structuredContent: { path: '/search?q=tides' } } }));
+
+    const declined = await createTask(client, 'slow-guarded', { q: 'no' });
+    await waiting(declined.taskId);
+    await client.request({ method: 'tasks/update', params: { taskId: declined.taskId, inputResponses: { [CONFIRM_KEY]: { action: 'decline' } } } } as never, Empty);
+    await vi.waitFor(async () => expect(await getTask(client, declined.taskId)).toMatchObject({ status: 'completed', result: { isError: true, content: [{ text: expect.stringMatching(/did not confirm/) }] } }));
+
+    const cancelled = await createTask(client, 'slow-guarded', { q: 'never' });
+    await waiting(cancelled.taskId);
+    await client.request({ method: 'tasks/cancel', params: { taskId: cancelled.taskId } } as never, Empty);
+    expect(await getTask(client, cancelled.taskId)).toMatchObject({ status: 'cancelled' });
+    expect(await getTask(client, cancelled.taskId)).not.toHaveProperty('inputRequests');
+
+    // A client that cannot be asked (no form questions) gets the refusal as the task's result.
+    const mute = await connect2026(TASKS);
+    const refused = await createTask(mute, 'slow-guarded', { q: 'x' });
+    await vi.waitFor(async () => expect(await getTask(mute, refused.taskId)).toMatchObject({ status: 'completed', result: { isError: true, content: [{ text: expect.stringMatching(/no Toolsmith window is open/) }] } }));
   });
 
   it('gives a client that does not declare the extension plain calls, and refuses it the task methods with -32021', async () => {

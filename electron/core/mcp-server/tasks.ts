@@ -5,7 +5,9 @@
  *   it), and may cancel it (`tasks/cancel`);
  * - the tasks extension of 2026-07-28: a client that declares it gets a task for such a call
  *   (`resultType: "task"`), asks after it with `tasks/get`, whose answer carries the result (or
- *   the JSON-RPC error) once it is done (`detailed`), and may cancel it (`tasks/cancel`).
+ *   the JSON-RPC error) once it is done (`detailed`), and may cancel it (`tasks/cancel`). A
+ *   task may wait for its client (`input_required`, its questions in `inputRequests`), which
+ *   answers with `tasks/update`.
  * A task belongs to the session that created it. A finished task is kept for its time to live
  * (what the client asked, within bounds), then forgotten; a session's tasks are cancelled and
  * forgotten when it ends.
@@ -16,7 +18,19 @@ import { v7 as uuidv7 } from 'uuid';
 /** The tasks extension of MCP 2026-07-28 (SEP-2663). */
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 
-export type TaskStatus = 'working' | 'completed' | 'failed' | 'cancelled';
+export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
+
+/** A question a task asks its client (2026-07-28): a request the client answers, e.g. `elicitation/create`. */
+export interface TaskInputRequest {
+  method: string;
+  params?: Record<string, unknown>;
+}
+
+/** Asks the task's client `request` under `key`; answers what the client sent, or undefined when the task ended first. */
+export type AskClient = (key: string, request: TaskInputRequest) => Promise<unknown>;
+
+/** A task still running (working, or waiting for its client). */
+const running = (status: TaskStatus) => status === 'working' || status === 'input_required';
 
 /** A task as 2025-11-25 shows it. */
 export interface TaskView {
@@ -40,6 +54,7 @@ export interface DetailedTask {
   pollIntervalMs: number;
   result?: CallToolResult;
   error?: { code: number; message: string };
+  inputRequests?: Record<string, TaskInputRequest>;
 }
 
 /** How often a client is told to ask (ms). */
@@ -59,6 +74,8 @@ interface Entry {
   result?: CallToolResult;
   error?: { code: number; message: string };
   expiry?: ReturnType<typeof setTimeout>;
+  /** The questions waiting for the client's answer, by key. */
+  questions: Map<string, { request: TaskInputRequest; answer: (value: unknown) => void }>;
 }
 
 export class ServedTasks {
@@ -66,25 +83,36 @@ export class ServedTasks {
 
   constructor(private readonly now: () => Date) {}
 
-  /** Starts `run` as a task of `owner`; answers its first view. `run` may say how far it got (`report`: the task's status message). */
-  create(owner: string, ttlAsked: unknown, run: (signal: AbortSignal, report: (message: string) => void) => Promise<CallToolResult>): TaskView {
+  /**
+   * Starts `run` as a task of `owner`; answers its first view. `run` may say how far it got
+   * (`report`: the task's status message) and ask its client (`ask`: the task is input_required
+   * until every question is answered with `update`).
+   */
+  create(owner: string, ttlAsked: unknown, run: (signal: AbortSignal, report: (message: string) => void, ask: AskClient) => Promise<CallToolResult>): TaskView {
     const mine = [...this.tasks.values()].filter((t) => t.owner === owner);
-    if (mine.filter((t) => t.view.status === 'working').length >= MAX_RUNNING_TASKS) {
+    if (mine.filter((t) => running(t.view.status)).length >= MAX_RUNNING_TASKS) {
       throw new ProtocolError(ProtocolErrorCode.InvalidRequest, `this session already has ${MAX_RUNNING_TASKS} tasks running: wait for one to finish or cancel one (tasks/cancel)`);
     }
     // Finished tasks beyond what a session keeps are forgotten, oldest first (their results with them).
-    for (const old of mine.filter((t) => t.view.status !== 'working').slice(0, Math.max(0, mine.length + 1 - MAX_KEPT_TASKS))) this.forget(old);
+    for (const old of mine.filter((t) => !running(t.view.status)).slice(0, Math.max(0, mine.length + 1 - MAX_KEPT_TASKS))) this.forget(old);
     const ttl = Math.min(TASK_TTL_MS.max, Math.max(TASK_TTL_MS.min, typeof ttlAsked === 'number' && Number.isFinite(ttlAsked) ? ttlAsked : TASK_TTL_MS.default));
     const at = this.now().toISOString();
     const abort = new AbortController();
     const view: TaskView = { taskId: uuidv7(), status: 'working', ttl, createdAt: at, lastUpdatedAt: at, pollInterval: TASK_POLL_INTERVAL_MS };
-    const entry: Entry = { owner, view, abort, done: undefined as unknown as Promise<CallToolResult> };
+    const entry: Entry = { owner, view, abort, done: undefined as unknown as Promise<CallToolResult>, questions: new Map() };
     const report = (message: string) => {
-      if (entry.view.status !== 'working' || !message) return;
+      if (!running(entry.view.status) || !message) return;
       entry.view.statusMessage = message.slice(0, 500);
       entry.view.lastUpdatedAt = this.now().toISOString();
     };
-    entry.done = run(abort.signal, report).then(
+    const ask: AskClient = (key, request) =>
+      new Promise((answer) => {
+        if (!running(entry.view.status)) return answer(undefined);
+        entry.questions.get(key)?.answer(undefined);
+        entry.questions.set(key, { request, answer });
+        this.touch(entry, 'input_required');
+      });
+    entry.done = run(abort.signal, report, ask).then(
       (r) => {
         entry.result = r;
         this.finish(entry, abort.signal.aborted ? 'cancelled' : r.isError ? 'failed' : 'completed');
@@ -112,6 +140,7 @@ export class ServedTasks {
     const e = this.entry(owner, taskId);
     const { ttl, pollInterval, status, ...rest } = e.view;
     const base = { ...rest, ttlMs: ttl, pollIntervalMs: pollInterval };
+    if (status === 'input_required') return { ...base, status, inputRequests: Object.fromEntries([...e.questions].map(([k, q]) => [k, q.request])) };
     if (status === 'working' || status === 'cancelled') return { ...base, status };
     if (e.result) return { ...base, status: 'completed', result: e.result };
     return { ...base, status: 'failed', error: e.error ?? { code: ProtocolErrorCode.InternalError, message: rest.statusMessage ?? 'the task failed' } };
@@ -119,6 +148,23 @@ export class ServedTasks {
 
   list(owner: string): TaskView[] {
     return [...this.tasks.values()].filter((t) => t.owner === owner).map((t) => ({ ...t.view }));
+  }
+
+  /**
+   * The client's answers to the task's questions (2026 `tasks/update`), by key: each answered
+   * question is taken off, and the task works again once none is left. Answers to no waiting
+   * question, and answers to an ended task, are ignored.
+   */
+  update(owner: string, taskId: unknown, inputResponses: unknown): void {
+    const e = this.entry(owner, taskId);
+    if (typeof inputResponses !== 'object' || inputResponses === null || Array.isArray(inputResponses)) return;
+    for (const [key, value] of Object.entries(inputResponses)) {
+      const q = e.questions.get(key);
+      if (!q) continue;
+      e.questions.delete(key);
+      q.answer(value);
+    }
+    if (e.view.status === 'input_required' && e.questions.size === 0) this.touch(e, 'working');
   }
 
   /** The task's result, once it is done. */
@@ -129,8 +175,8 @@ export class ServedTasks {
   /** Cancels a running task; one that already ended is an error, unless `endedIsFine` (2026, where a cancel is only a wish). */
   cancel(owner: string, taskId: unknown, endedIsFine = false): TaskView {
     const e = this.entry(owner, taskId);
-    if (e.view.status !== 'working' && endedIsFine) return { ...e.view };
-    if (e.view.status !== 'working') throw new ProtocolError(ProtocolErrorCode.InvalidParams, `the task ${e.view.taskId} is already ${e.view.status}`);
+    if (!running(e.view.status) && endedIsFine) return { ...e.view };
+    if (!running(e.view.status)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `the task ${e.view.taskId} is already ${e.view.status}`);
     e.abort.abort(new Error('the client cancelled the task'));
     this.finish(e, 'cancelled', 'cancelled by the client');
     return { ...e.view };
@@ -141,8 +187,17 @@ export class ServedTasks {
     for (const e of [...this.tasks.values()]) {
       if (owner !== undefined && e.owner !== owner) continue;
       e.abort.abort(new Error(owner === undefined ? 'serving was switched off' : 'the session ended'));
+      for (const q of e.questions.values()) q.answer(undefined);
+      e.questions.clear();
       this.forget(e);
     }
+  }
+
+  /** A running task waits for its client, or works again. */
+  private touch(e: Entry, status: 'working' | 'input_required'): void {
+    if (!running(e.view.status) || e.view.status === status) return;
+    e.view.status = status;
+    e.view.lastUpdatedAt = this.now().toISOString();
   }
 
   private forget(e: Entry): void {
@@ -157,8 +212,11 @@ export class ServedTasks {
   }
 
   private finish(e: Entry, status: TaskStatus, message?: string): void {
-    if (e.view.status !== 'working') return;
+    if (!running(e.view.status)) return;
     e.view.status = status;
+    // Questions still waiting get no answer.
+    for (const q of e.questions.values()) q.answer(undefined);
+    e.questions.clear();
     e.view.lastUpdatedAt = this.now().toISOString();
     if (message) e.view.statusMessage = message.slice(0, 500);
     // Its time to live counts from its creation.
