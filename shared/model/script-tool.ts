@@ -50,6 +50,14 @@ export function utf8Length(s: string): number {
   return n;
 }
 
+/**
+ * A source as it is hashed, written and run: without a leading byte order mark (U+FEFF). An editor
+ * may save one; it is not part of the script, and the `.js` is read back without it.
+ */
+export function withoutBom(source: string): string {
+  return source.charCodeAt(0) === 0xfeff ? source.slice(1) : source;
+}
+
 export const ScriptSourceSchema = z
   .string()
   .min(1, { error: 'the script is empty: write a function run(args, ctx)' })

@@ -12,7 +12,10 @@
  *   once for all of them);
  * - it is a script tool that was not written in this app (an imported bundle's, a dropped-in
  *   one, one copied into the data folder) and the user has not allowed yet: it asks before its
- *   first run; allowing it trusts its source (electron/core/bundles/script-trust.ts).
+ *   first run; allowing it where the app shows its source trusts it (ToolStore.trustAllowedScript,
+ *   electron/core/bundles/script-trust.ts). A sequence with such a step asks too (`step`), but
+ *   allowing the sequence trusts no step's script: the step is refused at its turn until its own
+ *   source is read and trusted.
  */
 import { z } from 'zod';
 import { McpToolAnnotationsSchema, type Tool } from './tool';
@@ -108,28 +111,6 @@ function reasonOf(tool: ApprovalSubject, ctx: ApprovalContext, depth: number, se
     if (target && reasonOf(target, ctx, depth + 1, seen)) return { kind: 'step', step: step.id, tool: `${step.tool.slug}@${step.tool.version}` };
   }
   return null;
-}
-
-/**
- * The script sources (SHA-256) a call of `tool` would run that are not trusted yet: the tool's
- * own, and those of its sequence steps. Allowing the call trusts them.
- */
-export function untrustedScripts(tool: ApprovalSubject, ctx: ApprovalContext): string[] {
-  const out = new Set<string>();
-  const seen = new Set<string>();
-  const walk = (t: ApprovalSubject, depth: number) => {
-    const key = keyOf(t.bundleId, t.slug, t.version);
-    if (depth > MAX_DEPTH || seen.has(key)) return;
-    seen.add(key);
-    if (t.type === 'script' && t.script && !ctx.scriptTrusted(t.script.sha256)) out.add(t.script.sha256);
-    if (t.type !== 'sequence') return;
-    for (const step of t.sequence?.steps ?? []) {
-      const target = ctx.toolAt(step.tool.bundleId, step.tool.slug, step.tool.version);
-      if (target) walk(target, depth + 1);
-    }
-  };
-  walk(tool, 0);
-  return [...out];
 }
 
 /** Whether an MCP server's hints leave a tool possibly destructive (the MCP defaults: destructiveHint true, readOnlyHint false). */

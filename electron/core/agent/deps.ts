@@ -50,8 +50,8 @@ export interface AgentLoopDeps {
   conversations: ConversationStore;
   clients: ModelClientFactory;
   dispatcher: Pick<InvokeDispatcher, 'invoke' | 'cancel' | 'checkArgs'>;
-  /** `trustScripts` absent: allowing a call trusts no script (an unattended run's answers are not a person's). */
-  registry: { store: Pick<ToolStore, 'allTools' | 'isUsable' | 'bundleById' | 'approvals'> & Partial<Pick<ToolStore, 'trustScripts'>> };
+  /** `trustAllowedScript` absent: allowing a call trusts no script (an unattended run's answers are not a person's). */
+  registry: { store: Pick<ToolStore, 'allTools' | 'isUsable' | 'bundleById' | 'approvals'> & Partial<Pick<ToolStore, 'trustAllowedScript'>> };
   routing: RoutingServices;
   approvals: ApprovalStore;
   settings: Pick<SettingsStore, 'get'>;

@@ -26,7 +26,7 @@ import { TOOL_OUTPUT_NAME } from '../tool-output/messages';
 import { TOOL_SEARCH_NAME, notLoadedError, type DeferredTools } from './deferred-tools';
 import { extractionInfo } from '../tool-output/tool-output-tool';
 import type { ModelRef } from '../../../shared/model/provider';
-import { approvalOf, untrustedScripts } from '../../../shared/model/tool-approval';
+import { approvalOf } from '../../../shared/model/tool-approval';
 import type { ModelClient, ModelToolCall } from './types';
 import { TaskCalls, type TaskTurn } from './task-calls';
 
@@ -213,8 +213,8 @@ export class ToolCallRunner {
         this.finish(this.card(mt, call, args, invocationId, { status: 'denied', decision, ...(answer.reason ? { denyReason: answer.reason } : {}) }));
         return;
       }
-      // A script not written in this app that the user allowed runs without asking from now on.
-      await deps.registry.store.trustScripts?.(untrustedScripts(tool, approvals), 'allowed');
+      // A script not written in this app that the user allowed (its own, shown on the card) runs without asking from now on.
+      await deps.registry.store.trustAllowedScript?.(tool);
       if (decision === 'allow-conversation' || decision === 'allow-always') {
         const toolName = `${mt.bundleSlug ?? ''}/${tool.slug}`;
         await deps.approvals.add({ toolId: tool.id, toolName, scope: decision === 'allow-always' ? 'always' : 'conversation', conversationId: scopeId });

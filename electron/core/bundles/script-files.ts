@@ -11,6 +11,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { AppError } from '../../../shared/errors';
+import { withoutBom } from '../../../shared/model/script-tool';
 import { errnoOf, type StoreFs } from '../lib/durable-fs';
 
 /** The script file of a tool file: `<name>.json` → `<name>.js`. */
@@ -34,8 +35,7 @@ export function scriptProblem(file: string, what: 'missing' | 'changed' | 'unrea
 }
 
 function decode(bytes: Buffer): string {
-  const text = bytes.toString('utf8');
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  return withoutBom(bytes.toString('utf8'));
 }
 
 function check(file: string, bytes: Buffer, sha256: string): ScriptFileState {
@@ -79,6 +79,12 @@ const RECHECK_MS = 250;
  */
 export class ScriptSources {
   private readonly cache = new Map<string, Cached>();
+
+  /** The source when it was found unchanged less than RECHECK_MS ago (a call's common case, answered without a promise); else undefined: ask forCall. */
+  fresh(file: string, sha256: string): string | undefined {
+    const hit = this.cache.get(file);
+    return hit && hit.sha256 === sha256 && performance.now() - hit.checkedAt < RECHECK_MS ? hit.source : undefined;
+  }
 
   /** The source to run, or AppError UNAVAILABLE with the reason. */
   async forCall(file: string, sha256: string, slug: string): Promise<string> {

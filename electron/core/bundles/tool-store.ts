@@ -12,6 +12,7 @@ import { AppError } from '../../../shared/errors';
 import { BundlePutBodySchema, EnabledPatchBodySchema, type Bundle, type ListBundlesQuery, type Page } from '../../../shared/model/bundle';
 import { isToolUsable, ToolPutBodySchema, type ListToolsQuery, type RegistryChange, type Tool, type ToolPutBody, type ToolUsage, type ToolView } from '../../../shared/model/tool';
 import { approvalContext, type ApprovalContext } from '../../../shared/model/tool-approval';
+import { withoutBom } from '../../../shared/model/script-tool';
 import { checkSlug, checkUuidV7, checkVersion, nfc, toolKey } from '../../../shared/model/validation';
 import { SerialQueue } from '../lib/serial-queue';
 import { applyOverride, loadBuiltins, type BuiltinBundle, type Override } from './builtins';
@@ -74,6 +75,10 @@ export class ToolStore {
   private readonly switches: BundleSwitches;
   private readonly trust: ScriptTrust;
   private readonly scripts = new ScriptSources();
+  /** Calls allowed to run a script once without trusting it, by invocation id: its SHA-256 (allowScriptOnce). */
+  private readonly scriptLeaves = new Map<string, string>();
+  /** Each script tool's `.js` path, by its view (a view's bundle, slug and version never change): the name is a hash, not worth making per call. */
+  private readonly scriptFiles = new WeakMap<ToolView, string>();
   private state: 'new' | 'open' | 'closed' = 'new';
 
   constructor(private readonly opts: ToolStoreOptions) {
@@ -402,12 +407,45 @@ export class ToolStore {
   /** The source a call of a script tool runs: checked at every call (a stat; read again only when the file changed). UNAVAILABLE when it cannot run. */
   scriptForCall(tool: ToolView): Promise<string> {
     if (tool.type !== 'script' || !tool.script) return Promise.reject(new AppError('VALIDATION_FAILED', `'${tool.slug}' is not a script tool`));
-    return this.scripts.forCall(this.layout.scriptFile(tool.bundleId, tool.slug, tool.version), tool.script.sha256, tool.slug);
+    return this.scripts.forCall(this.scriptFileOf(tool), tool.script.sha256, tool.slug);
+  }
+
+  /** What scriptForCall answers, without a promise, when the file was found unchanged a moment ago (within a quarter of a second); else undefined. */
+  scriptIfFresh(tool: ToolView): string | undefined {
+    return tool.script ? this.scripts.fresh(this.scriptFileOf(tool), tool.script.sha256) : undefined;
+  }
+
+  private scriptFileOf(tool: ToolView): string {
+    let file = this.scriptFiles.get(tool);
+    if (file === undefined) {
+      file = this.layout.scriptFile(tool.bundleId, tool.slug, tool.version);
+      this.scriptFiles.set(tool, file);
+    }
+    return file;
   }
 
   /** Whether a script source runs without asking: the user wrote it here or allowed it (script-trust.ts). */
   isScriptTrusted(sha256: string): boolean {
     return this.trust.isTrusted(sha256);
+  }
+
+  /**
+   * Lets one call (by its invocation id) run a script that is not trusted, without trusting it:
+   * an MCP client's user confirmed that call, told it is a script from outside. The leave is
+   * taken by that call's start (`takeScriptLeave`), or by the function answered, whichever first.
+   */
+  allowScriptOnce(invocationId: string, sha256: string): () => void {
+    this.scriptLeaves.set(invocationId, sha256);
+    return () => {
+      if (this.scriptLeaves.get(invocationId) === sha256) this.scriptLeaves.delete(invocationId);
+    };
+  }
+
+  /** Whether the call `invocationId` may run the script `sha256` once without it being trusted; the leave is used up. */
+  takeScriptLeave(invocationId: string | undefined, sha256: string): boolean {
+    if (this.scriptLeaves.size === 0 || invocationId === undefined || this.scriptLeaves.get(invocationId) !== sha256) return false;
+    this.scriptLeaves.delete(invocationId);
+    return true;
   }
 
   /**
@@ -422,6 +460,37 @@ export class ToolStore {
     for (const t of this.catalog.tools.values()) {
       if (t.script && changed.has(t.script.sha256)) this.changes.emit({ kind: 'tool', op: 'patch', id: t.id, bundleId: t.bundleId });
     }
+  }
+
+  /**
+   * Trusts the script of a tool as the user was shown it: `shown` is the SHA-256 that came with the
+   * source the user read (`tools.scriptSource`). Refused (CONFLICT, nothing trusted) when the `.js`
+   * on disk is missing or does not match the SHA-256 the tool's `.json` records, or when what was
+   * shown is not what both hold now.
+   */
+  async trustShownScript(bundleId: string, slug: string, version: string, shown: string): Promise<void> {
+    const s = await this.scriptSource(bundleId, slug, version);
+    if (!s.ok) throw new AppError('CONFLICT', `'${slug}' version '${version}' cannot be trusted: ${s.problem}`, { sha256: s.sha256 });
+    if (shown !== s.sha256) {
+      throw new AppError('CONFLICT', `'${slug}' version '${version}' was not trusted: its script is not the one that was shown (it changed since); read it again, then trust it`, { sha256: s.sha256, shown });
+    }
+    await this.trustScripts([s.sha256], 'allowed');
+  }
+
+  /**
+   * The user allowed a call of `tool` where the app asked (the chat's card, Toolsmith's window for
+   * an MCP client): its own script, if not trusted yet, is trusted from now on, when its `.js`
+   * holds what the tool records (else nothing is trusted, and the call is refused for the file).
+   * A sequence's steps are not: a step's script not trusted yet is refused at its turn, with how
+   * to trust it. True when the script is trusted after this.
+   */
+  async trustAllowedScript(tool: ToolView): Promise<boolean> {
+    if (tool.type !== 'script' || !tool.script) return false;
+    if (this.trust.isTrusted(tool.script.sha256)) return true;
+    const state = await readScriptFile(this.fs, this.layout.scriptFile(tool.bundleId, tool.slug, tool.version), tool.script.sha256);
+    if (!state.ok) return false;
+    await this.trustScripts([tool.script.sha256], 'allowed');
+    return true;
   }
 
   /** What decides whether a tool asks before it runs (shared/model/tool-approval.ts), over this store's tools and trusted scripts. */
@@ -507,7 +576,9 @@ function storedDefinition(input: ToolPutBody): { record: Omit<Tool, 'id' | 'bund
     const { script: _none, ...rest } = input;
     return { record: rest };
   }
-  const { source, ...limits } = input.script;
+  // Hashed and written as it is read back (script-files.ts): without a leading BOM.
+  const { source: sent, ...limits } = input.script;
+  const source = withoutBom(sent);
   return { record: { ...input, script: { sha256: sha256Hex(source), ...limits } }, source };
 }
 

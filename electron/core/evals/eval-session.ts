@@ -134,7 +134,7 @@ export class EvalSession {
       dispatcher: { invoke: (r) => p.dispatcher.invoke(r), cancel: (id) => p.dispatcher.cancel(id), checkArgs: (t, a, o) => p.dispatcher.checkArgs(t, a, o) },
       answerWithoutRunning: (c) => this.answerWithoutRunning(c),
       settings,
-      // Without trustScripts: an approval answered here trusts no script (nobody read it).
+      // Without trustAllowedScript: an approval answered here trusts no script (nobody read it).
       registry: { store: { allTools: () => p.store.allTools(), isUsable: (id) => p.store.isUsable(id), bundleById: (id) => p.store.bundleById(id), approvals: () => p.store.approvals() } },
     });
   }

@@ -11,7 +11,7 @@ import { resolveHandleArgs, type HandleResolver } from './handle-args';
 import { isStoredOutputRef } from './stored-ref';
 import { AppError, type ErrorInfo } from '../../../shared/errors';
 import type { HttpExchange, InvocationProgress, InvocationSource } from '../../../shared/model/invocation';
-import type { ScriptLogLine } from '../../../shared/model/script-tool';
+import { withoutBom, type ScriptLogLine } from '../../../shared/model/script-tool';
 import { ToolPutBodySchema, type ToolView } from '../../../shared/model/tool';
 import { checkSchemaCompiles } from '../bundles/schema-check';
 import { redactDeep } from '../secrets/redact';
@@ -485,7 +485,9 @@ function draftTool(req: InvokeRequest & { body: unknown }, now: Date): ToolView 
   const view = { ...definition, id: DRAFT_ID, bundleId: req.bundleId, slug: req.slug, version: req.version, isEnabled: true, isBuiltIn: false, createdAt: stamp, modifiedAt: stamp } as ToolView;
   if (script) {
     // The view carries what a saved one does: the source's SHA-256, not the source.
-    const { source, ...limits } = script;
+    // Hashed and run as a saved one would be: without a leading BOM.
+    const { source: sent, ...limits } = script;
+    const source = withoutBom(sent);
     view.script = { sha256: createHash('sha256').update(source, 'utf8').digest('hex'), ...limits };
     draftSources.set(view, source);
   }

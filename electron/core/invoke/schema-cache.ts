@@ -21,7 +21,8 @@ export interface SchemaIssue {
   message: string;
 }
 
-const MAX_ENTRIES = 4000;
+/** How many compiled schemas a cache keeps of each kind (arguments, other values) unless told otherwise. */
+export const SCHEMA_CACHE_MAX_ENTRIES = 4000;
 const NO_ISSUES: readonly SchemaIssue[] = Object.freeze([]);
 
 /** What a saved tool version's validators are found by. */
@@ -56,6 +57,9 @@ export class SchemaCache {
   private readonly cache = new Map<string, ValidateFunction>();
   private readonly argsCache = new Map<string, ArgsValidator>();
   private readonly pinned = new WeakMap<object, Pinned>();
+
+  /** `maxEntries`: the cap of each kind (a test sets a small one to reach it quickly). */
+  constructor(private readonly maxEntries = SCHEMA_CACHE_MAX_ENTRIES) {}
 
   /** Validates `value` against the schema cached under `key`; returns the issues, empty when valid. */
   check(key: string, schema: object, value: unknown): readonly SchemaIssue[] {
@@ -92,7 +96,7 @@ export class SchemaCache {
     const hit = this.cache.get(key);
     if (hit) return hit;
     const validate = compile(this.ajv, AJV_OPTIONS, schema);
-    bounded(this.cache, key, validate, (old) => forget(this.ajv, old));
+    bounded(this.cache, this.maxEntries, key, validate, (old) => forget(this.ajv, old));
     return validate;
   }
 
@@ -100,7 +104,7 @@ export class SchemaCache {
     const hit = this.argsCache.get(key);
     if (hit) return hit;
     const v = { validate: compile(this.argsAjv, ARGS_AJV_OPTIONS, schema), fills: declaresDefault(schema) };
-    bounded(this.argsCache, key, v, (old) => forget(this.argsAjv, old.validate));
+    bounded(this.argsCache, this.maxEntries, key, v, (old) => forget(this.argsAjv, old.validate));
     return v;
   }
 }
@@ -118,8 +122,8 @@ function compile(ajv: Ajv2020, options: typeof AJV_OPTIONS, schema: object): Val
  * Bounded: past the cap the oldest compiled entry goes (a recompile is the only cost), from
  * ajv's own cache too — ajv keeps every schema it compiled, so only this frees the memory.
  */
-function bounded<V>(cache: Map<string, V>, key: string, value: V, evict: (old: V) => void): void {
-  if (cache.size >= MAX_ENTRIES) {
+function bounded<V>(cache: Map<string, V>, max: number, key: string, value: V, evict: (old: V) => void): void {
+  if (cache.size >= max) {
     const oldest = cache.keys().next().value as string;
     const old = cache.get(oldest);
     cache.delete(oldest);

@@ -3,10 +3,10 @@
  * (from the next turn of the event loop, for every call still running), a cancel that came
  * before that turn, and that a finished call stops listening.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { InvokeOutcome, InvokeRequest } from '../invoke/dispatcher';
 import type { ToolView } from '../../../shared/model/tool';
-import { callServedTool, type CallDeps, type McpSession } from './call';
+import { callServedTool, scriptNeedsTrust, type CallDeps, type ClientConfirmation, type McpSession } from './call';
 import type { ServedTool } from './served-tools';
 
 const nextTurn = () => new Promise((r) => setImmediate(r));
@@ -82,5 +82,69 @@ describe('callServedTool and the client’s cancel', () => {
     a.abort();
     expect(await callServedTool(deps, session, served, {}, a.signal)).toMatchObject({ isError: true, content: [{ text: 'CANCELLED: the client cancelled the call' }] });
     expect(pending.size).toBe(0);
+  });
+});
+
+describe('a script not written in this app, asked with no Toolsmith window open', () => {
+  const script = {
+    ...served,
+    name: 'foreign',
+    tool: { ...served.tool, id: 't2', slug: 'foreign', type: 'script', script: { sha256: 'a'.repeat(64) } } as ToolView,
+    approval: { reason: { kind: 'script' } },
+  } as ServedTool;
+
+  function asking(answer: boolean) {
+    const s = standIn();
+    const trusted: string[] = [];
+    const leaves: { invocationId: string; sha256: string; released: boolean }[] = [];
+    const deps: CallDeps = {
+      ...s.deps,
+      approvals: { allows: () => false, add: s.deps.approvals.add },
+      trustAllowedScript: async (tool) => trusted.push(tool.id),
+      allowScriptOnce: (invocationId, sha256) => {
+        const leave = { invocationId, sha256, released: false };
+        leaves.push(leave);
+        return () => void (leave.released = true);
+      },
+    };
+    const questions: ClientConfirmation[] = [];
+    const confirming: McpSession = { ...session, allowed: new Set(), confirm: async (q) => (questions.push(q), answer) };
+    return { ...s, deps, trusted, leaves, questions, confirming };
+  }
+
+  it("asks the client's user saying it is a script from outside, runs that call once with leave, and trusts nothing", async () => {
+    const { deps, pending, finish, trusted, leaves, questions, confirming } = asking(true);
+    const r = callServedTool(deps, confirming, script, { x: 1 });
+    await vi.waitFor(() => expect(pending.size).toBe(1));
+    const [id] = [...pending.keys()];
+    expect(questions).toMatchObject([{ tool: 'b/foreign', outsideScript: true, message: expect.stringMatching(/is a script that was not written in Toolsmith/) }]);
+    expect(leaves).toEqual([{ invocationId: id, sha256: 'a'.repeat(64), released: false }]);
+    finish(id!, 'ran');
+    expect(await r).toEqual({ content: [{ type: 'text', text: 'ran' }] });
+    expect(leaves[0]!.released).toBe(true);
+    expect(trusted).toEqual([]);
+  });
+
+  it('refuses, saying how to trust it, when no question can say what it is', async () => {
+    const { deps, pending, trusted, questions, confirming } = asking(true);
+    const { allowScriptOnce: _none, ...without } = deps;
+    const r = await callServedTool(without, confirming, script, {});
+    expect(r).toMatchObject({ isError: true, content: [{ text: scriptNeedsTrust('b/foreign') }] });
+    expect(scriptNeedsTrust('b/foreign')).toMatch(/"Trust and run".*toolsmith invoke b\/foreign --trust$/);
+    expect(questions).toEqual([]);
+    expect(pending.size).toBe(0);
+    expect(trusted).toEqual([]);
+  });
+
+  it('a tool that asks for another reason: the question is the usual one, and a yes trusts nothing', async () => {
+    const { deps, pending, finish, trusted, leaves, questions, confirming } = asking(true);
+    const guarded = { ...served, tool: { ...served.tool, requiresApproval: true } as ToolView, approval: { reason: { kind: 'tool' } } } as ServedTool;
+    const r = callServedTool(deps, confirming, guarded, {});
+    await vi.waitFor(() => expect(pending.size).toBe(1));
+    expect(questions[0]!.outsideScript).toBeUndefined();
+    finish([...pending.keys()][0]!, 'ok');
+    await r;
+    expect(leaves).toEqual([]);
+    expect(trusted).toEqual([]);
   });
 });

@@ -29,8 +29,18 @@ export interface CallDeps {
   maxResultBytes: () => number;
   /** Where each running call's progress goes, by invocation (a client that asked for progress). */
   progressTo?: Map<string, (report: ServedProgress) => void>;
-  /** The user allowed a call: the scripts it runs that were not written in this app are trusted from now on. */
-  trustScripts?: (tool: ServedTool['tool']) => Promise<void>;
+  /**
+   * The user allowed a call in Toolsmith's window: the tool's own script, if it was not written in
+   * this app, is trusted from now on (ToolStore.trustAllowedScript). Never called for an answer
+   * given in the client: only the app's own approval trusts.
+   */
+  trustAllowedScript?: (tool: ServedTool['tool']) => Promise<unknown>;
+  /**
+   * Lets the call `invocationId` run the script `sha256` once without trusting it (the client's
+   * user confirmed it, told it is a script from outside): answers the function that takes the
+   * leave back. Absent: such a call is refused, with how to trust the script.
+   */
+  allowScriptOnce?: (invocationId: string, sha256: string) => () => void;
 }
 
 export interface ServedProgress {
@@ -64,6 +74,8 @@ export interface ClientConfirmation {
   /** The tool and arguments confirmed: an answer counts for these only. */
   tool: string;
   args: unknown;
+  /** The question says the tool is a script not written in this app, run once without trusting it. */
+  outsideScript?: true;
   message: string;
   requestedSchema: { type: 'object'; properties: { run: { type: 'boolean'; title: string; description: string; default: boolean } }; required: ['run'] };
 }
@@ -73,11 +85,33 @@ export const CONFIRM_ARGS_SHOWN = 2000;
 
 export const deniedByClient = (tool: string) => `the user did not confirm '${tool}' when asked by the MCP client; the call was not run`;
 
-/** The question a client's user answers for a tool that requires approval. */
-export function clientConfirmation(toolName: string, args: unknown): ClientConfirmation {
+/** How to trust a script not written in this app: where it can be read first. */
+const howToTrust = (tool: string) => `read its source in Toolsmith and trust it there ("Trust and run" in the tester or the + palette, or allow a call of it in Toolsmith's window), or read its .js and run toolsmith invoke ${tool} --trust`;
+
+/**
+ * The question a client's user answers for a tool that requires approval. For a script not
+ * written in this app (`outsideScript`), the question says so, and that the answer runs it once
+ * without trusting it.
+ */
+export function clientConfirmation(toolName: string, args: unknown, outsideScript = false): ClientConfirmation {
   const whole = JSON.stringify(args ?? {});
   // Long arguments are shown in part, and the question says so: what is not shown may matter.
   const shown = whole.length > CONFIRM_ARGS_SHOWN ? `${whole.slice(0, CONFIRM_ARGS_SHOWN)}… (${whole.length} characters in all, only the first ${CONFIRM_ARGS_SHOWN} shown: open Toolsmith to see them whole)` : whole;
+  if (outsideScript) {
+    return {
+      tool: toolName,
+      args: args ?? {},
+      outsideScript: true,
+      message:
+        `Toolsmith: '${toolName}' is a script that was not written in Toolsmith (it came with an imported bundle, the drop-in folder or a copied data folder) and is not trusted; its source is not shown here, and no Toolsmith window is open to show it. ` +
+        `Run this script from outside once with ${shown}? It stays untrusted: to trust it, ${howToTrust(toolName)}.`,
+      requestedSchema: {
+        type: 'object',
+        properties: { run: { type: 'boolean', title: `Run the script ${toolName} once`, description: 'Tick to run this script from outside Toolsmith once with these arguments, without trusting it.', default: false } },
+        required: ['run'],
+      },
+    };
+  }
   return {
     tool: toolName,
     args: args ?? {},
@@ -92,6 +126,9 @@ export function clientConfirmation(toolName: string, args: unknown): ClientConfi
 
 export const needsApprovalNoWindow = (tool: string) =>
   `'${tool}' requires approval before it runs, and no Toolsmith window is open to ask: open Toolsmith and call it again (it will ask there), or allow it always in Toolsmith (answer "Always allow" once in the app; Settings → Approvals lists it)`;
+/** A script not written in this app, not trusted, that the client cannot be asked to run once. */
+export const scriptNeedsTrust = (tool: string) =>
+  `'${tool}' is a script that was not written in Toolsmith and is not trusted yet, and no Toolsmith window is open to show it: it runs only once it is trusted: ${howToTrust(tool)}`;
 export const deniedInApp = (tool: string) => `the user denied '${tool}' in Toolsmith; the call was not run`;
 
 export function textResult(text: string, isError = false): CallToolResult {
@@ -117,31 +154,48 @@ export function callServedTool(deps: CallDeps, session: McpSession, served: Serv
   return run(deps, session, served, args, signal);
 }
 
+/**
+ * Asks where it can. Toolsmith's window first: allowing there trusts the tool's own script from
+ * outside (the window shows its source). With no window, the client's user, where the client can
+ * ask: an answer there never trusts a script. A script from outside runs once on it, and only when
+ * the question said what it is; without a question that can say so, it is refused with how to
+ * trust it.
+ */
 async function askThenRun(deps: CallDeps, session: McpSession, served: ServedTool, args: unknown, signal?: AbortSignal): Promise<CallToolResult> {
   const { tool } = served;
   const toolName = `${served.bundleSlug}/${tool.slug}`;
-  const noWindow = needsApprovalNoWindow(toolName);
+  // The tool's own script, not written here and not trusted (it is the first reason a tool asks).
+  const outside = served.approval?.reason.kind === 'script' && tool.script ? tool.script.sha256 : undefined;
+  const noWindow = outside ? scriptNeedsTrust(toolName) : needsApprovalNoWindow(toolName);
   const answer = deps.queue.windowOpen()
     ? await deps.queue.ask({ toolId: tool.id, toolName, displayName: tool.displayName, args: args ?? {}, client: session.client(), ...(served.approval ? { approval: served.approval } : {}) }, signal)
     : { refused: noWindow };
   // No window can answer: the client's own user is asked, where the client can ask (elicitation).
-  if ('refused' in answer && answer.refused === noWindow && session.confirm) {
-    if (!(await session.confirm(clientConfirmation(toolName, args)))) return textResult(deniedByClient(toolName), true);
-    await deps.trustScripts?.(tool);
-    return run(deps, session, served, args, signal);
+  if ('refused' in answer && answer.refused === noWindow && session.confirm && (!outside || deps.allowScriptOnce)) {
+    if (!(await session.confirm(clientConfirmation(toolName, args, outside !== undefined)))) return textResult(deniedByClient(toolName), true);
+    return run(deps, session, served, args, signal, outside);
   }
   if ('refused' in answer) return textResult(answer.refused, true);
   if (answer.decision === 'deny') return textResult(deniedInApp(toolName), true);
-  await deps.trustScripts?.(tool);
+  await deps.trustAllowedScript?.(tool);
   if (answer.decision === 'allow-session') session.allowed.add(tool.id);
   if (answer.decision === 'allow-always') await deps.approvals.add({ toolId: tool.id, toolName, scope: 'always' });
   return run(deps, session, served, args, signal);
 }
 
-function run(deps: CallDeps, session: McpSession, served: ServedTool, args: unknown, signal?: AbortSignal): Promise<CallToolResult> {
+/** Runs the call; `scriptOnce`: the SHA-256 of the tool's own script, allowed to run for this call only. */
+function run(deps: CallDeps, session: McpSession, served: ServedTool, args: unknown, signal?: AbortSignal, scriptOnce?: string): Promise<CallToolResult> {
   if (signal?.aborted) return Promise.resolve(errorResult({ code: 'CANCELLED', message: 'the client cancelled the call' }));
-  const { tool } = served;
   const invocationId = fastUuidv7();
+  if (scriptOnce !== undefined) {
+    const release = deps.allowScriptOnce!(invocationId, scriptOnce);
+    return runOnce(deps, session, served, args, invocationId, signal).finally(release);
+  }
+  return runOnce(deps, session, served, args, invocationId, signal);
+}
+
+function runOnce(deps: CallDeps, session: McpSession, served: ServedTool, args: unknown, invocationId: string, signal?: AbortSignal): Promise<CallToolResult> {
+  const { tool } = served;
   const watch = signal ? cancelWatch.add(signal, deps.dispatcher, invocationId) : undefined;
   const progressTo = session.progress ? deps.progressTo : undefined;
   progressTo?.set(invocationId, session.progress!);

@@ -14,7 +14,6 @@ import { z } from 'zod';
 import type { McpServerInfo, McpServerSettings } from '../../../shared/model/mcp-serve';
 import type { ToolSearchSettings } from '../../../shared/model/tool-search';
 import type { ToolView } from '../../../shared/model/tool';
-import { untrustedScripts } from '../../../shared/model/tool-approval';
 import type { ApprovalStore } from '../agent/approvals';
 import type { EventBus } from '../events';
 import type { InvokeDispatcher } from '../invoke/dispatcher';
@@ -35,7 +34,7 @@ import { ServedTasks, TASKS_EXTENSION } from './tasks';
 import { APP_RESOURCES, AppPages, callToolUsage, rendersApps, TOOL_USAGE_NAME, toolUsageDefinition, type UsageStatsOf } from './tool-usage';
 
 export interface McpServeOptions {
-  store: Pick<ToolStore, 'allTools' | 'isUsable' | 'bundleById'> & Partial<Pick<ToolStore, 'approvals' | 'trustScripts'>>;
+  store: Pick<ToolStore, 'allTools' | 'isUsable' | 'bundleById'> & Partial<Pick<ToolStore, 'trustAllowedScript' | 'allowScriptOnce'>>;
   dispatcher: Pick<InvokeDispatcher, 'invoke' | 'cancel'> & Partial<Pick<InvokeDispatcher, 'onProgress'>>;
   toolOutputs: ToolOutputService;
   approvals: Pick<ApprovalStore, 'allows' | 'add'> & Partial<Pick<ApprovalStore, 'reload'>>;
@@ -165,7 +164,7 @@ export class McpServeService {
     this.pages = opts.usageStats ? new AppPages(opts.resourcesDir ?? '') : undefined;
     this.tasks = new ServedTasks(opts.now);
     const progressTo = new Map<string, (report: ServedProgress) => void>();
-    const { approvals: scriptApprovals, trustScripts } = opts.store;
+    const { trustAllowedScript, allowScriptOnce } = opts.store;
     this.deps = {
       dispatcher: opts.dispatcher,
       toolOutputs: opts.toolOutputs,
@@ -174,7 +173,8 @@ export class McpServeService {
       extractionModel: opts.extractionModel ?? (() => undefined),
       maxResultBytes: opts.maxResultBytes ?? (() => DEFAULT_MAX_RESULT_BYTES),
       progressTo,
-      ...(scriptApprovals && trustScripts ? { trustScripts: (tool: ToolView) => trustScripts.call(opts.store, untrustedScripts(tool, scriptApprovals.call(opts.store)), 'allowed') } : {}),
+      ...(trustAllowedScript ? { trustAllowedScript: (tool: ToolView) => trustAllowedScript.call(opts.store, tool) } : {}),
+      ...(allowScriptOnce ? { allowScriptOnce: (invocationId: string, sha256: string) => allowScriptOnce.call(opts.store, invocationId, sha256) } : {}),
     };
     // A served call's progress (an MCP tool's own, a task's status) goes on to the client that asked for it.
     opts.dispatcher?.onProgress?.((p) => progressTo.get(p.invocationId)?.(p));

@@ -4,14 +4,16 @@
  * version, bad JSON, a tool that is not valid, a script without its .js are problems, reported
  * once, and never stop the others. A running app registers a dropped file by itself.
  */
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs/promises';
+import net from 'node:net';
 import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { EventBus } from '../events';
 import { ProblemLog } from '../problems';
 import { openStore } from '../bundles/testing/fixtures';
 import { useTempDirs } from '../testing/temp-dir';
-import { DropIn } from './drop-in';
+import { DropIn, DROP_IN_JSON_MAX_BYTES, DROP_IN_SCRIPT_MAX_BYTES } from './drop-in';
 import { useScriptKits } from './testing/script-kit';
 
 const tempDir = useTempDirs();
@@ -77,6 +79,52 @@ describe('the drop-in folder', () => {
     expect(store.toolsOf(bundle.id).map((t) => t.version).sort()).toEqual(['1', '2']);
   });
 
+  it.skipIf(process.platform === 'win32')('reports a named pipe, a socket, a folder and a link out of the folder as problems without opening them, and registers the files beside them', async () => {
+    const { store, dropIn, drop, dataDir } = await setup();
+    // A named pipe read as a file would wait for a writer forever.
+    execFileSync('mkfifo', [path.join(dropIn.dir, 'aaa.json')]);
+    const socket = net.createServer();
+    await new Promise<void>((resolve) => socket.listen(path.join(dropIn.dir, 'sock.json'), resolve));
+    await fs.mkdir(path.join(dropIn.dir, 'folder.json'));
+    const outside = path.join(dataDir, 'outside.js');
+    await fs.writeFile(outside, 'function run() { return "outside" }');
+    await drop('peek.json', '{"description": "reads through a link"}');
+    await fs.symlink(outside, path.join(dropIn.dir, 'peek.js'));
+    await drop('good.json', '{"description": "fine"}');
+    await drop('good.js', 'function run() { return 1 }');
+    await drop('inner.json', '{"description": "a link inside the folder"}');
+    await drop('inner-source.txt', 'function run() { return 2 }');
+    await fs.symlink(path.join(dropIn.dir, 'inner-source.txt'), path.join(dropIn.dir, 'inner.js'));
+    try {
+      const r = await dropIn.scan();
+      expect(r.registered).toEqual(['good@1', 'inner@1']);
+      expect(r.problems.map((p) => [path.basename(p.path), p.message])).toEqual([
+        ['aaa.json', 'drop-in: aaa.json is not a regular file (a named pipe); only files are read from the drop-in folder'],
+        ['folder.json', 'drop-in: folder.json is not a regular file (a folder); only files are read from the drop-in folder'],
+        ['peek.json', 'drop-in: peek.js is a symbolic link that leads out of the drop-in folder; put the file itself there'],
+        ['sock.json', 'drop-in: sock.json is not a regular file (a socket); only files are read from the drop-in folder'],
+      ]);
+      await dropIn.idle();
+      const bundle = store.listBundles({}).items.find((b) => b.slug === 'drop-in')!;
+      expect(store.toolsOf(bundle.id).map((t) => t.slug).sort()).toEqual(['good', 'inner']);
+    } finally {
+      socket.close();
+    }
+  });
+
+  it('reports a file over its cap without reading it', async () => {
+    const { dropIn, drop } = await setup();
+    await drop('huge.json', `{"description": "${'x'.repeat(DROP_IN_JSON_MAX_BYTES)}"}`);
+    await drop('big.json', '{"description": "a big script"}');
+    await drop('big.js', `function run() { return 1 }\n//${'x'.repeat(DROP_IN_SCRIPT_MAX_BYTES)}`);
+    const r = await dropIn.scan();
+    expect(r.registered).toEqual([]);
+    expect(r.problems.map((p) => [path.basename(p.path), p.message])).toEqual([
+      ['big.json', expect.stringMatching(/^drop-in: big\.js is \d+ bytes; a dropped script may hold at most 256 KiB$/)],
+      ['huge.json', expect.stringMatching(/^drop-in: huge\.json is \d+ bytes; a dropped tool file may hold at most 1 MiB$/)],
+    ]);
+  });
+
   it('in a running app, a dropped pair is registered by itself, and its first run asks', async () => {
     const k = await kit();
     const info = await k.core.call('app.info', {});
@@ -95,7 +143,7 @@ describe('the drop-in folder', () => {
     const ref = { bundleId: tool.bundleId, slug: 'sum', version: '1' };
     const first = await k.core.call('tools.invoke', { ...ref, args: { x: 1, y: 2 }, source: 'user' });
     expect(first.ok || first.error.code).toBe('FORBIDDEN');
-    await k.core.call('tools.trustScript', ref);
+    await k.core.call('tools.trustScript', { ...ref, sha256: tool.script!.sha256 });
     const second = await k.core.call('tools.invoke', { ...ref, args: { x: 1, y: 2 }, source: 'user' });
     expect(second.ok && (second.value as { value: unknown }).value).toBe(3);
   });

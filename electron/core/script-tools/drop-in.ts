@@ -15,12 +15,19 @@
  * crash; each problem is reported once while it lasts. Files are never moved or rewritten, and a
  * tool stays registered when its files are removed (delete it in Tools). Dropped scripts were not
  * written in this app: they ask before their first run.
+ *
+ * Only regular files are read (`readDropped`): each name is lstat'ed first, and a FIFO, a socket, a
+ * device, a folder, or a symbolic link that leads out of the folder (or to anything but a regular
+ * file) is a problem, never opened; a file over its cap (DROP_IN_JSON_MAX_BYTES, or a script's
+ * source limit) is a problem, never read whole. A file is opened without blocking and checked again
+ * once open, so one swapped for a FIFO between the two looks cannot hold the scan.
  */
+import { constants as fsConstants } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { v7 as uuidv7 } from 'uuid';
 import type { Problem } from '../../../shared/model/app-info';
-import { DROP_IN_FOLDER } from '../../../shared/model/script-tool';
+import { DROP_IN_FOLDER, SCRIPT_LIMITS, withoutBom } from '../../../shared/model/script-tool';
 import { ToolPutBodySchema, TOOL_BACKEND_FIELDS, TOOL_DEFINITION_FIELDS, type ToolPutBody, type ToolView } from '../../../shared/model/tool';
 import { checkSlug, checkVersion, nfc, UUID_V7_PATTERN } from '../../../shared/model/validation';
 import { sha256Hex } from '../bundles/script-files';
@@ -28,6 +35,64 @@ import type { ToolStore } from '../bundles/tool-store';
 import { writeFileAtomic } from '../lib/atomic-write';
 
 const STATE_FILE = 'drop-in-state.json';
+
+/** The largest NAME.json read (a tool's JSON is a few KiB). */
+export const DROP_IN_JSON_MAX_BYTES = 1024 * 1024;
+/** The largest NAME.js read: a script's source limit, and a byte order mark. */
+export const DROP_IN_SCRIPT_MAX_BYTES = SCRIPT_LIMITS.sourceMaxBytes + 3;
+
+/** A dropped file that is not read, and why (a sentence that names it). */
+class NotReadable extends Error {}
+
+function sizeText(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${bytes / (1024 * 1024)} MiB` : `${Math.floor(bytes / 1024)} KiB`;
+}
+
+/**
+ * The text of a dropped file, read only when it is a regular file of at most `maxBytes` (a
+ * symbolic link counts when it leads to one inside `dir`). Throws NotReadable with the reason.
+ */
+export async function readDropped(dir: string, name: string, maxBytes: number): Promise<string> {
+  let target = path.join(dir, name);
+  const st = await fs.lstat(target);
+  if (st.isSymbolicLink()) {
+    const real = await fs.realpath(target).catch(() => undefined);
+    const realDir = await fs.realpath(dir);
+    if (!real || path.dirname(real) !== realDir) throw new NotReadable(`${name} is a symbolic link that leads out of the drop-in folder; put the file itself there`);
+    target = real;
+    const to = await fs.lstat(real);
+    if (!to.isFile()) throw new NotReadable(`${name} is a symbolic link to something that is not a regular file; put the file itself there`);
+  } else if (!st.isFile()) {
+    throw new NotReadable(`${name} is not a regular file (${kindOf(st)}); only files are read from the drop-in folder`);
+  }
+  // Without blocking (a FIFO put in its place opens at once) and without following a link put there since.
+  const handle = await fs.open(target, fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0) | (fsConstants.O_NOFOLLOW ?? 0));
+  try {
+    const open = await handle.stat();
+    if (!open.isFile()) throw new NotReadable(`${name} is not a regular file (${kindOf(open)}); only files are read from the drop-in folder`);
+    if (open.size > maxBytes) throw new NotReadable(`${name} is ${open.size} bytes; a dropped ${name.endsWith('.js') ? 'script' : 'tool file'} may hold at most ${sizeText(maxBytes)}`);
+    // At most one byte past the cap, should it have grown since.
+    const buf = Buffer.alloc(maxBytes + 1);
+    let n = 0;
+    for (;;) {
+      const { bytesRead } = await handle.read(buf, n, buf.length - n, n);
+      if (bytesRead === 0) break;
+      n += bytesRead;
+      if (n === buf.length) throw new NotReadable(`${name} is over ${maxBytes} bytes; a dropped ${name.endsWith('.js') ? 'script' : 'tool file'} may hold at most ${sizeText(maxBytes)}`);
+    }
+    return buf.subarray(0, n).toString('utf8');
+  } finally {
+    await handle.close();
+  }
+}
+
+function kindOf(st: { isDirectory(): boolean; isFIFO(): boolean; isSocket(): boolean; isCharacterDevice(): boolean; isBlockDevice(): boolean }): string {
+  if (st.isDirectory()) return 'a folder';
+  if (st.isFIFO()) return 'a named pipe';
+  if (st.isSocket()) return 'a socket';
+  if (st.isCharacterDevice() || st.isBlockDevice()) return 'a device';
+  return 'not a file';
+}
 const BUNDLE = { slug: 'drop-in', displayName: 'Drop-in tools', description: 'Tools registered from the drop-in folder of the data folder (a NAME.json, and a NAME.js for a script tool).', isEnabled: true };
 
 export interface DropInDeps {
@@ -134,9 +199,15 @@ export class DropIn {
     const file = path.join(this.dir, name);
     const base = name.slice(0, -'.json'.length);
     let doc: unknown;
+    let text: string;
     try {
-      const text = await fs.readFile(file, 'utf8');
-      doc = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+      text = await readDropped(this.dir, name, DROP_IN_JSON_MAX_BYTES);
+    } catch (e) {
+      if (e instanceof NotReadable) return { file, problem: `drop-in: ${e.message}` };
+      return { file, problem: `drop-in: ${name} cannot be read (${(e as Error).message})` };
+    }
+    try {
+      doc = JSON.parse(withoutBom(text));
     } catch (e) {
       return { file, problem: `drop-in: ${name} is not readable JSON (${(e as Error).message})` };
     }
@@ -158,12 +229,13 @@ export class DropIn {
       if (!hasJs) return { file, problem: `drop-in: ${name} is a script tool but ${base}.js is not beside it` };
       let source: string;
       try {
-        source = await fs.readFile(path.join(this.dir, `${base}.js`), 'utf8');
+        source = await readDropped(this.dir, `${base}.js`, DROP_IN_SCRIPT_MAX_BYTES);
       } catch (e) {
+        if (e instanceof NotReadable) return { file, problem: `drop-in: ${e.message}` };
         return { file, problem: `drop-in: ${base}.js cannot be read (${(e as Error).message})` };
       }
       const limits = rest.script && typeof rest.script === 'object' ? (rest.script as Record<string, unknown>) : {};
-      body.script = { ...limits, source: source.charCodeAt(0) === 0xfeff ? source.slice(1) : source };
+      body.script = { ...limits, source: withoutBom(source) };
     }
     const parsed = ToolPutBodySchema.safeParse(body);
     if (!parsed.success) {

@@ -10,6 +10,7 @@ import { defineModule } from '../platform/feature-module';
 import { DropIn } from './drop-in';
 import { SandboxPool } from './sandbox-pool';
 import { scriptBackend } from './script-backend';
+import { withScriptLeave } from './script-leave';
 import { scriptToolsHandlers } from './script-tools-handlers';
 
 export interface ScriptToolsApi {
@@ -22,12 +23,15 @@ export const scriptToolsModule = defineModule({
   start: ({ registry, settings, transport, allowedHosts, secrets, redact, backends, config, dataDir, problems }) => {
     const { dropInDebounceMs = 300, ...poolOptions } = config.scriptTools ?? {};
     const pool = new SandboxPool(poolOptions);
-    backends.script = scriptBackend({
-      store: registry.store,
-      pool,
-      settings: () => settings.get().scriptTools,
-      fetch: { transport, allowedHosts, secrets, redact },
-    });
+    // A call an MCP client's user confirmed runs its script once without trusting it (./script-leave.ts).
+    backends.script = withScriptLeave(registry.store, (store) =>
+      scriptBackend({
+        store,
+        pool,
+        settings: () => settings.get().scriptTools,
+        fetch: { transport, allowedHosts, secrets, redact },
+      }),
+    );
     const dropIn = new DropIn({ dataDir, store: registry.store, problems });
     let watcher: FSWatcher | undefined;
     let debounce: ReloadDebounce | undefined;

@@ -69,6 +69,8 @@ export const PRELUDE = String.raw`(function (hostLog, hostOp, hostTimer, hostCle
 
   // ---- the running call ---------------------------------------------------------------------
   var current = null;
+  /** The script's run, kept when the script is loaded. */
+  var runFn = null;
 
   function finish(c, ok, v) {
     if (c.done) return;
@@ -96,11 +98,13 @@ export const PRELUDE = String.raw`(function (hostLog, hostOp, hostTimer, hostCle
     c.json = json;
   }
 
-  function makeSignal() {
+  // A call's signal is made when the script first reads ctx.signal (most never do); one made after
+  // the cancel is aborted already.
+  function makeSignal(c) {
     var listeners = [];
     var signal = {
-      aborted: false,
-      reason: undefined,
+      aborted: c.aborted,
+      reason: c.reason,
       onabort: null,
       addEventListener: function (type, fn) { if (type === 'abort' && typeof fn === 'function') listeners.push(fn); },
       removeEventListener: function (type, fn) { var i = listeners.indexOf(fn); if (i >= 0) listeners.splice(i, 1); },
@@ -117,6 +121,12 @@ export const PRELUDE = String.raw`(function (hostLog, hostOp, hostTimer, hostCle
       }
     }
     return { signal: signal, abort: abort };
+  }
+  function abortCall(c, reason) {
+    if (c.aborted) return;
+    c.aborted = true;
+    c.reason = reason;
+    if (c.sig) c.sig.abort(reason);
   }
 
   function op(kind, payload) {
@@ -226,18 +236,24 @@ export const PRELUDE = String.raw`(function (hostLog, hostOp, hostTimer, hostCle
 
   return freeze({
     parse: function (text) { return parse(text); },
+    load: function (fn) { runFn = fn; },
     /**
      * Starts a call: its args parsed, its ctx made, run called. Answers its outcome at once when
      * run returned a value (not a promise) or threw: the JSON text of the result (a string), or
      * 2 for an error (read it with error()); 0 while it is pending (settle() answers the same
      * after the jobs ran).
      */
-    go: function (run, argsText, invocationId, maxOutput) {
-      var s = makeSignal();
-      var c = (current = { done: false, state: 0, json: undefined, error: undefined, maxOutput: maxOutput, abort: s.abort });
-      var ctx = freeze({ fetch: fetchFn, call: callFn, log: log, signal: s.signal, invocationId: invocationId });
+    go: function (argsText, invocationId, maxOutput) {
+      var c = (current = { done: false, state: 0, json: undefined, error: undefined, maxOutput: maxOutput, aborted: false, reason: undefined, sig: null });
+      var ctx = freeze({
+        fetch: fetchFn,
+        call: callFn,
+        log: log,
+        get signal() { return (c.sig || (c.sig = makeSignal(c))).signal; },
+        invocationId: invocationId,
+      });
       try {
-        var value = run(parse(argsText), ctx);
+        var value = runFn(parse(argsText), ctx);
         if (value !== null && (typeof value === 'object' || typeof value === 'function') && typeof value.then === 'function') {
           resolved(value).then(function (v) { finish(c, true, v); }, function (e) { finish(c, false, e); });
         } else finish(c, true, value);
@@ -257,7 +273,7 @@ export const PRELUDE = String.raw`(function (hostLog, hostOp, hostTimer, hostCle
       if (!current) return;
       var reason = new ToolError(message, 'CANCELLED');
       reason.name = 'AbortError';
-      current.abort(reason);
+      abortCall(current, reason);
     },
     pendingTimers: function () { return timers.size; },
     end: function () {

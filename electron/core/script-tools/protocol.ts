@@ -4,9 +4,17 @@
  * `op` and comes back as an `op-result`; log lines go with the answer (and, when asked for, one
  * by one as they are written). Cancelling sets the shared flag (read by QuickJS's interrupt
  * handler while the script computes) and posts `cancel` (read while it waits).
+ *
+ * The flag (a SharedArrayBuffer of FLAG_WORDS 32-bit words) also counts the messages the core
+ * posts: an idle worker waits on that word (Atomics.wait) and takes them from its port itself.
  */
 import type { ErrorCode } from '../../../shared/errors';
 import type { ScriptLogLineShape as ScriptLogLine } from '../../../shared/model/script-limits';
+
+/** The flag's words: the call id being cancelled, and the count of messages the core posted (bumped and notified after each). */
+export const FLAG_CANCEL = 0;
+export const FLAG_POSTED = 1;
+export const FLAG_WORDS = 2;
 
 export interface RunLimits {
   timeLimitMs: number;

@@ -14,7 +14,7 @@ import type { Worker } from 'node:worker_threads';
 import { AppError } from '../../../shared/errors';
 import { Deadlines, type DeadlineEntry } from '../invoke/deadlines';
 import { startWorker } from '../lib/worker-entry';
-import type { FromWorker, OpKind, RunEnd, RunLimits, ToWorker } from './protocol';
+import { FLAG_CANCEL, FLAG_POSTED, FLAG_WORDS, type FromWorker, type OpKind, type RunEnd, type RunLimits, type ToWorker } from './protocol';
 import { quickjsWasm } from './wasm';
 
 export interface RunRequest {
@@ -31,6 +31,8 @@ export interface RunRequest {
 export type OpAnswer = { ok: true; json: string } | { ok: false; error: { code: AppError['code']; message: string } };
 
 export interface RunHost {
+  /** The call is being handed to its worker: its time limit runs from now there. */
+  started?(): void;
   /** A ctx.fetch or ctx.call of the script: its payload (JSON) in, its answer out. */
   op(kind: OpKind, payload: string): Promise<OpAnswer>;
   onLog?(line: Extract<FromWorker, { t: 'log' }>['line']): void;
@@ -200,8 +202,8 @@ export class SandboxPool {
           logs.push(m.line);
           host.onLog?.(m.line);
         } else if (m.t === 'done' && m.callId === callId) {
-          const { t: _t, callId: _c, retire, ...end } = m;
-          finish(end, !!retire);
+          // The message is the end as it is (its other fields are not read): no copy made of it.
+          finish(m, !!m.retire);
         }
       };
       const onError = (e: Error) => finish({ ok: false, error: { code: 'INTERNAL', message: `the script's sandbox failed: ${e.message}` }, logs }, true);
@@ -211,7 +213,7 @@ export class SandboxPool {
         if (settled || cancelSent) return;
         cancelSent = true;
         // Seen by the interrupt handler while the script computes, and by the worker while it waits.
-        Atomics.store(slot.flag, 0, callId);
+        Atomics.store(slot.flag, FLAG_CANCEL, callId);
         this.post(slot, { t: 'cancel', callId });
         // A worker that does not answer the cancel within the grace is ended.
         this.deadlines.add(lastResort, this.opts.graceMs);
@@ -219,13 +221,18 @@ export class SandboxPool {
       };
       slot.listener = { message: onMessage, error: onError, exit: onExit };
       this.deadlines.add(lastResort, req.limits.timeLimitMs + this.opts.graceMs);
+      host.started?.();
       this.post(slot, { t: 'run', callId, ...req });
       unsubscribe = subscribe(cancel, onCancel);
     });
   }
 
   private post(slot: Slot, m: ToWorker): void {
-    if (!slot.dead) slot.worker.postMessage(m);
+    if (slot.dead) return;
+    slot.worker.postMessage(m);
+    // An idle worker waits on this word for it (script-worker.ts).
+    Atomics.add(slot.flag, FLAG_POSTED, 1);
+    Atomics.notify(slot.flag, FLAG_POSTED);
   }
 
   private async acquire(nested: boolean, cancel: Cancellation | undefined): Promise<Slot> {
@@ -260,7 +267,7 @@ export class SandboxPool {
   }
 
   private spawn(): Slot {
-    const flag = new Int32Array(new SharedArrayBuffer(4));
+    const flag = new Int32Array(new SharedArrayBuffer(4 * FLAG_WORDS));
     const worker = startWorker(import.meta.url, this.opts.workerName, { maxOldGenerationSizeMb: this.opts.workerHeapMb, maxYoungGenerationSizeMb: 32, stackSizeMb: 4 });
     // The worker never keeps the process alive; a running call's timer does.
     worker.unref();

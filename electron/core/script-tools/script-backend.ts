@@ -48,9 +48,12 @@ export function scriptBackend(deps: ScriptBackendDeps): Backend {
     if (!spec) throw new AppError('VALIDATION_FAILED', `'${tool.slug}' is a script tool without its script spec`);
     const draft = draftScriptSource(tool);
     if (draft === undefined && !deps.store.isScriptTrusted(spec.sha256)) throw notTrusted(tool, spec.sha256);
-    const source = draft ?? (await deps.store.scriptForCall(tool));
+    // Checked against its SHA-256 as every call's is; a promise only when the file is looked at again.
+    const source = draft ?? deps.store.scriptIfFresh(tool) ?? (await deps.store.scriptForCall(tool));
     const limits = effectiveLimits(spec, deps.settings());
-    const deadline = Date.now() + limits.timeLimitMs;
+    // ctx.fetch gets what is left of the time limit, counted as the worker counts it: from when the
+    // call is handed to it (not from before a worker was free or started).
+    let deadline = Date.now() + limits.timeLimitMs;
     const depth = call.depth ?? 0;
     const onEvent = call.onEvent;
     const end = await deps.pool.run(
@@ -64,6 +67,7 @@ export function scriptBackend(deps: ScriptBackendDeps): Backend {
         live: onEvent !== undefined,
       },
       {
+        started: () => (deadline = Date.now() + limits.timeLimitMs),
         op: (kind, payload) => hostOp(deps, call, kind, payload, deadline),
         ...(onEvent ? { onLog: (line) => onEvent({ kind: SCRIPT_LOG_EVENT, data: { ...line, text: deps.fetch.redact(line.text) } }) } : {}),
       },

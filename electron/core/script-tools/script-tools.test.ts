@@ -4,6 +4,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SCRIPT_SETTINGS } from '../../../shared/model/script-tool';
 import { toolFileName } from '../bundles/layout';
+import { sha256Hex } from '../bundles/script-files';
 import { scriptBody, useScriptKits } from './testing/script-kit';
 
 const kit = useScriptKits();
@@ -74,6 +75,25 @@ describe('a script tool', () => {
     const names = await fs.readdir(path.join(k.dataDir, 'bundles', k.bundleId, 'tools'));
     expect(names.filter((n) => n.startsWith('v@1.'))).toEqual([]);
     expect(names.filter((n) => n.startsWith('v@2.'))).toHaveLength(2);
+  });
+
+  it('saves a source that starts with a byte order mark without it, hashed as it is read back, and runs it (saved here or imported)', async () => {
+    const k = await kit();
+    const SOURCE = 'function run() { return 1 }\n';
+    const view = await k.put('bom', `\uFEFF${SOURCE}`);
+    expect(view.script!.sha256).toBe(sha256Hex(SOURCE));
+    const js = path.join(k.dataDir, 'bundles', k.bundleId, 'tools', toolFileName('bom', '1').replace(/\.json$/, '.js'));
+    expect(await fs.readFile(js, 'utf8')).toBe(SOURCE);
+    const r = await k.invoke('bom');
+    expect(r.ok ? (r.value as { value: unknown }).value : `${r.error.code}: ${r.error.message}`).toBe(1);
+    // As an import puts it (untrusted): the same source, so trusted by the save above, and it runs.
+    const imported = await k.core.registry.store.putTool(k.bundleId, 'bom-imported', '1', scriptBody(`\uFEFF${SOURCE}`));
+    expect(imported.script!.sha256).toBe(sha256Hex(SOURCE));
+    const i = await k.invoke('bom-imported');
+    expect(i.ok ? (i.value as { value: unknown }).value : `${i.error.code}: ${i.error.message}`).toBe(1);
+    // A draft is hashed as its saved version would be.
+    const d = await k.core.call('tools.tryDraft', { bundleId: k.bundleId, slug: 'bom-draft', version: '1', body: scriptBody(`\uFEFF${SOURCE}`), args: {} });
+    expect(d.ok ? (d.value as { value: unknown }).value : `${d.error.code}: ${d.error.message}`).toBe(1);
   });
 
   it('runs the editor\'s draft without saving it, and sends its log lines live as invocation.event kind "log"', async () => {

@@ -17,13 +17,18 @@
  * - while it waits (a promise that never settles, timers, host work): a timer at the deadline
  *   and the `cancel` message end the call here.
  * - the core terminates the worker when neither answers in time (sandbox-pool.ts).
+ *
+ * Between calls the worker sleeps on the shared flag, not in its event loop: the core counts its
+ * messages in the flag (protocol.ts) and wakes it, and it takes them from its port itself. Waking
+ * a thread that waits on a word is quicker than a message through an event loop, and a warm call
+ * is mostly such wakes. While a call waits (host work, timers), the worker is in its event loop.
  */
-import { parentPort } from 'node:worker_threads';
+import { parentPort, receiveMessageOnPort } from 'node:worker_threads';
 import type { QuickJSContext, QuickJSDeferredPromise, QuickJSHandle, QuickJSRuntime, QuickJSWASMModule } from 'quickjs-emscripten';
 import type { ErrorCode } from '../../../shared/errors';
 import { SCRIPT_LIMITS, type ScriptLogLineShape as ScriptLogLine } from '../../../shared/model/script-limits';
 import { PRELUDE } from './prelude';
-import type { FromWorker, OpKind, RunEnd, ToWorker } from './protocol';
+import { FLAG_CANCEL, FLAG_POSTED, type FromWorker, type OpKind, type RunEnd, type ToWorker } from './protocol';
 
 /** QuickJS's own stack limit for a script (deep recursion ends in its 'stack overflow' error well before the WebAssembly stack does). */
 const STACK_BYTES = 256 * 1024;
@@ -61,7 +66,7 @@ let flag: Int32Array | undefined;
 let retired = false;
 
 /** The prelude's functions the worker calls (./prelude.ts), kept as handles. */
-const INTERNALS = ['go', 'settle', 'error', 'fire', 'abort', 'end'] as const;
+const INTERNALS = ['load', 'go', 'settle', 'error', 'fire', 'abort', 'end'] as const;
 type Internal = (typeof INTERNALS)[number];
 
 interface Sandbox {
@@ -70,7 +75,6 @@ interface Sandbox {
   runtime: QuickJSRuntime;
   vm: QuickJSContext;
   fns: Record<Internal, QuickJSHandle>;
-  run: QuickJSHandle | undefined;
 }
 
 interface Active {
@@ -130,7 +134,7 @@ function isInterrupted(): boolean {
   if (!a) return false;
   const now = Date.now();
   if (a.abortingUntil !== undefined) return now > a.abortingUntil || now > a.deadline;
-  return now > a.deadline || (flag !== undefined && Atomics.load(flag, 0) === a.callId);
+  return now > a.deadline || (flag !== undefined && Atomics.load(flag, FLAG_CANCEL) === a.callId);
 }
 
 function hostFunctions(vm: QuickJSContext): QuickJSHandle[] {
@@ -169,10 +173,11 @@ function hostFunctions(vm: QuickJSContext): QuickJSHandle[] {
         const s = a.sandbox;
         try {
           call(s, 'fire', [s.vm.newNumber(id)]).dispose();
+          pump(a);
         } catch (e) {
-          return fail(a, stopped(a, e));
+          fail(a, stopped(a, e));
         }
-        pump(a);
+        idle();
       }, ms),
     );
   });
@@ -244,13 +249,12 @@ function createSandbox(key: string, memoryBytes: number): Sandbox {
   if (r.error) throw new VmError(vm, r.error);
   const fns = Object.fromEntries(INTERNALS.map((name) => [name, vm.getProp(r.value, name)])) as Record<Internal, QuickJSHandle>;
   r.value.dispose();
-  return { key, memoryBytes, runtime, vm, fns, run: undefined };
+  return { key, memoryBytes, runtime, vm, fns };
 }
 
 /** Lets a sandbox go; false when QuickJS could not free it (the worker then retires). */
 function dispose(s: Sandbox): boolean {
   try {
-    s.run?.dispose();
     for (const h of Object.values(s.fns)) h.dispose();
     s.vm.dispose();
     s.runtime.dispose();
@@ -276,7 +280,7 @@ type Failure = { code: ErrorCode; message: string; details?: Record<string, unkn
 
 /** Why the engine stopped the script, when it did (not a script's own error). */
 function engineStop(a: Active, e: VmError): Failure | undefined {
-  if (flag !== undefined && Atomics.load(flag, 0) === a.callId) return { code: 'CANCELLED', message: 'the script was cancelled' };
+  if (flag !== undefined && Atomics.load(flag, FLAG_CANCEL) === a.callId) return { code: 'CANCELLED', message: 'the script was cancelled' };
   if (e.name === 'InternalError' && /interrupted/.test(e.message)) return timeoutFailure(a, 'computing');
   if (/out of memory|string too long/i.test(e.message)) {
     const mb = Math.round(a.memoryBytes / (1024 * 1024));
@@ -489,10 +493,11 @@ function run(m: Extract<ToWorker, { t: 'run' }>): void {
         a.broken = true;
         return fail(a, { code: 'VALIDATION_FAILED', message: 'the script defines no function run(args, ctx): write e.g. `async function run(args, ctx) { return { ok: true }; }`' });
       }
-      s.run = found.value;
+      // The prelude keeps it: a call passes only its arguments.
+      call(s, 'load', [found.value]).dispose();
     }
     a.sandbox = s;
-    const outcome = outcomeOf(s, call(s, 'go', [s.run!.dup(), s.vm.newString(m.argsJson), s.vm.newString(m.invocationId), s.vm.newNumber(m.limits.maxOutputBytes)]));
+    const outcome = outcomeOf(s, call(s, 'go', [s.vm.newString(m.argsJson), s.vm.newString(m.invocationId), s.vm.newNumber(m.limits.maxOutputBytes)]));
     // A run that returned a value is done without running jobs; one that returned a promise is pumped.
     if (outcome !== 0) return settled(a, outcome);
   } catch (e) {
@@ -504,6 +509,7 @@ function run(m: Extract<ToWorker, { t: 'run' }>): void {
       a.broken = true;
       fail(a, timeoutFailure(a, 'waiting'));
     }
+    idle();
   }, Math.max(0, a.deadline - Date.now()) + 1);
   pump(a);
 }
@@ -563,14 +569,39 @@ async function init(m: Extract<ToWorker, { t: 'init' }>): Promise<void> {
     QuickJS = await newQuickJSWASMModuleFromVariant(newVariant(variant, { wasmModule: m.wasm }));
     flag = new Int32Array(m.flag);
     post({ t: 'ready' });
+    // From a task of its own: not from inside this promise's continuation.
+    setImmediate(idle);
   } catch (e) {
     post({ t: 'init-failed', message: (e as Error).message });
   }
 }
 
-port.on('message', (m: ToWorker) => {
+function serve(m: ToWorker): void {
   if (m.t === 'init') void init(m);
   else if (m.t === 'run') run(m);
   else if (m.t === 'op-result') opResult(m);
   else if (m.t === 'cancel') cancel(m);
+}
+
+/**
+ * While no call is running: waits on the flag for the core's next message and serves it here,
+ * until a call is left waiting (then the event loop runs its timers and host answers, and the
+ * message or timer that ends it comes back here). Called last by everything the event loop runs.
+ * A worker that retires stays in its event loop (the core terminates it; either way works).
+ */
+function idle(): void {
+  const f = flag;
+  if (f === undefined) return;
+  while (active === undefined && !retired) {
+    const seen = Atomics.load(f, FLAG_POSTED);
+    const got = receiveMessageOnPort(port);
+    if (got) serve(got.message as ToWorker);
+    // Returns at once when the core posted since `seen` was read.
+    else Atomics.wait(f, FLAG_POSTED, seen);
+  }
+}
+
+port.on('message', (m: ToWorker) => {
+  serve(m);
+  idle();
 });

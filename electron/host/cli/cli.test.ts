@@ -317,7 +317,34 @@ describe('toolsmith (the command)', () => {
     const trusted = await cli(dir, ['invoke', 'mine/foreign', '--trust']);
     expect(trusted.code, trusted.stderr).toBe(0);
     expect(json<string>(trusted)).toBe('ran');
+    expect(trusted.stderr).toMatch(/trusted the script of 'mine\/foreign' \(SHA-256 [0-9a-f]{64}\)/);
     expect((await cli(dir, ['invoke', 'mine/foreign'])).code).toBe(0);
+  }, SLOW);
+
+  it('--trust refuses a script whose .js does not hold what the tool records, and trusts nothing', async () => {
+    const dir = await tempDir();
+    const bundleId = uuidv7();
+    const EVIL = 'function run() { return "evil ran" }\n';
+    let recorded = '';
+    await withCore(dir, async (core) => {
+      await must(core.call('bundles.put', { bundleId, body: { slug: 'mine', displayName: 'Mine', description: '', isEnabled: true } }));
+      const view = await core.registry.store.putTool(bundleId, 'pkg', '1', { displayName: 'S', description: '', tags: [], type: 'script', argSchema: { type: 'object' }, outputSchema: {}, script: { source: EVIL }, isEnabled: true });
+      recorded = view.script!.sha256;
+    });
+    // A copied data folder: the .json records EVIL, the .js the user reads before --trust holds something else.
+    const toolsDir = path.join(dir, 'bundles', bundleId, 'tools');
+    const js = (await fs.readdir(toolsDir)).find((n) => n.endsWith('.js'))!;
+    await fs.writeFile(path.join(toolsDir, js), 'function run() { return "benign" }\n');
+    const refused = await cli(dir, ['invoke', 'mine/pkg', '--trust']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/could not trust 'mine\/pkg': its script file .*\.js was changed after this version was saved/);
+    const trustFile = await fs.readFile(path.join(dir, 'script-trust.json'), 'utf8').catch(() => '');
+    expect(trustFile).not.toContain(recorded);
+    // Put back to what the .json records: it still asks (nothing was trusted).
+    await fs.writeFile(path.join(toolsDir, js), EVIL);
+    const still = await cli(dir, ['invoke', 'mine/pkg']);
+    expect(still.code).toBe(1);
+    expect(still.stderr).toMatch(/FORBIDDEN: 'pkg' version '1' is a script tool that was not written in this app/);
   }, SLOW);
 
   it('runs saved test cases as a suite: a failing case exits 1, the JUnit report is valid and says which', async () => {

@@ -60,8 +60,14 @@ export async function invoke(ref: string, o: InvokeOptions): Promise<void> {
     const tool = await s.tool(ref);
     if (o.trust) {
       if (tool.type !== 'script') throw usageError(`--trust is for script tools: '${ref}' is a tool of type '${tool.type}'`);
-      const t = await s.core.router.call('tools.trustScript', { bundleId: tool.bundleId, slug: tool.slug, version: tool.version }, { transport: 'direct' });
+      // What is trusted is the .js as it is on disk now, and only when it holds what the tool records.
+      const at = { bundleId: tool.bundleId, slug: tool.slug, version: tool.version };
+      const src = await s.core.call('tools.scriptSource', at);
+      if (!src.ok) throw new CliError(`could not trust '${ref}': ${src.error.code}: ${src.error.message}`);
+      if (src.value.problem) throw new CliError(`could not trust '${ref}': ${src.value.problem}`);
+      const t = await s.core.router.call('tools.trustScript', { ...at, sha256: src.value.sha256 }, { transport: 'direct' });
       if (!t.ok) throw new CliError(`could not trust '${ref}': ${t.error.code}: ${t.error.message}`);
+      err(`trusted the script of '${ref}' (SHA-256 ${src.value.sha256})`);
     }
     await untilInterrupted(undefined, async (signal) => {
       const r = await s.core.router.call(

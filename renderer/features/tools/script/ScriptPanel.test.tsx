@@ -189,6 +189,27 @@ describe('a script run in the tester', () => {
     expect((await screen.findByRole('region', { name: 'Script of sum (read-only)' })).textContent).toBe('function run() { return "hi"; }');
     await user.click(screen.getByRole('button', { name: 'Trust and run' }));
     await waitFor(() => expect(onTrusted).toHaveBeenCalledTimes(1));
-    expect(callsOf(fake.calls, 'tools.trustScript')).toEqual([tool]);
+    // The SHA-256 that came with the source shown: the core trusts that source, or refuses.
+    expect(callsOf(fake.calls, 'tools.trustScript')).toEqual([{ ...tool, sha256: 'e'.repeat(64) }]);
+  });
+
+  it('keeps "Trust and run" off while the source loads and when its file has a problem', async () => {
+    type SourceAnswer = { ok: true; value: { source: string; sha256: string; problem?: string } };
+    let answer: (v: SourceAnswer) => void = () => undefined;
+    const fake = fakeApi({
+      'tools.scriptSource': () => new Promise<SourceAnswer>((resolve) => (answer = resolve)),
+      'tools.trustScript': ok({ trusted: true as const }),
+    });
+    renderWithApi(
+      <ScriptRunDetails run={{ status: 'failed', error: { code: 'FORBIDDEN', message: 'not trusted yet', details: { rule: 'script-not-trusted' } } }} tool={tool} name="sum" onTrusted={() => undefined} />,
+      fake.api,
+    );
+    const button = (await screen.findByRole('button', { name: 'Trust and run' })) as HTMLButtonElement;
+    expect(button.disabled).toBe(true);
+    act(() => answer({ ok: true, value: { source: 'function run() { return "other"; }', sha256: 'f'.repeat(64), problem: 'its script file x.js was changed after this version was saved' } }));
+    expect((await screen.findByTestId('script-review-problem')).textContent).toContain('was changed after this version was saved');
+    expect((screen.getByRole('button', { name: 'Trust and run' }) as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.click(screen.getByRole('button', { name: 'Trust and run' }));
+    expect(callsOf(fake.calls, 'tools.trustScript')).toEqual([]);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * A script tool that came from outside the app (an imported bundle, the drop-in folder) asks
- * before its first run: its source, read-only, and "Trust and run" (tools.trustScript, then
- * the caller runs it). The tester shows it when a run is refused (FORBIDDEN
+ * before its first run: its source, read-only, and "Trust and run" (tools.trustScript with the
+ * SHA-256 that came with the source shown, then the caller runs it; the button waits until the
+ * source has loaded without a problem). The tester shows it when a run is refused (FORBIDDEN
  * `script-not-trusted`), the palette's run form when tools.approval says `script`; the chat's
  * approval card shows only the source (allowing the call trusts it).
  *
@@ -67,9 +68,13 @@ export function ScriptTrust({ tool, name, onTrusted, onDismiss }: ScriptTrustPro
   const ids = useId();
   const qc = useQueryClient();
   const trust = useOpMutation('tools.trustScript');
-  const onTrust = () =>
+  // The same query ScriptSourceView shows: what is trusted is the source on screen, by its SHA-256.
+  const source = useOp('tools.scriptSource', { bundleId: tool.bundleId, slug: tool.slug, version: tool.version });
+  const shown = source.data && !source.data.problem && !source.error ? source.data.sha256 : undefined;
+  const onTrust = () => {
+    if (shown === undefined) return;
     trust.mutate(
-      { bundleId: tool.bundleId, slug: tool.slug, version: tool.version },
+      { bundleId: tool.bundleId, slug: tool.slug, version: tool.version, sha256: shown },
       {
         onSuccess: () => {
           // Every tool with the same source is trusted now: what asked is read again.
@@ -78,6 +83,7 @@ export function ScriptTrust({ tool, name, onTrusted, onDismiss }: ScriptTrustPro
         },
       },
     );
+  };
   return (
     <section className="script-review" aria-labelledby={`${ids}-title`} aria-describedby={`${ids}-help`} data-testid="script-trust">
       <h3 id={`${ids}-title`}>{s.title}</h3>
@@ -86,7 +92,7 @@ export function ScriptTrust({ tool, name, onTrusted, onDismiss }: ScriptTrustPro
       </p>
       <ScriptSourceView tool={tool} name={name} />
       <div className="form-actions">
-        <button type="button" className="primary" data-testid="script-trust-run" disabled={trust.isPending} onClick={onTrust}>
+        <button type="button" className="primary" data-testid="script-trust-run" disabled={trust.isPending || shown === undefined} onClick={onTrust}>
           {trust.isPending ? s.trusting : s.trustAndRun}
         </button>
         {onDismiss && (
