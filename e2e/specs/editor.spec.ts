@@ -262,6 +262,8 @@ test.describe('the tool editor', () => {
     // The browser's back button asks too; Keep editing leaves the address on the Tools screen.
     await page.goBack();
     await expect(unsaved).toBeVisible();
+    await expect(unsaved.getByTestId('unsaved-keep')).toBeFocused();
+    await screenshot(page, 'editor-unsaved-changes');
     await unsaved.getByTestId('unsaved-keep').click();
     await expect(unsaved).toHaveCount(0);
     await expect(page).toHaveURL(/#\/tools$/);
