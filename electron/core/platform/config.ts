@@ -25,7 +25,7 @@ export interface CoreConfig {
   /** How documents' model summaries wait and run (tests shorten the wait). */
   documentSummaries?: { debounceMs?: number; concurrency?: number };
   /** Script tools' sandbox workers: how many at once, how long an idle one is kept, the grace before one is ended (tests shorten it). */
-  scriptTools?: { maxWorkers?: number; idleMs?: number; graceMs?: number; dropInDebounceMs?: number };
+  scriptTools?: { maxWorkers?: number; nestedWorkers?: number; idleMs?: number; graceMs?: number; dropInDebounceMs?: number };
   /** Opens a file with the system's application (Electron's shell.openPath, xdg-open); absent: UNAVAILABLE. */
   openPath?: (absPath: string) => Promise<void>;
 }

@@ -17,6 +17,7 @@ export const PRELUDE = String.raw`(function (hostLog, hostOp, hostTimer, hostCle
   var stringify = JSON.stringify, parse = JSON.parse, keys = Object.keys, freeze = Object.freeze;
   var PromiseCtor = Promise, resolved = Promise.resolve.bind(Promise), StringCtor = String, MapCtor = Map;
   var MAX_LINE = ${SCRIPT_LIMITS.logLineChars};
+  var MAX_ERROR_NAME = 200, MAX_ERROR_MESSAGE = 4096;
 
   class ToolError extends Error {
     constructor(message, code, details) {
@@ -50,18 +51,23 @@ export const PRELUDE = String.raw`(function (hostLog, hostOp, hostTimer, hostCle
   }
   var log = logger('log');
 
+  // An error's name and message are cut (saying so) as the worker cuts them: the output limit
+  // bounds a result, these bound a failure.
+  function cut(text, max) {
+    return text.length <= max ? text : text.slice(0, max) + '\u2026 (cut: ' + text.length + ' characters in all)';
+  }
   function describe(e) {
     try {
       if (e !== null && typeof e === 'object' && 'message' in e) {
         return {
-          name: StringCtor(e.name || 'Error'),
-          message: StringCtor(e.message),
-          stack: typeof e.stack === 'string' ? e.stack : undefined,
+          name: cut(StringCtor(e.name || 'Error'), MAX_ERROR_NAME),
+          message: cut(StringCtor(e.message), MAX_ERROR_MESSAGE),
+          stack: typeof e.stack === 'string' ? e.stack.slice(0, MAX_ERROR_MESSAGE * 2) : undefined,
           // A ToolError's code (a failed ctx.call or ctx.fetch, or one the script threw) is kept.
           code: e instanceof ToolError && typeof e.code === 'string' ? e.code : undefined,
         };
       }
-      return { name: 'Error', message: 'the script threw ' + show(e) };
+      return { name: 'Error', message: 'the script threw ' + cut(show(e), MAX_ERROR_MESSAGE) };
     } catch (x) {
       return { name: 'Error', message: 'the script threw a value that cannot be described' };
     }

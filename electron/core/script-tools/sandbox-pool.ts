@@ -1,9 +1,10 @@
 /**
  * The sandbox workers (./script-worker.ts): started on demand, one call at a time each, kept
  * while they have work and for a while after (the first one for as long as the core runs, so a
- * warm call finds one ready). A call waits when all `maxWorkers` are busy; a call made by a
- * running script (ctx.call of another script tool) never waits for one: it would wait for
- * itself.
+ * warm call finds one ready). A call waits when all `maxWorkers` are busy. A call made by a
+ * running script (ctx.call of another script tool) never waits for one (it could wait for its own
+ * caller): it may start one of `nestedWorkers` more (as many as calls nest deep: enough for a
+ * chain of nested calls on its own), or fails at once saying so.
  *
  * The core's event loop is never blocked by a script: the script runs on another thread; what
  * reaches the core are messages. A script that does not stop when the worker's interrupt handler
@@ -13,6 +14,7 @@
 import type { Worker } from 'node:worker_threads';
 import { AppError } from '../../../shared/errors';
 import { Deadlines, type DeadlineEntry } from '../invoke/deadlines';
+import { MAX_SEQUENCE_DEPTH } from '../invoke/sequence';
 import { startWorker } from '../lib/worker-entry';
 import { FLAG_CANCEL, FLAG_POSTED, FLAG_WORDS, type FromWorker, type OpKind, type RunEnd, type RunLimits, type ToWorker } from './protocol';
 import { quickjsWasm } from './wasm';
@@ -67,6 +69,8 @@ export interface PoolOptions {
   workerHeapMb?: number;
   /** The worker module beside this file (tests start one that misbehaves on purpose). */
   workerName?: string;
+  /** Workers that may be started beyond `maxWorkers` for nested calls (a script's ctx.call of a script). */
+  nestedWorkers?: number;
 }
 
 /** What listens to a worker now: its start, then each call in turn. */
@@ -115,6 +119,7 @@ export class SandboxPool {
       graceMs: opts.graceMs ?? 1000,
       workerHeapMb: opts.workerHeapMb ?? 256,
       workerName: opts.workerName ?? 'script-worker',
+      nestedWorkers: opts.nestedWorkers ?? MAX_SEQUENCE_DEPTH,
     };
   }
 
@@ -243,6 +248,14 @@ export class SandboxPool {
       clearTimeout(idle.idleTimer);
       await idle.ready;
       return idle;
+    }
+    if (nested && this.slots.length >= this.opts.maxWorkers + this.opts.nestedWorkers) {
+      const all = this.opts.maxWorkers + this.opts.nestedWorkers;
+      throw new AppError(
+        'RATE_LIMITED',
+        `all ${all} script sandboxes are busy (scripts waiting for the tools they called): this script, called by another tool, was not started; make fewer calls at once, or try again when the running scripts end`,
+        { limit: 'workers', workers: all },
+      );
     }
     if (this.slots.length < this.opts.maxWorkers || nested) {
       const slot = this.spawn();

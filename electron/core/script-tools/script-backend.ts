@@ -17,7 +17,7 @@ import { approvalOf } from '../../../shared/model/tool-approval';
 import type { ToolStore } from '../bundles/tool-store';
 import { draftScriptSource, type Backend, type BackendCall } from '../invoke/dispatcher';
 import { MAX_SEQUENCE_DEPTH } from '../invoke/sequence';
-import type { OpKind } from './protocol';
+import type { OpKind, RunEnd } from './protocol';
 import type { OpAnswer, SandboxPool } from './sandbox-pool';
 import { parseFetchRequest, scriptFetch, type ScriptFetchDeps } from './script-fetch';
 import { resolveToolRef } from './tool-ref';
@@ -56,46 +56,89 @@ export function scriptBackend(deps: ScriptBackendDeps): Backend {
     let deadline = Date.now() + limits.timeLimitMs;
     const depth = call.depth ?? 0;
     const onEvent = call.onEvent;
-    const end = await deps.pool.run(
-      {
-        key: `${spec.sha256}:${limits.memoryLimitMb}`,
-        source,
-        filename: `${tool.slug}.js`,
-        argsJson: JSON.stringify(call.args),
-        invocationId: call.invocationId ?? '',
-        limits: { timeLimitMs: limits.timeLimitMs, memoryBytes: limits.memoryLimitMb * 1024 * 1024, maxOutputBytes: limits.maxOutputBytes },
-        live: onEvent !== undefined,
-      },
-      {
-        started: () => (deadline = Date.now() + limits.timeLimitMs),
-        op: (kind, payload) => hostOp(deps, call, kind, payload, deadline),
-        ...(onEvent ? { onLog: (line) => onEvent({ kind: SCRIPT_LOG_EVENT, data: { ...line, text: deps.fetch.redact(line.text) } }) } : {}),
-      },
-      // The dispatcher's abort hook when it has one: it costs a quick call less than an AbortSignal's listener.
-      call.onAbort ? { onAbort: (f: () => void) => call.onAbort!(f) } : call.signal,
-      { nested: depth > 0 },
-    );
+    // What the script asked of the host (ctx.fetch, ctx.call and so their nested calls) ends with
+    // its run: returned, threw, timed out or cancelled. Made at its first request (most make none).
+    const work: HostWork = { controller: undefined, unsubscribe: undefined, ended: false };
+    let end: RunEnd;
+    try {
+      end = await deps.pool.run(
+        {
+          // The tool's identity too: tools with the same source never share a sandbox (its state, its file name).
+          key: `${tool.bundleId}/${tool.slug}@${tool.version}:${spec.sha256}:${limits.memoryLimitMb}`,
+          source,
+          filename: `${tool.slug}.js`,
+          argsJson: JSON.stringify(call.args),
+          invocationId: call.invocationId ?? '',
+          limits: { timeLimitMs: limits.timeLimitMs, memoryBytes: limits.memoryLimitMb * 1024 * 1024, maxOutputBytes: limits.maxOutputBytes },
+          live: onEvent !== undefined,
+        },
+        {
+          started: () => (deadline = Date.now() + limits.timeLimitMs),
+          op: (kind, payload) => hostOp(deps, call, work, kind, payload, deadline),
+          ...(onEvent ? { onLog: (line) => onEvent({ kind: SCRIPT_LOG_EVENT, data: { ...line, text: deps.fetch.redact(line.text) } }) } : {}),
+        },
+        // The dispatcher's abort hook when it has one: it costs a quick call less than an AbortSignal's listener.
+        call.onAbort ? { onAbort: (f: () => void) => call.onAbort!(f) } : call.signal,
+        { nested: depth > 0 },
+      );
+    } finally {
+      endHostWork(work);
+    }
     if (!end.ok) throw new AppError(end.error.code, `'${tool.slug}': ${end.error.message}`, { ...end.error.details, logs: end.logs });
     return { value: JSON.parse(end.json) as unknown, logs: end.logs };
   };
 }
 
+/** The host work of one script's run: aborted when the run ends or the call is aborted. */
+interface HostWork {
+  controller: AbortController | undefined;
+  unsubscribe: (() => void) | undefined;
+  ended: boolean;
+}
+
+function hostWorkSignal(call: BackendCall, work: HostWork): AbortSignal {
+  if (work.controller) return work.controller.signal;
+  const controller = new AbortController();
+  work.controller = controller;
+  const abort = () => controller.abort(new AppError('CANCELLED', 'the script that made this request has ended'));
+  if (call.onAbort) work.unsubscribe = call.onAbort(abort);
+  else {
+    const outer = call.signal;
+    if (outer.aborted) abort();
+    else {
+      outer.addEventListener('abort', abort, { once: true });
+      work.unsubscribe = () => outer.removeEventListener('abort', abort);
+    }
+  }
+  return controller.signal;
+}
+
+function endHostWork(work: HostWork): void {
+  work.ended = true;
+  work.unsubscribe?.();
+  work.controller?.abort(new AppError('CANCELLED', 'the script that made this request has ended'));
+}
+
 /** A ctx.fetch or ctx.call: its answer, or the error the script's promise rejects with. */
-async function hostOp(deps: ScriptBackendDeps, call: BackendCall, kind: OpKind, payload: string, deadline: number): Promise<OpAnswer> {
+async function hostOp(deps: ScriptBackendDeps, call: BackendCall, work: HostWork, kind: OpKind, payload: string, deadline: number): Promise<OpAnswer> {
   try {
+    if (work.ended) throw new AppError('CANCELLED', 'the script that made this request has ended');
+    const signal = hostWorkSignal(call, work);
     const request = JSON.parse(payload) as unknown;
+    // Each request gets what is left of the script's time, no more.
+    const left = Math.max(1, deadline - Date.now());
     if (kind === 'fetch') {
-      const response = await scriptFetch(parseFetchRequest(request), deps.fetch, call.signal, Math.max(1, deadline - Date.now()));
+      const response = await scriptFetch(parseFetchRequest(request), deps.fetch, signal, left);
       return { ok: true, json: JSON.stringify(response) };
     }
-    return { ok: true, json: await callTool(deps, call, request) };
+    return { ok: true, json: await callTool(deps, call, request, signal, left) };
   } catch (e) {
     const code: ErrorCode = e instanceof AppError ? e.code : 'INTERNAL';
     return { ok: false, error: { code, message: deps.fetch.redact(e instanceof Error ? e.message : String(e)) } };
   }
 }
 
-async function callTool(deps: ScriptBackendDeps, call: BackendCall, request: unknown): Promise<string> {
+async function callTool(deps: ScriptBackendDeps, call: BackendCall, request: unknown, signal: AbortSignal, timeoutMs: number): Promise<string> {
   const { tool: ref, args } = (request ?? {}) as { tool?: unknown; args?: unknown };
   const depth = call.depth ?? 0;
   if (depth + 1 >= MAX_SEQUENCE_DEPTH) throw new AppError('VALIDATION_FAILED', `ctx.call: calls nest more than ${MAX_SEQUENCE_DEPTH} deep (does a script call itself?)`);
@@ -114,7 +157,8 @@ async function callTool(deps: ScriptBackendDeps, call: BackendCall, request: unk
     version: target.version,
     args: args ?? {},
     source: 'step',
-    signal: call.signal,
+    signal,
+    timeoutMs,
     depth: depth + 1,
     ...(call.ownerId ? { ownerId: call.ownerId } : {}),
     keepInMemory: true,

@@ -40,8 +40,13 @@ const KEEP_MEMORY_BYTES = 512 * 1024 * 1024;
  * used a lot of memory) retires after its call, and its memory goes with it.
  */
 const RETIRE_HEAP_BYTES = 256 * 1024 * 1024;
-/** Host requests (ctx.fetch, ctx.call) in one call, and waiting at once. */
+/** Host requests (ctx.fetch, ctx.call) in one call. */
 const MAX_OPS = 100;
+/** Host requests waiting at once in one call: each may be a nested script, itself making as many. */
+const MAX_OPS_WAITING = 8;
+/** An error's name and message as the caller gets them, at most (cut, saying so, past it). */
+const MAX_ERROR_NAME = 200;
+const MAX_ERROR_MESSAGE = 4096;
 /** Timers pending at once in one call. */
 const MAX_TIMERS = 1000;
 /** How long the signal's abort listeners may run after a cancel. */
@@ -146,6 +151,9 @@ function hostFunctions(vm: QuickJSContext): QuickJSHandle[] {
     const a = active;
     if (!a || a.ended) throw new Error('this call has ended');
     if (a.opCount >= MAX_OPS) throw new Error(`a script may make at most ${MAX_OPS} ctx.fetch and ctx.call requests in one call`);
+    if (a.ops.size >= MAX_OPS_WAITING) {
+      throw new Error(`a script may have at most ${MAX_OPS_WAITING} ctx.fetch and ctx.call requests waiting at once: await some before making more`);
+    }
     const kind = vm.getString(kindH) as OpKind;
     const payload = vm.getString(payloadH);
     const opId = a.nextOp++;
@@ -312,7 +320,7 @@ function scriptFailure(a: Active, raw: string): Failure {
   } catch {
     d = { message: raw };
   }
-  if (d.notJson) return { code: 'VALIDATION_FAILED', message: d.message ?? 'the result is not JSON', details: { toolError: true } };
+  if (d.notJson) return { code: 'VALIDATION_FAILED', message: cut(d.message ?? 'the result is not JSON', MAX_ERROR_MESSAGE), details: { toolError: true } };
   const where = d.stack ? firstFrame(d.stack) : '';
   if (d.name === 'InternalError' || d.name === 'RangeError') {
     // The script let the engine's own error go by: the sandbox is not kept.
@@ -322,9 +330,14 @@ function scriptFailure(a: Active, raw: string): Failure {
       return { ...limit, message: `${limit.message}${where ? ` (${where})` : ''}` };
     }
   }
-  const message = `${d.name ?? 'Error'}: ${d.message ?? ''}${where ? ` (${where})` : ''}`;
+  const message = `${cut(d.name ?? 'Error', MAX_ERROR_NAME)}: ${cut(d.message ?? '', MAX_ERROR_MESSAGE)}${where ? ` (${where})` : ''}`;
   const code = d.code && KNOWN_CODES.has(d.code) ? (d.code as ErrorCode) : 'UNAVAILABLE';
   return { code, message, details: { toolError: true, ...(d.stack ? { stack: shortStack(d.stack) } : {}) } };
+}
+
+/** A name or message cut to `max` characters, saying so (one the prelude cut already, with its note, is left as it is). */
+function cut(text: string, max: number): string {
+  return text.length <= max + 100 ? text : `${text.slice(0, max)}… (cut: ${text.length} characters in all)`;
 }
 
 /** A stack as shown: repeated frames (deep recursion) folded, at most 40 lines. */
@@ -442,7 +455,7 @@ function tooLarge(a: Active, size: number): Failure {
 function stopped(a: Active, e: unknown): Failure {
   a.broken = true;
   if (e instanceof VmError) {
-    return engineStop(a, e) ?? { code: 'UNAVAILABLE', message: `${e.name}: ${e.message}`, details: { toolError: true } };
+    return engineStop(a, e) ?? { code: 'UNAVAILABLE', message: `${cut(e.name, MAX_ERROR_NAME)}: ${cut(e.message, MAX_ERROR_MESSAGE)}`, details: { toolError: true } };
   }
   return { code: 'INTERNAL', message: `the sandbox failed: ${(e as Error).message}` };
 }
@@ -522,7 +535,7 @@ function loadFailure(e: VmError): Failure {
   const hint = e.name === 'SyntaxError' && /export|import/.test(e.message) ? '; a script is not a module: write function run(args, ctx) { … } without export or import' : '';
   return {
     code: 'VALIDATION_FAILED',
-    message: `the script does not load: ${e.name}: ${e.message}${where ? ` (${where})` : ''}${hint}`,
+    message: `the script does not load: ${cut(e.name, MAX_ERROR_NAME)}: ${cut(e.message, MAX_ERROR_MESSAGE)}${where ? ` (${where})` : ''}${hint}`,
     details: { toolError: true, phase: 'load', ...(stack ? { stack: stack.slice(0, 4000) } : {}) },
   };
 }
