@@ -98,6 +98,16 @@ describe('eval runs through the core and a real provider client', () => {
     expect(a.calls[0]).toMatchObject({ status: 'error', error: { code: 'VALIDATION_FAILED' } });
   });
 
+  it('a pass that calls another tool where the case allows others chose nothing instead', async () => {
+    const { server, call, bundleId, run } = await setup();
+    const base = forecastCase();
+    const expected = { tool: 'forecast', args: [{ kind: 'jsonPathEquals' as const, path: '$.city', value: 'Paris' }] };
+    await call('evals.save', { bundleId, evalCase: { ...base, expect: { kind: 'tools', tools: [expected], allowOthers: true }, results: [...base.results!, { tool: 'alerts', value: [] }] } });
+    server.script([{ kind: 'tools', calls: [{ name: 'alerts', arguments: { region: 'Paris' } }, { name: 'forecast', arguments: { city: 'Paris', days: 3 } }] }, { kind: 'text', text: 'Sunny, no alerts.' }]);
+    const r = (await run()).results[0]!;
+    expect(r).toMatchObject({ verdict: 'pass', chosenInstead: [] });
+  });
+
   it('N attempts give a pass rate; some passing and some failing is flaky, a pass only at or above the run’s pass rate', async () => {
     const { server, call, bundleId, run } = await setup();
     await call('evals.save', { bundleId, evalCase: forecastCase() });

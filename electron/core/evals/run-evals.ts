@@ -364,7 +364,8 @@ function summarise(p: Prepared, m: RunModel, attempts: EvalAttempt[], threshold:
   // Which tools were chosen where the case expected others (or none), by attempts.
   const expected = new Set(p.c.expect.kind === 'tools' ? p.c.expect.tools.map((t) => p.score?.keyOf(t.tool)) : []);
   const instead = new Map<string, number>();
-  for (const a of attempts) {
+  // Only attempts that ran and did not pass count (a pass with allowOthers chose nothing instead).
+  for (const a of attempts.filter((x) => x.outcome === 'fail' || x.outcome === 'error')) {
     const names = new Set(a.calls.filter((x) => isChoice(x) && !(x.bundleId && x.slug && expected.has(toolKeyOf(x.bundleId, x.slug)))).map(choiceName));
     for (const name of names) instead.set(name, (instead.get(name) ?? 0) + 1);
   }

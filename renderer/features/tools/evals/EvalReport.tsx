@@ -65,6 +65,12 @@ export function EvalReport({ models, cases, results, run, caseOf, onOpenTool, on
   );
 }
 
+/** The run's cost, saying so when some of its models had no price (their cost is not in it). */
+function pricedCost(run: EvalRun, cost: number): string {
+  const priced = run.models.filter((m) => m.price !== undefined).length;
+  return priced < run.models.length ? s.costPriced(formatCost(cost), priced, run.models.length) : s.cost(formatCost(cost));
+}
+
 function RunSummary({ run }: { run: EvalRun }) {
   const t = run.totals;
   return (
@@ -74,7 +80,7 @@ function RunSummary({ run }: { run: EvalRun }) {
       </p>
       <p className="muted small">
         {s.meta(run.cases.length, run.models.length, run.repeat)} · {s.started(new Date(run.startedAt).toLocaleString())} · {s.seconds(run.durationMs)} · {s.tokens(t.inputTokens, t.outputTokens)}
-        {t.cost !== undefined && ` · ${s.cost(formatCost(t.cost))}`}
+        {t.cost !== undefined && ` · ${pricedCost(run, t.cost)}`}
       </p>
       {run.status === 'cancelled' && <p className="muted small">{s.cancelled}</p>}
     </div>

@@ -1,5 +1,6 @@
 // @vitest-environment happy-dom
 import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import type { EvalRunSummary } from '../../../../shared/model/evals';
 import { fakeApi, ok, renderWithApi } from '../../../testing/render';
@@ -31,5 +32,21 @@ describe('the saved runs of a bundle', () => {
     expect(rows[0]!.querySelector('.badge.ok')).toBeNull();
     expect(rows[1]!.textContent).toContain('2 passed, 0 failed');
     expect(rows[1]!.querySelector('.badge.ok')).not.toBeNull();
+  });
+
+  it('gives the focus back to the run’s own Open button after Back', async () => {
+    const user = userEvent.setup();
+    const full = { id: 'r1', startedAt: '2026-11-29T10:00:00.000Z', durationMs: 10, status: 'done', models: [], repeat: 1, passRate: 1, cases: [], results: [], tools: {}, toolSets: {}, totals };
+    const api = fakeApi({
+      'evals.listRuns': ok([summary('r2', { passed: 2 }), summary('r1', { passed: 2 })]),
+      'evals.getRun': ok(full as never),
+      'providers.list': ok([]),
+    }).api;
+    renderWithApi(<EvalRunsList bundleId="b1" bundleSlug="weather" cases={[]} onOpenTool={vi.fn()} />, api);
+    const rows = await screen.findAllByTestId('eval-run-row');
+    await user.click(rows[1]!.querySelector<HTMLElement>('[data-testid="eval-run-open"]')!);
+    await user.click(await screen.findByTestId('eval-run-back'));
+    const again = await screen.findAllByTestId('eval-run-row');
+    expect(document.activeElement).toBe(again[1]!.querySelector('[data-testid="eval-run-open"]'));
   });
 });

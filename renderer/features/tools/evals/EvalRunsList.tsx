@@ -4,7 +4,7 @@
  * against v2: run, edit the description, run again, compare).
  */
 import { useQueryClient } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import type { EvalCase, EvalRunSummary } from '../../../../shared/model/evals';
 import { useOp, useOpMutation } from '../../../api/hooks';
 import { FieldError } from '../../../components/Field';
@@ -36,21 +36,65 @@ export function EvalRunsList({ bundleId, bundleSlug, cases, onOpenTool }: EvalRu
   const remove = useOpMutation('evals.deleteRun');
   const comparison = useComparison();
   const [open, setOpen] = useState<string | null>(null);
+  // Where the focus goes back to when a saved run, a comparison or a deleted row goes away:
+  // the run's own Open button, else the list.
+  const listRef = useRef<HTMLDivElement>(null);
+  const [returnTo, setReturnTo] = useState<{ runId?: string } | null>(null);
   const mine = (runs.data ?? []).filter((r) => r.bundles.some((b) => b.bundleId === bundleId));
   const [before, setBefore] = useState('');
   const [after, setAfter] = useState('');
   const labelOf = (key: string) => labelOfKey(providers.data ?? [], key);
 
-  if (comparison.shown) return <EvalCompareView comparison={comparison.shown} labelOf={labelOf} onBack={comparison.back} />;
-  if (open) return <SavedRun runId={open} bundleId={bundleId} bundleSlug={bundleSlug} cases={cases} onOpenTool={onOpenTool} onBack={() => setOpen(null)} />;
+  const shown = comparison.shown !== null || open !== null;
+  useEffect(() => {
+    if (shown || !returnTo) return;
+    const own = returnTo.runId ? listRef.current?.querySelector<HTMLElement>(`[data-run-id="${CSS.escape(returnTo.runId)}"] [data-testid="eval-run-open"]`) : null;
+    (own ?? listRef.current)?.focus();
+    setReturnTo(null);
+  }, [shown, returnTo, runs.data]);
 
-  const del = (r: EvalRunSummary) => remove.mutate({ runId: r.id }, { onSettled: () => void qc.invalidateQueries({ queryKey: ['evals.listRuns'] }) });
+  if (comparison.shown)
+    return (
+      <EvalCompareView
+        comparison={comparison.shown}
+        labelOf={labelOf}
+        onBack={() => {
+          setReturnTo({});
+          comparison.back();
+        }}
+      />
+    );
+  if (open)
+    return (
+      <SavedRun
+        runId={open}
+        bundleId={bundleId}
+        bundleSlug={bundleSlug}
+        cases={cases}
+        onOpenTool={onOpenTool}
+        onBack={() => {
+          setReturnTo({ runId: open });
+          setOpen(null);
+        }}
+      />
+    );
+
+  const del = (r: EvalRunSummary) =>
+    remove.mutate(
+      { runId: r.id },
+      {
+        onSettled: () => {
+          setReturnTo({});
+          void qc.invalidateQueries({ queryKey: ['evals.listRuns'] });
+        },
+      },
+    );
 
   const beforeId = before || mine[1]?.id || '';
   const afterId = after || mine[0]?.id || '';
 
   return (
-    <div className="eval-runs" data-testid="eval-runs">
+    <div className="eval-runs" data-testid="eval-runs" ref={listRef} tabIndex={-1} aria-label={s.listLabel}>
       {runs.isPending && <p className="muted">{s.loading}</p>}
       {runs.error && <QueryError error={runs.error} onRetry={() => void runs.refetch()} />}
       {runs.data && mine.length === 0 && <p className="muted">{s.empty}</p>}

@@ -64,6 +64,10 @@ describe('EvalsPane: leaving a changed case', () => {
     await user.click(await screen.findByTestId('eval-new'));
     await user.type(screen.getByTestId('eval-name'), 'x');
     screen.getByTestId('evals-tab-cases').focus();
+    // Home on the chosen tab moves nothing and asks nothing.
+    await user.keyboard('{Home}');
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(screen.getByTestId('eval-name')).toHaveProperty('value', 'x');
     await user.keyboard('{End}');
     expect(screen.getByRole('alertdialog')).toBeTruthy();
     await user.keyboard('{Shift>}{Tab}{/Shift}{Enter}');

@@ -95,6 +95,8 @@ export function EvalsPane({ bundle, caseId, onCaseOpened, tool: toolFilter, onOp
     else if (e.key === 'End') next = TABS.length - 1;
     else return;
     e.preventDefault();
+    // A key that stays on the chosen tab moves nothing.
+    if (TABS[next] === tab) return;
     leaveEditor(() => {
       setTab(TABS[next]!);
       tabRefs.current[next]?.focus();
