@@ -301,6 +301,7 @@ export const evalsStrings = {
   fromChat: {
     button: 'Save as eval case',
     buttonLabel: 'Save this turn as an eval case: what the user said, and the tool the model should call',
+    buttonAbout: (about: string) => `Save as eval case: ${about}`,
     title: 'Save as eval case',
     drafting: 'Drafting the eval case from this turn…',
     bundle: 'Bundle',

@@ -219,7 +219,7 @@ function MessageItem({ message: m, running, branch, onSwitched }: { message: Mes
           </p>
           {m.text && !m.text.includes(m.error.message) && <p className="message-text">{m.text}</p>}
           {m.outcomes && <DirectiveOutcomes outcomes={m.outcomes} />}
-          {m.turnId && <SaveAsEvalButton conversationId={m.conversationId} messageId={m.id} />}
+          {m.turnId && <SaveAsEvalButton conversationId={m.conversationId} messageId={m.id} about={m.error.message} />}
         </div>
       );
     }
@@ -251,7 +251,7 @@ function MessageItem({ message: m, running, branch, onSwitched }: { message: Mes
               </button>
             )}
             {m.role === 'assistant' && <RegenerateButton message={m} disabled={running} />}
-            <SaveAsEvalButton conversationId={m.conversationId} messageId={m.id} disabled={running} />
+            <SaveAsEvalButton conversationId={m.conversationId} messageId={m.id} disabled={running} about={m.text} />
           </span>
         )}
       </header>

@@ -190,7 +190,7 @@ function CardActions({ card, rerun: showRerun, saveAsEval }: { card: ToolCardDat
           {s.actions.openInTester}
         </button>
       )}
-      {saveAsEval && <SaveAsEvalButton {...saveAsEval} className="" />}
+      {saveAsEval && <SaveAsEvalButton {...saveAsEval} className="" about={card.displayName} />}
     </div>
   );
 }

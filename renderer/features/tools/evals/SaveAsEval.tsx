@@ -28,13 +28,25 @@ export interface SaveAsEvalProps {
   className?: string;
   /** While the turn runs: its calls have not ended, so a draft would miss their results. */
   disabled?: boolean;
+  /** What the button is beside (a message's first words, a tool's name): gives each button its own name. */
+  about?: string;
 }
 
-export function SaveAsEvalButton({ conversationId, messageId, className = 'message-action', disabled = false }: SaveAsEvalProps) {
+export function SaveAsEvalButton({ conversationId, messageId, className = 'message-action', disabled = false, about }: SaveAsEvalProps) {
   const [open, setOpen] = useState(false);
+  const shortAbout = about?.trim().replace(/\s+/g, ' ');
   return (
     <>
-      <button type="button" className={className} data-testid="save-as-eval" title={s.buttonLabel} aria-haspopup="dialog" disabled={disabled} onClick={() => setOpen(true)}>
+      <button
+        type="button"
+        className={className}
+        data-testid="save-as-eval"
+        title={s.buttonLabel}
+        aria-label={shortAbout ? s.buttonAbout(shortAbout.length > 60 ? `${shortAbout.slice(0, 59)}…` : shortAbout) : undefined}
+        aria-haspopup="dialog"
+        disabled={disabled}
+        onClick={() => setOpen(true)}
+      >
         {s.button}
       </button>
       {/* Closing gives the focus back to the button (Dialog). */}
