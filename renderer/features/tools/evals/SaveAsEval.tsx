@@ -135,12 +135,9 @@ function SaveEvalDialog({ conversationId, messageId, onClose }: { conversationId
           <FieldError role="alert" data-testid="eval-draft-error">
             {draft.error.message}
           </FieldError>
-          {!chosen && (
-            <>
-              <p className="muted">{s.needBundle}</p>
-              {bundleSelect}
-            </>
-          )}
+          {/* Another bundle may draft where this one could not. */}
+          {!chosen && <p className="muted">{s.needBundle}</p>}
+          {bundleSelect}
         </div>
       ) : (
         <EvalCaseEditor
