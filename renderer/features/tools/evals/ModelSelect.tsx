@@ -5,7 +5,7 @@
  */
 import type { SelectHTMLAttributes } from 'react';
 import type { Provider } from '../../../../shared/model/provider';
-import { modelValue } from './eval-case-form';
+import { modelValue, parseModel } from './eval-case-form';
 
 export interface ModelSelectProps extends Omit<SelectHTMLAttributes<HTMLSelectElement>, 'onChange' | 'value'> {
   providers: readonly Provider[];
@@ -18,9 +18,14 @@ export interface ModelSelectProps extends Omit<SelectHTMLAttributes<HTMLSelectEl
 }
 
 export function ModelSelect({ providers, value, onChange, empty, exclude = [], ...rest }: ModelSelectProps) {
+  // A chosen model no provider offers any more (its provider deleted, the model removed) stays
+  // shown as what it is, so it is neither hidden behind another choice nor saved back unseen.
+  const known = providers.some((p) => p.models.some((m) => modelValue({ providerId: p.id, model: m }) === value));
+  const gone = value && !known ? parseModel(value) : null;
   return (
     <select {...rest} value={value} onChange={(e) => onChange(e.target.value)}>
       {empty !== undefined && <option value="">{empty}</option>}
+      {gone && <option value={value}>{notSetUp(providers, gone.providerId, gone.model)}</option>}
       {providers
         .filter((p) => p.models.length > 0)
         .map((p) => (
@@ -49,4 +54,9 @@ export function modelLabel(providers: readonly Provider[], providerId: string, m
 export function labelOfKey(providers: readonly Provider[], key: string): string {
   const at = key.indexOf('/');
   return at > 0 ? modelLabel(providers, key.slice(0, at), key.slice(at + 1)) : key;
+}
+
+/** A model no provider offers: its label, saying so. */
+function notSetUp(providers: readonly Provider[], providerId: string, model: string): string {
+  return `${modelLabel(providers, providerId, model)} (not set up)`;
 }
