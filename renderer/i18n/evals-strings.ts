@@ -92,6 +92,7 @@ export const evalsStrings = {
     results: 'Canned results',
     resultsHelp: 'A call of one of these tools is answered with this and runs nothing.',
     resultKinds: { value: 'A value', error: 'An error' },
+    resultKindGroup: (n: number) => `What canned result ${n} answers`,
     resultTool: 'Tool',
     resultValue: 'Value (JSON)',
     resultCode: 'Error code',

@@ -286,7 +286,7 @@ export function EvalCaseEditor({ bundleId, initial, notes, header, onSaved, onCa
                   </button>
                 </div>
               ))}
-              <div className="eval-radios">
+              <div className="eval-radios" role="radiogroup" aria-label={s.resultKindGroup(i + 1)}>
                 {(['value', 'error'] as const).map((k) => (
                   <label key={k} className="inline-check">
                     <input type="radio" name={`${uid}-result-${r.key}`} checked={r.kind === k} onChange={() => setResult(i, (x) => ({ ...x, kind: k }))} />
