@@ -68,6 +68,8 @@ export const evalsStrings = {
     addAnswerCheck: 'Add an answer check',
     checkKind: 'Check',
     removeCheck: (what: string) => `Remove the check ${what}`,
+    /** The same button's name, with the check's place: several checks of one kind are told apart. */
+    removeCheckLabel: (what: string, n: number) => `Remove the check ${what} (${n})`,
     argKinds: { jsonPathEquals: 'JSONPath equals', contains: 'Text contains', schema: 'Matches a JSON Schema' },
     answerKinds: { contains: 'Contains', regex: 'Matches a regular expression', judge: 'An LLM judge with a rubric' },
     path: 'JSONPath',

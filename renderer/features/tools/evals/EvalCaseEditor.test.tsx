@@ -2,7 +2,7 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { fakeApi, ok, renderWithApi } from '../../../testing/render';
-import { emptyDraft, newResult } from './eval-case-form';
+import { emptyDraft, newAnswerCheck, newResult } from './eval-case-form';
 import { EvalCaseEditor } from './EvalCaseEditor';
 
 describe('the eval case editor', () => {
@@ -13,5 +13,15 @@ describe('the eval case editor', () => {
     const second = screen.getByRole('radiogroup', { name: 'What canned result 2 answers' });
     expect((within(first).getByRole('radio', { name: 'A value' }) as HTMLInputElement).checked).toBe(true);
     expect((within(second).getByRole('radio', { name: 'An error' }) as HTMLInputElement).checked).toBe(true);
+  });
+
+  it('tells two checks of one kind apart by their remove buttons', () => {
+    const contains = { ...newAnswerCheck('contains') };
+    const draft = { ...emptyDraft('forecast'), answer: [contains, newAnswerCheck('contains')] };
+    renderWithApi(<EvalCaseEditor bundleId="b1" initial={draft} onSaved={vi.fn()} onCancel={vi.fn()} />, fakeApi({ 'providers.list': ok([]) }).api);
+    expect(screen.getAllByRole('button', { name: /^Remove the check .* \([12]\)$/ }).map((b) => b.getAttribute('aria-label'))).toEqual([
+      expect.stringMatching(/\(1\)$/),
+      expect.stringMatching(/\(2\)$/),
+    ]);
   });
 });

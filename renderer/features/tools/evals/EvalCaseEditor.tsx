@@ -209,7 +209,7 @@ export function EvalCaseEditor({ bundleId, initial, notes, header, onSaved, onCa
             <li key={a.key} className="eval-item" data-testid="eval-answer-check" data-kind={a.kind}>
               <div className="eval-item-row">
                 <p className="eval-item-title">{s.answerKinds[a.kind]}</p>
-                <button type="button" className="eval-remove" onClick={() => set('answer', d.answer.filter((_, j) => j !== i))}>
+                <button type="button" className="eval-remove" aria-label={s.removeCheckLabel(s.answerKinds[a.kind], i + 1)} onClick={() => set('answer', d.answer.filter((_, j) => j !== i))}>
                   {s.removeCheck(s.answerKinds[a.kind])}
                 </button>
               </div>

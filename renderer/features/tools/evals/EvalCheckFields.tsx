@@ -40,7 +40,7 @@ export function ArgChecks({
             <li key={a.key} className="eval-item eval-arg-check" data-testid="eval-arg-check" data-kind={a.kind}>
               <div className="eval-item-row">
                 <p className="eval-item-title">{s.argKinds[a.kind]}</p>
-                <button type="button" className="eval-remove" onClick={() => onSet(checks.filter((_, k) => k !== j))}>
+                <button type="button" className="eval-remove" aria-label={s.removeCheckLabel(s.argKinds[a.kind], j + 1)} onClick={() => onSet(checks.filter((_, k) => k !== j))}>
                   {s.removeCheck(s.argKinds[a.kind])}
                 </button>
               </div>
