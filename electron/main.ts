@@ -2,7 +2,7 @@
  * The Electron shell: app lifecycle, the window, security defaults. The only place that
  * wires Electron to the core; everything else lives in electron/core and electron/host.
  */
-import { app, BrowserWindow, ipcMain, Menu, nativeTheme, protocol, safeStorage, screen, session, shell } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Menu, nativeTheme, protocol, safeStorage, screen, session, shell } from 'electron';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,6 +20,7 @@ import { closeBeforeQuit } from './host/shell/quit';
 import { APP_HOST, APP_ORIGIN, APP_SCHEME, FRAME_ORIGIN, FRAME_SCHEME, isAppUrl, isSafeExternalUrl } from './host/security';
 import { frameProtocolHandler, isFrameUrl } from './host/shell/frame-protocol';
 import { focusFirstWindow, profileDirFor } from './host/shell/single-instance';
+import { mayUnload, UNSAVED_PROMPT } from './host/shell/unsaved-prompt';
 import { buildWindowOptions } from './host/shell/window-options';
 import { captureWindowState, loadWindowState, placeWindow, saveWindowState, windowStatePath } from './host/shell/window-state';
 
@@ -145,6 +146,10 @@ async function createWindow(): Promise<void> {
     win.show();
   });
   win.on('close', () => rememberWindow(win, stateFile));
+  // The page holds unsaved changes and cancelled the unload: ask, as a browser would.
+  win.webContents.on('will-prevent-unload', (event) => {
+    if (mayUnload(dialog.showMessageBoxSync(win, UNSAVED_PROMPT))) event.preventDefault();
+  });
   // While it is open, the window answers approvals of tools served over MCP and MCP servers' questions.
   const detach = core?.attachWindow();
   win.on('closed', () => {

@@ -29,7 +29,15 @@ export function App() {
 
   return (
     <div className="app" data-testid="app-shell">
-      <a className="skip-link" href="#main">
+      {/* Moves the focus only: the address names the screen, and #main is none (it would switch screens). */}
+      <a
+        className="skip-link"
+        href="#main"
+        onClick={(e) => {
+          e.preventDefault();
+          document.getElementById('main')?.focus();
+        }}
+      >
         {t.app.skipToContent}
       </a>
       <Sidebar />

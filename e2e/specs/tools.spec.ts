@@ -2,6 +2,16 @@ import { AppShell } from '../pages/app-page';
 import { expect, screenshot, test } from '../fixtures';
 
 test.describe('the Tools screen', () => {
+  test('"Skip to content" moves the focus into the screen and stays on it', async ({ appPage }) => {
+    const shell = new AppShell(appPage);
+    await shell.open('tools');
+    await appPage.locator('.skip-link').focus();
+    await appPage.keyboard.press('Enter');
+    await expect(appPage.locator('#main')).toBeFocused();
+    await expect(appPage.getByTestId('screen-tools')).toBeVisible();
+    await expect(appPage).toHaveURL(/#\/tools$/);
+  });
+
   test('lists the built-in bundles and their tools, searches, and toggles bundles and tools', async ({ appPage }) => {
     const shell = new AppShell(appPage);
     await shell.open('tools');

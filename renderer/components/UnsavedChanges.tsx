@@ -12,8 +12,10 @@
  * screen is guarded too while there are changes: a click on a sidebar entry and the Alt/Ctrl+1…4
  * shortcuts are stopped before the shell sees them (capture phase), the browser's back button
  * (hashchange, which the shell asks about through `hashChangeHeld`: an event at the window
- * reaches its listeners in the order they were added) is undone; each is made again on Discard. Closing or reloading the window keeps the
- * browser's own prompt (beforeunload), the only one a page may show there.
+ * reaches its listeners in the order they were added) is undone; each is made again on Discard.
+ * Closing or reloading the window cancels `beforeunload`: a browser then asks with its own prompt,
+ * the only one a page may show there; the desktop app asks from its main process
+ * (electron/host/shell/unsaved-prompt.ts, on `will-prevent-unload`).
  *
  * Test ids: the dialog `unsaved-changes`, its buttons `unsaved-discard` and `unsaved-keep`.
  */
