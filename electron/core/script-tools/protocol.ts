@@ -22,22 +22,23 @@ export interface RunLimits {
   maxOutputBytes: number;
 }
 
+/** One call of a script, as the pool is asked for it and sends it on to a worker. */
+export interface RunRequest {
+  /** What a prepared sandbox of this script may be reused for: the same tool, source and limits. */
+  key: string;
+  source: string;
+  /** The name the script's stack traces show (`<slug>.js`). */
+  filename: string;
+  argsJson: string;
+  invocationId: string;
+  limits: RunLimits;
+  /** Send each log line as it is written (to the pool's `onLog`). */
+  live: boolean;
+}
+
 export type ToWorker =
   | { t: 'init'; wasm: WebAssembly.Module; flag: SharedArrayBuffer }
-  | {
-      t: 'run';
-      callId: number;
-      /** What a prepared sandbox of this script may be reused for: the same source and limits. */
-      key: string;
-      source: string;
-      /** The name the script's stack traces show (`<slug>.js`). */
-      filename: string;
-      argsJson: string;
-      invocationId: string;
-      limits: RunLimits;
-      /** Send each log line as it is written. */
-      live: boolean;
-    }
+  | ({ t: 'run'; callId: number } & RunRequest)
   | { t: 'op-result'; callId: number; opId: number; ok: true; json: string }
   | { t: 'op-result'; callId: number; opId: number; ok: false; error: { code: ErrorCode; message: string } }
   | { t: 'cancel'; callId: number };

@@ -16,19 +16,10 @@ import { AppError } from '../../../shared/errors';
 import { Deadlines, type DeadlineEntry } from '../invoke/deadlines';
 import { MAX_SEQUENCE_DEPTH } from '../invoke/sequence';
 import { startWorker } from '../lib/worker-entry';
-import { FLAG_CANCEL, FLAG_POSTED, FLAG_WORDS, type FromWorker, type OpKind, type RunEnd, type RunLimits, type ToWorker } from './protocol';
+import { FLAG_CANCEL, FLAG_POSTED, FLAG_WORDS, type FromWorker, type OpKind, type RunEnd, type RunRequest, type ToWorker } from './protocol';
 import { quickjsWasm } from './wasm';
 
-export interface RunRequest {
-  key: string;
-  source: string;
-  filename: string;
-  argsJson: string;
-  invocationId: string;
-  limits: RunLimits;
-  /** Send each log line to `onLog` as it is written. */
-  live: boolean;
-}
+export type { RunRequest } from './protocol';
 
 export type OpAnswer = { ok: true; json: string } | { ok: false; error: { code: AppError['code']; message: string } };
 
